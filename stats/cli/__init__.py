@@ -1,0 +1,61 @@
+"""``python -m stats``: the command-line front end.
+
+Each subcommand lives in its own module exposing ``add_parser(subparsers)`` (which registers
+the subcommand and sets ``func`` to a callable taking the parsed arguments and returning the
+text to print). Bad input of any kind ends with one line on stderr and exit status 2; never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import warnings
+
+from .._errors import StatsInputError
+
+#: subcommand modules, in the order ``--help`` lists them
+SUBCOMMANDS = ("williams", "qe", "randomized", "accuracy")
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line on stderr and exit status 2."""
+
+    def error(self, message):  # noqa: D401 - argparse API
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="python -m stats",
+        description="Significance tests for MT evaluation (Williams, randomized tests, QE, "
+        "human gold standard).",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name in SUBCOMMANDS:
+        try:
+            module = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"{__name__}.{name}":
+                continue  # subcommand not built yet
+            raise
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            text = args.func(args)
+    except StatsInputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for w in caught:
+        print(f"warning: {w.message}", file=sys.stderr)
+    if text:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0

@@ -1,0 +1,11 @@
+"""Readers: files -> tidy :class:`pandas.DataFrame` objects, with :class:`~stats.StatsInputError`
+naming the file, line and column for anything wrong.
+
+Each input format lives in its own module and uses the plumbing in :mod:`._common`
+(:func:`~._common.load_text`, :func:`~._common.read_table`, :func:`~._common.to_float`), so a
+new format slots in as one more module exporting ``read_*`` functions.
+"""
+
+from ._common import LINE, RawTable, Source, load_bytes, load_text, read_table, to_float
+
+__all__ = ["LINE", "RawTable", "Source", "load_bytes", "load_text", "read_table", "to_float"]

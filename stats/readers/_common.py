@@ -1,0 +1,232 @@
+"""Plumbing shared by every reader: loading bytes, decoding, splitting into a table of strings
+with the original line numbers kept, and numeric conversion with precise error messages.
+
+Every reader in :mod:`stats.readers` accepts a *source*: a path (``str`` or ``os.PathLike``),
+raw ``bytes``, or a binary file-like object (anything with ``read()`` or ``getvalue()``, e.g. a
+Streamlit ``UploadedFile``). ``name`` is what error messages call the file; it defaults to the
+path, or the object's ``name`` attribute.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Union
+
+import numpy as np
+import pandas as pd
+
+from .._errors import StatsInputError
+
+Source = Union[str, "os.PathLike[str]", bytes, IO[bytes]]
+
+LINE = "_line"  #: column holding the 1-based line number each row came from
+
+
+def source_name(source: Source, name: str | None = None) -> str:
+    """The display name used for ``source`` in error messages."""
+    if name:
+        return str(name)
+    if isinstance(source, (str, os.PathLike)):
+        return os.fspath(source)
+    return str(getattr(source, "name", None) or "<upload>")
+
+
+def load_bytes(source: Source, name: str | None = None) -> tuple[bytes, str]:
+    """Return the raw bytes of ``source`` and its display name.
+
+    Raises
+    ------
+    StatsInputError
+        The file does not exist, is a directory, cannot be read, or is empty.
+    """
+    label = source_name(source, name)
+    if isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        if not path.exists():
+            raise StatsInputError(f"{label}: file not found")
+        if path.is_dir():
+            raise StatsInputError(f"{label}: is a directory, not a file")
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise StatsInputError(f"{label}: cannot be read ({exc.strerror})") from None
+    elif isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+    elif hasattr(source, "getvalue"):
+        data = bytes(source.getvalue())
+    elif hasattr(source, "read"):
+        data = source.read()
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+    else:
+        raise StatsInputError(
+            f"source must be a path, bytes or a binary file object; got {type(source).__name__}"
+        )
+    if not data.strip():
+        raise StatsInputError(f"{label}: file is empty")
+    return data, label
+
+
+def decode(data: bytes, label: str) -> str:
+    """Decode UTF-8 (a BOM is allowed); name the line and byte of the first bad byte."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        bad = data[exc.start : exc.start + 1].hex()
+        raise StatsInputError(
+            f"{label}, line {line}, byte {col}: not valid UTF-8 (byte 0x{bad}); "
+            "save the file as UTF-8"
+        ) from None
+
+
+def load_text(source: Source, name: str | None = None) -> tuple[str, str]:
+    """Return the decoded text of ``source`` and its display name."""
+    data, label = load_bytes(source, name)
+    return decode(data, label), label
+
+
+@dataclass(frozen=True, kw_only=True)
+class RawTable:
+    """A table of strings as read from a file, before any type conversion."""
+
+    frame: pd.DataFrame  #: string cells, one column per header field, plus ``_line``
+    name: str  #: display name of the file
+    delimiter: str  #: "csv", "tab" or "whitespace"
+
+
+def sniff_delimiter(header: str, label: str) -> str:
+    """Guess the delimiter from the header line: tab, comma, or runs of whitespace."""
+    if "\t" in header:
+        return "tab"
+    if "," in header:
+        return "csv"
+    return "whitespace"
+
+
+def _split(line: str, delimiter: str) -> list[str]:
+    if delimiter == "tab":
+        return [f.strip() for f in line.rstrip("\r\n").split("\t")]
+    if delimiter == "csv":
+        return [f.strip() for f in next(csv.reader([line]))]
+    return line.split()
+
+
+def split_lines(
+    text: str, label: str, *, delimiter: str = "auto", header: bool = True
+) -> tuple[list[str] | None, list[tuple[int, list[str]]], str]:
+    """Split ``text`` into (header fields, [(line number, fields)], delimiter).
+
+    Blank lines and lines starting with ``#`` are skipped.
+    """
+    lines = [
+        (i, ln) for i, ln in enumerate(text.splitlines(), start=1) if ln.strip() and not ln.lstrip().startswith("#")
+    ]
+    if not lines:
+        raise StatsInputError(f"{label}: file is empty")
+    if delimiter == "auto":
+        delimiter = sniff_delimiter(lines[0][1], label)
+    head = None
+    if header:
+        head = _split(lines[0][1], delimiter)
+        lines = lines[1:]
+        if not lines:
+            raise StatsInputError(f"{label}: has a header but no data rows")
+    return head, [(i, _split(ln, delimiter)) for i, ln in lines], delimiter
+
+
+def read_table(
+    source: Source,
+    *,
+    required: Sequence[str],
+    optional: Sequence[str] = (),
+    name: str | None = None,
+    delimiter: str = "auto",
+    extra_columns: bool = False,
+) -> RawTable:
+    """Read a delimited text file with a header row into a :class:`RawTable` of strings.
+
+    Header names are matched case-insensitively against ``required`` and ``optional`` and
+    renamed to the spelling given there. ``extra_columns=True`` keeps unknown columns (as
+    they are spelled in the file); otherwise they are dropped.
+
+    Raises
+    ------
+    StatsInputError
+        Missing file, empty file, undecodable bytes, a missing required column, a duplicate
+        column name, or a row with the wrong number of fields (naming the line).
+    """
+    text, label = load_text(source, name)
+    head, rows, delimiter = split_lines(text, label, delimiter=delimiter)
+    canon = {c.lower(): c for c in [*required, *optional]}
+    columns = [canon.get(h.lower(), h) for h in head]
+    seen: set[str] = set()
+    for c in columns:
+        if c.lower() in seen:
+            raise StatsInputError(f"{label}, line 1: column {c!r} appears twice in the header")
+        seen.add(c.lower())
+    missing = [c for c in required if c not in columns]
+    if missing:
+        raise StatsInputError(
+            f"{label}, line 1: missing header column(s) {', '.join(missing)}; "
+            f"found {', '.join(head) or 'nothing'} (expected {' '.join(required)})"
+        )
+    width = len(columns)
+    for line_no, fields in rows:
+        if len(fields) != width:
+            raise StatsInputError(
+                f"{label}, line {line_no}: expected {width} fields ({' '.join(columns)}), "
+                f"found {len(fields)}"
+            )
+    frame = pd.DataFrame([f for _, f in rows], columns=columns, dtype=object)
+    frame[LINE] = np.array([i for i, _ in rows], dtype=np.int64)
+    keep = [c for c in columns if extra_columns or c in canon.values()]
+    return RawTable(frame=frame[[*keep, LINE]], name=label, delimiter=delimiter)
+
+
+def to_float(frame: pd.DataFrame, column: str, label: str, *, what: str = "score") -> np.ndarray:
+    """Convert a string column of ``frame`` to floats.
+
+    Raises
+    ------
+    StatsInputError
+        Naming file, line and column, for a value that is not a number, or is NaN or
+        infinite.
+    """
+    values = frame[column].to_numpy(dtype=object)
+    out = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(dtype=float)
+    bad = ~np.isfinite(out)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raw = values[i]
+        line = int(frame[LINE].iloc[i]) if LINE in frame else i + 1
+        low = str(raw).strip().lower()
+        if low in {"nan", "na", "n/a", ""}:
+            reason = f"{what} is missing or NaN ({raw!r})"
+        elif low.lstrip("+-") in {"inf", "infinity"}:
+            reason = f"{what} is infinite ({raw!r})"
+        else:
+            reason = f"{raw!r} is not a number"
+        raise StatsInputError(f"{label}, line {line}, column {column}: {reason}")
+    return out
+
+
+def name_list(items, limit: int = 8) -> str:
+    """Join names for a message, eliding after ``limit`` items."""
+    items = [str(i) for i in items]
+    if len(items) <= limit:
+        return ", ".join(items)
+    return ", ".join(items[:limit]) + f", ... ({len(items)} in all)"
+
+
+def source_from_text(text: str, name: str) -> tuple[io.BytesIO, str]:
+    """A binary file object holding ``text`` (UTF-8), for tests and in-memory callers."""
+    buf = io.BytesIO(text.encode("utf-8"))
+    buf.name = name
+    return buf, name
