@@ -1,0 +1,486 @@
+"""System-level score files: metric scores and human scores, one value per MT system.
+
+Two formats are read, and recognised by their header:
+
+* **WMT system-level** (the format of the WMT metrics task and of Graham & Baldwin's reference
+  tool): columns ``METRIC LP TESTSET SYSTEM SCORE``, tab- or whitespace-separated, one row per
+  (metric, language pair, test set, system). Human scores are the rows whose METRIC is
+  ``HUMAN``. The header may be omitted (as in the official WMT ``*.sys.score`` files) when every
+  row has those five fields.
+* **Wide CSV/TSV**: one row per system, a ``system`` column, a ``human`` column, then one column
+  per metric; optional ``lp`` and ``testset`` columns.
+
+Human and metric scores may come in one file or in several; :func:`read_system_scores` merges
+any number of files of either format into a :class:`SystemScores`, whose
+:meth:`SystemScores.language_pair` returns the aligned (systems x metrics) table and the human
+scores for one language pair, ready for :func:`stats.correlation.correlate_with_human` and
+:func:`stats.williams.williams_all_pairs`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .._errors import StatsInputError
+from ._common import LINE, Source, decode, load_bytes, name_list, read_table, split_lines, to_float
+
+__all__ = [
+    "DEFAULT_LP",
+    "HUMAN",
+    "LanguagePairScores",
+    "SystemScores",
+    "detect_system_format",
+    "read_system_scores",
+    "read_wide_system_scores",
+    "read_wmt_system_level",
+]
+
+HUMAN = "HUMAN"  #: METRIC value (and metric name in the tidy frame) of human scores
+WMT_COLUMNS = ("METRIC", "LP", "TESTSET", "SYSTEM", "SCORE")
+DEFAULT_LP = "all"  #: language pair given to rows of a wide file without an ``lp`` column
+MIN_SYSTEMS = 4  #: the Williams test has n - 3 degrees of freedom
+
+#: columns of the tidy frame; ``file`` and ``line`` say where each score came from
+COLUMNS = ["lp", "testset", "system", "metric", "score", "file", "line"]
+
+
+def _frame(lp, testset, system, metric, score, file, line) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "lp": pd.Series(lp, dtype=object),
+            "testset": pd.Series(testset, dtype=object),
+            "system": pd.Series(system, dtype=object),
+            "metric": pd.Series(metric, dtype=object),
+            "score": np.asarray(score, dtype=float),
+            "file": pd.Series(file, dtype=object),
+            "line": np.asarray(line, dtype=np.int64),
+        }
+    )
+
+
+def _looks_like_float(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def detect_system_format(text: str, label: str = "<input>") -> str:
+    """``'wmt'``, ``'wmt-noheader'`` or ``'wide'`` from the first data line of ``text``.
+
+    Raises
+    ------
+    StatsInputError
+        The first line is neither a WMT header, a wide header (with a ``system`` column) nor a
+        five-field WMT row.
+    """
+    head, rows, _ = split_lines(text, label, header=False)
+    del head
+    first = [f.lower() for f in rows[0][1]]
+    if "metric" in first or {"lp", "testset", "score"} <= set(first):
+        return "wmt"
+    if "system" in first:
+        return "wide"
+    if len(first) == 5 and _looks_like_float(first[4]):
+        return "wmt-noheader"
+    raise StatsInputError(
+        f"{label}, line {rows[0][0]}: unrecognised header {' '.join(rows[0][1])!r}; expected the "
+        f"WMT columns {' '.join(WMT_COLUMNS)} or a wide table with a 'system' column, a 'human' "
+        "column and one column per metric"
+    )
+
+
+def _wmt_from_rows(rows: list[tuple[int, list[str]]], label: str) -> pd.DataFrame:
+    for line_no, fields in rows:
+        if len(fields) != 5:
+            raise StatsInputError(
+                f"{label}, line {line_no}: expected 5 fields ({' '.join(WMT_COLUMNS)}), "
+                f"found {len(fields)}"
+            )
+    raw = pd.DataFrame([f for _, f in rows], columns=list(WMT_COLUMNS), dtype=object)
+    raw[LINE] = np.array([i for i, _ in rows], dtype=np.int64)
+    return raw
+
+
+def _wmt_tidy(raw: pd.DataFrame, label: str) -> pd.DataFrame:
+    for col in ("METRIC", "LP", "SYSTEM"):
+        empty = raw[col].astype(str).str.strip() == ""
+        if empty.any():
+            line = int(raw[LINE][empty].iloc[0])
+            raise StatsInputError(f"{label}, line {line}, column {col}: empty value")
+    score = to_float(raw, "SCORE", label)
+    metric = raw["METRIC"].astype(str).str.strip()
+    metric = metric.where(metric.str.upper() != HUMAN, HUMAN)
+    return _frame(
+        raw["LP"].astype(str).str.strip().to_numpy(),
+        raw["TESTSET"].astype(str).str.strip().to_numpy(),
+        raw["SYSTEM"].astype(str).str.strip().to_numpy(),
+        metric.to_numpy(),
+        score,
+        [label] * len(raw),
+        raw[LINE].to_numpy(),
+    )
+
+
+def read_wmt_system_level(source: Source, *, name: str | None = None) -> pd.DataFrame:
+    """Read a WMT system-level file (``METRIC LP TESTSET SYSTEM SCORE``).
+
+    Parameters
+    ----------
+    source : path, bytes or binary file object
+    name : str, optional
+        Name used for the file in error messages.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``lp, testset, system, metric, score, file, line``; human rows have
+        ``metric == 'HUMAN'`` (matched case-insensitively in the file).
+
+    Raises
+    ------
+    StatsInputError
+        Missing or empty file, undecodable bytes, a missing header column, a wrong number of
+        fields, an empty name, a non-numeric/NaN/infinite score, or a duplicate
+        (METRIC, LP, TESTSET, SYSTEM) row -- each naming the file and line.
+    """
+    data, label = load_bytes(source, name)
+    text = decode(data, label)
+    fmt = detect_system_format(text, label)
+    if fmt == "wide":
+        raise StatsInputError(
+            f"{label}, line 1: missing header column(s) METRIC, SCORE (expected "
+            f"{' '.join(WMT_COLUMNS)}); this looks like a wide table (one column per metric)"
+        )
+    if fmt == "wmt-noheader":
+        _, rows, _ = split_lines(text, label, header=False)
+        raw = _wmt_from_rows(rows, label)
+    else:
+        raw = read_table(data, required=WMT_COLUMNS, name=label).frame
+    tidy = _wmt_tidy(raw, label)
+    _check_duplicates(tidy)
+    return tidy
+
+
+def read_wide_system_scores(source: Source, *, name: str | None = None) -> pd.DataFrame:
+    """Read a wide CSV/TSV: ``system``, ``human``, one column per metric, optional ``lp``/``testset``.
+
+    Columns ``system``, ``human``, ``lp`` and ``testset`` are matched case-insensitively; every
+    other column is a metric. ``human`` may be absent when the human scores come from another
+    file. Without an ``lp`` column every row belongs to the language pair ``'all'``.
+
+    Returns
+    -------
+    DataFrame
+        Tidy long frame as :func:`read_wmt_system_level` returns (human rows have
+        ``metric == 'HUMAN'``).
+
+    Raises
+    ------
+    StatsInputError
+        Missing or empty file, undecodable bytes, no ``system`` column, no score column, a
+        wrong number of fields, an empty system name, a non-numeric/NaN/infinite score (naming
+        file, line and column), or a system listed twice for the same language pair.
+    """
+    table = read_table(
+        source,
+        required=("system",),
+        optional=("human", "lp", "testset"),
+        name=name,
+        extra_columns=True,
+    )
+    raw, label = table.frame, table.name
+    score_cols = [c for c in raw.columns if c not in ("system", "lp", "testset", LINE)]
+    if not score_cols:
+        raise StatsInputError(
+            f"{label}, line 1: no score columns; expected 'system', 'human' and one column per metric"
+        )
+    blank = [c for c in score_cols if not str(c).strip()]
+    if blank:
+        raise StatsInputError(f"{label}, line 1: a score column has an empty name")
+    systems = raw["system"].astype(str).str.strip()
+    if (systems == "").any():
+        line = int(raw[LINE][systems == ""].iloc[0])
+        raise StatsInputError(f"{label}, line {line}, column system: empty system name")
+    lp = raw["lp"].astype(str).str.strip() if "lp" in raw else pd.Series([DEFAULT_LP] * len(raw))
+    testset = (
+        raw["testset"].astype(str).str.strip() if "testset" in raw else pd.Series([""] * len(raw))
+    )
+    parts = []
+    for col in score_cols:
+        values = to_float(raw, col, label)
+        metric = HUMAN if col == "human" else str(col).strip()
+        parts.append(
+            _frame(
+                lp.to_numpy(),
+                testset.to_numpy(),
+                systems.to_numpy(),
+                [metric] * len(raw),
+                values,
+                [label] * len(raw),
+                raw[LINE].to_numpy(),
+            )
+        )
+    tidy = pd.concat(parts, ignore_index=True)
+    dup = tidy.duplicated(["lp", "testset", "system", "metric"], keep=False)
+    if dup.any():
+        first = tidy[dup].iloc[0]
+        same = tidy[dup & (tidy["system"] == first["system"]) & (tidy["lp"] == first["lp"])]
+        lines = sorted(set(int(v) for v in same["line"]))
+        raise StatsInputError(
+            f"{label}, lines {' and '.join(map(str, lines[:2]))}: system {first['system']!r} appears "
+            f"twice{'' if first['lp'] == DEFAULT_LP else ' for language pair ' + repr(first['lp'])}"
+        )
+    return tidy
+
+
+def _check_duplicates(tidy: pd.DataFrame) -> None:
+    key = ["metric", "lp", "testset", "system"]
+    dup = tidy.duplicated(key, keep=False)
+    if not dup.any():
+        return
+    rows = tidy[dup]
+    first = rows.iloc[0]
+    same = rows[(rows[key] == first[key]).all(axis=1)]
+    where = " and ".join(
+        f"{f}, line {ln}" for f, ln in zip(same["file"], same["line"], strict=True)
+    )
+    raise StatsInputError(
+        f"duplicate row for METRIC={first['metric']} LP={first['lp']} "
+        f"TESTSET={first['testset'] or '-'} SYSTEM={first['system']}: {where}"
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class LanguagePairScores:
+    """Scores of one language pair, aligned by system.
+
+    Attributes
+    ----------
+    lp : str
+    testset : str
+        ``''`` when the files name none.
+    metrics : DataFrame
+        Index = system, columns = metrics (file order); no missing values.
+    human : Series
+        Human score per system, same index as ``metrics``.
+    files : tuple of str
+        The files the scores came from.
+    """
+
+    lp: str
+    testset: str
+    metrics: pd.DataFrame
+    human: pd.Series
+    files: tuple
+
+    @property
+    def n(self) -> int:
+        """Number of systems."""
+        return len(self.human)
+
+    @property
+    def systems(self) -> tuple:
+        return tuple(self.human.index)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SystemScores:
+    """System-level scores from one or more files, in a tidy long frame.
+
+    Attributes
+    ----------
+    frame : DataFrame
+        Columns ``lp, testset, system, metric, score, file, line``; human scores are the rows
+        with ``metric == 'HUMAN'``.
+    files : tuple of str
+        Display names of the files read, in order.
+    """
+
+    frame: pd.DataFrame
+    files: tuple
+
+    @property
+    def scores(self) -> pd.DataFrame:
+        """The tidy frame without provenance: ``lp, testset, system, metric, score``."""
+        return self.frame[["lp", "testset", "system", "metric", "score"]]
+
+    @property
+    def language_pairs(self) -> tuple:
+        """Language pairs in order of first appearance."""
+        return tuple(pd.unique(self.frame["lp"]))
+
+    def testsets(self, lp: str) -> tuple:
+        """Named test sets of ``lp`` (``''`` = unnamed is left out unless it is the only one)."""
+        sets = tuple(pd.unique(self.frame.loc[self.frame["lp"] == lp, "testset"]))
+        named = tuple(t for t in sets if t)
+        return named or sets
+
+    def metric_names(self, lp: str | None = None) -> tuple:
+        """Metric names (without HUMAN) in file order, for ``lp`` or overall."""
+        f = self.frame if lp is None else self.frame[self.frame["lp"] == lp]
+        return tuple(m for m in pd.unique(f["metric"]) if m != HUMAN)
+
+    def language_pair(
+        self, lp: str | None = None, *, testset: str | None = None
+    ) -> LanguagePairScores:
+        """The (systems x metrics) table and human scores of one language pair.
+
+        Parameters
+        ----------
+        lp : str, optional
+            Language pair; may be omitted when the files hold only one.
+        testset : str, optional
+            Test set; needed only when the language pair has several. Rows without a test set
+            name (e.g. from a wide file) join whichever test set is chosen.
+
+        Raises
+        ------
+        StatsInputError
+            The language pair or test set is absent (those present are listed); several exist
+            and none was chosen; no human scores or no metric scores for it; a system with a
+            metric score but no human score, or with a human score but missing a metric score
+            (named, with the files); fewer than 4 systems.
+        """
+        present = self.language_pairs
+        if lp is None:
+            if len(present) != 1:
+                raise StatsInputError(
+                    f"the files hold {len(present)} language pairs ({name_list(present)}); choose one"
+                )
+            lp = present[0]
+        if lp not in present:
+            raise StatsInputError(
+                f"language pair {lp!r} not found in {name_list(self.files)}; present: {name_list(present)}"
+            )
+        rows = self.frame[self.frame["lp"] == lp]
+        named = [t for t in pd.unique(rows["testset"]) if t]
+        if testset is None:
+            if len(named) > 1:
+                raise StatsInputError(
+                    f"language pair {lp!r} has several test sets ({name_list(named)}); choose one"
+                )
+            testset = named[0] if named else ""
+        elif testset not in named and testset != "":
+            raise StatsInputError(
+                f"test set {testset!r} not found for language pair {lp!r}; present: "
+                f"{name_list(named) or '(unnamed)'}"
+            )
+        rows = rows[(rows["testset"] == testset) | (rows["testset"] == "")]
+        files = tuple(pd.unique(rows["file"]))
+        _check_duplicates(rows.assign(testset=testset))
+        human_rows = rows[rows["metric"] == HUMAN]
+        metric_rows = rows[rows["metric"] != HUMAN]
+        where = f"language pair {lp!r}" + (f", test set {testset!r}" if testset else "")
+        if human_rows.empty:
+            raise StatsInputError(
+                f"{where}: no human scores in {name_list(files)} (rows with METRIC = HUMAN, or a "
+                "'human' column); pass the human-score file too"
+            )
+        if metric_rows.empty:
+            raise StatsInputError(
+                f"{where}: no metric scores in {name_list(files)}, only HUMAN rows"
+            )
+        human = pd.Series(
+            human_rows["score"].to_numpy(),
+            index=pd.Index(human_rows["system"].to_numpy(), name="system"),
+            name=HUMAN,
+        )
+        metric_order = list(pd.unique(metric_rows["metric"]))
+        wide = metric_rows.pivot(index="system", columns="metric", values="score")
+        wide = wide.reindex(columns=metric_order)
+        wide.columns.name = None
+        hsys = list(human.index)
+        hset = set(hsys)
+        extra = [s for s in pd.unique(metric_rows["system"]) if s not in hset]
+        if extra:
+            mfiles = name_list(
+                pd.unique(metric_rows.loc[metric_rows["system"].isin(extra), "file"])
+            )
+            raise StatsInputError(
+                f"{where}: system(s) with a metric score but no human score: {name_list(extra)} "
+                f"(in {mfiles}; human scores from {name_list(pd.unique(human_rows['file']))})"
+            )
+        wide = wide.reindex(index=hsys)
+        missing = wide.isna()
+        if missing.any().any():
+            bad_metrics = [m for m in metric_order if missing[m].any()]
+            first = bad_metrics[0]
+            systems = [s for s in hsys if missing.at[s, first]]
+            more = (
+                f" (also incomplete: {name_list(bad_metrics[1:])})" if len(bad_metrics) > 1 else ""
+            )
+            raise StatsInputError(
+                f"{where}: system(s) with a human score but no {first} score: {name_list(systems)}"
+                f"{more}"
+            )
+        if len(hsys) < MIN_SYSTEMS:
+            raise StatsInputError(
+                f"{where}: only {len(hsys)} systems with human and metric scores; the Williams "
+                f"test needs at least {MIN_SYSTEMS} (it has n - 3 degrees of freedom)"
+            )
+        wide.index.name = "system"
+        return LanguagePairScores(lp=lp, testset=testset, metrics=wide, human=human, files=files)
+
+
+def _as_source(item, name):
+    """Accept ``(name, bytes)`` tuples (dashboard uploads) as well as plain sources."""
+    if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
+        return item[1], name or item[0]
+    return item, name
+
+
+def read_system_scores(*sources: Source, names: Sequence[str] | None = None) -> SystemScores:
+    """Read and merge system-level score files of either format (detected from the header).
+
+    Parameters
+    ----------
+    *sources : path, bytes, binary file object, or ``(name, bytes)`` tuple
+        For example a human-score file and a metric-score file, or one combined file.
+    names : sequence of str, optional
+        Display names for the sources in error messages (one per source).
+
+    Returns
+    -------
+    SystemScores
+
+    Raises
+    ------
+    StatsInputError
+        No source; any error of :func:`read_wmt_system_level` or
+        :func:`read_wide_system_scores`; a (metric, lp, testset, system) score given twice,
+        within or across files (both places named).
+
+    Examples
+    --------
+    >>> data = read_system_scores("human.tsv", "metrics.tsv")       # doctest: +SKIP
+    >>> es = data.language_pair("es-en")                             # doctest: +SKIP
+    >>> williams_all_pairs(es.metrics, es.human)                     # doctest: +SKIP
+    """
+    if not sources:
+        raise StatsInputError("no score file given")
+    if names is not None and len(names) != len(sources):
+        raise StatsInputError(
+            f"names must give one name per source ({len(sources)}); got {len(names)}"
+        )
+    parts = []
+    labels = []
+    for i, item in enumerate(sources):
+        src, name = _as_source(item, names[i] if names is not None else None)
+        data, label = load_bytes(src, name)
+        text = decode(data, label)
+        fmt = detect_system_format(text, label)
+        if fmt == "wide":
+            part = read_wide_system_scores(data, name=label)
+        else:
+            part = read_wmt_system_level(data, name=label)
+        parts.append(part)
+        labels.append(label)
+    frame = pd.concat(parts, ignore_index=True)
+    _check_duplicates(frame)
+    return SystemScores(frame=frame, files=tuple(labels))

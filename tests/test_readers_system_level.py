@@ -1,0 +1,287 @@
+"""Tests of stats.readers.system_level: WMT system-level and wide CSV/TSV score files."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from stats import StatsInputError
+from stats.readers.system_level import (
+    HUMAN,
+    LanguagePairScores,
+    SystemScores,
+    detect_system_format,
+    read_system_scores,
+    read_wide_system_scores,
+    read_wmt_system_level,
+)
+
+SYSTEMS = ["alpha", "beta", "gamma", "delta", "eps"]
+HUMAN_SCORES = [0.41, 0.12, 0.3, -0.25, 0.02]
+BLEU = [31.2, 27.5, 29.9, 18.4, 26.0]
+TER = [52.0, 55.5, 53.1, 63.0, 56.2]
+
+
+def wmt_lines(metric, values, lp="es-en", testset="newstest2012", systems=SYSTEMS):
+    return [f"{metric}\t{lp}\t{testset}\t{s}\t{v}" for s, v in zip(systems, values, strict=True)]
+
+
+HEADER = "METRIC\tLP\tTESTSET\tSYSTEM\tSCORE"
+
+
+def make(lines, name="f.tsv"):
+    return ("\n".join(lines) + "\n").encode("utf-8"), name
+
+
+@pytest.fixture
+def two_files(tmp_path):
+    h = tmp_path / "human.tsv"
+    m = tmp_path / "metrics.tsv"
+    h.write_text("\n".join([HEADER, *wmt_lines("HUMAN", HUMAN_SCORES)]) + "\n")
+    m.write_text("\n".join([HEADER, *wmt_lines("BLEU", BLEU), *wmt_lines("TER", TER)]) + "\n")
+    return h, m
+
+
+def test_wmt_two_files_merge_and_align(two_files):
+    h, m = two_files
+    data = read_system_scores(h, m)
+    assert isinstance(data, SystemScores)
+    assert data.language_pairs == ("es-en",)
+    assert data.files == (str(h), str(m))
+    assert list(data.scores.columns) == ["lp", "testset", "system", "metric", "score"]
+    assert len(data.scores) == 15
+    es = data.language_pair("es-en")
+    assert isinstance(es, LanguagePairScores)
+    assert list(es.metrics.columns) == ["BLEU", "TER"]
+    assert list(es.metrics.index) == SYSTEMS
+    assert es.human.tolist() == HUMAN_SCORES
+    assert es.metrics["TER"].tolist() == TER
+    assert es.n == 5 and es.testset == "newstest2012"
+    # the same with the lp omitted (only one present)
+    assert data.language_pair().lp == "es-en"
+
+
+def test_one_combined_file_whitespace_separated_and_shuffled():
+    rows = [*wmt_lines("BLEU", BLEU), *wmt_lines("HUMAN", HUMAN_SCORES)]
+    rows = [r.replace("\t", "   ") for r in rows[::-1]]
+    data = read_system_scores(make(["METRIC LP TESTSET SYSTEM SCORE", *rows])[0])
+    es = data.language_pair("es-en")
+    assert es.human.loc["beta"] == 0.12 and es.metrics.at["beta", "BLEU"] == 27.5
+
+
+def test_headerless_wmt_file_and_case_insensitive_human():
+    rows = [*wmt_lines("human", HUMAN_SCORES), *wmt_lines("BLEU", BLEU)]
+    text = "\n".join(rows).encode()
+    assert detect_system_format(text.decode()) == "wmt-noheader"
+    frame = read_wmt_system_level(text, name="wmt12.sys.score")
+    assert set(frame["metric"]) == {HUMAN, "BLEU"}
+    assert frame["line"].tolist()[0] == 1
+
+
+def test_wide_csv_with_lp_and_tuple_sources():
+    csv = "system,human,BLEU,TER,lp\n" + "\n".join(
+        f"{s},{h},{b},{t},de-en"
+        for s, h, b, t in zip(SYSTEMS, HUMAN_SCORES, BLEU, TER, strict=True)
+    )
+    data = read_system_scores(("upload.csv", csv.encode()))
+    assert data.files == ("upload.csv",)
+    de = data.language_pair("de-en")
+    assert list(de.metrics.columns) == ["BLEU", "TER"]
+    assert de.human.tolist() == HUMAN_SCORES
+
+
+def test_wide_tsv_without_lp_and_human_from_wmt_file(two_files):
+    h, _ = two_files
+    tsv = "System\tchrF\n" + "\n".join(
+        f"{s}\t{v}" for s, v in zip(SYSTEMS, [55, 51, 53, 40, 50], strict=True)
+    )
+    wide = read_wide_system_scores(tsv.encode(), name="chrf.tsv")
+    assert set(wide["lp"]) == {"all"}
+    # merge a wide metric file with lp column into the WMT human file
+    tsv_lp = "system\tlp\tchrF\n" + "\n".join(
+        f"{s}\tes-en\t{v}" for s, v in zip(SYSTEMS, [55, 51, 53, 40, 50], strict=True)
+    )
+    data = read_system_scores(h, io.BytesIO(tsv_lp.encode()), names=["human.tsv", "chrf.tsv"])
+    es = data.language_pair("es-en")  # unnamed test set joins newstest2012
+    assert es.metrics["chrF"].tolist() == [55, 51, 53, 40, 50]
+
+
+def test_several_lps_and_testsets():
+    rows = [HEADER]
+    for lp in ("es-en", "fr-en"):
+        for ts in ("nt12", "nt13"):
+            rows += wmt_lines("HUMAN", HUMAN_SCORES, lp=lp, testset=ts)
+            rows += wmt_lines("BLEU", BLEU, lp=lp, testset=ts)
+    data = read_system_scores(make(rows)[0])
+    assert data.language_pairs == ("es-en", "fr-en")
+    assert data.testsets("fr-en") == ("nt12", "nt13")
+    with pytest.raises(StatsInputError, match="several test sets .*nt12, nt13.*choose one"):
+        data.language_pair("fr-en")
+    assert data.language_pair("fr-en", testset="nt13").testset == "nt13"
+    with pytest.raises(StatsInputError, match="test set 'nt99' not found.*nt12, nt13"):
+        data.language_pair("fr-en", testset="nt99")
+    with pytest.raises(StatsInputError, match="2 language pairs \\(es-en, fr-en\\); choose one"):
+        data.language_pair()
+
+
+# ------------------------------------------------------------------------------------------
+# Every error of the issue, each with its own message
+# ------------------------------------------------------------------------------------------
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(StatsInputError, match=r"nope\.tsv: file not found"):
+        read_system_scores(tmp_path / "nope.tsv")
+
+
+def test_empty_file():
+    with pytest.raises(StatsInputError, match="empty.tsv: file is empty"):
+        read_system_scores(b"  \n\n", names=["empty.tsv"])
+
+
+def test_undecodable_bytes():
+    data = (HEADER + "\nBLEU\tes-en\tnt\tsyst\xe8me\t1.0\n").encode("latin-1")
+    with pytest.raises(StatsInputError, match="bad.tsv, line 2, byte .*not valid UTF-8"):
+        read_system_scores(data, names=["bad.tsv"])
+
+
+def test_missing_header_column():
+    data = b"METRIC\tLP\tTESTSET\tSYSTEM\nBLEU\tes-en\tnt\ta\n"
+    with pytest.raises(StatsInputError, match="h.tsv, line 1: missing header column\\(s\\) SCORE"):
+        read_system_scores(data, names=["h.tsv"])
+
+
+def test_unrecognised_header():
+    with pytest.raises(StatsInputError, match="x.csv, line 1: unrecognised header"):
+        read_system_scores(b"name,value\na,1\n", names=["x.csv"])
+
+
+def test_wrong_field_count():
+    rows = [HEADER, *wmt_lines("BLEU", BLEU), "BLEU\tes-en\tnt12\tzeta"]
+    with pytest.raises(StatsInputError, match="m.tsv, line 7: expected 5 fields"):
+        read_system_scores(make(rows)[0], names=["m.tsv"])
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("abc", "'abc' is not a number"),
+        ("nan", "score is missing or NaN"),
+        ("-inf", "score is infinite"),
+    ],
+)
+def test_bad_score(value, reason):
+    rows = [HEADER, *wmt_lines("BLEU", BLEU)]
+    rows[3] = rows[3].rsplit("\t", 1)[0] + "\t" + value
+    with pytest.raises(StatsInputError, match=f"m.tsv, line 4, column SCORE: {reason}"):
+        read_system_scores(make(rows)[0], names=["m.tsv"])
+
+
+def test_bad_score_in_wide_file_names_column():
+    csv = b"system,human,BLEU\na,1,2\nb,2,x\n"
+    with pytest.raises(StatsInputError, match="w.csv, line 3, column BLEU: 'x' is not a number"):
+        read_system_scores(csv, names=["w.csv"])
+
+
+def test_duplicate_row_within_a_file():
+    rows = [HEADER, *wmt_lines("BLEU", BLEU), wmt_lines("BLEU", BLEU)[2]]
+    with pytest.raises(
+        StatsInputError,
+        match="duplicate row for METRIC=BLEU LP=es-en TESTSET=newstest2012 SYSTEM=gamma: "
+        "m.tsv, line 4 and m.tsv, line 7",
+    ):
+        read_system_scores(make(rows)[0], names=["m.tsv"])
+
+
+def test_duplicate_row_across_files():
+    h = make([HEADER, *wmt_lines("HUMAN", HUMAN_SCORES)])[0]
+    both = make([HEADER, *wmt_lines("BLEU", BLEU), *wmt_lines("HUMAN", HUMAN_SCORES)])[0]
+    with pytest.raises(StatsInputError, match="METRIC=HUMAN .*h.tsv, line 2 and all.tsv, line 7"):
+        read_system_scores(h, both, names=["h.tsv", "all.tsv"])
+
+
+def test_duplicate_system_in_wide_file():
+    csv = b"system,human,BLEU\na,1,2\nb,2,3\na,3,4\n"
+    with pytest.raises(StatsInputError, match="w.csv, lines 2 and 4: system 'a' appears twice"):
+        read_system_scores(csv, names=["w.csv"])
+
+
+def test_metric_score_without_human_score():
+    h = make([HEADER, *wmt_lines("HUMAN", HUMAN_SCORES[:4], systems=SYSTEMS[:4])])[0]
+    m = make([HEADER, *wmt_lines("BLEU", BLEU)])[0]
+    data = read_system_scores(h, m, names=["h.tsv", "m.tsv"])
+    with pytest.raises(
+        StatsInputError, match="system\\(s\\) with a metric score but no human score: eps .*m.tsv"
+    ):
+        data.language_pair("es-en")
+
+
+def test_human_score_without_metric_score():
+    h = make([HEADER, *wmt_lines("HUMAN", HUMAN_SCORES)])[0]
+    m = make([HEADER, *wmt_lines("BLEU", BLEU), *wmt_lines("TER", TER[:3], systems=SYSTEMS[:3])])[0]
+    data = read_system_scores(h, m, names=["h.tsv", "m.tsv"])
+    with pytest.raises(StatsInputError, match="with a human score but no TER score: delta, eps"):
+        data.language_pair("es-en")
+
+
+def test_absent_language_pair_lists_present(two_files):
+    data = read_system_scores(*two_files)
+    with pytest.raises(StatsInputError, match="language pair 'de-en' not found .*present: es-en"):
+        data.language_pair("de-en")
+
+
+def test_fewer_than_four_systems():
+    s3 = SYSTEMS[:3]
+    rows = [HEADER, *wmt_lines("HUMAN", HUMAN_SCORES[:3], systems=s3)]
+    rows += wmt_lines("BLEU", BLEU[:3], systems=s3)
+    data = read_system_scores(make(rows)[0])
+    with pytest.raises(StatsInputError, match="only 3 systems .*at least 4 .*n - 3 degrees"):
+        data.language_pair("es-en")
+
+
+def test_no_human_scores_at_all(two_files):
+    _, m = two_files
+    with pytest.raises(StatsInputError, match="no human scores in .*metrics.tsv"):
+        read_system_scores(m).language_pair("es-en")
+
+
+def test_only_human_scores(two_files):
+    h, _ = two_files
+    with pytest.raises(StatsInputError, match="no metric scores"):
+        read_system_scores(h).language_pair("es-en")
+
+
+def test_no_source_and_names_mismatch():
+    with pytest.raises(StatsInputError, match="no score file"):
+        read_system_scores()
+    with pytest.raises(StatsInputError, match="one name per source"):
+        read_system_scores(b"x", names=["a", "b"])
+
+
+def test_empty_system_name_in_wide_file():
+    with pytest.raises(StatsInputError, match="w.csv, line 3, column system: empty system name"):
+        read_system_scores(b"system,human,BLEU\na,1,2\n,2,3\n", names=["w.csv"])
+
+
+def test_header_only():
+    with pytest.raises(StatsInputError, match="header but no data rows"):
+        read_system_scores((HEADER + "\n").encode(), names=["h.tsv"])
+
+
+def test_wide_file_passed_to_wmt_reader():
+    with pytest.raises(StatsInputError, match="looks like a wide table"):
+        read_wmt_system_level(b"system,human,BLEU\na,1,2\n", name="w.csv")
+
+
+def test_frame_is_tidy_and_numeric(two_files):
+    data = read_system_scores(*two_files)
+    assert data.frame["score"].dtype == np.float64
+    assert set(data.frame.columns) == {"lp", "testset", "system", "metric", "score", "file", "line"}
+    assert data.metric_names() == ("BLEU", "TER")
+    pd.testing.assert_series_equal(
+        data.scores.query("metric == 'TER'")["score"].reset_index(drop=True),
+        pd.Series(TER, name="score", dtype=float),
+    )
