@@ -1,0 +1,68 @@
+"""Entry point: ``streamlit run dashboard/app.py`` (from the repository root).
+
+Sets the page config, the sidebar presentation-mode toggle and the navigation over the four
+pages; each page is a thin script under ``dashboard/views/``.
+
+Why ``views/`` and not ``pages/``: a ``pages/`` directory next to the entry script switches
+Streamlit into its legacy multipage mode until ``st.navigation`` has run once in the process,
+so a deep link like ``/qe`` opened first on a fresh server ran ``pages/qe.py`` *without* this
+shell (no presentation toggle, wrong sidebar), and ``AppTest.switch_page`` did the same.
+``tests/dashboard/test_app_shell.py`` guards against a ``dashboard/pages/`` directory coming back.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# `streamlit run dashboard/app.py` puts dashboard/ (not the repo root) on sys.path; make
+# `import dashboard.*` / `import stats.*` work even without the editable install.
+_ROOT = str(Path(__file__).resolve().parent.parent)
+if _ROOT not in sys.path:
+    sys.path.insert(0, _ROOT)
+
+import streamlit as st  # noqa: E402
+
+from dashboard import components, export  # noqa: E402
+
+export.ensure_browser_env()
+
+_PAGES = Path(__file__).resolve().parent / "views"
+
+st.set_page_config(
+    page_title="MT significance",
+    page_icon=":material/query_stats:",
+    layout="wide",
+    initial_sidebar_state="collapsed" if components.presentation_mode() else "auto",
+)
+
+pages = [
+    st.Page(
+        _PAGES / "metrics.py",
+        title="Metrics vs humans",
+        icon=":material/scatter_plot:",
+        default=True,
+        url_path="metrics",
+    ),
+    st.Page(_PAGES / "qe.py", title="Quality estimation", icon=":material/rule:", url_path="qe"),
+    st.Page(
+        _PAGES / "mt_systems.py",
+        title="MT systems",
+        icon=":material/translate:",
+        url_path="mt_systems",
+    ),
+    st.Page(
+        _PAGES / "human.py", title="Tests vs humans", icon=":material/groups:", url_path="human"
+    ),
+]
+page = st.navigation(pages)
+
+with st.sidebar:
+    components.presentation_toggle()
+    st.caption(
+        "Significance testing for MT evaluation: Williams test (Graham & Baldwin 2014), "
+        "randomized tests (Graham, Mathur & Baldwin 2014), QE evaluation (Graham 2015)."
+    )
+
+components.apply_page_style()
+page.run()

@@ -1,0 +1,290 @@
+"""Reusable Streamlit UI pieces shared by every page.
+
+Pages compose these; nothing here computes statistics or caches (caches live in
+:mod:`dashboard.data`, pure conversions in :mod:`dashboard.export`). Every widget created here
+takes its ``key`` from the caller, so keys stay unique per page.
+
+Typical page::
+
+    from dashboard import components, data, figures
+
+    presentation = components.presentation_mode()
+    uploads, is_sample = components.file_input(
+        "Upload score files", key="metrics_upload", sample=data.sample_files("metrics")
+    )
+    with components.input_errors():
+        result = data.some_cached_analysis(uploads)      # may raise StatsInputError
+    with components.controls_expander():
+        alpha = st.selectbox("alpha", [0.05, 0.01, 0.001], key="metrics_alpha")
+    components.show_figure(figures.significance_grid(p, alpha=alpha), key="metrics_grid",
+                           filename="williams_grid")
+    components.show_table(table, key="metrics_table", filename="correlations")
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from dashboard import export
+from dashboard.data import Uploads, uploads_from_widget
+from dashboard.figures import apply_presentation
+from stats import StatsInputError
+
+#: Session-state key of the sidebar presentation-mode toggle (set in dashboard/app.py).
+PRESENTATION_KEY = "presentation_mode"
+
+# ---------------------------------------------------------------------------------------------
+# ---- Presentation mode ----
+# ---------------------------------------------------------------------------------------------
+
+
+def presentation_mode() -> bool:
+    """Whether the sidebar's presentation mode is on (large fonts, controls collapsed)."""
+    return bool(st.session_state.get(PRESENTATION_KEY, False))
+
+
+def presentation_toggle() -> bool:
+    """Render the presentation-mode toggle (call once, in the sidebar, from app.py)."""
+    return st.toggle(
+        "Presentation mode",
+        key=PRESENTATION_KEY,
+        help="Large fonts and collapsed controls, for a projector. "
+        "Figures and their PNG/SVG exports use the large fonts too.",
+    )
+
+
+_PRESENTATION_CSS = """
+<style>
+html { font-size: 21px; }
+[data-testid="stMainBlockContainer"] { padding-top: 2rem; max-width: 100%; }
+[data-testid="stMarkdownContainer"] p, [data-testid="stCaptionContainer"] { font-size: 1.05rem; }
+</style>
+"""
+
+
+def apply_page_style() -> None:
+    """Inject the page CSS for the current mode (call once per run, from app.py)."""
+    if presentation_mode():
+        st.html(_PRESENTATION_CSS)
+
+
+def controls_expander(label: str = "Controls", *, expanded: bool | None = None):
+    """An ``st.expander`` for a page's controls: open normally, collapsed in presentation mode."""
+    if expanded is None:
+        expanded = not presentation_mode()
+    return st.expander(label, expanded=expanded, icon=":material/tune:")
+
+
+# ---------------------------------------------------------------------------------------------
+# ---- Uploads and input errors ----
+# ---------------------------------------------------------------------------------------------
+
+
+def file_input(
+    label: str,
+    *,
+    key: str,
+    sample: Uploads = (),
+    sample_note: str | None = None,
+    types: list[str] | None = None,
+    help: str | None = None,
+) -> tuple[Uploads, bool]:
+    """A multi-file uploader that falls back to bundled sample data.
+
+    Returns ``(uploads, is_sample)``. While nothing is uploaded, ``sample`` is returned and an
+    ``st.info`` note says so (``sample_note`` or a default naming the sample files). Uploads are
+    copied to ``(name, bytes)`` tuples so they can key :mod:`dashboard.data` caches.
+    """
+    files = st.file_uploader(label, accept_multiple_files=True, key=key, type=types, help=help)
+    uploads = uploads_from_widget(files)
+    if uploads:
+        return uploads, False
+    if sample:
+        names = ", ".join(name for name, _ in sample)
+        st.info(
+            sample_note
+            or f"Showing the bundled **synthetic sample data** ({names}). "
+            "Upload your own files above to analyse them.",
+            icon=":material/science:",
+        )
+    return sample, True
+
+
+@contextlib.contextmanager
+def input_errors() -> Iterator[None]:
+    """Turn a :class:`stats.StatsInputError` into ``st.error`` + ``st.stop()``.
+
+    Only input errors are caught: any other exception is a bug and must stay visible to tests.
+    """
+    try:
+        yield
+    except StatsInputError as exc:
+        st.error(str(exc), icon=":material/error:")
+        st.stop()
+
+
+# ---------------------------------------------------------------------------------------------
+# ---- Figures and exports ----
+# ---------------------------------------------------------------------------------------------
+
+_PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
+
+
+def show_figure(
+    fig: go.Figure,
+    *,
+    key: str,
+    filename: str,
+    exports: bool = True,
+) -> go.Figure:
+    """Draw ``fig`` full-width (presentation fonts applied) with PNG/SVG download buttons below.
+
+    Returns the figure as drawn (after :func:`dashboard.figures.apply_presentation`).
+    Widget keys used: ``key`` (chart), ``f"{key}_png"``, ``f"{key}_svg"``.
+    """
+    shown = apply_presentation(fig, presentation_mode())
+    config = dict(_PLOTLY_CONFIG)
+    config["toImageButtonOptions"] = {"filename": export.slugify(filename), "scale": 2}
+    st.plotly_chart(shown, key=key, width="stretch", theme=None, config=config)
+    if exports:
+        figure_downloads(shown, key=key, filename=filename)
+    return shown
+
+
+def figure_downloads(fig: go.Figure, *, key: str, filename: str) -> None:
+    """PNG and SVG download buttons for ``fig``, rendered lazily by kaleido on click.
+
+    The image is produced only when the button is pressed (deferred ``data`` callable), so
+    reruns stay fast. Without a Chromium for kaleido an ``st.warning`` says so instead.
+    """
+    if export.find_browser() is None:
+        st.warning(
+            "PNG/SVG export is unavailable: no Chromium found for kaleido "
+            "(install chromium or set BROWSER_PATH). The chart toolbar's camera icon still "
+            "saves a PNG.",
+            icon=":material/warning:",
+        )
+        return
+    stem = export.slugify(filename)
+    cols = st.columns([1, 1, 8], gap="small")
+    for col, fmt in zip(cols, ("png", "svg"), strict=False):
+        with col:
+            st.download_button(
+                fmt.upper(),
+                data=_deferred_image(fig, fmt),
+                file_name=f"{stem}.{fmt}",
+                mime=export.IMAGE_MIME[fmt],
+                key=f"{key}_{fmt}",
+                on_click="ignore",
+                icon=":material/download:",
+                help=f"Download this figure as {fmt.upper()}",
+            )
+
+
+def _deferred_image(fig: go.Figure, fmt: str):
+    def render() -> bytes:
+        return export.figure_to_bytes(fig, fmt)
+
+    return render
+
+
+def table_downloads(
+    df: pd.DataFrame,
+    *,
+    key: str,
+    filename: str,
+    index: bool = True,
+    caption: str | None = None,
+    float_format: str = "{:.4g}",
+) -> None:
+    """CSV and LaTeX download buttons for a table or p-value matrix.
+
+    Widget keys used: ``f"{key}_csv"``, ``f"{key}_tex"``.
+    """
+    stem = export.slugify(filename)
+    cols = st.columns([1, 1, 8], gap="small")
+    with cols[0]:
+        st.download_button(
+            "CSV",
+            data=export.dataframe_to_csv(df, index=index),
+            file_name=f"{stem}.csv",
+            mime="text/csv",
+            key=f"{key}_csv",
+            on_click="ignore",
+            icon=":material/download:",
+        )
+    with cols[1]:
+        st.download_button(
+            "LaTeX",
+            data=export.dataframe_to_latex(
+                df, index=index, caption=caption, float_format=float_format
+            ),
+            file_name=f"{stem}.tex",
+            mime="application/x-tex",
+            key=f"{key}_tex",
+            on_click="ignore",
+            icon=":material/download:",
+        )
+
+
+def show_table(
+    df: pd.DataFrame,
+    *,
+    key: str,
+    filename: str,
+    index: bool = True,
+    caption: str | None = None,
+    column_config: dict | None = None,
+    float_format: str = "{:.4g}",
+    height: int | str = "auto",
+) -> None:
+    """A sortable ``st.dataframe`` with CSV/LaTeX downloads below.
+
+    Widget keys used: ``key`` (dataframe), ``f"{key}_csv"``, ``f"{key}_tex"``.
+    """
+    st.dataframe(
+        df,
+        key=key,
+        hide_index=not index,
+        column_config=column_config,
+        width="stretch",
+        height=height,
+    )
+    table_downloads(
+        df, key=key, filename=filename, index=index, caption=caption, float_format=float_format
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# ---- Randomness: seeds shown beside p-values ----
+# ---------------------------------------------------------------------------------------------
+
+
+def seed_input(key: str, *, default: int = 12345, label: str = "Random seed") -> int:
+    """Integer seed widget (for resampling tests); pass the value as ``rng=`` to stats."""
+    return int(
+        st.number_input(
+            label,
+            min_value=0,
+            max_value=2**32 - 1,
+            value=default,
+            step=1,
+            key=key,
+            help="p-values from resampling depend on the seed; the same seed reproduces them.",
+        )
+    )
+
+
+def seed_caption(seed: int | None, *, n_resamples: int | None = None) -> None:
+    """The caption shown beside resampling p-values: seed (and number of resamples)."""
+    parts = [
+        f"random seed **{seed}**" if seed is not None else "random seed: none (not reproducible)"
+    ]
+    if n_resamples is not None:
+        parts.append(f"{n_resamples:,} resamples")
+    st.caption("p-values from " + ", ".join(parts) + ".")

@@ -1,0 +1,466 @@
+"""Pure figure builders: data in, :class:`plotly.graph_objects.Figure` out.
+
+No Streamlit here and no statistics either: builders receive computed results (p-value
+matrices, correlations, ...) and only lay them out. They are tested through ``fig.data`` and
+``fig.layout``.
+
+Shared builders every page reuses (keep their signatures stable):
+
+- :func:`correlation_heatmap` -- square matrix of correlations, values printed in the cells.
+- :func:`significance_grid` -- pairwise significance: cell (row i, column j) coloured when i
+  significantly beats j at ``alpha``; darker for smaller p; hover from extra matrices.
+- :func:`grids_side_by_side` -- several heatmap/grid figures as panels of one figure.
+- :func:`apply_presentation` -- larger fonts for a projector.
+- :func:`base_layout` -- the house style (white template, fonts, margins).
+
+Colours: the Okabe-Ito palette (:data:`PALETTE`) for categories, a single-hue sequential
+green for significance (ColorBrewer Greens, colour-blind safe, as the paper's Figure 2b) and the
+diverging red-blue scale centred on 0 for correlations.
+
+Page-specific builders live in their own sections below (``# ---- <page> ----``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+# ---------------------------------------------------------------------------------------------
+# ---- Shared style ----
+# ---------------------------------------------------------------------------------------------
+
+#: Okabe-Ito colour-blind-safe palette (black first, for text-like marks).
+PALETTE = (
+    "#0072B2",  # blue
+    "#D55E00",  # vermillion
+    "#009E73",  # bluish green
+    "#E69F00",  # orange
+    "#CC79A7",  # reddish purple
+    "#56B4E9",  # sky blue
+    "#F0E442",  # yellow
+    "#000000",  # black
+)
+HIGHLIGHT = "#D55E00"  #: colour for a marked item (e.g. the most influential system)
+NOT_SIGNIFICANT = "#E3E3E3"  #: tested but not significant cells in a significance grid
+FONT_FAMILY = "Source Sans Pro, Helvetica Neue, Arial, sans-serif"
+BASE_FONT_SIZE = 13
+PRESENTATION_FONT_SIZE = 20
+
+#: Sequential green (ColorBrewer Greens 3..9), light = barely significant, dark = tiny p.
+SIGNIFICANCE_COLORSCALE = [
+    [0.0, "#c7e9c0"],
+    [0.25, "#a1d99b"],
+    [0.5, "#41ab5d"],
+    [0.75, "#238b45"],
+    [1.0, "#00441b"],
+]
+#: Diverging red (negative) - white (0) - blue (positive) for correlations in [-1, 1].
+CORRELATION_COLORSCALE = "RdBu"
+
+#: How many decades of p below alpha the significance colour scale spans.
+SIGNIFICANCE_DECADES = 3
+
+
+def base_layout(
+    fig: go.Figure, *, title: str | None = None, height: int | None = None
+) -> go.Figure:
+    """Apply the house style in place and return ``fig`` (white template, readable fonts)."""
+    fig.update_layout(
+        template="plotly_white",
+        font={"family": FONT_FAMILY, "size": BASE_FONT_SIZE, "color": "#111111"},
+        margin={"l": 10, "r": 10, "t": 60 if title else 30, "b": 10},
+        hoverlabel={"font": {"family": FONT_FAMILY, "size": BASE_FONT_SIZE}},
+    )
+    if title is not None:
+        fig.update_layout(title={"text": title, "x": 0.0, "xanchor": "left"})
+    if height is not None:
+        fig.update_layout(height=height)
+    return fig
+
+
+def apply_presentation(fig: go.Figure, presentation: bool) -> go.Figure:
+    """Return a copy of ``fig`` sized for a projector when ``presentation`` is true.
+
+    Scales the global font, titles, axis tick labels, annotations (subplot titles) and the text
+    printed inside heatmap cells by ``PRESENTATION_FONT_SIZE / BASE_FONT_SIZE``; thicker markers.
+    With ``presentation`` false, ``fig`` is returned unchanged (same object).
+    """
+    if not presentation:
+        return fig
+    out = go.Figure(fig)
+    factor = PRESENTATION_FONT_SIZE / BASE_FONT_SIZE
+    out.update_layout(
+        font={"size": PRESENTATION_FONT_SIZE},
+        hoverlabel={"font": {"size": PRESENTATION_FONT_SIZE}},
+        title={"font": {"size": round(PRESENTATION_FONT_SIZE * 1.3)}},
+        legend={"font": {"size": PRESENTATION_FONT_SIZE}},
+    )
+    if out.layout.height:
+        out.update_layout(height=round(out.layout.height * 1.25))
+    out.for_each_xaxis(lambda ax: _scale_axis_fonts(ax, factor))
+    out.for_each_yaxis(lambda ax: _scale_axis_fonts(ax, factor))
+    for ann in out.layout.annotations:
+        size = ann.font.size or BASE_FONT_SIZE
+        ann.update(font={"size": round(size * factor)})
+    for trace in out.data:
+        if trace.type == "heatmap" and trace.texttemplate:
+            size = trace.textfont.size or BASE_FONT_SIZE
+            trace.update(textfont={"size": round(size * factor)})
+        if trace.type == "scatter" and trace.marker is not None:
+            size = trace.marker.size
+            if isinstance(size, (int, float)):
+                trace.update(marker={"size": round(size * 1.4)})
+    return out
+
+
+def _scale_axis_fonts(ax, factor: float) -> None:
+    tick = ax.tickfont.size or BASE_FONT_SIZE
+    ax.update(tickfont={"size": round(tick * factor)})
+    if ax.title and ax.title.text:
+        size = ax.title.font.size or BASE_FONT_SIZE
+        ax.update(title={"font": {"size": round(size * factor)}})
+
+
+def format_number(value: float, digits: int = 3) -> str:
+    """Human-readable number for hover/labels: '-' for NaN, scientific for tiny values."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    value = float(value)
+    if value != 0 and abs(value) < 10 ** (-digits):
+        return f"{value:.{max(digits - 1, 1)}e}"
+    return f"{value:.{digits}f}"
+
+
+def format_pvalue(p: float) -> str:
+    """p-value text: 4 decimals, '< 0.0001' below that, '–' for NaN."""
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "–"
+    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
+
+
+def _tick_font_size(n: int) -> int:
+    """Tick label size that keeps up to ~60 category labels legible."""
+    return int(max(8, min(BASE_FONT_SIZE, 600 / max(n, 1))))
+
+
+# ---------------------------------------------------------------------------------------------
+# ---- Shared heatmaps and significance grids ----
+# ---------------------------------------------------------------------------------------------
+
+
+def correlation_heatmap(
+    matrix: pd.DataFrame,
+    *,
+    title: str | None = None,
+    zmin: float = -1.0,
+    zmax: float = 1.0,
+    value_format: str = ".2f",
+    show_values: bool = True,
+    colorbar_title: str = "r",
+    hover_label: str = "r",
+    height: int | None = None,
+) -> go.Figure:
+    """Heatmap of a square (or rectangular) correlation matrix with the values in the cells.
+
+    Rows run top to bottom in ``matrix.index`` order, columns left to right in
+    ``matrix.columns`` order (pass the matrix already ordered, e.g. by |r| with human).
+    Colours: diverging red-blue centred on 0 over [zmin, zmax], via ``layout.coloraxis`` so the
+    figure combines with :func:`grids_side_by_side`. NaN cells stay blank.
+
+    Returns
+    -------
+    go.Figure
+        One ``Heatmap`` trace; ``z`` is ``matrix.to_numpy()``; cell text via ``texttemplate``.
+    """
+    z = matrix.to_numpy(dtype=float)
+    rows = [str(v) for v in matrix.index]
+    cols = [str(v) for v in matrix.columns]
+    n = max(len(rows), len(cols))
+    trace = go.Heatmap(
+        z=z,
+        x=cols,
+        y=rows,
+        coloraxis="coloraxis",
+        xgap=1,
+        ygap=1,
+        hovertemplate=f"%{{y}} × %{{x}}<br>{hover_label} = %{{z:{value_format}}}<extra></extra>",
+        texttemplate=f"%{{z:{value_format}}}" if show_values else None,
+        textfont={"size": int(max(7, min(BASE_FONT_SIZE, 380 / max(n, 1))))},
+        name=title or "correlation",
+    )
+    fig = go.Figure(trace)
+    side = height or int(min(900, max(380, 28 * n + 160)))
+    base_layout(fig, title=title, height=side)
+    fig.update_layout(
+        coloraxis={
+            "colorscale": CORRELATION_COLORSCALE,
+            "cmin": zmin,
+            "cmax": zmax,
+            "cmid": 0.0 if zmin < 0 < zmax else None,
+            "colorbar": {"title": {"text": colorbar_title}, "thickness": 14},
+        },
+    )
+    _square_category_axes(fig, rows, cols)
+    return fig
+
+
+def _square_category_axes(fig: go.Figure, rows: Sequence[str], cols: Sequence[str]) -> None:
+    size = _tick_font_size(max(len(rows), len(cols)))
+    fig.update_xaxes(
+        type="category",
+        categoryorder="array",
+        categoryarray=list(cols),
+        tickangle=-45,
+        tickfont={"size": size},
+        showgrid=False,
+        zeroline=False,
+        constrain="domain",
+    )
+    fig.update_yaxes(
+        type="category",
+        categoryorder="array",
+        categoryarray=list(rows),
+        autorange="reversed",
+        tickfont={"size": size},
+        showgrid=False,
+        zeroline=False,
+        scaleanchor="x",
+        constrain="domain",
+    )
+    fig.update_layout(plot_bgcolor="#ffffff")
+
+
+def significance_colour_value(pvalue: np.ndarray, alpha: float) -> np.ndarray:
+    """Colour value of each cell: ``-log10(p)`` where ``p < alpha``, NaN elsewhere.
+
+    Clipped to ``SIGNIFICANCE_DECADES`` decades below alpha so the scale has a fixed span.
+    """
+    p = np.asarray(pvalue, dtype=float)
+    floor = alpha * 10.0 ** (-SIGNIFICANCE_DECADES)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = -np.log10(np.clip(p, floor, None))
+    return np.where(p < alpha, value, np.nan)
+
+
+HoverSpec = Mapping[str, "pd.DataFrame | tuple[pd.DataFrame, str]"]
+
+
+def _hover_data(
+    pvalue: pd.DataFrame, hover: HoverSpec | None
+) -> tuple[np.ndarray, list[tuple[str, str]]]:
+    """Stack p and the extra hover matrices into ``customdata`` (rows x cols x k)."""
+    layers = [pvalue.to_numpy(dtype=float)]
+    labels: list[tuple[str, str]] = []
+    for label, spec in (hover or {}).items():
+        frame, fmt = spec if isinstance(spec, tuple) else (spec, ".3f")
+        values = frame.reindex(index=pvalue.index, columns=pvalue.columns)
+        layers.append(values.to_numpy(dtype=float))
+        labels.append((label, fmt))
+    return np.stack(layers, axis=-1), labels
+
+
+def significance_grid(
+    pvalue: pd.DataFrame,
+    *,
+    alpha: float = 0.05,
+    hover: Mapping[str, pd.DataFrame] | None = None,
+    title: str | None = None,
+    verb: str = "beats",
+    x_title: str | None = None,
+    y_title: str | None = None,
+    height: int | None = None,
+) -> go.Figure:
+    """Pairwise significance grid (the paper's Figure 2b convention).
+
+    Cell (row i, column j) holds the p-value that item i is better than item j. It is coloured
+    when ``p < alpha``, darker for smaller p (``-log10 p`` on a green scale spanning
+    ``SIGNIFICANCE_DECADES`` decades below alpha); tested cells with ``p >= alpha`` are light
+    grey; NaN cells (mirror half, diagonal) stay blank.
+
+    Parameters
+    ----------
+    pvalue : DataFrame
+        Square p-value matrix, rows/columns in display order (best first).
+    alpha : float
+        Significance level.
+    hover : mapping of label -> DataFrame or (DataFrame, d3-format), optional
+        Extra numeric matrices shown on hover, in insertion order, e.g.
+        ``{"Δr": difference, "95% CI low": ci_low, "95% CI high": ci_high}`` (default format
+        ``.3f``); reindexed to ``pvalue``'s labels.
+    verb : str
+        Hover question wording: "<row> <verb> <col>?".
+
+    Returns
+    -------
+    go.Figure
+        Trace 0: ``Heatmap`` of not-significant tested cells (``z`` = 1 there, NaN elsewhere),
+        named "not significant". Trace 1: ``Heatmap`` of significant cells, ``z`` =
+        :func:`significance_colour_value`, on ``layout.coloraxis``, named "significant".
+        Both carry ``customdata`` of shape (rows, cols, 1 + len(hover)) -- p first, then the
+        hover matrices -- formatted by ``hovertemplate`` in the browser (no per-cell Python).
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1); got {alpha!r}")
+    rows = [str(v) for v in pvalue.index]
+    cols = [str(v) for v in pvalue.columns]
+    p = pvalue.to_numpy(dtype=float)
+    customdata, labels = _hover_data(pvalue, hover)
+    extra = "".join(
+        f"<br>{label} = %{{customdata[{k + 1}]:{fmt}}}" for k, (label, fmt) in enumerate(labels)
+    )
+    grey = np.where(np.isnan(p) | (p < alpha), np.nan, 1.0)
+    colour = significance_colour_value(p, alpha)
+    common = {
+        "x": cols,
+        "y": rows,
+        "xgap": 1,
+        "ygap": 1,
+        "customdata": customdata,
+        "hoverongaps": False,
+    }
+    question = f"<b>%{{y}}</b> {verb} <b>%{{x}}</b>?<br>p = %{{customdata[0]:.3g}}"
+    fig = go.Figure(
+        [
+            go.Heatmap(
+                z=grey,
+                colorscale=[[0.0, NOT_SIGNIFICANT], [1.0, NOT_SIGNIFICANT]],
+                showscale=False,
+                name="not significant",
+                hovertemplate=f"{question} (not significant at α = {alpha:g}){extra}<extra></extra>",
+                **common,
+            ),
+            go.Heatmap(
+                z=colour,
+                coloraxis="coloraxis",
+                name="significant",
+                hovertemplate=f"{question} (significant at α = {alpha:g}){extra}<extra></extra>",
+                **common,
+            ),
+        ]
+    )
+    cmin = -math.log10(alpha)
+    cmax = cmin + SIGNIFICANCE_DECADES
+    ticks = [alpha * 10.0**-k for k in range(SIGNIFICANCE_DECADES + 1)]
+    n = max(len(rows), len(cols))
+    base_layout(fig, title=title, height=height or int(min(900, max(380, 28 * n + 160))))
+    fig.update_layout(
+        coloraxis={
+            "colorscale": SIGNIFICANCE_COLORSCALE,
+            "cmin": cmin,
+            "cmax": cmax,
+            "colorbar": {
+                "title": {"text": "p"},
+                "tickvals": [-math.log10(t) for t in ticks],
+                "ticktext": [f"{t:g}" if k else f"{t:g} (α)" for k, t in enumerate(ticks)],
+                "thickness": 14,
+            },
+        },
+        meta={"alpha": alpha},
+    )
+    _square_category_axes(fig, rows, cols)
+    if x_title:
+        fig.update_xaxes(title={"text": x_title})
+    if y_title:
+        fig.update_yaxes(title={"text": y_title})
+    return fig
+
+
+def grids_side_by_side(
+    figures: Mapping[str, go.Figure],
+    *,
+    cols: int | None = None,
+    title: str | None = None,
+    panel_height: int = 380,
+    show_tick_labels: bool = True,
+) -> go.Figure:
+    """Several heatmaps / significance grids as panels of one figure (paper's Figure 3).
+
+    Each input figure's traces are copied into its own subplot, titled with the mapping key;
+    the first figure's ``layout.coloraxis`` becomes the shared colour axis (build all panels
+    with the same builder and parameters so they share a scale). Category orders and reversed
+    y-axes are carried over.
+
+    Parameters
+    ----------
+    figures : mapping of panel title -> Figure
+    cols : int, optional
+        Panels per row; default ``min(len(figures), 3)``.
+    """
+    if not figures:
+        raise ValueError("figures is empty: nothing to lay out")
+    names = list(figures)
+    ncols = cols or min(len(names), 3)
+    nrows = math.ceil(len(names) / ncols)
+    out = make_subplots(
+        rows=nrows,
+        cols=ncols,
+        subplot_titles=names,
+        horizontal_spacing=0.12 / ncols if show_tick_labels else 0.02,
+        vertical_spacing=min(0.25 / nrows, 0.12) if nrows > 1 else 0.0,
+    )
+    first = figures[names[0]]
+    for k, name in enumerate(names):
+        fig = figures[name]
+        row, col = divmod(k, ncols)
+        for trace in fig.data:
+            out.add_trace(trace, row=row + 1, col=col + 1)
+        xa = fig.layout.xaxis
+        ya = fig.layout.yaxis
+        n = max(len(xa.categoryarray or ()), len(ya.categoryarray or ()))
+        size = int(max(7, min(BASE_FONT_SIZE, 300 / max(n, 1))))
+        out.update_xaxes(
+            type="category",
+            categoryorder="array",
+            categoryarray=xa.categoryarray,
+            tickangle=-45,
+            tickfont={"size": size},
+            showticklabels=show_tick_labels,
+            showgrid=False,
+            zeroline=False,
+            row=row + 1,
+            col=col + 1,
+        )
+        out.update_yaxes(
+            type="category",
+            categoryorder="array",
+            categoryarray=ya.categoryarray,
+            autorange=ya.autorange,
+            tickfont={"size": size},
+            showticklabels=show_tick_labels,
+            showgrid=False,
+            zeroline=False,
+            row=row + 1,
+            col=col + 1,
+        )
+    base_layout(out, title=title, height=panel_height * nrows + (80 if title else 40))
+    out.update_layout(plot_bgcolor="#ffffff")
+    if first.layout.coloraxis is not None:
+        out.update_layout(coloraxis=first.layout.coloraxis)
+    if first.layout.meta is not None:
+        out.update_layout(meta=first.layout.meta)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# ---- Metrics vs humans (helper E) ----
+# ---------------------------------------------------------------------------------------------
+
+
+# ---------------------------------------------------------------------------------------------
+# ---- MT systems (helper B) ----
+# ---------------------------------------------------------------------------------------------
+
+
+# ---------------------------------------------------------------------------------------------
+# ---- Quality estimation (helper C) ----
+# ---------------------------------------------------------------------------------------------
+
+
+# ---------------------------------------------------------------------------------------------
+# ---- Tests vs humans (helper D) ----
+# ---------------------------------------------------------------------------------------------

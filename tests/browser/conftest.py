@@ -1,0 +1,157 @@
+"""Fixtures for real-browser tests: the dashboard served by ``streamlit run`` and Playwright
+pages in Debian's chromium (never ``playwright install``).
+
+Fixtures
+--------
+app_url : str (session)
+    Base URL (``http://127.0.0.1:<port>``) of ``streamlit run dashboard/app.py --server.headless
+    true --server.address 127.0.0.1 --server.port <free port>`` started from the repo root with
+    ``BROWSER_PATH`` set; ready once ``/_stcore/health`` answers ``ok``; killed after the session.
+    Server output goes to ``<artifacts>/streamlit-<port>.log``.
+browser (session)
+    A Playwright ``Browser``: chromium at ``/usr/bin/chromium`` with the flags of the brief.
+page (function)
+    A fresh ``Page`` (own browser context = own Streamlit session) 1600x1000, 60 s timeouts,
+    with the ``app_url`` opened and the first script run finished. Downloads are accepted.
+artifacts_dir : pathlib.Path (session)
+    Where screenshots and logs go: ``$ARTIFACTS_DIR`` or ``<repo>/artifacts/browser``.
+
+When ``/usr/bin/chromium`` is missing the tests skip -- unless ``CI=true``, where they fail.
+Every test in ``tests/browser`` is marked ``browser``.
+
+Helpers (``tests/browser/helpers.py``): ``goto_page(page, app_url, url_path)``,
+``wait_for_idle(page)``, ``wait_for_charts(page, minimum)``, ``upload_files(page, paths, index=0)``,
+``assert_no_exception(page)``, ``screenshot(page, artifacts_dir, name)``.
+
+Example::
+
+    from tests.browser.helpers import assert_no_exception, goto_page, wait_for_charts
+
+    def test_qe_page_draws(page, app_url, artifacts_dir):
+        goto_page(page, app_url, "qe")            # url_path of the page in dashboard/app.py
+        wait_for_charts(page, minimum=2)
+        assert_no_exception(page)
+        page.screenshot(path=str(artifacts_dir / "qe.png"), full_page=True)
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.browser.helpers import wait_for_idle
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if here in Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.browser)
+
+
+def _require_chromium() -> None:
+    if os.path.exists(CHROMIUM):
+        return
+    message = f"{CHROMIUM} not found (apt install chromium)"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(message + "; CI=true, so browser tests must run")
+    pytest.skip(message)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def artifacts_dir() -> Path:
+    path = Path(os.environ.get("ARTIFACTS_DIR", REPO_ROOT / "artifacts" / "browser"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture(scope="session")
+def app_url(artifacts_dir):
+    _require_chromium()
+    port = _free_port()
+    env = dict(os.environ, BROWSER_PATH=os.environ.get("BROWSER_PATH", CHROMIUM))
+    log = open(artifacts_dir / f"streamlit-{port}.log", "wb")  # noqa: SIM115
+    cmd = [
+        sys.executable, "-m", "streamlit", "run", "dashboard/app.py",
+        "--server.headless", "true",
+        "--server.address", "127.0.0.1",
+        "--server.port", str(port),
+        "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+    proc = subprocess.Popen(cmd, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"streamlit exited with {proc.returncode}; see {log.name}")
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                    if resp.read().strip() == b"ok":
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"streamlit did not become healthy in 90 s; see {log.name}")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    _require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser, app_url):
+    context = browser.new_context(viewport={"width": 1600, "height": 1000}, accept_downloads=True)
+    pg = context.new_page()
+    pg.set_default_timeout(60_000)
+    pg.goto(app_url)
+    wait_for_idle(pg)
+    try:
+        yield pg
+    finally:
+        context.close()

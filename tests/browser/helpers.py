@@ -1,0 +1,80 @@
+"""Helpers for browser tests (import from ``tests.browser.helpers``); see conftest.py."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+#: A Plotly chart counts as drawn when its SVG exists inside the Streamlit chart element.
+CHART_SELECTOR = '[data-testid="stPlotlyChart"] .js-plotly-plot .main-svg'
+EXCEPTION_SELECTOR = '[data-testid="stException"]'
+ERROR_SELECTOR = '[data-testid="stAlertContentError"]'
+
+
+def wait_for_idle(page, timeout: float = 60.0, settle: float = 0.4) -> None:
+    """Wait until the websocket is connected and the script has stopped running.
+
+    The state must read ``notRunning`` twice, ``settle`` seconds apart, so a rerun that is just
+    being scheduled (after an upload or a widget change) is not mistaken for idleness.
+    """
+    deadline = time.monotonic() + timeout
+    app = page.locator('[data-testid="stApp"]')
+    app.wait_for(timeout=timeout * 1000)
+    idle_since = None
+    while time.monotonic() < deadline:
+        state = app.get_attribute("data-test-script-state")
+        conn = app.get_attribute("data-test-connection-state")
+        if state == "notRunning" and conn == "CONNECTED":
+            if idle_since is None:
+                idle_since = time.monotonic()
+            elif time.monotonic() - idle_since >= settle:
+                return
+        else:
+            idle_since = None
+        time.sleep(0.1)
+    raise TimeoutError(f"app still running after {timeout} s (state {state!r}, {conn!r})")
+
+
+def goto_page(page, app_url: str, url_path: str = "") -> None:
+    """Open a page by its ``url_path`` (see dashboard/app.py) and wait for its first run."""
+    page.goto(f"{app_url}/{url_path}")
+    wait_for_idle(page)
+
+
+def chart_count(page) -> int:
+    """Number of Plotly charts drawn on the page right now."""
+    return page.locator(CHART_SELECTOR).count()
+
+
+def wait_for_charts(page, minimum: int, timeout: float = 60.0) -> int:
+    """Wait until at least ``minimum`` Plotly charts are drawn; return the count."""
+    page.wait_for_function(
+        "([sel, n]) => document.querySelectorAll(sel).length >= n",
+        arg=[CHART_SELECTOR, minimum],
+        timeout=timeout * 1000,
+    )
+    return chart_count(page)
+
+
+def upload_files(page, paths: Sequence[str | Path], index: int = 0) -> None:
+    """Upload files through the ``index``-th ``st.file_uploader`` on the page, wait for the rerun."""
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').nth(index).set_input_files(
+        [str(p) for p in paths]
+    )
+    wait_for_idle(page)
+
+
+def assert_no_exception(page) -> None:
+    """Fail if Streamlit shows an exception element (a traceback) anywhere on the page."""
+    n = page.locator(EXCEPTION_SELECTOR).count()
+    assert n == 0, f"{n} exception element(s) shown: " + " | ".join(
+        page.locator(EXCEPTION_SELECTOR).all_inner_texts()
+    )
+
+
+def screenshot(page, artifacts_dir: Path, name: str) -> Path:
+    """Full-page screenshot to ``<artifacts_dir>/<name>.png``; returns the path."""
+    path = Path(artifacts_dir) / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

@@ -1,0 +1,86 @@
+"""Pure export conversions: LaTeX/CSV text, safe names, kaleido PNG/SVG bytes."""
+
+from __future__ import annotations
+
+import io
+import os
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+
+from dashboard import export
+
+
+@pytest.fixture
+def pmatrix():
+    names = ["Meteor_v1", "BLEU&co", "TER"]
+    p = np.full((3, 3), np.nan)
+    p[0, 1], p[0, 2], p[1, 2] = 0.0123, 0.000012, 0.5
+    return pd.DataFrame(p, index=names, columns=names)
+
+
+def test_latex_escapes_names_and_marks_empty_cells(pmatrix):
+    tex = export.dataframe_to_latex(pmatrix)
+    assert r"\begin{tabular}{lrrr}" in tex
+    assert r"Meteor\_v1" in tex and r"BLEU\&co" in tex
+    assert r"\toprule" in tex and r"\bottomrule" in tex
+    row = next(line for line in tex.splitlines() if line.startswith(r"Meteor\_v1"))
+    assert row.split("&")[1:] == [" -- ", " 0.0123 ", r" 1.2e-05 \\"]
+
+
+def test_latex_caption_wraps_table_environment(pmatrix):
+    tex = export.dataframe_to_latex(pmatrix, caption="Williams p", label="tab:w")
+    assert tex.startswith(r"\begin{table}")
+    assert r"\caption{Williams p}" in tex and r"\label{tab:w}" in tex
+
+
+def test_latex_without_index_and_text_columns():
+    df = pd.DataFrame({"metric": ["a_b", "c"], "r": [0.5, -0.25], "n": [12, 12]})
+    tex = export.dataframe_to_latex(df, index=False)
+    assert r"\begin{tabular}{lrr}" in tex
+    assert r"a\_b & 0.5 & 12 \\" in tex
+
+
+def test_csv_round_trips_full_precision(pmatrix):
+    back = pd.read_csv(io.BytesIO(export.dataframe_to_csv(pmatrix)), index_col=0)
+    pd.testing.assert_frame_equal(back, pmatrix, check_names=False)
+
+
+def test_slugify():
+    assert export.slugify("Williams grid: de-en / α=0.05") == "Williams_grid_de-en_0.05"
+    assert export.slugify("///") == "export"
+
+
+def test_export_size_defaults_and_layout():
+    assert export.export_size(go.Figure()) == (
+        export.DEFAULT_EXPORT_WIDTH,
+        export.DEFAULT_EXPORT_HEIGHT,
+    )
+    assert export.export_size(go.Figure(layout={"width": 800, "height": 600})) == (800, 600)
+
+
+def test_figure_to_bytes_rejects_unknown_format():
+    with pytest.raises(ValueError, match="fmt must be one of"):
+        export.figure_to_bytes(go.Figure(), "jpg")
+
+
+def test_missing_browser_raises_export_unavailable(monkeypatch):
+    monkeypatch.setenv("BROWSER_PATH", "/nonexistent/chromium")
+    assert export.find_browser() is None
+    with pytest.raises(export.ExportUnavailableError, match="Chromium"):
+        export.figure_to_bytes(go.Figure(), "png")
+
+
+@pytest.mark.skipif(not os.path.exists(export.DEBIAN_CHROMIUM), reason="no /usr/bin/chromium")
+def test_kaleido_renders_real_png_and_svg(monkeypatch):
+    monkeypatch.setenv("BROWSER_PATH", export.DEBIAN_CHROMIUM)
+    fig = go.Figure(go.Heatmap(z=[[1, 2], [3, 4]]), layout={"width": 300, "height": 200})
+    png = export.figure_to_bytes(fig, "png", scale=1)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    # IHDR width/height (big-endian) follow the 8-byte signature and 8-byte chunk header
+    assert int.from_bytes(png[16:20], "big") == 300
+    assert int.from_bytes(png[20:24], "big") == 200
+    svg = export.figure_to_bytes(fig, "svg")
+    assert svg.lstrip().startswith(b"<svg") and b"</svg>" in svg

@@ -1,0 +1,177 @@
+"""Figure builders of dashboard/figures.py, tested through fig.data / fig.layout arrays.
+
+Shared builders (heatmap, significance grid, side-by-side panels, presentation mode) first,
+then the Metrics-vs-humans builders.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+
+from dashboard import figures
+
+NAMES = ["TerrorCat", "Meteor", "BLEU", "TER"]
+
+
+@pytest.fixture
+def pvalues():
+    # upper triangle filled: row (higher r) beats column; mirror and diagonal NaN
+    p = np.full((4, 4), np.nan)
+    p[0, 1], p[0, 2], p[0, 3] = 0.2866, 0.0255, 0.00002
+    p[1, 2], p[1, 3], p[2, 3] = 0.04, 0.0009, 0.5
+    return pd.DataFrame(p, index=NAMES, columns=NAMES)
+
+
+@pytest.fixture
+def corr():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(30, 4))
+    x[:, 1] += x[:, 0]
+    return pd.DataFrame(np.corrcoef(x.T), index=NAMES, columns=NAMES)
+
+
+# ---- correlation_heatmap ----
+
+
+def test_correlation_heatmap_values_order_and_text(corr):
+    fig = figures.correlation_heatmap(corr, title="Metric-metric r")
+    (trace,) = fig.data
+    assert trace.type == "heatmap"
+    np.testing.assert_array_equal(np.asarray(trace.z), corr.to_numpy())
+    assert list(trace.x) == NAMES and list(trace.y) == NAMES
+    assert trace.texttemplate == "%{z:.2f}"  # values printed in the cells
+    assert trace.coloraxis == "coloraxis"
+    ca = fig.layout.coloraxis
+    assert (ca.cmin, ca.cmax, ca.cmid) == (-1.0, 1.0, 0.0)
+    assert fig.layout.yaxis.autorange == "reversed"  # first row at the top
+    assert list(fig.layout.xaxis.categoryarray) == NAMES
+    assert fig.layout.title.text == "Metric-metric r"
+
+
+def test_correlation_heatmap_without_values(corr):
+    fig = figures.correlation_heatmap(corr, show_values=False, value_format=".3f")
+    assert fig.data[0].texttemplate is None
+    assert "%{z:.3f}" in fig.data[0].hovertemplate
+
+
+# ---- significance_grid ----
+
+
+def test_significance_grid_colours_only_significant_cells(pvalues):
+    fig = figures.significance_grid(pvalues, alpha=0.05)
+    grey, colour = fig.data
+    assert (grey.name, colour.name) == ("not significant", "significant")
+    p = pvalues.to_numpy()
+    z = np.asarray(colour.z, dtype=float)
+    sig = p < 0.05
+    assert np.all(np.isfinite(z[sig]))
+    assert np.all(np.isnan(z[~sig]))  # not significant, mirror and diagonal: no colour
+    g = np.asarray(grey.z, dtype=float)
+    assert np.isfinite(g[0, 1]) and np.isfinite(g[2, 3])  # p = 0.2866, 0.5: grey
+    assert np.isnan(g[1, 0]) and np.isnan(g[0, 0]) and np.isnan(g[0, 2])
+    assert colour.coloraxis == "coloraxis"
+
+
+def test_significance_grid_darker_for_smaller_p(pvalues):
+    fig = figures.significance_grid(pvalues, alpha=0.05)
+    z = np.asarray(fig.data[1].z, dtype=float)
+    # -log10 p, clipped to 3 decades below alpha: 0.0255 < 0.04 ordering kept
+    assert z[0, 2] == pytest.approx(-math.log10(0.0255))
+    assert z[1, 2] == pytest.approx(-math.log10(0.04))
+    assert z[0, 2] > z[1, 2]
+    assert z[0, 3] == pytest.approx(-math.log10(0.05e-3))  # 2e-5 clipped to 5e-5
+    ca = fig.layout.coloraxis
+    assert ca.cmin == pytest.approx(-math.log10(0.05))
+    assert ca.cmax == pytest.approx(-math.log10(0.05) + figures.SIGNIFICANCE_DECADES)
+    assert list(ca.colorbar.ticktext)[0] == "0.05 (α)"
+
+
+def test_significance_grid_alpha_changes_colouring(pvalues):
+    z = np.asarray(figures.significance_grid(pvalues, alpha=0.01).data[1].z, dtype=float)
+    assert np.isfinite(z).sum() == 2  # only 2e-5 and 0.0009
+    assert np.isfinite(z[0, 3]) and np.isfinite(z[1, 3])
+    assert figures.significance_grid(pvalues, alpha=0.01).layout.meta["alpha"] == 0.01
+
+
+def test_significance_grid_hover_carries_p_and_extra_matrices(pvalues):
+    diff = pvalues * 0 + 0.1
+    lo = pvalues * 0 - 0.05
+    fig = figures.significance_grid(
+        pvalues,
+        alpha=0.05,
+        hover={"Δr": diff, "95% CI low": (lo, ".4f")},
+        verb="correlates higher than",
+    )
+    for trace in fig.data:
+        cd = np.asarray(trace.customdata, dtype=float)
+        assert cd.shape == (4, 4, 3)
+        np.testing.assert_array_equal(cd[..., 0], pvalues.to_numpy())
+        assert cd[0, 1, 1] == pytest.approx(0.1) and cd[0, 1, 2] == pytest.approx(-0.05)
+        assert "Δr = %{customdata[1]:.3f}" in trace.hovertemplate
+        assert "95% CI low = %{customdata[2]:.4f}" in trace.hovertemplate
+        assert "correlates higher than" in trace.hovertemplate
+        assert "p = %{customdata[0]" in trace.hovertemplate
+
+
+def test_significance_grid_rejects_bad_alpha(pvalues):
+    with pytest.raises(ValueError, match="alpha"):
+        figures.significance_grid(pvalues, alpha=1.5)
+
+
+# ---- grids_side_by_side ----
+
+
+def test_grids_side_by_side_panels_and_shared_colour_axis(pvalues):
+    small = pvalues.iloc[:3, :3]
+    panels = {
+        "de-en": figures.significance_grid(pvalues, alpha=0.05),
+        "fr-en": figures.significance_grid(small, alpha=0.05),
+        "cs-en": figures.significance_grid(pvalues, alpha=0.05),
+    }
+    fig = figures.grids_side_by_side(panels, cols=2, title="All LPs")
+    assert len(fig.data) == 6
+    assert [a.text for a in fig.layout.annotations] == ["de-en", "fr-en", "cs-en"]
+    assert [t.xaxis for t in fig.data] == ["x", "x", "x2", "x2", "x3", "x3"]
+    assert list(fig.layout.xaxis2.categoryarray) == NAMES[:3]
+    assert fig.layout.yaxis3.autorange == "reversed"
+    assert fig.layout.coloraxis.cmin == pytest.approx(-math.log10(0.05))
+    assert fig.layout.height == 2 * 380 + 80
+
+
+def test_grids_side_by_side_rejects_empty():
+    with pytest.raises(ValueError, match="empty"):
+        figures.grids_side_by_side({})
+
+
+# ---- presentation mode ----
+
+
+def test_apply_presentation_scales_fonts_without_touching_input(corr):
+    fig = figures.correlation_heatmap(corr, title="t")
+    assert figures.apply_presentation(fig, False) is fig
+    big = figures.apply_presentation(fig, True)
+    assert big is not fig
+    assert big.layout.font.size == figures.PRESENTATION_FONT_SIZE
+    assert fig.layout.font.size == figures.BASE_FONT_SIZE
+    assert big.layout.xaxis.tickfont.size > fig.layout.xaxis.tickfont.size
+    assert big.data[0].textfont.size > fig.data[0].textfont.size
+    assert big.layout.height > fig.layout.height
+
+
+def test_apply_presentation_scales_subplot_titles(pvalues):
+    fig = figures.grids_side_by_side({"a": figures.significance_grid(pvalues)})
+    big = figures.apply_presentation(fig, True)
+    assert big.layout.annotations[0].font.size > (fig.layout.annotations[0].font.size or 13)
+
+
+def test_format_helpers():
+    assert figures.format_pvalue(float("nan")) == "–"
+    assert figures.format_pvalue(0.00001) == "< 0.0001"
+    assert figures.format_pvalue(0.01234) == "0.0123"
+    assert figures.format_number(0.12345) == "0.123"
+    assert isinstance(figures.base_layout(go.Figure(), title="x"), go.Figure)
