@@ -1,0 +1,165 @@
+"""``python -m stats williams``: correlations with humans and all-pairs Williams tests per
+language pair, from WMT system-level or wide CSV/TSV score files (Graham & Baldwin 2014)."""
+
+from __future__ import annotations
+
+import argparse
+
+from .._errors import StatsInputError
+from ..correlation import correlate_with_human, leave_one_out
+from ..readers.system_level import read_system_scores
+from ..williams import williams_all_pairs
+from ._common import dumps, jsonable, matrix_tsv, pvalue_matrix_json
+
+__all__ = ["add_parser", "analyse", "run"]
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "williams",
+        help="Williams tests: does one metric correlate better with humans than another?",
+        description=(
+            "Pearson/Spearman/Kendall correlation of each metric with human scores and one-sided "
+            "Williams tests for every pair of metrics, per language pair (Graham & Baldwin, EMNLP "
+            "2014). Files: WMT system-level (METRIC LP TESTSET SYSTEM SCORE; human rows have "
+            "METRIC HUMAN) or wide CSV/TSV (system, human, one column per metric, optional lp)."
+        ),
+    )
+    p.add_argument("--human", action="append", default=[], metavar="FILE", help="human scores")
+    p.add_argument(
+        "--metrics", action="append", default=[], metavar="FILE", help="metric scores (repeatable)"
+    )
+    p.add_argument(
+        "--scores",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="one file holding both human and metric scores (repeatable)",
+    )
+    p.add_argument("--lp", action="append", metavar="LP", help="language pair (default: all)")
+    p.add_argument("--testset", metavar="NAME", help="test set, if a language pair has several")
+    p.add_argument("--alternative", choices=("greater", "two-sided"), default="greater")
+    p.add_argument(
+        "--confidence-level",
+        type=float,
+        default=0.95,
+        metavar="LEVEL",
+        help="level of the Zou (2007) interval of each difference in r (default 0.95)",
+    )
+    p.add_argument(
+        "--no-sign-align",
+        action="store_true",
+        help="compare signed r instead of |r| (error metrics are then not flipped)",
+    )
+    p.add_argument("--format", choices=("json", "tsv"), default="json")
+    p.set_defaults(func=run)
+    return p
+
+
+def _matrix(frame) -> dict:
+    return pvalue_matrix_json(frame)
+
+
+def analyse(
+    sources,
+    *,
+    names=None,
+    lps=None,
+    testset=None,
+    alternative="greater",
+    confidence_level=0.95,
+    sign_align=True,
+) -> dict:
+    """The CLI's JSON document as a dict (also usable from Python)."""
+    data = read_system_scores(*sources, names=names)
+    wanted = list(lps) if lps else list(data.language_pairs)
+    out = []
+    for lp in wanted:
+        block = data.language_pair(lp, testset=testset)
+        corr = correlate_with_human(block.metrics, block.human)
+        res = williams_all_pairs(
+            block.metrics,
+            block.human,
+            sign_align=sign_align,
+            alternative=alternative,
+            confidence_level=confidence_level,
+        )
+        loo = leave_one_out(block.metrics, block.human)
+        order = list(res.order)
+        out.append(
+            {
+                "lp": lp,
+                "testset": block.testset or None,
+                "n": res.n,
+                "df": res.df,
+                "metrics": order,
+                "pearson": {m: corr.pearson[m] for m in order},
+                "spearman": {m: corr.spearman[m] for m in order},
+                "kendall": {m: corr.kendall[m] for m in order},
+                "sign": {m: int(res.sign[m]) for m in order},
+                "williams_p": _matrix(res.pvalue),
+                "williams_t": _matrix(res.statistic),
+                "difference": _matrix(res.difference),
+                "ci_low": _matrix(res.ci_low),
+                "ci_high": _matrix(res.ci_high),
+                "metric_corr": _matrix(res.metric_corr),
+                "most_influential_system": {
+                    m: {
+                        "system": loo.most_influential[m],
+                        "r_without": (
+                            None
+                            if loo.most_influential[m] is None
+                            else loo.r_without.at[loo.most_influential[m], m]
+                        ),
+                    }
+                    for m in order
+                },
+                "alternative": res.alternative,
+                "confidence_level": res.confidence_level,
+                "sign_align": res.sign_align,
+                "systems": list(block.systems),
+            }
+        )
+    return jsonable({"language_pairs": out})
+
+
+def _tsv(doc: dict) -> str:
+    import pandas as pd
+
+    parts = []
+    for block in doc["language_pairs"]:
+        order = block["metrics"]
+        matrix = pd.DataFrame(
+            [[block["williams_p"][r][c] for c in order] for r in order],
+            index=order,
+            columns=order,
+            dtype=float,
+        )
+        side = "one-sided" if block["alternative"] == "greater" else "two-sided"
+        head = (
+            f"# {block['lp']}"
+            + (f" {block['testset']}" if block["testset"] else "")
+            + f"\tn={block['n']}\t{side} Williams p: row correlates better than column"
+        )
+        rs = "\t".join(f"{m}={block['pearson'][m]:.4f}" for m in order)
+        parts.append("\n".join([head, f"# pearson\t{rs}", matrix_tsv(matrix, fmt="{:.4g}")]))
+    return "\n\n".join(parts)
+
+
+def run(args) -> str:
+    sources = [*args.human, *args.metrics, *args.scores]
+    if not sources:
+        raise StatsInputError("give the score files: --human FILE --metrics FILE, or --scores FILE")
+    if args.human and not (args.metrics or args.scores):
+        raise StatsInputError("--human needs --metrics FILE (or use --scores for a combined file)")
+    doc = analyse(
+        sources,
+        lps=args.lp,
+        testset=args.testset,
+        alternative=args.alternative,
+        confidence_level=args.confidence_level,
+        sign_align=not args.no_sign_align,
+    )
+    if args.format == "tsv":
+        return _tsv(doc)
+    return dumps(doc)
