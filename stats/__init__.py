@@ -8,3 +8,32 @@ UI-free: depends on numpy, scipy, pandas (and sacrebleu for BLEU/chrF/TER statis
 from ._errors import DegenerateInputWarning, StatsInputError
 
 __all__ = ["DegenerateInputWarning", "StatsInputError"]
+
+# ---- Quality estimation (issue 4) ----
+from .qe import (  # noqa: E402
+    QEEvaluationResult,
+    QEScoresResult,
+    RescaleResult,
+    compare_gold_representations,
+    evaluate_qe,
+    post_edit_rate,
+    prediction_correlations,
+    qe_scores,
+    qe_williams,
+    rescaling_experiment,
+    shift_and_rescale,
+)
+
+__all__ += [
+    "QEEvaluationResult",
+    "QEScoresResult",
+    "RescaleResult",
+    "compare_gold_representations",
+    "evaluate_qe",
+    "post_edit_rate",
+    "prediction_correlations",
+    "qe_scores",
+    "qe_williams",
+    "rescaling_experiment",
+    "shift_and_rescale",
+]

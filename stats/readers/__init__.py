@@ -7,5 +7,7 @@ new format slots in as one more module exporting ``read_*`` functions.
 """
 
 from ._common import LINE, RawTable, Source, load_bytes, load_text, read_table, to_float
+from .qe import QEData, read_post_edit, read_qe, read_qe_gold
 
 __all__ = ["LINE", "RawTable", "Source", "load_bytes", "load_text", "read_table", "to_float"]
+__all__ += ["QEData", "read_post_edit", "read_qe", "read_qe_gold"]

@@ -1,0 +1,599 @@
+"""Readers for quality-estimation (QE) data: sentence-level predictions of several systems and
+the gold labels they are evaluated against.
+
+Three layouts are read, and :func:`read_qe` tells them apart by themselves:
+
+``long``
+    A header row ``METRIC SID SCORE RANK HUMAN`` (whitespace, tab or comma separated; column
+    order free, ``RANK`` optional and ignored), one row per system and sentence. ``METRIC`` is
+    the system name and ``HUMAN`` the gold label, which must agree for a sentence across
+    systems. This is the input of the reference tool of Graham (2015),
+    https://github.com/ygraham/mt-qe-eval.
+``wmt``
+    WMT QE shared-task submission files, no header, tab separated::
+
+        <METHOD NAME>  <SEGMENT NUMBER>  <SEGMENT SCORE>  <SEGMENT RANK>
+
+    one file per system (a file holding several method names is split by name), plus a
+    separate gold file with either one label per line or ``SID LABEL`` per line (an optional
+    header line is skipped). Gold labels given one per line get the ids 1..n, or 0..n-1 when
+    the submissions number their segments from 0.
+``wide``
+    A delimited table with a header ``sid, gold, <system 1>, <system 2>, ...`` (the id column
+    may also be called ``id`` or ``segment``, the gold column ``human`` or ``label``).
+
+Whatever the layout, the result is a :class:`QEData`: gold labels as a Series indexed by
+sentence id and predictions as a DataFrame (sentence id x system), aligned row for row.
+Sentence ids are strings; ids that are integers are normalised (``"007"`` -> ``"7"``) and the
+rows are then sorted numerically, otherwise they keep the order of the file.
+
+Errors (all :class:`~stats.StatsInputError`, one line naming the file, line, system or ids):
+an unrecognised layout, a missing column, wrong field counts, non-numeric or non-finite
+values, the same sentence id twice for one system, systems (or gold) with different numbers
+of sentences or different sentence ids (the differing ids are named), conflicting gold labels
+for a sentence in the long layout, constant gold labels, and -- unless ``allow_constant=True``
+-- a system whose predictions are all equal.
+
+**Constant predictions.** Pearson r (and so the Williams test and the standardisation used by
+the rescaling experiment) is undefined for a system that predicts one value for every
+sentence. By default the reader rejects such a file with an error naming the system and the
+value, because every headline number of a QE evaluation would be missing for it. With
+``allow_constant=True`` the system is kept; the statistics in :mod:`stats.qe` then report
+NaN for its undefined quantities with a :class:`~stats.DegenerateInputWarning`, while MAE and
+RMSE, which are defined, are reported as usual.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .._errors import StatsInputError
+from ._common import (
+    LINE,
+    Source,
+    decode,
+    load_bytes,
+    load_text,
+    name_list,
+    read_table,
+    source_name,
+    split_lines,
+    to_float,
+)
+
+__all__ = ["QEData", "read_qe", "read_qe_gold", "read_post_edit", "QE_FORMATS"]
+
+#: layouts understood by :func:`read_qe`
+QE_FORMATS = ("auto", "long", "wmt", "wide")
+
+_ID_NAMES = ("sid", "id", "segment", "seg", "segid", "segment_id", "sentence")
+_GOLD_NAMES = ("gold", "human", "label")
+_INT = re.compile(r"[+-]?\d+")
+_MIN_SENTENCES = 4  # the Williams test has n - 3 degrees of freedom
+
+
+@dataclass(frozen=True, kw_only=True)
+class QEData:
+    """QE predictions of several systems and the gold labels, aligned by sentence id.
+
+    Attributes
+    ----------
+    gold : pandas.Series
+        Gold labels (float), indexed by sentence id (``str``, index name ``"sid"``).
+    predictions : pandas.DataFrame
+        Predictions (float), same index as ``gold``, one column per system in file order.
+    format : str
+        ``"long"``, ``"wmt"`` or ``"wide"``: the layout that was read.
+    source : str
+        Display name of the file(s) read.
+    """
+
+    gold: pd.Series
+    predictions: pd.DataFrame
+    format: str
+    source: str
+
+    @property
+    def systems(self) -> tuple[str, ...]:
+        """System names in file order."""
+        return tuple(str(c) for c in self.predictions.columns)
+
+    @property
+    def n(self) -> int:
+        """Number of sentences."""
+        return int(len(self.gold))
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _norm_ids(values) -> np.ndarray:
+    """Sentence ids as strings; integer ids lose leading zeros and '+' signs."""
+    out = []
+    for v in values:
+        s = str(v).strip()
+        out.append(str(int(s)) if _INT.fullmatch(s) else s)
+    return np.array(out, dtype=object)
+
+
+def _ordered(ids: Sequence[str]) -> list[str]:
+    """Unique ids, sorted numerically when all are integers, else in first-seen order."""
+    uniq = list(dict.fromkeys(ids))
+    if uniq and all(_INT.fullmatch(i) for i in uniq):
+        uniq.sort(key=int)
+    return uniq
+
+
+def _check_duplicates(ids: np.ndarray, lines: np.ndarray, label: str, who: str) -> None:
+    seen: dict[str, int] = {}
+    for sid, line in zip(ids, lines, strict=True):
+        if sid in seen:
+            raise StatsInputError(
+                f"{label}, line {int(line)}: {who} has sentence id {sid!r} twice "
+                f"(first on line {seen[sid]})"
+            )
+        seen[sid] = int(line)
+
+
+def _compare_ids(ref: list[str], ref_who: str, other: Sequence[str], who: str, label: str) -> None:
+    """Raise if ``other`` does not hold exactly the ids ``ref`` holds, naming the differences."""
+    ref_set, other_set = set(ref), set(other)
+    if ref_set == other_set:
+        return
+    missing = [i for i in ref if i not in other_set]
+    extra = [i for i in _ordered(other) if i not in ref_set]
+    parts = []
+    if len(ref_set) != len(other_set):
+        parts.append(
+            f"{ref_who} has {len(ref_set)} sentences but {who} has {len(other_set)}"
+        )
+    if missing:
+        parts.append(f"{who} lacks sentence id(s) {name_list(missing)} that {ref_who} has")
+    if extra:
+        parts.append(f"{who} has sentence id(s) {name_list(extra)} that {ref_who} lacks")
+    raise StatsInputError(f"{label}: sentence ids do not match: " + "; ".join(parts))
+
+
+def _finish(
+    gold: pd.Series,
+    long: pd.DataFrame,
+    systems: list[str],
+    *,
+    label: str,
+    fmt: str,
+    gold_who: str,
+    allow_constant: bool,
+) -> QEData:
+    """Check ids per system against the gold ids and pivot ``long`` (system, sid, score)."""
+    ref = list(gold.index)
+    for system in systems:
+        ids = long.loc[long["system"] == system, "sid"].tolist()
+        _compare_ids(ref, gold_who, ids, f"system {system!r}", label)
+    if len(ref) < _MIN_SENTENCES:
+        raise StatsInputError(
+            f"{label}: needs at least {_MIN_SENTENCES} sentences; got {len(ref)}"
+        )
+    wide = long.pivot(index="sid", columns="system", values="score")
+    wide = wide.reindex(index=ref, columns=systems)
+    wide.index.name = "sid"
+    wide.columns.name = None
+    gold = gold.astype(float).rename("gold")
+    gold.index.name = "sid"
+    return _validated(gold, wide.astype(float), label=label, fmt=fmt, allow_constant=allow_constant)
+
+
+def _validated(
+    gold: pd.Series, preds: pd.DataFrame, *, label: str, fmt: str, allow_constant: bool
+) -> QEData:
+    if not len(preds.columns):
+        raise StatsInputError(f"{label}: no system predictions found")
+    g = gold.to_numpy()
+    if np.all(g == g[0]):
+        raise StatsInputError(
+            f"{label}: every gold label is {g[0]:g}; correlations with constant gold labels "
+            "are undefined"
+        )
+    if not allow_constant:
+        values = preds.to_numpy()
+        const = np.all(values == values[0], axis=0)
+        if const.any():
+            j = int(np.flatnonzero(const)[0])
+            raise StatsInputError(
+                f"{label}: system {preds.columns[j]!r} predicts {values[0, j]:g} for every "
+                "sentence; its Pearson r is undefined (remove the system, or use "
+                "allow_constant=True to keep it with NaN correlations)"
+            )
+    return QEData(gold=gold, predictions=preds, format=fmt, source=label)
+
+
+# ---------------------------------------------------------------- sniffing
+
+
+def _first_line(text: str) -> str:
+    for ln in text.splitlines():
+        if ln.strip() and not ln.lstrip().startswith("#"):
+            return ln
+    return ""
+
+
+def _is_number(s: str) -> bool:
+    try:
+        float(s)
+    except ValueError:
+        return False
+    return True
+
+
+def _sniff(text: str, label: str) -> str:
+    first = _first_line(text)
+    if "\t" in first:
+        fields = [f.strip() for f in first.split("\t")]
+    elif "," in first:
+        fields = [f.strip() for f in first.split(",")]
+    else:
+        fields = first.split()
+    low = [f.lower() for f in fields]
+    if {"metric", "sid", "score", "human"} <= set(low):
+        return "long"
+    if low and low[0] in _ID_NAMES and any(f in _GOLD_NAMES for f in low[1:]):
+        return "wide"
+    if low and low[0] in _ID_NAMES and {"time", "words"} <= set(low):
+        raise StatsInputError(
+            f"{label}: this is a post-editing table (SID TIME WORDS ...), not QE predictions; "
+            "give it as the post-edit file (--post-edit)"
+        )
+    ws = first.split("\t") if "\t" in first else first.split()
+    if len(ws) in (3, 4) and _is_number(ws[1].strip()) and _is_number(ws[2].strip()):
+        return "wmt"
+    raise StatsInputError(
+        f"{label}: unrecognised QE file layout (first line {first.strip()[:60]!r}); expected "
+        "a header 'METRIC SID SCORE RANK HUMAN', a header 'sid,gold,<system>,...', or WMT "
+        "submission lines '<METHOD NAME><TAB><SEGMENT NUMBER><TAB><SEGMENT SCORE><TAB>"
+        "<SEGMENT RANK>'"
+    )
+
+
+# ---------------------------------------------------------------- layouts
+
+
+def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData:
+    table = read_table(
+        source, required=("METRIC", "SID", "SCORE", "HUMAN"), optional=("RANK",), name=name
+    )
+    frame, label = table.frame, table.name
+    systems = list(dict.fromkeys(frame["METRIC"].astype(str)))
+    score = to_float(frame, "SCORE", label)
+    human = to_float(frame, "HUMAN", label, what="gold label")
+    long = pd.DataFrame(
+        {
+            "system": frame["METRIC"].astype(str).to_numpy(dtype=object),
+            "sid": _norm_ids(frame["SID"]),
+            "score": score,
+            "human": human,
+            LINE: frame[LINE].to_numpy(),
+        }
+    )
+    for system, part in long.groupby("system", sort=False):
+        _check_duplicates(part["sid"].to_numpy(), part[LINE].to_numpy(), label, f"system {system!r}")
+    # the gold label of a sentence must be the same on every system's row
+    first = long.drop_duplicates("sid", keep="first").set_index("sid")
+    ref_human = first.loc[long["sid"], "human"].to_numpy()
+    bad = ~np.isclose(long["human"].to_numpy(), ref_human, rtol=1e-9, atol=1e-12)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        sid = long["sid"].iat[i]
+        raise StatsInputError(
+            f"{label}, line {int(long[LINE].iat[i])}: HUMAN for sentence {sid!r} is "
+            f"{long['human'].iat[i]:g} but was {first.at[sid, 'human']:g} on line "
+            f"{int(first.at[sid, LINE])}; gold labels must agree across systems"
+        )
+    first_system = systems[0]
+    ref_ids = _ordered(long.loc[long["system"] == first_system, "sid"].tolist())
+    # every system is compared with the first one; ids only other systems have are reported
+    for system in systems[1:]:
+        ids = long.loc[long["system"] == system, "sid"].tolist()
+        _compare_ids(ref_ids, f"system {first_system!r}", ids, f"system {system!r}", label)
+    gold = first.loc[ref_ids, "human"]
+    return _finish(
+        gold,
+        long,
+        systems,
+        label=label,
+        fmt="long",
+        gold_who=f"system {first_system!r}",
+        allow_constant=allow_constant,
+    )
+
+
+def _read_wide(source: Source, name: str | None, allow_constant: bool) -> QEData:
+    text, label = load_text(source, name)
+    head, rows, _ = split_lines(text, label)
+    low = [h.lower() for h in head]
+    gold_cols = [i for i, h in enumerate(low) if i > 0 and h in _GOLD_NAMES]
+    if not gold_cols:
+        raise StatsInputError(
+            f"{label}, line 1: no gold column; expected a header 'sid,gold,<system>,...' "
+            f"(found {', '.join(head)})"
+        )
+    gold_col = gold_cols[0]
+    table = read_table(source, required=tuple(head), name=name)
+    frame = table.frame
+    sys_cols = [h for i, h in enumerate(head) if i not in (0, gold_col)]
+    if not sys_cols:
+        raise StatsInputError(f"{label}, line 1: no system columns after {head[0]!r} and {head[gold_col]!r}")
+    ids = _norm_ids(frame[head[0]])
+    _check_duplicates(ids, frame[LINE].to_numpy(), label, "the file")
+    gold = pd.Series(to_float(frame, head[gold_col], label, what="gold label"), index=ids)
+    preds = pd.DataFrame({c: to_float(frame, c, label) for c in sys_cols}, index=ids)
+    order = _ordered(list(ids))
+    if len(order) < _MIN_SENTENCES:
+        raise StatsInputError(f"{label}: needs at least {_MIN_SENTENCES} sentences; got {len(order)}")
+    gold = gold.loc[order].rename("gold")
+    preds = preds.loc[order]
+    gold.index.name = preds.index.name = "sid"
+    return _validated(gold, preds, label=label, fmt="wide", allow_constant=allow_constant)
+
+
+def _read_submission(source: Source, name: str | None) -> tuple[pd.DataFrame, str]:
+    """One WMT QE submission file -> DataFrame(system, sid, score, _line, file)."""
+    text, label = load_text(source, name)
+    rows = []
+    for line_no, ln in enumerate(text.splitlines(), start=1):
+        if not ln.strip() or ln.lstrip().startswith("#"):
+            continue
+        fields = [f.strip() for f in ln.rstrip("\r\n").split("\t")] if "\t" in ln else ln.split()
+        if len(fields) not in (3, 4):
+            raise StatsInputError(
+                f"{label}, line {line_no}: expected 4 tab-separated fields (<METHOD NAME> "
+                f"<SEGMENT NUMBER> <SEGMENT SCORE> <SEGMENT RANK>), found {len(fields)}"
+            )
+        rows.append((fields[0], fields[1], fields[2], line_no))
+    if not rows:
+        raise StatsInputError(f"{label}: file is empty")
+    frame = pd.DataFrame(rows, columns=["system", "SEGMENT NUMBER", "SEGMENT SCORE", LINE])
+    frame[LINE] = frame[LINE].astype(np.int64)
+    out = pd.DataFrame(
+        {
+            "system": frame["system"].astype(str).to_numpy(dtype=object),
+            "sid": _norm_ids(frame["SEGMENT NUMBER"]),
+            "score": to_float(frame, "SEGMENT SCORE", label),
+            LINE: frame[LINE].to_numpy(),
+        }
+    )
+    out["file"] = label
+    for system, part in out.groupby("system", sort=False):
+        _check_duplicates(part["sid"].to_numpy(), part[LINE].to_numpy(), label, f"system {system!r}")
+    return out, label
+
+
+def read_qe_gold(source: Source, *, name: str | None = None) -> pd.Series:
+    """Read a gold-label file: one label per line, or ``SID LABEL`` per line.
+
+    A first line whose last field is not a number is taken as a header and skipped.
+    Labels given one per line are indexed ``"1"``, ``"2"``, ... (see :func:`read_qe` for the
+    0-based case). Returns a float Series named ``"gold"`` indexed by sentence id.
+    """
+    return _read_gold(source, name)[0]
+
+
+def _read_gold(source: Source, name: str | None) -> tuple[pd.Series, bool]:
+    """(gold Series, whether the file gave sentence ids)."""
+    text, label = load_text(source, name)
+    entries: list[tuple[int, list[str]]] = []
+    for line_no, ln in enumerate(text.splitlines(), start=1):
+        if not ln.strip() or ln.lstrip().startswith("#"):
+            continue
+        fields = [f.strip() for f in ln.split("\t")] if "\t" in ln else ln.replace(",", " ").split()
+        fields = [f for f in fields if f != ""]
+        entries.append((line_no, fields))
+    if entries and not _is_number(entries[0][1][-1]):
+        entries = entries[1:]  # header line
+    if not entries:
+        raise StatsInputError(f"{label}: no gold labels found")
+    width = len(entries[0][1])
+    if width not in (1, 2):
+        raise StatsInputError(
+            f"{label}, line {entries[0][0]}: expected one gold label, or 'SID LABEL', per line; "
+            f"found {width} fields"
+        )
+    for line_no, fields in entries:
+        if len(fields) != width:
+            raise StatsInputError(
+                f"{label}, line {line_no}: expected {width} field(s) like the first line, "
+                f"found {len(fields)}"
+            )
+    frame = pd.DataFrame(
+        [f[-1] for _, f in entries], columns=["LABEL"], dtype=object
+    )
+    frame[LINE] = np.array([i for i, _ in entries], dtype=np.int64)
+    values = to_float(frame, "LABEL", label, what="gold label")
+    if width == 2:
+        ids = _norm_ids([f[0] for _, f in entries])
+        _check_duplicates(ids, frame[LINE].to_numpy(), label, "the gold file")
+    else:
+        ids = np.array([str(i) for i in range(1, len(entries) + 1)], dtype=object)
+    gold = pd.Series(values, index=pd.Index(ids, name="sid"), name="gold")
+    return gold.loc[_ordered(list(ids))], width == 2
+
+
+def _read_wmt(
+    sources: Sequence[Source],
+    gold: Source | None,
+    names: Sequence[str | None],
+    gold_name: str | None,
+    allow_constant: bool,
+) -> QEData:
+    if gold is None:
+        label = ", ".join(source_name(s, n) for s, n in zip(sources, names, strict=True))
+        raise StatsInputError(
+            f"{label}: WMT QE submission files hold no gold labels; give the gold file too "
+            "(--gold FILE)"
+        )
+    parts, labels = [], []
+    owner: dict[str, str] = {}
+    for src, nm in zip(sources, names, strict=True):
+        part, label = _read_submission(src, nm)
+        for system in dict.fromkeys(part["system"]):
+            if system in owner:
+                raise StatsInputError(
+                    f"{label}: method {system!r} is also in {owner[system]}; each system "
+                    "must come from one file"
+                )
+            owner[system] = label
+        parts.append(part)
+        labels.append(label)
+    long = pd.concat(parts, ignore_index=True)
+    systems = list(dict.fromkeys(long["system"]))
+    gold_series, has_ids = _read_gold(gold, gold_name)
+    gold_label = source_name(gold, gold_name)
+    one_per_line = not has_ids
+    sub_ids = set(long["sid"])
+    n = len(gold_series)
+    if one_per_line and sub_ids == {str(i) for i in range(n)}:
+        gold_series.index = pd.Index([str(i) for i in range(n)], name="sid")
+    label = ", ".join([*labels, gold_label])
+    # report mismatches against the gold file, per system, with the system's own file name
+    ref = list(gold_series.index)
+    for system in systems:
+        ids = long.loc[long["system"] == system, "sid"].tolist()
+        _compare_ids(ref, f"gold file {gold_label}", ids, f"system {system!r} ({owner[system]})", owner[system])
+    return _finish(
+        gold_series,
+        long,
+        systems,
+        label=label,
+        fmt="wmt",
+        gold_who=f"gold file {gold_label}",
+        allow_constant=allow_constant,
+    )
+
+
+# ---------------------------------------------------------------- public entry point
+
+
+def read_qe(
+    data: Source | Sequence[Source],
+    gold: Source | None = None,
+    *,
+    format: str = "auto",
+    name: str | Sequence[str] | None = None,
+    gold_name: str | None = None,
+    allow_constant: bool = False,
+) -> QEData:
+    """Read QE predictions and gold labels in any supported layout into a :class:`QEData`.
+
+    Parameters
+    ----------
+    data : source or sequence of sources
+        One file in the long or wide layout, or one or more WMT QE submission files. A source
+        is a path, ``bytes`` or a binary file object (e.g. a Streamlit upload).
+    gold : source, optional
+        Gold-label file; required for WMT submissions, not allowed for the other layouts
+        (they carry their own gold labels).
+    format : {'auto', 'long', 'wmt', 'wide'}
+        Layout; ``'auto'`` recognises it from the first line of the (first) file.
+    name : str or sequence of str, optional
+        Display name(s) for error messages (default: the path or the object's ``name``).
+    gold_name : str, optional
+        Display name of the gold file.
+    allow_constant : bool
+        Keep systems whose predictions are all equal (their Pearson r is NaN downstream)
+        instead of raising.
+
+    Returns
+    -------
+    QEData
+
+    Raises
+    ------
+    StatsInputError
+        See the module docstring for the full list; every message is one line naming the
+        file, line, system or sentence ids concerned.
+    """
+    if format not in QE_FORMATS:
+        raise StatsInputError(f"format must be one of {', '.join(QE_FORMATS)}; got {format!r}")
+    if isinstance(data, (list, tuple)):
+        sources = list(data)
+    else:
+        sources = [data]
+    if not sources:
+        raise StatsInputError("data: no QE file given")
+    if isinstance(name, (list, tuple)):
+        names = list(name)
+        if len(names) != len(sources):
+            raise StatsInputError(
+                f"name: got {len(names)} names for {len(sources)} files"
+            )
+    else:
+        names = [name] + [None] * (len(sources) - 1)
+    # read every file once: file objects with only read() cannot be read twice
+    loaded = [load_bytes(s, n) for s, n in zip(sources, names, strict=True)]
+    sources = [b for b, _ in loaded]
+    names = [lab for _, lab in loaded]
+    if gold is not None:
+        gold, gold_name = load_bytes(gold, gold_name)
+    fmt = format
+    if fmt == "auto":
+        fmt = _sniff(decode(sources[0], names[0]), names[0])
+    if fmt in ("long", "wide"):
+        if len(sources) > 1:
+            raise StatsInputError(
+                f"{source_name(sources[0], names[0])}: a {fmt}-layout file holds all systems; "
+                f"got {len(sources)} files (only WMT submission files come one per system)"
+            )
+        if gold is not None:
+            raise StatsInputError(
+                f"{source_name(sources[0], names[0])}: this {fmt}-layout file already contains "
+                f"gold labels; do not give a separate gold file ({source_name(gold, gold_name)})"
+            )
+        reader = _read_long if fmt == "long" else _read_wide
+        return reader(sources[0], names[0], allow_constant)
+    return _read_wmt(sources, gold, names, gold_name, allow_constant)
+
+
+def read_post_edit(source: Source, *, name: str | None = None) -> pd.DataFrame:
+    """Read post-editing data: a header with ``SID``, ``TIME`` (seconds) and ``WORDS`` columns,
+    plus any further numeric columns (e.g. ``HTER``), one row per sentence.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by sentence id (``"sid"``), with float columns ``time``, ``words`` and the
+        extra columns (lower-cased names), in file order (numerically sorted for integer ids).
+
+    Raises
+    ------
+    StatsInputError
+        Missing columns, non-numeric values, duplicate ids, or a word count that is not a
+        positive number (the post-edit rate ``time / words`` would be undefined).
+    """
+    table = read_table(source, required=("SID", "TIME", "WORDS"), name=name, extra_columns=True)
+    frame, label = table.frame, table.name
+    ids = _norm_ids(frame["SID"])
+    _check_duplicates(ids, frame[LINE].to_numpy(), label, "the file")
+    out = {"time": to_float(frame, "TIME", label, what="post-edit time")}
+    words = to_float(frame, "WORDS", label, what="word count")
+    bad = words <= 0
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise StatsInputError(
+            f"{label}, line {int(frame[LINE].iat[i])}, column WORDS: word count must be "
+            f"positive; got {frame['WORDS'].iat[i]!r}"
+        )
+    out["words"] = words
+    for col in frame.columns:
+        if col not in ("SID", "TIME", "WORDS", LINE):
+            out[col.lower()] = to_float(frame, col, label)
+    result = pd.DataFrame(out, index=pd.Index(ids, name="sid"))
+    if (result["time"] < 0).any():
+        i = int(np.flatnonzero(result["time"].to_numpy() < 0)[0])
+        raise StatsInputError(
+            f"{label}, line {int(frame[LINE].iat[i])}, column TIME: post-edit time must not "
+            f"be negative; got {frame['TIME'].iat[i]!r}"
+        )
+    return result.loc[_ordered(list(ids))]
