@@ -123,8 +123,8 @@ def test_mt_metrics_eval_argument_convention():
     data: r(gold, m1) = 0.95, r(gold, m2) = 0.85, r(m1, m2) = 0.9, n = 20.
 
     NOTE: mt-metrics-eval's own pinned example (p ~ 0.019) could not be retrieved on this
-    machine (no network beyond package registries; the PyPI name 'mt-metrics-eval' is an
-    unrelated package), so its exact inputs are not reproduced here.
+    machine (no network beyond package registries; the PyPI package named 'mt-metrics-eval'
+    is, by its summary, not Google's library), so its exact inputs are not reproduced here.
     """
     gold_m1, gold_m2, m1_m2, n = 0.95, 0.85, 0.9, 20
     res = williams_test(r12=m1_m2, r13=gold_m1, r23=gold_m2, n=n)
