@@ -37,3 +37,30 @@ __all__ += [
     "rescaling_experiment",
     "shift_and_rescale",
 ]
+
+# ---- Correlation with humans and the Williams test (issue 2) ----
+from .correlation import (  # noqa: E402
+    CorrelationResult,
+    LeaveOneOutResult,
+    correlate_with_human,
+    leave_one_out,
+    metric_correlations,
+)
+from .williams import (  # noqa: E402
+    WilliamsMatrixResult,
+    WilliamsResult,
+    williams_all_pairs,
+    williams_test,
+)
+
+__all__ += [
+    "CorrelationResult",
+    "LeaveOneOutResult",
+    "WilliamsMatrixResult",
+    "WilliamsResult",
+    "correlate_with_human",
+    "leave_one_out",
+    "metric_correlations",
+    "williams_all_pairs",
+    "williams_test",
+]

@@ -11,3 +11,22 @@ from .qe import QEData, read_post_edit, read_qe, read_qe_gold
 
 __all__ = ["LINE", "RawTable", "Source", "load_bytes", "load_text", "read_table", "to_float"]
 __all__ += ["QEData", "read_post_edit", "read_qe", "read_qe_gold"]
+
+# ---- System-level scores (issue 2) ----
+from .system_level import (  # noqa: E402
+    HUMAN,
+    LanguagePairScores,
+    SystemScores,
+    read_system_scores,
+    read_wide_system_scores,
+    read_wmt_system_level,
+)
+
+__all__ += [
+    "HUMAN",
+    "LanguagePairScores",
+    "SystemScores",
+    "read_system_scores",
+    "read_wide_system_scores",
+    "read_wmt_system_level",
+]
