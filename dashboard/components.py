@@ -141,6 +141,7 @@ def show_figure(
     key: str,
     filename: str,
     exports: bool = True,
+    label: str = "",
 ) -> go.Figure:
     """Draw ``fig`` full-width (presentation fonts applied) with PNG/SVG download buttons below.
 
@@ -152,15 +153,16 @@ def show_figure(
     config["toImageButtonOptions"] = {"filename": export.slugify(filename), "scale": 2}
     st.plotly_chart(shown, key=key, width="stretch", theme=None, config=config)
     if exports:
-        figure_downloads(shown, key=key, filename=filename)
+        figure_downloads(shown, key=key, filename=filename, label=label)
     return shown
 
 
-def figure_downloads(fig: go.Figure, *, key: str, filename: str) -> None:
+def figure_downloads(fig: go.Figure, *, key: str, filename: str, label: str = "") -> None:
     """PNG and SVG download buttons for ``fig``, rendered lazily by kaleido on click.
 
     The image is produced only when the button is pressed (deferred ``data`` callable), so
     reruns stay fast. Without a Chromium for kaleido an ``st.warning`` says so instead.
+    Button labels are ``f"{label} PNG"`` / ``f"{label} SVG"`` (just "PNG"/"SVG" by default).
     """
     if export.find_browser() is None:
         st.warning(
@@ -171,11 +173,11 @@ def figure_downloads(fig: go.Figure, *, key: str, filename: str) -> None:
         )
         return
     stem = export.slugify(filename)
-    cols = st.columns([1, 1, 8], gap="small")
-    for col, fmt in zip(cols, ("png", "svg"), strict=False):
-        with col:
+    row = st.container(horizontal=True, gap="small")
+    for fmt in ("png", "svg"):
+        with row:
             st.download_button(
-                fmt.upper(),
+                f"{label} {fmt.upper()}".strip(),
                 data=_deferred_image(fig, fmt),
                 file_name=f"{stem}.{fmt}",
                 mime=export.IMAGE_MIME[fmt],
@@ -201,16 +203,18 @@ def table_downloads(
     index: bool = True,
     caption: str | None = None,
     float_format: str = "{:.4g}",
+    label: str = "",
 ) -> None:
     """CSV and LaTeX download buttons for a table or p-value matrix.
 
-    Widget keys used: ``f"{key}_csv"``, ``f"{key}_tex"``.
+    Button labels are ``f"{label} CSV"`` / ``f"{label} LaTeX"``; the LaTeX table gets
+    ``caption``. Widget keys used: ``f"{key}_csv"``, ``f"{key}_tex"``.
     """
     stem = export.slugify(filename)
-    cols = st.columns([1, 1, 8], gap="small")
-    with cols[0]:
+    row = st.container(horizontal=True, gap="small")
+    with row:
         st.download_button(
-            "CSV",
+            f"{label} CSV".strip(),
             data=export.dataframe_to_csv(df, index=index),
             file_name=f"{stem}.csv",
             mime="text/csv",
@@ -218,9 +222,9 @@ def table_downloads(
             on_click="ignore",
             icon=":material/download:",
         )
-    with cols[1]:
+    with row:
         st.download_button(
-            "LaTeX",
+            f"{label} LaTeX".strip(),
             data=export.dataframe_to_latex(
                 df, index=index, caption=caption, float_format=float_format
             ),
@@ -242,6 +246,7 @@ def show_table(
     column_config: dict | None = None,
     float_format: str = "{:.4g}",
     height: int | str = "auto",
+    label: str = "",
 ) -> None:
     """A sortable ``st.dataframe`` with CSV/LaTeX downloads below.
 
@@ -256,7 +261,13 @@ def show_table(
         height=height,
     )
     table_downloads(
-        df, key=key, filename=filename, index=index, caption=caption, float_format=float_format
+        df,
+        key=key,
+        filename=filename,
+        index=index,
+        caption=caption,
+        float_format=float_format,
+        label=label,
     )
 
 

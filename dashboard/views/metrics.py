@@ -1,6 +1,283 @@
-"""Page "Metrics vs humans" -- placeholder until the full page lands."""
+"""Page "Metrics vs humans": correlations with human judgement, metric-metric heatmap, Williams
+significance grids per language pair and across all of them (Graham & Baldwin, EMNLP 2014).
 
+Thin: reads widgets, calls dashboard.data (cached), draws dashboard.figures builders.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
 import streamlit as st
 
+from dashboard import components, data, figures
+
+ALPHAS = (0.05, 0.01, 0.001)
+ALTERNATIVES = {"one-sided": "greater", "two-sided": "two-sided"}
+KINDS = {"Pearson": "pearson", "Spearman": "spearman", "Kendall": "kendall"}
+KIND_SYMBOL = {"pearson": "r", "spearman": "ρ", "kendall": "τ"}
+
+presentation = components.presentation_mode()
+
 st.title("Metrics vs humans")
-st.info("This page is being built.")
+st.caption(
+    "Does one metric correlate significantly better with human judgement than another? "
+    "Pearson, Spearman and Kendall correlation per language pair, and the Williams test for "
+    "dependent correlations (Graham & Baldwin, EMNLP 2014)."
+)
+
+uploads, is_sample = components.file_input(
+    "Score files: WMT system-level (METRIC LP TESTSET SYSTEM SCORE; human rows have METRIC = "
+    "HUMAN) or wide CSV/TSV (system, human, one column per metric, optional lp) -- several "
+    "files at once, e.g. a human file and a metrics file",
+    key="metrics_upload",
+    sample=data.sample_files("metrics", data.METRICS_SAMPLE_FILES),
+    sample_note=(
+        "Showing the bundled **synthetic sample data** (sample_data/metrics/human.tsv and "
+        "metrics.tsv: invented scores under WMT-12 metric names). Upload your own files above "
+        "to analyse them."
+    ),
+    types=["tsv", "csv", "txt", "score", "scores"],
+)
+
+with components.input_errors():
+    data.load_system_scores(uploads)  # parse first: a bad file stops here with st.error
+
+with components.controls_expander("Controls"):
+    c_lp, c_base, c_alpha = st.columns([2, 2, 2])
+    c_alt, c_kind, c_z = st.columns([2, 2, 2])
+    with c_alt:
+        alternative = ALTERNATIVES[
+            st.radio(
+                "Williams test",
+                list(ALTERNATIVES),
+                horizontal=True,
+                key="metrics_alternative",
+                help="One-sided (as in the paper): does the row metric correlate better than "
+                "the column metric? Two-sided: do they differ? Either way the p-value sits in "
+                "the row of the metric with the higher |r|.",
+            )
+        ]
+    with components.input_errors():
+        result = data.metrics_analysis(uploads, alternative)
+    keys = list(result.analyses)
+    if st.session_state.get("metrics_lp") not in keys:
+        st.session_state["metrics_lp"] = keys[0]
+    with c_lp:
+        lp = st.selectbox("Language pair", keys, key="metrics_lp")
+    analysis = result.analyses[lp]
+    names = list(analysis.williams.order)
+    all_names = list(dict.fromkeys(m for a in result.analyses.values() for m in a.williams.order))
+    default_base = data.default_baseline(all_names) or names[-1]
+    if st.session_state.get("metrics_baseline") not in all_names:
+        st.session_state["metrics_baseline"] = default_base
+    with c_base:
+        baseline = st.selectbox(
+            "Baseline metric",
+            all_names,
+            key="metrics_baseline",
+            help="The summary counts the metrics that significantly beat it in each language pair.",
+        )
+    with c_alpha:
+        alpha = st.radio(
+            "Significance level α",
+            ALPHAS,
+            horizontal=True,
+            key="metrics_alpha",
+            format_func=lambda a: f"{a:g}",
+        )
+    with c_kind:
+        kind = KINDS[
+            st.radio(
+                "Correlation shown",
+                list(KINDS),
+                horizontal=True,
+                key="metrics_kind",
+                help="For the table order, the dot chart and the metric-metric heatmap. The "
+                "Williams test is always on Pearson's r.",
+            )
+        ]
+    with c_z:
+        zscore = st.toggle(
+            "z-score axes in scatter plots", key="metrics_zscore", help="As the paper's Figure 1."
+        )
+    default_scatter = list(dict.fromkeys([names[0], baseline if baseline in names else names[-1]]))
+    chosen = [m for m in st.session_state.get("metrics_scatter", []) if m in names]
+    st.session_state["metrics_scatter"] = chosen or default_scatter
+    scatter_metrics = st.multiselect(
+        "Metrics in the scatter plots", names, key="metrics_scatter", max_selections=6
+    )
+
+for key, message in result.problems.items():
+    st.warning(f"{key} left out: {message}", icon=":material/warning:")
+for message in result.warnings:
+    st.warning(message, icon=":material/warning:")
+
+w = analysis.williams
+sig = w.significant(alpha)
+n_pairs = len(names) * (len(names) - 1) // 2
+side = "one-sided" if w.alternative == "greater" else "two-sided"
+
+m1, m2, m3, m4 = st.columns(4)
+m1.metric("Systems (n)", w.n, help="Williams test degrees of freedom: n - 3")
+m2.metric("Metrics", len(names))
+m3.metric(
+    "Highest |r| with humans",
+    names[0],
+    f"r = {w.r_human.iloc[0]:.3f}",
+    delta_color="off",
+    delta_arrow="off",
+)
+m4.metric(
+    f"Pairs significantly different (α = {alpha:g})",
+    f"{int(sig.to_numpy().sum())} / {n_pairs}",
+    f"{sig.to_numpy().sum() / max(n_pairs, 1):.0%} of pairs",
+    delta_color="off",
+    delta_arrow="off",
+)
+
+# ---- correlations with humans ----
+st.subheader(f"Correlation with human judgement: {lp}")
+table = data.correlation_table(analysis, kind)
+left, right = (st.container(), st.container()) if presentation else st.columns([3, 2])
+with left:
+    components.show_table(
+        table,
+        key="metrics_corr_table",
+        filename=f"correlations_{lp}",
+        caption=f"Correlation of each metric with human scores, {lp} (n = {w.n} systems)",
+        column_config={
+            "pearson": st.column_config.NumberColumn("Pearson r", format="%.4f"),
+            "spearman": st.column_config.NumberColumn("Spearman ρ", format="%.4f"),
+            "kendall": st.column_config.NumberColumn("Kendall τ", format="%.4f"),
+            "n": st.column_config.NumberColumn("n"),
+            "pearson_pvalue": st.column_config.NumberColumn("p (r ≠ 0)", format="%.2e"),
+            "most_influential": st.column_config.TextColumn(
+                "most influential system", help="Removing it changes |r| the most"
+            ),
+            "pearson_without": st.column_config.NumberColumn("r without it", format="%.4f"),
+        },
+    )
+    st.caption("Click a column header to sort. Negative correlations: error metrics (TER, WER).")
+with right:
+    components.show_figure(
+        figures.correlation_dots(
+            table, kind=kind, baseline=baseline, title=f"|{KIND_SYMBOL[kind]}| with humans, {lp}"
+        ),
+        key="metrics_dots",
+        filename=f"correlation_{kind}_{lp}",
+    )
+
+# ---- scatter plots ----
+st.subheader("Human against metric scores")
+if scatter_metrics:
+    components.show_figure(
+        figures.metric_scatter(
+            analysis.scores.human,
+            analysis.scores.metrics,
+            scatter_metrics,
+            pearson=analysis.correlation.pearson.to_dict(),
+            spearman=analysis.correlation.spearman.to_dict(),
+            most_influential=analysis.influence.most_influential.to_dict(),
+            r_without=(analysis.influence.r + analysis.influence.max_change).to_dict(),
+            zscore=zscore,
+            cols=1 if presentation and len(scatter_metrics) == 1 else None,
+        ),
+        key="metrics_scatter_fig",
+        filename=f"scatter_{lp}",
+    )
+    st.caption(
+        "Ringed: the system whose removal changes r the most. One very weak system can make "
+        "Pearson's r look good (Graham & Baldwin 2014, Figure 1)."
+    )
+else:
+    st.info("Choose metrics for the scatter plots under Controls.")
+
+# ---- heatmap and Williams grid ----
+st.subheader(f"Metric-metric correlation and Williams significance: {lp}")
+corr_matrix = analysis.metric_corr[kind]
+lowest = float(np.nanmin(corr_matrix.to_numpy())) if corr_matrix.notna().any().any() else 0.0
+heat = figures.correlation_heatmap(
+    corr_matrix,
+    title=f"(a) {kind.capitalize()} {KIND_SYMBOL[kind]} between metrics (sign-aligned)",
+    zmin=-1.0 if lowest < 0 else math.floor(lowest * 10) / 10,
+    colorbar_title=KIND_SYMBOL[kind],
+    hover_label=KIND_SYMBOL[kind],
+)
+grid = figures.williams_grid(
+    w,
+    alpha=alpha,
+    title=f"(b) Williams test, {side}: row better than column at α = {alpha:g}",
+)
+left, right = (st.container(), st.container()) if presentation else st.columns(2)
+with left:
+    components.show_figure(
+        heat, key="metrics_heatmap", filename=f"metric_correlation_{lp}", label="Figure"
+    )
+    components.table_downloads(
+        corr_matrix,
+        key="metrics_heatmap_matrix",
+        filename=f"metric_correlation_{lp}",
+        caption=f"{kind.capitalize()} correlation between metrics, {lp}",
+        label="Matrix",
+    )
+with right:
+    components.show_figure(grid, key="metrics_grid", filename=f"williams_grid_{lp}", label="Figure")
+    components.table_downloads(
+        w.pvalue,
+        key="metrics_pvalues",
+        filename=f"williams_pvalues_{lp}",
+        caption=f"Williams test p-values ({side}), {lp}; row better than column",
+        label="p-values",
+    )
+st.caption(
+    f"Metrics ordered by |r| with humans (highest first); error metrics are sign-aligned. "
+    f"Cell (row, column) is coloured when the row metric correlates significantly better with "
+    f"humans than the column metric ({side} Williams test, df = n - 3 = {w.df}); darker = smaller "
+    f"p; grey = tested, not significant. Hover for p, the difference in r and its "
+    f"{w.confidence_level:.0%} confidence interval (Zou 2007). "
+)
+st.info(figures.WINS_NOT_A_RANKING, icon=":material/info:")
+with st.expander("All tested pairs (sortable)"):
+    components.show_table(
+        w.to_frame(),
+        key="metrics_pairs_table",
+        filename=f"williams_pairs_{lp}",
+        index=False,
+        caption=f"Williams tests for all metric pairs, {lp}",
+    )
+
+# ---- all language pairs ----
+st.subheader("All language pairs")
+many = max(len(a.williams.order) for a in result.analyses.values())
+panels = {
+    key: figures.williams_grid(a.williams, alpha=alpha, hover=many <= 30)
+    for key, a in result.analyses.items()
+}
+components.show_figure(
+    figures.grids_side_by_side(
+        panels,
+        cols=min(len(panels), 2 if presentation else 3),
+        title=f"Williams significance per language pair ({side}, α = {alpha:g})",
+        panel_height=480 if presentation else 360,
+        show_tick_labels=many <= 30,
+    ),
+    key="metrics_all_grids",
+    filename="williams_grids_all_lps",
+)
+summary = data.significance_summary(result.analyses, alpha=alpha, baseline=baseline)
+components.show_table(
+    summary,
+    key="metrics_summary",
+    filename="williams_summary",
+    caption=f"Williams tests per language pair, alpha = {alpha:g}, baseline {baseline}",
+    column_config={
+        "share significant": st.column_config.NumberColumn(format="percent"),
+    },
+)
+st.caption(
+    f"Share of metric pairs significantly different at α = {alpha:g} (for one of the two "
+    f"directions) and the metrics that correlate significantly better than the baseline "
+    f"({baseline}). {figures.WINS_NOT_A_RANKING.split(':')[0]}."
+)
