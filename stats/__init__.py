@@ -20,6 +20,7 @@ from .qe import (  # noqa: E402
     prediction_correlations,
     qe_scores,
     qe_williams,
+    rescaling_curve,
     rescaling_experiment,
     shift_and_rescale,
 )
@@ -34,6 +35,7 @@ __all__ += [
     "prediction_correlations",
     "qe_scores",
     "qe_williams",
+    "rescaling_curve",
     "rescaling_experiment",
     "shift_and_rescale",
 ]

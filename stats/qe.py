@@ -51,6 +51,7 @@ __all__ = [
     "qe_scores",
     "shift_and_rescale",
     "rescaling_experiment",
+    "rescaling_curve",
     "qe_williams",
     "prediction_correlations",
     "post_edit_rate",
@@ -455,6 +456,51 @@ def _rescale_result(frame: pd.DataFrame, g: np.ndarray, lam: float) -> RescaleRe
         sd_ratio=lam,
         gold_mean=float(g.mean()),
         gold_sd=float(g.std(ddof=1)),
+    )
+
+
+def rescaling_curve(predictions, gold=None, *, sd_ratios=None) -> pd.DataFrame:
+    r"""MAE and RMSE of every system after :func:`shift_and_rescale` to each of ``sd_ratios``.
+
+    Shows how far MAE/RMSE can be lowered by matching test-set aggregates alone: RMSE is
+    smallest at :math:`\lambda = r` (see :func:`rescaling_experiment`), MAE near it.
+
+    Parameters
+    ----------
+    predictions : pandas.DataFrame, array-like (n x k) or QEData
+    gold : array-like (n), optional (omit for QEData)
+    sd_ratios : array-like of float > 0, optional
+        :math:`\lambda` values (default 0.05, 0.10, ..., 1.50).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Long format with columns ``system``, ``sd_ratio``, ``mae``, ``rmse`` (one row per
+        system and :math:`\lambda`; NaN for constant predictions). Computed as one array
+        operation over systems x :math:`\lambda`.
+
+    References
+    ----------
+    Graham (2015), https://aclanthology.org/P15-1174/, Section 3.2.
+    """
+    lams = np.round(np.arange(1, 31) * 0.05, 10) if sd_ratios is None else np.atleast_1d(
+        np.asarray(sd_ratios, dtype=float)
+    )
+    if lams.ndim != 1 or not lams.size or not np.all(np.isfinite(lams)) or np.any(lams <= 0):
+        raise StatsInputError(f"sd_ratios must be numbers > 0; got {sd_ratios!r}")
+    frame, g = _inputs(predictions, gold)
+    unit = _rescaled(frame, g, 1.0).to_numpy() - g.mean()  # s_g * z, n x k
+    resid = g.mean() + unit[:, :, None] * lams[None, None, :] - g[:, None, None]  # n x k x L
+    mae = np.abs(resid).mean(axis=0)
+    rmse = np.sqrt((resid**2).mean(axis=0))
+    k, m = mae.shape
+    return pd.DataFrame(
+        {
+            "system": np.repeat(np.asarray(frame.columns, dtype=object), m),
+            "sd_ratio": np.tile(lams, k),
+            "mae": mae.ravel(),
+            "rmse": rmse.ravel(),
+        }
     )
 
 

@@ -125,7 +125,7 @@ def test_allow_constant(tmp_path, capsys):
         (["--data", str(QE / "wmt" / "baseline.txt")], "hold no gold labels"),
         (["--data", LONG, "--gold", str(QE / "wmt_gold.txt")], "already contains gold labels"),
         (["--data", str(QE / "post_edit.tsv")], "this is a post-editing table"),
-        (["--data", str(QE / "wmt_gold.txt")], "unrecognised QE file layout"),
+        (["--data", str(QE / "wmt_gold.txt")], "this looks like a gold-label file"),
         (["--data", str(QE / "wmt_gold.txt"), "--gold", str(QE / "wmt_gold.txt")], "given both as --gold and in --data"),
         (["--data", LONG, "--rate"], "--rate needs --post-edit"),
         (["--data", str(QE / "pet_long.txt"), "--post-edit", str(QE / "post_edit.tsv"), "--reference", "bleu"], "no reference column 'bleu'"),

@@ -24,6 +24,7 @@ from stats.qe import (
     prediction_correlations,
     qe_scores,
     qe_williams,
+    rescaling_curve,
     rescaling_experiment,
     shift_and_rescale,
 )
@@ -432,3 +433,21 @@ def test_accepts_arrays_and_series():
     )
     one = qe_scores(preds["s1"], g)
     assert list(one.statistic.index) == ["s1"]
+
+
+def test_rescaling_curve_matches_pointwise_experiment(sample):
+    lams = [0.25, 0.5, 1.0]
+    curve = rescaling_curve(sample, sd_ratios=lams)
+    assert len(curve) == 10 * 3
+    for lam in lams:
+        point = rescaling_experiment(sample, sd_ratio=lam)
+        part = curve[curve["sd_ratio"] == lam].set_index("system")
+        np.testing.assert_allclose(part["mae"], point.mae_rescaled.loc[part.index], rtol=1e-12)
+        np.testing.assert_allclose(part["rmse"], point.rmse_rescaled.loc[part.index], rtol=1e-12)
+    # RMSE is minimised near lambda = r (closed form: argmin of 1 + l^2 - 2 l r)
+    full = rescaling_curve(sample, sd_ratios=np.linspace(0.01, 1.2, 120))
+    best = full.loc[full.groupby("system")["rmse"].idxmin()].set_index("system")["sd_ratio"]
+    r = qe_scores(sample).statistic
+    np.testing.assert_allclose(best.loc[r.index], r, atol=0.011)
+    with pytest.raises(StatsInputError, match="sd_ratios must be numbers > 0"):
+        rescaling_curve(sample, sd_ratios=[0.5, -1])

@@ -11,6 +11,7 @@ import pytest
 
 from stats import StatsInputError
 from stats.readers import QEData, read_post_edit, read_qe, read_qe_gold
+from stats.readers.qe import qe_file_kind, split_qe_files
 
 ROOT = Path(__file__).resolve().parents[1]
 QE = ROOT / "sample_data" / "qe"
@@ -169,7 +170,15 @@ def raises(match, *args, **kw):
 
 
 def test_error_unrecognised_layout():
-    raises(r"bad\.txt: unrecognised QE file layout", src("hello world\n1 2\n", "bad.txt"))
+    raises(r"bad\.txt: unrecognised QE file layout", src("hello big world\n1 2 3 4 5\n", "bad.txt"))
+
+
+def test_error_gold_file_given_as_data():
+    raises(r"g\.txt: this looks like a gold-label file", src(GOLD, "g.txt"))
+
+
+def test_error_post_edit_table_given_as_data():
+    raises(r"pe\.tsv: this is a post-editing table", src("SID\tTIME\tWORDS\n1\t3\t4\n", "pe.tsv"))
 
 
 def test_error_empty_file():
@@ -285,7 +294,9 @@ def test_error_gold_mixed_field_counts():
 
 
 def test_error_wide_no_systems():
-    raises("no system columns", src("sid,gold\n1,0.1\n2,0.2\n3,0.3\n4,0.4\n", "w.csv"))
+    text = "sid,gold\n1,0.1\n2,0.2\n3,0.3\n4,0.4\n"
+    raises("no system columns", src(text, "w.csv"), format="wide")
+    raises("this looks like a gold-label file", src(text, "w.csv"))
 
 
 def test_error_invalid_utf8():
@@ -323,3 +334,44 @@ def test_read_post_edit_sample():
 def test_read_post_edit_errors(text, match):
     with pytest.raises(StatsInputError, match=match):
         read_post_edit(src(text, "pe.tsv"))
+
+
+# ---------------------------------------------------------------- recognising and sorting files
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        (LONG, "long"),
+        (WIDE, "wide"),
+        (SUB_A, "wmt"),
+        (GOLD, "gold"),
+        ("sid label\n1 0.2\n2 0.3\n", "gold"),
+        ("SID\tTIME\tWORDS\tHTER\n1\t30\t10\t0.2\n", "post_edit"),
+    ],
+)
+def test_qe_file_kind(text, kind):
+    assert qe_file_kind(src(text, "f")) == kind
+
+
+def test_split_qe_files_sorts_an_upload():
+    files = [src(GOLD, "gold.txt"), src(SUB_A, "A.txt"), src("SID TIME WORDS\n1 3 4\n", "pe.txt"), src(SUB_B, "B.txt")]
+    data, gold, post = split_qe_files(files)
+    assert [name for _, name in data] == ["A.txt", "B.txt"]
+    assert gold[1] == "gold.txt" and post[1] == "pe.txt"
+    check(read_qe([b for b, _ in data], gold[0], name=[n for _, n in data], gold_name=gold[1]), "wmt")
+
+
+@pytest.mark.parametrize(
+    ("files", "match"),
+    [
+        ([("g1", GOLD), ("g2", GOLD), ("A", SUB_A)], "g2: a second gold-label file"),
+        ([("g", GOLD)], r"no QE predictions among the files \(found a gold-label file\)"),
+        ([("l", LONG), ("A", SUB_A)], r"different QE layouts cannot be combined: l \(long\), A \(wmt\)"),
+        ([("x", "what is this\n1 2 3 4 5 6\n")], "x: unrecognised QE file layout"),
+        ([("p1", "SID TIME WORDS\n1 3 4\n"), ("p2", "SID TIME WORDS\n1 3 4\n"), ("l", LONG)], "p2: a second post-editing table"),
+    ],
+)
+def test_split_qe_files_errors(files, match):
+    with pytest.raises(StatsInputError, match=match):
+        split_qe_files([src(t, n) for n, t in files])

@@ -66,7 +66,15 @@ from ._common import (
     to_float,
 )
 
-__all__ = ["QEData", "read_qe", "read_qe_gold", "read_post_edit", "QE_FORMATS"]
+__all__ = [
+    "QEData",
+    "read_qe",
+    "read_qe_gold",
+    "read_post_edit",
+    "qe_file_kind",
+    "split_qe_files",
+    "QE_FORMATS",
+]
 
 #: layouts understood by :func:`read_qe`
 QE_FORMATS = ("auto", "long", "wmt", "wide")
@@ -229,7 +237,18 @@ def _is_number(s: str) -> bool:
     return True
 
 
-def _sniff(text: str, label: str) -> str:
+def _data_lines(text: str, limit: int = 4) -> list[str]:
+    out = []
+    for ln in text.splitlines():
+        if ln.strip() and not ln.lstrip().startswith("#"):
+            out.append(ln)
+            if len(out) >= limit:
+                break
+    return out
+
+
+def _kind(text: str) -> str | None:
+    """The kind of QE-related file ``text`` is, judged from its first lines, or None."""
     first = _first_line(text)
     if "\t" in first:
         fields = [f.strip() for f in first.split("\t")]
@@ -240,22 +259,112 @@ def _sniff(text: str, label: str) -> str:
     low = [f.lower() for f in fields]
     if {"metric", "sid", "score", "human"} <= set(low):
         return "long"
-    if low and low[0] in _ID_NAMES and any(f in _GOLD_NAMES for f in low[1:]):
+    if len(low) >= 3 and low[0] in _ID_NAMES and {"time", "words"} <= set(low):
+        return "post_edit"
+    if len(low) >= 3 and low[0] in _ID_NAMES and any(f in _GOLD_NAMES for f in low[1:]):
         return "wide"
-    if low and low[0] in _ID_NAMES and {"time", "words"} <= set(low):
+    ws = first.split("\t") if "\t" in first else first.split()
+    if len(ws) in (3, 4) and _is_number(ws[1].strip()) and _is_number(ws[2].strip()):
+        return "wmt"
+    lines = _data_lines(text)
+    if lines and not _is_number(lines[0].replace(",", " ").split()[-1]):
+        lines = lines[1:]  # a header line of a gold file
+    if lines and all(
+        len(ln.replace(",", " ").split()) in (1, 2) and _is_number(ln.replace(",", " ").split()[-1])
+        for ln in lines
+    ):
+        return "gold"
+    return None
+
+
+def qe_file_kind(source: Source, *, name: str | None = None) -> str:
+    """Recognise a QE-related file from its first lines.
+
+    Returns
+    -------
+    str
+        ``'long'``, ``'wide'``, ``'wmt'`` (a submission file), ``'gold'`` (one label per line
+        or ``SID LABEL``) or ``'post_edit'`` (header ``SID TIME WORDS ...``).
+
+    Raises
+    ------
+    StatsInputError
+        The file is none of these (naming the file and quoting its first line).
+    """
+    text, label = load_text(source, name)
+    kind = _kind(text)
+    if kind is None:
+        raise StatsInputError(
+            f"{label}: unrecognised QE file layout (first line {_first_line(text).strip()[:60]!r}); "
+            "expected a header 'METRIC SID SCORE RANK HUMAN', a header 'sid,gold,<system>,...', "
+            "or WMT submission lines '<METHOD NAME><TAB><SEGMENT NUMBER><TAB><SEGMENT SCORE>"
+            "<TAB><SEGMENT RANK>'"
+        )
+    return kind
+
+
+def split_qe_files(
+    sources: Sequence[Source], *, names: Sequence[str | None] | None = None
+) -> tuple[list[tuple[bytes, str]], tuple[bytes, str] | None, tuple[bytes, str] | None]:
+    """Sort several files (e.g. one upload of many) into QE data, gold and post-edit files.
+
+    Returns ``(data, gold, post_edit)`` as ``(bytes, display name)`` pairs (``gold`` and
+    ``post_edit`` may be None), ready for :func:`read_qe` and :func:`read_post_edit`.
+
+    Raises
+    ------
+    StatsInputError
+        An unrecognised file, two gold files, two post-edit files, no prediction file, or a
+        mix of layouts (e.g. a long file and WMT submissions).
+    """
+    names = list(names) if names is not None else [None] * len(sources)
+    data: list[tuple[bytes, str, str]] = []
+    gold = post = None
+    for src, nm in zip(sources, names, strict=True):
+        raw, label = load_bytes(src, nm)
+        kind = qe_file_kind(raw, name=label)
+        if kind == "gold":
+            if gold is not None:
+                raise StatsInputError(f"{label}: a second gold-label file (the first is {gold[1]})")
+            gold = (raw, label)
+        elif kind == "post_edit":
+            if post is not None:
+                raise StatsInputError(f"{label}: a second post-editing table (the first is {post[1]})")
+            post = (raw, label)
+        else:
+            data.append((raw, label, kind))
+    if not data:
+        what = "a gold-label file" if gold else "a post-editing table" if post else "nothing"
+        raise StatsInputError(
+            f"no QE predictions among the files (found {what}); add the systems' prediction files"
+        )
+    kinds = {k for _, _, k in data}
+    if len(kinds) > 1:
+        desc = ", ".join(f"{lab} ({k})" for _, lab, k in data)
+        raise StatsInputError(f"files of different QE layouts cannot be combined: {desc}")
+    return [(b, lab) for b, lab, _ in data], gold, post
+
+
+def _sniff(text: str, label: str) -> str:
+    kind = _kind(text)
+    if kind == "post_edit":
         raise StatsInputError(
             f"{label}: this is a post-editing table (SID TIME WORDS ...), not QE predictions; "
             "give it as the post-edit file (--post-edit)"
         )
-    ws = first.split("\t") if "\t" in first else first.split()
-    if len(ws) in (3, 4) and _is_number(ws[1].strip()) and _is_number(ws[2].strip()):
-        return "wmt"
-    raise StatsInputError(
-        f"{label}: unrecognised QE file layout (first line {first.strip()[:60]!r}); expected "
-        "a header 'METRIC SID SCORE RANK HUMAN', a header 'sid,gold,<system>,...', or WMT "
-        "submission lines '<METHOD NAME><TAB><SEGMENT NUMBER><TAB><SEGMENT SCORE><TAB>"
-        "<SEGMENT RANK>'"
-    )
+    if kind == "gold":
+        raise StatsInputError(
+            f"{label}: this looks like a gold-label file (one label, or SID LABEL, per line); "
+            "give the systems' predictions as data and this file as the gold file (--gold)"
+        )
+    if kind is None:
+        raise StatsInputError(
+            f"{label}: unrecognised QE file layout (first line {_first_line(text).strip()[:60]!r}); "
+            "expected a header 'METRIC SID SCORE RANK HUMAN', a header 'sid,gold,<system>,...', "
+            "or WMT submission lines '<METHOD NAME><TAB><SEGMENT NUMBER><TAB><SEGMENT SCORE>"
+            "<TAB><SEGMENT RANK>'"
+        )
+    return kind
 
 
 # ---------------------------------------------------------------- layouts
