@@ -66,3 +66,38 @@ __all__ += [
     "williams_all_pairs",
     "williams_test",
 ]
+
+# ---- Human gold standard and accuracy of significance tests (issue 6) ----
+from .accuracy import (  # noqa: E402
+    AccuracyResult,
+    accuracy_from_pvalues,
+    accuracy_interval,
+    compare_accuracies,
+    significance_accuracy,
+)
+from .human import (  # noqa: E402
+    HumanGoldResult,
+    RankSumMatrixResult,
+    annotator_summary,
+    combine_criteria,
+    human_gold_standard,
+    rank_sum_all_pairs,
+    standardize_judgements,
+    system_scores,
+)
+
+__all__ += [
+    "AccuracyResult",
+    "HumanGoldResult",
+    "RankSumMatrixResult",
+    "accuracy_from_pvalues",
+    "accuracy_interval",
+    "annotator_summary",
+    "combine_criteria",
+    "compare_accuracies",
+    "human_gold_standard",
+    "rank_sum_all_pairs",
+    "significance_accuracy",
+    "standardize_judgements",
+    "system_scores",
+]

@@ -7,10 +7,12 @@ new format slots in as one more module exporting ``read_*`` functions.
 """
 
 from ._common import LINE, RawTable, Source, load_bytes, load_text, read_table, to_float
+from .judgements import Judgements, read_judgements
 from .qe import QEData, read_post_edit, read_qe, read_qe_gold
 
 __all__ = ["LINE", "RawTable", "Source", "load_bytes", "load_text", "read_table", "to_float"]
 __all__ += ["QEData", "read_post_edit", "read_qe", "read_qe_gold"]
+__all__ += ["Judgements", "read_judgements"]
 
 # ---- System-level scores (issue 2) ----
 from .system_level import (  # noqa: E402

@@ -1,0 +1,260 @@
+"""Reader for raw human judgements (direct assessments of adequacy and fluency).
+
+Long format, one judgement per row, with a header naming the columns (any case, any order)::
+
+    SYSTEM  SEGMENT  ANNOTATOR  CRITERION  SCORE
+    sysA    17       w03        adequacy   74
+    sysA    17       w03        fluency    81
+
+Fields are separated by tabs, runs of whitespace, or commas (CSV, quoted fields allowed); the
+delimiter is taken from the header line. ``CRITERION`` is ``adequacy`` or ``fluency`` (any
+case). Scores are any finite numbers (e.g. 0-100 direct assessments). Blank lines and lines
+starting with ``#`` are skipped. Repeated judgements of the same item by the same annotator are
+kept (each is a judgement).
+
+An annotator's scores are standardised within each criterion by their own mean and standard
+deviation (:mod:`stats.human`), which needs at least two judgements with different scores.
+Annotators with a single judgement in a criterion, or with all their scores in a criterion
+identical, cannot be standardised: their judgements in that criterion are excluded, with a
+:class:`~stats.DegenerateInputWarning` and a message in :attr:`Judgements.warnings` that a user
+interface can show. A criterion left without judgements drops out of :attr:`Judgements.criteria`
+(with that warning); if nothing is left at all the reader raises :class:`~stats.StatsInputError`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .._errors import DegenerateInputWarning, StatsInputError
+from ._common import LINE, Source, name_list, read_table, to_float
+
+__all__ = ["CRITERIA", "JUDGEMENT_COLUMNS", "Judgements", "read_judgements", "prepare_judgements"]
+
+#: criteria a judgement may carry, in the order the gold standard uses them
+CRITERIA = ("adequacy", "fluency")
+
+#: header columns of the long format
+JUDGEMENT_COLUMNS = ("SYSTEM", "SEGMENT", "ANNOTATOR", "CRITERION", "SCORE")
+
+_FRAME_COLUMNS = ["system", "segment", "annotator", "criterion", "score"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Judgements:
+    """Human judgements ready for standardisation.
+
+    Attributes
+    ----------
+    frame : pandas.DataFrame
+        Columns ``system``, ``segment``, ``annotator``, ``criterion`` (str), ``score`` (float)
+        and ``_line`` (line number in the file; ``-1`` for in-memory data), one row per usable
+        judgement.
+    name : str
+        Display name of the source.
+    criteria : tuple of str
+        Criteria present after exclusions, in the order of :data:`CRITERIA`.
+    excluded : pandas.DataFrame
+        One row per excluded (annotator, criterion): columns ``annotator``, ``criterion``,
+        ``n`` (judgements), ``reason``.
+    warnings : tuple of str
+        Human-readable messages about the exclusions (empty when nothing was excluded).
+    """
+
+    frame: pd.DataFrame
+    name: str
+    criteria: tuple[str, ...]
+    excluded: pd.DataFrame = field(
+        default_factory=lambda: pd.DataFrame(columns=["annotator", "criterion", "n", "reason"])
+    )
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def systems(self) -> tuple[str, ...]:
+        """System names in order of first appearance."""
+        return tuple(pd.unique(self.frame["system"]))
+
+    @property
+    def annotators(self) -> tuple[str, ...]:
+        """Annotator ids in order of first appearance."""
+        return tuple(pd.unique(self.frame["annotator"]))
+
+
+def read_judgements(source: Source, *, name: str | None = None) -> Judgements:
+    """Read human judgements in long format (TSV, whitespace-separated, or CSV).
+
+    Parameters
+    ----------
+    source : str, os.PathLike, bytes or binary file object
+        The file (a path, its bytes, or an upload object with ``getvalue()``/``read()``).
+    name : str, optional
+        Name used in messages (defaults to the path or the object's ``name``).
+
+    Returns
+    -------
+    Judgements
+        Usable judgements plus the list of excluded annotators and warnings.
+
+    Raises
+    ------
+    StatsInputError
+        Missing/empty/undecodable file, a missing header column, a row with the wrong number of
+        fields, an empty field, a score that is not a finite number, an unknown criterion (all
+        naming the file, line and column), or no judgement left after exclusions.
+
+    Warns
+    -----
+    DegenerateInputWarning
+        For each annotator excluded from a criterion (single judgement or constant scores).
+    """
+    table = read_table(source, required=JUDGEMENT_COLUMNS, name=name)
+    raw = table.frame
+    label = table.name
+    for col in ("SYSTEM", "SEGMENT", "ANNOTATOR", "CRITERION"):
+        values = raw[col].astype(str).str.strip()
+        empty = (values == "").to_numpy()
+        if empty.any():
+            line = int(raw[LINE].iloc[int(np.flatnonzero(empty)[0])])
+            raise StatsInputError(f"{label}, line {line}, column {col}: empty value")
+    criterion = raw["CRITERION"].astype(str).str.strip().str.lower()
+    unknown = ~criterion.isin(CRITERIA).to_numpy()
+    if unknown.any():
+        i = int(np.flatnonzero(unknown)[0])
+        raise StatsInputError(
+            f"{label}, line {int(raw[LINE].iloc[i])}, column CRITERION: unknown criterion "
+            f"{raw['CRITERION'].iloc[i]!r}; expected one of {', '.join(CRITERIA)}"
+        )
+    score = to_float(raw, "SCORE", label)
+    frame = pd.DataFrame(
+        {
+            "system": raw["SYSTEM"].astype(str).str.strip().to_numpy(dtype=object),
+            "segment": raw["SEGMENT"].astype(str).str.strip().to_numpy(dtype=object),
+            "annotator": raw["ANNOTATOR"].astype(str).str.strip().to_numpy(dtype=object),
+            "criterion": criterion.to_numpy(dtype=object),
+            "score": score,
+            LINE: raw[LINE].to_numpy(dtype=np.int64),
+        }
+    )
+    return _finish(frame, label)
+
+
+def prepare_judgements(data, *, name: str = "judgements") -> Judgements:
+    """Validate in-memory judgements and apply the same exclusions as :func:`read_judgements`.
+
+    Parameters
+    ----------
+    data : Judgements or pandas.DataFrame
+        A :class:`Judgements` (returned unchanged) or a frame with columns ``system``,
+        ``segment``, ``annotator``, ``criterion``, ``score`` (names matched case-insensitively).
+    name : str
+        Name used in messages.
+
+    Raises
+    ------
+    StatsInputError
+        Wrong type, a missing column, an unknown criterion, a non-finite score, or nothing left
+        after exclusions.
+    """
+    if isinstance(data, Judgements):
+        return data
+    if not isinstance(data, pd.DataFrame):
+        raise StatsInputError(
+            f"{name} must be a Judgements object or a pandas DataFrame; got {type(data).__name__}"
+        )
+    lower = {str(c).lower(): c for c in data.columns}
+    missing = [c for c in _FRAME_COLUMNS if c not in lower]
+    if missing:
+        raise StatsInputError(
+            f"{name}: missing column(s) {', '.join(missing)}; found "
+            f"{', '.join(map(str, data.columns)) or 'nothing'}"
+        )
+    if len(data) == 0:
+        raise StatsInputError(f"{name}: no judgements")
+    criterion = data[lower["criterion"]].astype(str).str.strip().str.lower()
+    unknown = ~criterion.isin(CRITERIA).to_numpy()
+    if unknown.any():
+        i = int(np.flatnonzero(unknown)[0])
+        raise StatsInputError(
+            f"{name}, row {i}: unknown criterion {data[lower['criterion']].iloc[i]!r}; "
+            f"expected one of {', '.join(CRITERIA)}"
+        )
+    try:
+        score = pd.to_numeric(data[lower["score"]], errors="coerce").to_numpy(dtype=float)
+    except (TypeError, ValueError):
+        score = np.full(len(data), np.nan)
+    bad = ~np.isfinite(score)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise StatsInputError(
+            f"{name}, row {i}, column score: {data[lower['score']].iloc[i]!r} is not a finite number"
+        )
+    frame = pd.DataFrame(
+        {
+            "system": data[lower["system"]].astype(str).to_numpy(dtype=object),
+            "segment": data[lower["segment"]].astype(str).to_numpy(dtype=object),
+            "annotator": data[lower["annotator"]].astype(str).to_numpy(dtype=object),
+            "criterion": criterion.to_numpy(dtype=object),
+            "score": score,
+            LINE: np.full(len(data), -1, dtype=np.int64),
+        }
+    )
+    return _finish(frame, name)
+
+
+def _finish(frame: pd.DataFrame, label: str) -> Judgements:
+    """Exclude annotators that cannot be standardised within a criterion; build the result."""
+    grouped = frame.groupby(["annotator", "criterion"], sort=False)["score"]
+    stats = grouped.agg(n="size", sd="std")  # pandas std: ddof=1, NaN for a single value
+    single = stats["n"] < 2
+    constant = (~single) & (stats["sd"] == 0)
+    drop = stats[single | constant].copy()
+    drop["reason"] = np.where(single[drop.index], "a single judgement", "all scores identical")
+    messages: list[str] = []
+    if len(drop):
+        for crit in CRITERIA:
+            sub = drop[drop.index.get_level_values("criterion") == crit]
+            if not len(sub):
+                continue
+            parts = [
+                f"{a} ({reason})"
+                for a, reason in zip(
+                    sub.index.get_level_values("annotator"), sub["reason"], strict=True
+                )
+            ]
+            msg = (
+                f"{label}: {len(sub)} annotator(s) excluded from {crit} because their scores "
+                f"cannot be standardised: {name_list(parts)}"
+            )
+            messages.append(msg)
+            warnings.warn(msg, DegenerateInputWarning, stacklevel=3)
+        keys = pd.MultiIndex.from_arrays([frame["annotator"], frame["criterion"]])
+        frame = frame[~keys.isin(drop.index)].reset_index(drop=True)
+    present = tuple(c for c in CRITERIA if (frame["criterion"] == c).any())
+    for crit in CRITERIA:
+        if (
+            present
+            and crit not in present
+            and crit in set(drop.index.get_level_values("criterion"))
+        ):
+            msg = f"{label}: no usable {crit} judgements left; {crit} is left out"
+            messages.append(msg)
+            warnings.warn(msg, DegenerateInputWarning, stacklevel=3)
+    if not present:
+        raise StatsInputError(
+            f"{label}: no usable judgements: every annotator has a single judgement or identical "
+            "scores in each criterion, so no score can be standardised"
+        )
+    excluded = pd.DataFrame(
+        {
+            "annotator": drop.index.get_level_values("annotator").to_numpy(dtype=object),
+            "criterion": drop.index.get_level_values("criterion").to_numpy(dtype=object),
+            "n": drop["n"].to_numpy(dtype=np.int64),
+            "reason": drop["reason"].to_numpy(dtype=object),
+        }
+    )
+    return Judgements(
+        frame=frame, name=label, criteria=present, excluded=excluded, warnings=tuple(messages)
+    )
