@@ -175,3 +175,117 @@ def test_format_helpers():
     assert figures.format_pvalue(0.01234) == "0.0123"
     assert figures.format_number(0.12345) == "0.123"
     assert isinstance(figures.base_layout(go.Figure(), title="x"), go.Figure)
+
+
+# ---- Metrics vs humans builders ----
+
+
+@pytest.fixture
+def system_scores():
+    """6 systems, one very weak (sys6) that inflates Pearson r of BLEU (paper's Figure 1)."""
+    systems = [f"sys{i}" for i in range(1, 7)]
+    human = pd.Series([0.70, 0.68, 0.66, 0.65, 0.63, 0.20], index=systems, name="HUMAN")
+    metrics = pd.DataFrame(
+        {
+            "BLEU": [30.0, 31.0, 29.5, 30.5, 29.0, 15.0],
+            "TER": [0.50, 0.51, 0.53, 0.52, 0.55, 0.80],
+        },
+        index=systems,
+    )
+    return human, metrics
+
+
+def test_metric_scatter_panels_titles_hover_and_influential(system_scores):
+    human, metrics = system_scores
+    fig = figures.metric_scatter(
+        human,
+        metrics,
+        ["BLEU", "TER"],
+        pearson={"BLEU": 0.9876, "TER": -0.9512},
+        spearman={"BLEU": 0.6, "TER": -0.8286},
+        most_influential={"BLEU": "sys6", "TER": "sys6"},
+        r_without={"BLEU": 0.1234, "TER": -0.5},
+    )
+    assert [t.name for t in fig.data] == ["systems", "most influential system"] * 2
+    pts = fig.data[0]
+    np.testing.assert_allclose(pts.x, human.to_numpy())  # x = human
+    np.testing.assert_allclose(pts.y, metrics["BLEU"].to_numpy())  # y = metric
+    assert list(pts.text) == list(human.index)  # system names on hover
+    assert "%{text}" in pts.hovertemplate
+    ring = fig.data[1]
+    assert list(ring.text) == ["sys6"] and ring.x[0] == 0.20 and ring.y[0] == 15.0
+    assert ring.marker.line.color == figures.HIGHLIGHT
+    titles = [a.text for a in fig.layout.annotations]
+    assert "r = 0.988" in titles[0] and "ρ = 0.600" in titles[0]
+    assert "without sys6: r = 0.123" in titles[0]
+    assert "r = -0.951" in titles[1] and "ρ = -0.829" in titles[1]
+    assert fig.data[2].xaxis == "x2"
+    assert fig.layout.xaxis.title.text == "Human score" and fig.layout.yaxis.title.text == "BLEU"
+
+
+def test_metric_scatter_zscore_axes(system_scores):
+    human, metrics = system_scores
+    fig = figures.metric_scatter(human, metrics, ["TER"], pearson={}, spearman={}, zscore=True)
+    (pts,) = fig.data  # no influential system given
+    x = np.asarray(pts.x)
+    y = np.asarray(pts.y)
+    assert x.mean() == pytest.approx(0, abs=1e-12) and x.std(ddof=1) == pytest.approx(1)
+    assert y.mean() == pytest.approx(0, abs=1e-12) and y.std(ddof=1) == pytest.approx(1)
+    # z-scores are an affine map: the ordering of systems is unchanged
+    assert np.argsort(x).tolist() == np.argsort(human.to_numpy()).tolist()
+    assert fig.layout.xaxis.title.text == "Human score (z)"
+    assert fig.layout.yaxis.title.text == "TER (z)"
+
+
+def test_metric_scatter_rejects_empty_selection(system_scores):
+    human, metrics = system_scores
+    with pytest.raises(ValueError, match="no metric"):
+        figures.metric_scatter(human, metrics, ["nope"], pearson={}, spearman={})
+
+
+@pytest.fixture
+def williams_result():
+    from stats.williams import williams_all_pairs
+
+    rng = np.random.default_rng(7)
+    human = rng.normal(size=15)
+    scores = pd.DataFrame(
+        {
+            "good": human + rng.normal(scale=0.2, size=15),
+            "mid": human + rng.normal(scale=0.6, size=15),
+            "TER": -(human + rng.normal(scale=1.0, size=15)),
+            "bad": rng.normal(size=15),
+        }
+    )
+    return williams_all_pairs(scores, human)
+
+
+def test_williams_grid_uses_result_order_and_hover(williams_result):
+    w = williams_result
+    fig = figures.williams_grid(w, alpha=0.05, title="grid")
+    assert list(fig.data[1].y) == list(w.order) and list(fig.data[1].x) == list(w.order)
+    cd = np.asarray(fig.data[1].customdata, dtype=float)
+    np.testing.assert_array_equal(cd[..., 0], w.pvalue.to_numpy())
+    np.testing.assert_array_equal(cd[..., 1], w.difference.to_numpy())
+    np.testing.assert_array_equal(cd[..., 2], w.ci_low.to_numpy())
+    np.testing.assert_array_equal(cd[..., 3], w.ci_high.to_numpy())
+    tmpl = fig.data[1].hovertemplate
+    assert "Δr" in tmpl and "95% CI low" in tmpl and "95% CI high" in tmpl
+    z = np.asarray(fig.data[1].z, dtype=float)
+    np.testing.assert_array_equal(np.isfinite(z), w.significant(0.05).to_numpy())
+    light = figures.williams_grid(w, alpha=0.05, hover=False)
+    assert np.asarray(light.data[1].customdata).shape == (4, 4, 1)
+
+
+def test_correlation_dots_abs_values_sign_symbols_and_baseline():
+    table = pd.DataFrame(
+        {"pearson": [0.97, -0.95, 0.9]}, index=pd.Index(["A", "TER", "BLEU"], name="metric")
+    )
+    fig = figures.correlation_dots(table, kind="pearson", baseline="BLEU")
+    (tr,) = fig.data
+    np.testing.assert_allclose(tr.x, [0.97, 0.95, 0.9])
+    np.testing.assert_allclose(tr.customdata, [0.97, -0.95, 0.9])
+    assert list(tr.y) == ["A", "TER", "BLEU"]
+    assert list(tr.marker.symbol) == ["circle", "diamond-open", "circle"]
+    assert list(tr.marker.color) == [figures.PALETTE[0], figures.PALETTE[0], figures.HIGHLIGHT]
+    assert fig.layout.yaxis.autorange == "reversed"

@@ -1,0 +1,78 @@
+"""Real browser (Playwright + Debian chromium): the landing page "Metrics vs humans" --
+upload through the file input, figures drawn, no exception, malformed file error, PNG export."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.browser.helpers import (
+    ERROR_SELECTOR,
+    assert_no_exception,
+    screenshot,
+    upload_files,
+    wait_for_charts,
+    wait_for_idle,
+)
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = REPO_ROOT / "sample_data" / "metrics"
+METRIC_NAMES = ["TerrorCat", "METEOR", "SAGAN", "BLEU", "TER", "AMBER"]
+
+
+def _tick_labels(page) -> set[str]:
+    """Axis tick labels of every drawn Plotly chart (SVG text, so textContent)."""
+    return set(
+        page.eval_on_selector_all(
+            ".js-plotly-plot .xtick text, .js-plotly-plot .ytick text",
+            "els => els.map(e => e.textContent)",
+        )
+    )
+
+
+def test_upload_draws_figures_then_malformed_file_shows_error(page, artifacts_dir, tmp_path):
+    # landing page shows the sample with a note
+    assert page.get_by_text("synthetic sample data").count() == 1
+    upload_files(page, [SAMPLE / "human.tsv", SAMPLE / "metrics.tsv"])
+    n = wait_for_charts(page, minimum=3)
+    assert n >= 3
+    assert page.get_by_text("synthetic sample data").count() == 0  # uploaded data now
+    labels = _tick_labels(page)
+    for name in METRIC_NAMES:
+        assert name in labels, (name, sorted(labels))
+    assert page.get_by_text("not a ranking").count() >= 1
+    assert_no_exception(page)
+    screenshot(page, artifacts_dir, "metrics_uploaded")
+
+    bad = tmp_path / "broken_scores.tsv"
+    bad.write_text("METRIC\tLP\tTESTSET\tSYSTEM\tSCORE\nBLEU\tes-en\tnt\tsysA\tnot-a-number\n")
+    upload_files(page, [bad])
+    error = page.locator(ERROR_SELECTOR)
+    error.first.wait_for()
+    text = error.first.inner_text()
+    assert "broken_scores.tsv" in text and "line 2" in text
+    assert_no_exception(page)
+    screenshot(page, artifacts_dir, "metrics_malformed")
+
+
+def test_changing_alpha_redraws_without_exception(page):
+    wait_for_charts(page, minimum=5)
+    page.locator(".st-key-metrics_alpha").get_by_text("0.001").click()
+    wait_for_idle(page)
+    wait_for_charts(page, minimum=5)
+    assert page.get_by_text("α = 0.001").count() >= 1
+    assert_no_exception(page)
+
+
+def test_png_export_downloads_real_png(page, tmp_path):
+    wait_for_charts(page, minimum=5)
+    button = page.locator(".st-key-metrics_grid_png").get_by_role("button", name="Figure PNG").first
+    with page.expect_download(timeout=90_000) as info:
+        button.click()
+    download = info.value
+    assert download.suggested_filename == "williams_grid_es-en.png"
+    path = tmp_path / download.suggested_filename
+    download.save_as(path)
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(data) > 10_000
+    assert_no_exception(page)

@@ -1,0 +1,123 @@
+"""AppTest: the Metrics-vs-humans page (default page) with sample data, uploads, controls,
+malformed files and presentation mode. Uploads go through AppTest's file_uploader support."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dashboard.components import PRESENTATION_KEY
+from tests.dashboard.conftest import REPO_ROOT
+
+SAMPLE = REPO_ROOT / "sample_data" / "metrics"
+
+
+def _charts(at):
+    return at.get("plotly_chart")
+
+
+def _texts(at):
+    return " ".join(
+        [m.value for m in at.markdown] + [c.value for c in at.caption] + [i.value for i in at.info]
+    )
+
+
+def _upload(at, *paths: Path):
+    files = [(p.name, p.read_bytes(), "text/tab-separated-values") for p in paths]
+    at.file_uploader(key="metrics_upload").set_value(files).run()
+    return at
+
+
+@pytest.fixture
+def at(app_test):
+    at = app_test()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_opens_on_sample_data_with_note_and_all_figures(at):
+    assert at.title[0].value == "Metrics vs humans"
+    assert any("synthetic sample data" in i.value for i in at.info)
+    assert len(_charts(at)) == 5  # dots, scatter, heatmap, grid, all-LP grids
+    assert at.selectbox(key="metrics_lp").options == ["es-en", "de-en", "fr-en", "cs-en"]
+    assert at.selectbox(key="metrics_baseline").value == "BLEU"
+    assert at.multiselect(key="metrics_scatter").value == ["TerrorCat", "BLEU"]
+    assert "not a ranking" in _texts(at)
+    assert not at.error
+
+
+def test_every_control_has_a_key_and_reruns_cleanly(at):
+    at.radio(key="metrics_alpha").set_value(0.001).run()
+    at.radio(key="metrics_alternative").set_value("two-sided").run()
+    at.radio(key="metrics_kind").set_value("Kendall").run()
+    at.toggle(key="metrics_zscore").set_value(True).run()
+    at.selectbox(key="metrics_lp").set_value("fr-en").run()
+    at.selectbox(key="metrics_baseline").set_value("TER").run()
+    at.multiselect(key="metrics_scatter").set_value(["NIST", "METEOR", "TER"]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error
+    assert len(_charts(at)) == 5
+    assert "two-sided" in _texts(at)
+    assert at.subheader[0].value.endswith("fr-en")
+
+
+def test_upload_two_files_replaces_sample(at):
+    _upload(at, SAMPLE / "human.tsv", SAMPLE / "metrics.tsv")
+    assert not at.exception, [e.value for e in at.exception]
+    assert not any("synthetic sample data" in i.value for i in at.info)
+    assert len(_charts(at)) == 5
+    assert at.selectbox(key="metrics_lp").options == ["es-en", "de-en", "fr-en", "cs-en"]
+
+
+def test_upload_wide_csv_single_lp(at):
+    _upload(at, SAMPLE / "es-en_wide.csv")
+    assert not at.exception and not at.error
+    assert at.selectbox(key="metrics_lp").options == ["es-en"]
+    assert len(_charts(at)) == 5
+
+
+def test_malformed_file_gives_error_not_exception(at):
+    bad = ("broken.tsv", b"METRIC\tLP\tTESTSET\tSYSTEM\tSCORE\nBLEU\tes-en\tt\tsysA\tabc\n", "")
+    at.file_uploader(key="metrics_upload").set_value([bad]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(at.error) == 1
+    msg = at.error[0].value
+    assert "broken.tsv" in msg and "line 2" in msg
+    assert len(_charts(at)) == 0  # page stopped after the error
+
+
+def test_human_without_metrics_names_the_problem(at):
+    _upload(at, SAMPLE / "human.tsv")
+    assert not at.exception
+    assert len(at.error) == 1 and "no metric scores" in at.error[0].value
+
+
+def test_lp_with_missing_human_is_a_warning_others_still_shown(at, tmp_path):
+    extra = tmp_path / "extra.tsv"
+    extra.write_text(
+        "METRIC\tLP\tTESTSET\tSYSTEM\tSCORE\n"
+        + "".join(f"BLEU\tzz-en\tt\ts{i}\t{i}\n" for i in range(5))
+    )
+    _upload(at, SAMPLE / "human.tsv", SAMPLE / "metrics.tsv", extra)
+    assert not at.exception and not at.error
+    assert any("zz-en" in w.value and "no human scores" in w.value for w in at.warning)
+    assert "zz-en" not in at.selectbox(key="metrics_lp").options
+    assert len(_charts(at)) == 5
+
+
+def test_presentation_mode_collapses_controls_and_still_renders(at):
+    at.sidebar.toggle(key=PRESENTATION_KEY).set_value(True).run()
+    assert not at.exception
+    assert at.session_state[PRESENTATION_KEY] is True
+    assert at.expander[0].proto.expanded is False
+    assert len(_charts(at)) == 5
+
+
+def test_export_buttons_present_for_figures_and_tables(at):
+    keys = {b.key for b in at.get("download_button")}
+    for k in ("metrics_grid_png", "metrics_grid_svg", "metrics_heatmap_png",
+              "metrics_pvalues_csv", "metrics_pvalues_tex", "metrics_summary_csv",
+              "metrics_summary_tex", "metrics_corr_table_csv", "metrics_all_grids_svg"):  # fmt: skip
+        assert k in keys, k

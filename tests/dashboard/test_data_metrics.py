@@ -1,0 +1,106 @@
+"""dashboard.data, Metrics-vs-humans section: cached analysis over the bundled sample,
+per-LP problems, baseline choice, correlation table and per-LP summary."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dashboard import data
+from stats import StatsInputError
+from stats.correlation import correlate_with_human
+from stats.readers.system_level import read_system_scores
+from stats.williams import williams_all_pairs
+
+
+@pytest.fixture(scope="module")
+def sample():
+    return data.sample_files("metrics", data.METRICS_SAMPLE_FILES)
+
+
+def test_sample_files_are_name_bytes_tuples(sample):
+    assert [name for name, _ in sample] == ["human.tsv", "metrics.tsv"]
+    assert all(isinstance(b, bytes) and b.startswith(b"METRIC") for _, b in sample)
+    assert data.sample_files("no-such-dir") == ()
+
+
+def test_metrics_analysis_matches_stats_directly(sample):
+    res = data.metrics_analysis(sample, "greater")
+    assert list(res.analyses) == ["es-en", "de-en", "fr-en", "cs-en"]
+    assert res.problems == {}
+    es = res.analyses["es-en"]
+    lp = read_system_scores(*sample).language_pair("es-en")
+    direct = williams_all_pairs(lp.metrics, lp.human)
+    pd.testing.assert_frame_equal(es.williams.pvalue, direct.pvalue)
+    corr = correlate_with_human(lp.metrics, lp.human)
+    pd.testing.assert_series_equal(es.correlation.pearson, corr.pearson)
+    # Spearman metric-metric matrix = pandas on the sign-aligned scores, in Williams order
+    aligned = lp.metrics[list(direct.order)] * direct.sign
+    pd.testing.assert_frame_equal(es.metric_corr["spearman"], aligned.corr(method="spearman"))
+    pd.testing.assert_frame_equal(es.metric_corr["pearson"], direct.metric_corr)
+
+
+def test_metrics_analysis_two_sided_doubles_one_sided_p(sample):
+    one = data.metrics_analysis(sample, "greater").analyses["de-en"].williams.pvalue
+    two = data.metrics_analysis(sample, "two-sided").analyses["de-en"].williams.pvalue
+    np.testing.assert_allclose(two.to_numpy(), np.minimum(2 * one.to_numpy(), 1.0))
+
+
+def test_lp_with_too_few_systems_is_reported_not_fatal(sample):
+    extra = "METRIC\tLP\tTESTSET\tSYSTEM\tSCORE\n" + "".join(
+        f"{m}\txx-en\tt\ts{i}\t{v + i}\n"
+        for m, v in (("HUMAN", 0.1), ("BLEU", 10))
+        for i in range(3)
+    )
+    res = data.metrics_analysis(sample + (("tiny.tsv", extra.encode()),), "greater")
+    assert "xx-en" in res.problems and "at least 4" in res.problems["xx-en"]
+    assert "es-en" in res.analyses
+
+
+def test_no_analysable_lp_raises_input_error():
+    text = "system,human,BLEU\na,0.1,1\nb,0.2,2\nc,0.3,4\n"
+    with pytest.raises(StatsInputError, match="at least 4"):
+        data.metrics_analysis((("three.csv", text.encode()),), "greater")
+
+
+def test_unreadable_upload_raises_input_error_naming_file():
+    with pytest.raises(StatsInputError, match="bad.tsv"):
+        data.metrics_analysis((("bad.tsv", b"hello world\n1 2\n"),), "greater")
+
+
+def test_default_baseline():
+    assert data.default_baseline(["TerrorCat", "sacreBLEU", "BLEU"]) == "BLEU"
+    assert data.default_baseline(["TerrorCat", "sacreBLEU"]) == "sacreBLEU"
+    assert data.default_baseline(["chrF", "TER"]) is None
+
+
+def test_correlation_table_order_and_influence(sample):
+    es = data.metrics_analysis(sample, "greater").analyses["es-en"]
+    t = data.correlation_table(es, "spearman")
+    assert list(t.columns[:4]) == ["pearson", "spearman", "kendall", "n"]
+    assert (np.diff(t["spearman"].abs().to_numpy()) <= 1e-12).all()
+    assert (t["n"] == 12).all()
+    # r without the most influential system = the leave-one-out value for that system
+    m = "BLEU"
+    sysname = t.at[m, "most_influential"]
+    assert t.at[m, "pearson_without"] == pytest.approx(es.influence.r_without.at[sysname, m])
+
+
+def test_significance_summary_counts(sample):
+    res = data.metrics_analysis(sample, "greater")
+    s = data.significance_summary(res.analyses, alpha=0.05, baseline="BLEU")
+    assert list(s.index) == ["es-en", "de-en", "fr-en", "cs-en"]
+    for key, a in res.analyses.items():
+        sig = a.williams.pvalue.to_numpy() < 0.05
+        m = len(a.williams.order)
+        assert s.at[key, "significant pairs"] == sig.sum()
+        assert s.at[key, "share significant"] == pytest.approx(sig.sum() / (m * (m - 1) / 2))
+        beats = [r for r in a.williams.order if a.williams.pvalue.at[r, "BLEU"] < 0.05]
+        assert s.at[key, "beat baseline"] == len(beats)
+        text = s.at[key, "metrics significantly beating baseline"]
+        assert text == (", ".join(beats) if beats else "none")
+    stricter = data.significance_summary(res.analyses, alpha=0.001, baseline="BLEU")
+    assert (stricter["significant pairs"] <= s["significant pairs"]).all()
+    absent = data.significance_summary(res.analyses, alpha=0.05, baseline="nope")
+    assert (absent["metrics significantly beating baseline"] == "(baseline absent)").all()
