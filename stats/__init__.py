@@ -9,6 +9,56 @@ from ._errors import DegenerateInputWarning, StatsInputError
 
 __all__ = ["DegenerateInputWarning", "StatsInputError"]
 
+# ---- Randomized significance tests (issue 5) ----
+from .randomized import (  # noqa: E402
+    PairwiseSignificanceResult,
+    RandomizedTestResult,
+    approximate_randomization,
+    bootstrap,
+    paired_bootstrap,
+    pairwise_significance,
+)
+from .sufficient import SegmentStatistics, extract_statistics, statistics_from_scores  # noqa: E402
+
+__all__ += [
+    "PairwiseSignificanceResult",
+    "RandomizedTestResult",
+    "SegmentStatistics",
+    "approximate_randomization",
+    "bootstrap",
+    "extract_statistics",
+    "paired_bootstrap",
+    "pairwise_significance",
+    "statistics_from_scores",
+]
+
+# ---- Correlation with humans and the Williams test (issue 2) ----
+from .correlation import (  # noqa: E402
+    CorrelationResult,
+    LeaveOneOutResult,
+    correlate_with_human,
+    leave_one_out,
+    metric_correlations,
+)
+from .williams import (  # noqa: E402
+    WilliamsMatrixResult,
+    WilliamsResult,
+    williams_all_pairs,
+    williams_test,
+)
+
+__all__ += [
+    "CorrelationResult",
+    "LeaveOneOutResult",
+    "WilliamsMatrixResult",
+    "WilliamsResult",
+    "correlate_with_human",
+    "leave_one_out",
+    "metric_correlations",
+    "williams_all_pairs",
+    "williams_test",
+]
+
 # ---- Quality estimation (issue 4) ----
 from .qe import (  # noqa: E402
     QEEvaluationResult,
@@ -38,33 +88,6 @@ __all__ += [
     "rescaling_curve",
     "rescaling_experiment",
     "shift_and_rescale",
-]
-
-# ---- Correlation with humans and the Williams test (issue 2) ----
-from .correlation import (  # noqa: E402
-    CorrelationResult,
-    LeaveOneOutResult,
-    correlate_with_human,
-    leave_one_out,
-    metric_correlations,
-)
-from .williams import (  # noqa: E402
-    WilliamsMatrixResult,
-    WilliamsResult,
-    williams_all_pairs,
-    williams_test,
-)
-
-__all__ += [
-    "CorrelationResult",
-    "LeaveOneOutResult",
-    "WilliamsMatrixResult",
-    "WilliamsResult",
-    "correlate_with_human",
-    "leave_one_out",
-    "metric_correlations",
-    "williams_all_pairs",
-    "williams_test",
 ]
 
 # ---- Human gold standard and accuracy of significance tests (issue 6) ----

@@ -1,0 +1,144 @@
+"""``python -m stats randomized``: randomized significance tests for all pairs of MT systems.
+
+Examples::
+
+    python -m stats randomized --ref ref.txt --hyp sysA.txt sysB.txt sysC.txt \\
+        --metric bleu --test approximate-randomization --resamples 10000 --seed 1
+    python -m stats randomized --scores comet.tsv --metric mean --test paired-bootstrap
+
+JSON output::
+
+    {"metric", "test", "alternative", "n_resamples", "seed", "n_segments",
+     "systems": [best first], "scores": {system: score},
+     "pvalues": {row: {col: p or null}}}
+
+The p-value of a pair sits in the row of the system with the better score (for TER: the
+lower); the mirror cell and the diagonal are null. The same seed gives byte-identical output.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .._errors import StatsInputError
+from ..randomized import TESTS, pairwise_significance
+from ..readers.segments import read_parallel, read_segment_scores
+from ..sufficient import extract_statistics, statistics_from_scores
+from ._common import dumps, matrix_tsv, pvalue_matrix_json, table_tsv
+
+DEFAULT_SEED = 12345
+DEFAULT_RESAMPLES = {"paired-bootstrap": 1000, "bootstrap": 1000, "approximate-randomization": 10000}
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "randomized",
+        help="paired bootstrap / bootstrap / approximate randomization for all system pairs",
+        description=(
+            "Randomized significance tests (Graham, Mathur & Baldwin, WMT 2014) for every "
+            "pair of MT systems, from raw text (BLEU/chrF/TER via sacrebleu sufficient "
+            "statistics) or from segment-level scores (metric 'mean')."
+        ),
+    )
+    src = p.add_argument_group("input (either --ref/--hyp or --scores)")
+    src.add_argument("--ref", action="append", metavar="FILE", default=[],
+                     help="reference file, one segment per line (repeat for multiple references)")
+    src.add_argument("--hyp", action="extend", nargs="+", metavar="FILE", default=[],
+                     help="hypothesis file(s), one per system; system name = file name "
+                     "without extension")
+    src.add_argument("--scores", metavar="FILE",
+                     help="segment scores: long SYSTEM SEGMENT SCORE [METRIC] or wide CSV "
+                     "(one column per system)")
+    src.add_argument("--score-metric", metavar="NAME",
+                     help="with --scores: which METRIC to use when the file holds several")
+    p.add_argument("--metric", choices=["bleu", "chrf", "ter", "mean"],
+                   help="bleu|chrf|ter for --ref/--hyp (default bleu), mean for --scores")
+    p.add_argument("--test", choices=list(TESTS), default="paired-bootstrap",
+                   help="default: paired-bootstrap")
+    p.add_argument("--resamples", type=int, metavar="N",
+                   help="number of resamples (default 1000; 10000 for approximate-randomization)")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, metavar="S",
+                   help=f"random seed (default {DEFAULT_SEED})")
+    p.add_argument("--alternative", choices=["greater", "two-sided"], default="greater",
+                   help="greater: row system better than column system (default)")
+    p.add_argument("--format", choices=["json", "tsv"], default="json")
+    p.set_defaults(func=run)
+
+
+def _load(args: argparse.Namespace):
+    if args.scores and (args.hyp or args.ref):
+        raise StatsInputError("give either --scores or --ref/--hyp, not both")
+    if args.scores:
+        metric = args.metric or "mean"
+        if metric != "mean":
+            raise StatsInputError(
+                f"--metric {metric} needs --ref/--hyp text files; segment scores (--scores) "
+                "use --metric mean"
+            )
+        frame = read_segment_scores(args.scores, metric=args.score_metric)
+        return statistics_from_scores(frame, label=frame.columns.name or "mean score"), metric
+    if not args.hyp:
+        raise StatsInputError("no input: give --ref FILE and --hyp FILE [FILE ...], or --scores FILE")
+    if not args.ref:
+        raise StatsInputError("--hyp given without --ref: give at least one reference file")
+    if args.score_metric:
+        raise StatsInputError("--score-metric only applies to --scores")
+    metric = args.metric or "bleu"
+    if metric == "mean":
+        raise StatsInputError(
+            "--metric mean needs --scores (segment scores); use bleu, chrf or ter with text files"
+        )
+    refs, hyps = read_parallel(args.ref, args.hyp)
+    return extract_statistics(refs, hyps, metric=metric), metric
+
+
+def run(args: argparse.Namespace) -> str:
+    if args.resamples is not None and args.resamples < 1:
+        raise StatsInputError(f"--resamples must be a positive integer; got {args.resamples}")
+    if args.seed < 0:
+        raise StatsInputError(f"--seed must be a non-negative integer; got {args.seed}")
+    data, metric = _load(args)
+    if data.n_systems < 2:
+        raise StatsInputError(
+            f"need at least two systems to compare; got {data.n_systems} ({', '.join(data.systems)})"
+        )
+    n = args.resamples if args.resamples is not None else DEFAULT_RESAMPLES[args.test]
+    res = pairwise_significance(
+        data, test=args.test, n_resamples=n, alternative=args.alternative, rng=args.seed
+    )
+    if args.format == "json":
+        return dumps(
+            {
+                "metric": metric,
+                "test": res.test,
+                "alternative": res.alternative,
+                "n_resamples": res.n_resamples,
+                "seed": res.seed,
+                "n_segments": res.n_segments,
+                "systems": list(res.systems),
+                "scores": {s: float(res.scores[s]) for s in res.systems},
+                "pvalues": pvalue_matrix_json(res.pvalue),
+            }
+        )
+    head = (
+        f"# metric={metric} ({res.label}{'; ' + res.signature if res.signature else ''}) "
+        f"test={res.test} alternative={res.alternative} n_resamples={res.n_resamples} "
+        f"seed={res.seed} n_segments={res.n_segments}"
+    )
+    rows = [
+        {"system": s, "score": res.scores[s], "ci_low": res.score_ci_low[s],
+         "ci_high": res.score_ci_high[s]}
+        for s in res.systems
+    ]
+    table = table_tsv(rows, ["system", "score", "ci_low", "ci_high"])
+    ci = f"{round(res.confidence_level * 100)}% bootstrap CI"
+    return "\n".join(
+        [
+            head,
+            f"# systems, best first; {ci}",
+            table,
+            "",
+            "# p-values (row better than column; '-' = no test in this cell)",
+            matrix_tsv(res.pvalue),
+        ]
+    )

@@ -1,0 +1,268 @@
+"""Readers for MT system outputs and segment-level scores (randomized significance tests).
+
+Three inputs:
+
+* **Raw text** (:func:`read_parallel`): one or more reference files and one hypothesis file
+  per system, plain UTF-8, one segment per line; the system name is the file name without
+  its extension. All files must have the same number of lines; reference lines must not be
+  empty (no metric can score a segment without a reference). An empty hypothesis line is a
+  (bad) translation and is scored as such.
+* **Long segment scores** (:func:`read_segment_scores`): a table with header
+  ``SYSTEM SEGMENT SCORE`` and an optional ``METRIC`` column (tab, comma or whitespace
+  separated), for metrics whose system score is the mean of segment scores (COMET, sentence
+  chrF, human DA scores, ...). Every system must score the same segments.
+* **Wide segment scores** (:func:`read_segment_scores`): CSV/TSV with one column per system,
+  one row per segment, optionally a first column ``SEGMENT`` (or ``ID``) with segment ids.
+
+Errors are :class:`~stats.StatsInputError` with a one-line message naming the file, line,
+column, system or segment at fault.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import PurePath
+
+import numpy as np
+import pandas as pd
+
+from .._errors import StatsInputError
+from ._common import LINE, Source, load_text, name_list, read_table, split_lines, to_float
+
+__all__ = ["read_lines", "read_parallel", "read_segment_scores", "system_name"]
+
+_ID_COLUMNS = {"segment", "seg", "id", "segment_id", "seg_id", "sid", "segid"}
+
+
+def _named(item) -> tuple[Source, str | None]:
+    """Accept a source or a ``(name, source)`` pair (as the dashboard passes uploads)."""
+    if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
+        return item[1], item[0]
+    return item, None
+
+
+def system_name(label: str) -> str:
+    """System name of a hypothesis file: the file name without directory and extension."""
+    base = PurePath(str(label).replace("\\", "/")).name
+    stem = base.rsplit(".", 1)[0] if "." in base.lstrip(".") else base
+    return stem or base
+
+
+def read_lines(source: Source, name: str | None = None) -> tuple[list[str], str]:
+    """Read a plain-text file of segments, one per line.
+
+    Returns the list of lines (without line terminators; one final newline is not a line)
+    and the file's display name.
+    """
+    text, label = load_text(source, name)
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines = lines[:-1]
+    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines], label
+
+
+def read_parallel(
+    references: Sequence, hypotheses: Sequence
+) -> tuple[list[list[str]], dict[str, list[str]]]:
+    """Read reference file(s) and one hypothesis file per system.
+
+    Parameters
+    ----------
+    references : sequence of sources
+        One or more reference files (paths, bytes, file objects, or ``(name, source)`` pairs).
+    hypotheses : sequence of sources
+        One file per system; the system name is the file name without its extension.
+
+    Returns
+    -------
+    (references, hypotheses)
+        ``references`` as a list of reference streams (sacrebleu's layout) and
+        ``hypotheses`` as a dict system name -> list of segments, in input order.
+
+    Raises
+    ------
+    StatsInputError
+        No reference or no hypothesis file; files with different numbers of lines (naming
+        both files and counts); an empty reference line (file and line); two hypothesis
+        files with the same system name.
+    """
+    if isinstance(references, (str, bytes, os.PathLike)) or not references:
+        raise StatsInputError("references: give at least one reference file")
+    if isinstance(hypotheses, (str, bytes, os.PathLike)) or not hypotheses:
+        raise StatsInputError("hypotheses: give at least one hypothesis file (one per system)")
+    refs: list[tuple[str, list[str]]] = []
+    for item in references:
+        src, nm = _named(item)
+        lines, label = read_lines(src, nm)
+        refs.append((label, lines))
+    first_label, first = refs[0]
+    n = len(first)
+    for label, lines in refs[1:]:
+        if len(lines) != n:
+            raise StatsInputError(
+                f"{label} has {len(lines)} lines but {first_label} has {n}; "
+                "all files must have one segment per line, aligned"
+            )
+    hyps: dict[str, list[str]] = {}
+    files: dict[str, str] = {}
+    for item in hypotheses:
+        src, nm = _named(item)
+        lines, label = read_lines(src, nm)
+        sys_name = system_name(label)
+        if sys_name in hyps:
+            raise StatsInputError(
+                f"{label}: system name {sys_name!r} is also used by {files[sys_name]}; "
+                "rename one of the files"
+            )
+        if len(lines) != n:
+            raise StatsInputError(
+                f"{label} has {len(lines)} lines but {first_label} has {n}; "
+                "all files must have one segment per line, aligned"
+            )
+        hyps[sys_name] = lines
+        files[sys_name] = label
+    for label, lines in refs:
+        empty = [i for i, ln in enumerate(lines, start=1) if not ln.strip()]
+        if empty:
+            more = f" (and {len(empty) - 1} more)" if len(empty) > 1 else ""
+            raise StatsInputError(
+                f"{label}, line {empty[0]}: empty reference segment{more}; the metric cannot "
+                "score a segment without a reference"
+            )
+    return [lines for _, lines in refs], hyps
+
+
+def read_segment_scores(
+    source: Source, *, metric: str | None = None, name: str | None = None
+) -> pd.DataFrame:
+    """Read segment-level scores in long (``SYSTEM SEGMENT SCORE [METRIC]``) or wide format.
+
+    Parameters
+    ----------
+    source : path, bytes or file object
+    metric : str, optional
+        For a long file with a ``METRIC`` column holding several metrics: which one to use
+        (case-insensitive). Required when there is more than one.
+    name : str, optional
+        Display name of the file in error messages.
+
+    Returns
+    -------
+    DataFrame
+        Rows = segments (index: segment ids as strings, in order of first appearance),
+        columns = systems (in order of first appearance); ``frame.columns.name`` is the
+        metric's name when the file says it (``METRIC`` column), else None.
+
+    Raises
+    ------
+    StatsInputError
+        Missing columns, non-numeric / missing / NaN / infinite scores (file, line, column),
+        duplicate (system, segment) rows, systems that do not score the same segments
+        (naming the system and segment ids), an unknown or ambiguous metric.
+    """
+    text, label = load_text(source, name)
+    head, _, _ = split_lines(text, label)
+    low = {h.lower() for h in head}
+    if {"system", "segment", "score"} <= low:
+        return _read_long(text.encode("utf-8"), label, metric)
+    if "system" in low or "score" in low:
+        raise StatsInputError(
+            f"{label}, line 1: a long-format file needs the columns SYSTEM SEGMENT SCORE "
+            f"(optional METRIC); found {', '.join(head)}"
+        )
+    return _read_wide(text.encode("utf-8"), label)
+
+
+def _read_long(data: bytes, label: str, metric: str | None) -> pd.DataFrame:
+    table = read_table(
+        data, required=["SYSTEM", "SEGMENT", "SCORE"], optional=["METRIC"], name=label
+    )
+    frame = table.frame
+    for col in ("SYSTEM", "SEGMENT"):
+        empty = frame[col].astype(str).str.strip() == ""
+        if empty.any():
+            line = int(frame.loc[empty, LINE].iloc[0])
+            raise StatsInputError(f"{label}, line {line}, column {col}: empty value")
+    metric_label = None
+    if "METRIC" in frame.columns:
+        names = list(dict.fromkeys(frame["METRIC"].astype(str)))
+        if metric is not None:
+            match = [m for m in names if m.lower() == str(metric).lower()]
+            if not match:
+                raise StatsInputError(
+                    f"{label}: metric {metric!r} not found in column METRIC; "
+                    f"found {name_list(names)}"
+                )
+            frame = frame[frame["METRIC"].astype(str) == match[0]]
+            metric_label = match[0]
+        elif len(names) > 1:
+            raise StatsInputError(
+                f"{label}: column METRIC holds several metrics ({name_list(names)}); "
+                "choose one"
+            )
+        else:
+            metric_label = names[0]
+    scores = to_float(frame, "SCORE", label)
+    systems = frame["SYSTEM"].astype(str).to_numpy()
+    segments = frame["SEGMENT"].astype(str).to_numpy()
+    lines = frame[LINE].to_numpy()
+    keys = pd.Series(list(zip(systems, segments, strict=True)))
+    dup = keys.duplicated(keep=False).to_numpy()
+    if dup.any():
+        first = keys[dup].iloc[0]
+        where = lines[dup & (keys == first).to_numpy()]
+        raise StatsInputError(
+            f"{label}, lines {where[0]} and {where[1]}: system {first[0]!r}, segment "
+            f"{first[1]!r} appears twice"
+        )
+    sys_order = list(dict.fromkeys(systems))
+    seg_order = list(dict.fromkeys(segments))
+    wide = (
+        pd.DataFrame({"system": systems, "segment": segments, "score": scores})
+        .pivot(index="segment", columns="system", values="score")
+        .reindex(index=seg_order, columns=sys_order)
+    )
+    missing = wide.isna().to_numpy()
+    if missing.any():
+        j = int(np.flatnonzero(missing.any(axis=0))[0])
+        segs = [seg_order[i] for i in np.flatnonzero(missing[:, j])]
+        has = [sys_order[k] for k in range(len(sys_order)) if not missing[:, k].any()]
+        ref = f" (system {has[0]!r} has them)" if has else ""
+        raise StatsInputError(
+            f"{label}: system {sys_order[j]!r} has no score for segment(s) "
+            f"{name_list(segs)}{ref}; every system must score the same segments"
+        )
+    wide.index = pd.Index([str(s) for s in seg_order], name="segment")
+    wide.columns = pd.Index([str(s) for s in sys_order], name=metric_label)
+    return wide
+
+
+def _read_wide(data: bytes, label: str) -> pd.DataFrame:
+    text = data.decode("utf-8")
+    head, _, _ = split_lines(text, label)
+    has_id = head[0].strip().lower() in _ID_COLUMNS
+    systems = head[1:] if has_id else head
+    if not systems:
+        raise StatsInputError(f"{label}, line 1: no system columns in the header")
+    for s in systems:
+        if not s.strip():
+            raise StatsInputError(f"{label}, line 1: a system column has an empty name")
+    table = read_table(data, required=head, name=label)
+    frame = table.frame
+    values = {s: to_float(frame, s, label) for s in systems}
+    if has_id:
+        ids = frame[head[0]].astype(str).to_numpy()
+        dup = pd.Series(ids).duplicated().to_numpy()
+        if dup.any():
+            i = int(np.flatnonzero(dup)[0])
+            raise StatsInputError(
+                f"{label}, line {int(frame[LINE].iloc[i])}, column {head[0]}: segment "
+                f"{ids[i]!r} appears twice"
+            )
+    else:
+        ids = [str(i) for i in range(1, len(frame) + 1)]
+    out = pd.DataFrame(values, index=pd.Index([str(i) for i in ids], name="segment"))
+    out.columns = pd.Index([str(s) for s in systems], name=None)
+    return out
+

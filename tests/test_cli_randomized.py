@@ -1,0 +1,151 @@
+"""``python -m stats randomized``: JSON layout, determinism, errors (exit 2, one line)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sacrebleu
+
+from stats.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+MT = ROOT / "sample_data" / "mt"
+KEYS = ["metric", "test", "alternative", "n_resamples", "seed", "n_segments", "systems",
+        "scores", "pvalues"]
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    """First 80 segments of the sample corpus, 4 systems (keeps TER quick)."""
+    d = tmp_path_factory.mktemp("mt")
+    n = 80
+    (d / "ref.txt").write_text(
+        "\n".join((MT / "reference.txt").read_text().splitlines()[:n]) + "\n")
+    for s in ("Aurora", "Cirrus", "Delta", "Harbor"):
+        lines = (MT / "hyp" / f"{s}.txt").read_text().splitlines()[:n]
+        (d / f"{s}.txt").write_text("\n".join(lines) + "\n")
+    return d
+
+
+def _run(argv, capsys):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _text_args(d, *extra):
+    hyps = [str(d / f"{s}.txt") for s in ("Aurora", "Cirrus", "Delta", "Harbor")]
+    return ["randomized", "--ref", str(d / "ref.txt"), "--hyp", *hyps, *extra]
+
+
+@pytest.mark.parametrize("metric", ["bleu", "chrf", "ter"])
+def test_json_layout_and_scores(small, capsys, metric):
+    code, out, err = _run(_text_args(small, "--metric", metric, "--resamples", "200",
+                                     "--seed", "3"), capsys)
+    assert code == 0, err
+    doc = json.loads(out)
+    assert list(doc) == KEYS
+    assert doc["metric"] == metric and doc["test"] == "paired-bootstrap"
+    assert doc["alternative"] == "greater" and doc["n_resamples"] == 200 and doc["seed"] == 3
+    assert doc["n_segments"] == 80
+    refs = [(small / "ref.txt").read_text().splitlines()]
+    cls = {"bleu": sacrebleu.BLEU, "chrf": sacrebleu.CHRF, "ter": sacrebleu.TER}[metric]
+    for s in doc["systems"]:
+        hyp = (small / f"{s}.txt").read_text().splitlines()
+        assert doc["scores"][s] == cls().corpus_score(hyp, refs).score  # exact
+    values = [doc["scores"][s] for s in doc["systems"]]
+    assert values == sorted(values, reverse=(metric != "ter"))  # best first; TER lower
+    systems = doc["systems"]
+    for i, r in enumerate(systems):
+        assert list(doc["pvalues"][r]) == systems
+        for j, c in enumerate(systems):
+            p = doc["pvalues"][r][c]
+            if j > i:
+                assert 0 < p <= 1
+            else:
+                assert p is None  # diagonal and mirror cell
+
+
+def test_same_seed_byte_identical(small, capsys):
+    args = _text_args(small, "--test", "approximate-randomization", "--resamples", "500",
+                      "--seed", "42", "--alternative", "two-sided")
+    a = _run(args, capsys)[1]
+    b = _run(args, capsys)[1]
+    assert a == b
+    c = _run(args[:-3] + ["43", "--alternative", "two-sided"], capsys)[1]
+    assert json.loads(c)["seed"] == 43
+    assert json.loads(a)["alternative"] == "two-sided"
+
+
+def test_defaults(small, capsys):
+    doc = json.loads(_run(_text_args(small, "--test", "approximate-randomization"), capsys)[1])
+    assert doc["n_resamples"] == 10000 and doc["seed"] == 12345 and doc["metric"] == "bleu"
+
+
+def test_tsv(small, capsys):
+    code, out, _ = _run(_text_args(small, "--format", "tsv", "--resamples", "100",
+                                   "--test", "bootstrap"), capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("# metric=bleu (BLEU; nrefs:1") and "seed=12345" in lines[0]
+    assert lines[2] == "system\tscore\tci_low\tci_high"
+    assert "\t-\t" in out
+
+
+def test_scores_input(capsys):
+    code, out, err = _run(["randomized", "--scores", str(MT / "segment_scores.tsv"),
+                           "--score-metric", "SimCOMET", "--resamples", "100"], capsys)
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["metric"] == "mean" and doc["systems"][0] == "Aurora"
+    assert doc["n_segments"] == 500
+    code, out, _ = _run(["randomized", "--scores", str(MT / "segment_scores_wide.csv"),
+                         "--metric", "mean", "--resamples", "100"], capsys)
+    assert code == 0 and json.loads(out)["scores"] == doc["scores"]
+
+
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        (["--scores", "x.tsv", "--ref", "r.txt"], "either --scores or --ref/--hyp"),
+        ([], "no input"),
+        (["--hyp", "a.txt"], "without --ref"),
+        (["--scores", str(MT / "segment_scores.tsv")], "several metrics"),
+        (["--scores", str(MT / "segment_scores_wide.csv"), "--metric", "bleu"], "--metric mean"),
+        (["--ref", str(MT / "reference.txt"), "--hyp", str(MT / "hyp" / "Aurora.txt"),
+          "--metric", "mean"], "--metric mean needs --scores"),
+        (["--ref", str(MT / "reference.txt"), "--hyp", str(MT / "hyp" / "Aurora.txt")],
+         "at least two systems"),
+        (["--ref", "/nonexistent/ref.txt", "--hyp", "a.txt", "b.txt"], "file not found"),
+        (["--scores", str(MT / "segment_scores_wide.csv"), "--resamples", "0"], "--resamples"),
+    ],
+)
+def test_errors_one_line_exit_2(capsys, args, match):
+    code, out, err = _run(["randomized", *args], capsys)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("error: ") and match in err
+
+
+def test_line_count_mismatch_subprocess(tmp_path):
+    (tmp_path / "ref.txt").write_text("a b\nc d\ne f\n")
+    (tmp_path / "A.txt").write_text("a b\nc d\ne f\n")
+    (tmp_path / "B.txt").write_text("a b\nc d\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "stats", "randomized", "--ref", str(tmp_path / "ref.txt"),
+         "--hyp", str(tmp_path / "A.txt"), str(tmp_path / "B.txt")],
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.strip().splitlines() == [
+        f"error: {tmp_path / 'B.txt'} has 2 lines but {tmp_path / 'ref.txt'} has 3; "
+        "all files must have one segment per line, aligned"
+    ]
+    bad = subprocess.run(
+        [sys.executable, "-m", "stats", "randomized", "--test", "t-test"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
