@@ -249,6 +249,181 @@ def significance_summary(
 # ---- Quality estimation (helper C) ----
 # ---------------------------------------------------------------------------------------------
 
+from stats.qe import (  # noqa: E402
+    QEEvaluationResult,
+    RescaleResult,
+    compare_gold_representations,
+    evaluate_qe,
+    post_edit_rate,
+    rescaling_curve,
+    rescaling_experiment,
+)
+from stats.readers.qe import QEData, read_post_edit, read_qe, split_qe_files  # noqa: E402
+from stats.williams import WilliamsResult  # noqa: E402
+
+#: Bundled QE samples: label -> glob patterns under sample_data/qe/.
+QE_SAMPLES = {
+    "HTER, 10 systems (hter_long.txt)": ("hter_long.txt",),
+    "Effort 1/2/3: discrete vs continuous (effort_long.txt)": ("effort_long.txt",),
+    "WMT submission files + gold (wmt/*.txt, wmt_gold.txt)": ("wmt/*.txt", "wmt_gold.txt"),
+    "Post-edit time + post-editing table (pet_long.txt, post_edit.tsv)": (
+        "pet_long.txt",
+        "post_edit.tsv",
+    ),
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class QEInput:
+    """Parsed QE upload: predictions + gold (``data``), the optional post-editing table
+    (``post_edit``: time, words and further gold representations per sentence) and file names."""
+
+    data: QEData
+    post_edit: pd.DataFrame | None
+    data_files: tuple[str, ...]
+    gold_file: str | None
+    post_edit_file: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class QEAnalysis:
+    """Everything the QE page shows that does not depend on lambda.
+
+    ``data`` is what was evaluated (converted to seconds per word when ``rate``);
+    ``post_edit_test`` is the Williams test of post-edit rate vs post-edit time against
+    ``post_edit_reference`` (paper Table 1), or None without a post-editing table.
+    """
+
+    input: QEInput
+    data: QEData
+    result: QEEvaluationResult
+    rate: bool
+    post_edit_test: WilliamsResult | None
+    post_edit_reference: str | None
+    warnings: tuple[str, ...]
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def load_qe(uploads: Uploads, allow_constant: bool = False) -> QEInput:
+    """Sort the uploaded files (predictions, gold file, post-editing table) and parse them --
+    cached on content. Raises :class:`stats.StatsInputError` for anything unreadable."""
+    if not uploads:
+        raise StatsInputError("no file uploaded")
+    data_files, gold, post = split_qe_files(
+        [content for _, content in uploads], names=[name for name, _ in uploads]
+    )
+    sources = [content for content, _ in data_files]
+    names = [name for _, name in data_files]
+    qe = read_qe(
+        sources if len(sources) > 1 else sources[0],
+        gold[0] if gold else None,
+        name=names if len(names) > 1 else names[0],
+        gold_name=gold[1] if gold else None,
+        allow_constant=allow_constant,
+    )
+    table = read_post_edit(post[0], name=post[1]) if post else None
+    return QEInput(
+        data=qe,
+        post_edit=table,
+        data_files=tuple(names),
+        gold_file=gold[1] if gold else None,
+        post_edit_file=post[1] if post else None,
+    )
+
+
+def _qe_evaluated_data(inp: QEInput, rate: bool) -> QEData:
+    if rate and inp.post_edit is not None:
+        return post_edit_rate(inp.data, inp.post_edit["words"])
+    return inp.data
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def qe_analysis(
+    uploads: Uploads,
+    allow_constant: bool = False,
+    rate: bool = False,
+    alternative: str = "greater",
+) -> QEAnalysis:
+    """Pearson/Spearman/MAE/RMSE with ranks, the Williams grid, prediction correlations and
+    (with a post-editing table) the PER-vs-PET test -- cached on (content, options); the
+    lambda slider does not recompute this (see :func:`qe_rescaling`)."""
+    inp = load_qe(uploads, allow_constant)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DegenerateInputWarning)
+        data = _qe_evaluated_data(inp, rate)
+        result = evaluate_qe(data, alternative=alternative)
+        test, reference = None, None
+        if inp.post_edit is not None:
+            extra = [c for c in inp.post_edit.columns if c not in ("time", "words")]
+            if extra:
+                reference = "hter" if "hter" in extra else extra[0]
+                pe = inp.post_edit
+                test = compare_gold_representations(
+                    post_edit_rate(pe["time"], pe["words"]), pe["time"], pe[reference]
+                )
+    messages = tuple(
+        dict.fromkeys(
+            str(w.message) for w in caught if issubclass(w.category, DegenerateInputWarning)
+        )
+    )
+    return QEAnalysis(
+        input=inp,
+        data=data,
+        result=result,
+        rate=bool(rate and inp.post_edit is not None),
+        post_edit_test=test,
+        post_edit_reference=reference,
+        warnings=messages,
+    )
+
+
+@st.cache_data(show_spinner=False, max_entries=128)
+def qe_rescaling(
+    uploads: Uploads, sd_ratio: float, allow_constant: bool = False, rate: bool = False
+) -> RescaleResult:
+    """MAE/RMSE before and after shifting to the gold mean and rescaling to ``sd_ratio`` x the
+    gold SD (cheap; cached per lambda so moving the slider back and forth is instant)."""
+    inp = load_qe(uploads, allow_constant)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateInputWarning)  # reported by qe_analysis
+        return rescaling_experiment(_qe_evaluated_data(inp, rate), sd_ratio=sd_ratio)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def qe_rescaling_curve(
+    uploads: Uploads, allow_constant: bool = False, rate: bool = False
+) -> pd.DataFrame:
+    """MAE and RMSE of every system for lambda = 0.05, 0.10, ..., 1.50 (long table)."""
+    inp = load_qe(uploads, allow_constant)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateInputWarning)
+        return rescaling_curve(_qe_evaluated_data(inp, rate))
+
+
+def qe_rank_table(result: QEEvaluationResult, rescale: RescaleResult) -> pd.DataFrame:
+    """The page's main table, one row per system in Pearson order: r, its rank, MAE, its rank,
+    the rank change (MAE rank - r rank; positive = MAE ranks the system lower than r does),
+    RMSE and its rank, Spearman, and MAE/RMSE after rescaling to ``rescale.sd_ratio``."""
+    scores = result.scores
+    order = list(result.order)
+    ranks = scores.ranks.loc[order]
+    table = pd.DataFrame(
+        {
+            "pearson": scores.statistic.loc[order],
+            "rank_pearson": ranks["pearson"],
+            "mae": scores.mae.loc[order],
+            "rank_mae": ranks["mae"],
+            "rank_change": ranks["mae"] - ranks["pearson"],
+            "rmse": scores.rmse.loc[order],
+            "rank_rmse": ranks["rmse"],
+            "spearman": scores.spearman.loc[order],
+            "mae_rescaled": rescale.mae_rescaled.loc[order],
+            "rmse_rescaled": rescale.rmse_rescaled.loc[order],
+        }
+    )
+    table.index.name = "system"
+    return table
+
 
 # ---------------------------------------------------------------------------------------------
 # ---- Tests vs humans (helper D) ----

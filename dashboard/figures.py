@@ -649,3 +649,358 @@ def correlation_dots(
         type="category", categoryorder="array", categoryarray=names, autorange="reversed"
     )
     return fig
+
+
+# ---------------------------------------------------------------------------------------------
+# ---- Quality estimation (helper C) ----
+# ---------------------------------------------------------------------------------------------
+
+#: Most distinct values a label/prediction set may have to be drawn as bars of counts.
+QE_DISCRETE_MAX_VALUES = 10
+
+#: Graham (2015) caveat shown beside the QE Williams grid.
+QE_WINS_NOT_A_RANKING = (
+    "Do not rank QE systems by the number of systems they significantly beat: the power of the "
+    "Williams test depends on how strongly two systems' predictions correlate with each other "
+    "(see the prediction correlation heatmap). Read each pair on its own (Graham, 2015)."
+)
+
+
+def qe_rank_change(
+    table: pd.DataFrame, *, measures: Sequence[str] = ("pearson", "mae"), title: str | None = None
+) -> go.Figure:
+    """Slope chart of each system's rank under several measures (1 = best, at the top).
+
+    ``table`` is indexed by system with columns ``rank_<measure>`` (see
+    :meth:`stats.qe.QEScoresResult.table`). Systems whose rank differs between the measures are
+    drawn in colour with thick lines; systems ranked the same are thin grey lines.
+
+    Returns
+    -------
+    go.Figure
+        One scatter per system, in ``table`` order, named by the system: ``x`` = measure labels,
+        ``y`` = ranks; ``meta`` = ``{"changed": bool}``.
+    """
+    labels = {"pearson": "Pearson r", "spearman": "Spearman ρ", "mae": "MAE", "rmse": "RMSE"}
+    xs = [labels.get(m, m) for m in measures]
+    fig = go.Figure()
+    colour_k = 0
+    for system, row in table.iterrows():
+        ranks = np.array([row[f"rank_{m}"] for m in measures], dtype=float)
+        finite = ranks[np.isfinite(ranks)]
+        changed = bool(finite.size and np.ptp(finite) > 0)
+        if changed:
+            colour = PALETTE[colour_k % len(PALETTE)]
+            colour_k += 1
+        else:
+            colour = "#9A9A9A"
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=ranks,
+                mode="lines+markers+text",
+                name=str(system),
+                text=[str(system)] + [""] * (len(xs) - 2) + [str(system)]
+                if len(xs) > 1
+                else [str(system)],
+                textposition=["middle left"] + ["top center"] * (len(xs) - 2) + ["middle right"],
+                textfont={"color": colour},
+                line={"color": colour, "width": 3 if changed else 1.2},
+                marker={"size": 9 if changed else 6, "color": colour},
+                meta={"changed": changed},
+                hovertemplate=f"<b>{system}</b><br>%{{x}}: rank %{{y}}<extra></extra>",
+                showlegend=False,
+            )
+        )
+    n = len(table)
+    base_layout(fig, title=title, height=int(max(300, 30 * n + 120)))
+    fig.update_yaxes(
+        autorange="reversed", title={"text": "rank (1 = best)"}, dtick=1, zeroline=False
+    )
+    fig.update_xaxes(type="category", categoryorder="array", categoryarray=xs)
+    fig.update_layout(margin={"l": 150, "r": 150})
+    return fig
+
+
+def qe_rescale_bars(table: pd.DataFrame, *, sd_ratio: float, title: str | None = None) -> go.Figure:
+    """MAE and RMSE of each system before and after shifting to the gold mean and rescaling to
+    ``sd_ratio`` x the gold SD (paper Tables 2 and 3), as grouped bars in two panels.
+
+    ``table`` is indexed by system (display order) with columns ``mae``, ``mae_rescaled``,
+    ``rmse``, ``rmse_rescaled`` (see :meth:`stats.qe.RescaleResult.table`).
+
+    Returns
+    -------
+    go.Figure
+        Traces: "original" (MAE panel), "rescaled" (MAE panel), "original" (RMSE panel),
+        "rescaled" (RMSE panel); ``x`` = systems, ``y`` = values.
+    """
+    systems = [str(s) for s in table.index]
+    fig = make_subplots(rows=1, cols=2, subplot_titles=["MAE", "RMSE"], horizontal_spacing=0.08)
+    label = f"shifted to gold mean, {sd_ratio:g} × gold SD"
+    for col, measure in enumerate(("mae", "rmse"), start=1):
+        for name, column, colour in (
+            ("original", measure, PALETTE[0]),
+            (label, f"{measure}_rescaled", PALETTE[1]),
+        ):
+            fig.add_trace(
+                go.Bar(
+                    x=systems,
+                    y=table[column].to_numpy(dtype=float),
+                    name=name,
+                    legendgroup=name,
+                    showlegend=col == 1,
+                    marker={"color": colour},
+                    hovertemplate=f"<b>%{{x}}</b><br>{measure.upper()} ({name}) = %{{y:.4f}}"
+                    "<extra></extra>",
+                ),
+                row=1,
+                col=col,
+            )
+    base_layout(fig, title=title, height=430)
+    fig.update_layout(
+        barmode="group",
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.08, "x": 0},
+        margin={"t": 90},
+    )
+    fig.update_xaxes(tickangle=-45, type="category")
+    return fig
+
+
+def qe_rescale_curve(
+    curve: pd.DataFrame,
+    *,
+    sd_ratio: float,
+    measure: str = "mae",
+    original: Mapping[str, float] | None = None,
+    title: str | None = None,
+) -> go.Figure:
+    """``measure`` (MAE or RMSE) of each system as a function of lambda (predictions shifted to
+    the gold mean and rescaled to lambda x the gold SD), with a vertical line at ``sd_ratio``.
+
+    ``curve`` is the long table of :func:`stats.qe.rescaling_curve`. ``original`` (system ->
+    value of the unmodified predictions) adds a dotted horizontal reference per system.
+
+    Returns
+    -------
+    go.Figure
+        One line per system (in first-appearance order), named by the system; ``x`` = lambda.
+        The vertical line is a layout shape.
+    """
+    fig = go.Figure()
+    systems = list(dict.fromkeys(curve["system"]))
+    for k, system in enumerate(systems):
+        part = curve[curve["system"] == system]
+        colour = PALETTE[k % len(PALETTE)]
+        fig.add_trace(
+            go.Scatter(
+                x=part["sd_ratio"].to_numpy(dtype=float),
+                y=part[measure].to_numpy(dtype=float),
+                mode="lines",
+                name=str(system),
+                line={"color": colour, "width": 2, "dash": "solid" if k < len(PALETTE) else "dash"},
+                hovertemplate=f"<b>{system}</b><br>λ = %{{x:.2f}}<br>{measure.upper()} = "
+                "%{y:.4f}<extra></extra>",
+            )
+        )
+    if original:
+        for k, system in enumerate(systems):
+            if system in original and np.isfinite(original[system]):
+                fig.add_hline(
+                    y=float(original[system]),
+                    line={"color": PALETTE[k % len(PALETTE)], "width": 1, "dash": "dot"},
+                )
+    fig.add_vline(
+        x=float(sd_ratio),
+        line={"color": "#111111", "width": 1.5, "dash": "dash"},
+        annotation_text=f"λ = {sd_ratio:g}",
+        annotation_position="top",
+    )
+    base_layout(fig, title=title, height=430)
+    fig.update_xaxes(
+        title={"text": "λ: predictions rescaled to λ × gold SD (after shifting to the gold mean)"}
+    )
+    fig.update_yaxes(title={"text": measure.upper()})
+    return fig
+
+
+def _is_discrete(values: np.ndarray) -> bool:
+    uniq = np.unique(values[np.isfinite(values)])
+    return 0 < uniq.size <= QE_DISCRETE_MAX_VALUES
+
+
+def qe_distributions(
+    gold: pd.Series,
+    predictions: pd.DataFrame,
+    systems: Sequence[str],
+    *,
+    mae: Mapping[str, float] | None = None,
+    bins: int = 30,
+    cols: int | None = None,
+    title: str | None = None,
+) -> go.Figure:
+    """Histograms of the gold labels and of each selected system's predictions (paper Figures 1
+    and 2a), one panel each, gold first.
+
+    Sets with at most :data:`QE_DISCRETE_MAX_VALUES` distinct values (e.g. effort classes
+    1/2/3) are drawn as bars of counts at each value; continuous ones as histograms with
+    ``bins`` equal-width bins (computed here with numpy, so every bar is in ``fig.data``).
+
+    Returns
+    -------
+    go.Figure
+        One ``Bar`` trace per panel, named "gold" then the system names; ``x`` = value (or bin
+        centre), ``y`` = count; ``meta`` = ``{"discrete": bool}``.
+    """
+    panels = [("gold", gold.to_numpy(dtype=float))] + [
+        (str(s), predictions[s].to_numpy(dtype=float)) for s in systems if s in predictions
+    ]
+    ncols = cols or min(len(panels), 3)
+    nrows = math.ceil(len(panels) / ncols)
+    titles = []
+    for name, _ in panels:
+        if name == "gold":
+            titles.append("<b>gold labels</b>")
+        elif mae and name in mae:
+            titles.append(f"<b>{name}</b>: MAE = {format_number(mae[name], 4)}")
+        else:
+            titles.append(f"<b>{name}</b>")
+    fig = make_subplots(
+        rows=nrows,
+        cols=ncols,
+        subplot_titles=titles,
+        horizontal_spacing=0.07,
+        vertical_spacing=min(0.3 / nrows, 0.15) if nrows > 1 else 0.0,
+    )
+    for k, (name, values) in enumerate(panels):
+        row, col = divmod(k, ncols)
+        values = values[np.isfinite(values)]
+        discrete = _is_discrete(values)
+        if discrete:
+            x, counts = np.unique(values, return_counts=True)
+            width = None
+        else:
+            counts, edges = np.histogram(values, bins=bins)
+            x = (edges[:-1] + edges[1:]) / 2
+            width = float(edges[1] - edges[0]) if edges.size > 1 else None
+        fig.add_trace(
+            go.Bar(
+                x=x,
+                y=counts,
+                width=width
+                if not discrete
+                else 0.6 * float(np.min(np.diff(x)))
+                if x.size > 1
+                else 0.6,
+                name=name,
+                marker={"color": "#555555" if name == "gold" else PALETTE[(k - 1) % len(PALETTE)]},
+                meta={"discrete": discrete},
+                showlegend=False,
+                hovertemplate=f"<b>{name}</b><br>value %{{x:.3g}}: %{{y}} sentences<extra></extra>",
+            ),
+            row=row + 1,
+            col=col + 1,
+        )
+        if discrete:
+            fig.update_xaxes(tickvals=list(x), row=row + 1, col=col + 1)
+    base_layout(fig, title=title, height=260 * nrows + 90)
+    fig.update_layout(bargap=0.02)
+    return fig
+
+
+def _z(values: np.ndarray) -> np.ndarray:
+    sd = values.std(ddof=1)
+    return (values - values.mean()) / sd if sd > 0 else values * np.nan
+
+
+def qe_standardised_scatter(
+    gold: pd.Series,
+    predictions: pd.DataFrame,
+    systems: Sequence[str],
+    *,
+    pearson: Mapping[str, float],
+    mae: Mapping[str, float],
+    standardise: bool = True,
+    title: str | None = None,
+) -> go.Figure:
+    """Gold labels (x) against predictions (y) for two (or more) systems, side by side (paper
+    Figure 3). With ``standardise`` both axes are in standard deviations from the mean of each
+    distribution, so a system with conservative variance is no longer hidden by its scale; the
+    panel titles give r (unchanged by standardising) and MAE (of the raw predictions).
+
+    Returns
+    -------
+    go.Figure
+        Per system: a "sentences" scatter (``x`` = gold, ``y`` = prediction, z-scores when
+        ``standardise``) and a dotted "y = x" line.
+    """
+    systems = [s for s in systems if s in predictions]
+    if not systems:
+        raise ValueError("no system selected for the scatter plot")
+    titles = [
+        f"<b>{s}</b>: r = {format_number(pearson.get(s))}, MAE = {format_number(mae.get(s), 4)}"
+        for s in systems
+    ]
+    fig = make_subplots(rows=1, cols=len(systems), subplot_titles=titles, horizontal_spacing=0.08)
+    g = gold.to_numpy(dtype=float)
+    gx = _z(g) if standardise else g
+    ids = [str(i) for i in gold.index]
+    for k, s in enumerate(systems):
+        p = predictions[s].to_numpy(dtype=float)
+        py = _z(p) if standardise else p
+        fig.add_trace(
+            go.Scattergl(
+                x=gx,
+                y=py,
+                mode="markers",
+                name=f"{s}",
+                text=ids,
+                marker={"size": 5, "color": PALETTE[k % len(PALETTE)], "opacity": 0.55},
+                hovertemplate="sentence %{text}<br>gold %{x:.3g}<br>prediction %{y:.3g}"
+                "<extra></extra>",
+                showlegend=False,
+            ),
+            row=1,
+            col=k + 1,
+        )
+        both = np.concatenate([gx[np.isfinite(gx)], py[np.isfinite(py)]])
+        lo, hi = (float(both.min()), float(both.max())) if both.size else (0.0, 1.0)
+        fig.add_trace(
+            go.Scatter(
+                x=[lo, hi],
+                y=[lo, hi],
+                mode="lines",
+                name="y = x",
+                line={"color": "#777777", "dash": "dot", "width": 1},
+                hoverinfo="skip",
+                showlegend=False,
+            ),
+            row=1,
+            col=k + 1,
+        )
+        unit = " (SDs from the mean)" if standardise else ""
+        fig.update_xaxes(title={"text": f"gold{unit}"}, row=1, col=k + 1)
+        fig.update_yaxes(title={"text": f"prediction{unit}"}, row=1, col=k + 1)
+    base_layout(fig, title=title, height=460)
+    fig.update_layout(margin={"t": 80})
+    return fig
+
+
+def qe_williams_grid(result, *, alpha: float = 0.05, title: str | None = None) -> go.Figure:
+    """Williams significance grid for QE systems (paper Figures 5-7) from a
+    :class:`stats.williams.WilliamsMatrixResult` computed with signed r: the shared
+    :func:`significance_grid` with the difference in r, its confidence interval and the
+    correlation between the two systems' predictions on hover."""
+    level = f"{round(result.confidence_level * 100):g}%"
+    return significance_grid(
+        result.pvalue,
+        alpha=alpha,
+        hover={
+            "Δr": (result.difference, ".3f"),
+            f"{level} CI low": (result.ci_low, ".3f"),
+            f"{level} CI high": (result.ci_high, ".3f"),
+            "r(predictions)": (result.metric_corr, ".3f"),
+        },
+        title=title,
+        verb="correlates better with the gold labels than",
+    )

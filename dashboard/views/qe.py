@@ -1,6 +1,353 @@
-"""Page "Quality estimation" -- placeholder; helper C replaces this file."""
+"""Page "Quality estimation": QE systems by Pearson r versus MAE/RMSE, the shift-and-rescale
+diagnosis with a live lambda slider, label/prediction distributions, a standardised scatter,
+prediction correlations and the Williams grid (Graham, ACL 2015,
+https://aclanthology.org/P15-1174/).
+
+Thin: reads widgets, calls dashboard.data (cached), draws dashboard.figures builders.
+"""
+
+from __future__ import annotations
 
 import streamlit as st
 
+from dashboard import components, data, figures
+
+ALPHAS = (0.05, 0.01, 0.001)
+ALTERNATIVES = {"one-sided": "greater", "two-sided": "two-sided"}
+
+presentation = components.presentation_mode()
+
 st.title("Quality estimation")
-st.info("This page is being built.")
+st.caption(
+    "Which QE system predicts translation quality best? MAE and RMSE reward predicting the "
+    "test set's mean with a conservative spread; Pearson's r does not move when predictions are "
+    "shifted or rescaled. Evaluate by r and compare systems with the Williams test "
+    "(Graham, ACL 2015)."
+)
+
+sample_label = st.selectbox(
+    "Sample data (used while nothing is uploaded)",
+    list(data.QE_SAMPLES),
+    key="qe_sample",
+)
+uploads, is_sample = components.file_input(
+    "QE files: long format (METRIC SID SCORE RANK HUMAN), wide CSV (sid, gold, one column per "
+    "system), or WMT QE submission files (<METHOD NAME> <SEGMENT NUMBER> <SEGMENT SCORE> "
+    "<SEGMENT RANK>) together with a gold file (one label per line, or SID LABEL). Optionally "
+    "add a post-editing table (SID TIME WORDS [HTER ...]).",
+    key="qe_upload",
+    sample=data.sample_files("qe", data.QE_SAMPLES[sample_label]),
+    sample_note=(
+        f"Showing the bundled **synthetic sample data**: {sample_label}. All numbers are "
+        "invented. Upload your own files above to analyse them."
+    ),
+    types=None,  # WMT submission files often have no or odd extensions; the reader checks
+)
+
+with components.controls_expander("Controls"):
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        alpha = st.radio(
+            "Significance level α",
+            ALPHAS,
+            horizontal=True,
+            key="qe_alpha",
+            format_func=lambda a: f"{a:g}",
+        )
+    with c2:
+        alternative = ALTERNATIVES[
+            st.radio(
+                "Williams test",
+                list(ALTERNATIVES),
+                horizontal=True,
+                key="qe_alternative",
+                help="One-sided (as in the paper): does the row system correlate better with "
+                "the gold labels than the column system? Two-sided: do they differ?",
+            )
+        ]
+    with c3:
+        allow_constant = st.toggle(
+            "Keep systems with constant predictions",
+            key="qe_allow_constant",
+            help="Their Pearson r and Williams tests are undefined (shown empty); MAE and RMSE "
+            "are still computed.",
+        )
+
+with components.input_errors():
+    loaded = data.load_qe(uploads, allow_constant)  # parse first: a bad file stops here
+
+rate = False
+if loaded.post_edit is not None:
+    rate = st.toggle(
+        "Evaluate post-edit rate (seconds per word) instead of post-edit time",
+        key="qe_rate",
+        help=f"Divide gold labels and predictions (post-edit times) by the WORDS of "
+        f"{loaded.post_edit_file}. Graham (2015) evaluates post-edit rate (PER) rather than "
+        "post-edit time (PET): PER correlates better with HTER.",
+    )
+
+# the lambda slider sits in the rescaling section below; its value is read here so the main
+# table's rescaled columns follow it in the same run
+sd_ratio = float(st.session_state.get("qe_lambda", 0.5))
+
+with components.input_errors():
+    analysis = data.qe_analysis(uploads, allow_constant, rate, alternative)
+    rescale = data.qe_rescaling(uploads, float(sd_ratio), allow_constant, rate)
+    curve = data.qe_rescaling_curve(uploads, allow_constant, rate)
+
+for message in analysis.warnings:
+    st.warning(message, icon=":material/warning:")
+
+result = analysis.result
+qe = analysis.data
+order = list(result.order)
+scores = result.scores
+unit = " (seconds per word)" if analysis.rate else ""
+best_mae = scores.mae.idxmin()
+best_mae_rank = scores.ranks.at[best_mae, "pearson"]
+best_mae_rank_text = "–" if best_mae_rank != best_mae_rank else f"{int(best_mae_rank)}"
+
+m1, m2, m3, m4 = st.columns(4)
+m1.metric("Sentences (n)", result.n, help="Williams test degrees of freedom: n - 3")
+m2.metric("Systems", len(order))
+m3.metric("Highest Pearson r", order[0], f"r = {scores.statistic.iloc[0]:.3f}", delta_color="off")
+m4.metric(
+    "Lowest MAE" + unit,
+    best_mae,
+    f"MAE = {scores.mae[best_mae]:.4f} (rank {best_mae_rank_text} by r)",
+    delta_color="off",
+)
+
+with st.sidebar:
+    st.caption(
+        f"QE input: {', '.join(loaded.data_files)}"
+        + (f"; gold {loaded.gold_file}" if loaded.gold_file else "")
+        + (f"; post-editing {loaded.post_edit_file}" if loaded.post_edit_file else "")
+    )
+
+# ---- MAE versus Pearson ----
+st.subheader("Pearson r versus MAE: the rankings disagree")
+table = data.qe_rank_table(result, rescale)
+changed = table["rank_change"].fillna(0).ne(0)
+
+
+def _highlight(row):
+    style = "background-color: #FCE3D3" if changed.loc[row.name] else ""
+    return [style] * len(row)
+
+
+left, right = (st.container(), st.container()) if presentation else st.columns([3, 2])
+with left:
+    st.dataframe(
+        table.style.apply(_highlight, axis=1),
+        key="qe_table",
+        width="stretch",
+        column_config={
+            "pearson": st.column_config.NumberColumn("Pearson r", format="%.4f"),
+            "rank_pearson": st.column_config.NumberColumn("rank by r", format="%d"),
+            "mae": st.column_config.NumberColumn("MAE" + unit, format="%.4f"),
+            "rank_mae": st.column_config.NumberColumn("rank by MAE", format="%d"),
+            "rank_change": st.column_config.NumberColumn(
+                "rank change", format="%+d", help="rank by MAE - rank by r (shaded when not 0)"
+            ),
+            "rmse": st.column_config.NumberColumn("RMSE", format="%.4f"),
+            "rank_rmse": st.column_config.NumberColumn("rank by RMSE", format="%d"),
+            "spearman": st.column_config.NumberColumn("Spearman ρ", format="%.4f"),
+            "mae_rescaled": st.column_config.NumberColumn(f"MAE, λ = {sd_ratio:g}", format="%.4f"),
+            "rmse_rescaled": st.column_config.NumberColumn(
+                f"RMSE, λ = {sd_ratio:g}", format="%.4f"
+            ),
+        },
+    )
+    components.table_downloads(
+        table,
+        key="qe_table",
+        filename="qe_pearson_vs_mae",
+        caption=f"QE systems by Pearson r and MAE (n = {result.n} sentences); MAE/RMSE after "
+        f"shifting to the gold mean and rescaling to {sd_ratio:g} x gold SD",
+    )
+    st.caption(
+        "Systems by decreasing Pearson r (signed: a negative r is worse, not flipped). Shaded "
+        "rows rank differently by MAE than by r."
+    )
+with right:
+    components.show_figure(
+        figures.qe_rank_change(
+            table, measures=("pearson", "mae", "rmse"), title="Rank by r, MAE and RMSE"
+        ),
+        key="qe_ranks_fig",
+        filename="qe_rank_change",
+    )
+
+# ---- rescaling ----
+st.subheader(f"Shift to the gold mean and rescale to λ = {sd_ratio:g} × gold SD")
+st.slider(
+    "λ: rescale predictions to λ × gold SD",
+    min_value=0.05,
+    max_value=1.5,
+    value=0.5,
+    step=0.05,
+    key="qe_lambda",
+    help="Predictions are standardised, then mapped to the gold mean and λ times the gold "
+    "standard deviation. The paper uses λ = 0.5. Pearson r does not change.",
+)
+resc_table = rescale.table().loc[order]
+n_drop = int((resc_table["mae_change"] < 0).sum())
+r1, r2, r3 = st.columns(3)
+r1.metric(
+    f"Systems whose MAE falls at λ = {sd_ratio:g}",
+    f"{n_drop} / {len(order)}",
+    help="Without predicting any sentence better: only the mean and spread change.",
+)
+r2.metric("Gold mean", f"{rescale.gold_mean:.4g}")
+r3.metric("Gold SD", f"{rescale.gold_sd:.4g}")
+left, right = (st.container(), st.container()) if presentation else st.columns(2)
+with left:
+    components.show_figure(
+        figures.qe_rescale_bars(
+            resc_table,
+            sd_ratio=sd_ratio,
+            title="MAE and RMSE before and after rescaling (paper Tables 2 and 3)",
+        ),
+        key="qe_rescale_fig",
+        filename=f"qe_rescaled_mae_rmse_lambda_{sd_ratio:g}",
+    )
+with right:
+    components.show_figure(
+        figures.qe_rescale_curve(
+            curve,
+            sd_ratio=sd_ratio,
+            measure="mae",
+            title="MAE as a function of λ (dotted: original predictions)",
+            original=scores.mae.to_dict(),
+        ),
+        key="qe_curve_fig",
+        filename="qe_mae_by_lambda",
+    )
+components.show_table(
+    resc_table,
+    key="qe_rescale_table",
+    filename=f"qe_rescaling_lambda_{sd_ratio:g}",
+    caption=f"MAE and RMSE before and after shifting predictions to the gold mean and "
+    f"rescaling them to {sd_ratio:g} x the gold SD; Pearson r is unchanged",
+    column_config={
+        c: st.column_config.NumberColumn(c.replace("_", " "), format="%.4f")
+        for c in resc_table.columns
+    },
+)
+st.caption(
+    "RMSE after rescaling equals gold SD × √((n−1)/n · (1 + λ² − 2λr)): it is smallest at "
+    "λ = r, so a system can lower its MAE/RMSE by matching test-set aggregates alone."
+)
+
+# ---- distributions ----
+st.subheader("Gold labels and predictions")
+default_hist = list(dict.fromkeys([order[0], best_mae]))
+chosen = [s for s in st.session_state.get("qe_hist_systems", []) if s in order]
+st.session_state["qe_hist_systems"] = chosen or default_hist
+hist_systems = st.multiselect(
+    "Systems in the histograms", order, key="qe_hist_systems", max_selections=5
+)
+components.show_figure(
+    figures.qe_distributions(
+        qe.gold,
+        qe.predictions,
+        hist_systems,
+        mae=scores.mae.to_dict(),
+        cols=1 if presentation else None,
+        title="Distributions (discrete values as bars of counts)",
+    ),
+    key="qe_hist_fig",
+    filename="qe_distributions",
+)
+st.caption(
+    "With discrete gold labels (e.g. 1/2/3), systems predicting continuous values get a lower "
+    "MAE than systems predicting the same discrete classes (paper Figure 1)."
+)
+
+# ---- standardised scatter ----
+st.subheader("Predictions against gold labels")
+c_a, c_b, c_z = st.columns([2, 2, 2])
+with c_a:
+    sys_a = st.selectbox("System A", order, index=0, key="qe_scatter_a")
+with c_b:
+    default_b = order.index(best_mae) if best_mae != order[0] else min(1, len(order) - 1)
+    sys_b = st.selectbox("System B", order, index=default_b, key="qe_scatter_b")
+with c_z:
+    standardise = st.toggle(
+        "Standard deviations from the mean",
+        value=True,
+        key="qe_standardise",
+        help="Paper Figure 3: both axes in SDs from the mean of each distribution.",
+    )
+components.show_figure(
+    figures.qe_standardised_scatter(
+        qe.gold,
+        qe.predictions,
+        list(dict.fromkeys([sys_a, sys_b])),
+        pearson=scores.statistic.to_dict(),
+        mae=scores.mae.to_dict(),
+        standardise=standardise,
+    ),
+    key="qe_scatter_fig",
+    filename=f"qe_scatter_{sys_a}_{sys_b}",
+)
+
+# ---- correlations and Williams ----
+st.subheader("Prediction correlations and Williams significance")
+w = result.williams
+side = "one-sided" if w.alternative == "greater" else "two-sided"
+left, right = (st.container(), st.container()) if presentation else st.columns(2)
+with left:
+    components.show_figure(
+        figures.correlation_heatmap(
+            result.prediction_corr,
+            title="(a) Pearson r between systems' predictions (paper Figure 4)",
+        ),
+        key="qe_heatmap",
+        filename="qe_prediction_correlation",
+    )
+    components.table_downloads(
+        result.prediction_corr,
+        key="qe_heatmap_matrix",
+        filename="qe_prediction_correlation",
+        caption="Pearson correlation between QE systems' predictions",
+    )
+with right:
+    components.show_figure(
+        figures.qe_williams_grid(
+            w,
+            alpha=alpha,
+            title=f"(b) Williams test, {side}: row better than column, α = {alpha:g}",
+        ),
+        key="qe_grid",
+        filename="qe_williams_grid",
+    )
+    components.table_downloads(
+        result.pvalue,
+        key="qe_pvalues",
+        filename="qe_williams_pvalues",
+        caption=f"Williams test p-values ({side}); row system correlates better with the gold "
+        "labels than column system",
+    )
+st.caption(
+    f"Systems ordered by Pearson r with the gold labels (highest first, signed). Cell (row, "
+    f"column) is coloured when the row system correlates significantly better with the gold "
+    f"labels ({side} Williams test, df = n - 3 = {w.df}); darker = smaller p; grey = tested, "
+    f"not significant."
+)
+st.info(figures.QE_WINS_NOT_A_RANKING, icon=":material/info:")
+
+# ---- post-edit rate ----
+if analysis.post_edit_test is not None:
+    t = analysis.post_edit_test
+    ref = analysis.post_edit_reference.upper()
+    st.subheader(f"Post-edit rate versus post-edit time as gold labels (against {ref})")
+    p1, p2, p3 = st.columns(3)
+    p1.metric(f"r(PER, {ref})", f"{float(t.r13):.3f}")
+    p2.metric(f"r(PET, {ref})", f"{float(t.r23):.3f}")
+    p3.metric("Williams p (PER > PET)", figures.format_pvalue(float(t.pvalue)))
+    st.caption(
+        f"Post-edit rate (PER) = post-edit time / words. One-sided Williams test of r(PER, {ref}) "
+        f"> r(PET, {ref}) with r(PER, PET) = {float(t.r12):.3f}, n = {int(t.n)} (paper Table 1)."
+    )

@@ -1,0 +1,60 @@
+"""Real-browser tests of the "Quality estimation" page: sample data, upload through the page's
+file input, malformed upload, screenshots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.browser.helpers import (
+    ERROR_SELECTOR,
+    assert_no_exception,
+    chart_count,
+    goto_page,
+    screenshot,
+    upload_files,
+    wait_for_charts,
+)
+
+QE = Path(__file__).resolve().parents[2] / "sample_data" / "qe"
+
+
+def test_qe_page_sample_draws_all_charts(page, app_url, artifacts_dir):
+    goto_page(page, app_url, "qe")
+    n = wait_for_charts(page, minimum=7)
+    assert n >= 7
+    assert_no_exception(page)
+    body = page.locator('[data-testid="stMain"]').inner_text()
+    assert "Pearson r versus MAE" in body
+    assert "CONSERV-mean" in body
+    screenshot(page, artifacts_dir, "qe_sample")
+
+
+def test_qe_upload_wmt_submissions_and_gold(page, app_url, artifacts_dir):
+    goto_page(page, app_url, "qe")
+    wait_for_charts(page, minimum=7)
+    upload_files(
+        page,
+        [QE / "wmt" / "ALPHA-svr.txt", QE / "wmt" / "baseline.txt", QE / "wmt_gold.txt"],
+    )
+    wait_for_charts(page, minimum=7)
+    assert_no_exception(page)
+    assert page.locator(ERROR_SELECTOR).count() == 0
+    main = page.locator('[data-testid="stMain"]')
+    metric_values = main.locator('[data-testid="stMetricValue"]').all_inner_texts()
+    assert metric_values[:2] == ["600", "2"]
+    assert "synthetic sample" not in main.inner_text()
+    screenshot(page, artifacts_dir, "qe_uploaded_wmt")
+
+
+def test_qe_malformed_upload_shows_one_line_error(page, app_url, tmp_path, artifacts_dir):
+    bad = tmp_path / "broken.txt"
+    bad.write_text("METRIC SID SCORE RANK HUMAN\nA 1 0.2 0 0.5\nA 2 oops 0 0.4\n")
+    goto_page(page, app_url, "qe")
+    wait_for_charts(page, minimum=1)
+    upload_files(page, [bad])
+    error = page.locator(ERROR_SELECTOR)
+    error.first.wait_for()
+    assert "broken.txt, line 3, column SCORE: 'oops' is not a number" in error.first.inner_text()
+    assert_no_exception(page)
+    assert chart_count(page) == 0
+    screenshot(page, artifacts_dir, "qe_malformed_upload")

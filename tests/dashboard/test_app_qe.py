@@ -1,0 +1,158 @@
+"""AppTest tests of the "Quality estimation" page (dashboard/views/qe.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dashboard import data as dashboard_data
+from stats.qe import evaluate_qe, rescaling_experiment
+from stats.readers import read_qe
+
+QE = Path(__file__).resolve().parents[2] / "sample_data" / "qe"
+PAGE = "views/qe.py"
+
+
+def metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def qe_table(at):
+    frames = [df for df in at.dataframe if "rank_change" in getattr(df.value, "columns", [])]
+    assert frames, "main QE table not found"
+    return frames[0].value
+
+
+def rescale_table(at):
+    frames = [df for df in at.dataframe if "mae_change" in getattr(df.value, "columns", [])]
+    assert frames, "rescaling table not found"
+    return frames[0].value
+
+
+def upload(at, *paths):
+    files = [(Path(p).name, Path(p).read_bytes(), "text/plain") for p in paths]
+    at.file_uploader(key="qe_upload").set_value(files).run()
+    return at
+
+
+def test_sample_data_page(app_test):
+    at = app_test(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error
+    m = metrics(at)
+    assert m["Sentences (n)"] == "600" and m["Systems"] == "10"
+    assert m["Highest Pearson r"] == "ALPHA-svr"
+    assert m["Lowest MAE"] == "CONSERV-mean"
+    table = qe_table(at)
+    ev = evaluate_qe(read_qe(QE / "hter_long.txt"))
+    assert list(table.index) == list(ev.order)
+    np.testing.assert_allclose(table["pearson"], ev.scores.statistic.loc[list(ev.order)])
+    assert table.at["CONSERV-mean", "rank_change"] == 1 - 8
+    # all charts drawn: ranks, bars, curve, histograms, scatter, heatmap, Williams grid
+    assert len(at.get("plotly_chart")) >= 7
+
+
+def test_lambda_slider_changes_rescaled_values(app_test):
+    at = app_test(PAGE).run()
+    before = rescale_table(at)
+    at.slider(key="qe_lambda").set_value(0.3).run()
+    assert not at.exception
+    after = rescale_table(at)
+    expected = rescaling_experiment(read_qe(QE / "hter_long.txt"), sd_ratio=0.3)
+    np.testing.assert_allclose(after["mae_rescaled"], expected.mae_rescaled.loc[after.index])
+    np.testing.assert_allclose(after["rmse_rescaled"], expected.rmse_rescaled.loc[after.index])
+    assert not np.allclose(after["mae_rescaled"], before["mae_rescaled"])
+    # the original MAE and Pearson r do not move
+    np.testing.assert_allclose(after["mae"], before["mae"])
+    np.testing.assert_allclose(after["pearson_rescaled"], before["pearson_rescaled"])
+    assert "λ = 0.3" in " ".join(s.value for s in at.subheader)
+    # the main table's rescaled columns follow the slider too
+    np.testing.assert_allclose(
+        qe_table(at)["mae_rescaled"], expected.mae_rescaled.loc[qe_table(at).index]
+    )
+
+
+def test_upload_long_file(app_test, tmp_path):
+    rng = np.random.default_rng(0)
+    g = rng.random(30)
+    lines = ["METRIC SID SCORE RANK HUMAN"]
+    for name, noise in (("mine", 0.1), ("theirs", 0.4)):
+        p = g + rng.normal(0, noise, 30)
+        lines += [f"{name} {i + 1} {p[i]:.5f} 0 {g[i]:.5f}" for i in range(30)]
+    path = tmp_path / "mine.txt"
+    path.write_text("\n".join(lines) + "\n")
+    at = upload(app_test(PAGE).run(), path)
+    assert not at.exception and not at.error
+    m = metrics(at)
+    assert m["Systems"] == "2" and m["Sentences (n)"] == "30"
+    assert m["Highest Pearson r"] == "mine"
+    assert not any("synthetic sample" in i.value for i in at.info)
+
+
+def test_upload_wmt_submissions_with_gold_in_one_go(app_test):
+    at = upload(
+        app_test(PAGE).run(),
+        QE / "wmt_gold.txt",
+        QE / "wmt" / "baseline.txt",
+        QE / "wmt" / "ALPHA-svr.txt",
+    )
+    assert not at.exception and not at.error
+    assert list(qe_table(at).index) == ["ALPHA-svr", "baseline"]
+
+
+def test_upload_post_edit_and_rate_toggle(app_test):
+    at = upload(app_test(PAGE).run(), QE / "pet_long.txt", QE / "post_edit.tsv")
+    assert not at.exception and not at.error
+    assert "r(PER, HTER)" in metrics(at)
+    seconds = qe_table(at)["mae"].copy()
+    at.toggle(key="qe_rate").set_value(True).run()
+    assert not at.exception
+    per_word = qe_table(at)["mae"]
+    assert (per_word.to_numpy() < seconds.loc[per_word.index].to_numpy() / 5).all()
+    assert "MAE (seconds per word)" in metrics(at) or any(
+        "seconds per word" in k for k in metrics(at)
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("bad.txt", b"METRIC SID SCORE RANK HUMAN\nA 1 x 0 0.5\n", "bad.txt, line 2, column SCORE"),
+        ("gold.txt", b"0.1\n0.2\n0.3\n0.4\n", "no QE predictions among the files"),
+        ("junk.bin", b"\xff\xfe\x00garbage", "not valid UTF-8"),
+        (
+            "short.txt",
+            b"METRIC SID SCORE HUMAN\nA 1 0.1 0.2\nA 2 0.3 0.1\nB 1 0.2 0.2\n",
+            "sentence ids do not match",
+        ),
+    ],
+)
+def test_malformed_upload_shows_error_not_exception(app_test, name, content, message):
+    at = app_test(PAGE).run()
+    at.file_uploader(key="qe_upload").set_value((name, content, "text/plain")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(at.error) == 1
+    assert message in at.error[0].value
+    assert not at.get("plotly_chart")  # the page stopped
+
+
+def test_constant_system_toggle(app_test):
+    rows = ["sid,gold,A,FLAT"] + [f"{i},{(i * 7) % 11 / 10:.2f},{(i * 5) % 9 / 10:.2f},0.5" for i in range(1, 21)]
+    content = ("\n".join(rows) + "\n").encode()
+    at = app_test(PAGE).run()
+    at.file_uploader(key="qe_upload").set_value(("c.csv", content, "text/csv")).run()
+    assert len(at.error) == 1 and "'FLAT' predicts 0.5 for every sentence" in at.error[0].value
+    at.toggle(key="qe_allow_constant").set_value(True).run()
+    assert not at.exception and not at.error
+    assert any("'FLAT'" in w.value for w in at.warning)
+    assert np.isnan(qe_table(at).at["FLAT", "pearson"])
+
+
+def test_every_sample_runs(app_test):
+    at = app_test(PAGE).run()
+    for label in list(dashboard_data.QE_SAMPLES)[1:]:
+        at.selectbox(key="qe_sample").set_value(label).run()
+        assert not at.exception, (label, [e.value for e in at.exception])
+        assert not at.error, (label, [e.value for e in at.error])

@@ -1,0 +1,140 @@
+"""QE figure builders (dashboard/figures.py, section "Quality estimation"), through fig.data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dashboard import figures
+from stats.qe import evaluate_qe, rescaling_curve, rescaling_experiment
+from stats.readers import read_qe
+
+QE = Path(__file__).resolve().parents[2] / "sample_data" / "qe"
+
+
+@pytest.fixture(scope="module")
+def sample():
+    data = read_qe(QE / "hter_long.txt")
+    return data, evaluate_qe(data)
+
+
+def test_rank_change_lines(sample):
+    _, ev = sample
+    table = ev.table()
+    fig = figures.qe_rank_change(table, measures=("pearson", "mae"))
+    assert [t.name for t in fig.data] == list(ev.order)
+    by_name = {t.name: t for t in fig.data}
+    assert list(by_name["CONSERV-mean"].y) == [8, 1]
+    assert list(by_name["ALPHA-svr"].y) == [1, 8]
+    assert by_name["CONSERV-mean"].meta["changed"] is True
+    assert list(by_name["CONSERV-mean"].x) == ["Pearson r", "MAE"]
+    # a system ranked the same by both measures is grey and thin
+    same = table.index[table["rank_pearson"] == table["rank_mae"]]
+    for name in same:
+        assert by_name[name].meta["changed"] is False
+        assert by_name[name].line.color == "#9A9A9A"
+    assert fig.layout.yaxis.autorange == "reversed"
+
+
+def test_rescale_bars_values(sample):
+    data, _ = sample
+    res = rescaling_experiment(data, sd_ratio=0.5)
+    table = res.table()
+    fig = figures.qe_rescale_bars(table, sd_ratio=0.5)
+    assert len(fig.data) == 4
+    np.testing.assert_allclose(fig.data[0].y, table["mae"])
+    np.testing.assert_allclose(fig.data[1].y, table["mae_rescaled"])
+    np.testing.assert_allclose(fig.data[2].y, table["rmse"])
+    np.testing.assert_allclose(fig.data[3].y, table["rmse_rescaled"])
+    assert list(fig.data[0].x) == list(table.index)
+    assert fig.data[1].name.startswith("shifted to gold mean, 0.5")
+    assert fig.data[2].xaxis == "x2"
+
+
+def test_rescale_curve(sample):
+    data, ev = sample
+    curve = rescaling_curve(data, sd_ratios=[0.25, 0.5, 1.0])
+    fig = figures.qe_rescale_curve(curve, sd_ratio=0.5, original=ev.scores.mae.to_dict())
+    assert [t.name for t in fig.data] == list(data.systems)
+    part = curve[curve["system"] == "baseline"]
+    trace = next(t for t in fig.data if t.name == "baseline")
+    np.testing.assert_allclose(trace.x, [0.25, 0.5, 1.0])
+    np.testing.assert_allclose(trace.y, part["mae"])
+    xs = [s.x0 for s in fig.layout.shapes if s.x0 == s.x1]
+    assert 0.5 in xs  # vertical line at lambda
+    ys = [s.y0 for s in fig.layout.shapes if s.y0 == s.y1]
+    assert any(np.isclose(y, ev.scores.mae["baseline"]) for y in ys)
+
+
+def test_distributions_discrete_as_bars_continuous_as_histogram():
+    gold = pd.Series([1.0, 2, 2, 3, 1, 2, 3, 3, 2, 2] * 2)
+    preds = pd.DataFrame(
+        {
+            "disc": [1.0, 1, 2, 3, 2, 2, 3, 2, 2, 1] * 2,
+            "cont": np.linspace(1.2, 2.8, 20),
+        }
+    )
+    fig = figures.qe_distributions(gold, preds, ["disc", "cont"], mae={"disc": 0.5}, bins=4)
+    assert [t.name for t in fig.data] == ["gold", "disc", "cont"]
+    g, d, c = fig.data
+    assert g.meta["discrete"] and list(g.x) == [1, 2, 3] and list(g.y) == [4, 10, 6]
+    assert d.meta["discrete"] and list(d.y) == [6, 10, 4]
+    assert not c.meta["discrete"]
+    counts, edges = np.histogram(preds["cont"], bins=4)
+    np.testing.assert_array_equal(c.y, counts)
+    np.testing.assert_allclose(c.x, (edges[:-1] + edges[1:]) / 2)
+    titles = [a.text for a in fig.layout.annotations]
+    assert "MAE = 0.5000" in titles[1]
+
+
+def test_standardised_scatter(sample):
+    data, ev = sample
+    fig = figures.qe_standardised_scatter(
+        data.gold,
+        data.predictions,
+        ["ALPHA-svr", "CONSERV-mean"],
+        pearson=ev.scores.statistic.to_dict(),
+        mae=ev.scores.mae.to_dict(),
+    )
+    pts = [t for t in fig.data if t.mode == "markers"]
+    assert [t.name for t in pts] == ["ALPHA-svr", "CONSERV-mean"]
+    g = data.gold.to_numpy()
+    p = data.predictions["CONSERV-mean"].to_numpy()
+    np.testing.assert_allclose(pts[1].x, (g - g.mean()) / g.std(ddof=1))
+    np.testing.assert_allclose(pts[1].y, (p - p.mean()) / p.std(ddof=1))
+    # standardised, the conservative system's spread equals the gold spread
+    assert np.std(pts[1].y, ddof=1) == pytest.approx(1.0)
+    assert "r = 0.496" in fig.layout.annotations[1].text
+    raw = figures.qe_standardised_scatter(
+        data.gold, data.predictions, ["CONSERV-mean"], pearson={}, mae={}, standardise=False
+    )
+    np.testing.assert_allclose(raw.data[0].y, p)
+    with pytest.raises(ValueError, match="no system selected"):
+        figures.qe_standardised_scatter(data.gold, data.predictions, ["nope"], pearson={}, mae={})
+
+
+def test_williams_grid_uses_shared_builder(sample):
+    _, ev = sample
+    fig = figures.qe_williams_grid(ev.williams, alpha=0.05)
+    assert [t.name for t in fig.data] == ["not significant", "significant"]
+    p = ev.pvalue.to_numpy()
+    np.testing.assert_allclose(fig.data[1].customdata[..., 0], p)
+    expected = figures.significance_colour_value(p, 0.05)
+    np.testing.assert_allclose(fig.data[1].z, expected)
+    assert list(fig.data[0].x) == list(ev.order)
+    assert "gold labels" in fig.data[1].hovertemplate
+    # hover layers: p, delta r, CI low, CI high, r(predictions)
+    assert fig.data[1].customdata.shape == (10, 10, 5)
+    np.testing.assert_allclose(
+        fig.data[1].customdata[..., 4], ev.williams.metric_corr.to_numpy()
+    )
+
+
+def test_prediction_heatmap_uses_shared_builder(sample):
+    _, ev = sample
+    fig = figures.correlation_heatmap(ev.prediction_corr)
+    np.testing.assert_allclose(fig.data[0].z, ev.prediction_corr.to_numpy())
+    assert list(fig.data[0].y) == list(ev.order)
