@@ -428,3 +428,219 @@ def qe_rank_table(result: QEEvaluationResult, rescale: RescaleResult) -> pd.Data
 # ---------------------------------------------------------------------------------------------
 # ---- Tests vs humans (helper D) ----
 # ---------------------------------------------------------------------------------------------
+
+# Imports for this section only (kept here so the sections stay independent).
+import numpy as np  # noqa: E402
+
+from stats.accuracy import (  # noqa: E402
+    TESTS,
+    AccuracyResult,
+    accuracy_from_pvalues,
+    statistics_from_score_file,
+)
+from stats.human import HumanGoldResult, human_gold_standard  # noqa: E402
+from stats.randomized import PairwiseSignificanceResult, pairwise_significance  # noqa: E402
+from stats.readers.judgements import read_judgement_files  # noqa: E402
+from stats.readers.segments import read_parallel  # noqa: E402
+from stats.sufficient import SegmentStatistics, extract_statistics  # noqa: E402
+
+#: The three randomized tests, in the order of the paper's tables.
+HUMAN_TESTS = TESTS
+#: Text metrics offered on the page: label -> stats metric name.
+HUMAN_TEXT_METRICS = {"BLEU": "bleu", "chrF": "chrf", "TER": "ter"}
+#: Column labels of the paper's Tables 1-2.
+HUMAN_TEST_LABELS = {
+    "paired-bootstrap": "Paired Bootst. Resamp.",
+    "bootstrap": "Bootst. Resamp.",
+    "approximate-randomization": "Approx. Rand.",
+}
+HUMAN_ALPHAS = (0.05, 0.01, 0.001)
+#: session_state key under which the MT systems page may leave its inputs for reuse here:
+#: ``{"references": Uploads, "hypotheses": Uploads}`` and/or ``{"scores": Uploads}``.
+MT_SHARED_INPUTS_KEY = "mt_shared_inputs"
+
+
+def human_sample_judgements() -> Uploads:
+    """The bundled synthetic judgements (sample_data/human/judgements.tsv)."""
+    return sample_files("human", ("judgements.tsv",))
+
+
+def human_sample_text() -> tuple[Uploads, Uploads]:
+    """The bundled MT sample: (reference, hypotheses) as :data:`Uploads`."""
+    return sample_files("mt", ("reference.txt",)), sample_files("mt/hyp", ("*.txt",))
+
+
+def human_sample_scores() -> Uploads:
+    """The bundled segment scores of the MT sample (chrF and SimCOMET)."""
+    return sample_files("mt", ("segment_scores.tsv",))
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def human_gold(judgements: Uploads) -> HumanGoldResult:
+    """Read the judgements file(s) -- several files are one set of judgements (e.g. batches)
+    -- and build the human gold standard (combined at 0.05; use
+    :meth:`~stats.human.HumanGoldResult.combined_pvalue` for other levels). Exclusion
+    messages are in ``result.warnings``."""
+    if not judgements:
+        raise StatsInputError("upload a judgements file (SYSTEM SEGMENT ANNOTATOR CRITERION SCORE)")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateInputWarning)  # kept in result.warnings
+        return human_gold_standard(read_judgement_files(*judgements), alpha=0.05)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def human_text_statistics(
+    references: Uploads, hypotheses: Uploads, metric: str
+) -> SegmentStatistics:
+    """Sufficient statistics of ``metric`` (bleu/chrf/ter) for reference + system files."""
+    if not references:
+        raise StatsInputError("upload at least one reference file (one segment per line)")
+    if len(hypotheses) < 2:
+        raise StatsInputError(
+            f"upload one output file per system (at least two); got {len(hypotheses)}"
+        )
+    refs, hyps = read_parallel(references, hypotheses)
+    return extract_statistics(refs, hyps, metric=metric)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def human_score_statistics(scores: Uploads) -> dict:
+    """Every metric of the uploaded segment-score file(s): name -> SegmentStatistics."""
+    out: dict = {}
+    for name, raw in scores:
+        for metric, stats_ in statistics_from_score_file(raw, name=name).items():
+            if metric in out:
+                raise StatsInputError(
+                    f"{name}: metric {metric!r} also comes from another score file; "
+                    "give each metric once"
+                )
+            out[metric] = stats_
+    if not out:
+        raise StatsInputError("upload a segment-score file (SYSTEM SEGMENT SCORE [METRIC])")
+    return out
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def human_text_test(
+    references: Uploads,
+    hypotheses: Uploads,
+    metric: str,
+    test: str,
+    n_resamples: int,
+    seed: int,
+) -> PairwiseSignificanceResult:
+    """One randomized test (all pairs, one-sided) of a text metric; cached per setting."""
+    data = human_text_statistics(references, hypotheses, metric)
+    return pairwise_significance(data, test=test, n_resamples=n_resamples, rng=seed)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def human_score_test(
+    scores: Uploads, metric: str, test: str, n_resamples: int, seed: int
+) -> PairwiseSignificanceResult:
+    """One randomized test (all pairs, one-sided) of a segment-score metric."""
+    data = human_score_statistics(scores)[metric]
+    return pairwise_significance(data, test=test, n_resamples=n_resamples, rng=seed)
+
+
+def human_accuracy(
+    gold: HumanGoldResult,
+    results: Mapping[tuple[str, str], PairwiseSignificanceResult],
+    *,
+    alphas: Sequence[float] = HUMAN_ALPHAS,
+    n_resamples: int | None = None,
+    seed: int | None = None,
+) -> AccuracyResult:
+    """Accuracy of every (metric, test) result against the gold standard (cheap: not cached).
+    Messages about systems left out are in ``result.warnings``."""
+    pvalues = {key: res.pvalue for key, res in results.items()}
+    scores = {metric: res.scores for (metric, _), res in results.items()}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # every message is also in result.warnings
+        return accuracy_from_pvalues(
+            gold, pvalues, alphas=alphas, scores=scores, n_resamples=n_resamples, seed=seed
+        )
+
+
+def human_paper_table(result: AccuracyResult) -> pd.DataFrame:
+    """The accuracy table as laid out in the paper's Tables 1-2: one row per (alpha, metric),
+    per test the number of correct conclusions ("Conc.") and "Acc. (%)" with its exact 95%
+    CI, e.g. ``"80.3 [68.7, 89.1]"``."""
+    t = result.table
+    rows = []
+    for a in result.alphas:
+        for m in result.metrics:
+            row = {"α": f"{a:g}", "Metric": m}
+            for test in result.tests:
+                hit = t[(t["alpha"] == a) & (t["metric"] == m) & (t["test"] == test)]
+                label = HUMAN_TEST_LABELS.get(test, test)
+                if hit.empty:
+                    row[f"{label}: Conc."] = None
+                    row[f"{label}: Acc. (%)"] = "–"
+                    continue
+                r = hit.iloc[0]
+                row[f"{label}: Conc."] = int(r["correct"])
+                row[f"{label}: Acc. (%)"] = (
+                    f"{100 * r['accuracy']:.1f} [{100 * r['ci_low']:.1f}, {100 * r['ci_high']:.1f}]"
+                )
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _conclusion_text(codes, a, b) -> np.ndarray:
+    """Vectorised: "<a> better" (+1), "<b> better" (-1), "no significant difference" (0)."""
+    codes = np.asarray(codes)
+    a = np.asarray(a, dtype=object)
+    b = np.asarray(b, dtype=object)
+    return np.where(
+        codes > 0, a + " better", np.where(codes < 0, b + " better", "no significant difference")
+    )
+
+
+def human_agreement_details(result: AccuracyResult, alpha: float) -> pd.DataFrame:
+    """Hover text for :func:`dashboard.figures.agreement_heatmap` at ``alpha``: per cell
+    "humans: ...; test: ...", same rows/columns as ``result.agreement_matrix(alpha)``."""
+    ag = result.agreement[result.agreement["alpha"] == alpha]
+    label = ag["metric"] + " / " + ag["test"]
+    pair = ag["system_a"] + " vs " + ag["system_b"]
+    a, b = ag["system_a"].to_numpy(dtype=object), ag["system_b"].to_numpy(dtype=object)
+    text = (
+        "humans: "
+        + _conclusion_text(ag["gold"], a, b).astype(object)
+        + "; test: "
+        + _conclusion_text(ag["conclusion"], a, b).astype(object)
+    )
+    frame = pd.DataFrame({"row": label, "pair": pair, "text": text})
+    out = frame.pivot(index="row", columns="pair", values="text")
+    return out.reindex(index=pd.unique(label), columns=pd.unique(pair))
+
+
+def human_agreement(result: AccuracyResult, alpha: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(outcome codes, hover text) for :func:`dashboard.figures.agreement_heatmap` at ``alpha``,
+    rows labelled "metric · test label" (the paper's test names)."""
+    outcome = result.agreement_matrix(alpha)
+    details = human_agreement_details(result, alpha)
+    names = {
+        f"{m} / {t}": f"{m} · {HUMAN_TEST_LABELS.get(t, t)}"
+        for m in result.metrics
+        for t in result.tests
+    }
+    return outcome.rename(index=names), details.rename(index=names)
+
+
+def human_disagreements(result: AccuracyResult, alpha: float) -> pd.DataFrame:
+    """The pairs on which a test and the humans disagree at ``alpha``, readable."""
+    from stats.accuracy import OUTCOMES
+
+    ag = result.agreement[(result.agreement["alpha"] == alpha) & ~result.agreement["correct"]]
+    a, b = ag["system_a"].to_numpy(dtype=object), ag["system_b"].to_numpy(dtype=object)
+    return pd.DataFrame(
+        {
+            "metric": ag["metric"].to_numpy(),
+            "test": ag["test"].to_numpy(),
+            "pair": a + " vs " + b,
+            "humans": _conclusion_text(ag["gold"], a, b),
+            "test says": _conclusion_text(ag["conclusion"], a, b),
+            "outcome": np.asarray(OUTCOMES, dtype=object)[ag["outcome"].to_numpy(dtype=int)],
+        }
+    )

@@ -40,6 +40,7 @@ __all__ = [
     "accuracy_interval",
     "compare_accuracies",
     "significance_accuracy",
+    "statistics_from_score_file",
 ]
 
 #: the three randomized tests of :mod:`stats.randomized`, in the order of the paper's tables
@@ -537,3 +538,54 @@ def significance_accuracy(
         seed=seed,
         extra_warnings=messages,
     )
+
+
+def statistics_from_score_file(source, *, name: str | None = None, metrics=None) -> dict:
+    """Every metric of a segment-score file as :class:`~stats.sufficient.SegmentStatistics`.
+
+    A long file (``SYSTEM SEGMENT SCORE METRIC``) may hold several metrics (e.g. COMET and
+    sentence chrF); each becomes one entry, so their accuracies can be compared. A long file
+    without ``METRIC`` or a wide file (one column per system) gives one entry named after the
+    file's metric or ``"mean"``. Read with :func:`stats.readers.segments.read_segment_scores`.
+
+    Parameters
+    ----------
+    source : path, bytes or binary file object
+    name : str, optional
+        Display name in messages.
+    metrics : sequence of str, optional
+        Only these metrics of the ``METRIC`` column (case-insensitive), in this order.
+
+    Returns
+    -------
+    dict of metric name -> SegmentStatistics
+    """
+    from .readers._common import load_bytes, read_table
+    from .readers.segments import read_segment_scores
+    from .sufficient import statistics_from_scores
+
+    data, label = load_bytes(source, name)
+    head = data.decode("utf-8-sig", errors="replace").lstrip().split("\n", 1)[0].lower()
+    names: list = [None]
+    if "metric" in head.replace(",", " ").replace("\t", " ").split():
+        table = read_table(
+            data, required=["SYSTEM", "SEGMENT", "SCORE"], optional=["METRIC"], name=label
+        )
+        names = list(dict.fromkeys(table.frame["METRIC"].astype(str)))
+    if metrics:
+        if names == [None]:
+            raise StatsInputError(f"{label} has no METRIC column to choose metrics from")
+        lower = {str(n).lower(): n for n in names}
+        missing = [m for m in metrics if str(m).lower() not in lower]
+        if missing:
+            raise StatsInputError(
+                f"{', '.join(map(str, missing))} not in column METRIC of {label}; "
+                f"found {', '.join(names)}"
+            )
+        names = [lower[str(m).lower()] for m in metrics]
+    out = {}
+    for metric in names:
+        frame = read_segment_scores(data, metric=metric, name=label)
+        key = metric or frame.columns.name or "mean"
+        out[str(key)] = statistics_from_scores(frame, label=str(key))
+    return out

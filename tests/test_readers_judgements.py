@@ -187,3 +187,23 @@ def test_undecodable_bytes():
         read_judgements(
             b"SYSTEM SEGMENT ANNOTATOR CRITERION SCORE\na 1 w \xff adequacy 3\n", name="u.tsv"
         )
+
+
+def test_several_files_are_read_as_one_set():
+    from stats.readers.judgements import read_judgement_files
+
+    # w9 has one adequacy judgement in each file: excluded per file, kept over the union
+    one = GOOD + "sysA\t9\tw9\tadequacy\t40\n"
+    two = "SYSTEM,SEGMENT,ANNOTATOR,CRITERION,SCORE\nsysB,9,w9,adequacy,60\nsysB,8,w1,fluency,70\n"
+    j = read_judgement_files(("a.tsv", one.encode()), ("b.csv", two.encode()))
+    assert j.name == "a.tsv + b.csv"
+    assert len(j.frame) == 7 + 1 + 2
+    assert j.warnings == () and j.excluded.empty
+    assert (j.frame["annotator"] == "w9").sum() == 2
+    with pytest.warns(DegenerateInputWarning, match="w9 \\(a single judgement\\)"):
+        read_judgements(_src(one))
+    bad = "SYSTEM,SEGMENT,ANNOTATOR,CRITERION,SCORE\nsysB,9,w9,adequacy,x\n"
+    with pytest.raises(StatsInputError, match=r"^bad\.csv, line 2, column SCORE"):
+        read_judgement_files(_src(GOOD, "a.tsv"), _src(bad, "bad.csv"))
+    with pytest.raises(StatsInputError, match="no judgements file"):
+        read_judgement_files()

@@ -1,6 +1,310 @@
-"""Page "Tests vs humans" -- placeholder; helper D replaces this file."""
+"""Page "Tests vs humans": the human gold standard and the accuracy of randomized significance
+tests against it (Graham, Mathur & Baldwin, WMT 2014: Figure 7, Tables 1-2).
+
+Thin: reads widgets, calls dashboard.data (cached), draws dashboard.figures builders.
+"""
+
+from __future__ import annotations
 
 import streamlit as st
 
+from dashboard import components, data, figures
+
+SOURCES = ("System outputs (text)", "Segment scores")
+REUSE = "Files of the MT systems page"
+
+presentation = components.presentation_mode()
+
 st.title("Tests vs humans")
-st.info("This page is being built.")
+st.caption(
+    "How often does a significance test on an automatic metric reach the conclusion a human "
+    "evaluation reaches? Human judgements are standardised per annotator, every pair of systems "
+    "is compared with a one-sided Wilcoxon rank-sum test (adequacy first, fluency breaks "
+    "adequacy ties), and each metric × randomized test × α is scored against that gold "
+    "standard (Graham, Mathur & Baldwin, WMT 2014)."
+)
+
+# ---- inputs ----
+col_h, col_s = st.columns(2)
+with col_h:
+    judgements, _ = components.file_input(
+        "Human judgements: SYSTEM SEGMENT ANNOTATOR CRITERION SCORE (TSV or CSV; criterion "
+        "adequacy or fluency; several files are read as one set)",
+        key="human_judgements_upload",
+        sample=data.human_sample_judgements(),
+        sample_note="Showing the bundled **synthetic judgements** (sample_data/human/"
+        "judgements.tsv: 25 invented annotators). Upload your own file above.",
+        types=["tsv", "csv", "txt"],
+    )
+with col_s:
+    shared = st.session_state.get(data.MT_SHARED_INPUTS_KEY) or {}
+    sources = [REUSE, *SOURCES] if shared else list(SOURCES)
+    source = st.radio("System outputs", sources, horizontal=True, key="human_source")
+    references = hypotheses = scores = ()
+    if source == REUSE:
+        references = tuple(shared.get("references", ()))
+        hypotheses = tuple(shared.get("hypotheses", ()))
+        scores = tuple(shared.get("scores", ()))
+        st.info(
+            "Using the files uploaded on the MT systems page: "
+            + ", ".join(name for name, _ in (*references, *hypotheses, *scores)),
+            icon=":material/link:",
+        )
+    elif source == SOURCES[0]:
+        sample_ref, sample_hyp = data.human_sample_text()
+        references, _ = components.file_input(
+            "Reference translation(s), one segment per line",
+            key="human_ref_upload",
+            sample=sample_ref,
+            sample_note="Sample reference: sample_data/mt/reference.txt.",
+            types=["txt"],
+        )
+        hypotheses, _ = components.file_input(
+            "System outputs, one file per system (system name = file name)",
+            key="human_hyp_upload",
+            sample=sample_hyp,
+            sample_note="Sample systems: sample_data/mt/hyp/*.txt (8 synthetic systems).",
+            types=["txt"],
+        )
+    else:
+        scores, _ = components.file_input(
+            "Segment scores: SYSTEM SEGMENT SCORE [METRIC] or wide CSV (one column per system)",
+            key="human_scores_upload",
+            sample=data.human_sample_scores(),
+            sample_note="Sample scores: sample_data/mt/segment_scores.tsv (chrF, SimCOMET).",
+            types=["tsv", "csv", "txt"],
+        )
+
+with components.input_errors():
+    gold = data.human_gold(judgements)
+
+text_mode = bool(references or hypotheses)
+with components.controls_expander("Controls"):
+    c_metric, c_test, c_alpha = st.columns([2, 3, 2])
+    c_n, c_seed, _ = st.columns([2, 2, 3])
+    with c_metric:
+        if text_mode:
+            metric_options = list(data.HUMAN_TEXT_METRICS)
+            default_metrics = ["BLEU"]
+        else:
+            with components.input_errors():
+                metric_options = list(data.human_score_statistics(scores))
+            default_metrics = metric_options
+        chosen = [m for m in st.session_state.get("human_metrics", []) if m in metric_options]
+        st.session_state["human_metrics"] = chosen or default_metrics
+        metrics = st.multiselect(
+            "Metrics",
+            metric_options,
+            key="human_metrics",
+            help="Each metric is tested with each test; TER statistics take longest to extract.",
+        )
+    with c_test:
+        tests = st.multiselect(
+            "Randomized tests",
+            list(data.HUMAN_TESTS),
+            default=list(data.HUMAN_TESTS),
+            key="human_tests",
+            format_func=lambda t: data.HUMAN_TEST_LABELS[t],
+            help="One-sided, as in the paper: paired bootstrap resampling (Koehn 2004), "
+            "bootstrap resampling with shift-to-zero, approximate randomization.",
+        )
+    with c_alpha:
+        alpha = st.radio(
+            "α for the grids and the agreement map",
+            data.HUMAN_ALPHAS,
+            horizontal=True,
+            key="human_alpha",
+            format_func=lambda a: f"{a:g}",
+            help="The accuracy table always shows all three levels, as the paper's Tables 1-2.",
+        )
+    with c_n:
+        n_resamples = int(
+            st.number_input(
+                "Resamples per test",
+                min_value=100,
+                max_value=100_000,
+                value=1000,
+                step=100,
+                key="human_resamples",
+            )
+        )
+    with c_seed:
+        seed = components.seed_input("human_seed")
+
+if not metrics or not tests:
+    st.warning("Choose at least one metric and one test.", icon=":material/warning:")
+    st.stop()
+
+# ---- run the tests (each metric x test is cached; the bar shows the first, slow run) ----
+results = {}
+combos = [(m, t) for m in metrics for t in tests]
+bar = st.progress(0.0, text="Running the randomized tests…")
+with components.input_errors():
+    for k, (metric, test) in enumerate(combos):
+        bar.progress(k / len(combos), text=f"{metric}: {data.HUMAN_TEST_LABELS[test]}…")
+        if text_mode:
+            results[(metric, test)] = data.human_text_test(
+                references, hypotheses, data.HUMAN_TEXT_METRICS[metric], test, n_resamples, seed
+            )
+        else:
+            results[(metric, test)] = data.human_score_test(scores, metric, test, n_resamples, seed)
+    bar.empty()
+    accuracy = data.human_accuracy(gold, results, n_resamples=n_resamples, seed=seed)
+
+for message in accuracy.warnings:
+    st.warning(message, icon=":material/warning:")
+
+systems = list(accuracy.systems)
+combined = gold.combined_pvalue(alpha).loc[systems, systems]
+conclusions = gold.conclusions(alpha)
+n_sig = int((conclusions["combined"] != 0).sum())
+best = accuracy.table[accuracy.table["alpha"] == alpha].sort_values(
+    "accuracy", ascending=False, kind="stable"
+)
+m1, m2, m3, m4 = st.columns(4)
+m1.metric(
+    "Systems compared",
+    len(systems),
+    f"{accuracy.n_pairs} pairs",
+    delta_color="off",
+    delta_arrow="off",
+)
+m2.metric(
+    "Judgements used",
+    f"{gold.n_judgements:,}",
+    f"{gold.annotators['annotator'].nunique()} annotators",
+    delta_color="off",
+    delta_arrow="off",
+)
+m3.metric(
+    f"Pairs humans separate (α = {alpha:g})",
+    f"{n_sig} / {gold.n_pairs}",
+    delta_color="off",
+)
+top = best.iloc[0]
+m4.metric(
+    f"Most accurate at α = {alpha:g}",
+    f"{100 * top['accuracy']:.1f}%",
+    f"{top['metric']} / {data.HUMAN_TEST_LABELS[top['test']]}",
+    delta_color="off",
+    delta_arrow="off",
+)
+
+# ---- human gold standard (paper Figure 7) ----
+st.subheader("Human gold standard")
+st.markdown(
+    f"Cell (row, column) is coloured when humans judge the row system significantly better "
+    f"than the column system (one-sided Wilcoxon rank-sum on per-annotator z scores, "
+    f"p < {alpha:g}). **Combined**: adequacy decides when significant; when adequacy is tied, "
+    "the fluency test decides (paper Section 4)."
+)
+panels = {c: gold.pvalue[c].loc[systems, systems] for c in gold.criteria}
+panels["combined"] = combined
+mean_z = {c: gold.scores[f"{c}_z"] for c in gold.criteria}
+components.show_figure(
+    figures.human_gold_grids(panels, alpha=alpha, mean_z=mean_z),
+    key="human_gold_grids",
+    filename=f"human_gold_standard_alpha_{alpha:g}",
+)
+with st.expander("Gold p-value matrices and system scores", expanded=False):
+    which = st.selectbox(
+        "Matrix",
+        list(panels),
+        key="human_matrix_choice",
+        format_func=lambda c: (
+            figures.CRITERION_TITLES[c] + (f" (α = {alpha:g})" if c == "combined" else "")
+        ),
+    )
+    components.show_table(
+        panels[which],
+        key="human_matrix_table",
+        filename=f"human_pvalues_{which}",
+        caption=f"One-sided Wilcoxon rank-sum p-values, {which} (row better than column)",
+    )
+    components.show_table(
+        gold.scores.loc[systems],
+        key="human_scores_table",
+        filename="human_system_scores",
+        caption="Mean raw score, mean standardised (z) score and number of judgements per system",
+        float_format="{:.3f}",
+    )
+
+# ---- accuracy (paper Tables 1-2) ----
+st.subheader("Accuracy of the significance tests")
+st.markdown(
+    f"For every pair of systems, does the test reach the humans' conclusion (X better, Y "
+    f"better, or no significant difference)? Conc. = correct conclusions of "
+    f"{accuracy.n_pairs}; Acc. = accuracy with its exact (Clopper-Pearson) 95% confidence "
+    "interval. Intervals reaching below 50% are no better than a coin toss (paper Section 4.1)."
+)
+components.seed_caption(seed, n_resamples=n_resamples)
+components.show_table(
+    data.human_paper_table(accuracy),
+    key="human_accuracy_table",
+    filename="accuracy_tables",
+    index=False,
+    caption="Accuracy of randomized significance tests against the human gold standard",
+)
+components.show_figure(
+    figures.accuracy_intervals(accuracy.table, test_labels=data.HUMAN_TEST_LABELS),
+    key="human_accuracy_chart",
+    filename="accuracy_intervals",
+)
+if len(accuracy.chi2):
+    st.markdown("**Do accuracies differ across metrics?** Chi-square test per test and α:")
+    components.show_table(
+        accuracy.chi2,
+        key="human_chi2_table",
+        filename="accuracy_chi_square",
+        index=False,
+        caption="Chi-square tests of equal accuracy across metrics",
+    )
+
+# ---- agreement map ----
+st.subheader(f"Where the tests agree with the humans (α = {alpha:g})")
+outcome, details = data.human_agreement(accuracy, alpha)
+components.show_figure(
+    figures.agreement_heatmap(outcome, details=details),
+    key="human_agreement",
+    filename=f"agreement_alpha_{alpha:g}",
+)
+disagree = data.human_disagreements(accuracy, alpha)
+with st.expander(f"The {len(disagree)} disagreements, listed", expanded=False):
+    components.show_table(
+        disagree,
+        key="human_disagreements",
+        filename=f"disagreements_alpha_{alpha:g}",
+        index=False,
+    )
+
+# ---- annotators ----
+st.subheader("Annotators: why standardisation matters")
+st.markdown(
+    "Lenient annotators score everything high, strict ones low, and spreads differ. Raw means "
+    "then depend on which annotators happened to judge a system; standardising each annotator's "
+    "scores (z = (score − annotator mean) / annotator SD) removes that."
+)
+left, right = (st.container(), st.container()) if presentation else st.columns([3, 2])
+with left:
+    components.show_figure(
+        figures.annotator_spread(gold.annotators),
+        key="human_annotators_chart",
+        filename="annotators",
+    )
+with right:
+    components.show_figure(
+        figures.standardisation_ranks(gold.scores.loc[systems]),
+        key="human_rank_chart",
+        filename="ranks_raw_vs_z",
+    )
+components.show_table(
+    gold.annotators,
+    key="human_annotator_table",
+    filename="annotators",
+    index=False,
+    caption="Judgements, mean and SD of raw scores per annotator and criterion",
+    float_format="{:.2f}",
+)
+if len(gold.excluded):
+    st.markdown("**Excluded** (cannot be standardised):")
+    st.dataframe(gold.excluded, key="human_excluded", hide_index=True)

@@ -32,7 +32,14 @@ import pandas as pd
 from .._errors import DegenerateInputWarning, StatsInputError
 from ._common import LINE, Source, name_list, read_table, to_float
 
-__all__ = ["CRITERIA", "JUDGEMENT_COLUMNS", "Judgements", "read_judgements", "prepare_judgements"]
+__all__ = [
+    "CRITERIA",
+    "JUDGEMENT_COLUMNS",
+    "Judgements",
+    "prepare_judgements",
+    "read_judgement_files",
+    "read_judgements",
+]
 
 #: criteria a judgement may carry, in the order the gold standard uses them
 CRITERIA = ("adequacy", "fluency")
@@ -110,6 +117,39 @@ def read_judgements(source: Source, *, name: str | None = None) -> Judgements:
     DegenerateInputWarning
         For each annotator excluded from a criterion (single judgement or constant scores).
     """
+    frame, label = _parse(source, name)
+    return _finish(frame, label)
+
+
+def read_judgement_files(*sources, names=None) -> Judgements:
+    """Read several judgement files (e.g. batches of a crowd-sourced evaluation) as one set.
+
+    Each file is parsed as in :func:`read_judgements` (errors name the file and line); the
+    exclusions (annotators that cannot be standardised) are decided on the union, so an
+    annotator who appears in several files is standardised over all their judgements.
+
+    Parameters
+    ----------
+    *sources : path, bytes, file object, or (name, source) pair
+    names : sequence of str, optional
+        Display names, one per source (alternative to ``(name, source)`` pairs).
+    """
+    if not sources:
+        raise StatsInputError("no judgements file given")
+    frames, labels = [], []
+    for k, item in enumerate(sources):
+        name = names[k] if names is not None else None
+        if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
+            name, item = item
+        frame, label = _parse(item, name)
+        frames.append(frame)
+        labels.append(label)
+    frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    return _finish(frame, labels[0] if len(labels) == 1 else " + ".join(labels))
+
+
+def _parse(source: Source, name: str | None) -> tuple[pd.DataFrame, str]:
+    """Parse and validate one file into the judgement frame (no exclusions yet)."""
     table = read_table(source, required=JUDGEMENT_COLUMNS, name=name)
     raw = table.frame
     label = table.name
@@ -138,7 +178,7 @@ def read_judgements(source: Source, *, name: str | None = None) -> Judgements:
             LINE: raw[LINE].to_numpy(dtype=np.int64),
         }
     )
-    return _finish(frame, label)
+    return frame, label
 
 
 def prepare_judgements(data, *, name: str = "judgements") -> Judgements:

@@ -1,0 +1,242 @@
+"""``python -m stats accuracy``: accuracy of randomized significance tests against a human
+gold standard (Graham, Mathur & Baldwin, WMT 2014, Tables 1-2).
+
+Examples::
+
+    python -m stats accuracy --human judgements.tsv --ref ref.txt --hyp sysA.txt sysB.txt \\
+        --metric bleu chrf ter --resamples 1000 --seed 1
+    python -m stats accuracy --human judgements.tsv --scores comet.tsv --tests bootstrap
+
+JSON output::
+
+    {"pairs": K, "systems": [...], "alphas": [...], "tests": [...], "metrics": [...],
+     "n_resamples": N, "seed": S, "alternative": "greater", "gold_alpha": a,
+     "gold": {"adequacy": {row: {col: p or null}}, "fluency": {...}, "combined": {...}},
+     "human_scores": {system: {"adequacy_raw", "adequacy_z", "adequacy_n", ...}},
+     "scores": {metric: {system: corpus score}},
+     "rows": [{"metric", "test", "alpha", "correct", "accuracy", "ci_low", "ci_high"}],
+     "chi2": [{"test", "alpha", "statistic", "pvalue", "dof", "n_metrics"}],
+     "warnings": [...]}
+
+Gold p-values sit in the row of the system with the higher mean standardised (z) score; the
+mirror cell and the diagonal are null. ``combined`` follows the paper's rule at ``gold_alpha``
+(the first ``--alpha``); the accuracy at each alpha uses the rule at that alpha.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .._errors import StatsInputError
+from ..accuracy import ALPHAS, TESTS, significance_accuracy, statistics_from_score_file
+from ..human import CRITERIA, human_gold_standard
+from ..readers.judgements import read_judgements
+from ..readers.segments import read_parallel
+from ..sufficient import extract_statistics
+from ._common import dumps, jsonable, matrix_tsv, pvalue_matrix_json, table_tsv
+from .randomized import DEFAULT_SEED
+
+TEXT_METRICS = ("bleu", "chrf", "ter")
+DEFAULT_RESAMPLES = 1000
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "accuracy",
+        help="accuracy of randomized tests against a human gold standard",
+        description=(
+            "Build the human gold standard (per-annotator standardised scores, one-sided "
+            "Wilcoxon rank-sum tests per pair, adequacy then fluency) and measure how often "
+            "each metric x randomized test x alpha reaches the same conclusion "
+            "(Graham, Mathur & Baldwin, WMT 2014)."
+        ),
+    )
+    p.add_argument(
+        "--human",
+        required=True,
+        metavar="FILE",
+        help="judgements: SYSTEM SEGMENT ANNOTATOR CRITERION SCORE (TSV/CSV)",
+    )
+    src = p.add_argument_group("system outputs (--ref/--hyp and/or --scores)")
+    src.add_argument(
+        "--ref",
+        action="append",
+        metavar="FILE",
+        default=[],
+        help="reference file, one segment per line (repeat for more references)",
+    )
+    src.add_argument(
+        "--hyp",
+        action="extend",
+        nargs="+",
+        metavar="FILE",
+        default=[],
+        help="hypothesis file(s), one per system; system name = file name without extension",
+    )
+    src.add_argument(
+        "--scores",
+        metavar="FILE",
+        help="segment scores: long SYSTEM SEGMENT SCORE [METRIC] or wide CSV",
+    )
+    src.add_argument(
+        "--score-metric",
+        nargs="+",
+        metavar="NAME",
+        help="with --scores: which METRIC(s) of the file to evaluate "
+        "(default: every metric in the file)",
+    )
+    p.add_argument(
+        "--metric",
+        nargs="+",
+        choices=[*TEXT_METRICS, "mean"],
+        metavar="METRIC",
+        help="bleu chrf ter (with --ref/--hyp; default bleu) and/or mean (the "
+        "segment scores of --scores; default when --scores is given)",
+    )
+    p.add_argument(
+        "--tests",
+        nargs="+",
+        choices=list(TESTS),
+        default=list(TESTS),
+        metavar="TEST",
+        help=f"default: all of {', '.join(TESTS)}",
+    )
+    p.add_argument(
+        "--alpha",
+        nargs="+",
+        type=float,
+        default=list(ALPHAS),
+        metavar="A",
+        help="significance levels (default 0.05 0.01 0.001)",
+    )
+    p.add_argument(
+        "--resamples",
+        type=int,
+        default=DEFAULT_RESAMPLES,
+        metavar="N",
+        help=f"resamples of every test (default {DEFAULT_RESAMPLES})",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=DEFAULT_SEED,
+        metavar="S",
+        help=f"random seed, used for every metric x test (default {DEFAULT_SEED})",
+    )
+    p.add_argument("--format", choices=["json", "tsv"], default="json")
+    p.set_defaults(func=run)
+
+
+def _load_metrics(args: argparse.Namespace) -> dict:
+    has_text = bool(args.ref or args.hyp)
+    metrics = list(dict.fromkeys(args.metric or []))
+    if not has_text and not args.scores:
+        raise StatsInputError(
+            "no system outputs: give --ref FILE --hyp FILE [FILE ...] and/or --scores FILE"
+        )
+    if has_text and not args.ref:
+        raise StatsInputError("--hyp given without --ref: give at least one reference file")
+    if has_text and not args.hyp:
+        raise StatsInputError("--ref given without --hyp: give one hypothesis file per system")
+    if args.score_metric and not args.scores:
+        raise StatsInputError("--score-metric only applies to --scores")
+    if not metrics:
+        metrics = (["bleu"] if has_text else []) + (["mean"] if args.scores else [])
+    text_metrics = [m for m in metrics if m in TEXT_METRICS]
+    if text_metrics and not has_text:
+        raise StatsInputError(
+            f"--metric {' '.join(text_metrics)} needs --ref/--hyp text files; segment scores "
+            "(--scores) use --metric mean"
+        )
+    if "mean" in metrics and not args.scores:
+        raise StatsInputError("--metric mean needs --scores (segment scores)")
+    if args.scores and "mean" not in metrics:
+        raise StatsInputError("--scores given but --metric does not include mean")
+    if has_text and not text_metrics:
+        raise StatsInputError("--ref/--hyp given but --metric names none of bleu, chrf, ter")
+    out: dict = {}
+    if text_metrics:
+        refs, hyps = read_parallel(args.ref, args.hyp)
+        for m in text_metrics:
+            out[m] = extract_statistics(refs, hyps, metric=m)
+    if args.scores:
+        found = statistics_from_score_file(args.scores, metrics=args.score_metric)
+        for name, data in found.items():
+            if name in out:
+                raise StatsInputError(
+                    f"metric name {name!r} of {args.scores} clashes with --metric {name}"
+                )
+            out[name] = data
+    return out
+
+
+def run(args: argparse.Namespace) -> str:
+    if args.resamples < 1:
+        raise StatsInputError(f"--resamples must be a positive integer; got {args.resamples}")
+    if args.seed < 0:
+        raise StatsInputError(f"--seed must be a non-negative integer; got {args.seed}")
+    for a in args.alpha:
+        if not 0.0 < a < 1.0:
+            raise StatsInputError(f"--alpha must be in (0, 1); got {a:g}")
+    alphas = list(dict.fromkeys(args.alpha))
+    tests = list(dict.fromkeys(args.tests))
+    judgements = read_judgements(args.human)
+    gold = human_gold_standard(judgements, alpha=alphas[0])
+    metrics = _load_metrics(args)
+    res = significance_accuracy(
+        gold, metrics, tests=tests, alphas=alphas, n_resamples=args.resamples, rng=args.seed
+    )
+    systems = list(res.systems)
+    gold_p = {c: pvalue_matrix_json(gold.pvalue[c].loc[systems, systems]) for c in gold.criteria}
+    gold_p["combined"] = pvalue_matrix_json(gold.pvalue["combined"].loc[systems, systems])
+    rows = [
+        {k: row[k] for k in ("metric", "test", "alpha", "correct", "accuracy", "ci_low", "ci_high")}
+        for row in res.table.to_dict("records")
+    ]
+    if args.format == "json":
+        scores = gold.scores.loc[systems]
+        return dumps(
+            {
+                "pairs": res.n_pairs,
+                "systems": systems,
+                "alphas": alphas,
+                "tests": tests,
+                "metrics": list(res.metrics),
+                "n_resamples": res.n_resamples,
+                "seed": res.seed,
+                "alternative": "greater",
+                "gold_alpha": alphas[0],
+                "gold": gold_p,
+                "human_scores": {s: jsonable(scores.loc[s].to_dict()) for s in systems},
+                "scores": {m: {s: float(v) for s, v in sc.items()} for m, sc in res.scores.items()},
+                "rows": rows,
+                "chi2": res.chi2.to_dict("records"),
+                "warnings": list(res.warnings),
+            }
+        )
+    head = (
+        f"# pairs={res.n_pairs} systems={len(systems)} tests={','.join(tests)} "
+        f"n_resamples={res.n_resamples} seed={res.seed} alternative=greater "
+        f"confidence_level={res.confidence_level:g} (exact Clopper-Pearson)"
+    )
+    parts = [head, "# accuracy of each metric x test x alpha against the human gold standard"]
+    parts.append(
+        table_tsv(rows, ["metric", "test", "alpha", "correct", "accuracy", "ci_low", "ci_high"])
+    )
+    if len(res.chi2):
+        parts += ["", "# chi-square test: do accuracies differ across metrics?"]
+        parts.append(
+            table_tsv(
+                res.chi2.to_dict("records"),
+                ["test", "alpha", "statistic", "pvalue", "dof", "n_metrics"],
+            )
+        )
+    for crit in [*[c for c in CRITERIA if c in gold.criteria], "combined"]:
+        extra = f" at alpha={alphas[0]:g}" if crit == "combined" else ""
+        parts += [
+            "",
+            f"# human gold standard, {crit}{extra}: one-sided Wilcoxon rank-sum p-values "
+            "(row higher mean z than column; '-' = no test in this cell)",
+        ]
+        parts.append(matrix_tsv(gold.pvalue[crit].loc[systems, systems]))
+    return "\n".join(parts)

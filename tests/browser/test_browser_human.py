@@ -1,0 +1,92 @@
+"""Real browser (Playwright + Debian chromium): the "Tests vs humans" page -- sample data drawn,
+judgements uploaded through the file input, a malformed file shown as an error, alpha
+changed, and the accuracy table and gold grids exported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.browser.helpers import (
+    ERROR_SELECTOR,
+    assert_no_exception,
+    goto_page,
+    screenshot,
+    upload_files,
+    wait_for_charts,
+    wait_for_idle,
+)
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+HUMAN = REPO_ROOT / "sample_data" / "human"
+SYSTEMS = ["Aurora", "Borealis", "Cirrus", "Delta", "Ember", "Fjord", "Glacier", "Harbor"]
+N_CHARTS = 5  # gold grids, accuracy, agreement, annotators, ranks
+
+
+def _svg_texts(page) -> set[str]:
+    """Tick labels and panel titles of every drawn Plotly chart (SVG text)."""
+    return set(
+        page.eval_on_selector_all(
+            ".js-plotly-plot .xtick text, .js-plotly-plot .ytick text, "
+            ".js-plotly-plot .annotation-text",
+            "els => els.map(e => e.textContent)",
+        )
+    )
+
+
+def test_sample_then_upload_then_malformed_file(page, app_url, artifacts_dir, tmp_path):
+    goto_page(page, app_url, "human")
+    wait_for_charts(page, minimum=N_CHARTS, timeout=120)
+    assert page.get_by_text("synthetic judgements").count() == 1
+    texts = _svg_texts(page)
+    for label in ["Adequacy", "Fluency", "Combined", *SYSTEMS]:
+        assert label in texts, (label, sorted(texts))
+    assert page.get_by_text("Accuracy of the significance tests").count() == 1
+    assert_no_exception(page)
+    screenshot(page, artifacts_dir, "human_sample")
+
+    # the CSV variant of the judgements, uploaded through the first file input
+    upload_files(page, [HUMAN / "judgements.csv"], index=0)
+    wait_for_charts(page, minimum=N_CHARTS, timeout=120)
+    assert page.get_by_text("synthetic judgements").count() == 0
+    assert page.get_by_text("26 / 28").count() == 1  # pairs separated by the humans at 0.05
+    assert_no_exception(page)
+
+    bad = tmp_path / "broken_judgements.tsv"
+    bad.write_text("SYSTEM\tSEGMENT\tANNOTATOR\tCRITERION\tSCORE\nAurora\t1\tw1\tadequacy\tn/a\n")
+    upload_files(page, [bad], index=0)
+    error = page.locator(ERROR_SELECTOR)
+    error.first.wait_for()
+    text = error.first.inner_text()
+    assert "broken_judgements.tsv" in text and "line 2" in text and "SCORE" in text
+    assert_no_exception(page)
+    screenshot(page, artifacts_dir, "human_malformed")
+
+
+def test_alpha_change_and_exports(page, app_url, tmp_path):
+    goto_page(page, app_url, "human")
+    wait_for_charts(page, minimum=N_CHARTS, timeout=120)
+    page.locator(".st-key-human_alpha").get_by_text("0.001").click()
+    wait_for_idle(page)
+    wait_for_charts(page, minimum=N_CHARTS, timeout=120)
+    assert page.get_by_text("Where the tests agree with the humans (α = 0.001)").count() == 1
+    assert page.get_by_text("15 / 28").count() == 1
+    assert_no_exception(page)
+
+    button = page.locator(".st-key-human_accuracy_table_csv").get_by_role("button").first
+    with page.expect_download(timeout=60_000) as info:
+        button.click()
+    csv = tmp_path / info.value.suggested_filename
+    info.value.save_as(csv)
+    assert info.value.suggested_filename == "accuracy_tables.csv"
+    head = csv.read_text().splitlines()[0]
+    assert head.startswith("α,Metric,Paired Bootst. Resamp.: Conc.")
+
+    button = page.locator(".st-key-human_gold_grids_png").get_by_role("button").first
+    with page.expect_download(timeout=90_000) as info:
+        button.click()
+    png = tmp_path / info.value.suggested_filename
+    info.value.save_as(png)
+    assert info.value.suggested_filename == "human_gold_standard_alpha_0.001.png"
+    raw = png.read_bytes()
+    assert raw[:8] == b"\x89PNG\r\n\x1a\n" and len(raw) > 10_000
+    assert_no_exception(page)

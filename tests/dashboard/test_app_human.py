@@ -1,0 +1,146 @@
+"""AppTest: the "Tests vs humans" page with sample data, controls, uploads (judgements, system
+outputs, segment scores), reuse of the MT systems page's files, malformed files and
+presentation mode."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dashboard import data
+from dashboard.components import PRESENTATION_KEY
+from tests.dashboard.conftest import REPO_ROOT
+
+HUMAN = REPO_ROOT / "sample_data" / "human"
+MT = REPO_ROOT / "sample_data" / "mt"
+PAGE = "views/human.py"
+
+
+def _files(*paths: Path, mime="text/plain"):
+    return [(p.name, p.read_bytes(), mime) for p in paths]
+
+
+def _frame(at, column: str):
+    """The first st.dataframe holding ``column`` (AppTest does not expose dataframe keys)."""
+    return next(d.value for d in at.dataframe if column in getattr(d.value, "columns", []))
+
+
+def _metric(at, label_start: str):
+    return next(m for m in at.metric if m.label.startswith(label_start))
+
+
+@pytest.fixture
+def at(app_test):
+    at = app_test(PAGE, timeout=180)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_sample_data_shows_gold_accuracy_agreement_and_annotators(at):
+    assert at.title[0].value == "Tests vs humans"
+    assert any("synthetic judgements" in i.value for i in at.info)
+    assert len(at.get("plotly_chart")) == 5  # gold grids, accuracy, agreement, annotators, ranks
+    assert _metric(at, "Systems compared").value == "8"
+    assert _metric(at, "Judgements used").value == "6,800"
+    assert _metric(at, "Pairs humans separate").value == "26 / 28"
+    assert not at.error and not at.warning
+    table = _frame(at, "Metric")
+    assert list(table["α"]) == ["0.05", "0.01", "0.001"]
+    assert list(table["Metric"]) == ["BLEU"] * 3
+    assert table["Approx. Rand.: Acc. (%)"].iloc[0].endswith("[71.8, 97.7]")
+    assert table["Paired Bootst. Resamp.: Conc."].iloc[0] == 25
+    assert any("random seed **12345**" in c.value for c in at.caption)
+    annotators = _frame(at, "sd")
+    assert annotators["annotator"].nunique() == 25
+
+
+def test_controls_change_alpha_tests_resamples_and_seed(at):
+    at.radio(key="human_alpha").set_value(0.001).run()
+    assert _metric(at, "Pairs humans separate").value == "15 / 28"
+    at.multiselect(key="human_tests").set_value(["approximate-randomization"])
+    at.number_input(key="human_resamples").set_value(500)
+    at.number_input(key="human_seed").set_value(7).run()
+    assert not at.exception
+    table = _frame(at, "Metric")
+    assert [c for c in table.columns if c.endswith("Conc.")] == ["Approx. Rand.: Conc."]
+    assert any("random seed **7**, 500 resamples" in c.value for c in at.caption)
+    at.multiselect(key="human_tests").set_value([]).run()
+    assert any("at least one metric and one test" in w.value for w in at.warning)
+
+
+def test_segment_scores_source_offers_every_metric_in_the_file(at):
+    at.radio(key="human_source").set_value("Segment scores").run()
+    assert not at.exception
+    assert at.multiselect(key="human_metrics").options == ["chrF", "SimCOMET"]
+    assert at.multiselect(key="human_metrics").value == ["chrF", "SimCOMET"]
+    table = _frame(at, "Metric")
+    assert list(table["Metric"]) == ["chrF", "SimCOMET"] * 3
+    assert len(_frame(at, "n_metrics")) == 3 * 3
+
+
+def test_upload_judgements_and_a_subset_of_systems(at):
+    at.file_uploader(key="human_judgements_upload").set_value(
+        _files(HUMAN / "judgements.csv", mime="text/csv")
+    ).run()
+    assert _metric(at, "Judgements used").value == "6,800"
+    at.file_uploader(key="human_ref_upload").set_value(_files(MT / "reference.txt"))
+    hyps = [MT / "hyp" / f"{s}.txt" for s in ("Aurora", "Cirrus", "Fjord", "Harbor")]
+    at.file_uploader(key="human_hyp_upload").set_value(_files(*hyps)).run()
+    assert not at.exception and not at.error
+    assert _metric(at, "Systems compared").value == "4"
+    assert any("not scored by every metric, left out" in w.value for w in at.warning)
+
+
+def test_malformed_judgements_show_an_error_not_a_traceback(at):
+    bad = b"SYSTEM\tSEGMENT\tANNOTATOR\tCRITERION\tSCORE\nAurora\t1\tw1\tgrammar\t50\n"
+    at.file_uploader(key="human_judgements_upload").set_value(
+        [("bad.tsv", bad, "text/plain")]
+    ).run()
+    assert not at.exception
+    assert len(at.error) == 1
+    assert "bad.tsv, line 2, column CRITERION: unknown criterion 'grammar'" in at.error[0].value
+    assert not at.get("plotly_chart")
+
+
+def test_several_judgement_files_are_one_set_and_bad_outputs_are_errors(at):
+    at.file_uploader(key="human_judgements_upload").set_value(
+        _files(HUMAN / "judgements.tsv", HUMAN / "judgements.csv")
+    ).run()
+    assert not at.exception and not at.error
+    assert _metric(at, "Judgements used").value == "13,600"
+    at.file_uploader(key="human_judgements_upload").set_value(None)
+    short = b"only one line\n"
+    at.file_uploader(key="human_hyp_upload").set_value(
+        [("Aurora.txt", short, "text/plain"), ("Cirrus.txt", short, "text/plain")]
+    ).run()
+    assert not at.exception
+    assert "Aurora.txt has 1 lines but reference.txt has 500" in at.error[0].value
+
+
+def test_excluded_annotators_are_shown(at):
+    text = (HUMAN / "judgements.tsv").read_bytes() + b"Aurora\t1\tsolo\tadequacy\t55\n"
+    at.file_uploader(key="human_judgements_upload").set_value([("j.tsv", text, "text/plain")]).run()
+    assert not at.exception
+    assert any("solo (a single judgement)" in w.value for w in at.warning)
+    excluded = _frame(at, "reason")
+    assert excluded["annotator"].tolist() == ["solo"]
+
+
+def test_reuses_the_mt_systems_page_files(app_test):
+    at = app_test(PAGE, timeout=180)
+    at.session_state[data.MT_SHARED_INPUTS_KEY] = {
+        "scores": tuple((p.name, p.read_bytes()) for p in [MT / "segment_scores.tsv"])
+    }
+    at.run()
+    assert not at.exception
+    assert at.radio(key="human_source").value == "Files of the MT systems page"
+    assert any("Using the files uploaded on the MT systems page" in i.value for i in at.info)
+    assert at.multiselect(key="human_metrics").options == ["chrF", "SimCOMET"]
+
+
+def test_presentation_mode(at):
+    at.sidebar.toggle(key=PRESENTATION_KEY).set_value(True).run()
+    assert not at.exception
+    assert len(at.get("plotly_chart")) == 5

@@ -1,0 +1,267 @@
+"""``python -m stats accuracy`` (issue 6, item 4) on the committed sample data."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from stats.cli import main
+from stats.human import human_gold_standard
+from stats.readers import read_judgements
+
+ROOT = Path(__file__).resolve().parents[1]
+HUMAN = ROOT / "sample_data" / "human" / "judgements.tsv"
+HUMAN_CSV = ROOT / "sample_data" / "human" / "judgements.csv"
+MT = ROOT / "sample_data" / "mt"
+REF = MT / "reference.txt"
+HYPS = sorted((MT / "hyp").glob("*.txt"))
+SCORES = MT / "segment_scores.tsv"
+
+
+def run(capsys, *args):
+    code = main(["accuracy", *map(str, args)])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture(scope="module")
+def text_json():
+    """BLEU from the sample texts, all three tests, few resamples (module-wide, ~seconds)."""
+    args = [
+        "accuracy",
+        "--human",
+        HUMAN,
+        "--ref",
+        REF,
+        "--hyp",
+        *HYPS,
+        "--metric",
+        "bleu",
+        "--resamples",
+        "199",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+    ]
+    proc = subprocess.run(
+        [sys.executable, "-m", "stats", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_json_layout_on_sample_text(text_json):
+    d = json.loads(text_json)
+    systems = d["systems"]
+    k = len(systems)
+    assert k == 8 and d["pairs"] == k * (k - 1) // 2 == 28
+    assert d["seed"] == 3 and d["n_resamples"] == 199 and d["alternative"] == "greater"
+    assert d["tests"] == ["paired-bootstrap", "bootstrap", "approximate-randomization"]
+    assert d["alphas"] == [0.05, 0.01, 0.001] and d["metrics"] == ["bleu"]
+    assert set(d["gold"]) == {"adequacy", "fluency", "combined"}
+    assert len(d["rows"]) == 3 * 3
+    for row in d["rows"]:
+        assert list(row) == ["metric", "test", "alpha", "correct", "accuracy", "ci_low", "ci_high"]
+        assert row["accuracy"] == pytest.approx(row["correct"] / 28)
+        assert row["ci_low"] <= row["accuracy"] <= row["ci_high"]
+    assert d["warnings"] == []
+
+
+def test_gold_pvalues_sit_in_the_row_of_the_higher_mean_z(text_json):
+    d = json.loads(text_json)
+    for crit in ("adequacy", "fluency"):
+        z = {s: d["human_scores"][s][f"{crit}_z"] for s in d["systems"]}
+        for a in d["systems"]:
+            for b in d["systems"]:
+                p, mirror = d["gold"][crit][a][b], d["gold"][crit][b][a]
+                if a == b:
+                    assert p is None
+                elif z[a] > z[b]:
+                    assert p is not None and 0 < p <= 1 and mirror is None
+    # and they equal the library's gold standard
+    gold = human_gold_standard(read_judgements(HUMAN))
+    for crit in ("adequacy", "fluency", "combined"):
+        m = gold.pvalue[crit]
+        for a in d["systems"]:
+            for b in d["systems"]:
+                v = d["gold"][crit][a][b]
+                assert (v is None and np.isnan(m.at[a, b])) or v == pytest.approx(
+                    m.at[a, b], rel=1e-12
+                )
+
+
+def test_same_seed_gives_byte_identical_output(capsys, text_json):
+    code, out, _ = run(
+        capsys,
+        "--human",
+        HUMAN,
+        "--ref",
+        REF,
+        "--hyp",
+        *HYPS,
+        "--metric",
+        "bleu",
+        "--resamples",
+        "199",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+    )
+    assert code == 0
+    assert out == text_json
+
+
+def test_segment_scores_with_several_metrics_and_csv_judgements(capsys):
+    code, out, _ = run(
+        capsys,
+        "--human",
+        HUMAN_CSV,
+        "--scores",
+        SCORES,
+        "--tests",
+        "bootstrap",
+        "--alpha",
+        "0.05",
+        "--resamples",
+        "99",
+        "--seed",
+        "1",
+    )
+    assert code == 0
+    d = json.loads(out)
+    assert d["metrics"] == ["chrF", "SimCOMET"]  # every METRIC of the file
+    assert [(r["metric"], r["test"], r["alpha"]) for r in d["rows"]] == [
+        ("chrF", "bootstrap", 0.05),
+        ("SimCOMET", "bootstrap", 0.05),
+    ]
+    assert len(d["chi2"]) == 1 and d["chi2"][0]["n_metrics"] == 2
+    code, out, _ = run(
+        capsys,
+        "--human",
+        HUMAN,
+        "--scores",
+        SCORES,
+        "--score-metric",
+        "simcomet",
+        "--tests",
+        "bootstrap",
+        "--alpha",
+        "0.05",
+        "--resamples",
+        "99",
+    )
+    assert code == 0 and json.loads(out)["metrics"] == ["SimCOMET"]
+
+
+def test_tsv_format(capsys):
+    code, out, _ = run(
+        capsys,
+        "--human",
+        HUMAN,
+        "--scores",
+        SCORES,
+        "--score-metric",
+        "chrF",
+        "--tests",
+        "approximate-randomization",
+        "--resamples",
+        "99",
+        "--format",
+        "tsv",
+    )
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("# pairs=28 systems=8") and "seed=12345" in lines[0]
+    assert lines[2] == "metric\ttest\talpha\tcorrect\taccuracy\tci_low\tci_high"
+    assert lines[3].startswith("chrF\tapproximate-randomization\t0.05\t")
+    assert any(line.startswith("# human gold standard, combined at alpha=0.05") for line in lines)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--human", "missing.tsv", "--scores", SCORES], "missing.tsv: file not found"),
+        (["--human", HUMAN], "no system outputs"),
+        (["--human", HUMAN, "--hyp", *HYPS[:2]], "--hyp given without --ref"),
+        (["--human", HUMAN, "--scores", SCORES, "--metric", "bleu"], "needs --ref/--hyp"),
+        (
+            ["--human", HUMAN, "--ref", REF, "--hyp", *HYPS[:2], "--metric", "mean"],
+            "needs --scores",
+        ),
+        (["--human", HUMAN, "--scores", SCORES, "--resamples", "0"], "--resamples must be"),
+        (["--human", HUMAN, "--scores", SCORES, "--alpha", "1.5"], "--alpha must be in (0, 1)"),
+        (
+            ["--human", HUMAN, "--scores", SCORES, "--score-metric", "BLEURT"],
+            "BLEURT not in column METRIC",
+        ),
+        (["--human", HUMAN, "--scores", HYPS[0]], HYPS[0].name),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(capsys, args, message):
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ")
+    assert message in lines[0]
+
+
+def test_malformed_judgements_name_file_and_line(capsys, tmp_path):
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("SYSTEM\tSEGMENT\tANNOTATOR\tCRITERION\tSCORE\nAurora\t1\tw1\tgrammar\t50\n")
+    code, _, err = run(capsys, "--human", bad, "--scores", SCORES)
+    assert code == 2
+    assert err.strip() == (
+        f"error: {bad}, line 2, column CRITERION: unknown criterion 'grammar'; "
+        "expected one of adequacy, fluency"
+    )
+
+
+def test_argparse_errors_exit_2_without_traceback():
+    proc = subprocess.run(
+        [sys.executable, "-m", "stats", "accuracy", "--human", str(HUMAN), "--tests", "t-test"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_systems_without_judgements_are_reported(capsys, tmp_path):
+    # drop Harbor from the judgements: it is left out of the comparison with a warning
+    lines = HUMAN.read_text().splitlines()
+    keep = [lines[0]] + [ln for ln in lines[1:] if not ln.startswith("Harbor\t")]
+    path = tmp_path / "no_harbor.tsv"
+    path.write_text("\n".join(keep) + "\n")
+    code, out, err = run(
+        capsys,
+        "--human",
+        path,
+        "--scores",
+        SCORES,
+        "--score-metric",
+        "chrF",
+        "--tests",
+        "bootstrap",
+        "--alpha",
+        "0.05",
+        "--resamples",
+        "99",
+    )
+    assert code == 0
+    d = json.loads(out)
+    assert d["pairs"] == 21 and "Harbor" not in d["systems"]
+    assert d["warnings"] == ["no human judgements, left out: Harbor"]
+    assert "warning: no human judgements, left out: Harbor" in err
