@@ -183,9 +183,10 @@ def rank_sum_all_pairs(
 
     For each unordered pair the group with the higher mean is :math:`X` and the test is
     ``scipy.stats.mannwhitneyu(X, Y, alternative="greater")`` with scipy's defaults
-    (continuity correction; exact distribution when one sample has at most 8 values and there
-    are no ties, otherwise the normal approximation with tie correction, as R's
-    ``wilcox.test(x, y, alternative="greater")``):
+    (exact distribution when one sample has at most 8 values and there are no ties; otherwise
+    the normal approximation with tie and continuity correction, the same as R's
+    ``wilcox.test(x, y, alternative="greater", exact=FALSE, correct=TRUE)``; human evaluations
+    have hundreds of judgements per system, so in practice always the latter):
 
     .. math::
 

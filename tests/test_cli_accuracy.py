@@ -164,6 +164,29 @@ def test_segment_scores_with_several_metrics_and_csv_judgements(capsys):
     assert code == 0 and json.loads(out)["metrics"] == ["SimCOMET"]
 
 
+def test_several_judgement_files_are_one_set(capsys, tmp_path):
+    lines = HUMAN.read_text().splitlines()
+    half = len(lines) // 2
+    a, b = tmp_path / "batch1.tsv", tmp_path / "batch2.tsv"
+    a.write_text("\n".join(lines[:half]) + "\n")
+    b.write_text("\n".join([lines[0], *lines[half:]]) + "\n")
+    args = [
+        "--scores",
+        SCORES,
+        "--score-metric",
+        "chrF",
+        "--tests",
+        "bootstrap",
+        "--resamples",
+        "99",
+    ]
+    code, split, _ = run(capsys, "--human", a, b, *args)
+    code2, whole, _ = run(capsys, "--human", HUMAN, *args)
+    assert code == code2 == 0
+    d1, d2 = json.loads(split), json.loads(whole)
+    assert d1["gold"] == d2["gold"] and d1["rows"] == d2["rows"]
+
+
 def test_tsv_format(capsys):
     code, out, _ = run(
         capsys,

@@ -30,7 +30,7 @@ import argparse
 from .._errors import StatsInputError
 from ..accuracy import ALPHAS, TESTS, significance_accuracy, statistics_from_score_file
 from ..human import CRITERIA, human_gold_standard
-from ..readers.judgements import read_judgements
+from ..readers.judgements import read_judgement_files
 from ..readers.segments import read_parallel
 from ..sufficient import extract_statistics
 from ._common import dumps, jsonable, matrix_tsv, pvalue_matrix_json, table_tsv
@@ -54,8 +54,10 @@ def add_parser(subparsers) -> None:
     p.add_argument(
         "--human",
         required=True,
+        nargs="+",
         metavar="FILE",
-        help="judgements: SYSTEM SEGMENT ANNOTATOR CRITERION SCORE (TSV/CSV)",
+        help="judgements: SYSTEM SEGMENT ANNOTATOR CRITERION SCORE (TSV/CSV); several files "
+        "are read as one set",
     )
     src = p.add_argument_group("system outputs (--ref/--hyp and/or --scores)")
     src.add_argument(
@@ -180,7 +182,7 @@ def run(args: argparse.Namespace) -> str:
             raise StatsInputError(f"--alpha must be in (0, 1); got {a:g}")
     alphas = list(dict.fromkeys(args.alpha))
     tests = list(dict.fromkeys(args.tests))
-    judgements = read_judgements(args.human)
+    judgements = read_judgement_files(*args.human)
     gold = human_gold_standard(judgements, alpha=alphas[0])
     metrics = _load_metrics(args)
     res = significance_accuracy(
