@@ -657,6 +657,10 @@ def correlation_dots(
 
 #: Most distinct values a label/prediction set may have to be drawn as bars of counts.
 QE_DISCRETE_MAX_VALUES = 10
+#: Bars above this multiple of the panel's median are drawn off-scale with their value printed.
+_QE_OFF_SCALE_FACTOR = 4.0
+#: Line/text colours for QE charts: the palette without its yellow (illegible as text on white).
+_QE_COLOURS = tuple(c for c in PALETTE if c != "#F0E442")
 
 #: Graham (2015) caveat shown beside the QE Williams grid.
 QE_WINS_NOT_A_RANKING = (
@@ -690,7 +694,7 @@ def qe_rank_change(
         finite = ranks[np.isfinite(ranks)]
         changed = bool(finite.size and np.ptp(finite) > 0)
         if changed:
-            colour = PALETTE[colour_k % len(PALETTE)]
+            colour = _QE_COLOURS[colour_k % len(_QE_COLOURS)]
             colour_k += 1
         else:
             colour = "#9A9A9A"
@@ -700,26 +704,37 @@ def qe_rank_change(
                 y=ranks,
                 mode="lines+markers+text",
                 name=str(system),
-                text=[str(system)] + [""] * (len(xs) - 2) + [str(system)]
-                if len(xs) > 1
-                else [str(system)],
+                text=_rank_labels(str(system), ranks),
                 textposition=["middle left"] + ["top center"] * (len(xs) - 2) + ["middle right"],
                 textfont={"color": colour},
                 line={"color": colour, "width": 3 if changed else 1.2},
                 marker={"size": 9 if changed else 6, "color": colour},
                 meta={"changed": changed},
+                cliponaxis=False,
                 hovertemplate=f"<b>{system}</b><br>%{{x}}: rank %{{y}}<extra></extra>",
                 showlegend=False,
             )
         )
     n = len(table)
     base_layout(fig, title=title, height=int(max(300, 30 * n + 120)))
-    fig.update_yaxes(
-        autorange="reversed", title={"text": "rank (1 = best)"}, dtick=1, zeroline=False
+    # the labels carry the ranks ("1. name" on the left, "name (8)" on the right)
+    fig.update_yaxes(autorange="reversed", showticklabels=False, zeroline=False, dtick=1)
+    fig.update_xaxes(
+        type="category", categoryorder="array", categoryarray=xs, side="top", showgrid=True
     )
-    fig.update_xaxes(type="category", categoryorder="array", categoryarray=xs)
     fig.update_layout(margin={"l": 150, "r": 150})
     return fig
+
+
+def _rank_labels(system: str, ranks: np.ndarray) -> list[str]:
+    def fmt(r: float) -> str:
+        return "–" if not np.isfinite(r) else f"{int(r)}"
+
+    labels = [""] * len(ranks)
+    labels[0] = f"{fmt(ranks[0])}. {system}"
+    if len(ranks) > 1:
+        labels[-1] = f"{system} ({fmt(ranks[-1])})"
+    return labels
 
 
 def qe_rescale_bars(table: pd.DataFrame, *, sd_ratio: float, title: str | None = None) -> go.Figure:
@@ -757,9 +772,40 @@ def qe_rescale_bars(table: pd.DataFrame, *, sd_ratio: float, title: str | None =
                 row=1,
                 col=col,
             )
+    # A system on another scale (e.g. effort classes 1-3 against HTER) would flatten every
+    # other bar: cut the axis at the largest ordinary value and label the off-scale bars.
+    off_scale: dict[str, list[str]] = {}
+    for col, measure in enumerate(("mae", "rmse"), start=1):
+        values = table[[measure, f"{measure}_rescaled"]].to_numpy(dtype=float)
+        finite = values[np.isfinite(values)]
+        if not finite.size:
+            continue
+        cap = _QE_OFF_SCALE_FACTOR * float(np.median(finite))
+        ordinary = finite[finite <= cap]
+        if ordinary.size == finite.size or not ordinary.size:
+            continue
+        top = float(ordinary.max()) * 1.3
+        fig.update_yaxes(range=[0, top], row=1, col=col)
+        axis = "" if col == 1 else str(col)
+        for system, row in table.iterrows():
+            for column in (measure, f"{measure}_rescaled"):
+                v = float(row[column])
+                if np.isfinite(v) and v > cap:
+                    off_scale.setdefault(measure, []).append(str(system))
+                    fig.add_annotation(
+                        x=str(system),
+                        y=top,
+                        xref=f"x{axis}",
+                        yref=f"y{axis}",
+                        text=f"{v:.3g} ↑",
+                        showarrow=False,
+                        yanchor="top",
+                        font={"size": 11, "color": HIGHLIGHT},
+                    )
     base_layout(fig, title=title, height=430)
     fig.update_layout(
         barmode="group",
+        meta={"off_scale": off_scale},
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.08, "x": 0},
         margin={"t": 90},
     )
@@ -791,14 +837,14 @@ def qe_rescale_curve(
     systems = list(dict.fromkeys(curve["system"]))
     for k, system in enumerate(systems):
         part = curve[curve["system"] == system]
-        colour = PALETTE[k % len(PALETTE)]
+        colour = _QE_COLOURS[k % len(_QE_COLOURS)]
         fig.add_trace(
             go.Scatter(
                 x=part["sd_ratio"].to_numpy(dtype=float),
                 y=part[measure].to_numpy(dtype=float),
                 mode="lines",
                 name=str(system),
-                line={"color": colour, "width": 2, "dash": "solid" if k < len(PALETTE) else "dash"},
+                line={"color": colour, "width": 2, "dash": "solid" if k < len(_QE_COLOURS) else "dash"},
                 hovertemplate=f"<b>{system}</b><br>λ = %{{x:.2f}}<br>{measure.upper()} = "
                 "%{y:.4f}<extra></extra>",
             )
@@ -808,7 +854,7 @@ def qe_rescale_curve(
             if system in original and np.isfinite(original[system]):
                 fig.add_hline(
                     y=float(original[system]),
-                    line={"color": PALETTE[k % len(PALETTE)], "width": 1, "dash": "dot"},
+                    line={"color": _QE_COLOURS[k % len(_QE_COLOURS)], "width": 1, "dash": "dot"},
                 )
     fig.add_vline(
         x=float(sd_ratio),
@@ -817,9 +863,14 @@ def qe_rescale_curve(
         annotation_position="top",
     )
     base_layout(fig, title=title, height=430)
-    fig.update_xaxes(
-        title={"text": "λ: predictions rescaled to λ × gold SD (after shifting to the gold mean)"}
-    )
+    fig.update_xaxes(title={"text": "λ (rescaled SD / gold SD)"})
+    # the axis follows the curves; an original value far above them (another scale) is left out
+    values = curve[measure].to_numpy(dtype=float)
+    values = values[np.isfinite(values)]
+    if values.size:
+        top = float(values.max())
+        near = [v for v in (original or {}).values() if np.isfinite(v) and v <= 1.5 * top]
+        fig.update_yaxes(range=[0, max([top, *near]) * 1.08])
     fig.update_yaxes(title={"text": measure.upper()})
     return fig
 
@@ -878,7 +929,7 @@ def qe_distributions(
         discrete = _is_discrete(values)
         if discrete:
             x, counts = np.unique(values, return_counts=True)
-            width = None
+            width = 0.6 * float(np.min(np.diff(x))) if x.size > 1 else 0.6
         else:
             counts, edges = np.histogram(values, bins=bins)
             x = (edges[:-1] + edges[1:]) / 2
@@ -887,11 +938,7 @@ def qe_distributions(
             go.Bar(
                 x=x,
                 y=counts,
-                width=width
-                if not discrete
-                else 0.6 * float(np.min(np.diff(x)))
-                if x.size > 1
-                else 0.6,
+                width=width,
                 name=name,
                 marker={"color": "#555555" if name == "gold" else PALETTE[(k - 1) % len(PALETTE)]},
                 meta={"discrete": discrete},

@@ -31,6 +31,7 @@ def test_rank_change_lines(sample):
     assert list(by_name["ALPHA-svr"].y) == [1, 8]
     assert by_name["CONSERV-mean"].meta["changed"] is True
     assert list(by_name["CONSERV-mean"].x) == ["Pearson r", "MAE"]
+    assert list(by_name["CONSERV-mean"].text) == ["8. CONSERV-mean", "CONSERV-mean (1)"]
     # a system ranked the same by both measures is grey and thin
     same = table.index[table["rank_pearson"] == table["rank_mae"]]
     for name in same:
@@ -52,6 +53,17 @@ def test_rescale_bars_values(sample):
     assert list(fig.data[0].x) == list(table.index)
     assert fig.data[1].name.startswith("shifted to gold mean, 0.5")
     assert fig.data[2].xaxis == "x2"
+    # EFFORT-3class predicts on a 1-3 scale: its original bars are off-scale and labelled
+    assert fig.layout.meta["off_scale"] == {"mae": ["EFFORT-3class"], "rmse": ["EFFORT-3class"]}
+    top = fig.layout.yaxis.range[1]
+    assert top < table["mae"]["EFFORT-3class"]
+    assert top > table.drop("EFFORT-3class")[["mae", "mae_rescaled"]].to_numpy().max()
+    labels = [a.text for a in fig.layout.annotations if "↑" in a.text]
+    expected = [f"{table[m]['EFFORT-3class']:.3g} ↑" for m in ("mae", "rmse")]
+    assert labels == expected
+    # without such a system the axes are not cut
+    plain = figures.qe_rescale_bars(table.drop("EFFORT-3class"), sd_ratio=0.5)
+    assert plain.layout.meta["off_scale"] == {} and plain.layout.yaxis.range is None
 
 
 def test_rescale_curve(sample):
@@ -67,6 +79,9 @@ def test_rescale_curve(sample):
     assert 0.5 in xs  # vertical line at lambda
     ys = [s.y0 for s in fig.layout.shapes if s.y0 == s.y1]
     assert any(np.isclose(y, ev.scores.mae["baseline"]) for y in ys)
+    # the y axis follows the curves, not EFFORT-3class's original MAE on its 1-3 scale
+    top = fig.layout.yaxis.range[1]
+    assert curve["mae"].max() < top < ev.scores.mae["EFFORT-3class"]
 
 
 def test_distributions_discrete_as_bars_continuous_as_histogram():
