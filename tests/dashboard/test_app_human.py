@@ -93,6 +93,16 @@ def test_upload_judgements_and_a_subset_of_systems(at):
     assert any("not scored by every metric, left out" in w.value for w in at.warning)
 
 
+def test_outputs_without_their_reference_are_not_mixed_with_the_sample(at):
+    hyps = [MT / "hyp" / f"{s}.txt" for s in ("Aurora", "Cirrus")]
+    at.file_uploader(key="human_hyp_upload").set_value(_files(*hyps)).run()
+    assert not at.exception
+    assert "upload at least one reference file" in at.error[0].value
+    at.file_uploader(key="human_hyp_upload").set_value(None)
+    at.file_uploader(key="human_ref_upload").set_value(_files(MT / "reference.txt")).run()
+    assert "upload one output file per system" in at.error[0].value
+
+
 def test_malformed_judgements_show_an_error_not_a_traceback(at):
     bad = b"SYSTEM\tSEGMENT\tANNOTATOR\tCRITERION\tSCORE\nAurora\t1\tw1\tgrammar\t50\n"
     at.file_uploader(key="human_judgements_upload").set_value(
@@ -112,6 +122,7 @@ def test_several_judgement_files_are_one_set_and_bad_outputs_are_errors(at):
     assert _metric(at, "Judgements used").value == "13,600"
     at.file_uploader(key="human_judgements_upload").set_value(None)
     short = b"only one line\n"
+    at.file_uploader(key="human_ref_upload").set_value(_files(MT / "reference.txt"))
     at.file_uploader(key="human_hyp_upload").set_value(
         [("Aurora.txt", short, "text/plain"), ("Cirrus.txt", short, "text/plain")]
     ).run()
