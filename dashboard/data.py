@@ -244,6 +244,185 @@ def significance_summary(
 # ---- MT systems (helper B) ----
 # ---------------------------------------------------------------------------------------------
 
+# Imports for this section only (kept here so the sections stay independent).
+from collections.abc import Callable  # noqa: E402
+
+from stats.randomized import TESTS as _RANDOMIZED_TESTS  # noqa: E402
+from stats.randomized import PairwiseSignificanceResult as _MTPairwise  # noqa: E402
+from stats.randomized import RandomizedTestResult as _MTSingle  # noqa: E402
+from stats.randomized import approximate_randomization as _mt_ar  # noqa: E402
+from stats.randomized import bootstrap as _mt_bootstrap  # noqa: E402
+from stats.randomized import paired_bootstrap as _mt_paired_bootstrap  # noqa: E402
+from stats.randomized import pairwise_significance as _mt_pairwise  # noqa: E402
+from stats.readers.segments import read_parallel as _mt_read_parallel  # noqa: E402
+from stats.readers.segments import read_segment_scores as _mt_read_scores  # noqa: E402
+from stats.readers.segments import score_file_metrics as _mt_score_file_metrics  # noqa: E402
+from stats.sufficient import SegmentStatistics as _MTStatistics  # noqa: E402
+from stats.sufficient import extract_statistics as _mt_extract  # noqa: E402
+from stats.sufficient import statistics_from_scores as _mt_from_scores  # noqa: E402
+
+#: The three randomized tests, in the paper's order.
+MT_TESTS = _RANDOMIZED_TESTS
+
+#: Text metrics offered on the MT systems page: label -> stats metric name.
+MT_TEXT_METRICS = {"BLEU": "bleu", "chrF": "chrf", "TER": "ter"}
+#: Display names of the three randomized tests (paper Figure 8 panel titles).
+MT_TEST_LABELS = {
+    "paired-bootstrap": "Paired bootstrap resampling",
+    "bootstrap": "Bootstrap resampling",
+    "approximate-randomization": "Approximate randomization",
+}
+#: Input kinds of the MT systems page.
+MT_KIND_TEXT = "text"
+MT_KIND_SCORES = "scores"
+_MT_SINGLE = {
+    "paired-bootstrap": _mt_paired_bootstrap,
+    "bootstrap": _mt_bootstrap,
+    "approximate-randomization": _mt_ar,
+}
+
+
+def mt_sample_text() -> tuple[Uploads, Uploads]:
+    """The bundled MT sample: (reference, system outputs) as :data:`Uploads`."""
+    return sample_files("mt", ("reference.txt",)), sample_files("mt/hyp", ("*.txt",))
+
+
+def mt_sample_scores() -> Uploads:
+    """The bundled segment scores of the MT sample (long format: chrF and SimCOMET)."""
+    return sample_files("mt", ("segment_scores.tsv",))
+
+
+def _one_score_file(scores: Uploads) -> tuple[str, bytes]:
+    if len(scores) != 1:
+        names = ", ".join(name for name, _ in scores) or "none"
+        raise StatsInputError(
+            "upload one segment-score file (SYSTEM SEGMENT SCORE [METRIC], or a wide CSV with "
+            f"one column per system); got {len(scores)}: {names}"
+        )
+    return scores[0]
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def mt_score_metrics(scores: Uploads) -> tuple[str, ...]:
+    """Metric names in the METRIC column of the uploaded score file (``()`` if none)."""
+    name, raw = _one_score_file(scores)
+    return _mt_score_file_metrics(raw, name=name)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def mt_statistics(
+    kind: str,
+    references: Uploads,
+    files: Uploads,
+    metric: str,
+    higher_is_better: bool = True,
+    _progress: Callable[[float], None] | None = None,
+) -> _MTStatistics:
+    """Per-segment sufficient statistics of all systems, extracted once.
+
+    ``kind`` ``"text"``: ``references`` and one output file per system in ``files``, ``metric``
+    one of bleu/chrf/ter. ``kind`` ``"scores"``: one segment-score file in ``files``,
+    ``metric`` the METRIC to use ("" when the file has no METRIC column). ``_progress`` (not
+    part of the cache key) receives the fraction of systems done during extraction.
+    """
+    if kind == MT_KIND_TEXT:
+        if not references:
+            raise StatsInputError("upload the reference file (one segment per line)")
+        if len(files) < 2:
+            raise StatsInputError(
+                f"upload one output file per system (at least two); got {len(files)}"
+            )
+        refs, hyps = _mt_read_parallel(references, files)
+        return _mt_extract(refs, hyps, metric=metric, progress=_progress)
+    name, raw = _one_score_file(files)
+    frame = _mt_read_scores(raw, name=name, metric=metric or None)
+    if frame.shape[1] < 2:
+        raise StatsInputError(
+            f"{name}: need at least two systems to compare; got {frame.shape[1]} "
+            f"({', '.join(map(str, frame.columns))})"
+        )
+    label = frame.columns.name or metric or "mean score"
+    return _mt_from_scores(frame, label=label, higher_is_better=higher_is_better)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def mt_pairwise(
+    kind: str,
+    references: Uploads,
+    files: Uploads,
+    metric: str,
+    higher_is_better: bool,
+    test: str,
+    n_resamples: int,
+    alternative: str,
+    seed: int,
+    _progress: Callable[[float], None] | None = None,
+) -> _MTPairwise:
+    """All-pairs randomized test (cached per input and setting). ``_progress`` (not part of
+    the cache key) receives the fraction done while it runs."""
+    data = mt_statistics(kind, references, files, metric, higher_is_better)
+    return _mt_pairwise(
+        data,
+        test=test,
+        n_resamples=n_resamples,
+        alternative=alternative,
+        rng=seed,
+        progress=_progress,
+    )
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def mt_pair_tests(
+    kind: str,
+    references: Uploads,
+    files: Uploads,
+    metric: str,
+    higher_is_better: bool,
+    x: str,
+    y: str,
+    tests: tuple[str, ...],
+    n_resamples: int,
+    alternative: str,
+    seed: int,
+) -> dict[str, _MTSingle]:
+    """The chosen tests for one pair (X, Y) with their pseudo-statistic distributions; with
+    the same seed the p-values equal the all-pairs grid's."""
+    data = mt_statistics(kind, references, files, metric, higher_is_better)
+    return {
+        t: _MT_SINGLE[t](
+            x, y, data=data, alternative=alternative, n_resamples=n_resamples, rng=seed
+        )
+        for t in tests
+    }
+
+
+def mt_system_table(result: _MTPairwise) -> pd.DataFrame:
+    """Systems best first with score and bootstrap CI, indexed by system (cheap)."""
+    level = round(result.confidence_level * 100)
+    table = result.system_table().set_index("system")
+    table.index.name = "system"
+    return table.rename(
+        columns={
+            "score": result.label,
+            "ci_low": f"{level}% CI low",
+            "ci_high": f"{level}% CI high",
+        }
+    )
+
+
+def mt_pvalue_table(results: Mapping[str, _MTPairwise]) -> pd.DataFrame:
+    """One row per pair (better, worse) with the observed difference, its bootstrap CI and
+    the p-value of every test, for export."""
+    merged: pd.DataFrame | None = None
+    for test, res in results.items():
+        pairs = res.pairs().set_index(["better", "worse"])
+        if merged is None:
+            merged = pairs[["statistic", "diff_ci_low", "diff_ci_high"]].copy()
+        merged[f"p ({MT_TEST_LABELS.get(test, test)})"] = pairs["pvalue"]
+    if merged is None:
+        return pd.DataFrame()
+    return merged.reset_index()
+
 
 # ---------------------------------------------------------------------------------------------
 # ---- Quality estimation (helper C) ----

@@ -1,6 +1,348 @@
-"""Page "MT systems" -- placeholder; helper B replaces this file."""
+"""Page "MT systems": randomized significance tests for every pair of MT systems -- paired
+bootstrap, bootstrap with shift-to-zero, approximate randomization -- on BLEU/chrF/TER from
+system outputs (sacrebleu sufficient statistics) or on segment-level scores (Graham, Mathur &
+Baldwin, WMT 2014, https://aclanthology.org/W14-3333/).
+
+Thin: reads widgets, calls dashboard.data (cached), draws dashboard.figures builders.
+"""
+
+from __future__ import annotations
+
+import contextvars
 
 import streamlit as st
 
+from dashboard import components, data, figures
+
+ALPHAS = (0.05, 0.01, 0.001)
+ALTERNATIVES = {"one-sided": "greater", "two-sided": "two-sided"}
+RESAMPLES = (200, 1000, 2000, 5000, 10000)
+TEXT, SCORES = "System outputs + reference", "Segment scores"
+
+
+def progress_callback(bar, start: float, end: float, text: str):
+    """A ``progress(fraction)`` callback for stats functions that moves ``bar`` from
+    ``start`` to ``end``.
+
+    It runs the update in the page's own context (captured here), so a call made while a
+    ``st.cache_data`` function computes is not recorded for cache replay (which would fail:
+    the bar lives outside the cached function). On a cache hit it is simply never called.
+    """
+    ctx = contextvars.copy_context()
+
+    def update(fraction: float) -> None:
+        value = min(1.0, max(0.0, start + (end - start) * float(fraction)))
+        ctx.run(bar.progress, value, text=text)
+
+    return update
+
+
+presentation = components.presentation_mode()
+
 st.title("MT systems")
-st.info("This page is being built.")
+st.caption(
+    "Is system X really better than system Y? Randomized significance tests for every pair of "
+    "systems at once -- paired bootstrap resampling (Koehn 2004), bootstrap resampling with "
+    "shift-to-zero, and approximate randomization -- exactly as Graham, Mathur & Baldwin "
+    "(WMT 2014) define them. BLEU, chrF and TER come from sacrebleu's sufficient statistics, "
+    "extracted once; segment-level metrics (COMET, human scores, ...) use the mean."
+)
+
+source = st.radio("Input", (TEXT, SCORES), horizontal=True, key="mt_source")
+if source == TEXT:
+    kind = data.MT_KIND_TEXT
+    c_ref, c_hyp = st.columns(2)
+    with c_ref:
+        references = data.uploads_from_widget(
+            st.file_uploader(
+                "Reference file(s): plain text, one segment per line",
+                accept_multiple_files=True,
+                key="mt_refs",
+                help="Several files = several references per segment.",
+            )
+        )
+    with c_hyp:
+        files = data.uploads_from_widget(
+            st.file_uploader(
+                "System outputs: one file per system, aligned with the reference",
+                accept_multiple_files=True,
+                key="mt_hyps",
+                help="The system name is the file name without its extension.",
+            )
+        )
+    is_sample = not references and not files
+    if is_sample:
+        references, files = data.mt_sample_text()
+        st.info(
+            "Showing the bundled **synthetic sample data**: a pseudo-word reference of 500 "
+            "segments and 8 systems of graded quality (sample_data/mt). Upload a reference and "
+            "your systems' outputs above to analyse them.",
+            icon=":material/science:",
+        )
+else:
+    kind = data.MT_KIND_SCORES
+    references = ()
+    files = data.uploads_from_widget(
+        st.file_uploader(
+            "Segment scores: long SYSTEM SEGMENT SCORE [METRIC], or wide CSV (SEGMENT + one "
+            "column per system)",
+            accept_multiple_files=True,
+            key="mt_scores",
+        )
+    )
+    is_sample = not files
+    if is_sample:
+        files = data.mt_sample_scores()
+        st.info(
+            "Showing the bundled **synthetic sample data**: segment-level chrF and SimCOMET "
+            "scores of the 8 sample systems (sample_data/mt/segment_scores.tsv). Upload your own "
+            "score file above to analyse it.",
+            icon=":material/science:",
+        )
+
+if not is_sample:  # the "Tests vs humans" page can reuse these uploads
+    shared = {"references": references, "hypotheses": files} if kind == data.MT_KIND_TEXT else {
+        "scores": files
+    }
+    st.session_state[data.MT_SHARED_INPUTS_KEY] = shared
+
+with components.controls_expander("Controls"):
+    c1, c2, c3 = st.columns(3)
+    higher_is_better = True
+    with c1:
+        if kind == data.MT_KIND_TEXT:
+            metric_label = st.selectbox("Metric", list(data.MT_TEXT_METRICS), key="mt_metric")
+            metric = data.MT_TEXT_METRICS[metric_label]
+        else:
+            with components.input_errors():
+                names = data.mt_score_metrics(files)
+            metric = ""
+            if names:
+                metric = st.selectbox("Metric (METRIC column)", list(names), key="mt_score_metric")
+            higher_is_better = not st.toggle(
+                "Lower scores are better",
+                key="mt_lower",
+                help="For error-type segment scores (e.g. sentence TER, MQM penalties).",
+            )
+        tests = st.multiselect(
+            "Tests",
+            list(data.MT_TESTS),
+            default=list(data.MT_TESTS),
+            format_func=lambda t: data.MT_TEST_LABELS[t],
+            key="mt_tests",
+        )
+    with c2:
+        n_resamples = st.selectbox(
+            "Resamples",
+            RESAMPLES,
+            index=RESAMPLES.index(1000),
+            key="mt_resamples",
+            format_func=lambda n: f"{n:,}",
+            help="B for the bootstrap tests, R for approximate randomization; the same number "
+            "for all tests so their p-values have the same resolution, 1 / (R + 1).",
+        )
+        seed = components.seed_input("mt_seed")
+    with c3:
+        alternative = ALTERNATIVES[
+            st.radio(
+                "Alternative",
+                list(ALTERNATIVES),
+                horizontal=True,
+                key="mt_alternative",
+                help="One-sided (as in the paper's Figures 2-4): is the row system better "
+                "than the column system? Two-sided (Figure 1): do they differ?",
+            )
+        ]
+        alpha = st.radio(
+            "Significance level α",
+            ALPHAS,
+            horizontal=True,
+            key="mt_alpha",
+            format_func=lambda a: f"{a:g}",
+        )
+
+if not tests:
+    st.warning("Choose at least one test in the controls.", icon=":material/warning:")
+    st.stop()
+
+steps = 1 + len(tests)
+bar = st.progress(0.0, text="Extracting sufficient statistics ...")
+with components.input_errors():
+    stats_data = data.mt_statistics(
+        kind,
+        references,
+        files,
+        metric,
+        higher_is_better,
+        _progress=progress_callback(bar, 0.0, 1 / steps, "Extracting sufficient statistics ..."),
+    )
+    results = {}
+    for k, test in enumerate(tests):
+        label = data.MT_TEST_LABELS[test]
+        results[test] = data.mt_pairwise(
+            kind,
+            references,
+            files,
+            metric,
+            higher_is_better,
+            test,
+            n_resamples,
+            alternative,
+            seed,
+            _progress=progress_callback(
+                bar, (k + 1) / steps, (k + 2) / steps, f"{label}: {n_resamples:,} resamples ..."
+            ),
+        )
+bar.empty()
+
+first = results[tests[0]]
+systems = list(first.systems)
+side = "one-sided" if alternative == "greater" else "two-sided"
+
+m1, m2, m3, m4 = st.columns(4)
+m1.metric("Systems", len(systems), help=f"{len(systems) * (len(systems) - 1) // 2} pairs")
+m2.metric("Segments", first.n_segments)
+m3.metric("Metric", first.label, "lower is better" if not first.higher_is_better else None,
+          delta_color="off", delta_arrow="off")  # fmt: skip
+m4.metric("Best system", systems[0], f"{first.label} {first.scores.iloc[0]:.4g}", delta_color="off",
+          delta_arrow="off")  # fmt: skip
+if stats_data.signature:
+    st.caption(f"sacrebleu signature: `{stats_data.signature}`")
+
+# ---- system table ----
+st.subheader("Systems and bootstrap confidence intervals")
+table = data.mt_system_table(first)
+left, right = (st.container(), st.container()) if presentation else st.columns([2, 3])
+with left:
+    components.show_table(
+        table,
+        key="mt_system_table",
+        filename=f"mt_systems_{first.label}",
+        caption=f"{first.label} of each system with its {round(first.confidence_level * 100)}% "
+        f"percentile bootstrap confidence interval ({first.n_segments} segments)",
+        column_config={c: st.column_config.NumberColumn(c, format="%.4f") for c in table.columns},
+    )
+    ci_source = "the paired bootstrap" if tests[0] != "approximate-randomization" else (
+        "1,000 extra bootstrap resamples"
+    )  # fmt: skip
+    st.caption(f"Systems best first. Confidence intervals from {ci_source}.")
+with right:
+    components.show_figure(
+        figures.mt_system_scores(
+            first.scores,
+            first.score_ci_low,
+            first.score_ci_high,
+            label=first.label,
+            higher_is_better=first.higher_is_better,
+            confidence_level=first.confidence_level,
+            title=f"{first.label} by system",
+        ),
+        key="mt_scores_fig",
+        filename=f"mt_system_scores_{first.label}",
+    )
+
+# ---- significance grids (paper Figure 8) ----
+st.subheader(f"Pairwise significance ({side}, α = {alpha:g})")
+panels = {data.MT_TEST_LABELS[t]: results[t] for t in tests}
+components.show_figure(
+    figures.mt_significance_grids(
+        panels,
+        alpha=alpha,
+        cols=1 if presentation and len(panels) > 2 else None,
+        title=f"{first.label}: row system significantly better than column system",
+    ),
+    key="mt_grids",
+    filename=f"mt_significance_{first.label}_{side}",
+)
+components.seed_caption(first.seed, n_resamples=n_resamples)
+st.caption(
+    "Cell (row, column) is coloured when the row system's score is significantly better than "
+    "the column system's (darker = smaller p; grey = tested, not significant). p = (c + 1) / "
+    "(R + 1). Hover a cell for the difference and its bootstrap confidence interval."
+)
+pvalues = data.mt_pvalue_table(results)
+with st.expander("p-values of every pair", expanded=False, icon=":material/table:"):
+    components.show_table(
+        pvalues,
+        key="mt_pvalues",
+        filename=f"mt_pvalues_{first.label}_{side}",
+        index=False,
+        caption=f"Randomized tests ({side}) of every pair of systems on {first.label}; "
+        f"seed {first.seed}, {n_resamples} resamples",
+    )
+for test in tests:
+    components.table_downloads(
+        results[test].pvalue,
+        key=f"mt_matrix_{test}",
+        filename=f"mt_pvalue_matrix_{test}",
+        caption=f"{data.MT_TEST_LABELS[test]} ({side}) p-values, {first.label}: row better than "
+        f"column; seed {first.seed}, {n_resamples} resamples",
+        label=f"{data.MT_TEST_LABELS[test]} matrix",
+    )
+
+# ---- one pair: pseudo-statistic distributions (paper Figures 5 and 6) ----
+st.subheader("One pair: pseudo-statistic distributions")
+pairs = first.pairs()
+closest = pairs.loc[pairs["statistic"].idxmin()] if len(pairs) else None
+c_x, c_y = st.columns(2)
+with c_x:
+    x = st.selectbox(
+        "System X",
+        systems,
+        index=systems.index(closest["better"]) if closest is not None else 0,
+        key="mt_pair_x",
+    )
+with c_y:
+    others = [s for s in systems if s != x]
+    default_y = closest["worse"] if closest is not None and closest["worse"] in others else None
+    y = st.selectbox(
+        "System Y",
+        others,
+        index=others.index(default_y) if default_y is not None else 0,
+        key="mt_pair_y",
+    )
+with components.input_errors():
+    single = data.mt_pair_tests(
+        kind, references, files, metric, higher_is_better, x, y, tuple(tests), n_resamples,
+        alternative, seed,
+    )  # fmt: skip
+one = single[tests[0]]
+cols = st.columns(len(tests) + 1)
+cols[0].metric(
+    f"Δ {one.label} (X − Y)" if one.higher_is_better else f"Δ {one.label} (Y − X)",
+    figures.format_number(one.statistic),
+    f"{round(one.confidence_level * 100)}% CI [{one.difference_ci[0]:.3f}, "
+    f"{one.difference_ci[1]:.3f}]",
+    delta_color="off",
+    delta_arrow="off",
+)
+for col, test in zip(cols[1:], tests, strict=True):
+    col.metric(f"p, {data.MT_TEST_LABELS[test]}", figures.format_pvalue(single[test].pvalue))
+components.show_figure(
+    figures.mt_pseudo_distributions(
+        {data.MT_TEST_LABELS[t]: single[t] for t in tests},
+        cols=1 if presentation else None,
+        title=f"{x} vs {y}: pseudo-statistics ({side}); counted resamples highlighted",
+    ),
+    key="mt_dist_fig",
+    filename=f"mt_distributions_{x}_vs_{y}",
+)
+components.seed_caption(one.seed, n_resamples=n_resamples)
+st.caption(
+    "Paired bootstrap (Figure 4): resampled differences S_Xb − S_Yb, counting resamples where X "
+    "does not beat Y (left of the dashed cut-off at 0). Bootstrap (Figures 1 and 3): the same "
+    "differences shifted to mean zero by τ_B to simulate H0, counting those at least as extreme "
+    "as the actual statistic (solid line). Approximate randomization (Figure 2): differences "
+    "after swapping each segment's pair of translations with probability 0.5."
+)
+with st.expander("Why the Riezler & Maxwell bootstrap was effectively one-sided",
+                 icon=":material/info:"):  # fmt: skip
+    st.markdown(
+        "Riezler & Maxwell (2005) took absolute values of the bootstrap pseudo-statistics "
+        "*before* shifting them to zero, counting |S_Xb − S_Yb| − τ_B ≥ |S_X − S_Y|. After "
+        "taking absolute values, pseudo-statistics below the mean can never be counted, so only "
+        "one tail was used: their bootstrap was one-sided while their approximate randomization "
+        "was two-sided, and the p-values were compared as if both were two-sided. Doubling the "
+        "bootstrap p-values makes the two tests agree closely (Graham, Mathur & Baldwin 2014, "
+        "§2). Here the shift comes first and the absolute value second (Figure 1)."
+    )

@@ -30,7 +30,7 @@ import pandas as pd
 from .._errors import StatsInputError
 from ._common import LINE, Source, load_text, name_list, read_table, split_lines, to_float
 
-__all__ = ["read_lines", "read_parallel", "read_segment_scores", "system_name"]
+__all__ = ["read_lines", "read_parallel", "read_segment_scores", "score_file_metrics", "system_name"]
 
 _ID_COLUMNS = {"segment", "seg", "id", "segment_id", "seg_id", "sid", "segid"}
 
@@ -266,3 +266,17 @@ def _read_wide(data: bytes, label: str) -> pd.DataFrame:
     out.columns = pd.Index([str(s) for s in systems], name=None)
     return out
 
+
+
+def score_file_metrics(source: Source, *, name: str | None = None) -> tuple[str, ...]:
+    """Names in the ``METRIC`` column of a long segment-score file, in order of first
+    appearance; ``()`` for a file without one (long without METRIC, or wide)."""
+    text, label = load_text(source, name)
+    head, _, _ = split_lines(text, label)
+    low = [h.lower() for h in head]
+    if not {"system", "segment", "score", "metric"} <= set(low):
+        return ()
+    table = read_table(
+        text.encode("utf-8"), required=["SYSTEM", "SEGMENT", "SCORE", "METRIC"], name=label
+    )
+    return tuple(dict.fromkeys(table.frame["METRIC"].astype(str)))

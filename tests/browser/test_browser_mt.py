@@ -1,0 +1,69 @@
+"""Real-browser test of the "MT systems" page: upload a reference and system outputs through
+the page's file inputs, wait for the significance grids, screenshot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.browser.helpers import (
+    ERROR_SELECTOR,
+    assert_no_exception,
+    goto_page,
+    screenshot,
+    upload_files,
+    wait_for_charts,
+)
+
+MT = Path(__file__).resolve().parents[2] / "sample_data" / "mt"
+
+
+def _write_subset(tmp_path: Path, n: int = 120) -> tuple[Path, list[Path]]:
+    ref = tmp_path / "reference.txt"
+    ref.write_text("\n".join((MT / "reference.txt").read_text().splitlines()[:n]) + "\n")
+    hyps = []
+    for s in ("Aurora", "Cirrus", "Delta", "Harbor"):
+        p = tmp_path / f"{s}.txt"
+        p.write_text("\n".join((MT / "hyp" / f"{s}.txt").read_text().splitlines()[:n]) + "\n")
+        hyps.append(p)
+    return ref, hyps
+
+
+def test_mt_page_upload_and_grids(page, app_url, artifacts_dir, tmp_path):
+    goto_page(page, app_url, "mt_systems")
+    wait_for_charts(page, minimum=3)  # sample data: scores, grids, distributions
+    assert_no_exception(page)
+    screenshot(page, artifacts_dir, "mt_systems_sample")
+
+    ref, hyps = _write_subset(tmp_path)
+    upload_files(page, [ref], index=0)  # reference uploader
+    upload_files(page, hyps, index=1)  # system outputs uploader
+    wait_for_charts(page, minimum=3)
+    assert_no_exception(page)
+    assert page.locator(ERROR_SELECTOR).count() == 0
+    body = page.locator('[data-testid="stMain"]').inner_text()
+    assert "Pairwise significance" in body
+    assert "Showing the bundled" not in body  # the uploads replaced the sample
+    # the grid figure holds the four uploaded systems
+    grid = page.locator('[data-testid="stPlotlyChart"]').nth(1)
+    text = grid.inner_text()
+    for name in ("Aurora", "Cirrus", "Delta", "Harbor"):
+        assert name in text
+    assert "Glacier" not in text
+    screenshot(page, artifacts_dir, "mt_systems_uploaded")
+
+
+def test_mt_page_malformed_upload(page, app_url, artifacts_dir, tmp_path):
+    goto_page(page, app_url, "mt_systems")
+    ref = tmp_path / "ref.txt"
+    ref.write_text("a b c\nd e f\ng h i\n")
+    short = tmp_path / "Short.txt"
+    short.write_text("a b c\n")
+    full = tmp_path / "Full.txt"
+    full.write_text("a b c\nd e f\ng h i\n")
+    upload_files(page, [ref], index=0)
+    upload_files(page, [full, short], index=1)
+    error = page.locator(ERROR_SELECTOR)
+    error.first.wait_for()
+    assert "Short.txt has 1 lines but ref.txt has 3" in error.first.inner_text()
+    assert_no_exception(page)
+    screenshot(page, artifacts_dir, "mt_systems_error")

@@ -1,0 +1,190 @@
+"""AppTest tests of the "MT systems" page (dashboard/views/mt_systems.py)."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+import numpy as np
+import plotly.io as pio
+import pytest
+
+from dashboard import data as dashboard_data
+from dashboard import figures
+from stats.randomized import pairwise_significance
+from stats.readers.segments import read_parallel, read_segment_scores
+from stats.sufficient import extract_statistics, statistics_from_scores
+
+MT = Path(__file__).resolve().parents[2] / "sample_data" / "mt"
+PAGE = "views/mt_systems.py"
+
+
+def metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def system_table(at):
+    frames = [df for df in at.dataframe if "95% CI low" in getattr(df.value, "columns", [])]
+    assert frames, "system table not found"
+    return frames[0].value
+
+
+def arr(value) -> np.ndarray:
+    """A figure array as sent to the browser: plain list or plotly's typed array (base64)."""
+    if isinstance(value, dict) and "bdata" in value:
+        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+        shape = [int(k) for k in str(value.get("shape", len(flat))).split(",")]
+        return flat.reshape(shape).astype(float)
+    return np.asarray(value, dtype=float)
+
+
+def chart_specs(at) -> list:
+    """The page's Plotly figures, decoded (typed arrays included) by plotly itself."""
+    return [pio.from_json(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def no_problems(at):
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def small_text(n=60, systems=("Aurora", "Delta", "Harbor")):
+    ref = "\n".join((MT / "reference.txt").read_text().splitlines()[:n]) + "\n"
+    hyps = {
+        s: "\n".join((MT / "hyp" / f"{s}.txt").read_text().splitlines()[:n]) + "\n"
+        for s in systems
+    }
+    return ref, hyps
+
+
+def test_sample_data_page(app_test):
+    at = app_test(PAGE).run()
+    no_problems(at)
+    m = metrics(at)
+    assert m["Systems"] == "8" and m["Segments"] == "500" and m["Metric"] == "BLEU"
+    assert m["Best system"] == "Aurora"
+    # the table equals the stats API on the same files, seed and resamples
+    refs, hyps = read_parallel([MT / "reference.txt"], sorted(MT.glob("hyp/*.txt")))
+    expected = pairwise_significance(extract_statistics(refs, hyps), test="paired-bootstrap",
+                                     n_resamples=1000, rng=12345)
+    table = system_table(at)
+    assert list(table.index) == list(expected.systems)
+    np.testing.assert_allclose(table["BLEU"], expected.scores.to_numpy())
+    np.testing.assert_allclose(table["95% CI low"], expected.score_ci_low.to_numpy())
+    specs = chart_specs(at)
+    assert len(specs) == 3  # system scores, significance grids, distributions
+    grid = specs[1]
+    assert len(grid.data) == 6  # three tests x (not significant, significant)
+    z = arr(grid.data[1].z)
+    alpha = 0.05
+    np.testing.assert_array_equal(
+        z, figures.significance_colour_value(expected.pvalue.to_numpy(), alpha)
+    )
+    p_custom = arr(grid.data[1].customdata)[..., 0]
+    np.testing.assert_allclose(p_custom, expected.pvalue.to_numpy(), equal_nan=True)
+    # the pair section defaults to the closest pair and shows the three p-values
+    assert any(label.startswith("p, Approximate") for label in m)
+    assert "random seed **12345**" in " ".join(c.value for c in at.caption)
+    # bundled samples are not offered to the "Tests vs humans" page as the user's uploads
+    assert dashboard_data.MT_SHARED_INPUTS_KEY not in at.session_state
+
+
+def test_segment_scores_sample_and_metric_choice(app_test):
+    at = app_test(PAGE).run()
+    at.radio(key="mt_source").set_value("Segment scores").run()
+    no_problems(at)
+    assert metrics(at)["Metric"] == "chrF"
+    at.selectbox(key="mt_score_metric").set_value("SimCOMET").run()
+    no_problems(at)
+    assert metrics(at)["Metric"] == "SimCOMET"
+    frame = read_segment_scores(MT / "segment_scores.tsv", metric="SimCOMET")
+    expected = statistics_from_scores(frame).scores.sort_values(ascending=False)
+    np.testing.assert_allclose(system_table(at)["SimCOMET"], expected.to_numpy())
+
+
+def test_upload_text_and_controls(app_test):
+    ref, hyps = small_text()
+    at = app_test(PAGE).run()
+    at.file_uploader(key="mt_refs").set_value([("ref.txt", ref.encode(), "text/plain")])
+    at.file_uploader(key="mt_hyps").set_value(
+        [(f"{s}.txt", h.encode(), "text/plain") for s, h in hyps.items()]
+    ).run()
+    no_problems(at)
+    m = metrics(at)
+    assert m["Systems"] == "3" and m["Segments"] == "60"
+    assert not any("synthetic sample" in i.value for i in at.info)
+    shared = at.session_state["mt_shared_inputs"]
+    assert [n for n, _ in shared["hypotheses"]] == ["Aurora.txt", "Delta.txt", "Harbor.txt"]
+    # only approximate randomization, two-sided, TER, another seed
+    at.multiselect(key="mt_tests").set_value(["approximate-randomization"])
+    at.radio(key="mt_alternative").set_value("two-sided")
+    at.selectbox(key="mt_metric").set_value("TER")
+    at.number_input(key="mt_seed").set_value(7)
+    at.selectbox(key="mt_resamples").set_value(200).run()
+    no_problems(at)
+    m = metrics(at)
+    assert m["Metric"] == "TER" and "p, Approximate randomization" in m
+    assert "p, Paired bootstrap resampling" not in m
+    specs = chart_specs(at)
+    assert len(specs[1].data) == 2
+    refs, hyps_ = read_parallel([ref.encode()], [(f"{s}.txt", h.encode()) for s, h in hyps.items()])
+    expected = pairwise_significance(extract_statistics(refs, hyps_, metric="ter"),
+                                     test="approximate-randomization", n_resamples=200, rng=7,
+                                     alternative="two-sided")
+    p_custom = arr(specs[1].data[1].customdata)[..., 0]
+    np.testing.assert_allclose(p_custom, expected.pvalue.to_numpy(), equal_nan=True)
+    assert list(system_table(at).index) == list(expected.systems)  # lowest TER first
+    assert "random seed **7**" in " ".join(c.value for c in at.caption)
+
+
+@pytest.mark.parametrize(
+    ("refs", "hyps", "message"),
+    [
+        ([("ref.txt", b"a b\nc d\ne f\n")], [("A.txt", b"a b\nc d\ne f\n"), ("B.txt", b"a b\n")],
+         "B.txt has 1 lines but ref.txt has 3"),
+        ([("ref.txt", b"a b\n\ne f\n")], [("A.txt", b"a\nb\nc\n"), ("B.txt", b"a\nb\nc\n")],
+         "ref.txt, line 2: empty reference segment"),
+        ([], [("A.txt", b"a\n"), ("B.txt", b"b\n")], "upload the reference file"),
+        ([("ref.txt", b"a\n")], [("A.txt", b"a\n")], "at least two"),
+    ],
+)
+def test_malformed_text_upload_shows_error(app_test, refs, hyps, message):
+    at = app_test(PAGE).run()
+    if refs:
+        at.file_uploader(key="mt_refs").set_value([(n, b, "text/plain") for n, b in refs])
+    at.file_uploader(key="mt_hyps").set_value([(n, b, "text/plain") for n, b in hyps]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(at.error) == 1 and message in at.error[0].value
+    assert not at.get("plotly_chart")
+
+
+def test_malformed_score_upload_shows_error(app_test):
+    at = app_test(PAGE).run()
+    at.radio(key="mt_source").set_value("Segment scores").run()
+    bad = b"SYSTEM\tSEGMENT\tSCORE\nA\t1\t0.5\nA\t2\tx\nB\t1\t0.2\nB\t2\t0.1\n"
+    at.file_uploader(key="mt_scores").set_value([("bad.tsv", bad, "text/plain")]).run()
+    assert not at.exception
+    assert "bad.tsv, line 3, column SCORE: 'x' is not a number" in at.error[0].value
+    uneven = b"SYSTEM\tSEGMENT\tSCORE\nA\t1\t0.5\nA\t2\t0.4\nB\t1\t0.2\n"
+    at.file_uploader(key="mt_scores").set_value([("u.tsv", uneven, "text/plain")]).run()
+    assert not at.exception
+    assert "system 'B' has no score for segment(s) 2" in at.error[0].value
+
+
+def test_no_test_selected_warns(app_test):
+    at = app_test(PAGE).run()
+    at.multiselect(key="mt_tests").set_value([]).run()
+    assert not at.exception
+    assert any("at least one test" in w.value for w in at.warning)
+    assert not at.get("plotly_chart")
+
+
+def test_pair_selection(app_test):
+    at = app_test(PAGE).run()
+    at.selectbox(key="mt_pair_x").set_value("Aurora").run()
+    at.selectbox(key="mt_pair_y").set_value("Harbor").run()
+    no_problems(at)
+    m = metrics(at)
+    assert m["p, Approximate randomization"] == "0.0010"  # 1 / (R + 1), R = 1000
+    dist = chart_specs(at)[2]
+    assert "Aurora vs Harbor" in dist.layout.title.text

@@ -1,0 +1,127 @@
+"""Figure builders of the "MT systems" page, tested through fig.data / fig.layout arrays."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dashboard import figures
+from stats.randomized import (
+    TESTS,
+    approximate_randomization,
+    bootstrap,
+    paired_bootstrap,
+    pairwise_significance,
+)
+from stats.readers.segments import read_parallel
+from stats.sufficient import extract_statistics
+
+MT = Path(__file__).resolve().parents[2] / "sample_data" / "mt"
+SINGLE = {
+    "paired-bootstrap": paired_bootstrap,
+    "bootstrap": bootstrap,
+    "approximate-randomization": approximate_randomization,
+}
+
+
+@pytest.fixture(scope="module")
+def data():
+    refs, hyps = read_parallel([MT / "reference.txt"], sorted(MT.glob("hyp/*.txt")))
+    keep = ["Aurora", "Cirrus", "Delta", "Glacier", "Fjord"]
+    return extract_statistics([refs[0][:200]], {k: hyps[k][:200] for k in keep})
+
+
+@pytest.fixture(scope="module")
+def results(data):
+    return {t: pairwise_significance(data, test=t, n_resamples=300, rng=5) for t in TESTS}
+
+
+def test_system_scores(results):
+    r = results["bootstrap"]
+    fig = figures.mt_system_scores(r.scores, r.score_ci_low, r.score_ci_high, label="BLEU")
+    (trace,) = fig.data
+    np.testing.assert_allclose(trace.x, r.scores.to_numpy())
+    assert list(trace.y) == list(r.systems)
+    np.testing.assert_allclose(trace.error_x.array, r.score_ci_high - r.scores)
+    np.testing.assert_allclose(trace.error_x.arrayminus, r.scores - r.score_ci_low)
+    np.testing.assert_allclose(np.asarray(trace.customdata)[:, 0], r.score_ci_low)
+    assert list(fig.layout.yaxis.categoryarray) == list(r.systems)
+    assert fig.layout.yaxis.autorange == "reversed"  # best at the top
+    assert "higher is better" in fig.layout.xaxis.title.text
+    ter = figures.mt_system_scores(r.scores, r.score_ci_low, r.score_ci_high, label="TER",
+                                   higher_is_better=False)
+    assert "lower is better" in ter.layout.xaxis.title.text
+
+
+@pytest.mark.parametrize("alpha", [0.05, 0.001])
+def test_significance_grids_side_by_side(results, alpha):
+    panels = {t: results[t] for t in TESTS}
+    fig = figures.mt_significance_grids(panels, alpha=alpha)
+    assert len(fig.data) == 2 * len(panels)
+    assert [a.text for a in fig.layout.annotations][: len(panels)] == list(TESTS)
+    for k, t in enumerate(TESTS):
+        p = results[t].pvalue.to_numpy()
+        grey, colour = fig.data[2 * k], fig.data[2 * k + 1]
+        np.testing.assert_array_equal(
+            np.asarray(colour.z, dtype=float), figures.significance_colour_value(p, alpha)
+        )
+        expected_grey = np.where(np.isnan(p) | (p < alpha), np.nan, 1.0)
+        np.testing.assert_array_equal(np.asarray(grey.z, dtype=float), expected_grey)
+        custom = np.asarray(colour.customdata, dtype=float)
+        np.testing.assert_array_equal(custom[..., 0], p)
+        np.testing.assert_array_equal(custom[..., 1], results[t].statistic.to_numpy())
+        np.testing.assert_array_equal(custom[..., 2], results[t].diff_ci_low.to_numpy())
+        assert list(colour.y) == list(results[t].systems)
+    assert fig.layout.meta["alpha"] == alpha
+    one = figures.mt_significance_grids({"AR": results["approximate-randomization"]}, alpha=alpha)
+    assert len(one.data) == 2
+
+
+@pytest.mark.parametrize("alternative", ["greater", "two-sided", "less"])
+def test_pseudo_distributions(data, alternative):
+    r = 400
+    single = {
+        t: SINGLE[t]("Cirrus", "Delta", data=data, n_resamples=r, rng=9, alternative=alternative)
+        for t in TESTS
+    }
+    fig = figures.mt_pseudo_distributions(single)
+    assert len(fig.data) == 2 * len(TESTS)
+    for k, t in enumerate(TESTS):
+        counted, other = fig.data[2 * k], fig.data[2 * k + 1]
+        assert (counted.name, other.name) == ("counted", "not counted")
+        assert int(np.sum(counted.y) + np.sum(other.y)) == r
+        res = single[t]
+        mask = figures.mt_counted(res)
+        assert int(np.sum(counted.y)) == int(mask.sum())
+        if not (t == "paired-bootstrap" and alternative == "two-sided"):
+            # the highlighted bars are exactly the c of p = (c + 1) / (R + 1)
+            assert int(np.sum(counted.y)) == round(res.pvalue * (r + 1) - 1)
+        # bin edges cover every pseudo-statistic and the statistic
+        edges = np.asarray(counted.customdata, dtype=float)
+        assert edges[0, 0] <= res.null_distribution.min()
+        assert edges[-1, 1] >= max(res.null_distribution.max(), res.statistic) - 1e-12
+    names = [s.name for s in fig.layout.shapes]
+    xs = {(s.name, round(float(s.x0), 9)) for s in fig.layout.shapes}
+    stat = round(single["approximate-randomization"].statistic, 9)
+    assert ("actual statistic", stat) in xs
+    assert ("cut-off", 0.0) in xs  # paired bootstrap cuts at 0
+    assert names.count("actual statistic") == len(TESTS)
+    assert names.count("mirrored statistic") == (2 if alternative == "two-sided" else 0)
+    assert "p = " in fig.layout.annotations[0].text
+
+
+def test_pseudo_distribution_bootstrap_is_shifted(data):
+    res = bootstrap("Cirrus", "Delta", data=data, n_resamples=300, rng=2)
+    fig = figures.mt_pseudo_distributions({"bootstrap": res})
+    centers = np.asarray(fig.data[0].x)
+    weights = np.asarray(fig.data[0].y) + np.asarray(fig.data[1].y)
+    # histogram mean ~ 0: the distribution drawn is the shifted one (null_distribution)
+    assert abs(np.average(centers, weights=weights)) < np.diff(centers)[0]
+    assert "τ_B" in fig.layout.xaxis.title.text
+
+
+def test_empty_results_raise():
+    with pytest.raises(ValueError, match="nothing to draw"):
+        figures.mt_pseudo_distributions({})
