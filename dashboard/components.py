@@ -189,10 +189,17 @@ def figure_downloads(fig: go.Figure, *, key: str, filename: str, label: str = ""
 
 
 def _deferred_image(fig: go.Figure, fmt: str):
-    def render() -> bytes:
-        return export.figure_to_bytes(fig, fmt)
+    return _deferred(export.figure_to_bytes, fig, fmt)
 
-    return render
+
+def _deferred(func, *args, **kwargs):
+    """A no-argument callable for ``st.download_button(data=...)``: the file is produced only
+    when the user clicks (keeps reruns fast)."""
+
+    def produce():
+        return func(*args, **kwargs)
+
+    return produce
 
 
 def table_downloads(
@@ -205,7 +212,7 @@ def table_downloads(
     float_format: str = "{:.4g}",
     label: str = "",
 ) -> None:
-    """CSV and LaTeX download buttons for a table or p-value matrix.
+    """CSV and LaTeX download buttons for a table or p-value matrix, produced on click.
 
     Button labels are ``f"{label} CSV"`` / ``f"{label} LaTeX"``; the LaTeX table gets
     ``caption``. Widget keys used: ``f"{key}_csv"``, ``f"{key}_tex"``.
@@ -215,7 +222,7 @@ def table_downloads(
     with row:
         st.download_button(
             f"{label} CSV".strip(),
-            data=export.dataframe_to_csv(df, index=index),
+            data=_deferred(export.dataframe_to_csv, df, index=index),
             file_name=f"{stem}.csv",
             mime="text/csv",
             key=f"{key}_csv",
@@ -225,8 +232,12 @@ def table_downloads(
     with row:
         st.download_button(
             f"{label} LaTeX".strip(),
-            data=export.dataframe_to_latex(
-                df, index=index, caption=caption, float_format=float_format
+            data=_deferred(
+                export.dataframe_to_latex,
+                df,
+                index=index,
+                caption=caption,
+                float_format=float_format,
             ),
             file_name=f"{stem}.tex",
             mime="application/x-tex",

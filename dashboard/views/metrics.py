@@ -17,6 +17,11 @@ ALPHAS = (0.05, 0.01, 0.001)
 ALTERNATIVES = {"one-sided": "greater", "two-sided": "two-sided"}
 KINDS = {"Pearson": "pearson", "Spearman": "spearman", "Kendall": "kendall"}
 KIND_SYMBOL = {"pearson": "r", "spearman": "ρ", "kendall": "τ"}
+#: Print values in heatmap cells up to this many metrics (beyond, text is unreadably small and
+#: thousands of SVG labels slow the browser down; hover shows the value).
+MAX_CELL_VALUES = 30
+#: Full hover (difference, CI) and tick labels in the all-LP overview up to this many metrics.
+MAX_OVERVIEW_DETAIL = 30
 
 presentation = components.presentation_mode()
 
@@ -204,6 +209,7 @@ heat = figures.correlation_heatmap(
     zmin=-1.0 if lowest < 0 else math.floor(lowest * 10) / 10,
     colorbar_title=KIND_SYMBOL[kind],
     hover_label=KIND_SYMBOL[kind],
+    show_values=len(names) <= MAX_CELL_VALUES,
 )
 grid = figures.williams_grid(
     w,
@@ -252,7 +258,7 @@ with st.expander("All tested pairs (sortable)"):
 st.subheader("All language pairs")
 many = max(len(a.williams.order) for a in result.analyses.values())
 panels = {
-    key: figures.williams_grid(a.williams, alpha=alpha, hover=many <= 30)
+    key: figures.williams_grid(a.williams, alpha=alpha, hover=many <= MAX_OVERVIEW_DETAIL)
     for key, a in result.analyses.items()
 }
 components.show_figure(
@@ -261,7 +267,7 @@ components.show_figure(
         cols=min(len(panels), 2 if presentation else 3),
         title=f"Williams significance per language pair ({side}, α = {alpha:g})",
         panel_height=480 if presentation else 360,
-        show_tick_labels=many <= 30,
+        show_tick_labels=many <= MAX_OVERVIEW_DETAIL,
     ),
     key="metrics_all_grids",
     filename="williams_grids_all_lps",

@@ -6,8 +6,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-#: A Plotly chart counts as drawn when its SVG exists inside the Streamlit chart element.
-CHART_SELECTOR = '[data-testid="stPlotlyChart"] .js-plotly-plot .main-svg'
+#: A Plotly chart counts as drawn when its SVG exists inside the Streamlit chart element
+#: (one match per chart: Plotly draws several .main-svg layers per chart).
+CHART_SELECTOR = '[data-testid="stPlotlyChart"] .js-plotly-plot:has(.main-svg)'
 EXCEPTION_SELECTOR = '[data-testid="stException"]'
 ERROR_SELECTOR = '[data-testid="stAlertContentError"]'
 

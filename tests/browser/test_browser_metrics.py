@@ -63,16 +63,30 @@ def test_changing_alpha_redraws_without_exception(page):
     assert_no_exception(page)
 
 
-def test_png_export_downloads_real_png(page, tmp_path):
-    wait_for_charts(page, minimum=5)
-    button = page.locator(".st-key-metrics_grid_png").get_by_role("button", name="Figure PNG").first
+def _download(page, container_key: str, label: str, tmp_path: Path) -> tuple[str, bytes]:
+    button = page.locator(f".st-key-{container_key}").get_by_role("button", name=label).first
     with page.expect_download(timeout=90_000) as info:
         button.click()
     download = info.value
-    assert download.suggested_filename == "williams_grid_es-en.png"
     path = tmp_path / download.suggested_filename
     download.save_as(path)
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    assert len(data) > 10_000
+    return download.suggested_filename, path.read_bytes()
+
+
+def test_exports_download_real_png_svg_csv_latex(page, tmp_path):
+    wait_for_charts(page, minimum=5)
+    name, data = _download(page, "metrics_grid_png", "Figure PNG", tmp_path)
+    assert name == "williams_grid_es-en.png"
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+    name, data = _download(page, "metrics_heatmap_svg", "Figure SVG", tmp_path)
+    assert name == "metric_correlation_es-en.svg"
+    assert data.lstrip().startswith(b"<svg") and b"TerrorCat" in data
+    name, data = _download(page, "metrics_pvalues_csv", "p-values CSV", tmp_path)
+    assert name == "williams_pvalues_es-en.csv"
+    header, first = data.decode().splitlines()[:2]
+    assert header.startswith(",TerrorCat,") and first.startswith("TerrorCat,,")
+    name, data = _download(page, "metrics_pvalues_tex", "p-values LaTeX", tmp_path)
+    assert name == "williams_pvalues_es-en.tex"
+    tex = data.decode()
+    assert "\\begin{tabular}" in tex and "\\caption{Williams test p-values" in tex
     assert_no_exception(page)

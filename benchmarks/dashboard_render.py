@@ -1,0 +1,174 @@
+"""Responsiveness of the "Metrics vs humans" page in a real browser (issue 3, item 7).
+
+Starts ``streamlit run dashboard/app.py`` on a free port, opens it in Debian's chromium via
+Playwright, uploads one WMT system-level file of LPS language pairs x SYSTEMS systems x METRICS
+metrics (synthetic, seeded; default 10 x 20 x 50) through the page's file input, and prints:
+
+* seconds from the upload to every figure drawn (goal < 3 s), and
+* seconds from changing alpha to every figure redrawn (goal < 0.5 s; the computations are
+  cached, only the figures are rebuilt).
+
+Each timing is the median of ``--runs`` fresh browser sessions (the first upload in a session
+parses and computes; the server cache is cleared between runs by uploading different bytes).
+This is a benchmark, not a test: run it on a quiet machine::
+
+    .venv/bin/python benchmarks/dashboard_render.py               # full size
+    .venv/bin/python benchmarks/dashboard_render.py --lps 2 --metrics 10 --runs 1   # smoke
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT))
+
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.browser.helpers import CHART_SELECTOR, wait_for_idle  # noqa: E402
+
+GOAL_UPLOAD = 3.0
+GOAL_ALPHA = 0.5
+N_CHARTS = 5  # dots, scatter, heatmap, Williams grid, all-LP grids
+
+
+def make_scores(path: Path, lps: int, systems: int, metrics: int, seed: int) -> list[str]:
+    """Write a WMT system-level file (HUMAN rows included); return the LP names."""
+    rng = np.random.default_rng(seed)
+    names = [f"l{k:02d}-en" for k in range(lps)]
+    lines = ["METRIC\tLP\tTESTSET\tSYSTEM\tSCORE"]
+    for lp in names:
+        human = rng.normal(size=systems)
+        noise = rng.uniform(0.1, 1.2, size=metrics)
+        for s in range(systems):
+            lines.append(f"HUMAN\t{lp}\tnewstest\tsys{s:02d}\t{human[s]:.6f}")
+        for m in range(metrics):
+            name = "BLEU" if m == 0 else f"metric{m:02d}"
+            sign = -1.0 if m % 7 == 3 else 1.0  # some error metrics
+            vals = sign * (human + rng.normal(scale=noise[m], size=systems))
+            lines.extend(
+                f"{name}\t{lp}\tnewstest\tsys{s:02d}\t{vals[s]:.6f}" for s in range(systems)
+            )
+    path.write_text("\n".join(lines) + "\n")
+    return names
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_app(port: int, log) -> subprocess.Popen:
+    env = dict(os.environ, BROWSER_PATH=os.environ.get("BROWSER_PATH", CHROMIUM))
+    cmd = [
+        sys.executable, "-m", "streamlit", "run", "dashboard/app.py",
+        "--server.headless", "true", "--server.address", "127.0.0.1",
+        "--server.port", str(port), "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+    proc = subprocess.Popen(cmd, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2):
+                return proc
+        except OSError:
+            time.sleep(0.3)
+    proc.terminate()
+    raise SystemExit("streamlit did not start; see the log")
+
+
+# True once every chart is drawn, the uploaded data is shown (its last LP is a panel title
+# of the all-LP chart) and the alpha in the grid title matches.
+_READY_JS = """
+([sel, n, lp, alpha]) => {
+  const charts = document.querySelectorAll(sel);
+  if (charts.length < n) return false;
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  const texts = Array.from(document.querySelectorAll(
+      '.js-plotly-plot .gtitle, .js-plotly-plot .annotation-text')).map(e => e.textContent);
+  return texts.includes(lp) && texts.some(t => t.includes('α = ' + alpha));
+}
+"""
+
+
+def time_session(browser, url: str, file: Path, last_lp: str) -> tuple[float, float]:
+    context = browser.new_context(viewport={"width": 1600, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    try:
+        page.goto(url)
+        wait_for_idle(page)
+        page.wait_for_function(_READY_JS, arg=[CHART_SELECTOR, N_CHARTS, "es-en", "0.05"])
+        t0 = time.perf_counter()
+        page.locator('[data-testid="stFileUploader"] input[type="file"]').first.set_input_files(
+            str(file)
+        )
+        page.wait_for_function(
+            _READY_JS, arg=[CHART_SELECTOR, N_CHARTS, last_lp, "0.05"], polling="raf"
+        )
+        upload = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        page.locator(".st-key-metrics_alpha").get_by_text("0.01", exact=True).click()
+        page.wait_for_function(
+            _READY_JS, arg=[CHART_SELECTOR, N_CHARTS, last_lp, "0.01"], polling="raf"
+        )
+        alpha = time.perf_counter() - t0
+        return upload, alpha
+    finally:
+        context.close()
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--lps", type=int, default=10)
+    ap.add_argument("--systems", type=int, default=20)
+    ap.add_argument("--metrics", type=int, default=50)
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args(argv)
+    if not os.path.exists(CHROMIUM):
+        raise SystemExit(f"{CHROMIUM} not found: this benchmark needs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        log = open(Path(tmp) / "streamlit.log", "wb")  # noqa: SIM115
+        proc = start_app(port, log)
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                uploads, alphas = [], []
+                for run in range(args.runs):
+                    file = Path(tmp) / f"scores_{run}.tsv"  # new bytes each run: cache miss
+                    lps = make_scores(file, args.lps, args.systems, args.metrics, seed=run)
+                    up, al = time_session(browser, f"http://127.0.0.1:{port}", file, lps[-1])
+                    uploads.append(up)
+                    alphas.append(al)
+                    print(f"run {run + 1}: upload -> drawn {up:.2f} s, alpha -> redrawn {al:.2f} s")
+                browser.close()
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
+            log.close()
+    size = f"{args.lps} LPs x {args.systems} systems x {args.metrics} metrics"
+    up, al = statistics.median(uploads), statistics.median(alphas)
+    print(f"\nMetrics vs humans page, {size}, median of {args.runs} run(s):")
+    print(f"  upload to all {N_CHARTS} figures drawn: {up:.2f} s  (goal < {GOAL_UPLOAD} s, "
+          f"ratio {up / GOAL_UPLOAD:.2f} of goal)")  # fmt: skip
+    print(f"  re-render after changing alpha:   {al:.2f} s  (goal < {GOAL_ALPHA} s, "
+          f"ratio {al / GOAL_ALPHA:.2f} of goal)")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
