@@ -44,7 +44,7 @@ def make_corpus(n_systems: int, n_segments: int, seed: int = 0):
     probs /= probs.sum()
     lengths = np.clip(rng.gamma(4.0, 5.0, n_segments).astype(int), 3, 60)
     ref_toks = [list(rng.choice(vocab, size=n, p=probs)) for n in lengths]
-    refs = [" ".join(t) + " ." for t in ref_toks]
+    refs = [" ".join(t) + "." for t in ref_toks]  # detokenized: final period attached
     systems = {}
     for k in range(n_systems):
         rate = 0.15 + 0.35 * k / max(n_systems - 1, 1)
@@ -52,7 +52,7 @@ def make_corpus(n_systems: int, n_segments: int, seed: int = 0):
         for toks in ref_toks:
             keep = rng.random(len(toks)) >= rate
             sub = rng.choice(vocab, size=len(toks), p=probs)
-            out.append(" ".join(np.where(keep, toks, sub)) + " .")
+            out.append(" ".join(np.where(keep, toks, sub)) + ".")
         systems[f"sys{k:02d}"] = out
     return [refs], systems
 

@@ -33,6 +33,9 @@ def test_sources_and_names():
     assert system_name("dir/x/model-7.hyp") == "model-7"
     assert system_name("plain") == "plain"
     assert read_lines(b"x\n\ny\n")[0] == ["x", "", "y"]
+    # a single path is one file
+    one_ref, one_hyp = read_parallel(MT / "reference.txt", MT / "hyp" / "Aurora.txt")
+    assert len(one_ref) == 1 and list(one_hyp) == ["Aurora"]
 
 
 @pytest.mark.parametrize(

@@ -87,9 +87,13 @@ def read_parallel(
         both files and counts); an empty reference line (file and line); two hypothesis
         files with the same system name.
     """
-    if isinstance(references, (str, bytes, os.PathLike)) or not references:
+    if isinstance(references, (str, os.PathLike)):
+        references = [references]  # one path
+    if isinstance(hypotheses, (str, os.PathLike)):
+        hypotheses = [hypotheses]
+    if isinstance(references, bytes) or not references:
         raise StatsInputError("references: give at least one reference file")
-    if isinstance(hypotheses, (str, bytes, os.PathLike)) or not hypotheses:
+    if isinstance(hypotheses, bytes) or not hypotheses:
         raise StatsInputError("hypotheses: give at least one hypothesis file (one per system)")
     refs: list[tuple[str, list[str]]] = []
     for item in references:

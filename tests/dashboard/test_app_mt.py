@@ -188,3 +188,14 @@ def test_pair_selection(app_test):
     assert m["p, Approximate randomization"] == "0.0010"  # 1 / (R + 1), R = 1000
     dist = chart_specs(at)[2]
     assert "Aurora vs Harbor" in dist.layout.title.text
+
+
+def test_presentation_mode(app_test):
+    at = app_test(PAGE)
+    at.session_state["presentation_mode"] = True
+    at.run()
+    no_problems(at)
+    grid = chart_specs(at)[1]
+    # one grid per row on a projector, large fonts
+    assert grid.layout.font.size == 20
+    assert len(chart_specs(at)) == 3
