@@ -125,8 +125,9 @@ def apply_presentation(fig: go.Figure, presentation: bool) -> go.Figure:
     """Return a copy of ``fig`` sized for a projector when ``presentation`` is true.
 
     Scales the global font, titles, axis tick labels, annotations (subplot titles) and the text
-    printed inside heatmap cells by ``PRESENTATION_FONT_SIZE / BASE_FONT_SIZE``; thicker markers.
-    With ``presentation`` false, ``fig`` is returned unchanged (same object).
+    printed inside heatmap cells by ``PRESENTATION_FONT_SIZE / BASE_FONT_SIZE``; bigger markers;
+    the height grows by 25% (by the font factor when heatmap cells carry text, so it still
+    fits). With ``presentation`` false, ``fig`` is returned unchanged (same object).
     """
     if not presentation:
         return fig
@@ -139,7 +140,10 @@ def apply_presentation(fig: go.Figure, presentation: bool) -> go.Figure:
         legend={"font": {"size": PRESENTATION_FONT_SIZE}},
     )
     if out.layout.height:
-        out.update_layout(height=round(out.layout.height * 1.25))
+        # matrices with printed values grow with the text so the numbers still fit their cells
+        has_cell_text = any(t.type == "heatmap" and t.texttemplate for t in out.data)
+        grow = factor if has_cell_text else 1.25
+        out.update_layout(height=round(out.layout.height * grow))
     out.for_each_xaxis(lambda ax: _scale_axis_fonts(ax, factor))
     out.for_each_yaxis(lambda ax: _scale_axis_fonts(ax, factor))
     for ann in out.layout.annotations:

@@ -135,7 +135,7 @@ m3.metric(
     delta_arrow="off",
 )
 m4.metric(
-    f"Pairs significantly different (α = {alpha:g})",
+    f"Significant pairs (α = {alpha:g})",
     f"{int(sig.to_numpy().sum())} / {n_pairs}",
     f"{sig.to_numpy().sum() / max(n_pairs, 1):.0%} of pairs",
     delta_color="off",
