@@ -121,3 +121,30 @@ def test_export_buttons_present_for_figures_and_tables(at):
               "metrics_pvalues_csv", "metrics_pvalues_tex", "metrics_summary_csv",
               "metrics_summary_tex", "metrics_corr_table_csv", "metrics_all_grids_svg"):  # fmt: skip
         assert k in keys, k
+
+
+def test_constant_metric_and_two_testsets_render_with_warning(at):
+    rows = ["system,human,BLEU,Flat,chrF,lp"]
+    for i in range(8):
+        rows.append(f"s{i},{0.1 * i:.2f},{10 + 3 * i + (i % 3)},5.0,{40 + 2 * i - (i % 2)},xx-en")
+    wide = "\n".join(rows) + "\n"
+    wmt = "METRIC\tLP\tTESTSET\tSYSTEM\tSCORE\n" + "".join(
+        f"{m}\tyy-en\t{t}\tsys{i}\t{v + i * (1 + k)}\n"
+        for k, t in enumerate(("nt2012", "nt2013"))
+        for m, v in (("HUMAN", 0.1), ("BLEU", 20.0), ("TER", -0.5))
+        for i in range(6)
+    )
+    at.file_uploader(key="metrics_upload").set_value(
+        [("flat.csv", wide.encode(), "text/csv"), ("two_sets.tsv", wmt.encode(), "text/plain")]
+    ).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error
+    assert at.selectbox(key="metrics_lp").options == [
+        "xx-en",
+        "yy-en / nt2012",
+        "yy-en / nt2013",
+    ]
+    assert any("Flat" in w.value for w in at.warning)  # degenerate input is reported
+    assert len(_charts(at)) == 5
+    at.selectbox(key="metrics_lp").set_value("yy-en / nt2013").run()
+    assert not at.exception and len(_charts(at)) == 5
