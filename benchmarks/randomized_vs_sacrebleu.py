@@ -9,9 +9,14 @@ strings onwards (reference caching, sufficient-statistics extraction, resampling
 Goals (issue 5): ours for 190 pairs faster than sacrebleu for 19 with the paired bootstrap,
 and under a quarter of sacrebleu's time with AR.
 
+With ``--cli`` the two command-line tools are also timed end to end as separate processes
+(interpreter start-up and imports included): ``python -m stats randomized`` for all pairs against
+``sacrebleu REF -i SYS... --paired-bs/--paired-ar`` (first system = baseline), on the same files.
+
 Usage::
 
     .venv/bin/python benchmarks/randomized_vs_sacrebleu.py            # full size
+    .venv/bin/python benchmarks/randomized_vs_sacrebleu.py --cli      # + both CLIs
     .venv/bin/python benchmarks/randomized_vs_sacrebleu.py --systems 4 --segments 200 \\
         --bs 100 --ar 500                                             # quick check
 """
@@ -21,7 +26,9 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -69,6 +76,8 @@ def main(argv=None) -> None:
     ap.add_argument("--segments", type=int, default=2000)
     ap.add_argument("--bs", type=int, default=1000, help="paired bootstrap resamples")
     ap.add_argument("--ar", type=int, default=10000, help="approximate randomization trials")
+    ap.add_argument("--cli", action="store_true",
+                    help="also time both command-line tools as separate processes")
     args = ap.parse_args(argv)
 
     os.environ.setdefault("SACREBLEU_SEED", "12345")
@@ -124,6 +133,46 @@ def main(argv=None) -> None:
     print(f"goal bootstrap (ours {n_pairs} pairs < sacrebleu {k - 1}): "
           f"{'MET' if goal_bs else 'NOT MET'}")
     print(f"goal AR (ours < 1/4 of sacrebleu): {'MET' if goal_ar else 'NOT MET'}")
+
+    if args.cli:
+        time_clis(refs, systems, args)
+
+
+def time_clis(refs, systems, args) -> None:
+    """Both CLIs end to end, each in its own process, on the same files."""
+    root = Path(__file__).resolve().parents[1]
+    sacrebleu_exe = Path(sys.executable).with_name("sacrebleu")
+    with tempfile.TemporaryDirectory() as tmp:
+        ref = Path(tmp) / "ref.txt"
+        ref.write_text("\n".join(refs[0]) + "\n", encoding="utf-8")
+        hyps = []
+        for name, lines in systems.items():
+            path = Path(tmp) / f"{name}.txt"
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            hyps.append(str(path))
+        env = dict(os.environ, SACREBLEU_SEED="12345")
+
+        def run(cmd):
+            t0 = time.perf_counter()
+            subprocess.run(cmd, check=True, cwd=root, env=env, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+            return time.perf_counter() - t0
+
+        rows = []
+        for test, flag, n in (("paired-bootstrap", "--paired-bs", args.bs),
+                              ("approximate-randomization", "--paired-ar", args.ar)):
+            ours = run([sys.executable, "-m", "stats", "randomized", "--ref", str(ref),
+                        "--hyp", *hyps, "--metric", "bleu", "--test", test,
+                        "--resamples", str(n), "--seed", "12345"])
+            n_flag = "--paired-bs-n" if flag == "--paired-bs" else "--paired-ar-n"
+            theirs = run([str(sacrebleu_exe), str(ref), "-i", *hyps, "-m", "bleu", flag,
+                          n_flag, str(n), "-q"])
+            rows.append((test, n, ours, theirs))
+    print()
+    print("command-line tools, whole process (start-up, reading files, extraction, tests):")
+    for test, n, ours, theirs in rows:
+        print(f"  {test:26s} n={n:<6d} python -m stats randomized {ours:7.2f}s   "
+              f"sacrebleu {theirs:7.2f}s   ratio {ours / theirs:.3f}")
 
 
 if __name__ == "__main__":

@@ -74,8 +74,10 @@ def test_vectorised_score_matches_sacrebleu_on_resamples(corpus, metric, opts):
     # small resamples hit the edge cases: no matches, zero totals, short hypotheses
     sizes = rng.integers(1, 6, size=60)
     sums = np.stack(
-        [data.stats[k % data.n_systems][rng.integers(0, data.n_segments, s)].sum(0)
-         for k, s in enumerate(sizes)]
+        [
+            data.stats[k % data.n_systems][rng.integers(0, data.n_segments, s)].sum(0)
+            for k, s in enumerate(sizes)
+        ]
     )
     scorer = CLASSES[metric](**opts)
     expected = [scorer._compute_score_from_stats(list(row)).score for row in sums]
@@ -152,3 +154,46 @@ def test_statistics_from_scores_mean():
 def test_errors(call, match):
     with pytest.raises(StatsInputError, match=match):
         call()
+
+
+# Property test: arbitrary summed statistics (zeros, tiny and huge counts) -- the vectorised
+# score functions must reproduce sacrebleu's scalar code path on every one of them.
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@st.composite
+def _bleu_sums(draw):
+    totals = [draw(st.integers(0, 10**6)) for _ in range(4)]
+    correct = [draw(st.integers(0, t)) for t in totals]
+    sys_len = draw(st.integers(0, 10**6))
+    ref_len = draw(st.integers(0, 10**6))
+    return [sys_len, ref_len, *correct, *totals]
+
+
+@st.composite
+def _chrf_sums(draw):
+    out = []
+    for _ in range(6):
+        hyp, ref = draw(st.integers(0, 10**6)), draw(st.integers(0, 10**6))
+        out += [hyp, ref, draw(st.integers(0, min(hyp, ref)))]
+    return out
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    bleu=st.lists(_bleu_sums(), min_size=1, max_size=8),
+    chrf=st.lists(_chrf_sums(), min_size=1, max_size=8),
+    ter=st.lists(st.tuples(st.integers(0, 10**5), st.integers(0, 10**5)), min_size=1, max_size=8),
+    smooth=st.sampled_from(["exp", "none", "floor", "add-k"]),
+)
+def test_vectorised_scores_property(bleu, chrf, ter, smooth):
+    for metric, rows, opts in (
+        ("bleu", bleu, {"smooth_method": smooth}),
+        ("chrf", chrf, {}),
+        ("ter", [list(r) for r in ter], {}),
+    ):
+        scorer = CLASSES[metric](**opts)
+        expected = [scorer._compute_score_from_stats(list(r)).score for r in rows]
+        ours = metric_score(metric, np.array(rows, dtype=float), opts)
+        np.testing.assert_allclose(ours, expected, rtol=1e-12, atol=1e-12)
