@@ -108,8 +108,11 @@ with components.controls_expander("Controls"):
             "z-score axes in scatter plots", key="metrics_zscore", help="As the paper's Figure 1."
         )
     default_scatter = list(dict.fromkeys([names[0], baseline if baseline in names else names[-1]]))
-    chosen = [m for m in st.session_state.get("metrics_scatter", []) if m in names]
-    st.session_state["metrics_scatter"] = chosen or default_scatter
+    stored = st.session_state.get("metrics_scatter")
+    if stored is None or any(m not in names for m in stored):  # first run, or another LP
+        st.session_state["metrics_scatter"] = [m for m in stored or [] if m in names] or (
+            default_scatter
+        )
     scatter_metrics = st.multiselect(
         "Metrics in the scatter plots", names, key="metrics_scatter", max_selections=6
     )

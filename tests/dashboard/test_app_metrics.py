@@ -148,3 +148,15 @@ def test_constant_metric_and_two_testsets_render_with_warning(at):
     assert len(_charts(at)) == 5
     at.selectbox(key="metrics_lp").set_value("yy-en / nt2013").run()
     assert not at.exception and len(_charts(at)) == 5
+
+
+def test_scatter_selection_can_be_cleared_and_resets_on_lp_change(at):
+    at.multiselect(key="metrics_scatter").set_value([]).run()
+    assert not at.exception
+    assert at.multiselect(key="metrics_scatter").value == []
+    assert any("Choose metrics" in i.value for i in at.info)
+    assert len(_charts(at)) == 4  # no scatter figure
+    at.multiselect(key="metrics_scatter").set_value(["SAGAN"]).run()
+    at.selectbox(key="metrics_lp").set_value("cs-en").run()  # SAGAN exists there too: kept
+    assert at.multiselect(key="metrics_scatter").value == ["SAGAN"]
+    assert len(_charts(at)) == 5
