@@ -157,3 +157,16 @@ def test_malformed_file_subprocess(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.strip() == f"error: {bad}, line 2, column SCORE: 'x' is not a number"
     assert "Traceback" not in proc.stderr
+
+
+def test_gold_and_post_edit_found_among_data_files(capsys):
+    files = [QE / "wmt" / f"{n}.txt" for n in ("ALPHA-svr", "baseline")]
+    with_flag = json.loads(run(capsys, "--data", *files, "--gold", QE / "wmt_gold.txt")[1])
+    code, out, _ = run(capsys, "--data", QE / "wmt_gold.txt", *files)
+    assert code == 0 and json.loads(out) == with_flag
+    code, out, _ = run(capsys, "--data", QE / "pet_long.txt", QE / "post_edit.tsv", "--rate")
+    assert code == 0
+    explicit = run(capsys, "--data", QE / "pet_long.txt", "--post-edit", QE / "post_edit.tsv", "--rate")[1]
+    assert json.loads(out)["systems"] == json.loads(explicit)["systems"]
+    code, _, err = run(capsys, "--data", *files, "--rate")
+    assert code == 2 and "hold no gold labels" in err

@@ -6,6 +6,7 @@ Examples::
 
     python -m stats qe --data sample_data/qe/hter_long.txt
     python -m stats qe --data sample_data/qe/wmt/*.txt --gold sample_data/qe/wmt_gold.txt
+    python -m stats qe --data sample_data/qe/wmt/*.txt sample_data/qe/wmt_gold.txt   # gold found
     python -m stats qe --data sample_data/qe/hter_wide.csv --rescale-sd 0.3 --format tsv
     python -m stats qe --data sample_data/qe/pet_long.txt --post-edit sample_data/qe/post_edit.tsv --rate
 
@@ -32,7 +33,7 @@ import pandas as pd
 
 from .._errors import StatsInputError
 from ..qe import compare_gold_representations, evaluate_qe, post_edit_rate
-from ..readers.qe import read_post_edit, read_qe
+from ..readers.qe import read_post_edit, read_qe, split_qe_files
 from ._common import dumps, matrix_tsv, pvalue_matrix_json, table_tsv
 
 COLUMNS = (
@@ -147,19 +148,32 @@ def _post_edit_block(table, reference: str, label: str) -> dict:
 def run(args) -> str:
     if args.gold and args.gold in args.data:
         raise StatsInputError(f"{args.gold}: given both as --gold and in --data")
-    if args.rate and not args.post_edit:
-        raise StatsInputError("--rate needs --post-edit FILE (for the word counts)")
+    sources, names = list(args.data), list(args.data)
+    gold, gold_name = args.gold, None
+    post = read_post_edit(args.post_edit) if args.post_edit else None
+    if args.gold is None and len(args.data) > 1:
+        # several files and no --gold: a gold file (and a post-edit table) may be among them
+        found, gold_found, post_found = split_qe_files(args.data, names=args.data)
+        sources, names = [b for b, _ in found], [n for _, n in found]
+        if gold_found is not None:
+            gold, gold_name = gold_found
+        if post_found is not None:
+            if post is not None:
+                raise StatsInputError(f"{post_found[1]}: a second post-editing table (--post-edit)")
+            post = read_post_edit(post_found[0], name=post_found[1])
+            args.post_edit = post_found[1]
     data = read_qe(
-        args.data if len(args.data) > 1 else args.data[0],
-        args.gold,
+        sources if len(sources) > 1 else sources[0],
+        gold,
         format=args.layout,
+        name=names if len(names) > 1 else names[0],
+        gold_name=gold_name,
         allow_constant=args.allow_constant,
     )
-    post = None
-    if args.post_edit:
-        post = read_post_edit(args.post_edit)
-        if args.rate:
-            data = post_edit_rate(data, post["words"])
+    if args.rate:
+        if post is None:
+            raise StatsInputError("--rate needs --post-edit FILE (for the word counts)")
+        data = post_edit_rate(data, post["words"])
     result = evaluate_qe(data, sd_ratio=args.rescale_sd, alternative=args.alternative)
     table = result.table()
     rows = []

@@ -58,3 +58,21 @@ def test_qe_malformed_upload_shows_one_line_error(page, app_url, tmp_path, artif
     assert_no_exception(page)
     assert chart_count(page) == 0
     screenshot(page, artifacts_dir, "qe_malformed_upload")
+
+
+def test_qe_lambda_slider_in_browser(page, app_url, artifacts_dir):
+    from tests.browser.helpers import wait_for_idle
+
+    goto_page(page, app_url, "qe")
+    wait_for_charts(page, minimum=7)
+    main = page.locator('[data-testid="stMain"]')
+    assert main.get_by_text("rescale to λ = 0.5 × gold SD").count() == 1
+    thumb = page.locator('[data-testid="stSlider"] input[type="range"]').first
+    thumb.focus()
+    for _ in range(4):  # 0.50 -> 0.70 in steps of 0.05
+        thumb.press("ArrowRight")
+    wait_for_idle(page)
+    assert main.get_by_text("rescale to λ = 0.7 × gold SD").count() == 1
+    wait_for_charts(page, minimum=7)
+    assert_no_exception(page)
+    screenshot(page, artifacts_dir, "qe_lambda_0.7")

@@ -156,3 +156,12 @@ def test_every_sample_runs(app_test):
         at.selectbox(key="qe_sample").set_value(label).run()
         assert not at.exception, (label, [e.value for e in at.exception])
         assert not at.error, (label, [e.value for e in at.error])
+
+
+def test_presentation_mode_runs(app_test):
+    from dashboard.components import PRESENTATION_KEY
+
+    at = app_test(PAGE).run()
+    at.sidebar.toggle(key=PRESENTATION_KEY).set_value(True).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(at.get("plotly_chart")) >= 7
