@@ -90,3 +90,25 @@ def test_exports_download_real_png_svg_csv_latex(page, tmp_path):
     tex = data.decode()
     assert "\\begin{tabular}" in tex and "\\caption{Williams test p-values" in tex
     assert_no_exception(page)
+
+
+def test_sessions_do_not_share_uploads(page, browser, app_url):
+    upload_files(page, [SAMPLE / "es-en_wide.csv"])
+    wait_for_charts(page, minimum=5)
+    assert page.get_by_text("synthetic sample data").count() == 0
+    other = browser.new_context(viewport={"width": 1600, "height": 1000})
+    try:
+        second = other.new_page()
+        second.set_default_timeout(60_000)
+        second.goto(app_url)
+        wait_for_idle(second)
+        wait_for_charts(second, minimum=5)
+        # the second session still sees the bundled sample (4 LPs), not the one-LP upload
+        assert second.get_by_text("synthetic sample data").count() == 1
+        panel_titles = second.eval_on_selector_all(
+            ".js-plotly-plot .annotation-text", "els => els.map(e => e.textContent)"
+        )
+        assert {"es-en", "de-en", "fr-en", "cs-en"} <= set(panel_titles)
+        assert_no_exception(second)
+    finally:
+        other.close()
