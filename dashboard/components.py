@@ -310,3 +310,27 @@ def seed_caption(seed: int | None, *, n_resamples: int | None = None) -> None:
     if n_resamples is not None:
         parts.append(f"{n_resamples:,} resamples")
     st.caption("p-values from " + ", ".join(parts) + ".")
+
+
+# ---------------------------------------------------------------------------------------------
+# ---- Progress of long computations (added by helper D; generic) ----
+# ---------------------------------------------------------------------------------------------
+
+
+def progress_callback(bar, start: float, end: float, text: str):
+    """A ``progress(fraction)`` callback for stats functions that moves ``bar`` (an
+    ``st.progress``) from ``start`` to ``end``.
+
+    The update runs in the page's own context, captured here, so a call made while a
+    ``st.cache_data`` function computes is not recorded for cache replay (which would fail:
+    the bar lives outside the cached function). On a cache hit it is never called.
+    """
+    import contextvars
+
+    ctx = contextvars.copy_context()
+
+    def update(fraction: float) -> None:
+        value = min(1.0, max(0.0, start + (end - start) * float(fraction)))
+        ctx.run(bar.progress, value, text=text)
+
+    return update

@@ -611,22 +611,15 @@ def qe_rank_table(result: QEEvaluationResult, rescale: RescaleResult) -> pd.Data
 # Imports for this section only (kept here so the sections stay independent).
 import numpy as np  # noqa: E402
 
-from stats.accuracy import (  # noqa: E402
-    TESTS,
-    AccuracyResult,
-    accuracy_from_pvalues,
-    statistics_from_score_file,
-)
+from stats.accuracy import TESTS, AccuracyResult, accuracy_from_pvalues  # noqa: E402
 from stats.human import HumanGoldResult, human_gold_standard  # noqa: E402
-from stats.randomized import PairwiseSignificanceResult, pairwise_significance  # noqa: E402
+from stats.randomized import PairwiseSignificanceResult  # noqa: E402
 from stats.readers.judgements import read_judgement_files  # noqa: E402
-from stats.readers.segments import read_parallel  # noqa: E402
-from stats.sufficient import SegmentStatistics, extract_statistics  # noqa: E402
 
 #: The three randomized tests, in the order of the paper's tables.
 HUMAN_TESTS = TESTS
-#: Text metrics offered on the page: label -> stats metric name.
-HUMAN_TEXT_METRICS = {"BLEU": "bleu", "chrF": "chrf", "TER": "ter"}
+#: Text metrics offered on the page: label -> stats metric name (as the MT systems page).
+HUMAN_TEXT_METRICS = MT_TEXT_METRICS
 #: Column labels of the paper's Tables 1-2.
 HUMAN_TEST_LABELS = {
     "paired-bootstrap": "Paired Bootst. Resamp.",
@@ -634,24 +627,14 @@ HUMAN_TEST_LABELS = {
     "approximate-randomization": "Approx. Rand.",
 }
 HUMAN_ALPHAS = (0.05, 0.01, 0.001)
-#: session_state key under which the MT systems page may leave its inputs for reuse here:
-#: ``{"references": Uploads, "hypotheses": Uploads}`` and/or ``{"scores": Uploads}``.
+#: session_state key under which the MT systems page leaves its uploads for reuse here:
+#: ``{"references": Uploads, "hypotheses": Uploads}`` or ``{"scores": Uploads}``.
 MT_SHARED_INPUTS_KEY = "mt_shared_inputs"
 
 
 def human_sample_judgements() -> Uploads:
     """The bundled synthetic judgements (sample_data/human/judgements.tsv)."""
     return sample_files("human", ("judgements.tsv",))
-
-
-def human_sample_text() -> tuple[Uploads, Uploads]:
-    """The bundled MT sample: (reference, hypotheses) as :data:`Uploads`."""
-    return sample_files("mt", ("reference.txt",)), sample_files("mt/hyp", ("*.txt",))
-
-
-def human_sample_scores() -> Uploads:
-    """The bundled segment scores of the MT sample (chrF and SimCOMET)."""
-    return sample_files("mt", ("segment_scores.tsv",))
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -667,59 +650,41 @@ def human_gold(judgements: Uploads) -> HumanGoldResult:
         return human_gold_standard(read_judgement_files(*judgements), alpha=0.05)
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def human_text_statistics(
-    references: Uploads, hypotheses: Uploads, metric: str
-) -> SegmentStatistics:
-    """Sufficient statistics of ``metric`` (bleu/chrf/ter) for reference + system files."""
-    if not references:
-        raise StatsInputError("upload at least one reference file (one segment per line)")
-    if len(hypotheses) < 2:
-        raise StatsInputError(
-            f"upload one output file per system (at least two); got {len(hypotheses)}"
-        )
-    refs, hyps = read_parallel(references, hypotheses)
-    return extract_statistics(refs, hyps, metric=metric)
+def human_score_metrics(scores: Uploads) -> dict[str, str]:
+    """Metrics of an uploaded segment-score file: display name -> the ``metric`` argument of
+    :func:`mt_pairwise` (the METRIC value; ``""`` for a file without a METRIC column, shown as
+    "mean score")."""
+    names = mt_score_metrics(scores)
+    return {n: n for n in names} if names else {"mean score": ""}
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def human_score_statistics(scores: Uploads) -> dict:
-    """Every metric of the uploaded segment-score file(s): name -> SegmentStatistics."""
-    out: dict = {}
-    for name, raw in scores:
-        for metric, stats_ in statistics_from_score_file(raw, name=name).items():
-            if metric in out:
-                raise StatsInputError(
-                    f"{name}: metric {metric!r} also comes from another score file; "
-                    "give each metric once"
-                )
-            out[metric] = stats_
-    if not out:
-        raise StatsInputError("upload a segment-score file (SYSTEM SEGMENT SCORE [METRIC])")
-    return out
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def human_text_test(
+def human_test(
+    kind: str,
     references: Uploads,
-    hypotheses: Uploads,
+    files: Uploads,
     metric: str,
     test: str,
     n_resamples: int,
     seed: int,
+    *,
+    higher_is_better: bool = True,
+    progress: Callable[[float], None] | None = None,
 ) -> PairwiseSignificanceResult:
-    """One randomized test (all pairs, one-sided) of a text metric; cached per setting."""
-    data = human_text_statistics(references, hypotheses, metric)
-    return pairwise_significance(data, test=test, n_resamples=n_resamples, rng=seed)
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def human_score_test(
-    scores: Uploads, metric: str, test: str, n_resamples: int, seed: int
-) -> PairwiseSignificanceResult:
-    """One randomized test (all pairs, one-sided) of a segment-score metric."""
-    data = human_score_statistics(scores)[metric]
-    return pairwise_significance(data, test=test, n_resamples=n_resamples, rng=seed)
+    """One randomized test over all pairs, one-sided as in the paper: the MT systems page's
+    cached :func:`mt_pairwise`, so the two pages share statistics and results for the same
+    files and settings."""
+    return mt_pairwise(
+        kind,
+        references,
+        files,
+        metric,
+        higher_is_better,
+        test,
+        n_resamples,
+        "greater",
+        seed,
+        _progress=progress,
+    )
 
 
 def human_accuracy(

@@ -540,7 +540,9 @@ def significance_accuracy(
     )
 
 
-def statistics_from_score_file(source, *, name: str | None = None, metrics=None) -> dict:
+def statistics_from_score_file(
+    source, *, name: str | None = None, metrics=None, lower_is_better=()
+) -> dict:
     """Every metric of a segment-score file as :class:`~stats.sufficient.SegmentStatistics`.
 
     A long file (``SYSTEM SEGMENT SCORE METRIC``) may hold several metrics (e.g. COMET and
@@ -555,23 +557,19 @@ def statistics_from_score_file(source, *, name: str | None = None, metrics=None)
         Display name in messages.
     metrics : sequence of str, optional
         Only these metrics of the ``METRIC`` column (case-insensitive), in this order.
+    lower_is_better : sequence of str
+        Metrics (names as returned, case-insensitive) for which a lower score is better.
 
     Returns
     -------
     dict of metric name -> SegmentStatistics
     """
-    from .readers._common import load_bytes, read_table
-    from .readers.segments import read_segment_scores
+    from .readers._common import load_bytes
+    from .readers.segments import read_segment_scores, score_file_metrics
     from .sufficient import statistics_from_scores
 
     data, label = load_bytes(source, name)
-    head = data.decode("utf-8-sig", errors="replace").lstrip().split("\n", 1)[0].lower()
-    names: list = [None]
-    if "metric" in head.replace(",", " ").replace("\t", " ").split():
-        table = read_table(
-            data, required=["SYSTEM", "SEGMENT", "SCORE"], optional=["METRIC"], name=label
-        )
-        names = list(dict.fromkeys(table.frame["METRIC"].astype(str)))
+    names: list = list(score_file_metrics(data, name=label)) or [None]
     if metrics:
         if names == [None]:
             raise StatsInputError(f"{label} has no METRIC column to choose metrics from")
@@ -583,9 +581,18 @@ def statistics_from_score_file(source, *, name: str | None = None, metrics=None)
                 f"found {', '.join(names)}"
             )
         names = [lower[str(m).lower()] for m in metrics]
+    lower_set = {str(m).lower() for m in lower_is_better}
     out = {}
     for metric in names:
         frame = read_segment_scores(data, metric=metric, name=label)
-        key = metric or frame.columns.name or "mean"
-        out[str(key)] = statistics_from_scores(frame, label=str(key))
+        key = str(metric or frame.columns.name or "mean")
+        out[key] = statistics_from_scores(
+            frame, label=key, higher_is_better=key.lower() not in lower_set
+        )
+    unknown = lower_set - {k.lower() for k in out}
+    if unknown:
+        raise StatsInputError(
+            f"lower_is_better names {', '.join(sorted(unknown))}, not a metric of {label}; "
+            f"metrics: {', '.join(out)}"
+        )
     return out

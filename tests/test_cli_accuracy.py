@@ -187,6 +187,20 @@ def test_several_judgement_files_are_one_set(capsys, tmp_path):
     assert d1["gold"] == d2["gold"] and d1["rows"] == d2["rows"]
 
 
+def test_lower_is_better_turns_a_score_metric_around(capsys):
+    args = ["--human", HUMAN, "--scores", SCORES, "--tests", "bootstrap", "--alpha", "0.05"]
+    args += ["--resamples", "99"]
+    _, out, _ = run(capsys, *args)
+    code, flipped, _ = run(capsys, *args, "--lower-is-better", "simcomet")
+    assert code == 0
+    before = {r["metric"]: r["correct"] for r in json.loads(out)["rows"]}
+    after = {r["metric"]: r["correct"] for r in json.loads(flipped)["rows"]}
+    assert after["chrF"] == before["chrF"]
+    assert after["SimCOMET"] < 28 / 2 < before["SimCOMET"]
+    code, _, err = run(capsys, *args, "--lower-is-better", "BLEURT")
+    assert code == 2 and "lower_is_better names bleurt" in err
+
+
 def test_tsv_format(capsys):
     code, out, _ = run(
         capsys,

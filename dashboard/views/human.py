@@ -51,7 +51,7 @@ with col_s:
             icon=":material/link:",
         )
     elif source == SOURCES[0]:
-        sample_ref, sample_hyp = data.human_sample_text()
+        sample_ref, sample_hyp = data.mt_sample_text()
         references, ref_is_sample = components.file_input(
             "Reference translation(s), one segment per line",
             key="human_ref_upload",
@@ -75,7 +75,7 @@ with col_s:
         scores, _ = components.file_input(
             "Segment scores: SYSTEM SEGMENT SCORE [METRIC] or wide CSV (one column per system)",
             key="human_scores_upload",
-            sample=data.human_sample_scores(),
+            sample=data.mt_sample_scores(),
             sample_note="Sample scores: sample_data/mt/segment_scores.tsv (chrF, SimCOMET).",
             types=["tsv", "csv", "txt"],
         )
@@ -84,17 +84,19 @@ with components.input_errors():
     gold = data.human_gold(judgements)
 
 text_mode = bool(references or hypotheses)
+kind = data.MT_KIND_TEXT if text_mode else data.MT_KIND_SCORES
 with components.controls_expander("Controls"):
     c_metric, c_test, c_alpha = st.columns([2, 3, 2])
-    c_n, c_seed, _ = st.columns([2, 2, 3])
+    c_n, c_seed, c_lower = st.columns([2, 2, 3])
     with c_metric:
         if text_mode:
-            metric_options = list(data.HUMAN_TEXT_METRICS)
+            metric_args = dict(data.HUMAN_TEXT_METRICS)
             default_metrics = ["BLEU"]
         else:
             with components.input_errors():
-                metric_options = list(data.human_score_statistics(scores))
-            default_metrics = metric_options
+                metric_args = data.human_score_metrics(scores)
+            default_metrics = list(metric_args)
+        metric_options = list(metric_args)
         chosen = [m for m in st.session_state.get("human_metrics", []) if m in metric_options]
         st.session_state["human_metrics"] = chosen or default_metrics
         metrics = st.multiselect(
@@ -135,6 +137,15 @@ with components.controls_expander("Controls"):
         )
     with c_seed:
         seed = components.seed_input("human_seed")
+    lower: list[str] = []
+    if not text_mode:
+        with c_lower:
+            lower = st.multiselect(
+                "Lower is better for",
+                metric_options,
+                key="human_lower",
+                help="Segment metrics where a lower score is better (error rates, TER-like).",
+            )
 
 if not metrics or not tests:
     st.warning("Choose at least one metric and one test.", icon=":material/warning:")
@@ -146,13 +157,21 @@ combos = [(m, t) for m in metrics for t in tests]
 bar = st.progress(0.0, text="Running the randomized tests…")
 with components.input_errors():
     for k, (metric, test) in enumerate(combos):
-        bar.progress(k / len(combos), text=f"{metric}: {data.HUMAN_TEST_LABELS[test]}…")
-        if text_mode:
-            results[(metric, test)] = data.human_text_test(
-                references, hypotheses, data.HUMAN_TEXT_METRICS[metric], test, n_resamples, seed
-            )
-        else:
-            results[(metric, test)] = data.human_score_test(scores, metric, test, n_resamples, seed)
+        text = f"{metric}: {data.HUMAN_TEST_LABELS[test]}…"
+        bar.progress(k / len(combos), text=text)
+        results[(metric, test)] = data.human_test(
+            kind,
+            references,
+            hypotheses if text_mode else scores,
+            metric_args[metric],
+            test,
+            n_resamples,
+            seed,
+            higher_is_better=metric not in lower,
+            progress=components.progress_callback(
+                bar, k / len(combos), (k + 1) / len(combos), text
+            ),
+        )
     bar.empty()
     accuracy = data.human_accuracy(gold, results, n_resamples=n_resamples, seed=seed)
 

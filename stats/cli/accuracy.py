@@ -87,6 +87,14 @@ def add_parser(subparsers) -> None:
         help="with --scores: which METRIC(s) of the file to evaluate "
         "(default: every metric in the file)",
     )
+    src.add_argument(
+        "--lower-is-better",
+        nargs="+",
+        default=[],
+        metavar="NAME",
+        help="with --scores: metrics of the file for which a lower score is better "
+        "('mean' for a file without METRIC column)",
+    )
     p.add_argument(
         "--metric",
         nargs="+",
@@ -142,6 +150,8 @@ def _load_metrics(args: argparse.Namespace) -> dict:
         raise StatsInputError("--ref given without --hyp: give one hypothesis file per system")
     if args.score_metric and not args.scores:
         raise StatsInputError("--score-metric only applies to --scores")
+    if args.lower_is_better and not args.scores:
+        raise StatsInputError("--lower-is-better only applies to --scores")
     if not metrics:
         metrics = (["bleu"] if has_text else []) + (["mean"] if args.scores else [])
     text_metrics = [m for m in metrics if m in TEXT_METRICS]
@@ -162,7 +172,9 @@ def _load_metrics(args: argparse.Namespace) -> dict:
         for m in text_metrics:
             out[m] = extract_statistics(refs, hyps, metric=m)
     if args.scores:
-        found = statistics_from_score_file(args.scores, metrics=args.score_metric)
+        found = statistics_from_score_file(
+            args.scores, metrics=args.score_metric, lower_is_better=args.lower_is_better
+        )
         for name, data in found.items():
             if name in out:
                 raise StatsInputError(

@@ -78,6 +78,14 @@ def test_segment_scores_source_offers_every_metric_in_the_file(at):
     table = _frame(at, "Metric")
     assert list(table["Metric"]) == ["chrF", "SimCOMET"] * 3
     assert len(_frame(at, "n_metrics")) == 3 * 3
+    # declaring SimCOMET an error metric (lower is better) turns its conclusions around
+    at.multiselect(key="human_lower").set_value(["SimCOMET"]).run()
+    assert not at.exception
+    table = _frame(at, "Metric")
+    acc = table.set_index(["α", "Metric"])["Approx. Rand.: Acc. (%)"]
+    assert (
+        float(acc[("0.05", "SimCOMET")].split()[0]) < 50 < float(acc[("0.05", "chrF")].split()[0])
+    )
 
 
 def test_upload_judgements_and_a_subset_of_systems(at):
@@ -97,7 +105,7 @@ def test_outputs_without_their_reference_are_not_mixed_with_the_sample(at):
     hyps = [MT / "hyp" / f"{s}.txt" for s in ("Aurora", "Cirrus")]
     at.file_uploader(key="human_hyp_upload").set_value(_files(*hyps)).run()
     assert not at.exception
-    assert "upload at least one reference file" in at.error[0].value
+    assert "upload the reference file" in at.error[0].value
     at.file_uploader(key="human_hyp_upload").set_value(None)
     at.file_uploader(key="human_ref_upload").set_value(_files(MT / "reference.txt")).run()
     assert "upload one output file per system" in at.error[0].value
