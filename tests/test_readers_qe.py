@@ -375,3 +375,10 @@ def test_split_qe_files_sorts_an_upload():
 def test_split_qe_files_errors(files, match):
     with pytest.raises(StatsInputError, match=match):
         split_qe_files([src(t, n) for n, t in files])
+
+
+def test_integer_id_normalisation_edge_cases():
+    from stats.readers.qe import _norm_ids
+
+    got = _norm_ids(["007", "+5", "-0", "0", "-012", " 3 ", "a01", "1.0", "00"])
+    assert list(got) == ["7", "5", "0", "0", "-12", "3", "a01", "1.0", "0"]

@@ -121,12 +121,18 @@ class QEData:
 
 
 def _norm_ids(values) -> np.ndarray:
-    """Sentence ids as strings; integer ids lose leading zeros and '+' signs."""
-    out = []
-    for v in values:
-        s = str(v).strip()
-        out.append(str(int(s)) if _INT.fullmatch(s) else s)
-    return np.array(out, dtype=object)
+    """Sentence ids as strings; integer ids lose leading zeros and '+' signs (vectorised)."""
+    s = pd.Series(np.asarray(values, dtype=object)).astype(str).str.strip()
+    ints = s.str.fullmatch(r"[+-]?\d+")
+    if ints.any():
+        norm = (
+            s[ints]
+            .str.replace(r"^\+", "", regex=True)
+            .str.replace(r"^(-?)0+(?=\d)", r"\1", regex=True)
+            .replace("-0", "0")
+        )
+        s = s.where(~ints, norm)
+    return s.to_numpy(dtype=object)
 
 
 def _ordered(ids: Sequence[str]) -> list[str]:
@@ -138,14 +144,43 @@ def _ordered(ids: Sequence[str]) -> list[str]:
 
 
 def _check_duplicates(ids: np.ndarray, lines: np.ndarray, label: str, who: str) -> None:
-    seen: dict[str, int] = {}
-    for sid, line in zip(ids, lines, strict=True):
-        if sid in seen:
-            raise StatsInputError(
-                f"{label}, line {int(line)}: {who} has sentence id {sid!r} twice "
-                f"(first on line {seen[sid]})"
-            )
-        seen[sid] = int(line)
+    ids = np.asarray(ids, dtype=object)
+    dup = pd.Series(ids).duplicated().to_numpy()
+    if dup.any():
+        i = int(np.flatnonzero(dup)[0])
+        first = int(np.flatnonzero(ids == ids[i])[0])
+        raise StatsInputError(
+            f"{label}, line {int(lines[i])}: {who} has sentence id {ids[i]!r} twice "
+            f"(first on line {int(lines[first])})"
+        )
+
+
+def _check_duplicates_by_system(long: pd.DataFrame, label: str) -> None:
+    """The same (system, sentence id) twice -> error naming both lines (vectorised)."""
+    dup = long.duplicated(["system", "sid"]).to_numpy()
+    if dup.any():
+        i = int(np.flatnonzero(dup)[0])
+        system, sid = long["system"].iat[i], long["sid"].iat[i]
+        same = (long["system"].to_numpy() == system) & (long["sid"].to_numpy() == sid)
+        first = int(np.flatnonzero(same)[0])
+        raise StatsInputError(
+            f"{label}, line {int(long[LINE].iat[i])}: system {system!r} has sentence id "
+            f"{sid!r} twice (first on line {int(long[LINE].iat[first])})"
+        )
+
+
+def _check_systems_ids(long: pd.DataFrame, ref: list[str], ref_who: str, *, who, where) -> None:
+    """Every system of ``long`` (no duplicate ids) must have exactly the ids in ``ref``.
+
+    Vectorised: a system passes when it has ``len(ref)`` rows all of whose ids are in
+    ``ref``; only a failing system is examined in detail (:func:`_compare_ids`).
+    """
+    in_ref = long["sid"].isin(set(ref))
+    grouped = in_ref.groupby(long["system"], sort=False)
+    ok = (grouped.size() == len(set(ref))) & grouped.all()
+    for system in ok.index[~ok.to_numpy()][:1]:
+        ids = long.loc[long["system"] == system, "sid"].tolist()
+        _compare_ids(ref, ref_who, ids, who(system), where(system))
 
 
 def _compare_ids(ref: list[str], ref_who: str, other: Sequence[str], who: str, label: str) -> None:
@@ -157,9 +192,7 @@ def _compare_ids(ref: list[str], ref_who: str, other: Sequence[str], who: str, l
     extra = [i for i in _ordered(other) if i not in ref_set]
     parts = []
     if len(ref_set) != len(other_set):
-        parts.append(
-            f"{ref_who} has {len(ref_set)} sentences but {who} has {len(other_set)}"
-        )
+        parts.append(f"{ref_who} has {len(ref_set)} sentences but {who} has {len(other_set)}")
     if missing:
         parts.append(f"{who} lacks sentence id(s) {name_list(missing)} that {ref_who} has")
     if extra:
@@ -179,13 +212,9 @@ def _finish(
 ) -> QEData:
     """Check ids per system against the gold ids and pivot ``long`` (system, sid, score)."""
     ref = list(gold.index)
-    for system in systems:
-        ids = long.loc[long["system"] == system, "sid"].tolist()
-        _compare_ids(ref, gold_who, ids, f"system {system!r}", label)
+    _check_systems_ids(long, ref, gold_who, who=lambda s: f"system {s!r}", where=lambda s: label)
     if len(ref) < _MIN_SENTENCES:
-        raise StatsInputError(
-            f"{label}: needs at least {_MIN_SENTENCES} sentences; got {len(ref)}"
-        )
+        raise StatsInputError(f"{label}: needs at least {_MIN_SENTENCES} sentences; got {len(ref)}")
     wide = long.pivot(index="sid", columns="system", values="score")
     wide = wide.reindex(index=ref, columns=systems)
     wide.index.name = "sid"
@@ -329,7 +358,9 @@ def split_qe_files(
             gold = (raw, label)
         elif kind == "post_edit":
             if post is not None:
-                raise StatsInputError(f"{label}: a second post-editing table (the first is {post[1]})")
+                raise StatsInputError(
+                    f"{label}: a second post-editing table (the first is {post[1]})"
+                )
             post = (raw, label)
         else:
             data.append((raw, label, kind))
@@ -387,8 +418,7 @@ def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData
             LINE: frame[LINE].to_numpy(),
         }
     )
-    for system, part in long.groupby("system", sort=False):
-        _check_duplicates(part["sid"].to_numpy(), part[LINE].to_numpy(), label, f"system {system!r}")
+    _check_duplicates_by_system(long, label)
     # the gold label of a sentence must be the same on every system's row
     first = long.drop_duplicates("sid", keep="first").set_index("sid")
     ref_human = first.loc[long["sid"], "human"].to_numpy()
@@ -402,11 +432,8 @@ def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData
             f"{int(first.at[sid, LINE])}; gold labels must agree across systems"
         )
     first_system = systems[0]
+    # every system is compared with the first one (in _finish)
     ref_ids = _ordered(long.loc[long["system"] == first_system, "sid"].tolist())
-    # every system is compared with the first one; ids only other systems have are reported
-    for system in systems[1:]:
-        ids = long.loc[long["system"] == system, "sid"].tolist()
-        _compare_ids(ref_ids, f"system {first_system!r}", ids, f"system {system!r}", label)
     gold = first.loc[ref_ids, "human"]
     return _finish(
         gold,
@@ -434,14 +461,18 @@ def _read_wide(source: Source, name: str | None, allow_constant: bool) -> QEData
     frame = table.frame
     sys_cols = [h for i, h in enumerate(head) if i not in (0, gold_col)]
     if not sys_cols:
-        raise StatsInputError(f"{label}, line 1: no system columns after {head[0]!r} and {head[gold_col]!r}")
+        raise StatsInputError(
+            f"{label}, line 1: no system columns after {head[0]!r} and {head[gold_col]!r}"
+        )
     ids = _norm_ids(frame[head[0]])
     _check_duplicates(ids, frame[LINE].to_numpy(), label, "the file")
     gold = pd.Series(to_float(frame, head[gold_col], label, what="gold label"), index=ids)
     preds = pd.DataFrame({c: to_float(frame, c, label) for c in sys_cols}, index=ids)
     order = _ordered(list(ids))
     if len(order) < _MIN_SENTENCES:
-        raise StatsInputError(f"{label}: needs at least {_MIN_SENTENCES} sentences; got {len(order)}")
+        raise StatsInputError(
+            f"{label}: needs at least {_MIN_SENTENCES} sentences; got {len(order)}"
+        )
     gold = gold.loc[order].rename("gold")
     preds = preds.loc[order]
     gold.index.name = preds.index.name = "sid"
@@ -475,8 +506,7 @@ def _read_submission(source: Source, name: str | None) -> tuple[pd.DataFrame, st
         }
     )
     out["file"] = label
-    for system, part in out.groupby("system", sort=False):
-        _check_duplicates(part["sid"].to_numpy(), part[LINE].to_numpy(), label, f"system {system!r}")
+    _check_duplicates_by_system(out, label)
     return out, label
 
 
@@ -516,9 +546,7 @@ def _read_gold(source: Source, name: str | None) -> tuple[pd.Series, bool]:
                 f"{label}, line {line_no}: expected {width} field(s) like the first line, "
                 f"found {len(fields)}"
             )
-    frame = pd.DataFrame(
-        [f[-1] for _, f in entries], columns=["LABEL"], dtype=object
-    )
+    frame = pd.DataFrame([f[-1] for _, f in entries], columns=["LABEL"], dtype=object)
     frame[LINE] = np.array([i for i, _ in entries], dtype=np.int64)
     values = to_float(frame, "LABEL", label, what="gold label")
     if width == 2:
@@ -567,10 +595,13 @@ def _read_wmt(
         gold_series.index = pd.Index([str(i) for i in range(n)], name="sid")
     label = ", ".join([*labels, gold_label])
     # report mismatches against the gold file, per system, with the system's own file name
-    ref = list(gold_series.index)
-    for system in systems:
-        ids = long.loc[long["system"] == system, "sid"].tolist()
-        _compare_ids(ref, f"gold file {gold_label}", ids, f"system {system!r} ({owner[system]})", owner[system])
+    _check_systems_ids(
+        long,
+        list(gold_series.index),
+        f"gold file {gold_label}",
+        who=lambda s: f"system {s!r} ({owner[s]})",
+        where=lambda s: owner[s],
+    )
     return _finish(
         gold_series,
         long,
@@ -635,9 +666,7 @@ def read_qe(
     if isinstance(name, (list, tuple)):
         names = list(name)
         if len(names) != len(sources):
-            raise StatsInputError(
-                f"name: got {len(names)} names for {len(sources)} files"
-            )
+            raise StatsInputError(f"name: got {len(names)} names for {len(sources)} files")
     else:
         names = [name] + [None] * (len(sources) - 1)
     # read every file once: file objects with only read() cannot be read twice
