@@ -33,13 +33,14 @@ E. J. Williams. 1959. Regression Analysis. Wiley.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from scipy import stats as _sps
 
-from ._errors import StatsInputError
+from ._errors import DegenerateInputWarning, StatsInputError
 from ._validation import as_float_array, check_alternative, check_confidence_level, warn_degenerate
 from .readers.qe import QEData
 from .williams import WilliamsMatrixResult, WilliamsResult, williams_all_pairs, williams_test
@@ -796,12 +797,32 @@ def evaluate_qe(
     check_alternative(alternative)
     check_confidence_level(confidence_level)
     frame, g = _inputs(predictions, gold)
-    scores = qe_scores(frame, g)
-    rescale = _rescale_result(frame, g, lam)
-    williams = williams_all_pairs(
-        frame, g, sign_align=False, alternative=alternative, confidence_level=confidence_level
-    )
-    corr = prediction_correlations(frame, g)
+    const = _constant_columns(frame.to_numpy())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        scores = qe_scores(frame, g)
+        rescale = _rescale_result(frame, g, lam)
+        williams = williams_all_pairs(
+            frame, g, sign_align=False, alternative=alternative, confidence_level=confidence_level
+        )
+        corr = prediction_correlations(frame, g)
+    # one warning for constant predictions instead of one per statistic; others pass through
+    names = [c for c, k in zip(frame.columns, const, strict=True) if k]
+    if names:
+        warn_degenerate(
+            f"constant prediction(s) of {', '.join(repr(c) for c in names)}: Pearson r, "
+            "Spearman rho, the rescaled MAE/RMSE, prediction correlations and Williams tests "
+            "are NaN for them (MAE and RMSE are reported)",
+            stacklevel=3,
+        )
+    seen = set()
+    for w in caught:
+        text = str(w.message)
+        about_constant = issubclass(w.category, DegenerateInputWarning) and "constant" in text
+        if (about_constant and names) or (w.category, text) in seen:
+            continue
+        seen.add((w.category, text))
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     order = scores.order
     return QEEvaluationResult(
         statistic=scores.statistic,

@@ -381,10 +381,13 @@ def test_constant_prediction_is_nan_with_warning():
     with pytest.warns(DegenerateInputWarning):
         resc = rescaling_experiment(preds, g)
     assert np.isnan(resc.mae_rescaled["flat"]) and np.isfinite(resc.mae_rescaled["s0"])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DegenerateInputWarning)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         ev = evaluate_qe(preds, g)
     assert np.isnan(ev.pvalue.loc["flat"]).all() and np.isnan(ev.pvalue["flat"]).all()
+    # one consolidated warning, not one per statistic
+    assert len(caught) == 1 and issubclass(caught[0].category, DegenerateInputWarning)
+    assert "constant prediction(s) of 'flat'" in str(caught[0].message)
 
 
 @pytest.mark.parametrize(
