@@ -19,6 +19,8 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st_h
 from scipy import stats as st
 
 from stats import DegenerateInputWarning, StatsInputError
@@ -397,3 +399,42 @@ def test_gold_needs_two_systems_and_warns_on_missing_fluency():
     assert not np.isnan(g.pvalue["fluency"].at["a", "b"])
     with pytest.raises(StatsInputError, match="alpha"):
         human_gold_standard(df, alpha=1.5)
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(
+    seed=st_h.integers(0, 2**32 - 1),
+    scale=st_h.lists(st_h.floats(0.1, 10.0), min_size=3, max_size=3),
+    shift=st_h.lists(st_h.floats(-50.0, 50.0), min_size=3, max_size=3),
+)
+def test_gold_is_invariant_to_each_annotators_bias_and_spread(seed, scale, shift):
+    # Property: standardisation removes any lenient/strict shift and any spread of an
+    # annotator, so transforming annotator a's scores by x -> scale[a] * x + shift[a] changes
+    # no z score and no gold p-value.
+    rng = np.random.default_rng(seed)
+    n = 60
+    df = pd.DataFrame(
+        {
+            "system": rng.choice(["s1", "s2", "s3"], n),
+            "segment": rng.integers(1, 20, n).astype(str),
+            "annotator": np.repeat(["a0", "a1", "a2"], n // 3),
+            "criterion": rng.choice(["adequacy", "fluency"], n),
+            "score": rng.integers(0, 101, n).astype(float),
+        }
+    )
+    df.loc[:5, "criterion"] = ["adequacy", "fluency"] * 3  # every criterion present
+    a = df["annotator"].str[1].astype(int).to_numpy()
+    moved = df.assign(score=np.asarray(scale)[a] * df["score"] + np.asarray(shift)[a])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateInputWarning)
+        try:
+            base = human_gold_standard(df)
+        except StatsInputError:
+            return  # too few usable judgements for this draw
+        other = human_gold_standard(moved)
+    np.testing.assert_allclose(
+        standardize_judgements(moved)["z"], standardize_judgements(df)["z"], rtol=1e-9, atol=1e-9
+    )
+    assert other.systems == base.systems
+    for key in base.pvalue:
+        pd.testing.assert_frame_equal(other.pvalue[key], base.pvalue[key], rtol=1e-9, atol=1e-12)

@@ -163,3 +163,18 @@ def test_presentation_mode(at):
     at.sidebar.toggle(key=PRESENTATION_KEY).set_value(True).run()
     assert not at.exception
     assert len(at.get("plotly_chart")) == 5
+
+
+def test_files_uploaded_on_the_mt_systems_page_are_offered_here(app_test):
+    at = app_test("views/mt_systems.py", timeout=180)
+    at.run()
+    at.file_uploader(key="mt_refs").set_value(_files(MT / "reference.txt"))
+    hyps = [MT / "hyp" / f"{s}.txt" for s in ("Aurora", "Borealis", "Ember")]
+    at.file_uploader(key="mt_hyps").set_value(_files(*hyps)).run()
+    assert not at.exception
+    at.switch_page(PAGE)
+    at.run()
+    assert not at.exception and not at.error
+    assert at.radio(key="human_source").value == "Files of the MT systems page"
+    assert _metric(at, "Systems compared").value == "3"
+    assert any("Aurora.txt" in i.value for i in at.info)
