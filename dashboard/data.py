@@ -714,7 +714,7 @@ def human_paper_table(result: AccuracyResult) -> pd.DataFrame:
     rows = []
     for a in result.alphas:
         for m in result.metrics:
-            row = {"α": f"{a:g}", "Metric": m}
+            row = {"alpha": f"{a:g}", "Metric": m}
             for test in result.tests:
                 hit = t[(t["alpha"] == a) & (t["metric"] == m) & (t["test"] == test)]
                 label = HUMAN_TEST_LABELS.get(test, test)

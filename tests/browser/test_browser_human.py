@@ -79,7 +79,7 @@ def test_alpha_change_and_exports(page, app_url, tmp_path):
     info.value.save_as(csv)
     assert info.value.suggested_filename == "accuracy_tables.csv"
     head = csv.read_text().splitlines()[0]
-    assert head.startswith("α,Metric,Paired Bootst. Resamp.: Conc.")
+    assert head.startswith("alpha,Metric,Paired Bootst. Resamp.: Conc.")
 
     button = page.locator(".st-key-human_gold_grids_png").get_by_role("button").first
     with page.expect_download(timeout=90_000) as info:

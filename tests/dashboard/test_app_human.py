@@ -47,7 +47,7 @@ def test_sample_data_shows_gold_accuracy_agreement_and_annotators(at):
     assert _metric(at, "Pairs humans separate").value == "26 / 28"
     assert not at.error and not at.warning
     table = _frame(at, "Metric")
-    assert list(table["α"]) == ["0.05", "0.01", "0.001"]
+    assert list(table["alpha"]) == ["0.05", "0.01", "0.001"]
     assert list(table["Metric"]) == ["BLEU"] * 3
     assert table["Approx. Rand.: Acc. (%)"].iloc[0].endswith("[71.8, 97.7]")
     assert table["Paired Bootst. Resamp.: Conc."].iloc[0] == 25
@@ -82,7 +82,7 @@ def test_segment_scores_source_offers_every_metric_in_the_file(at):
     at.multiselect(key="human_lower").set_value(["SimCOMET"]).run()
     assert not at.exception
     table = _frame(at, "Metric")
-    acc = table.set_index(["α", "Metric"])["Approx. Rand.: Acc. (%)"]
+    acc = table.set_index(["alpha", "Metric"])["Approx. Rand.: Acc. (%)"]
     assert (
         float(acc[("0.05", "SimCOMET")].split()[0]) < 50 < float(acc[("0.05", "chrF")].split()[0])
     )
