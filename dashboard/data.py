@@ -658,6 +658,20 @@ def human_score_metrics(scores: Uploads) -> dict[str, str]:
     return {n: n for n in names} if names else {"mean score": ""}
 
 
+def human_statistics(
+    kind: str,
+    references: Uploads,
+    files: Uploads,
+    metric: str,
+    *,
+    higher_is_better: bool = True,
+    progress: Callable[[float], None] | None = None,
+):
+    """Segment statistics of one metric (the MT systems page's cached :func:`mt_statistics`);
+    call it before :func:`human_test` to show extraction progress on a first run."""
+    return mt_statistics(kind, references, files, metric, higher_is_better, _progress=progress)
+
+
 def human_test(
     kind: str,
     references: Uploads,

@@ -151,27 +151,41 @@ if not metrics or not tests:
     st.warning("Choose at least one metric and one test.", icon=":material/warning:")
     st.stop()
 
-# ---- run the tests (each metric x test is cached; the bar shows the first, slow run) ----
+# ---- run the tests (all cached; the bar shows the first, slow run) ----
+# per metric: one step to extract the segment statistics, then one step per test
 results = {}
-combos = [(m, t) for m in metrics for t in tests]
+files = hypotheses if text_mode else scores
+steps = len(metrics) * (1 + len(tests))
 bar = st.progress(0.0, text="Running the randomized tests…")
 with components.input_errors():
-    for k, (metric, test) in enumerate(combos):
-        text = f"{metric}: {data.HUMAN_TEST_LABELS[test]}…"
-        bar.progress(k / len(combos), text=text)
-        results[(metric, test)] = data.human_test(
+    k = 0
+    for metric in metrics:
+        text = f"{metric}: extracting segment statistics…"
+        bar.progress(k / steps, text=text)
+        data.human_statistics(
             kind,
             references,
-            hypotheses if text_mode else scores,
+            files,
             metric_args[metric],
-            test,
-            n_resamples,
-            seed,
             higher_is_better=metric not in lower,
-            progress=components.progress_callback(
-                bar, k / len(combos), (k + 1) / len(combos), text
-            ),
+            progress=components.progress_callback(bar, k / steps, (k + 1) / steps, text),
         )
+        k += 1
+        for test in tests:
+            text = f"{metric}: {data.HUMAN_TEST_LABELS[test]}…"
+            bar.progress(k / steps, text=text)
+            results[(metric, test)] = data.human_test(
+                kind,
+                references,
+                files,
+                metric_args[metric],
+                test,
+                n_resamples,
+                seed,
+                higher_is_better=metric not in lower,
+                progress=components.progress_callback(bar, k / steps, (k + 1) / steps, text),
+            )
+            k += 1
     bar.empty()
     accuracy = data.human_accuracy(gold, results, n_resamples=n_resamples, seed=seed)
 
