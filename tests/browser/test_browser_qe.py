@@ -27,6 +27,13 @@ def test_qe_page_sample_draws_all_charts(page, app_url, artifacts_dir):
     assert "Pearson r versus MAE" in body
     assert "CONSERV-mean" in body
     screenshot(page, artifacts_dir, "qe_sample")
+    # the main area scrolls inside the page, so a full-page shot shows only the top: also
+    # save every chart as drawn
+    charts = page.locator('[data-testid="stPlotlyChart"]')
+    for i in range(charts.count()):
+        charts.nth(i).scroll_into_view_if_needed()
+        charts.nth(i).screenshot(path=str(artifacts_dir / f"qe_sample_chart{i}.png"))
+        assert (artifacts_dir / f"qe_sample_chart{i}.png").stat().st_size > 5000
 
 
 def test_qe_upload_wmt_submissions_and_gold(page, app_url, artifacts_dir):
