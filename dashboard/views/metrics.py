@@ -43,7 +43,6 @@ uploads, is_sample = components.file_input(
         "metrics.tsv: invented scores under WMT-12 metric names). Upload your own files above "
         "to analyse them."
     ),
-    types=["tsv", "csv", "txt", "score", "scores"],
 )
 
 with components.input_errors():

@@ -160,3 +160,10 @@ def test_scatter_selection_can_be_cleared_and_resets_on_lp_change(at):
     at.selectbox(key="metrics_lp").set_value("cs-en").run()  # SAGAN exists there too: kept
     assert at.multiselect(key="metrics_scatter").value == ["SAGAN"]
     assert len(_charts(at)) == 5
+
+
+def test_binary_upload_is_an_error_naming_the_file(at):
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+    at.file_uploader(key="metrics_upload").set_value([("figure.png", png, "image/png")]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(at.error) == 1 and "figure.png" in at.error[0].value
