@@ -512,7 +512,10 @@ def load_qe(uploads: Uploads, allow_constant: bool = False) -> QEInput:
 
 def _qe_evaluated_data(inp: QEInput, rate: bool) -> QEData:
     if rate and inp.post_edit is not None:
-        return post_edit_rate(inp.data, inp.post_edit["words"])
+        try:
+            return post_edit_rate(inp.data, inp.post_edit["words"])
+        except StatsInputError as exc:  # name the file the word counts came from
+            raise StatsInputError(f"{inp.post_edit_file}: {exc}") from None
     return inp.data
 
 

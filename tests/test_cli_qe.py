@@ -170,3 +170,12 @@ def test_gold_and_post_edit_found_among_data_files(capsys):
     assert json.loads(out)["systems"] == json.loads(explicit)["systems"]
     code, _, err = run(capsys, "--data", *files, "--rate")
     assert code == 2 and "hold no gold labels" in err
+
+
+def test_rate_with_missing_word_counts_names_the_file(tmp_path, capsys):
+    lines = (QE / "post_edit.tsv").read_text().splitlines()
+    short = tmp_path / "pe_short.tsv"
+    short.write_text("\n".join(lines[:-2]) + "\n")  # sentences 599 and 600 lack word counts
+    code, _, err = run(capsys, "--data", QE / "pet_long.txt", "--post-edit", short, "--rate")
+    assert code == 2
+    assert err.startswith(f"error: {short}: words: no word count for sentence id(s) 599, 600")

@@ -173,7 +173,10 @@ def run(args) -> str:
     if args.rate:
         if post is None:
             raise StatsInputError("--rate needs --post-edit FILE (for the word counts)")
-        data = post_edit_rate(data, post["words"])
+        try:
+            data = post_edit_rate(data, post["words"])
+        except StatsInputError as exc:  # name the file the word counts came from
+            raise StatsInputError(f"{args.post_edit}: {exc}") from None
     result = evaluate_qe(data, sd_ratio=args.rescale_sd, alternative=args.alternative)
     table = result.table()
     rows = []

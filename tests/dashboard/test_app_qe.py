@@ -165,3 +165,17 @@ def test_presentation_mode_runs(app_test):
     at.sidebar.toggle(key=PRESENTATION_KEY).set_value(True).run()
     assert not at.exception, [e.value for e in at.exception]
     assert len(at.get("plotly_chart")) >= 7
+
+
+def test_rate_with_missing_word_counts_is_an_input_error(app_test):
+    lines = (QE / "post_edit.tsv").read_text().splitlines()
+    short = ("\n".join(lines[:-1]) + "\n").encode()
+    at = app_test(PAGE).run()
+    at.file_uploader(key="qe_upload").set_value(
+        [("pet_long.txt", (QE / "pet_long.txt").read_bytes(), "text/plain"),
+         ("pe.tsv", short, "text/plain")]
+    ).run()
+    assert not at.error  # post-edit time is evaluated as is
+    at.toggle(key="qe_rate").set_value(True).run()
+    assert not at.exception
+    assert len(at.error) == 1 and at.error[0].value.startswith("pe.tsv: words: no word count")
