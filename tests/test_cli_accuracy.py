@@ -201,6 +201,18 @@ def test_lower_is_better_turns_a_score_metric_around(capsys):
     assert code == 2 and "lower_is_better names bleurt" in err
 
 
+def test_adequacy_only_judgements_give_null_fluency(capsys, tmp_path):
+    lines = HUMAN.read_text().splitlines()
+    path = tmp_path / "adequacy.tsv"
+    path.write_text("\n".join([lines[0], *[ln for ln in lines[1:] if "\tadequacy\t" in ln]]))
+    code, out, _ = run(capsys, "--human", path, "--scores", SCORES, "--score-metric", "chrF",
+                       "--tests", "bootstrap", "--resamples", "99")  # fmt: skip
+    assert code == 0
+    d = json.loads(out)
+    assert d["gold"]["fluency"] is None
+    assert d["gold"]["combined"] == d["gold"]["adequacy"]
+
+
 def test_tsv_format(capsys):
     code, out, _ = run(
         capsys,

@@ -201,7 +201,10 @@ def run(args: argparse.Namespace) -> str:
         gold, metrics, tests=tests, alphas=alphas, n_resamples=args.resamples, rng=args.seed
     )
     systems = list(res.systems)
-    gold_p = {c: pvalue_matrix_json(gold.pvalue[c].loc[systems, systems]) for c in gold.criteria}
+    gold_p = {  # a criterion without judgements is null
+        c: pvalue_matrix_json(gold.pvalue[c].loc[systems, systems]) if c in gold.criteria else None
+        for c in CRITERIA
+    }
     gold_p["combined"] = pvalue_matrix_json(gold.pvalue["combined"].loc[systems, systems])
     rows = [
         {k: row[k] for k in ("metric", "test", "alpha", "correct", "accuracy", "ci_low", "ci_high")}

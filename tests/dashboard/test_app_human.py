@@ -178,3 +178,15 @@ def test_files_uploaded_on_the_mt_systems_page_are_offered_here(app_test):
     assert at.radio(key="human_source").value == "Files of the MT systems page"
     assert _metric(at, "Systems compared").value == "3"
     assert any("Aurora.txt" in i.value for i in at.info)
+
+
+def test_adequacy_only_judgements(at):
+    lines = (HUMAN / "judgements.tsv").read_text().splitlines()
+    text = "\n".join([lines[0], *[ln for ln in lines[1:] if "\tadequacy\t" in ln]]) + "\n"
+    at.file_uploader(key="human_judgements_upload").set_value(
+        [("adequacy.tsv", text.encode(), "text/plain")]
+    ).run()
+    assert not at.exception and not at.error
+    assert len(at.get("plotly_chart")) == 5
+    assert _metric(at, "Judgements used").value == f"{text.count(chr(10)) - 1:,}"
+    assert set(_frame(at, "sd")["criterion"]) == {"adequacy"}
