@@ -382,3 +382,15 @@ def test_integer_id_normalisation_edge_cases():
 
     got = _norm_ids(["007", "+5", "-0", "0", "-012", " 3 ", "a01", "1.0", "00"])
     assert list(got) == ["7", "5", "0", "0", "-12", "3", "a01", "1.0", "0"]
+
+
+def test_error_blank_line_inside_positional_gold_file():
+    raises(
+        r"g\.txt, line 3: empty line in a file of one gold label per line",
+        src(SUB_A, "A.txt"),
+        src("0.2\n0.4\n\n0.1\n0.6\n", "g.txt"),
+    )
+    # trailing blank lines and SID LABEL files with blank lines are fine
+    check(read_qe([src(SUB_A, "A.txt"), src(SUB_B, "B.txt")], src(GOLD + "\n\n", "g.txt")), "wmt")
+    ided = "1 0.2\n\n2 0.4\n3 0.1\n4 0.6\n"
+    check(read_qe([src(SUB_A, "A.txt"), src(SUB_B, "B.txt")], src(ided, "g.txt")), "wmt")

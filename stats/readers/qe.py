@@ -546,6 +546,16 @@ def _read_gold(source: Source, name: str | None) -> tuple[pd.Series, bool]:
                 f"{label}, line {line_no}: expected {width} field(s) like the first line, "
                 f"found {len(fields)}"
             )
+    if width == 1:
+        # labels are matched to segments by position: an empty line inside the list would
+        # silently shift every later label, so it is an error (trailing blank lines are fine)
+        lines = text.splitlines()
+        for line_no in range(entries[0][0], entries[-1][0] + 1):
+            if not lines[line_no - 1].strip():
+                raise StatsInputError(
+                    f"{label}, line {line_no}: empty line in a file of one gold label per line "
+                    "(labels are matched to segments by position); remove it or give the label"
+                )
     frame = pd.DataFrame([f[-1] for _, f in entries], columns=["LABEL"], dtype=object)
     frame[LINE] = np.array([i for i, _ in entries], dtype=np.int64)
     values = to_float(frame, "LABEL", label, what="gold label")
