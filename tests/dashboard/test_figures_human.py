@@ -170,3 +170,49 @@ def test_figures_on_real_gold_and_accuracy_results():
     assert len(fig.data) == 3  # three alphas, one test
     fig = figures.standardisation_ranks(system_scores(j))
     assert {t.name for t in fig.data} == {"A", "B"}
+
+
+# ---- dashboard.data helpers of the page (pure, uncached) ----
+
+
+def _accuracy():
+    gold = human_gold_standard(_judgements())
+    p1 = pd.DataFrame(np.nan, index=["A", "B"], columns=["A", "B"])
+    p1.at["A", "B"] = 0.001
+    p2 = pd.DataFrame(np.nan, index=["A", "B"], columns=["A", "B"])
+    p2.at["B", "A"] = 0.02  # opposite direction at 0.05, tie at 0.01
+    pvals = {("m", "bootstrap"): p1, ("m", "approximate-randomization"): p2}
+    return gold, accuracy_from_pvalues(gold, pvals, alphas=(0.05, 0.01))
+
+
+def test_paper_table_layout_and_disagreements():
+    gold, acc = _accuracy()
+    g05 = int(gold.conclusions(0.05)["combined"].iloc[0])
+    assert g05 == 1  # A judged better than B by the humans (A's quality is higher)
+    table = data.human_paper_table(acc)
+    assert list(table.columns) == [
+        "alpha",
+        "Metric",
+        "Bootst. Resamp.: Conc.",
+        "Bootst. Resamp.: Acc. (%)",
+        "Approx. Rand.: Conc.",
+        "Approx. Rand.: Acc. (%)",
+    ]
+    assert table["alpha"].tolist() == ["0.05", "0.01"]
+    assert table["Bootst. Resamp.: Conc."].tolist() == [1, 1]
+    assert table["Bootst. Resamp.: Acc. (%)"].iloc[0] == "100.0 [2.5, 100.0]"
+    assert table["Approx. Rand.: Conc."].tolist() == [0, 0]
+    dis = data.human_disagreements(acc, 0.05)
+    assert dis.to_dict("records") == [
+        {
+            "metric": "m",
+            "test": "approximate-randomization",
+            "pair": "A vs B",
+            "humans": "A better",
+            "test says": "B better",
+            "outcome": "opposite direction",
+        }
+    ]
+    dis01 = data.human_disagreements(acc, 0.01)
+    assert dis01["test says"].tolist() == ["no significant difference"]
+    assert dis01["outcome"].tolist() == ["tied, humans significant"]
