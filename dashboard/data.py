@@ -85,13 +85,25 @@ CORRELATION_KINDS = ("pearson", "spearman", "kendall")
 
 
 @dataclass(frozen=True, kw_only=True)
-class LanguagePairAnalysis:
-    """Everything the metrics page shows for one language pair (and test set).
+class LanguagePairTests:
+    """Williams all-pairs tests of one language pair (and test set), for the all-LP overview.
 
     ``key`` names the panel: the LP, or ``"<lp> / <testset>"`` when an LP has several test sets.
-    ``metric_corr`` maps each correlation kind to the metric-metric matrix of the sign-aligned
-    scores, rows/columns in ``williams.order``.
     """
+
+    key: str
+    lp: str
+    testset: str
+    scores: LanguagePairScores
+    williams: WilliamsMatrixResult
+
+
+@dataclass(frozen=True, kw_only=True)
+class LanguagePairAnalysis:
+    """Everything the metrics page shows for the selected language pair: the tests plus
+    correlations with humans, leave-one-out influence, and ``metric_corr`` mapping each
+    correlation kind to the metric-metric matrix of the sign-aligned scores (rows/columns in
+    ``williams.order``). ``warnings``: degenerate-input messages raised computing them."""
 
     key: str
     lp: str
@@ -101,17 +113,27 @@ class LanguagePairAnalysis:
     williams: WilliamsMatrixResult
     influence: LeaveOneOutResult
     metric_corr: dict
+    warnings: tuple
 
 
 @dataclass(frozen=True, kw_only=True)
 class MetricsAnalysis:
-    """All language pairs of an upload: ``analyses`` by key (file order), per-LP problems in
-    ``problems`` (key -> message; the LP is left out), ``warnings`` (degenerate input)."""
+    """All language pairs of an upload: ``analyses`` (key -> :class:`LanguagePairTests`, file
+    order), per-LP problems in ``problems`` (key -> message; the LP is left out), ``warnings``
+    (degenerate input)."""
 
     files: tuple
     analyses: dict
     problems: dict
     warnings: tuple
+
+
+def _degenerate_messages(caught) -> tuple:
+    return tuple(
+        dict.fromkeys(
+            str(w.message) for w in caught if issubclass(w.category, DegenerateInputWarning)
+        )
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -120,40 +142,19 @@ def load_system_scores(uploads: Uploads) -> SystemScores:
     return read_system_scores(*uploads)
 
 
-def _analyse_lp(
-    data: SystemScores, lp: str, testset: str | None, key: str, alternative: str
-) -> LanguagePairAnalysis:
-    scores = data.language_pair(lp, testset=testset)
-    williams = williams_all_pairs(scores.metrics, scores.human, alternative=alternative)
-    aligned = scores.metrics[list(williams.order)] * williams.sign
-    metric_corr = {"pearson": williams.metric_corr}
-    for kind in ("spearman", "kendall"):
-        metric_corr[kind] = aligned.corr(method=kind)
-    return LanguagePairAnalysis(
-        key=key,
-        lp=scores.lp,
-        testset=scores.testset,
-        scores=scores,
-        correlation=correlate_with_human(scores.metrics, scores.human),
-        williams=williams,
-        influence=leave_one_out(scores.metrics, scores.human),
-        metric_corr=metric_corr,
-    )
-
-
 @st.cache_data(show_spinner=False, max_entries=32)
 def metrics_analysis(uploads: Uploads, alternative: str = "greater") -> MetricsAnalysis:
-    """Correlations, Williams all-pairs tests and leave-one-out influence for every language
-    pair (and test set) in ``uploads``.
+    """Williams all-pairs tests for every language pair (and test set) in ``uploads``.
 
     Cached on (file content, alternative): changing alpha, the selected LP, the baseline or the
     displayed correlation kind re-renders without recomputing. A file that cannot be read raises
     :class:`stats.StatsInputError`; a language pair that cannot be analysed (e.g. fewer than 4
     systems, a system without a human score) is reported in ``problems`` and the others are
-    still analysed -- unless none is left, which raises the first problem.
+    still analysed -- unless none is left, which raises the first problem. The per-LP details
+    (correlations, influence) are computed on demand by :func:`metrics_lp_analysis`.
     """
     data = load_system_scores(uploads)
-    analyses: dict[str, LanguagePairAnalysis] = {}
+    analyses: dict[str, LanguagePairTests] = {}
     problems: dict[str, str] = {}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DegenerateInputWarning)
@@ -162,18 +163,55 @@ def metrics_analysis(uploads: Uploads, alternative: str = "greater") -> MetricsA
             for testset in testsets:
                 key = lp if len(testsets) == 1 else f"{lp} / {testset}"
                 try:
-                    analyses[key] = _analyse_lp(data, lp, testset, key, alternative)
+                    scores = data.language_pair(lp, testset=testset)
+                    williams = williams_all_pairs(
+                        scores.metrics, scores.human, alternative=alternative
+                    )
                 except StatsInputError as exc:
                     problems[key] = str(exc)
+                    continue
+                analyses[key] = LanguagePairTests(
+                    key=key, lp=scores.lp, testset=scores.testset, scores=scores, williams=williams
+                )
     if not analyses:
         raise StatsInputError(next(iter(problems.values())))
-    messages = tuple(
-        dict.fromkeys(
-            str(w.message) for w in caught if issubclass(w.category, DegenerateInputWarning)
-        )
-    )
     return MetricsAnalysis(
-        files=data.files, analyses=analyses, problems=problems, warnings=messages
+        files=data.files,
+        analyses=analyses,
+        problems=problems,
+        warnings=_degenerate_messages(caught),
+    )
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def metrics_lp_analysis(
+    uploads: Uploads, key: str, alternative: str = "greater"
+) -> LanguagePairAnalysis:
+    """Correlations with humans (Pearson, Spearman, Kendall), leave-one-out influence and the
+    metric-metric matrices of one language pair of :func:`metrics_analysis` (``key`` as there).
+
+    Cached on (file content, key, alternative); only the LP on screen is computed.
+    """
+    tests = metrics_analysis(uploads, alternative).analyses[key]
+    scores, williams = tests.scores, tests.williams
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DegenerateInputWarning)
+        correlation = correlate_with_human(scores.metrics, scores.human)
+        influence = leave_one_out(scores.metrics, scores.human)
+    aligned = scores.metrics[list(williams.order)] * williams.sign
+    metric_corr = {"pearson": williams.metric_corr}
+    for kind in ("spearman", "kendall"):
+        metric_corr[kind] = aligned.corr(method=kind)
+    return LanguagePairAnalysis(
+        key=key,
+        lp=tests.lp,
+        testset=tests.testset,
+        scores=scores,
+        correlation=correlation,
+        williams=williams,
+        influence=influence,
+        metric_corr=metric_corr,
+        warnings=_degenerate_messages(caught),
     )
 
 
@@ -208,7 +246,10 @@ def correlation_table(analysis: LanguagePairAnalysis, kind: str = "pearson") -> 
 
 
 def significance_summary(
-    analyses: Mapping[str, LanguagePairAnalysis], *, alpha: float, baseline: str | None
+    analyses: Mapping[str, LanguagePairTests | LanguagePairAnalysis],
+    *,
+    alpha: float,
+    baseline: str | None,
 ) -> pd.DataFrame:
     """Per language pair: systems, metrics, pairs tested, share of pairs significantly
     different at ``alpha``, best metric, and the metrics significantly beating ``baseline``."""

@@ -70,7 +70,7 @@ with components.controls_expander("Controls"):
         st.session_state["metrics_lp"] = keys[0]
     with c_lp:
         lp = st.selectbox("Language pair", keys, key="metrics_lp")
-    analysis = result.analyses[lp]
+    analysis = data.metrics_lp_analysis(uploads, lp, alternative)
     names = list(analysis.williams.order)
     all_names = list(dict.fromkeys(m for a in result.analyses.values() for m in a.williams.order))
     default_base = data.default_baseline(all_names) or names[-1]
@@ -118,7 +118,7 @@ with components.controls_expander("Controls"):
 
 for key, message in result.problems.items():
     st.warning(f"{key} left out: {message}", icon=":material/warning:")
-for message in result.warnings:
+for message in dict.fromkeys(result.warnings + analysis.warnings):
     st.warning(message, icon=":material/warning:")
 
 w = analysis.williams

@@ -29,7 +29,8 @@ def test_metrics_analysis_matches_stats_directly(sample):
     res = data.metrics_analysis(sample, "greater")
     assert list(res.analyses) == ["es-en", "de-en", "fr-en", "cs-en"]
     assert res.problems == {}
-    es = res.analyses["es-en"]
+    es = data.metrics_lp_analysis(sample, "es-en", "greater")
+    pd.testing.assert_frame_equal(res.analyses["es-en"].williams.pvalue, es.williams.pvalue)
     lp = read_system_scores(*sample).language_pair("es-en")
     direct = williams_all_pairs(lp.metrics, lp.human)
     pd.testing.assert_frame_equal(es.williams.pvalue, direct.pvalue)
@@ -56,6 +57,19 @@ def test_lp_with_too_few_systems_is_reported_not_fatal(sample):
     res = data.metrics_analysis(sample + (("tiny.tsv", extra.encode()),), "greater")
     assert "xx-en" in res.problems and "at least 4" in res.problems["xx-en"]
     assert "es-en" in res.analyses
+    with pytest.raises(KeyError):
+        data.metrics_lp_analysis(sample + (("tiny.tsv", extra.encode()),), "xx-en", "greater")
+
+
+def test_constant_metric_warning_comes_with_the_lp_analysis():
+    rows = ["system,human,BLEU,Flat"] + [
+        f"s{i},{i * 0.1:.1f},{(i * 7) % 5 + i},3" for i in range(6)
+    ]
+    uploads = (("flat.csv", ("\n".join(rows) + "\n").encode()),)
+    assert any("Flat" in m for m in data.metrics_analysis(uploads, "greater").warnings)
+    lp = data.metrics_lp_analysis(uploads, "all", "greater")
+    assert any("Flat" in m for m in lp.warnings)
+    assert np.isnan(lp.correlation.pearson["Flat"])
 
 
 def test_no_analysable_lp_raises_input_error():
@@ -76,7 +90,7 @@ def test_default_baseline():
 
 
 def test_correlation_table_order_and_influence(sample):
-    es = data.metrics_analysis(sample, "greater").analyses["es-en"]
+    es = data.metrics_lp_analysis(sample, "es-en", "greater")
     t = data.correlation_table(es, "spearman")
     assert list(t.columns[:4]) == ["pearson", "spearman", "kendall", "n"]
     assert (np.diff(t["spearman"].abs().to_numpy()) <= 1e-12).all()
