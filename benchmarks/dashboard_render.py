@@ -103,7 +103,34 @@ _READY_JS = """
 """
 
 
-def time_session(browser, url: str, file: Path, last_lp: str) -> tuple[float, float]:
+# Records when the app's script state changes, to split each timing into "until the script
+# finished" (upload + server run + messages) and "drawing after it".
+_OBSERVE_JS = """
+() => {
+  window._runs = [];
+  const app = document.querySelector('[data-testid="stApp"]');
+  new MutationObserver(() => {
+    if (app.getAttribute('data-test-script-state') === 'notRunning') {
+      window._runs.push(performance.now());
+    }
+  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+  return performance.now();
+}
+"""
+
+
+def _timed(page, action, ready_args) -> tuple[float, float]:
+    """(seconds until all drawn, seconds until the script run finished) after ``action()``."""
+    t0 = page.evaluate(_OBSERVE_JS)
+    action()
+    page.wait_for_function(_READY_JS, arg=ready_args, polling="raf")
+    t1 = page.evaluate("performance.now()")
+    runs = page.evaluate("window._runs")
+    finished = (runs[-1] - t0) / 1000 if runs else float("nan")
+    return (t1 - t0) / 1000, finished
+
+
+def time_session(browser, url: str, file: Path, last_lp: str) -> tuple[float, float, float, float]:
     context = browser.new_context(viewport={"width": 1600, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(120_000)
@@ -111,21 +138,15 @@ def time_session(browser, url: str, file: Path, last_lp: str) -> tuple[float, fl
         page.goto(url)
         wait_for_idle(page)
         page.wait_for_function(_READY_JS, arg=[CHART_SELECTOR, N_CHARTS, "es-en", "0.05"])
-        t0 = time.perf_counter()
-        page.locator('[data-testid="stFileUploader"] input[type="file"]').first.set_input_files(
-            str(file)
+        uploader = page.locator('[data-testid="stFileUploader"] input[type="file"]').first
+        upload, upload_run = _timed(
+            page,
+            lambda: uploader.set_input_files(str(file)),
+            [CHART_SELECTOR, N_CHARTS, last_lp, "0.05"],
         )
-        page.wait_for_function(
-            _READY_JS, arg=[CHART_SELECTOR, N_CHARTS, last_lp, "0.05"], polling="raf"
-        )
-        upload = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        page.locator(".st-key-metrics_alpha").get_by_text("0.01", exact=True).click()
-        page.wait_for_function(
-            _READY_JS, arg=[CHART_SELECTOR, N_CHARTS, last_lp, "0.01"], polling="raf"
-        )
-        alpha = time.perf_counter() - t0
-        return upload, alpha
+        radio = page.locator(".st-key-metrics_alpha").get_by_text("0.01", exact=True)
+        alpha, alpha_run = _timed(page, radio.click, [CHART_SELECTOR, N_CHARTS, last_lp, "0.01"])
+        return upload, alpha, upload_run, alpha_run
     finally:
         context.close()
 
@@ -152,10 +173,16 @@ def main(argv=None) -> None:
                 for run in range(args.runs):
                     file = Path(tmp) / f"scores_{run}.tsv"  # new bytes each run: cache miss
                     lps = make_scores(file, args.lps, args.systems, args.metrics, seed=run)
-                    up, al = time_session(browser, f"http://127.0.0.1:{port}", file, lps[-1])
+                    up, al, up_run, al_run = time_session(
+                        browser, f"http://127.0.0.1:{port}", file, lps[-1]
+                    )
                     uploads.append(up)
                     alphas.append(al)
-                    print(f"run {run + 1}: upload -> drawn {up:.2f} s, alpha -> redrawn {al:.2f} s")
+                    print(
+                        f"run {run + 1}: upload -> drawn {up:.2f} s (script run done at "
+                        f"{up_run:.2f} s), alpha -> redrawn {al:.2f} s (script done at "
+                        f"{al_run:.2f} s)"
+                    )
                 browser.close()
         finally:
             proc.terminate()
