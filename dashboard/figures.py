@@ -413,6 +413,7 @@ def grids_side_by_side(
     title: str | None = None,
     panel_height: int = 380,
     show_tick_labels: bool = True,
+    horizontal_spacing: float | None = None,
 ) -> go.Figure:
     """Several heatmaps / significance grids as panels of one figure (paper's Figure 3).
 
@@ -426,6 +427,9 @@ def grids_side_by_side(
     figures : mapping of panel title -> Figure
     cols : int, optional
         Panels per row; default ``min(len(figures), 3)``.
+    horizontal_spacing : float, optional
+        Gap between panels as a fraction of the width; default 0.1 with tick labels (room for
+        the next panel's row names), 0.02 without. Widen it for large (presentation) fonts.
     """
     if not figures:
         raise ValueError("figures is empty: nothing to lay out")
@@ -433,7 +437,9 @@ def grids_side_by_side(
     ncols = cols or min(len(names), 3)
     nrows = math.ceil(len(names) / ncols)
     # room for the next panel's y tick labels (metric names)
-    hspace = (min(0.1, 0.8 / (ncols - 1)) if show_tick_labels else 0.02) if ncols > 1 else 0.0
+    if horizontal_spacing is None:
+        horizontal_spacing = 0.1 if show_tick_labels else 0.02
+    hspace = min(horizontal_spacing, 0.8 / (ncols - 1)) if ncols > 1 else 0.0
     vspace = min(0.25 / nrows, 0.12) if nrows > 1 else 0.0
     width = (1.0 - hspace * (ncols - 1)) / ncols
     height = (1.0 - vspace * (nrows - 1)) / nrows

@@ -270,6 +270,7 @@ components.show_figure(
         title=f"Williams significance per language pair ({side}, α = {alpha:g})",
         panel_height=480 if presentation else 360,
         show_tick_labels=many <= MAX_OVERVIEW_DETAIL,
+        horizontal_spacing=0.16 if presentation else None,
     ),
     key="metrics_all_grids",
     filename="williams_grids_all_lps",

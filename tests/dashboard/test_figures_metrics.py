@@ -289,3 +289,17 @@ def test_correlation_dots_abs_values_sign_symbols_and_baseline():
     assert list(tr.marker.symbol) == ["circle", "diamond-open", "circle"]
     assert list(tr.marker.color) == [figures.PALETTE[0], figures.PALETTE[0], figures.HIGHLIGHT]
     assert fig.layout.yaxis.autorange == "reversed"
+
+
+def test_grids_side_by_side_domains_and_spacing(pvalues):
+    panels = {k: figures.significance_grid(pvalues) for k in ("a", "b", "c")}
+    fig = figures.grids_side_by_side(panels, cols=3)
+    x1, x2, x3 = fig.layout.xaxis.domain, fig.layout.xaxis2.domain, fig.layout.xaxis3.domain
+    assert x1[0] == 0.0 and x3[1] == pytest.approx(1.0)
+    assert x2[0] - x1[1] == pytest.approx(0.1)  # default gap with tick labels
+    assert fig.layout.yaxis2.anchor == "x2" and fig.layout.xaxis2.anchor == "y2"
+    wide = figures.grids_side_by_side(panels, cols=3, horizontal_spacing=0.2)
+    assert wide.layout.xaxis2.domain[0] - wide.layout.xaxis.domain[1] == pytest.approx(0.2)
+    bare = figures.grids_side_by_side(panels, cols=3, show_tick_labels=False)
+    assert bare.layout.xaxis2.domain[0] - bare.layout.xaxis.domain[1] == pytest.approx(0.02)
+    assert bare.layout.xaxis.showticklabels is False
