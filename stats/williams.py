@@ -496,6 +496,11 @@ def _scores_frame(scores) -> pd.DataFrame:
     return scores
 
 
+def _is_default_index(index: pd.Index) -> bool:
+    """True for pandas' positional default index 0..n-1 (labels that name nothing)."""
+    return isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
+
+
 def validate_scores_human(
     scores, human, *, min_items: int = 4
 ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
@@ -530,6 +535,21 @@ def validate_scores_human(
     ):
         if set(human.index) == set(frame.index) and len(human) == len(frame):
             human = human.reindex(frame.index)
+        elif not _is_default_index(human.index) and not _is_default_index(frame.index):
+            # Both sides name their items and the names differ: using the human scores by
+            # position would pair a system's metric scores with another system's human score.
+            hset, fset = set(human.index), set(frame.index)
+            missing = [str(i) for i in frame.index if i not in hset]
+            extra = [str(i) for i in human.index if i not in fset]
+            parts = []
+            if missing:
+                parts.append(f"no human score for {', '.join(missing[:5])}")
+            if extra:
+                parts.append(f"human scores for items not in scores: {', '.join(extra[:5])}")
+            raise StatsInputError(
+                "human (a Series) is indexed by other items than the rows of scores: "
+                + ("; ".join(parts) or "duplicate labels")
+            )
     try:
         y = np.asarray(human, dtype=float)
     except (TypeError, ValueError):

@@ -130,3 +130,19 @@ def test_metric_correlations_sign_aligned():
     assert raw.at["TER", "BLEU"] == pytest.approx(-m.at["TER", "BLEU"])
     assert raw.at["TER", "BLEU"] == pytest.approx(np.corrcoef(scores["TER"], scores["BLEU"])[0, 1])
     np.testing.assert_allclose(np.diag(m), 1.0)
+
+
+def test_human_series_with_other_labels_is_an_error_not_positional():
+    """Regression: a human Series whose labels differ from the score rows (one system
+    misnamed) used to be taken by position, pairing system 'a''s metric score with system
+    'e''s human score: r came out -1.0 where the aligned data give +1.0 (numpy.corrcoef)."""
+    scores = pd.DataFrame({"BLEU": [1.0, 2, 3, 4, 5]}, index=list("abcde"))
+    aligned = pd.Series([5.0, 4, 3, 2, 1], index=list("edcba"))
+    expected = np.corrcoef(scores["BLEU"], aligned.reindex(scores.index))[0, 1]  # numpy: +1
+    assert correlate_with_human(scores, aligned).pearson["BLEU"] == pytest.approx(expected)
+    misnamed = pd.Series([5.0, 4, 3, 2, 1], index=list("edcbx"))
+    with pytest.raises(StatsInputError, match="no human score for a.*not in scores: x"):
+        correlate_with_human(scores, misnamed)
+    # unlabelled data (default 0..n-1 index, or a plain array) is still used by position
+    positional = pd.Series([1.0, 2, 3, 4, 5])
+    assert correlate_with_human(scores, positional).pearson["BLEU"] == pytest.approx(1.0)

@@ -428,3 +428,17 @@ def test_type_one_error_under_simulated_null():
     assert 0.04 <= rate <= 0.06
     two = williams_test(r[:, 0, 1], r[:, 0, 2], r[:, 1, 2], n, alternative="two-sided")
     assert 0.04 <= np.mean(two.pvalue < 0.05) <= 0.06
+
+
+def test_all_pairs_rejects_human_series_labelled_for_other_items():
+    """Regression: a human Series naming other systems than the score rows was used by
+    position (silently misaligned); now an input error naming the systems."""
+    scores, human = _toy()
+    renamed = human.rename(index={"sys0": "sysX"})
+    with pytest.raises(StatsInputError, match="sys0.*sysX"):
+        williams_all_pairs(scores, renamed)
+    # the same labels in another order are aligned, not used by position
+    shuffled = human.iloc[::-1]
+    pd.testing.assert_frame_equal(
+        williams_all_pairs(scores, shuffled).pvalue, williams_all_pairs(scores, human).pvalue
+    )
