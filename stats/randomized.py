@@ -18,7 +18,8 @@ p-values
     resamples; Davison & Hinkley 1997, §4.2; North, Curtis & Sham 2002). The paper's figures
     reject when :math:`c/R \\le \\alpha`; :math:`(c+1)/(R+1)` never returns 0 and keeps the
     Type I error at or below :math:`\\alpha`. Pseudo-statistics within floating-point rounding
-    (1e-9 relative) of the observed statistic count as at least as extreme.
+    (1e-9 relative to the magnitude of the two systems' scores) of the observed statistic
+    count as at least as extreme.
 
 Why the Riezler & Maxwell (2005) bootstrap was effectively one-sided
     Their pseudo-code first takes absolute values of the bootstrap pseudo-statistics and then
@@ -344,7 +345,12 @@ def _run(
     sign = 1.0 if data.higher_is_better else -1.0
     exact = np.asarray(data.corpus_scores, dtype=float)
     obs = sign * (exact[ii] - exact[jj])
-    tol = _REL_TOL * np.maximum(1.0, np.abs(obs))
+    # Ties within rounding count as "at least as extreme". The tolerance is relative to the
+    # magnitude of the scores (for a mean metric: of the mean |segment score|), not to 1, so
+    # it scales with the data: an absolute floor of 1e-9 made every pseudo-statistic "tie"
+    # with the observed one for scores on a small scale (e.g. 1e-10) and returned p = 1.
+    magnitude = np.abs(data.score(np.abs(data.stats).sum(axis=1)))  # (K,)
+    tol = _REL_TOL * np.maximum.reduce([np.abs(obs), magnitude[ii], magnitude[jj]])
     n_pairs = len(ii)
     s2, dtype = _stacked(data)
     dist = None

@@ -381,3 +381,27 @@ def test_mean_metric_from_scores_frame():
     res = pairwise_significance(data, test="approximate-randomization", n_resamples=300, rng=1)
     assert res.label == "COMET" and res.systems == ("A", "B")
     assert res.statistic.at["A", "B"] == pytest.approx(0.25)
+
+
+@pytest.mark.parametrize("scale", [1e-10, 1e10])
+def test_pvalues_do_not_depend_on_the_scale_of_the_scores(scale):
+    """Regression: the tie tolerance had an absolute floor of 1e-9, so for scores on a small
+    scale (here 1e-10) every pseudo-statistic "tied" with the observed one and every test
+    returned p = 1.0. Golden: the exact permutation p-value over all 2**12 swaps (exact
+    enumeration, scale-invariant), and each test's own p-value on the unscaled data."""
+    rng = np.random.default_rng(12)
+    n = 12
+    x = rng.normal(0.3, 1.0, n)
+    y = x - 0.35 + rng.normal(0, 0.6, n)
+    sx = np.stack([x, np.ones(n)], 1)
+    sy = np.stack([y, np.ones(n)], 1)
+    exact_g, _ = _exact_ar_pvalues(sx, sy, lambda s: s[0] / s[1])
+    assert 0.03 < exact_g < 0.1  # an informative case (exact enumeration: 0.0569)
+    r = 20000
+    tiny = approximate_randomization(x * scale, y * scale, n_resamples=r, rng=3)
+    assert abs(tiny.pvalue - exact_g) < _mc_tol(exact_g, r), (tiny.pvalue, exact_g)
+    for name, f in SINGLE.items():
+        for alt in ("greater", "two-sided"):
+            ref = f(x, y, alternative=alt, n_resamples=2000, rng=5)
+            scaled = f(x * scale, y * scale, alternative=alt, n_resamples=2000, rng=5)
+            assert scaled.pvalue == ref.pvalue, (name, alt, scaled.pvalue, ref.pvalue)
