@@ -461,7 +461,10 @@ def _pearson_with(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     sy = np.sqrt((yc**2).sum())
     with np.errstate(divide="ignore", invalid="ignore"):
         r = (xc * yc[:, None]).sum(axis=0) / (sx * sy)
-    r = np.where((sx == 0) | (sy == 0), np.nan, np.clip(r, -1.0, 1.0))
+    # constant by exact range, not by sx == 0: the centred values of a constant column are
+    # rounding residue of its mean (e.g. 0.1 repeated) and would give r ~ 1e-17, not NaN
+    const = (sx == 0) | (np.ptp(x, axis=0) == 0)
+    r = np.where(const | (sy == 0) | (np.ptp(y) == 0), np.nan, np.clip(r, -1.0, 1.0))
     return r
 
 
@@ -473,8 +476,9 @@ def _corr_matrix(x: np.ndarray) -> np.ndarray:
         z = xc / s
         c = z.T @ z
     c = np.clip(c, -1.0, 1.0)
-    c[:, s == 0] = np.nan
-    c[s == 0, :] = np.nan
+    const = (s == 0) | (np.ptp(x, axis=0) == 0)  # exact: see _pearson_with
+    c[:, const] = np.nan
+    c[const, :] = np.nan
     return c
 
 

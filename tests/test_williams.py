@@ -442,3 +442,32 @@ def test_all_pairs_rejects_human_series_labelled_for_other_items():
     pd.testing.assert_frame_equal(
         williams_all_pairs(scores, shuffled).pvalue, williams_all_pairs(scores, human).pvalue
     )
+
+
+@pytest.mark.parametrize("value", [0.1, 0.7, 1 / 3])
+def test_constant_metric_with_inexact_mean_is_nan(value):
+    """Regression: a constant metric whose value is not exactly representable (0.1 repeated)
+    has a mean that differs from it by rounding, so its centred scores were ~1e-17 rather than
+    0: r came out 0.0 instead of NaN and Williams p-values (e.g. 0.00016) were reported
+    against it. Golden: scipy.stats.pearsonr returns NaN for constant input."""
+    rng = np.random.default_rng(0)
+    n = 13
+    h = rng.normal(size=n)
+    scores = pd.DataFrame(
+        {
+            "BLEU": h + rng.normal(size=n) * 0.5,
+            "TER": -h + rng.normal(size=n) * 0.5,
+            "FLAT": np.full(n, value),
+        }
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from scipy import stats as ss
+
+        assert np.isnan(ss.pearsonr(scores["FLAT"], h).statistic)  # scipy: undefined
+    with pytest.warns(DegenerateInputWarning, match="FLAT"):
+        res = williams_all_pairs(scores, h)
+    assert np.isnan(res.r_human["FLAT"]) and res.order[-1] == "FLAT"
+    assert res.pvalue["FLAT"].isna().all() and res.pvalue.loc["FLAT"].isna().all()
+    assert res.metric_corr["FLAT"].isna().all()
+    assert res.pvalue.notna().to_numpy().sum() == 1  # BLEU vs TER still tested
