@@ -466,6 +466,32 @@ def _check_common(n_resamples, confidence_level, n_ci_resamples):
 # ---------------------------------------------------------------------------------------------
 
 
+def _paired_segments(x, y):
+    """Pair two Series of segment scores by their labels (segment ids), not by position.
+
+    The tests resample or swap *pairs* of translations of the same segment, so x[i] and y[i]
+    must be the same segment. Two Series labelled by segment ids (not pandas' default 0..n-1)
+    are aligned on their labels; labels that do not match are an input error.
+    """
+    if not (isinstance(x, pd.Series) and isinstance(y, pd.Series)):
+        return x, y
+    if x.index.equals(y.index) or any(
+        isinstance(i, pd.RangeIndex) and i.start == 0 and i.step == 1 for i in (x.index, y.index)
+    ):
+        return x, y
+    if not (x.index.is_unique and y.index.is_unique):
+        raise StatsInputError("x and y: segment ids (the Series index) must be unique")
+    xs, ys = set(x.index), set(y.index)
+    if xs != ys:
+        only_x = [str(i) for i in x.index if i not in ys][:5]
+        only_y = [str(i) for i in y.index if i not in xs][:5]
+        raise StatsInputError(
+            "x and y score different segments (Series index): "
+            f"only in x: {', '.join(only_x) or '-'}; only in y: {', '.join(only_y) or '-'}"
+        )
+    return x, y.reindex(x.index)
+
+
 def _single(test, x, y, data, alternative, n_resamples, confidence_level, rng, chunk_size,
             n_ci_resamples, progress) -> RandomizedTestResult:
     check_alternative(alternative)
@@ -473,6 +499,7 @@ def _single(test, x, y, data, alternative, n_resamples, confidence_level, rng, c
         n_resamples, confidence_level, n_ci_resamples
     )
     if data is None:
+        x, y = _paired_segments(x, y)
         xs = as_float_array(x, "x")
         ys = as_float_array(y, "y")
         if xs.shape != ys.shape:

@@ -405,3 +405,22 @@ def test_pvalues_do_not_depend_on_the_scale_of_the_scores(scale):
             ref = f(x, y, alternative=alt, n_resamples=2000, rng=5)
             scaled = f(x * scale, y * scale, alternative=alt, n_resamples=2000, rng=5)
             assert scaled.pvalue == ref.pvalue, (name, alt, scaled.pvalue, ref.pvalue)
+
+
+def test_segment_score_series_are_paired_by_segment_id():
+    """Regression: two Series of segment scores labelled by segment id were paired by
+    position, so y listed in another order paired each of x's segments with another segment
+    (the tests resample/swap pairs of the SAME segment). Golden: the p-value of the same data
+    given in matching order (the paired tests' definition)."""
+    rng = np.random.default_rng(4)
+    n = 60
+    ids = [f"seg{i}" for i in range(n)]
+    base = rng.normal(0, 1, n)  # segment difficulty shared by both systems
+    x = pd.Series(base + 0.15 + rng.normal(0, 0.2, n), index=ids)
+    y = pd.Series(base + rng.normal(0, 0.2, n), index=ids)
+    shuffled = y.sample(frac=1.0, random_state=0)
+    for f in SINGLE.values():
+        ref = f(x.to_numpy(), y.to_numpy(), n_resamples=500, rng=1)
+        assert f(x, shuffled, n_resamples=500, rng=1).pvalue == ref.pvalue
+    with pytest.raises(StatsInputError, match="only in x: seg0; only in y: other"):
+        paired_bootstrap(x, y.rename(index={"seg0": "other"}))
