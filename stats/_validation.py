@@ -9,6 +9,7 @@ import warnings
 from collections.abc import Sequence
 
 import numpy as np
+import pandas as pd
 
 from ._errors import DegenerateInputWarning, StatsInputError
 
@@ -85,3 +86,49 @@ def as_float_array(x, name: str, *, ndim: int = 1, min_size: int = 1) -> np.ndar
 def warn_degenerate(message: str, stacklevel: int = 3) -> None:
     """Emit a :class:`DegenerateInputWarning` (the result will contain NaN)."""
     warnings.warn(message, DegenerateInputWarning, stacklevel=stacklevel)
+
+
+def is_default_index(index) -> bool:
+    """True for pandas' positional default index 0..n-1 (labels that name nothing)."""
+    return isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
+
+
+def align_by_label(series, index, *, message: str, missing: str, extra: str):
+    """Reorder the Series ``series`` to ``index`` when both carry meaningful labels.
+
+    The same set of unique labels in any order is aligned on ``index``. Otherwise inputs
+    matched by position are returned unchanged (the caller checks lengths): ``series`` not a
+    pandas Series, ``index`` None, or either side pandas' default 0..n-1 index (plain arrays,
+    freshly built frames). When both sides name their items (sentence or segment ids, systems)
+    and the names differ, :class:`StatsInputError` is raised: used by position, the values
+    would pair one item with another item's.
+
+    ``message`` starts the error (e.g. ``"gold (a Series) is indexed by other sentence ids than
+    predictions"``); ``missing`` and ``extra`` precede the labels of ``index`` absent from
+    ``series`` and those of ``series`` absent from ``index`` (at most five of each shown).
+    """
+    if not isinstance(series, pd.Series) or index is None:
+        return series
+    index = pd.Index(index)
+    if series.index.equals(index):
+        return series
+    have, want = set(series.index), set(index)
+    unique = series.index.is_unique and index.is_unique
+    if have == want and unique:
+        return series.reindex(index)
+    if is_default_index(series.index) or is_default_index(index):
+        return series
+    for idx in (index, series.index):
+        if not idx.is_unique:
+            dup = [str(i) for i in idx[idx.duplicated()].unique()[:5]]
+            raise StatsInputError(f"{message}: labels must be unique; duplicated: {', '.join(dup)}")
+    absent = [str(i) for i in index if i not in have]
+    surplus = [str(i) for i in series.index if i not in want]
+    parts = []
+    if absent:
+        parts.append(f"{missing} {', '.join(absent[:5])}" + (" ..." if len(absent) > 5 else ""))
+    if surplus:
+        parts.append(f"{extra} {', '.join(surplus[:5])}" + (" ..." if len(surplus) > 5 else ""))
+    if {str(i) for i in have} == {str(i) for i in want}:
+        parts.append("(the labels differ only in type, e.g. 1 versus '1')")
+    raise StatsInputError(f"{message}: " + "; ".join(parts))

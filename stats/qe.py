@@ -41,7 +41,13 @@ import pandas as pd
 from scipy import stats as _sps
 
 from ._errors import DegenerateInputWarning, StatsInputError
-from ._validation import as_float_array, check_alternative, check_confidence_level, warn_degenerate
+from ._validation import (
+    align_by_label,
+    as_float_array,
+    check_alternative,
+    check_confidence_level,
+    warn_degenerate,
+)
 from .readers.qe import QEData
 from .williams import WilliamsMatrixResult, WilliamsResult, williams_all_pairs, williams_test
 
@@ -86,6 +92,17 @@ def _inputs(predictions, gold) -> tuple[pd.DataFrame, np.ndarray]:
     if frame.shape[1] == 0:
         raise StatsInputError("predictions: no systems (no columns)")
     values = as_float_array(frame.to_numpy(), "predictions", ndim=2)
+    if isinstance(gold, pd.DataFrame) and gold.shape[1] == 1:
+        gold = gold.iloc[:, 0]
+    # Gold labels indexed by sentence id are matched to the predictions' rows by id, not by
+    # position (same ids in another order -> aligned; other ids -> error naming them).
+    gold = align_by_label(
+        gold,
+        frame.index,
+        message="gold (a Series) is indexed by other sentence ids than the rows of predictions",
+        missing="no gold label for",
+        extra="gold labels for sentence ids not in predictions:",
+    )
     g = as_float_array(np.asarray(gold).ravel() if np.ndim(gold) > 1 else gold, "gold")
     if g.shape[0] != values.shape[0]:
         raise StatsInputError(
@@ -222,8 +239,11 @@ def qe_scores(predictions, gold=None) -> QEScoresResult:
     predictions : pandas.DataFrame, array-like (n x k) or QEData
         One column per system, one row per sentence. A :class:`~stats.readers.qe.QEData`
         carries its own gold labels (then ``gold`` must be omitted).
-    gold : array-like (n), optional
-        Gold labels aligned with the rows of ``predictions``.
+    gold : array-like (n) or pandas.Series, optional
+        Gold labels, one per row of ``predictions``. A Series indexed by sentence id is
+        matched to the rows of a DataFrame indexed by sentence id by label (any order; other
+        ids are an error naming them); arrays, or pandas' default 0..n-1 index on either
+        side, are matched by position. The other functions here take ``gold`` the same way.
 
     Returns
     -------

@@ -31,7 +31,12 @@ import pandas as pd
 from scipy import special, stats
 
 from ._errors import StatsInputError
-from ._validation import check_alternative, check_confidence_level, warn_degenerate
+from ._validation import (
+    align_by_label,
+    check_alternative,
+    check_confidence_level,
+    warn_degenerate,
+)
 
 __all__ = [
     "ConfidenceInterval",
@@ -500,11 +505,6 @@ def _scores_frame(scores) -> pd.DataFrame:
     return scores
 
 
-def _is_default_index(index: pd.Index) -> bool:
-    """True for pandas' positional default index 0..n-1 (labels that name nothing)."""
-    return isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
-
-
 def validate_scores_human(
     scores, human, *, min_items: int = 4
 ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
@@ -532,28 +532,15 @@ def validate_scores_human(
         raise StatsInputError(
             f"scores column {names[j]!r}, row {frame.index[i]!r}: value {x[i, j]} is NaN or infinite"
         )
-    if (
-        isinstance(human, pd.Series)
-        and isinstance(frame.index, pd.Index)
-        and human.index.equals(frame.index) is False
-    ):
-        if set(human.index) == set(frame.index) and len(human) == len(frame):
-            human = human.reindex(frame.index)
-        elif not _is_default_index(human.index) and not _is_default_index(frame.index):
-            # Both sides name their items and the names differ: using the human scores by
-            # position would pair a system's metric scores with another system's human score.
-            hset, fset = set(human.index), set(frame.index)
-            missing = [str(i) for i in frame.index if i not in hset]
-            extra = [str(i) for i in human.index if i not in fset]
-            parts = []
-            if missing:
-                parts.append(f"no human score for {', '.join(missing[:5])}")
-            if extra:
-                parts.append(f"human scores for items not in scores: {', '.join(extra[:5])}")
-            raise StatsInputError(
-                "human (a Series) is indexed by other items than the rows of scores: "
-                + ("; ".join(parts) or "duplicate labels")
-            )
+    # A human Series labelled by item is aligned on the rows of scores; other labels are an
+    # error (used by position they would pair one item's metric scores with another's human score).
+    human = align_by_label(
+        human,
+        frame.index,
+        message="human (a Series) is indexed by other items than the rows of scores",
+        missing="no human score for",
+        extra="human scores for items not in scores:",
+    )
     try:
         y = np.asarray(human, dtype=float)
     except (TypeError, ValueError):

@@ -454,3 +454,61 @@ def test_rescaling_curve_matches_pointwise_experiment(sample):
     np.testing.assert_allclose(best.loc[r.index], r, atol=0.011)
     with pytest.raises(StatsInputError, match="sd_ratios must be numbers > 0"):
         rescaling_curve(sample, sd_ratios=[0.5, -1])
+
+
+# ---- gold / gold representations given as Series indexed by sentence id (review finding) ----
+
+
+def test_gold_series_is_matched_by_sentence_id_not_position(sample):
+    """Predictions indexed by sentence id with a gold Series holding the same ids in another
+    order were used by position (r = -0.2 instead of 0.95). Expected values: scipy.stats
+    pearsonr / numpy on the gold labels matched to the predictions' ids by hand."""
+    preds = sample.predictions
+    gold = sample.gold.sample(frac=1.0, random_state=7)  # same ids, shuffled
+    assert not gold.index.equals(preds.index)
+    by_id = gold.loc[preds.index].to_numpy()
+    res = qe_scores(preds, gold)
+    for system in preds.columns:
+        expected = sps.pearsonr(preds[system].to_numpy(), by_id).statistic
+        assert res.pearson[system] == pytest.approx(expected, abs=1e-12)
+        assert res.mae[system] == pytest.approx(np.mean(np.abs(preds[system] - by_id)), abs=1e-12)
+    # the Williams grid and the prediction correlation order follow the same alignment
+    np.testing.assert_allclose(
+        qe_williams(preds, gold).pvalue.to_numpy(),
+        qe_williams(preds, by_id).pvalue.to_numpy(),
+        rtol=1e-12,
+        equal_nan=True,
+    )
+    assert list(prediction_correlations(preds, gold).index) == list(res.order)
+    # a one-column DataFrame of gold labels is a Series too
+    assert qe_scores(preds, gold.to_frame()).pearson.equals(res.pearson)
+
+
+def test_gold_series_with_other_sentence_ids_is_an_error(sample):
+    preds = sample.predictions
+    gold = sample.gold.rename(index={"3": "x3", "5": "x5"})
+    with pytest.raises(
+        StatsInputError,
+        match=r"no gold label for 3, 5; gold labels for sentence "
+        r"ids not in predictions: x3, x5",
+    ):
+        qe_scores(preds, gold)
+    # integer ids where the predictions have string ids: named as a type mismatch
+    numeric = sample.gold.set_axis(sample.gold.index.astype(int))
+    with pytest.raises(StatsInputError, match="differ only in type"):
+        qe_scores(preds, numeric)
+    dup = sample.gold.rename(index={"2": "1"})
+    with pytest.raises(StatsInputError, match="labels must be unique; duplicated: 1"):
+        rescaling_experiment(preds, dup)
+
+
+def test_gold_positional_for_arrays_and_default_index(sample):
+    """Plain arrays, or pandas' default 0..n-1 index on either side, are used by position."""
+    preds = sample.predictions
+    g = sample.gold.to_numpy()
+    expected = qe_scores(preds, g).pearson
+    assert qe_scores(preds, pd.Series(g)).pearson.equals(expected)
+    assert qe_scores(preds.reset_index(drop=True), sample.gold).pearson.equals(expected)
+    with pytest.raises(StatsInputError, match="gold has 599 labels but predictions have 600"):
+        qe_scores(preds, pd.Series(g[:-1]))
+
