@@ -46,6 +46,7 @@ from ._validation import (
     as_float_array,
     check_alternative,
     check_confidence_level,
+    is_default_index,
     warn_degenerate,
 )
 from .readers.qe import QEData
@@ -708,8 +709,10 @@ def compare_gold_representations(
 
     Parameters
     ----------
-    candidate, baseline, reference : array-like (n)
-        E.g. post-edit rates, post-edit times and HTER of the same n translations.
+    candidate, baseline, reference : array-like (n) or pandas.Series
+        E.g. post-edit rates, post-edit times and HTER of the same n translations. Series
+        indexed by sentence id are matched by id (in any order); arrays, and Series with
+        pandas' default 0..n-1 index, by position.
     alternative : {'greater', 'less', 'two-sided'}
         'greater' tests :math:`\rho_{13} > \rho_{23}`.
     confidence_level : float
@@ -725,6 +728,31 @@ def compare_gold_representations(
     """
     check_alternative(alternative)
     check_confidence_level(confidence_level)
+    names = ("candidate", "baseline", "reference")
+    # Series labelled by sentence id are matched by id on the first labelled one, not by
+    # position (same ids in another order -> aligned; other ids -> error naming them).
+    series = [candidate, baseline, reference]
+    target = next(
+        (
+            i
+            for i, v in enumerate(series)
+            if isinstance(v, pd.Series) and not is_default_index(v.index)
+        ),
+        None,
+    )
+    if target is not None:
+        index = series[target].index
+        for i, v in enumerate(series):
+            if i != target:
+                series[i] = align_by_label(
+                    v,
+                    index,
+                    message=f"{names[i]} (a Series) is indexed by other sentence ids than "
+                    f"{names[target]}",
+                    missing=f"no {names[i]} value for",
+                    extra=f"{names[i]} values for sentence ids not in {names[target]}:",
+                )
+    candidate, baseline, reference = series
     x1 = as_float_array(np.asarray(candidate, dtype=float), "candidate")
     x2 = as_float_array(np.asarray(baseline, dtype=float), "baseline")
     x3 = as_float_array(np.asarray(reference, dtype=float), "reference")
@@ -735,7 +763,6 @@ def compare_gold_representations(
         )
     if x1.shape[0] < 4:
         raise StatsInputError(f"candidate: need at least 4 values; got {x1.shape[0]}")
-    names = ("candidate", "baseline", "reference")
     stacked = np.column_stack([x1, x2, x3])
     const = _constant_columns(stacked)
     if const.any():

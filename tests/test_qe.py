@@ -512,3 +512,32 @@ def test_gold_positional_for_arrays_and_default_index(sample):
     with pytest.raises(StatsInputError, match="gold has 599 labels but predictions have 600"):
         qe_scores(preds, pd.Series(g[:-1]))
 
+
+def test_gold_representations_matched_by_sentence_id():
+    """compare_gold_representations with three Series indexed by sentence id in different
+    orders. Expected: williams_test on numpy correlations of the id-aligned arrays (the
+    function's own golden path, tested against R psych above)."""
+    pe = read_post_edit(QE / "post_edit.tsv")
+    ids = [f"s{i}" for i in range(len(pe))]
+    per = pd.Series(post_edit_rate(pe["time"], pe["words"]).to_numpy(), index=ids)
+    pet = pd.Series(pe["time"].to_numpy(dtype=float), index=ids)
+    hter = pd.Series(pe["hter"].to_numpy(dtype=float), index=ids)
+    expected = compare_gold_representations(per.to_numpy(), pet.to_numpy(), hter.to_numpy())
+    c = np.corrcoef(np.column_stack([per, pet, hter]), rowvar=False)
+    want = williams_test(c[0, 1], c[0, 2], c[1, 2], len(ids))
+    assert expected.statistic == pytest.approx(want.statistic, rel=1e-12)
+    rng = np.random.default_rng(0)
+    shuffled = [s.iloc[rng.permutation(len(s))] for s in (per, pet, hter)]
+    got = compare_gold_representations(*shuffled)
+    assert got.statistic == pytest.approx(want.statistic, rel=1e-12)
+    assert got.pvalue == pytest.approx(want.pvalue, rel=1e-12)
+    # the first labelled Series sets the order: an unlabelled candidate array is read in the
+    # order of baseline's ids, and reference is matched to those ids
+    got2 = compare_gold_representations(per.to_numpy()[::-1], pet.iloc[::-1], hter)
+    assert got2.statistic == pytest.approx(want.statistic, rel=1e-12)
+    with pytest.raises(
+        StatsInputError,
+        match=r"reference \(a Series\) is indexed by other "
+        r"sentence ids than baseline: no reference value for s1",
+    ):
+        compare_gold_representations(per.to_numpy(), pet, hter.rename(index={"s1": "t1"}))
