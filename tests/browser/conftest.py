@@ -20,8 +20,12 @@ When ``/usr/bin/chromium`` is missing the tests skip -- unless ``CI=true``, wher
 Every test in ``tests/browser`` is marked ``browser``.
 
 Helpers (``tests/browser/helpers.py``): ``goto_page(page, app_url, url_path)``,
-``wait_for_idle(page)``, ``wait_for_charts(page, minimum)``, ``upload_files(page, paths, index=0)``,
-``assert_no_exception(page)``, ``screenshot(page, artifacts_dir, name)``.
+``wait_for_idle(page)``, ``rerun_after(page, action)`` (do a click/upload and wait for the
+script run it triggers to finish), ``wait_for_charts(page, minimum)``,
+``upload_files(page, paths, index=0)``, ``chart_count(page)``, ``assert_no_exception(page)``,
+``screenshot(page, artifacts_dir, name)``; selectors ``CHART_SELECTOR``, ``ERROR_SELECTOR``,
+``EXCEPTION_SELECTOR``. Widgets with ``key=k`` are wrapped in an element with CSS class
+``st-key-k``: ``page.locator(".st-key-metrics_alpha").get_by_text("0.01").click()``.
 
 Example::
 

@@ -37,6 +37,30 @@ def wait_for_idle(page, timeout: float = 60.0, settle: float = 0.4) -> None:
     raise TimeoutError(f"app still running after {timeout} s (state {state!r}, {conn!r})")
 
 
+_COUNT_RUNS_JS = """
+() => {
+  window._e2eRuns = 0;
+  const app = document.querySelector('[data-testid="stApp"]');
+  let running = false;
+  new MutationObserver(() => {
+    const state = app.getAttribute('data-test-script-state');
+    if (state === 'running') running = true;
+    else if (state === 'notRunning' && running) { running = false; window._e2eRuns += 1; }
+  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+}
+"""
+
+
+def rerun_after(page, action, timeout: float = 60.0) -> None:
+    """Do ``action()`` (a click, an upload, ...) and wait until the script run it triggers has
+    *finished* -- robust on a busy machine, where the rerun may start after ``wait_for_idle``'s
+    settle time. Example: ``rerun_after(page, lambda: page.get_by_text("0.01").click())``."""
+    page.evaluate(_COUNT_RUNS_JS)
+    action()
+    page.wait_for_function("window._e2eRuns > 0", timeout=timeout * 1000)
+    wait_for_idle(page, timeout=timeout)
+
+
 def goto_page(page, app_url: str, url_path: str = "") -> None:
     """Open a page by its ``url_path`` (see dashboard/app.py) and wait for its first run."""
     page.goto(f"{app_url}/{url_path}")
@@ -59,11 +83,11 @@ def wait_for_charts(page, minimum: int, timeout: float = 60.0) -> int:
 
 
 def upload_files(page, paths: Sequence[str | Path], index: int = 0) -> None:
-    """Upload files through the ``index``-th ``st.file_uploader`` on the page, wait for the rerun."""
-    page.locator('[data-testid="stFileUploader"] input[type="file"]').nth(index).set_input_files(
-        [str(p) for p in paths]
-    )
-    wait_for_idle(page)
+    """Upload files through the ``index``-th ``st.file_uploader`` on the page and wait until
+    the rerun they trigger has finished (file chips may show shortened names, so they are not
+    matched)."""
+    field = page.locator('[data-testid="stFileUploader"] input[type="file"]').nth(index)
+    rerun_after(page, lambda: field.set_input_files([str(p) for p in paths]))
 
 
 def assert_no_exception(page) -> None:

@@ -27,6 +27,8 @@ def test_presentation_mode_enlarges_fonts(page, app_url, artifacts_dir):
     root = "parseFloat(getComputedStyle(document.documentElement).fontSize)"
     normal = page.evaluate(root)
     page.locator('[data-testid="stSidebar"]').get_by_text("Presentation mode").click()
+    # the rerun may start late on a busy machine: wait for the larger root font itself
+    page.wait_for_function(f"{root} > {normal * 1.2}", timeout=60_000)
     wait_for_idle(page)
     large = page.evaluate(root)
     assert large > normal * 1.2

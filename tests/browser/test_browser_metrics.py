@@ -8,6 +8,7 @@ from pathlib import Path
 from tests.browser.helpers import (
     ERROR_SELECTOR,
     assert_no_exception,
+    rerun_after,
     screenshot,
     upload_files,
     wait_for_charts,
@@ -56,10 +57,13 @@ def test_upload_draws_figures_then_malformed_file_shows_error(page, artifacts_di
 
 def test_changing_alpha_redraws_without_exception(page):
     wait_for_charts(page, minimum=5)
-    page.locator(".st-key-metrics_alpha").get_by_text("0.001").click()
-    wait_for_idle(page)
+    rerun_after(page, page.locator(".st-key-metrics_alpha").get_by_text("0.001").click)
     wait_for_charts(page, minimum=5)
-    assert page.get_by_text("α = 0.001").count() >= 1
+    titles = page.eval_on_selector_all(
+        ".js-plotly-plot .gtitle", "els => els.map(e => e.textContent)"
+    )
+    assert any("α = 0.001" in t for t in titles), titles
+    assert page.get_by_text("Significant pairs (α = 0.001)").count() == 1
     assert_no_exception(page)
 
 
