@@ -39,8 +39,10 @@ __all__ = [
     "accuracy_from_pvalues",
     "accuracy_interval",
     "compare_accuracies",
+    "min_resamples",
     "significance_accuracy",
     "statistics_from_score_file",
+    "unattainable_alpha_messages",
 ]
 
 #: the three randomized tests of :mod:`stats.randomized`, in the order of the paper's tables
@@ -270,6 +272,39 @@ def _common_systems(
     return tuple(keep), messages
 
 
+def min_resamples(alpha: float) -> int:
+    """Smallest number of resamples R whose smallest p-value :math:`1/(R+1)` is below
+    ``alpha`` (the p-values of :mod:`stats.randomized` are :math:`(c+1)/(R+1)`)."""
+    alpha = check_alpha(alpha)
+    r = max(1, int(np.floor(1.0 / alpha)) - 1)
+    while 1.0 / (r + 1) >= alpha:
+        r += 1
+    while r > 1 and 1.0 / r < alpha:
+        r -= 1
+    return r
+
+
+def unattainable_alpha_messages(n_resamples: int, alphas: Sequence[float]) -> list[str]:
+    r"""One message per alpha that no randomized test with ``n_resamples`` resamples can reach.
+
+    The tests' p-values are :math:`(c+1)/(R+1) \ge 1/(R+1)`, and a pair is significant when
+    :math:`p < \alpha`; for :math:`1/(R+1) \ge \alpha` every pair is "no significant
+    difference" whatever the data, so accuracies at that alpha only count the pairs the humans
+    found tied.
+    """
+    out = []
+    for a in alphas:
+        p_min = 1.0 / (n_resamples + 1)
+        if p_min >= a:
+            out.append(
+                f"alpha {a:g}: with {n_resamples} resamples the smallest attainable p-value is "
+                f"1/({n_resamples}+1) = {p_min:.4g}, not below alpha {a:g}, so no test can find a "
+                f"significant difference and every pair counts as 'no significant difference'; "
+                f"use at least {min_resamples(a)} resamples"
+            )
+    return out
+
+
 def accuracy_from_pvalues(
     gold,
     pvalues: Mapping[tuple[str, str], pd.DataFrame],
@@ -294,6 +329,11 @@ def accuracy_from_pvalues(
         Significance levels; a pair is significant at alpha when ``p < alpha``.
     confidence_level : float
         Of the Clopper-Pearson intervals.
+    n_resamples : int, optional
+        Resamples behind ``pvalues`` (recorded in the result). At every alpha with
+        :math:`1/(R+1) \\ge \\alpha` no pair can be significant: a
+        :class:`~stats.DegenerateInputWarning` names R and alpha and the message is kept in
+        the result's ``warnings``.
 
     Returns
     -------
@@ -309,6 +349,12 @@ def accuracy_from_pvalues(
     names = {f"{m} / {t}": list(map(str, p.index)) for (m, t), p in pvalues.items()}
     systems, messages = _common_systems(gold, names, already=list(extra_warnings))
     messages = [*gold.warnings, *extra_warnings, *messages]
+    if n_resamples is not None:
+        n_resamples = check_positive_int(n_resamples, "n_resamples")
+        for msg in unattainable_alpha_messages(n_resamples, alphas):
+            if msg not in messages:
+                warn_degenerate(msg, stacklevel=3)
+                messages.append(msg)
     metrics = tuple(dict.fromkeys(m for m, _ in pvalues))
     tests = tuple(dict.fromkeys(t for _, t in pvalues))
     k = len(systems)
@@ -459,6 +505,13 @@ def significance_accuracy(
     -------
     AccuracyResult
 
+    Warns
+    -----
+    DegenerateInputWarning
+        For every alpha with :math:`1/(R+1) \\ge \\alpha` (R = ``n_resamples``): no pair can be
+        significant there, so the test's conclusions are all "no significant difference". The
+        message (naming R and alpha) is also in the result's ``warnings``.
+
     References
     ----------
     Graham, Mathur & Baldwin (2014), Tables 1-2, https://aclanthology.org/W14-3333
@@ -499,6 +552,9 @@ def significance_accuracy(
         raise StatsInputError("alphas: give at least one significance level")
     gold = _gold(gold, alphas[0])
     systems, messages = _common_systems(gold, {k: m.systems for k, m in items})
+    for msg in unattainable_alpha_messages(n_resamples, alphas):  # before the long run
+        warn_degenerate(msg, stacklevel=3)
+        messages.append(msg)
     if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
         seed, run_rng = int(rng), None
     elif rng is None:

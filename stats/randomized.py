@@ -66,9 +66,11 @@ import pandas as pd
 from ._errors import StatsInputError
 from ._validation import (
     as_float_array,
+    check_alpha,
     check_alternative,
     check_confidence_level,
     check_positive_int,
+    warn_degenerate,
 )
 from .sufficient import SegmentStatistics, statistics_from_scores
 
@@ -162,6 +164,12 @@ class RandomizedTestResult:
         """Bootstrap confidence interval of the difference."""
         return self.difference_ci
 
+    @property
+    def min_pvalue(self) -> float:
+        """Smallest p-value this test can give, :math:`1/(R+1)`: nothing is significant at
+        an alpha at or below it, whatever the data."""
+        return 1.0 / (self.n_resamples + 1)
+
 
 @dataclass(frozen=True, kw_only=True)
 class PairwiseSignificanceResult:
@@ -205,8 +213,27 @@ class PairwiseSignificanceResult:
     confidence_level: float
     signature: str = ""
 
+    @property
+    def min_pvalue(self) -> float:
+        """Smallest p-value these tests can give, :math:`1/(R+1)`: nothing is significant at
+        an alpha at or below it, whatever the data."""
+        return 1.0 / (self.n_resamples + 1)
+
     def significant(self, alpha: float = 0.05) -> pd.DataFrame:
-        """Boolean DataFrame: p-value < ``alpha`` (False where no test sits)."""
+        """Boolean DataFrame: p-value < ``alpha`` (False where no test sits).
+
+        Warns (:class:`~stats.DegenerateInputWarning`) when ``alpha`` is not above
+        :attr:`min_pvalue`: then every cell is False because of the number of resamples, not
+        the data.
+        """
+        alpha = check_alpha(alpha)
+        if self.min_pvalue >= alpha:
+            warn_degenerate(
+                f"with {self.n_resamples} resamples the smallest attainable p-value is "
+                f"1/({self.n_resamples}+1) = {self.min_pvalue:.4g}, not below alpha {alpha:g}: "
+                "no pair can be significant at this level",
+                stacklevel=2,
+            )
         return (self.pvalue < alpha).fillna(False).astype(bool)
 
     def pairs(self) -> pd.DataFrame:

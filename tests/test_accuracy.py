@@ -419,3 +419,52 @@ def test_statistics_from_score_file_reads_every_metric():
     assert list(one) == ["mean"] and one["mean"].corpus_scores.tolist() == pytest.approx([0.6, 0.5])
     with pytest.raises(StatsInputError, match="no METRIC column"):
         statistics_from_score_file(wide, name="wide.csv", metrics=["COMET"])
+
+
+def test_unreachable_alpha_is_warned_and_reported_not_silently_all_ties():
+    """With R resamples the randomized tests' smallest p-value is 1/(R+1) (their (c+1)/(R+1)
+    with c = 0). For R = 19 that is 1/20 = 0.05 (by hand), which is not below alpha 0.05 or
+    0.01, so every pair must be "no significant difference" there; for R = 20 (1/21 < 0.05)
+    only alpha 0.01 is unreachable. The expected correct counts are the pairs the humans tie
+    (gold conclusion 0), counted from the gold standard directly."""
+    from stats.sufficient import statistics_from_scores
+
+    judgements, scores = _judgements_and_scores()
+    data = statistics_from_scores(scores, label="sim")
+    gold = human_gold_standard(judgements)
+    with pytest.warns(DegenerateInputWarning) as caught:
+        res = significance_accuracy(
+            gold, [data], tests=["paired-bootstrap"], alphas=(0.05, 0.01), n_resamples=19, rng=3
+        )
+    texts = [str(w.message) for w in caught]
+    for a in ("0.05", "0.01"):
+        expected = (
+            f"alpha {a}: with 19 resamples the smallest attainable p-value is 1/(19+1) = 0.05, "
+            f"not below alpha {a}"
+        )
+        assert sum(t.startswith(expected) for t in texts) == 1, texts
+        assert sum(w.startswith(expected) for w in res.warnings) == 1, res.warnings
+    assert any("use at least 20 resamples" in w for w in res.warnings)
+    assert any("use at least 100 resamples" in w for w in res.warnings)
+    ag = res.agreement
+    assert (ag["conclusion"] == 0).all()
+    for a in (0.05, 0.01):
+        combined = gold.combined_pvalue(a).to_numpy()
+        tied = res.n_pairs - int((combined < a).sum())  # one p per pair, NaN elsewhere
+        row = res.table[res.table["alpha"] == a].iloc[0]
+        assert row["correct"] == tied
+    # R = 20: alpha 0.05 is reachable (1/21 < 0.05) -> only the 0.01 message
+    with pytest.warns(DegenerateInputWarning):
+        res20 = significance_accuracy(
+            gold, [data], tests=["paired-bootstrap"], alphas=(0.05, 0.01), n_resamples=20, rng=3
+        )
+    assert [w.split(":")[0] for w in res20.warnings if "attainable" in w] == ["alpha 0.01"]
+    # the page's path (p-values computed elsewhere, R given) reports the same
+    with pytest.warns(DegenerateInputWarning, match="alpha 0.001: with 999 resamples"):
+        again = accuracy_from_pvalues(
+            gold, res20.pvalues, alphas=(0.001,), n_resamples=999
+        )
+    assert any("use at least 1000 resamples" in w for w in again.warnings)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DegenerateInputWarning)
+        accuracy_from_pvalues(gold, res20.pvalues, alphas=(0.001,), n_resamples=1000)

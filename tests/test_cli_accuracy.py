@@ -74,7 +74,12 @@ def test_json_layout_on_sample_text(text_json):
         assert list(row) == ["metric", "test", "alpha", "correct", "accuracy", "ci_low", "ci_high"]
         assert row["accuracy"] == pytest.approx(row["correct"] / 28)
         assert row["ci_low"] <= row["accuracy"] <= row["ci_high"]
-    assert d["warnings"] == []
+    # 199 resamples: the smallest p-value is 1/(199+1) = 0.005 (by hand), not below 0.001, so
+    # nothing can be significant at 0.001 -- said in the JSON (and on stderr), not hidden
+    assert len(d["warnings"]) == 1
+    assert d["warnings"][0].startswith(
+        "alpha 0.001: with 199 resamples the smallest attainable p-value is 1/(199+1) = 0.005"
+    )
 
 
 def test_gold_pvalues_sit_in_the_row_of_the_higher_mean_z(text_json):

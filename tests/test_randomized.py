@@ -424,3 +424,29 @@ def test_segment_score_series_are_paired_by_segment_id():
         assert f(x, shuffled, n_resamples=500, rng=1).pvalue == ref.pvalue
     with pytest.raises(StatsInputError, match="only in x: seg0; only in y: other"):
         paired_bootstrap(x, y.rename(index={"seg0": "other"}))
+
+
+def test_min_pvalue_is_attained_and_significant_warns_when_alpha_is_unreachable():
+    """With R resamples the smallest p-value is (0 + 1)/(R + 1) (the paper's (c+1)/(R+1)
+    with c = 0; arithmetic, no other source needed). A difference far beyond any resample
+    attains it; with R = 19 that is 1/20 = 0.05, so nothing is significant at alpha = 0.05
+    and `significant` says why instead of silently returning all False."""
+    from stats import DegenerateInputWarning
+
+    n = 30
+    x = np.linspace(10.0, 11.0, n)
+    y = x - 5.0  # X better on every segment by far more than any resample can undo
+    for f in SINGLE.values():
+        res = f(x, y, n_resamples=19, rng=0)
+        assert res.min_pvalue == 1 / 20
+        assert res.pvalue == pytest.approx(1 / 20)
+    data = statistics_from_scores(pd.DataFrame({"a": x, "b": y, "c": y - 5.0}))
+    res = pairwise_significance(data, test="approximate-randomization", n_resamples=19, rng=0)
+    assert res.min_pvalue == 1 / 20
+    assert np.nanmin(res.pvalue.to_numpy()) == pytest.approx(1 / 20)
+    with pytest.warns(DegenerateInputWarning, match=r"19 resamples .* 1/\(19\+1\) = 0.05, not "
+                      r"below alpha 0.05"):
+        assert not res.significant(0.05).to_numpy().any()
+    assert res.significant(0.051).at["a", "b"]  # reachable: no warning needed
+    with pytest.raises(StatsInputError, match="alpha"):
+        res.significant(1.5)

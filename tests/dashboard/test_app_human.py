@@ -66,6 +66,11 @@ def test_controls_change_alpha_tests_resamples_and_seed(at):
     table = _frame(at, "Metric")
     assert [c for c in table.columns if c.endswith("Conc.")] == ["Approx. Rand.: Conc."]
     assert any("random seed **7**, 500 resamples" in c.value for c in at.caption)
+    # 1/(500+1) ~ 0.002 is not below 0.001: the page says nothing can be significant there
+    assert any(
+        w.value.startswith("alpha 0.001: with 500 resamples the smallest attainable p-value")
+        for w in at.warning
+    )
     at.multiselect(key="human_tests").set_value([]).run()
     assert any("at least one metric and one test" in w.value for w in at.warning)
 
