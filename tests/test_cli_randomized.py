@@ -149,3 +149,70 @@ def test_line_count_mismatch_subprocess(tmp_path):
         capture_output=True, text=True, cwd=ROOT, timeout=60,
     )
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+@pytest.fixture(scope="module")
+def error_scores(tmp_path_factory):
+    """The sample SimCOMET segment scores and the same scores negated as an error metric
+    'negCOMET' (lower is better). Negation is exact in floating point, so with the same seed
+    every resampled difference is exactly the same: the independent check of the flag."""
+    import pandas as pd
+
+    long = pd.read_csv(MT / "segment_scores.tsv", sep="\t")
+    comet = long[long["METRIC"] == "SimCOMET"]
+    neg = comet.assign(SCORE=-comet["SCORE"], METRIC="negCOMET")
+    path = tmp_path_factory.mktemp("err") / "scores.tsv"
+    pd.concat([comet, neg]).to_csv(path, sep="\t", index=False, float_format="%.6f")
+    return path, neg.groupby("SYSTEM")["SCORE"].mean()
+
+
+def test_lower_is_better_flips_order_and_pvalue_rows(error_scores, capsys):
+    path, means = error_scores
+    common = ["randomized", "--scores", str(path), "--resamples", "300", "--seed", "5",
+              "--test", "approximate-randomization"]
+    code, out, err = _run([*common, "--score-metric", "SimCOMET"], capsys)
+    assert code == 0, err
+    higher = json.loads(out)
+    code, out, err = _run([*common, "--score-metric", "negCOMET", "--lower-is-better"], capsys)
+    assert code == 0, err
+    lower = json.loads(out)
+    assert list(lower) == KEYS
+    # best first = lowest error first (pandas groupby means of the file, ascending)
+    assert lower["systems"] == list(means.sort_values().index)
+    assert lower["systems"] == higher["systems"]
+    assert lower["scores"] == {s: pytest.approx(-v, abs=1e-9) for s, v in higher["scores"].items()}
+    # p-values: the same cells (row = the better = lower-error system), the same values
+    assert lower["pvalues"] == higher["pvalues"]
+    # without the flag the error metric is read as higher-is-better: order and rows reverse
+    code, out, _ = _run([*common, "--score-metric", "negCOMET"], capsys)
+    wrong = json.loads(out)
+    assert wrong["systems"] == lower["systems"][::-1]
+    best, worst = lower["systems"][0], lower["systems"][-1]
+    assert lower["pvalues"][best][worst] is not None and lower["pvalues"][worst][best] is None
+    assert wrong["pvalues"][worst][best] is not None and wrong["pvalues"][best][worst] is None
+    # the metric may be named (case-insensitive), as in the accuracy CLI
+    code, out, _ = _run([*common, "--score-metric", "negCOMET", "--lower-is-better",
+                         "negcomet"], capsys)
+    assert code == 0 and json.loads(out) == lower
+    code, out, _ = _run([*common, "--score-metric", "negCOMET", "--lower-is-better",
+                         "--format", "tsv"], capsys)
+    assert code == 0 and "; lower is better)" in out.splitlines()[0]
+    assert out.splitlines()[3].startswith(best + "\t")
+
+
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        (["--score-metric", "negCOMET", "--lower-is-better", "SimCOMET"],
+         "--lower-is-better names simcomet, not the metric tested from"),
+        (["--ref", str(MT / "reference.txt"), "--hyp", str(MT / "hyp" / "Aurora.txt"),
+          str(MT / "hyp" / "Cirrus.txt"), "--lower-is-better"],
+         "--lower-is-better only applies to --scores"),
+    ],
+)
+def test_lower_is_better_errors(error_scores, capsys, args, match):
+    if "--ref" not in args:
+        args = ["--scores", str(error_scores[0]), *args]
+    code, out, err = _run(["randomized", *args], capsys)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and match in err, err

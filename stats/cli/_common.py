@@ -9,6 +9,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from .._errors import StatsInputError
+
 
 def jsonable(obj):
     """Convert numpy/pandas scalars and containers to plain JSON types; NaN becomes None."""
@@ -69,3 +71,57 @@ def table_tsv(rows: Sequence[Mapping], columns: Sequence[str], *, fmt: str = "{:
     out = ["\t".join(columns)]
     out += ["\t".join(cell(row.get(c)) for c in columns) for row in rows]
     return "\n".join(out)
+
+
+# ---- segment-score options shared by the randomized and accuracy subcommands ----
+
+
+def add_lower_is_better(group, *, bare_flag: bool = False) -> None:
+    """Add ``--lower-is-better NAME ...``: metrics of a ``--scores`` file (SYSTEM SEGMENT SCORE
+    [METRIC]) for which a lower score is better (error rates such as segment-level TER).
+
+    With ``bare_flag`` (a subcommand that tests one metric) the names are optional: a bare
+    ``--lower-is-better`` means the metric chosen with ``--score-metric`` or the file's only
+    one (then ``[]``). The value is None when the option is absent.
+    """
+    group.add_argument(
+        "--lower-is-better",
+        nargs="*" if bare_flag else "+",
+        default=None,
+        metavar="NAME",
+        help="with --scores: a lower score is better for "
+        + ("the metric tested (or the named metric(s)) " if bare_flag else "these metrics ")
+        + "of the file ('mean' for a file without METRIC column); the system with the lower "
+        "score is ranked first and holds the p-value",
+    )
+
+
+def check_scores_only(args) -> None:
+    """``--score-metric`` and ``--lower-is-better`` describe a ``--scores`` file: an error
+    without one."""
+    if args.score_metric and not args.scores:
+        raise StatsInputError("--score-metric only applies to --scores")
+    if args.lower_is_better is not None and not args.scores:
+        raise StatsInputError(
+            "--lower-is-better only applies to --scores (TER from --ref/--hyp is already "
+            "lower-is-better)"
+        )
+
+
+def lower_is_better_for(args, metric: str, *, source: str) -> bool:
+    """Whether ``metric`` (the name of the one metric read from ``--scores``) is lower-is-better
+    according to ``--lower-is-better`` (bare: yes; names: yes if listed, case-insensitive; a
+    name that is not ``metric`` is an error naming the file's metric)."""
+    names = args.lower_is_better
+    if names is None:
+        return False
+    if not names:
+        return True
+    wanted = {str(n).lower() for n in names}
+    unknown = sorted(wanted - {metric.lower()})
+    if unknown:
+        raise StatsInputError(
+            f"--lower-is-better names {', '.join(unknown)}, not the metric tested from {source} "
+            f"({metric}); give a bare --lower-is-better or --lower-is-better {metric}"
+        )
+    return True

@@ -33,7 +33,15 @@ from ..human import CRITERIA, human_gold_standard
 from ..readers.judgements import read_judgement_files
 from ..readers.segments import read_parallel
 from ..sufficient import extract_statistics
-from ._common import dumps, jsonable, matrix_tsv, pvalue_matrix_json, table_tsv
+from ._common import (
+    add_lower_is_better,
+    check_scores_only,
+    dumps,
+    jsonable,
+    matrix_tsv,
+    pvalue_matrix_json,
+    table_tsv,
+)
 from .randomized import DEFAULT_SEED
 
 TEXT_METRICS = ("bleu", "chrf", "ter")
@@ -87,14 +95,7 @@ def add_parser(subparsers) -> None:
         help="with --scores: which METRIC(s) of the file to evaluate "
         "(default: every metric in the file)",
     )
-    src.add_argument(
-        "--lower-is-better",
-        nargs="+",
-        default=[],
-        metavar="NAME",
-        help="with --scores: metrics of the file for which a lower score is better "
-        "('mean' for a file without METRIC column)",
-    )
+    add_lower_is_better(src)
     p.add_argument(
         "--metric",
         nargs="+",
@@ -148,10 +149,7 @@ def _load_metrics(args: argparse.Namespace) -> dict:
         raise StatsInputError("--hyp given without --ref: give at least one reference file")
     if has_text and not args.hyp:
         raise StatsInputError("--ref given without --hyp: give one hypothesis file per system")
-    if args.score_metric and not args.scores:
-        raise StatsInputError("--score-metric only applies to --scores")
-    if args.lower_is_better and not args.scores:
-        raise StatsInputError("--lower-is-better only applies to --scores")
+    check_scores_only(args)
     if not metrics:
         metrics = (["bleu"] if has_text else []) + (["mean"] if args.scores else [])
     text_metrics = [m for m in metrics if m in TEXT_METRICS]
@@ -173,7 +171,7 @@ def _load_metrics(args: argparse.Namespace) -> dict:
             out[m] = extract_statistics(refs, hyps, metric=m)
     if args.scores:
         found = statistics_from_score_file(
-            args.scores, metrics=args.score_metric, lower_is_better=args.lower_is_better
+            args.scores, metrics=args.score_metric, lower_is_better=args.lower_is_better or ()
         )
         for name, data in found.items():
             if name in out:

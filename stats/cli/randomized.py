@@ -5,6 +5,7 @@ Examples::
     python -m stats randomized --ref ref.txt --hyp sysA.txt sysB.txt sysC.txt \\
         --metric bleu --test approximate-randomization --resamples 10000 --seed 1
     python -m stats randomized --scores comet.tsv --metric mean --test paired-bootstrap
+    python -m stats randomized --scores seg.tsv --score-metric TER --lower-is-better
 
 JSON output::
 
@@ -12,8 +13,9 @@ JSON output::
      "systems": [best first], "scores": {system: score},
      "pvalues": {row: {col: p or null}}}
 
-The p-value of a pair sits in the row of the system with the better score (for TER: the
-lower); the mirror cell and the diagonal are null. The same seed gives byte-identical output.
+The p-value of a pair sits in the row of the system with the better score (for TER, and
+segment scores with ``--lower-is-better``: the lower); the mirror cell and the diagonal are
+null. The same seed gives byte-identical output.
 """
 
 from __future__ import annotations
@@ -24,7 +26,15 @@ from .._errors import StatsInputError
 from ..randomized import TESTS, pairwise_significance
 from ..readers.segments import read_parallel, read_segment_scores
 from ..sufficient import extract_statistics, statistics_from_scores
-from ._common import dumps, matrix_tsv, pvalue_matrix_json, table_tsv
+from ._common import (
+    add_lower_is_better,
+    check_scores_only,
+    dumps,
+    lower_is_better_for,
+    matrix_tsv,
+    pvalue_matrix_json,
+    table_tsv,
+)
 
 DEFAULT_SEED = 12345
 DEFAULT_RESAMPLES = {"paired-bootstrap": 1000, "bootstrap": 1000, "approximate-randomization": 10000}
@@ -51,6 +61,7 @@ def add_parser(subparsers) -> None:
                      "(one column per system)")
     src.add_argument("--score-metric", metavar="NAME",
                      help="with --scores: which METRIC to use when the file holds several")
+    add_lower_is_better(src, bare_flag=True)
     p.add_argument("--metric", choices=["bleu", "chrf", "ter", "mean"],
                    help="bleu|chrf|ter for --ref/--hyp (default bleu), mean for --scores")
     p.add_argument("--test", choices=list(TESTS), default="paired-bootstrap",
@@ -76,13 +87,15 @@ def _load(args: argparse.Namespace):
                 "use --metric mean"
             )
         frame = read_segment_scores(args.scores, metric=args.score_metric)
-        return statistics_from_scores(frame, label=frame.columns.name or "mean score"), metric
+        name = frame.columns.name or "mean"
+        lower = lower_is_better_for(args, str(name), source=str(args.scores))
+        label = frame.columns.name or "mean score"
+        return statistics_from_scores(frame, label=label, higher_is_better=not lower), metric
     if not args.hyp:
         raise StatsInputError("no input: give --ref FILE and --hyp FILE [FILE ...], or --scores FILE")
     if not args.ref:
         raise StatsInputError("--hyp given without --ref: give at least one reference file")
-    if args.score_metric:
-        raise StatsInputError("--score-metric only applies to --scores")
+    check_scores_only(args)
     metric = args.metric or "bleu"
     if metric == "mean":
         raise StatsInputError(
@@ -120,8 +133,10 @@ def run(args: argparse.Namespace) -> str:
                 "pvalues": pvalue_matrix_json(res.pvalue),
             }
         )
+    direction = "" if res.higher_is_better else "; lower is better"
     head = (
-        f"# metric={metric} ({res.label}{'; ' + res.signature if res.signature else ''}) "
+        f"# metric={metric} ({res.label}{'; ' + res.signature if res.signature else ''}"
+        f"{direction}) "
         f"test={res.test} alternative={res.alternative} n_resamples={res.n_resamples} "
         f"seed={res.seed} n_segments={res.n_segments}"
     )
