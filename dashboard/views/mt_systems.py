@@ -255,6 +255,13 @@ components.show_figure(
     filename=f"mt_significance_{first.label}_{side}",
 )
 components.seed_caption(first.seed, n_resamples=n_resamples)
+if first.min_pvalue >= alpha:
+    st.warning(
+        f"With {n_resamples:,} resamples the smallest attainable p-value is 1/({n_resamples}+1) "
+        f"= {first.min_pvalue:.4g}, not below α = {alpha:g}: no pair can be significant at this "
+        "level, whatever the data. Choose more resamples.",
+        icon=":material/warning:",
+    )
 st.caption(
     "Cell (row, column) is coloured when the row system's score is significantly better than "
     "the column system's (darker = smaller p; grey = tested, not significant). p = (c + 1) / "

@@ -199,3 +199,54 @@ def test_presentation_mode(app_test):
     # one grid per row on a projector, large fonts
     assert grid.layout.font.size == 20
     assert len(chart_specs(at)) == 3
+
+
+def test_lower_is_better_toggle_for_uploaded_error_scores(app_test):
+    """An error-type segment metric (here the sample SimCOMET scores negated, which is exact in
+    floating point) with "Lower scores are better": the lowest error ranks first and holds the
+    p-values, and the grid's p-values equal those of the stats API on the original
+    (higher-is-better) SimCOMET scores with the same seed -- the independent reference."""
+    import pandas as pd
+
+    long = pd.read_csv(MT / "segment_scores.tsv", sep="\t")
+    comet = long[long["METRIC"] == "SimCOMET"]
+    neg = comet.assign(SCORE=-comet["SCORE"], METRIC="negCOMET")
+    upload = neg.to_csv(sep="\t", index=False, float_format="%.6f").encode()
+    at = app_test(PAGE).run()
+    at.radio(key="mt_source").set_value("Segment scores").run()
+    at.file_uploader(key="mt_scores").set_value([("err.tsv", upload, "text/plain")])
+    at.multiselect(key="mt_tests").set_value(["approximate-randomization"])
+    at.selectbox(key="mt_resamples").set_value(200).run()
+    no_problems(at)
+    means = neg.groupby("SYSTEM")["SCORE"].mean()
+    assert list(system_table(at).index) == list(means.sort_values(ascending=False).index)
+    at.toggle(key="mt_lower").set_value(True).run()
+    no_problems(at)
+    assert list(system_table(at).index) == list(means.sort_values().index)
+    assert metrics(at)["Best system"] == means.idxmin()
+    frame = read_segment_scores(MT / "segment_scores.tsv", metric="SimCOMET")
+    expected = pairwise_significance(
+        statistics_from_scores(frame), test="approximate-randomization", n_resamples=200,
+        rng=12345,
+    )
+    assert list(system_table(at).index) == list(expected.systems)
+    grid = chart_specs(at)[1]
+    p_custom = arr(grid.data[-1].customdata)[..., 0]
+    np.testing.assert_allclose(p_custom, expected.pvalue.to_numpy(), equal_nan=True)
+    # the upper triangle (row = better = lower error) holds the p-values
+    upper = np.triu_indices(len(expected.systems), 1)
+    assert np.isfinite(p_custom[upper]).all()
+    assert np.isnan(p_custom[np.tril_indices(len(expected.systems))]).all()
+
+
+def test_unreachable_alpha_warns(app_test):
+    """1/(200+1) ~ 0.005 is not below alpha 0.001 (by hand): the page says nothing can be
+    significant there; at 0.05 it does not."""
+    at = app_test(PAGE).run()
+    at.multiselect(key="mt_tests").set_value(["approximate-randomization"])
+    at.selectbox(key="mt_resamples").set_value(200)
+    at.radio(key="mt_alpha").set_value(0.001).run()
+    no_problems(at)
+    assert any("1/(200+1) = 0.004975, not below α = 0.001" in w.value for w in at.warning)
+    at.radio(key="mt_alpha").set_value(0.05).run()
+    assert not any("smallest attainable" in w.value for w in at.warning)
