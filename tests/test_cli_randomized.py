@@ -216,3 +216,12 @@ def test_lower_is_better_errors(error_scores, capsys, args, match):
     code, out, err = _run(["randomized", *args], capsys)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and match in err, err
+
+
+def test_text_file_given_as_scores_says_so(capsys):
+    """Piping a hypothesis file through --scores used to print 'expected 6 fields (<the first
+    sentence's words>), found 9'."""
+    code, out, err = _run(["randomized", "--scores", str(MT / "hyp" / "Aurora.txt")], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "expected segment scores (a header SYSTEM SEGMENT SCORE [METRIC]" in err
+    assert "is this a plain-text file (one segment per line)?" in err and "--hyp/--ref" in err

@@ -207,3 +207,35 @@ def test_several_files_are_read_as_one_set():
         read_judgement_files(_src(GOOD, "a.tsv"), _src(bad, "bad.csv"))
     with pytest.raises(StatsInputError, match="no judgements file"):
         read_judgement_files()
+
+
+# ---- wrong kind of file given as judgements: the message says what it looks like ----
+
+
+@pytest.mark.parametrize(
+    ("name", "match"),
+    [
+        ("mt/hyp/Aurora.txt",
+         r"missing header column\(s\) SYSTEM, SEGMENT, ANNOTATOR, CRITERION, SCORE; found "
+         r"Beetdound.*; is this a plain-text file \(one segment per line\)\? .*--hyp/--ref"),
+        ("mt/segment_scores.tsv",
+         r"missing header column\(s\) ANNOTATOR, CRITERION; .*; this looks like segment-level "
+         r"scores \(SYSTEM SEGMENT SCORE \[METRIC\]; for `randomized --scores` or the MT systems "
+         r"page\), not human judgements$"),
+        ("qe/hter_long.txt", r"this looks like QE predictions .*, not human judgements$"),
+    ],
+)
+def test_wrong_kind_of_file_says_what_it_looks_like(name, match):
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "sample_data" / name
+    with pytest.raises(StatsInputError, match=match) as info:
+        read_judgements(path)
+    assert "\n" not in str(info.value)
+
+
+def test_real_judgements_with_a_short_row_get_no_wrong_file_hint():
+    text = GOOD.replace("sysB\t1\tw1\tadequacy\t40", "sysB\t1\tadequacy\t40")
+    with pytest.raises(StatsInputError, match=r"line 4: expected 5 fields \(SYSTEM SEGMENT "
+                       r"ANNOTATOR CRITERION SCORE\) as in the header, found 4$"):
+        read_judgements(_src(text))

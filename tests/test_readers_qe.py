@@ -394,3 +394,44 @@ def test_error_blank_line_inside_positional_gold_file():
     check(read_qe([src(SUB_A, "A.txt"), src(SUB_B, "B.txt")], src(GOLD + "\n\n", "g.txt")), "wmt")
     ided = "1 0.2\n\n2 0.4\n3 0.1\n4 0.6\n"
     check(read_qe([src(SUB_A, "A.txt"), src(SUB_B, "B.txt")], src(ided, "g.txt")), "wmt")
+
+
+# ---- wrong kind of file: the message says what it looks like (plain text, other inputs) ----
+
+MT = ROOT / "sample_data" / "mt"
+TEXT_HINT = r"is this a plain-text file \(one segment per line\)\? .*--hyp/--ref"
+
+
+@pytest.mark.parametrize(
+    ("path", "match"),
+    [
+        (MT / "hyp" / "Aurora.txt", r"unrecognised QE file layout .*'; " + TEXT_HINT),
+        (MT / "segment_scores.tsv",
+         r"unrecognised QE file layout .*; this looks like segment-level scores \(SYSTEM SEGMENT "
+         r"SCORE \[METRIC\]; for `randomized --scores`.*\), not QE predictions$"),
+        (ROOT / "sample_data" / "human" / "judgements.tsv",
+         r"this looks like human judgements .*, not QE predictions$"),
+    ],
+)
+def test_wrong_kind_of_file_as_predictions(path, match):
+    raises(match, path)
+
+
+def test_wrong_kind_of_file_as_gold_or_post_edit():
+    for path, match in [
+        (MT / "hyp" / "Aurora.txt",
+         r"line 2: expected one gold label, or 'SID LABEL', per line; found 9 fields; " + TEXT_HINT),
+        (ROOT / "sample_data" / "human" / "judgements.tsv",
+         r"found 5 fields; this looks like human judgements .*, not gold labels$"),
+    ]:
+        with pytest.raises(StatsInputError, match=match):
+            read_qe_gold(path)
+    with pytest.raises(StatsInputError, match=r"missing header column\(s\) SID, TIME, WORDS.*; "
+                       + TEXT_HINT):
+        read_post_edit(MT / "hyp" / "Aurora.txt")
+    with pytest.raises(StatsInputError, match=r"this looks like segment-level scores .*, not a "
+                       r"post-editing table$"):
+        read_post_edit(MT / "segment_scores.tsv")
+    # the long layout forced on a judgements file
+    raises(r"missing header column\(s\) METRIC, SID, HUMAN.*this looks like human judgements",
+           ROOT / "sample_data" / "human" / "judgements.tsv", format="long")

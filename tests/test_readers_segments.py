@@ -114,3 +114,49 @@ def test_wide_without_ids():
 def test_score_errors(data, kwargs, match):
     with pytest.raises(StatsInputError, match=match):
         read_segment_scores(data, name="s.tsv", **kwargs)
+
+
+# ---- wrong kind of file given as segment scores: the message says what was expected ----
+
+TEXT_HINT = r"is this a plain-text file \(one segment per line\)\? .*--hyp/--ref"
+ROOT = MT.parents[1]
+
+
+@pytest.mark.parametrize(
+    ("source", "match"),
+    [
+        # a hypothesis file (lines of different word counts): was "expected 6 fields ... found 9"
+        (MT / "hyp" / "Aurora.txt",
+         r"expected segment scores \(a header SYSTEM SEGMENT SCORE \[METRIC\], or SEGMENT and "
+         r"one column per system, then numbers\), but line 1 reads 'Beetdound .*'; " + TEXT_HINT),
+        # every line with the same number of words: was "'...' is not a number"
+        (b"the cat sat\non the mat\nand then left\n", TEXT_HINT),
+        (ROOT / "sample_data" / "human" / "judgements.tsv",
+         r"line 1: this looks like human judgements \(SYSTEM SEGMENT ANNOTATOR CRITERION SCORE; "
+         r"for `accuracy --human`.*\), not segment-level scores"),
+        (ROOT / "sample_data" / "qe" / "hter_long.txt",
+         r"line 1: this looks like QE predictions \(METRIC SID SCORE RANK HUMAN"),
+        # was read silently as a wide table with "systems" TIME, WORDS, HTER
+        (ROOT / "sample_data" / "qe" / "post_edit.tsv", r"this looks like a post-editing table"),
+        (b"SYSTEM SEGMENT SCORE\nOnline B 1 0.5\n",
+         r"line 2: expected 3 fields \(SYSTEM SEGMENT SCORE\) as in the header, found 4; fields "
+         r"are split on whitespace here, so a name containing spaces needs a tab-separated file"),
+    ],
+)
+def test_wrong_kind_of_file_says_what_was_expected(source, match):
+    kwargs = {"name": "s.tsv"} if isinstance(source, bytes) else {}
+    with pytest.raises(StatsInputError, match=match) as info:
+        read_segment_scores(source, **kwargs)
+    assert "\n" not in str(info.value)
+
+
+def test_real_score_tables_get_no_text_hint():
+    """A numeric table with one bad cell or a short row keeps the precise message, with no
+    plain-text or wrong-kind guess appended."""
+    for data, match in [
+        (b"SEGMENT,A,B\n1,0.1,0.2\n2,x,0.3\n", r"line 3, column A: 'x' is not a number$"),
+        (b"SYSTEM\tSEGMENT\tSCORE\nA\t1\t0.5\nA\t2\n",
+         r"line 3: expected 3 fields \(SYSTEM SEGMENT SCORE\) as in the header, found 2$"),
+    ]:
+        with pytest.raises(StatsInputError, match=match):
+            read_segment_scores(data, name="s.tsv")

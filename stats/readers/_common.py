@@ -149,12 +149,17 @@ def read_table(
     name: str | None = None,
     delimiter: str = "auto",
     extra_columns: bool = False,
+    hint: str | None = None,
 ) -> RawTable:
     """Read a delimited text file with a header row into a :class:`RawTable` of strings.
 
     Header names are matched case-insensitively against ``required`` and ``optional`` and
     renamed to the spelling given there. ``extra_columns=True`` keeps unknown columns (as
     they are spelled in the file); otherwise they are dropped.
+
+    ``hint`` names what the file should be, as the start of a :data:`FILE_KINDS` description
+    (e.g. ``"human judgements"``): the header and field-count errors then also say when the
+    file looks like plain text or like another kind of input (:func:`wrong_file_hint`).
 
     Raises
     ------
@@ -164,6 +169,7 @@ def read_table(
     """
     text, label = load_text(source, name)
     head, rows, delimiter = split_lines(text, label, delimiter=delimiter)
+    extra = wrong_file_hint(head, rows, expected=hint) if hint else ""
     canon = {c.lower(): c for c in [*required, *optional]}
     columns = [canon.get(h.lower(), h) for h in head]
     seen: set[str] = set()
@@ -175,14 +181,20 @@ def read_table(
     if missing:
         raise StatsInputError(
             f"{label}, line 1: missing header column(s) {', '.join(missing)}; "
-            f"found {', '.join(head) or 'nothing'} (expected {' '.join(required)})"
+            f"found {', '.join(head) or 'nothing'} (expected {' '.join(required)}){extra}"
         )
     width = len(columns)
     for line_no, fields in rows:
         if len(fields) != width:
+            spaces = (
+                "; fields are split on whitespace here, so a name containing spaces needs a "
+                "tab-separated file"
+                if delimiter == "whitespace" and len(fields) > width and not extra
+                else ""
+            )
             raise StatsInputError(
-                f"{label}, line {line_no}: expected {width} fields ({' '.join(columns)}), "
-                f"found {len(fields)}"
+                f"{label}, line {line_no}: expected {width} fields ({' '.join(columns)}) as in "
+                f"the header, found {len(fields)}{spaces}{extra}"
             )
     frame = pd.DataFrame([f for _, f in rows], columns=columns, dtype=object)
     frame[LINE] = np.array([i for i, _ in rows], dtype=np.int64)
@@ -230,3 +242,78 @@ def source_from_text(text: str, name: str) -> tuple[io.BytesIO, str]:
     buf = io.BytesIO(text.encode("utf-8"))
     buf.name = name
     return buf, name
+
+
+# ---- telling the user what kind of file they gave (wrong-file hints) ----
+
+#: Header columns (lower case) that identify each kind of input file, most specific first,
+#: with how to name it in a message (what it is; where it goes).
+FILE_KINDS: tuple[tuple[frozenset[str], str], ...] = (
+    (
+        frozenset({"system", "segment", "annotator", "criterion", "score"}),
+        "human judgements (SYSTEM SEGMENT ANNOTATOR CRITERION SCORE; for `accuracy --human` "
+        "or the Tests vs humans page)",
+    ),
+    (
+        frozenset({"metric", "sid", "score", "human"}),
+        "QE predictions (METRIC SID SCORE RANK HUMAN; for `qe --data` or the Quality "
+        "estimation page)",
+    ),
+    (
+        frozenset({"sid", "time", "words"}),
+        "a post-editing table (SID TIME WORDS; for `qe --post-edit`)",
+    ),
+    (
+        frozenset({"system", "segment", "score"}),
+        "segment-level scores (SYSTEM SEGMENT SCORE [METRIC]; for `randomized --scores` or "
+        "the MT systems page)",
+    ),
+)
+
+TEXT_FILE_HINT = (
+    "is this a plain-text file (one segment per line)? System outputs and references are "
+    "read as text: --hyp/--ref (dashboard: 'System outputs + reference')"
+)
+
+
+def file_kind(head: Sequence[str] | None) -> str | None:
+    """What a file with header fields ``head`` looks like (an entry of :data:`FILE_KINDS`),
+    or None."""
+    low = {str(h).strip().lower() for h in head or ()}
+    for columns, description in FILE_KINDS:
+        if columns <= low:
+            return description
+    return None
+
+
+def _is_number(field: str) -> bool:
+    try:
+        float(field)
+    except ValueError:
+        return False
+    return True
+
+
+def looks_like_text(head: Sequence[str] | None, rows, *, sample: int = 20) -> bool:
+    """True when ``head`` and the first ``sample`` rows (``[(line, fields)]`` as from
+    :func:`split_lines`) look like running text rather than a table of scores: no known header
+    and under 10% of the fields are numbers. Every table this package reads has numbers."""
+    if file_kind(head) is not None:
+        return False
+    fields = [f for _, fs in list(rows)[:sample] for f in fs]
+    if not fields:
+        return False
+    numeric = sum(_is_number(f) for f in fields)
+    return numeric < 0.1 * len(fields)
+
+
+def wrong_file_hint(head: Sequence[str] | None, rows, *, expected: str) -> str:
+    """A clause saying what a file looks like when it is not ``expected`` (e.g. ``"segment-level
+    scores"``): plain text, or another kind of input (see :data:`FILE_KINDS`); ``""`` when
+    nothing is recognised. Starts with ``"; "`` so it can be appended to a message."""
+    if looks_like_text(head, rows):
+        return f"; {TEXT_FILE_HINT}"
+    kind = file_kind(head)
+    if kind is not None and not kind.startswith(expected):
+        return f"; this looks like {kind}, not {expected}"
+    return ""

@@ -150,7 +150,7 @@ def read_judgement_files(*sources, names=None) -> Judgements:
 
 def _parse(source: Source, name: str | None) -> tuple[pd.DataFrame, str]:
     """Parse and validate one file into the judgement frame (no exclusions yet)."""
-    table = read_table(source, required=JUDGEMENT_COLUMNS, name=name)
+    table = read_table(source, required=JUDGEMENT_COLUMNS, name=name, hint="human judgements")
     raw = table.frame
     label = table.name
     for col in ("SYSTEM", "SEGMENT", "ANNOTATOR", "CRITERION"):

@@ -64,6 +64,7 @@ from ._common import (
     source_name,
     split_lines,
     to_float,
+    wrong_file_hint,
 )
 
 __all__ = [
@@ -306,6 +307,15 @@ def _kind(text: str) -> str | None:
     return None
 
 
+def _wrong_file(text: str, label: str, expected: str) -> str:
+    """'; is this a plain-text file? ...' / '; this looks like <other input>' or ''."""
+    try:
+        head, rows, _ = split_lines(text, label)
+    except StatsInputError:  # empty, or a single line: nothing more to say
+        return ""
+    return wrong_file_hint(head, rows, expected=expected)
+
+
 def qe_file_kind(source: Source, *, name: str | None = None) -> str:
     """Recognise a QE-related file from its first lines.
 
@@ -327,7 +337,7 @@ def qe_file_kind(source: Source, *, name: str | None = None) -> str:
             f"{label}: unrecognised QE file layout (first line {_first_line(text).strip()[:60]!r}); "
             "expected a header 'METRIC SID SCORE RANK HUMAN', a header 'sid,gold,<system>,...', "
             "or WMT submission lines '<METHOD NAME><TAB><SEGMENT NUMBER><TAB><SEGMENT SCORE>"
-            "<TAB><SEGMENT RANK>'"
+            "<TAB><SEGMENT RANK>'" + _wrong_file(text, label, "QE predictions")
         )
     return kind
 
@@ -393,7 +403,7 @@ def _sniff(text: str, label: str) -> str:
             f"{label}: unrecognised QE file layout (first line {_first_line(text).strip()[:60]!r}); "
             "expected a header 'METRIC SID SCORE RANK HUMAN', a header 'sid,gold,<system>,...', "
             "or WMT submission lines '<METHOD NAME><TAB><SEGMENT NUMBER><TAB><SEGMENT SCORE>"
-            "<TAB><SEGMENT RANK>'"
+            "<TAB><SEGMENT RANK>'" + _wrong_file(text, label, "QE predictions")
         )
     return kind
 
@@ -403,7 +413,11 @@ def _sniff(text: str, label: str) -> str:
 
 def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData:
     table = read_table(
-        source, required=("METRIC", "SID", "SCORE", "HUMAN"), optional=("RANK",), name=name
+        source,
+        required=("METRIC", "SID", "SCORE", "HUMAN"),
+        optional=("RANK",),
+        name=name,
+        hint="QE predictions",
     )
     frame, label = table.frame, table.name
     systems = list(dict.fromkeys(frame["METRIC"].astype(str)))
@@ -538,7 +552,7 @@ def _read_gold(source: Source, name: str | None) -> tuple[pd.Series, bool]:
     if width not in (1, 2):
         raise StatsInputError(
             f"{label}, line {entries[0][0]}: expected one gold label, or 'SID LABEL', per line; "
-            f"found {width} fields"
+            f"found {width} fields" + _wrong_file(text, label, "gold labels")
         )
     for line_no, fields in entries:
         if len(fields) != width:
@@ -720,7 +734,13 @@ def read_post_edit(source: Source, *, name: str | None = None) -> pd.DataFrame:
         Missing columns, non-numeric values, duplicate ids, or a word count that is not a
         positive number (the post-edit rate ``time / words`` would be undefined).
     """
-    table = read_table(source, required=("SID", "TIME", "WORDS"), name=name, extra_columns=True)
+    table = read_table(
+        source,
+        required=("SID", "TIME", "WORDS"),
+        name=name,
+        extra_columns=True,
+        hint="a post-editing table",
+    )
     frame, label = table.frame, table.name
     ids = _norm_ids(frame["SID"])
     _check_duplicates(ids, frame[LINE].to_numpy(), label, "the file")

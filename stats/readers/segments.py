@@ -28,7 +28,18 @@ import numpy as np
 import pandas as pd
 
 from .._errors import StatsInputError
-from ._common import LINE, Source, load_text, name_list, read_table, split_lines, to_float
+from ._common import (
+    LINE,
+    TEXT_FILE_HINT,
+    Source,
+    file_kind,
+    load_text,
+    looks_like_text,
+    name_list,
+    read_table,
+    split_lines,
+    to_float,
+)
 
 __all__ = ["read_lines", "read_parallel", "read_segment_scores", "score_file_metrics", "system_name"]
 
@@ -166,8 +177,23 @@ def read_segment_scores(
         (naming the system and segment ids), an unknown or ambiguous metric.
     """
     text, label = load_text(source, name)
-    head, _, _ = split_lines(text, label)
+    head, rows, _ = split_lines(text, label)
     low = {h.lower() for h in head}
+    expected = "segment-level scores"
+    if looks_like_text(head, rows):
+        first = " ".join(head)
+        first = first if len(first) <= 50 else first[:47] + "..."
+        raise StatsInputError(
+            f"{label}: expected segment scores (a header SYSTEM SEGMENT SCORE [METRIC], or "
+            f"SEGMENT and one column per system, then numbers), but line 1 reads {first!r}; "
+            f"{TEXT_FILE_HINT}"
+        )
+    kind = file_kind(head)
+    if kind is not None and not kind.startswith(expected):
+        raise StatsInputError(
+            f"{label}, line 1: this looks like {kind}, not {expected} (one score per system "
+            "and segment)"
+        )
     if {"system", "segment", "score"} <= low:
         return _read_long(text.encode("utf-8"), label, metric)
     if "system" in low or "score" in low:
@@ -180,7 +206,11 @@ def read_segment_scores(
 
 def _read_long(data: bytes, label: str, metric: str | None) -> pd.DataFrame:
     table = read_table(
-        data, required=["SYSTEM", "SEGMENT", "SCORE"], optional=["METRIC"], name=label
+        data,
+        required=["SYSTEM", "SEGMENT", "SCORE"],
+        optional=["METRIC"],
+        name=label,
+        hint="segment-level scores",
     )
     frame = table.frame
     for col in ("SYSTEM", "SEGMENT"):
@@ -252,7 +282,7 @@ def _read_wide(data: bytes, label: str) -> pd.DataFrame:
     for s in systems:
         if not s.strip():
             raise StatsInputError(f"{label}, line 1: a system column has an empty name")
-    table = read_table(data, required=head, name=label)
+    table = read_table(data, required=head, name=label, hint="segment-level scores")
     frame = table.frame
     values = {s: to_float(frame, s, label) for s in systems}
     if has_id:
