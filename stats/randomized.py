@@ -65,6 +65,7 @@ import pandas as pd
 
 from ._errors import StatsInputError
 from ._validation import (
+    align_by_label,
     as_float_array,
     check_alpha,
     check_alternative,
@@ -497,26 +498,20 @@ def _paired_segments(x, y):
     """Pair two Series of segment scores by their labels (segment ids), not by position.
 
     The tests resample or swap *pairs* of translations of the same segment, so x[i] and y[i]
-    must be the same segment. Two Series labelled by segment ids (not pandas' default 0..n-1)
-    are aligned on their labels; labels that do not match are an input error.
+    must be the same segment. Two Series labelled by segment ids are aligned on their labels
+    (:func:`stats._validation.align_by_label`); labels that do not match are an input error;
+    pandas' default 0..n-1 index on either side means "by position".
     """
     if not (isinstance(x, pd.Series) and isinstance(y, pd.Series)):
         return x, y
-    if x.index.equals(y.index) or any(
-        isinstance(i, pd.RangeIndex) and i.start == 0 and i.step == 1 for i in (x.index, y.index)
-    ):
-        return x, y
-    if not (x.index.is_unique and y.index.is_unique):
-        raise StatsInputError("x and y: segment ids (the Series index) must be unique")
-    xs, ys = set(x.index), set(y.index)
-    if xs != ys:
-        only_x = [str(i) for i in x.index if i not in ys][:5]
-        only_y = [str(i) for i in y.index if i not in xs][:5]
-        raise StatsInputError(
-            "x and y score different segments (Series index): "
-            f"only in x: {', '.join(only_x) or '-'}; only in y: {', '.join(only_y) or '-'}"
-        )
-    return x, y.reindex(x.index)
+    y = align_by_label(
+        y,
+        x.index,
+        message="x and y score different segments (Series index)",
+        missing="only in x:",
+        extra="only in y:",
+    )
+    return x, y
 
 
 def _single(test, x, y, data, alternative, n_resamples, confidence_level, rng, chunk_size,
