@@ -8,8 +8,6 @@ Thin: reads widgets, calls dashboard.data (cached), draws dashboard.figures buil
 
 from __future__ import annotations
 
-import contextvars
-
 import streamlit as st
 
 from dashboard import components, data, figures
@@ -18,24 +16,6 @@ ALPHAS = (0.05, 0.01, 0.001)
 ALTERNATIVES = {"one-sided": "greater", "two-sided": "two-sided"}
 RESAMPLES = (200, 1000, 2000, 5000, 10000)
 TEXT, SCORES = "System outputs + reference", "Segment scores"
-
-
-def progress_callback(bar, start: float, end: float, text: str):
-    """A ``progress(fraction)`` callback for stats functions that moves ``bar`` from
-    ``start`` to ``end``.
-
-    It runs the update in the page's own context (captured here), so a call made while a
-    ``st.cache_data`` function computes is not recorded for cache replay (which would fail:
-    the bar lives outside the cached function). On a cache hit it is simply never called.
-    """
-    ctx = contextvars.copy_context()
-
-    def update(fraction: float) -> None:
-        value = min(1.0, max(0.0, start + (end - start) * float(fraction)))
-        ctx.run(bar.progress, value, text=text)
-
-    return update
-
 
 presentation = components.presentation_mode()
 
@@ -174,7 +154,9 @@ with components.input_errors():
         files,
         metric,
         higher_is_better,
-        _progress=progress_callback(bar, 0.0, 1 / steps, "Extracting sufficient statistics ..."),
+        _progress=components.progress_callback(
+            bar, 0.0, 1 / steps, "Extracting sufficient statistics ..."
+        ),
     )
     results = {}
     for k, test in enumerate(tests):
@@ -189,7 +171,7 @@ with components.input_errors():
             n_resamples,
             alternative,
             seed,
-            _progress=progress_callback(
+            _progress=components.progress_callback(
                 bar, (k + 1) / steps, (k + 2) / steps, f"{label}: {n_resamples:,} resamples ..."
             ),
         )
