@@ -313,6 +313,35 @@ def seed_caption(seed: int | None, *, n_resamples: int | None = None) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# ---- Test settings: significance level and alternative ----
+# ---------------------------------------------------------------------------------------------
+
+
+#: Significance levels offered by :func:`alpha_input`.
+ALPHAS = (0.05, 0.01, 0.001)
+#: Radio labels of :func:`alternative_input` -> the stats ``alternative`` argument.
+ALTERNATIVES = {"one-sided": "greater", "two-sided": "two-sided"}
+
+
+def alpha_input(
+    key: str,
+    *,
+    label: str = "Significance level α",
+    options=ALPHAS,
+    help: str | None = None,
+) -> float:
+    """Horizontal radio for the significance level α (shown as ``0.05``, ``0.01``, ...)."""
+    return st.radio(
+        label, options, horizontal=True, key=key, format_func=lambda a: f"{a:g}", help=help
+    )
+
+
+def alternative_input(key: str, *, label: str, help: str | None = None) -> str:
+    """Horizontal one-sided/two-sided radio; returns ``'greater'`` or ``'two-sided'``."""
+    return ALTERNATIVES[st.radio(label, list(ALTERNATIVES), horizontal=True, key=key, help=help)]
+
+
+# ---------------------------------------------------------------------------------------------
 # ---- Progress of long computations (added by helper D; generic) ----
 # ---------------------------------------------------------------------------------------------
 

@@ -116,12 +116,10 @@ with components.controls_expander("Controls"):
             "bootstrap resampling with shift-to-zero, approximate randomization.",
         )
     with c_alpha:
-        alpha = st.radio(
-            "α for the grids and the agreement map",
-            data.HUMAN_ALPHAS,
-            horizontal=True,
-            key="human_alpha",
-            format_func=lambda a: f"{a:g}",
+        alpha = components.alpha_input(
+            "human_alpha",
+            label="α for the grids and the agreement map",
+            options=data.HUMAN_ALPHAS,
             help="The accuracy table always shows all three levels, as the paper's Tables 1-2.",
         )
     with c_n:

@@ -13,8 +13,6 @@ import streamlit as st
 
 from dashboard import components, data, figures
 
-ALPHAS = (0.05, 0.01, 0.001)
-ALTERNATIVES = {"one-sided": "greater", "two-sided": "two-sided"}
 KINDS = {"Pearson": "pearson", "Spearman": "spearman", "Kendall": "kendall"}
 KIND_SYMBOL = {"pearson": "r", "spearman": "ρ", "kendall": "τ"}
 #: Print values in heatmap cells up to this many metrics (beyond, text is unreadably small and
@@ -52,17 +50,13 @@ with components.controls_expander("Controls"):
     c_lp, c_base, c_alpha = st.columns([2, 2, 2])
     c_alt, c_kind, c_z = st.columns([2, 2, 2])
     with c_alt:
-        alternative = ALTERNATIVES[
-            st.radio(
-                "Williams test",
-                list(ALTERNATIVES),
-                horizontal=True,
-                key="metrics_alternative",
-                help="One-sided (as in the paper): does the row metric correlate better than "
-                "the column metric? Two-sided: do they differ? Either way the p-value sits in "
-                "the row of the metric with the higher |r|.",
-            )
-        ]
+        alternative = components.alternative_input(
+            "metrics_alternative",
+            label="Williams test",
+            help="One-sided (as in the paper): does the row metric correlate better than "
+            "the column metric? Two-sided: do they differ? Either way the p-value sits in "
+            "the row of the metric with the higher |r|.",
+        )
     with components.input_errors():
         result = data.metrics_analysis(uploads, alternative)
     keys = list(result.analyses)
@@ -84,13 +78,7 @@ with components.controls_expander("Controls"):
             help="The summary counts the metrics that significantly beat it in each language pair.",
         )
     with c_alpha:
-        alpha = st.radio(
-            "Significance level α",
-            ALPHAS,
-            horizontal=True,
-            key="metrics_alpha",
-            format_func=lambda a: f"{a:g}",
-        )
+        alpha = components.alpha_input("metrics_alpha")
     with c_kind:
         kind = KINDS[
             st.radio(

@@ -12,8 +12,6 @@ import streamlit as st
 
 from dashboard import components, data, figures
 
-ALPHAS = (0.05, 0.01, 0.001)
-ALTERNATIVES = {"one-sided": "greater", "two-sided": "two-sided"}
 RESAMPLES = (200, 1000, 2000, 5000, 10000)
 TEXT, SCORES = "System outputs + reference", "Segment scores"
 
@@ -123,23 +121,13 @@ with components.controls_expander("Controls"):
         )
         seed = components.seed_input("mt_seed")
     with c3:
-        alternative = ALTERNATIVES[
-            st.radio(
-                "Alternative",
-                list(ALTERNATIVES),
-                horizontal=True,
-                key="mt_alternative",
-                help="One-sided (as in the paper's Figures 2-4): is the row system better "
-                "than the column system? Two-sided (Figure 1): do they differ?",
-            )
-        ]
-        alpha = st.radio(
-            "Significance level α",
-            ALPHAS,
-            horizontal=True,
-            key="mt_alpha",
-            format_func=lambda a: f"{a:g}",
+        alternative = components.alternative_input(
+            "mt_alternative",
+            label="Alternative",
+            help="One-sided (as in the paper's Figures 2-4): is the row system better "
+            "than the column system? Two-sided (Figure 1): do they differ?",
         )
+        alpha = components.alpha_input("mt_alpha")
 
 if not tests:
     st.warning("Choose at least one test in the controls.", icon=":material/warning:")

@@ -12,9 +12,6 @@ import streamlit as st
 
 from dashboard import components, data, figures
 
-ALPHAS = (0.05, 0.01, 0.001)
-ALTERNATIVES = {"one-sided": "greater", "two-sided": "two-sided"}
-
 presentation = components.presentation_mode()
 
 st.title("Quality estimation")
@@ -47,24 +44,14 @@ uploads, is_sample = components.file_input(
 with components.controls_expander("Controls"):
     c1, c2, c3 = st.columns(3)
     with c1:
-        alpha = st.radio(
-            "Significance level α",
-            ALPHAS,
-            horizontal=True,
-            key="qe_alpha",
-            format_func=lambda a: f"{a:g}",
-        )
+        alpha = components.alpha_input("qe_alpha")
     with c2:
-        alternative = ALTERNATIVES[
-            st.radio(
-                "Williams test",
-                list(ALTERNATIVES),
-                horizontal=True,
-                key="qe_alternative",
-                help="One-sided (as in the paper): does the row system correlate better with "
-                "the gold labels than the column system? Two-sided: do they differ?",
-            )
-        ]
+        alternative = components.alternative_input(
+            "qe_alternative",
+            label="Williams test",
+            help="One-sided (as in the paper): does the row system correlate better with "
+            "the gold labels than the column system? Two-sided: do they differ?",
+        )
     with c3:
         allow_constant = st.toggle(
             "Keep systems with constant predictions",
