@@ -31,23 +31,18 @@ if source == TEXT:
     kind = data.MT_KIND_TEXT
     c_ref, c_hyp = st.columns(2)
     with c_ref:
-        references = data.uploads_from_widget(
-            st.file_uploader(
-                "Reference file(s): plain text, one segment per line",
-                accept_multiple_files=True,
-                key="mt_refs",
-                help="Several files = several references per segment.",
-            )
+        references, _ = components.file_input(
+            "Reference file(s): plain text, one segment per line",
+            key="mt_refs",
+            help="Several files = several references per segment.",
         )
     with c_hyp:
-        files = data.uploads_from_widget(
-            st.file_uploader(
-                "System outputs: one file per system, aligned with the reference",
-                accept_multiple_files=True,
-                key="mt_hyps",
-                help="The system name is the file name without its extension.",
-            )
+        files, _ = components.file_input(
+            "System outputs: one file per system, aligned with the reference",
+            key="mt_hyps",
+            help="The system name is the file name without its extension.",
         )
+    # one note for both uploaders: the sample is used only while neither has a file
     is_sample = not references and not files
     if is_sample:
         references, files = data.mt_sample_text()
@@ -60,23 +55,15 @@ if source == TEXT:
 else:
     kind = data.MT_KIND_SCORES
     references = ()
-    files = data.uploads_from_widget(
-        st.file_uploader(
-            "Segment scores: long SYSTEM SEGMENT SCORE [METRIC], or wide CSV (SEGMENT + one "
-            "column per system)",
-            accept_multiple_files=True,
-            key="mt_scores",
-        )
+    files, is_sample = components.file_input(
+        "Segment scores: long SYSTEM SEGMENT SCORE [METRIC], or wide CSV (SEGMENT + one "
+        "column per system)",
+        key="mt_scores",
+        sample=data.mt_sample_scores(),
+        sample_note="Showing the bundled **synthetic sample data**: segment-level chrF and "
+        "SimCOMET scores of the 8 sample systems (sample_data/mt/segment_scores.tsv). Upload "
+        "your own score file above to analyse it.",
     )
-    is_sample = not files
-    if is_sample:
-        files = data.mt_sample_scores()
-        st.info(
-            "Showing the bundled **synthetic sample data**: segment-level chrF and SimCOMET "
-            "scores of the 8 sample systems (sample_data/mt/segment_scores.tsv). Upload your own "
-            "score file above to analyse it.",
-            icon=":material/science:",
-        )
 
 if not is_sample:  # the "Tests vs humans" page can reuse these uploads
     shared = {"references": references, "hypotheses": files} if kind == data.MT_KIND_TEXT else {
