@@ -626,6 +626,18 @@ def metric_scatter(
     return fig
 
 
+def _williams_hover(result, corr_label: str) -> dict:
+    """Hover extras of a Williams grid: the difference in r, its confidence interval and the
+    correlation between the two compared score sets (labelled ``corr_label``)."""
+    level = f"{round(result.confidence_level * 100):g}%"
+    return {
+        "Δr": (result.difference, ".3f"),
+        f"{level} CI low": (result.ci_low, ".3f"),
+        f"{level} CI high": (result.ci_high, ".3f"),
+        corr_label: (result.metric_corr, ".3f"),
+    }
+
+
 def williams_grid(
     result,
     *,
@@ -638,21 +650,10 @@ def williams_grid(
     :class:`stats.williams.WilliamsMatrixResult`: cell (row i, column j) coloured when metric i
     correlates significantly better with humans than metric j; hover shows p, the difference in
     r and its Zou confidence interval (``hover=False``: p only, lighter for big overviews)."""
-    level = f"{round(result.confidence_level * 100):g}%"
-    extra = (
-        {
-            "Δr": (result.difference, ".3f"),
-            f"{level} CI low": (result.ci_low, ".3f"),
-            f"{level} CI high": (result.ci_high, ".3f"),
-            "r(metrics)": (result.metric_corr, ".3f"),
-        }
-        if hover
-        else None
-    )
     fig = significance_grid(
         result.pvalue,
         alpha=alpha,
-        hover=extra,
+        hover=_williams_hover(result, "r(metrics)") if hover else None,
         title=title,
         verb="correlates better with humans than",
         height=height,
@@ -1318,16 +1319,10 @@ def qe_williams_grid(result, *, alpha: float = 0.05, title: str | None = None) -
     :class:`stats.williams.WilliamsMatrixResult` computed with signed r: the shared
     :func:`significance_grid` with the difference in r, its confidence interval and the
     correlation between the two systems' predictions on hover."""
-    level = f"{round(result.confidence_level * 100):g}%"
     return significance_grid(
         result.pvalue,
         alpha=alpha,
-        hover={
-            "Δr": (result.difference, ".3f"),
-            f"{level} CI low": (result.ci_low, ".3f"),
-            f"{level} CI high": (result.ci_high, ".3f"),
-            "r(predictions)": (result.metric_corr, ".3f"),
-        },
+        hover=_williams_hover(result, "r(predictions)"),
         title=title,
         verb="correlates better with the gold labels than",
     )
