@@ -316,6 +316,16 @@ def _wrong_file(text: str, label: str, expected: str) -> str:
     return wrong_file_hint(head, rows, expected=expected)
 
 
+def _unrecognised(text: str, label: str) -> StatsInputError:
+    """The error for a file that is no QE layout (quoting its first line)."""
+    return StatsInputError(
+        f"{label}: unrecognised QE file layout (first line {_first_line(text).strip()[:60]!r}); "
+        "expected a header 'METRIC SID SCORE RANK HUMAN', a header 'sid,gold,<system>,...', "
+        "or WMT submission lines '<METHOD NAME><TAB><SEGMENT NUMBER><TAB><SEGMENT SCORE>"
+        "<TAB><SEGMENT RANK>'" + _wrong_file(text, label, "QE predictions")
+    )
+
+
 def qe_file_kind(source: Source, *, name: str | None = None) -> str:
     """Recognise a QE-related file from its first lines.
 
@@ -333,12 +343,7 @@ def qe_file_kind(source: Source, *, name: str | None = None) -> str:
     text, label = load_text(source, name)
     kind = _kind(text)
     if kind is None:
-        raise StatsInputError(
-            f"{label}: unrecognised QE file layout (first line {_first_line(text).strip()[:60]!r}); "
-            "expected a header 'METRIC SID SCORE RANK HUMAN', a header 'sid,gold,<system>,...', "
-            "or WMT submission lines '<METHOD NAME><TAB><SEGMENT NUMBER><TAB><SEGMENT SCORE>"
-            "<TAB><SEGMENT RANK>'" + _wrong_file(text, label, "QE predictions")
-        )
+        raise _unrecognised(text, label)
     return kind
 
 
@@ -399,12 +404,7 @@ def _sniff(text: str, label: str) -> str:
             "give the systems' predictions as data and this file as the gold file (--gold)"
         )
     if kind is None:
-        raise StatsInputError(
-            f"{label}: unrecognised QE file layout (first line {_first_line(text).strip()[:60]!r}); "
-            "expected a header 'METRIC SID SCORE RANK HUMAN', a header 'sid,gold,<system>,...', "
-            "or WMT submission lines '<METHOD NAME><TAB><SEGMENT NUMBER><TAB><SEGMENT SCORE>"
-            "<TAB><SEGMENT RANK>'" + _wrong_file(text, label, "QE predictions")
-        )
+        raise _unrecognised(text, label)
     return kind
 
 
