@@ -73,7 +73,41 @@ def table_tsv(rows: Sequence[Mapping], columns: Sequence[str], *, fmt: str = "{:
     return "\n".join(out)
 
 
-# ---- segment-score options shared by the randomized and accuracy subcommands ----
+# ---- input options shared by the randomized and accuracy subcommands ----
+
+
+def add_system_outputs(group) -> None:
+    """Add the system-output inputs: ``--ref FILE`` (repeatable), ``--hyp FILE ...`` (one file
+    per system) and ``--scores FILE`` (segment scores)."""
+    group.add_argument(
+        "--ref",
+        action="append",
+        metavar="FILE",
+        default=[],
+        help="reference file, one segment per line (repeat for more references)",
+    )
+    group.add_argument(
+        "--hyp",
+        action="extend",
+        nargs="+",
+        metavar="FILE",
+        default=[],
+        help="hypothesis file(s), one per system; system name = file name without extension",
+    )
+    group.add_argument(
+        "--scores",
+        metavar="FILE",
+        help="segment scores: long SYSTEM SEGMENT SCORE [METRIC] or wide CSV (one column per "
+        "system)",
+    )
+
+
+def check_resamples_seed(resamples: int | None, seed: int) -> None:
+    """``--resamples`` (when given) must be positive and ``--seed`` non-negative."""
+    if resamples is not None and resamples < 1:
+        raise StatsInputError(f"--resamples must be a positive integer; got {resamples}")
+    if seed < 0:
+        raise StatsInputError(f"--seed must be a non-negative integer; got {seed}")
 
 
 def add_lower_is_better(group, *, bare_flag: bool = False) -> None:

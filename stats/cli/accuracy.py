@@ -35,6 +35,8 @@ from ..readers.segments import read_parallel
 from ..sufficient import extract_statistics
 from ._common import (
     add_lower_is_better,
+    add_system_outputs,
+    check_resamples_seed,
     check_scores_only,
     dumps,
     jsonable,
@@ -68,26 +70,7 @@ def add_parser(subparsers) -> None:
         "are read as one set",
     )
     src = p.add_argument_group("system outputs (--ref/--hyp and/or --scores)")
-    src.add_argument(
-        "--ref",
-        action="append",
-        metavar="FILE",
-        default=[],
-        help="reference file, one segment per line (repeat for more references)",
-    )
-    src.add_argument(
-        "--hyp",
-        action="extend",
-        nargs="+",
-        metavar="FILE",
-        default=[],
-        help="hypothesis file(s), one per system; system name = file name without extension",
-    )
-    src.add_argument(
-        "--scores",
-        metavar="FILE",
-        help="segment scores: long SYSTEM SEGMENT SCORE [METRIC] or wide CSV",
-    )
+    add_system_outputs(src)
     src.add_argument(
         "--score-metric",
         nargs="+",
@@ -183,10 +166,7 @@ def _load_metrics(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> str:
-    if args.resamples < 1:
-        raise StatsInputError(f"--resamples must be a positive integer; got {args.resamples}")
-    if args.seed < 0:
-        raise StatsInputError(f"--seed must be a non-negative integer; got {args.seed}")
+    check_resamples_seed(args.resamples, args.seed)
     for a in args.alpha:
         if not 0.0 < a < 1.0:
             raise StatsInputError(f"--alpha must be in (0, 1); got {a:g}")

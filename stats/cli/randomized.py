@@ -28,6 +28,8 @@ from ..readers.segments import read_parallel, read_segment_scores
 from ..sufficient import extract_statistics, statistics_from_scores
 from ._common import (
     add_lower_is_better,
+    add_system_outputs,
+    check_resamples_seed,
     check_scores_only,
     dumps,
     lower_is_better_for,
@@ -51,14 +53,7 @@ def add_parser(subparsers) -> None:
         ),
     )
     src = p.add_argument_group("input (either --ref/--hyp or --scores)")
-    src.add_argument("--ref", action="append", metavar="FILE", default=[],
-                     help="reference file, one segment per line (repeat for multiple references)")
-    src.add_argument("--hyp", action="extend", nargs="+", metavar="FILE", default=[],
-                     help="hypothesis file(s), one per system; system name = file name "
-                     "without extension")
-    src.add_argument("--scores", metavar="FILE",
-                     help="segment scores: long SYSTEM SEGMENT SCORE [METRIC] or wide CSV "
-                     "(one column per system)")
+    add_system_outputs(src)
     src.add_argument("--score-metric", metavar="NAME",
                      help="with --scores: which METRIC to use when the file holds several")
     add_lower_is_better(src, bare_flag=True)
@@ -106,10 +101,7 @@ def _load(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> str:
-    if args.resamples is not None and args.resamples < 1:
-        raise StatsInputError(f"--resamples must be a positive integer; got {args.resamples}")
-    if args.seed < 0:
-        raise StatsInputError(f"--seed must be a non-negative integer; got {args.seed}")
+    check_resamples_seed(args.resamples, args.seed)
     data, metric = _load(args)
     if data.n_systems < 2:
         raise StatsInputError(
