@@ -113,12 +113,16 @@ def read_parallel(
         refs.append((label, lines))
     first_label, first = refs[0]
     n = len(first)
-    for label, lines in refs[1:]:
+
+    def check_aligned(label: str, lines: list[str]) -> None:
         if len(lines) != n:
             raise StatsInputError(
                 f"{label} has {len(lines)} lines but {first_label} has {n}; "
                 "all files must have one segment per line, aligned"
             )
+
+    for label, lines in refs[1:]:
+        check_aligned(label, lines)
     hyps: dict[str, list[str]] = {}
     files: dict[str, str] = {}
     for item in hypotheses:
@@ -130,11 +134,7 @@ def read_parallel(
                 f"{label}: system name {sys_name!r} is also used by {files[sys_name]}; "
                 "rename one of the files"
             )
-        if len(lines) != n:
-            raise StatsInputError(
-                f"{label} has {len(lines)} lines but {first_label} has {n}; "
-                "all files must have one segment per line, aligned"
-            )
+        check_aligned(label, lines)
         hyps[sys_name] = lines
         files[sys_name] = label
     for label, lines in refs:
