@@ -24,6 +24,7 @@ interface can show. A criterion left without judgements drops out of :attr:`Judg
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -148,6 +149,20 @@ def read_judgement_files(*sources, names=None) -> Judgements:
     return _finish(frame, labels[0] if len(labels) == 1 else " + ".join(labels))
 
 
+def _criteria(values: pd.Series, where: Callable[[int], str]) -> pd.Series:
+    """``values`` stripped and lower-cased; the first one not in :data:`CRITERIA` is an error
+    located by ``where(row position)``."""
+    criterion = values.astype(str).str.strip().str.lower()
+    unknown = ~criterion.isin(CRITERIA).to_numpy()
+    if unknown.any():
+        i = int(np.flatnonzero(unknown)[0])
+        raise StatsInputError(
+            f"{where(i)}: unknown criterion {values.iloc[i]!r}; expected one of "
+            f"{', '.join(CRITERIA)}"
+        )
+    return criterion
+
+
 def _parse(source: Source, name: str | None) -> tuple[pd.DataFrame, str]:
     """Parse and validate one file into the judgement frame (no exclusions yet)."""
     table = read_table(source, required=JUDGEMENT_COLUMNS, name=name, hint="human judgements")
@@ -159,14 +174,9 @@ def _parse(source: Source, name: str | None) -> tuple[pd.DataFrame, str]:
         if empty.any():
             line = int(raw[LINE].iloc[int(np.flatnonzero(empty)[0])])
             raise StatsInputError(f"{label}, line {line}, column {col}: empty value")
-    criterion = raw["CRITERION"].astype(str).str.strip().str.lower()
-    unknown = ~criterion.isin(CRITERIA).to_numpy()
-    if unknown.any():
-        i = int(np.flatnonzero(unknown)[0])
-        raise StatsInputError(
-            f"{label}, line {int(raw[LINE].iloc[i])}, column CRITERION: unknown criterion "
-            f"{raw['CRITERION'].iloc[i]!r}; expected one of {', '.join(CRITERIA)}"
-        )
+    criterion = _criteria(
+        raw["CRITERION"], lambda i: f"{label}, line {int(raw[LINE].iloc[i])}, column CRITERION"
+    )
     score = to_float(raw, "SCORE", label)
     frame = pd.DataFrame(
         {
@@ -213,14 +223,7 @@ def prepare_judgements(data, *, name: str = "judgements") -> Judgements:
         )
     if len(data) == 0:
         raise StatsInputError(f"{name}: no judgements")
-    criterion = data[lower["criterion"]].astype(str).str.strip().str.lower()
-    unknown = ~criterion.isin(CRITERIA).to_numpy()
-    if unknown.any():
-        i = int(np.flatnonzero(unknown)[0])
-        raise StatsInputError(
-            f"{name}, row {i}: unknown criterion {data[lower['criterion']].iloc[i]!r}; "
-            f"expected one of {', '.join(CRITERIA)}"
-        )
+    criterion = _criteria(data[lower["criterion"]], lambda i: f"{name}, row {i}")
     try:
         score = pd.to_numeric(data[lower["score"]], errors="coerce").to_numpy(dtype=float)
     except (TypeError, ValueError):
