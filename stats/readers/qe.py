@@ -56,6 +56,7 @@ from .._errors import StatsInputError
 from ._common import (
     LINE,
     Source,
+    _is_number,
     decode,
     load_bytes,
     load_text,
@@ -257,14 +258,6 @@ def _first_line(text: str) -> str:
         if ln.strip() and not ln.lstrip().startswith("#"):
             return ln
     return ""
-
-
-def _is_number(s: str) -> bool:
-    try:
-        float(s)
-    except ValueError:
-        return False
-    return True
 
 
 def _data_lines(text: str, limit: int = 4) -> list[str]:

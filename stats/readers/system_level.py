@@ -26,7 +26,17 @@ import numpy as np
 import pandas as pd
 
 from .._errors import StatsInputError
-from ._common import LINE, Source, decode, load_bytes, name_list, read_table, split_lines, to_float
+from ._common import (
+    LINE,
+    Source,
+    _is_number,
+    decode,
+    load_bytes,
+    name_list,
+    read_table,
+    split_lines,
+    to_float,
+)
 
 __all__ = [
     "DEFAULT_LP",
@@ -62,14 +72,6 @@ def _frame(lp, testset, system, metric, score, file, line) -> pd.DataFrame:
     )
 
 
-def _looks_like_float(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 def detect_system_format(text: str, label: str = "<input>") -> str:
     """``'wmt'``, ``'wmt-noheader'`` or ``'wide'`` from the first data line of ``text``.
 
@@ -86,7 +88,7 @@ def detect_system_format(text: str, label: str = "<input>") -> str:
         return "wmt"
     if "system" in first:
         return "wide"
-    if len(first) == 5 and _looks_like_float(first[4]):
+    if len(first) == 5 and _is_number(first[4]):
         return "wmt-noheader"
     raise StatsInputError(
         f"{label}, line {rows[0][0]}: unrecognised header {' '.join(rows[0][1])!r}; expected the "
