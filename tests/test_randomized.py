@@ -12,7 +12,6 @@ Golden sources:
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -30,21 +29,13 @@ from stats.randomized import (
     paired_bootstrap,
     pairwise_significance,
 )
-from stats.readers.segments import read_parallel
 from stats.sufficient import extract_statistics, statistics_from_scores
-
-MT = Path(__file__).resolve().parents[1] / "sample_data" / "mt"
-SINGLE = {
-    "paired-bootstrap": paired_bootstrap,
-    "bootstrap": bootstrap,
-    "approximate-randomization": approximate_randomization,
-}
+from tests._data import SINGLE, mt_sample_text
 
 
 @pytest.fixture(scope="module")
 def text():
-    refs, hyps = read_parallel([MT / "reference.txt"], sorted(MT.glob("hyp/*.txt")))
-    return refs, hyps
+    return mt_sample_text()
 
 
 @pytest.fixture(scope="module")

@@ -7,29 +7,26 @@ vectorised numpy score functions.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
 import sacrebleu
 
 from stats import StatsInputError
-from stats.readers.segments import read_parallel
 from stats.sufficient import (
     SegmentStatistics,
     extract_statistics,
     metric_score,
     statistics_from_scores,
 )
+from tests._data import mt_sample_text
 
-MT = Path(__file__).resolve().parents[1] / "sample_data" / "mt"
 CLASSES = {"bleu": sacrebleu.BLEU, "chrf": sacrebleu.CHRF, "ter": sacrebleu.TER}
 
 
 @pytest.fixture(scope="module")
 def corpus():
-    refs, hyps = read_parallel([MT / "reference.txt"], sorted(MT.glob("hyp/*.txt")))
+    refs, hyps = mt_sample_text()
     n = 120  # a slice keeps TER fast
     refs = [r[:n] for r in refs]
     hyps = {k: v[:n] for k, v in list(hyps.items())[:4]}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-from pathlib import Path
 
 import numpy as np
 import plotly.io as pio
@@ -14,8 +13,8 @@ from dashboard import figures
 from stats.randomized import pairwise_significance
 from stats.readers.segments import read_parallel, read_segment_scores
 from stats.sufficient import extract_statistics, statistics_from_scores
+from tests._data import MT, mt_sample_text
 
-MT = Path(__file__).resolve().parents[2] / "sample_data" / "mt"
 PAGE = "views/mt_systems.py"
 
 
@@ -64,7 +63,7 @@ def test_sample_data_page(app_test):
     assert m["Systems"] == "8" and m["Segments"] == "500" and m["Metric"] == "BLEU"
     assert m["Best system"] == "Aurora"
     # the table equals the stats API on the same files, seed and resamples
-    refs, hyps = read_parallel([MT / "reference.txt"], sorted(MT.glob("hyp/*.txt")))
+    refs, hyps = mt_sample_text()
     expected = pairwise_significance(extract_statistics(refs, hyps), test="paired-bootstrap",
                                      n_resamples=1000, rng=12345)
     table = system_table(at)

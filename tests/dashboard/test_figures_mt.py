@@ -2,33 +2,22 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from dashboard import figures
 from stats.randomized import (
     TESTS,
-    approximate_randomization,
     bootstrap,
-    paired_bootstrap,
     pairwise_significance,
 )
-from stats.readers.segments import read_parallel
 from stats.sufficient import extract_statistics
-
-MT = Path(__file__).resolve().parents[2] / "sample_data" / "mt"
-SINGLE = {
-    "paired-bootstrap": paired_bootstrap,
-    "bootstrap": bootstrap,
-    "approximate-randomization": approximate_randomization,
-}
+from tests._data import SINGLE, mt_sample_text
 
 
 @pytest.fixture(scope="module")
 def data():
-    refs, hyps = read_parallel([MT / "reference.txt"], sorted(MT.glob("hyp/*.txt")))
+    refs, hyps = mt_sample_text()
     keep = ["Aurora", "Cirrus", "Delta", "Glacier", "Fjord"]
     return extract_statistics([refs[0][:200]], {k: hyps[k][:200] for k in keep})
 
