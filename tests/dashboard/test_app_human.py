@@ -4,26 +4,16 @@ presentation mode."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from dashboard import data
 from dashboard.components import PRESENTATION_KEY
+from tests._data import MT
 from tests.dashboard.conftest import REPO_ROOT
+from tests.dashboard.helpers import assert_no_exception, files, frame_with
 
 HUMAN = REPO_ROOT / "sample_data" / "human"
-MT = REPO_ROOT / "sample_data" / "mt"
 PAGE = "views/human.py"
-
-
-def _files(*paths: Path, mime="text/plain"):
-    return [(p.name, p.read_bytes(), mime) for p in paths]
-
-
-def _frame(at, column: str):
-    """The first st.dataframe holding ``column`` (AppTest does not expose dataframe keys)."""
-    return next(d.value for d in at.dataframe if column in getattr(d.value, "columns", []))
 
 
 def _metric(at, label_start: str):
@@ -34,7 +24,7 @@ def _metric(at, label_start: str):
 def at(app_test):
     at = app_test(PAGE, timeout=180)
     at.run()
-    assert not at.exception, [e.value for e in at.exception]
+    assert_no_exception(at)
     return at
 
 
@@ -46,13 +36,13 @@ def test_sample_data_shows_gold_accuracy_agreement_and_annotators(at):
     assert _metric(at, "Judgements used").value == "6,800"
     assert _metric(at, "Pairs humans separate").value == "26 / 28"
     assert not at.error and not at.warning
-    table = _frame(at, "Metric")
+    table = frame_with(at, "Metric")
     assert list(table["alpha"]) == ["0.05", "0.01", "0.001"]
     assert list(table["Metric"]) == ["BLEU"] * 3
     assert table["Approx. Rand.: Acc. (%)"].iloc[0].endswith("[71.8, 97.7]")
     assert table["Paired Bootst. Resamp.: Conc."].iloc[0] == 25
     assert any("random seed **12345**" in c.value for c in at.caption)
-    annotators = _frame(at, "sd")
+    annotators = frame_with(at, "sd")
     assert annotators["annotator"].nunique() == 25
 
 
@@ -63,7 +53,7 @@ def test_controls_change_alpha_tests_resamples_and_seed(at):
     at.number_input(key="human_resamples").set_value(500)
     at.number_input(key="human_seed").set_value(7).run()
     assert not at.exception
-    table = _frame(at, "Metric")
+    table = frame_with(at, "Metric")
     assert [c for c in table.columns if c.endswith("Conc.")] == ["Approx. Rand.: Conc."]
     assert any("random seed **7**, 500 resamples" in c.value for c in at.caption)
     # 1/(500+1) ~ 0.002 is not below 0.001: the page says nothing can be significant there
@@ -80,13 +70,13 @@ def test_segment_scores_source_offers_every_metric_in_the_file(at):
     assert not at.exception
     assert at.multiselect(key="human_metrics").options == ["chrF", "SimCOMET"]
     assert at.multiselect(key="human_metrics").value == ["chrF", "SimCOMET"]
-    table = _frame(at, "Metric")
+    table = frame_with(at, "Metric")
     assert list(table["Metric"]) == ["chrF", "SimCOMET"] * 3
-    assert len(_frame(at, "n_metrics")) == 3 * 3
+    assert len(frame_with(at, "n_metrics")) == 3 * 3
     # declaring SimCOMET an error metric (lower is better) turns its conclusions around
     at.multiselect(key="human_lower").set_value(["SimCOMET"]).run()
     assert not at.exception
-    table = _frame(at, "Metric")
+    table = frame_with(at, "Metric")
     acc = table.set_index(["alpha", "Metric"])["Approx. Rand.: Acc. (%)"]
     assert (
         float(acc[("0.05", "SimCOMET")].split()[0]) < 50 < float(acc[("0.05", "chrF")].split()[0])
@@ -95,12 +85,12 @@ def test_segment_scores_source_offers_every_metric_in_the_file(at):
 
 def test_upload_judgements_and_a_subset_of_systems(at):
     at.file_uploader(key="human_judgements_upload").set_value(
-        _files(HUMAN / "judgements.csv", mime="text/csv")
+        files(HUMAN / "judgements.csv", mime="text/csv")
     ).run()
     assert _metric(at, "Judgements used").value == "6,800"
-    at.file_uploader(key="human_ref_upload").set_value(_files(MT / "reference.txt"))
+    at.file_uploader(key="human_ref_upload").set_value(files(MT / "reference.txt"))
     hyps = [MT / "hyp" / f"{s}.txt" for s in ("Aurora", "Cirrus", "Fjord", "Harbor")]
-    at.file_uploader(key="human_hyp_upload").set_value(_files(*hyps)).run()
+    at.file_uploader(key="human_hyp_upload").set_value(files(*hyps)).run()
     assert not at.exception and not at.error
     assert _metric(at, "Systems compared").value == "4"
     assert any("not scored by every metric, left out" in w.value for w in at.warning)
@@ -108,11 +98,11 @@ def test_upload_judgements_and_a_subset_of_systems(at):
 
 def test_outputs_without_their_reference_are_not_mixed_with_the_sample(at):
     hyps = [MT / "hyp" / f"{s}.txt" for s in ("Aurora", "Cirrus")]
-    at.file_uploader(key="human_hyp_upload").set_value(_files(*hyps)).run()
+    at.file_uploader(key="human_hyp_upload").set_value(files(*hyps)).run()
     assert not at.exception
     assert "upload the reference file" in at.error[0].value
     at.file_uploader(key="human_hyp_upload").set_value(None)
-    at.file_uploader(key="human_ref_upload").set_value(_files(MT / "reference.txt")).run()
+    at.file_uploader(key="human_ref_upload").set_value(files(MT / "reference.txt")).run()
     assert "upload one output file per system" in at.error[0].value
 
 
@@ -129,13 +119,13 @@ def test_malformed_judgements_show_an_error_not_a_traceback(at):
 
 def test_several_judgement_files_are_one_set_and_bad_outputs_are_errors(at):
     at.file_uploader(key="human_judgements_upload").set_value(
-        _files(HUMAN / "judgements.tsv", HUMAN / "judgements.csv")
+        files(HUMAN / "judgements.tsv", HUMAN / "judgements.csv")
     ).run()
     assert not at.exception and not at.error
     assert _metric(at, "Judgements used").value == "13,600"
     at.file_uploader(key="human_judgements_upload").set_value(None)
     short = b"only one line\n"
-    at.file_uploader(key="human_ref_upload").set_value(_files(MT / "reference.txt"))
+    at.file_uploader(key="human_ref_upload").set_value(files(MT / "reference.txt"))
     at.file_uploader(key="human_hyp_upload").set_value(
         [("Aurora.txt", short, "text/plain"), ("Cirrus.txt", short, "text/plain")]
     ).run()
@@ -148,11 +138,11 @@ def test_excluded_annotators_are_shown(at):
     at.file_uploader(key="human_judgements_upload").set_value([("j.tsv", text, "text/plain")]).run()
     assert not at.exception
     assert any("solo (a single judgement)" in w.value for w in at.warning)
-    excluded = _frame(at, "reason")
+    excluded = frame_with(at, "reason")
     assert excluded["annotator"].tolist() == ["solo"]
 
 
-def test_reuses_the_mt_systems_page_files(app_test):
+def test_reuses_the_mt_systems_pagefiles(app_test):
     at = app_test(PAGE, timeout=180)
     at.session_state[data.MT_SHARED_INPUTS_KEY] = {
         "scores": tuple((p.name, p.read_bytes()) for p in [MT / "segment_scores.tsv"])
@@ -173,9 +163,9 @@ def test_presentation_mode(at):
 def test_files_uploaded_on_the_mt_systems_page_are_offered_here(app_test):
     at = app_test("views/mt_systems.py", timeout=180)
     at.run()
-    at.file_uploader(key="mt_refs").set_value(_files(MT / "reference.txt"))
+    at.file_uploader(key="mt_refs").set_value(files(MT / "reference.txt"))
     hyps = [MT / "hyp" / f"{s}.txt" for s in ("Aurora", "Borealis", "Ember")]
-    at.file_uploader(key="mt_hyps").set_value(_files(*hyps)).run()
+    at.file_uploader(key="mt_hyps").set_value(files(*hyps)).run()
     assert not at.exception
     at.switch_page(PAGE)
     at.run()
@@ -194,4 +184,4 @@ def test_adequacy_only_judgements(at):
     assert not at.exception and not at.error
     assert len(at.get("plotly_chart")) == 5
     assert _metric(at, "Judgements used").value == f"{text.count(chr(10)) - 1:,}"
-    assert set(_frame(at, "sd")["criterion"]) == {"adequacy"}
+    assert set(frame_with(at, "sd")["criterion"]) == {"adequacy"}

@@ -9,6 +9,7 @@ import pytest
 
 from dashboard.components import PRESENTATION_KEY
 from tests.dashboard.conftest import REPO_ROOT
+from tests.dashboard.helpers import assert_no_exception, files
 
 SAMPLE = REPO_ROOT / "sample_data" / "metrics"
 
@@ -24,8 +25,8 @@ def _texts(at):
 
 
 def _upload(at, *paths: Path):
-    files = [(p.name, p.read_bytes(), "text/tab-separated-values") for p in paths]
-    at.file_uploader(key="metrics_upload").set_value(files).run()
+    tsv = files(*paths, mime="text/tab-separated-values")
+    at.file_uploader(key="metrics_upload").set_value(tsv).run()
     return at
 
 
@@ -33,7 +34,7 @@ def _upload(at, *paths: Path):
 def at(app_test):
     at = app_test()
     at.run()
-    assert not at.exception, [e.value for e in at.exception]
+    assert_no_exception(at)
     return at
 
 
@@ -56,7 +57,7 @@ def test_every_control_has_a_key_and_reruns_cleanly(at):
     at.selectbox(key="metrics_lp").set_value("fr-en").run()
     at.selectbox(key="metrics_baseline").set_value("TER").run()
     at.multiselect(key="metrics_scatter").set_value(["NIST", "METEOR", "TER"]).run()
-    assert not at.exception, [e.value for e in at.exception]
+    assert_no_exception(at)
     assert not at.error
     assert len(_charts(at)) == 5
     assert "two-sided" in _texts(at)
@@ -65,7 +66,7 @@ def test_every_control_has_a_key_and_reruns_cleanly(at):
 
 def test_upload_two_files_replaces_sample(at):
     _upload(at, SAMPLE / "human.tsv", SAMPLE / "metrics.tsv")
-    assert not at.exception, [e.value for e in at.exception]
+    assert_no_exception(at)
     assert not any("synthetic sample data" in i.value for i in at.info)
     assert len(_charts(at)) == 5
     assert at.selectbox(key="metrics_lp").options == ["es-en", "de-en", "fr-en", "cs-en"]
@@ -81,7 +82,7 @@ def test_upload_wide_csv_single_lp(at):
 def test_malformed_file_gives_error_not_exception(at):
     bad = ("broken.tsv", b"METRIC\tLP\tTESTSET\tSYSTEM\tSCORE\nBLEU\tes-en\tt\tsysA\tabc\n", "")
     at.file_uploader(key="metrics_upload").set_value([bad]).run()
-    assert not at.exception, [e.value for e in at.exception]
+    assert_no_exception(at)
     assert len(at.error) == 1
     msg = at.error[0].value
     assert "broken.tsv" in msg and "line 2" in msg
@@ -137,7 +138,7 @@ def test_constant_metric_and_two_testsets_render_with_warning(at):
     at.file_uploader(key="metrics_upload").set_value(
         [("flat.csv", wide.encode(), "text/csv"), ("two_sets.tsv", wmt.encode(), "text/plain")]
     ).run()
-    assert not at.exception, [e.value for e in at.exception]
+    assert_no_exception(at)
     assert not at.error
     assert at.selectbox(key="metrics_lp").options == [
         "xx-en",
@@ -165,5 +166,5 @@ def test_scatter_selection_can_be_cleared_and_resets_on_lp_change(at):
 def test_binary_upload_is_an_error_naming_the_file(at):
     png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
     at.file_uploader(key="metrics_upload").set_value([("figure.png", png, "image/png")]).run()
-    assert not at.exception, [e.value for e in at.exception]
+    assert_no_exception(at)
     assert len(at.error) == 1 and "figure.png" in at.error[0].value

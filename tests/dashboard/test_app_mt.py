@@ -14,18 +14,13 @@ from stats.randomized import pairwise_significance
 from stats.readers.segments import read_parallel, read_segment_scores
 from stats.sufficient import extract_statistics, statistics_from_scores
 from tests._data import MT, mt_sample_text
+from tests.dashboard.helpers import assert_no_exception, frame_with, metric_values
 
 PAGE = "views/mt_systems.py"
 
 
-def metrics(at) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
-
-
 def system_table(at):
-    frames = [df for df in at.dataframe if "95% CI low" in getattr(df.value, "columns", [])]
-    assert frames, "system table not found"
-    return frames[0].value
+    return frame_with(at, "95% CI low")
 
 
 def arr(value) -> np.ndarray:
@@ -43,7 +38,7 @@ def chart_specs(at) -> list:
 
 
 def no_problems(at):
-    assert not at.exception, [e.value for e in at.exception]
+    assert_no_exception(at)
     assert not at.error, [e.value for e in at.error]
 
 
@@ -59,7 +54,7 @@ def small_text(n=60, systems=("Aurora", "Delta", "Harbor")):
 def test_sample_data_page(app_test):
     at = app_test(PAGE).run()
     no_problems(at)
-    m = metrics(at)
+    m = metric_values(at)
     assert m["Systems"] == "8" and m["Segments"] == "500" and m["Metric"] == "BLEU"
     assert m["Best system"] == "Aurora"
     # the table equals the stats API on the same files, seed and resamples
@@ -92,10 +87,10 @@ def test_segment_scores_sample_and_metric_choice(app_test):
     at = app_test(PAGE).run()
     at.radio(key="mt_source").set_value("Segment scores").run()
     no_problems(at)
-    assert metrics(at)["Metric"] == "chrF"
+    assert metric_values(at)["Metric"] == "chrF"
     at.selectbox(key="mt_score_metric").set_value("SimCOMET").run()
     no_problems(at)
-    assert metrics(at)["Metric"] == "SimCOMET"
+    assert metric_values(at)["Metric"] == "SimCOMET"
     frame = read_segment_scores(MT / "segment_scores.tsv", metric="SimCOMET")
     expected = statistics_from_scores(frame).scores.sort_values(ascending=False)
     np.testing.assert_allclose(system_table(at)["SimCOMET"], expected.to_numpy())
@@ -109,7 +104,7 @@ def test_upload_text_and_controls(app_test):
         [(f"{s}.txt", h.encode(), "text/plain") for s, h in hyps.items()]
     ).run()
     no_problems(at)
-    m = metrics(at)
+    m = metric_values(at)
     assert m["Systems"] == "3" and m["Segments"] == "60"
     assert not any("synthetic sample" in i.value for i in at.info)
     shared = at.session_state["mt_shared_inputs"]
@@ -121,7 +116,7 @@ def test_upload_text_and_controls(app_test):
     at.number_input(key="mt_seed").set_value(7)
     at.selectbox(key="mt_resamples").set_value(200).run()
     no_problems(at)
-    m = metrics(at)
+    m = metric_values(at)
     assert m["Metric"] == "TER" and "p, Approximate randomization" in m
     assert "p, Paired bootstrap resampling" not in m
     specs = chart_specs(at)
@@ -152,7 +147,7 @@ def test_malformed_text_upload_shows_error(app_test, refs, hyps, message):
     if refs:
         at.file_uploader(key="mt_refs").set_value([(n, b, "text/plain") for n, b in refs])
     at.file_uploader(key="mt_hyps").set_value([(n, b, "text/plain") for n, b in hyps]).run()
-    assert not at.exception, [e.value for e in at.exception]
+    assert_no_exception(at)
     assert len(at.error) == 1 and message in at.error[0].value
     assert not at.get("plotly_chart")
 
@@ -183,7 +178,7 @@ def test_pair_selection(app_test):
     at.selectbox(key="mt_pair_x").set_value("Aurora").run()
     at.selectbox(key="mt_pair_y").set_value("Harbor").run()
     no_problems(at)
-    m = metrics(at)
+    m = metric_values(at)
     assert m["p, Approximate randomization"] == "0.0010"  # 1 / (R + 1), R = 1000
     dist = chart_specs(at)[2]
     assert "Aurora vs Harbor" in dist.layout.title.text
@@ -222,7 +217,7 @@ def test_lower_is_better_toggle_for_uploaded_error_scores(app_test):
     at.toggle(key="mt_lower").set_value(True).run()
     no_problems(at)
     assert list(system_table(at).index) == list(means.sort_values().index)
-    assert metrics(at)["Best system"] == means.idxmin()
+    assert metric_values(at)["Best system"] == means.idxmin()
     frame = read_segment_scores(MT / "segment_scores.tsv", metric="SimCOMET")
     expected = pairwise_significance(
         statistics_from_scores(frame), test="approximate-randomization", n_resamples=200,

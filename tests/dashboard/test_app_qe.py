@@ -10,38 +10,30 @@ import pytest
 from dashboard import data as dashboard_data
 from stats.qe import evaluate_qe, rescaling_experiment
 from stats.readers import read_qe
+from tests.dashboard.helpers import assert_no_exception, files, frame_with, metric_values
 
 QE = Path(__file__).resolve().parents[2] / "sample_data" / "qe"
 PAGE = "views/qe.py"
 
 
-def metrics(at) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
-
-
 def qe_table(at):
-    frames = [df for df in at.dataframe if "rank_change" in getattr(df.value, "columns", [])]
-    assert frames, "main QE table not found"
-    return frames[0].value
+    return frame_with(at, "rank_change")  # the main QE table
 
 
 def rescale_table(at):
-    frames = [df for df in at.dataframe if "mae_change" in getattr(df.value, "columns", [])]
-    assert frames, "rescaling table not found"
-    return frames[0].value
+    return frame_with(at, "mae_change")
 
 
 def upload(at, *paths):
-    files = [(Path(p).name, Path(p).read_bytes(), "text/plain") for p in paths]
-    at.file_uploader(key="qe_upload").set_value(files).run()
+    at.file_uploader(key="qe_upload").set_value(files(*paths)).run()
     return at
 
 
 def test_sample_data_page(app_test):
     at = app_test(PAGE).run()
-    assert not at.exception, [e.value for e in at.exception]
+    assert_no_exception(at)
     assert not at.error
-    m = metrics(at)
+    m = metric_values(at)
     assert m["Sentences (n)"] == "600" and m["Systems"] == "10"
     assert m["Highest Pearson r"] == "ALPHA-svr"
     assert m["Lowest MAE"] == "CONSERV-mean"
@@ -85,7 +77,7 @@ def test_upload_long_file(app_test, tmp_path):
     path.write_text("\n".join(lines) + "\n")
     at = upload(app_test(PAGE).run(), path)
     assert not at.exception and not at.error
-    m = metrics(at)
+    m = metric_values(at)
     assert m["Systems"] == "2" and m["Sentences (n)"] == "30"
     assert m["Highest Pearson r"] == "mine"
     assert not any("synthetic sample" in i.value for i in at.info)
@@ -105,14 +97,14 @@ def test_upload_wmt_submissions_with_gold_in_one_go(app_test):
 def test_upload_post_edit_and_rate_toggle(app_test):
     at = upload(app_test(PAGE).run(), QE / "pet_long.txt", QE / "post_edit.tsv")
     assert not at.exception and not at.error
-    assert "r(PER, HTER)" in metrics(at)
+    assert "r(PER, HTER)" in metric_values(at)
     seconds = qe_table(at)["mae"].copy()
     at.toggle(key="qe_rate").set_value(True).run()
     assert not at.exception
     per_word = qe_table(at)["mae"]
     assert (per_word.to_numpy() < seconds.loc[per_word.index].to_numpy() / 5).all()
-    assert "MAE (seconds per word)" in metrics(at) or any(
-        "seconds per word" in k for k in metrics(at)
+    assert "MAE (seconds per word)" in metric_values(at) or any(
+        "seconds per word" in k for k in metric_values(at)
     )
 
 
@@ -132,7 +124,7 @@ def test_upload_post_edit_and_rate_toggle(app_test):
 def test_malformed_upload_shows_error_not_exception(app_test, name, content, message):
     at = app_test(PAGE).run()
     at.file_uploader(key="qe_upload").set_value((name, content, "text/plain")).run()
-    assert not at.exception, [e.value for e in at.exception]
+    assert_no_exception(at)
     assert len(at.error) == 1
     assert message in at.error[0].value
     assert not at.get("plotly_chart")  # the page stopped
@@ -163,7 +155,7 @@ def test_presentation_mode_runs(app_test):
 
     at = app_test(PAGE).run()
     at.sidebar.toggle(key=PRESENTATION_KEY).set_value(True).run()
-    assert not at.exception, [e.value for e in at.exception]
+    assert_no_exception(at)
     assert len(at.get("plotly_chart")) >= 7
 
 
