@@ -103,3 +103,17 @@ def screenshot(page, artifacts_dir: Path, name: str) -> Path:
     path = Path(artifacts_dir) / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def download(
+    page, key: str, tmp_path: Path, *, label: str | None = None, timeout: float = 90.0
+) -> Path:
+    """Click the download button in the ``.st-key-<key>`` container (the one named ``label``
+    if given), save the file under its suggested name in ``tmp_path`` and return its path."""
+    buttons = page.locator(f".st-key-{key}")
+    button = buttons.get_by_role("button", name=label) if label else buttons.get_by_role("button")
+    with page.expect_download(timeout=timeout * 1000) as info:
+        button.first.click()
+    path = Path(tmp_path) / info.value.suggested_filename
+    info.value.save_as(path)
+    return path

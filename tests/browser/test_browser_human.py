@@ -9,6 +9,7 @@ from pathlib import Path
 from tests.browser.helpers import (
     ERROR_SELECTOR,
     assert_no_exception,
+    download,
     goto_page,
     screenshot,
     upload_files,
@@ -72,21 +73,13 @@ def test_alpha_change_and_exports(page, app_url, tmp_path):
     assert page.get_by_text("15 / 28").count() == 1
     assert_no_exception(page)
 
-    button = page.locator(".st-key-human_accuracy_table_csv").get_by_role("button").first
-    with page.expect_download(timeout=60_000) as info:
-        button.click()
-    csv = tmp_path / info.value.suggested_filename
-    info.value.save_as(csv)
-    assert info.value.suggested_filename == "accuracy_tables.csv"
+    csv = download(page, "human_accuracy_table_csv", tmp_path)
+    assert csv.name == "accuracy_tables.csv"
     head = csv.read_text().splitlines()[0]
     assert head.startswith("alpha,Metric,Paired Bootst. Resamp.: Conc.")
 
-    button = page.locator(".st-key-human_gold_grids_png").get_by_role("button").first
-    with page.expect_download(timeout=90_000) as info:
-        button.click()
-    png = tmp_path / info.value.suggested_filename
-    info.value.save_as(png)
-    assert info.value.suggested_filename == "human_gold_standard_alpha_0.001.png"
+    png = download(page, "human_gold_grids_png", tmp_path)
+    assert png.name == "human_gold_standard_alpha_0.001.png"
     raw = png.read_bytes()
     assert raw[:8] == b"\x89PNG\r\n\x1a\n" and len(raw) > 10_000
     assert_no_exception(page)

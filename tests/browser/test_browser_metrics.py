@@ -8,6 +8,7 @@ from pathlib import Path
 from tests.browser.helpers import (
     ERROR_SELECTOR,
     assert_no_exception,
+    download,
     rerun_after,
     screenshot,
     upload_files,
@@ -68,13 +69,8 @@ def test_changing_alpha_redraws_without_exception(page):
 
 
 def _download(page, container_key: str, label: str, tmp_path: Path) -> tuple[str, bytes]:
-    button = page.locator(f".st-key-{container_key}").get_by_role("button", name=label).first
-    with page.expect_download(timeout=90_000) as info:
-        button.click()
-    download = info.value
-    path = tmp_path / download.suggested_filename
-    download.save_as(path)
-    return download.suggested_filename, path.read_bytes()
+    path = download(page, container_key, tmp_path, label=label)
+    return path.name, path.read_bytes()
 
 
 def test_exports_download_real_png_svg_csv_latex(page, tmp_path):
