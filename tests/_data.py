@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from stats.randomized import approximate_randomization, bootstrap, paired_bootstrap
@@ -24,3 +25,29 @@ def mt_sample_text() -> tuple[list[list[str]], dict[str, list[str]]]:
     """``(references, hypotheses)`` of the MT sample, as :func:`read_parallel` returns them
     (one reference stream; systems in file-name order)."""
     return read_parallel([MT / "reference.txt"], sorted(MT.glob("hyp/*.txt")))
+
+
+def mt_sample_head(n: int, systems: Sequence[str]) -> tuple[str, dict[str, str]]:
+    """The first ``n`` segments of the MT sample as text: ``(reference, {system: output})``,
+    one segment per line with a final newline."""
+
+    def head(path: Path) -> str:
+        return "\n".join(path.read_text().splitlines()[:n]) + "\n"
+
+    return head(MT / "reference.txt"), {s: head(MT / "hyp" / f"{s}.txt") for s in systems}
+
+
+def write_mt_sample_head(
+    folder: Path, n: int, systems: Sequence[str], *, ref_name: str = "reference.txt"
+) -> tuple[Path, list[Path]]:
+    """Write :func:`mt_sample_head` to ``folder`` (``ref_name`` and ``<system>.txt``); return
+    the reference path and the output paths (in ``systems`` order)."""
+    ref_text, outputs = mt_sample_head(n, systems)
+    ref = Path(folder) / ref_name
+    ref.write_text(ref_text)
+    hyps = []
+    for s, text in outputs.items():
+        p = Path(folder) / f"{s}.txt"
+        p.write_text(text)
+        hyps.append(p)
+    return ref, hyps

@@ -11,6 +11,7 @@ import pytest
 import sacrebleu
 
 from stats.cli import main
+from tests._data import write_mt_sample_head
 
 ROOT = Path(__file__).resolve().parents[1]
 MT = ROOT / "sample_data" / "mt"
@@ -22,12 +23,7 @@ KEYS = ["metric", "test", "alternative", "n_resamples", "seed", "n_segments", "s
 def small(tmp_path_factory):
     """First 80 segments of the sample corpus, 4 systems (keeps TER quick)."""
     d = tmp_path_factory.mktemp("mt")
-    n = 80
-    (d / "ref.txt").write_text(
-        "\n".join((MT / "reference.txt").read_text().splitlines()[:n]) + "\n")
-    for s in ("Aurora", "Cirrus", "Delta", "Harbor"):
-        lines = (MT / "hyp" / f"{s}.txt").read_text().splitlines()[:n]
-        (d / f"{s}.txt").write_text("\n".join(lines) + "\n")
+    write_mt_sample_head(d, 80, ("Aurora", "Cirrus", "Delta", "Harbor"), ref_name="ref.txt")
     return d
 
 

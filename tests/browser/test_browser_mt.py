@@ -3,8 +3,7 @@ the page's file inputs, wait for the significance grids, screenshot."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from tests._data import write_mt_sample_head
 from tests.browser.helpers import (
     ERROR_SELECTOR,
     assert_no_exception,
@@ -14,19 +13,6 @@ from tests.browser.helpers import (
     wait_for_charts,
 )
 
-MT = Path(__file__).resolve().parents[2] / "sample_data" / "mt"
-
-
-def _write_subset(tmp_path: Path, n: int = 120) -> tuple[Path, list[Path]]:
-    ref = tmp_path / "reference.txt"
-    ref.write_text("\n".join((MT / "reference.txt").read_text().splitlines()[:n]) + "\n")
-    hyps = []
-    for s in ("Aurora", "Cirrus", "Delta", "Harbor"):
-        p = tmp_path / f"{s}.txt"
-        p.write_text("\n".join((MT / "hyp" / f"{s}.txt").read_text().splitlines()[:n]) + "\n")
-        hyps.append(p)
-    return ref, hyps
-
 
 def test_mt_page_upload_and_grids(page, app_url, artifacts_dir, tmp_path):
     goto_page(page, app_url, "mt_systems")
@@ -34,7 +20,7 @@ def test_mt_page_upload_and_grids(page, app_url, artifacts_dir, tmp_path):
     assert_no_exception(page)
     screenshot(page, artifacts_dir, "mt_systems_sample")
 
-    ref, hyps = _write_subset(tmp_path)
+    ref, hyps = write_mt_sample_head(tmp_path, 120, ("Aurora", "Cirrus", "Delta", "Harbor"))
     upload_files(page, [ref], index=0)  # reference uploader
     upload_files(page, hyps, index=1)  # system outputs uploader
     wait_for_charts(page, minimum=3)

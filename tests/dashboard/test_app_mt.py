@@ -13,7 +13,7 @@ from dashboard import figures
 from stats.randomized import pairwise_significance
 from stats.readers.segments import read_parallel, read_segment_scores
 from stats.sufficient import extract_statistics, statistics_from_scores
-from tests._data import MT, mt_sample_text
+from tests._data import MT, mt_sample_head, mt_sample_text
 from tests.dashboard.helpers import assert_no_exception, frame_with, metric_values
 
 PAGE = "views/mt_systems.py"
@@ -40,15 +40,6 @@ def chart_specs(at) -> list:
 def no_problems(at):
     assert_no_exception(at)
     assert not at.error, [e.value for e in at.error]
-
-
-def small_text(n=60, systems=("Aurora", "Delta", "Harbor")):
-    ref = "\n".join((MT / "reference.txt").read_text().splitlines()[:n]) + "\n"
-    hyps = {
-        s: "\n".join((MT / "hyp" / f"{s}.txt").read_text().splitlines()[:n]) + "\n"
-        for s in systems
-    }
-    return ref, hyps
 
 
 def test_sample_data_page(app_test):
@@ -97,7 +88,7 @@ def test_segment_scores_sample_and_metric_choice(app_test):
 
 
 def test_upload_text_and_controls(app_test):
-    ref, hyps = small_text()
+    ref, hyps = mt_sample_head(60, ("Aurora", "Delta", "Harbor"))
     at = app_test(PAGE).run()
     at.file_uploader(key="mt_refs").set_value([("ref.txt", ref.encode(), "text/plain")])
     at.file_uploader(key="mt_hyps").set_value(
