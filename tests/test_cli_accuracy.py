@@ -21,6 +21,9 @@ MT = ROOT / "sample_data" / "mt"
 REF = MT / "reference.txt"
 HYPS = sorted((MT / "hyp").glob("*.txt"))
 SCORES = MT / "segment_scores.tsv"
+#: BLEU of the sample texts, all three tests, few resamples.
+TEXT_ARGS = ["--human", HUMAN, "--ref", REF, "--hyp", *HYPS, "--metric", "bleu",
+             "--resamples", "199", "--seed", "3", "--format", "json"]  # fmt: skip
 
 
 def run(capsys, *args):
@@ -31,26 +34,9 @@ def run(capsys, *args):
 
 @pytest.fixture(scope="module")
 def text_json():
-    """BLEU from the sample texts, all three tests, few resamples (module-wide, ~seconds)."""
-    args = [
-        "accuracy",
-        "--human",
-        HUMAN,
-        "--ref",
-        REF,
-        "--hyp",
-        *HYPS,
-        "--metric",
-        "bleu",
-        "--resamples",
-        "199",
-        "--seed",
-        "3",
-        "--format",
-        "json",
-    ]
+    """JSON of ``accuracy TEXT_ARGS`` in a subprocess (module-wide, ~seconds)."""
     proc = subprocess.run(
-        [sys.executable, "-m", "stats", *map(str, args)],
+        [sys.executable, "-m", "stats", "accuracy", *map(str, TEXT_ARGS)],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -106,23 +92,7 @@ def test_gold_pvalues_sit_in_the_row_of_the_higher_mean_z(text_json):
 
 
 def test_same_seed_gives_byte_identical_output(capsys, text_json):
-    code, out, _ = run(
-        capsys,
-        "--human",
-        HUMAN,
-        "--ref",
-        REF,
-        "--hyp",
-        *HYPS,
-        "--metric",
-        "bleu",
-        "--resamples",
-        "199",
-        "--seed",
-        "3",
-        "--format",
-        "json",
-    )
+    code, out, _ = run(capsys, *TEXT_ARGS)
     assert code == 0
     assert out == text_json
 
