@@ -166,17 +166,21 @@ def test_terrorcat_not_significantly_better_than_next_metrics(r_next, r_metrics)
 # ---------------------------------------------------------------------------------------------
 
 
+def _sample_correlations(rng, rho: np.ndarray, *, n: int, reps: int) -> np.ndarray:
+    """``reps`` sample correlation matrices (reps x 3 x 3), each of ``n`` draws from a trivariate
+    normal with correlation matrix ``rho`` (vectorised over the replications)."""
+    z = rng.standard_normal((reps, n, 3)) @ np.linalg.cholesky(rho).T
+    z -= z.mean(axis=1, keepdims=True)
+    cov = np.einsum("rni,rnj->rij", z, z)
+    sd = np.sqrt(np.einsum("rii->ri", cov))
+    return cov / sd[:, :, None] / sd[:, None, :]
+
+
 def test_zou_asymptotic_correlation_matches_simulation():
     """corr(r13, r23) used by Zou's interval vs the Monte Carlo correlation of sample r's."""
     rng = np.random.default_rng(20140101)
     rho = np.array([[1.0, 0.6, 0.7], [0.6, 1.0, 0.5], [0.7, 0.5, 1.0]])  # X1, X2, X3
-    n, reps = 400, 4000
-    chol = np.linalg.cholesky(rho)
-    z = rng.standard_normal((reps, n, 3)) @ chol.T
-    z -= z.mean(axis=1, keepdims=True)
-    cov = np.einsum("rni,rnj->rij", z, z)
-    sd = np.sqrt(np.einsum("rii->ri", cov))
-    r = cov / sd[:, :, None] / sd[:, None, :]
+    r = _sample_correlations(rng, rho, n=400, reps=4000)
     mc = np.corrcoef(r[:, 0, 2], r[:, 1, 2])[0, 1]
     r12, r13, r23 = 0.6, 0.7, 0.5
     c = ((r12 - 0.5 * r13 * r23) * (1 - r13**2 - r23**2 - r12**2) + r12**3) / (
@@ -195,12 +199,8 @@ def test_zou_interval_coverage_in_simulation():
     rng = np.random.default_rng(7)
     rho12, rho13, rho23 = 0.8, 0.7, 0.5
     rho = np.array([[1, rho12, rho13], [rho12, 1, rho23], [rho13, rho23, 1.0]])
-    n, reps = 50, 20000
-    z = rng.standard_normal((reps, n, 3)) @ np.linalg.cholesky(rho).T
-    z -= z.mean(axis=1, keepdims=True)
-    cov = np.einsum("rni,rnj->rij", z, z)
-    sd = np.sqrt(np.einsum("rii->ri", cov))
-    r = cov / sd[:, :, None] / sd[:, None, :]
+    n = 50
+    r = _sample_correlations(rng, rho, n=n, reps=20000)
     lo, hi = zou_confidence_interval(r[:, 0, 1], r[:, 0, 2], r[:, 1, 2], n)
     coverage = np.mean((lo <= rho13 - rho23) & (rho13 - rho23 <= hi))
     assert 0.935 <= coverage <= 0.965
@@ -416,12 +416,8 @@ def test_type_one_error_under_simulated_null():
     rng = np.random.default_rng(12345)
     rho12, rho = 0.7, 0.6
     cov = np.array([[1, rho12, rho], [rho12, 1, rho], [rho, rho, 1.0]])
-    n, reps = 20, 20000
-    z = rng.standard_normal((reps, n, 3)) @ np.linalg.cholesky(cov).T
-    z -= z.mean(axis=1, keepdims=True)
-    c = np.einsum("rni,rnj->rij", z, z)
-    sd = np.sqrt(np.einsum("rii->ri", c))
-    r = c / sd[:, :, None] / sd[:, None, :]
+    n = 20
+    r = _sample_correlations(rng, cov, n=n, reps=20000)
     res = williams_test(r[:, 0, 1], r[:, 0, 2], r[:, 1, 2], n)
     rate = np.mean(res.pvalue < 0.05)
     # binomial sd at 20,000 reps is 0.0015; allow for the test's approximate nature
