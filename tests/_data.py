@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
+
 from stats.randomized import approximate_randomization, bootstrap, paired_bootstrap
 from stats.readers.segments import read_parallel
 
@@ -51,3 +54,13 @@ def write_mt_sample_head(
         p.write_text(text)
         hyps.append(p)
     return ref, hyps
+
+
+def pvalue_matrix(names: Sequence[str], cells: dict[tuple[str, str], float]) -> pd.DataFrame:
+    """A square p-value matrix over ``names`` (object-dtype labels), NaN except the given
+    ``{(row, column): p}`` cells."""
+    idx = pd.Index(names, dtype=object)
+    m = pd.DataFrame(np.nan, index=idx, columns=idx)
+    for (r, c), p in cells.items():
+        m.at[r, c] = p
+    return m

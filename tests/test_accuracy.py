@@ -31,6 +31,7 @@ from stats.accuracy import (
     statistics_from_score_file,
 )
 from stats.human import HumanGoldResult, combine_criteria, human_gold_standard
+from tests._data import pvalue_matrix
 
 # (correct, total, accuracy %, CI low %, CI high %) as printed in the paper's Tables 1-2
 PAPER = [
@@ -150,12 +151,7 @@ SYS = ["A", "B", "C", "D"]
 
 
 def _mat(cells, names=SYS):
-    m = pd.DataFrame(
-        np.nan, index=pd.Index(names, dtype=object), columns=pd.Index(names, dtype=object)
-    )
-    for (r, c), p in cells.items():
-        m.at[r, c] = p
-    return m
+    return pvalue_matrix(names, cells)
 
 
 def _gold(adequacy, fluency, alpha=0.05) -> HumanGoldResult:

@@ -34,6 +34,7 @@ from stats.human import (
     system_scores,
 )
 from stats.readers import read_judgements
+from tests._data import pvalue_matrix
 
 # system annotator criterion: scores of segments 1, 2, ... (13 judgements per system and
 # criterion, so scipy's default method is the normal approximation, as R's exact = FALSE)
@@ -253,18 +254,11 @@ def test_rank_sum_validation():
         rank_sum_all_pairs({"a": [1.0], "b": [2.0]}, alternative="less")
 
 
-def _mat(names, cells):
-    m = pd.DataFrame(np.nan, index=names, columns=names)
-    for (r, c), p in cells.items():
-        m.at[r, c] = p
-    return m
-
-
 NAMES = ["A", "B", "C", "D"]
 
 
 def test_combination_rule_hand_made_cases():
-    adequacy = _mat(
+    adequacy = pvalue_matrix(
         NAMES,
         {
             ("A", "B"): 0.001,  # adequacy significant: decides, although fluency says B > A
@@ -275,7 +269,7 @@ def test_combination_rule_hand_made_cases():
             ("D", "C"): 0.50,
         },
     )
-    fluency = _mat(
+    fluency = pvalue_matrix(
         NAMES,
         {
             ("B", "A"): 0.0001,
@@ -311,14 +305,14 @@ def test_paper_example_fluency_breaks_adequacy_ties():
     # Paper, Section 4: adequacy of B is not significantly greater than C, D, E, while fluency
     # of B is; the combined result is the fluency p-value of each of these pairs.
     names = ["B", "C", "D", "E"]
-    adequacy = _mat(names, {("B", "C"): 0.21, ("B", "D"): 0.08, ("B", "E"): 0.12})
-    fluency = _mat(names, {("B", "C"): 0.01, ("B", "D"): 0.003, ("B", "E"): 0.04})
+    adequacy = pvalue_matrix(names, {("B", "C"): 0.21, ("B", "D"): 0.08, ("B", "E"): 0.12})
+    fluency = pvalue_matrix(names, {("B", "C"): 0.01, ("B", "D"): 0.003, ("B", "E"): 0.04})
     comb = combine_criteria(adequacy, fluency, 0.05)
     assert [comb.at["B", s] for s in "CDE"] == [0.01, 0.003, 0.04]
 
 
 def test_pair_conclusions_order_and_nan():
-    m = _mat(["A", "B", "C"], {("B", "A"): 0.049, ("A", "C"): 0.05})
+    m = pvalue_matrix(["A", "B", "C"], {("B", "A"): 0.049, ("A", "C"): 0.05})
     assert pair_conclusions(m, 0.05).tolist() == [-1, 0, 0]  # p < alpha is significant
     assert pair_conclusions(m, 0.05, ["B", "A", "C"]).tolist() == [1, 0, 0]
     assert pair_conclusions(m, 0.0501).tolist() == [-1, 1, 0]
