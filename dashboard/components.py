@@ -73,6 +73,15 @@ def apply_page_style() -> None:
         st.html(_PRESENTATION_CSS)
 
 
+def two_columns(spec=2) -> tuple:
+    """Two containers side by side (``st.columns(spec)``), stacked full width in presentation
+    mode so each figure gets the whole projector width."""
+    if presentation_mode():
+        return st.container(), st.container()
+    left, right = st.columns(spec)
+    return left, right
+
+
 def controls_expander(label: str = "Controls", *, expanded: bool | None = None):
     """An ``st.expander`` for a page's controls: open normally, collapsed in presentation mode."""
     if expanded is None:

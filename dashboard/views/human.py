@@ -13,8 +13,6 @@ from dashboard import components, data, figures
 SOURCES = ("System outputs (text)", "Segment scores")
 REUSE = "Files of the MT systems page"
 
-presentation = components.presentation_mode()
-
 st.title("Tests vs humans")
 st.caption(
     "How often does a significance test on an automatic metric reach the conclusion a human "
@@ -320,7 +318,7 @@ st.markdown(
     "then depend on which annotators happened to judge a system; standardising each annotator's "
     "scores (z = (score − annotator mean) / annotator SD) removes that."
 )
-left, right = (st.container(), st.container()) if presentation else st.columns([3, 2])
+left, right = components.two_columns([3, 2])
 with left:
     components.show_figure(
         figures.annotator_spread(gold.annotators),

@@ -135,7 +135,7 @@ m4.metric(
 # ---- correlations with humans ----
 st.subheader(f"Correlation with human judgement: {lp}")
 table = data.correlation_table(analysis, kind)
-left, right = (st.container(), st.container()) if presentation else st.columns([3, 2])
+left, right = components.two_columns([3, 2])
 with left:
     components.show_table(
         table,
@@ -206,7 +206,7 @@ grid = figures.williams_grid(
     alpha=alpha,
     title=f"(b) Williams test, {side}: row better than column at α = {alpha:g}",
 )
-left, right = (st.container(), st.container()) if presentation else st.columns(2)
+left, right = components.two_columns()
 with left:
     components.show_figure(
         heat, key="metrics_heatmap", filename=f"metric_correlation_{lp}", label="Figure"

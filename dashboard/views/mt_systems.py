@@ -169,7 +169,7 @@ if stats_data.signature:
 # ---- system table ----
 st.subheader("Systems and bootstrap confidence intervals")
 table = data.mt_system_table(first)
-left, right = (st.container(), st.container()) if presentation else st.columns([2, 3])
+left, right = components.two_columns([2, 3])
 with left:
     components.show_table(
         table,

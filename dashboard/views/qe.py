@@ -123,7 +123,7 @@ def _highlight(row):
     return [style] * len(row)
 
 
-left, right = (st.container(), st.container()) if presentation else st.columns([3, 2])
+left, right = components.two_columns([3, 2])
 with left:
     st.dataframe(
         table.style.apply(_highlight, axis=1),
@@ -188,7 +188,7 @@ r1.metric(
 )
 r2.metric("Gold mean", f"{rescale.gold_mean:.4g}")
 r3.metric("Gold SD", f"{rescale.gold_sd:.4g}")
-left, right = (st.container(), st.container()) if presentation else st.columns(2)
+left, right = components.two_columns()
 with left:
     components.show_figure(
         figures.qe_rescale_bars(
@@ -284,7 +284,7 @@ components.show_figure(
 st.subheader("Prediction correlations and Williams significance")
 w = result.williams
 side = "one-sided" if w.alternative == "greater" else "two-sided"
-left, right = (st.container(), st.container()) if presentation else st.columns(2)
+left, right = components.two_columns()
 with left:
     components.show_figure(
         figures.correlation_heatmap(
