@@ -16,7 +16,7 @@ from tests._data import write_mt_sample_head
 ROOT = Path(__file__).resolve().parents[1]
 MT = ROOT / "sample_data" / "mt"
 KEYS = ["metric", "test", "alternative", "n_resamples", "seed", "n_segments", "systems",
-        "scores", "pvalues"]
+        "scores", "pvalues", "higher_is_better", "signature", "confidence_level", "score_ci"]
 
 
 @pytest.fixture(scope="module")
@@ -55,6 +55,12 @@ def test_json_layout_and_scores(small, capsys, metric):
         assert doc["scores"][s] == cls().corpus_score(hyp, refs).score  # exact
     values = [doc["scores"][s] for s in doc["systems"]]
     assert values == sorted(values, reverse=(metric != "ter"))  # best first; TER lower
+    assert doc["higher_is_better"] is (metric != "ter")
+    assert "nrefs:1" in doc["signature"]  # sacrebleu signature of the metric
+    assert doc["confidence_level"] == 0.95
+    for s in doc["systems"]:  # each system's corpus score lies inside its bootstrap CI
+        low, high = doc["score_ci"][s]
+        assert low <= doc["scores"][s] <= high
     systems = doc["systems"]
     for i, r in enumerate(systems):
         assert list(doc["pvalues"][r]) == systems

@@ -11,7 +11,9 @@ JSON output::
 
     {"metric", "test", "alternative", "n_resamples", "seed", "n_segments",
      "systems": [best first], "scores": {system: score},
-     "pvalues": {row: {col: p or null}}}
+     "pvalues": {row: {col: p or null}},
+     "higher_is_better", "signature", "confidence_level",
+     "score_ci": {system: [low, high]}}   # extras beyond the shape
 
 The p-value of a pair sits in the row of the system with the better score (for TER, and
 segment scores with ``--lower-is-better``: the lower); the mirror cell and the diagonal are
@@ -123,6 +125,13 @@ def run(args: argparse.Namespace) -> str:
                 "systems": list(res.systems),
                 "scores": {s: float(res.scores[s]) for s in res.systems},
                 "pvalues": pvalue_matrix_json(res.pvalue),
+                "higher_is_better": bool(res.higher_is_better),
+                "signature": res.signature or None,
+                "confidence_level": res.confidence_level,
+                "score_ci": {
+                    s: [float(res.score_ci_low[s]), float(res.score_ci_high[s])]
+                    for s in res.systems
+                },
             }
         )
     direction = "" if res.higher_is_better else "; lower is better"
