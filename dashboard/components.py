@@ -24,6 +24,7 @@ Typical page::
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
 
 import pandas as pd
@@ -124,6 +125,19 @@ def file_input(
     return sample, True
 
 
+def escape_markdown(text) -> str:
+    """``text`` with Markdown, KaTeX and HTML-significant characters backslash-escaped.
+
+    Use it for every string that carries user-supplied names (file, system, metric, LP names)
+    before it reaches ``st.error``/``st.warning``/``st.info``/``st.markdown``/``st.subheader``, so
+    ``**x**``, ``$x^2$``, ``_a_``, ``:red[x]`` or ``<b>`` print literally instead of as formatting.
+    """
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#$~|])")
+
+
 @contextlib.contextmanager
 def input_errors() -> Iterator[None]:
     """Turn a :class:`stats.StatsInputError` into ``st.error`` + ``st.stop()``.
@@ -133,7 +147,7 @@ def input_errors() -> Iterator[None]:
     try:
         yield
     except StatsInputError as exc:
-        st.error(str(exc), icon=":material/error:")
+        st.error(escape_markdown(exc), icon=":material/error:")
         st.stop()
 
 
