@@ -289,3 +289,14 @@ def test_systems_without_judgements_are_reported(capsys, tmp_path):
     assert d["pairs"] == 21 and "Harbor" not in d["systems"]
     assert d["warnings"] == ["no human judgements, left out: Harbor"]
     assert "warning: no human judgements, left out: Harbor" in err
+
+
+def test_same_judgements_as_tsv_and_csv_are_refused(capsys):
+    # the sample TSV and CSV hold the same rows: giving both would double n (G report item 2)
+    code, out, err = run(capsys, "--human", HUMAN, HUMAN_CSV, "--scores", SCORES)
+    assert code == 2 and out == ""
+    assert err.strip() == (
+        f"error: {HUMAN_CSV}, line 2: judgement (SYSTEM 'Glacier', SEGMENT '489', ANNOTATOR "
+        f"'ann01', CRITERION adequacy, SCORE 25) repeats {HUMAN}, line 2; the same judgements "
+        "were given twice (give each file once)"
+    )

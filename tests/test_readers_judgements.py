@@ -239,3 +239,61 @@ def test_real_judgements_with_a_short_row_get_no_wrong_file_hint():
     with pytest.raises(StatsInputError, match=r"line 4: expected 5 fields \(SYSTEM SEGMENT "
                        r"ANNOTATOR CRITERION SCORE\) as in the header, found 4$"):
         read_judgements(_src(text))
+
+
+# ---- the same judgements given twice (G report item 2) ----
+
+
+def test_same_rows_in_two_files_name_the_judgement_and_both_places():
+    from stats.readers.judgements import read_judgement_files
+
+    # GOOD as TSV and the same rows as CSV: the first CSV row (line 2) repeats TSV line 2
+    csv_text = GOOD.replace("\t", ",")
+    with pytest.raises(StatsInputError) as info:
+        read_judgement_files(_src(GOOD, "j.tsv"), _src(csv_text, "j.csv"))
+    assert str(info.value) == (
+        "j.csv, line 2: judgement (SYSTEM 'sysA', SEGMENT '1', ANNOTATOR 'w1', CRITERION "
+        "adequacy, SCORE 70) repeats j.tsv, line 2; the same judgements were given twice "
+        "(give each file once)"
+    )
+    # one repeated row is enough across files: b.csv line 3 is a.tsv line 6 (sysB 2 w2 55.5)
+    two = "SYSTEM,SEGMENT,ANNOTATOR,CRITERION,SCORE\nsysB,8,w1,fluency,70\nsysB,2,w2,adequacy,55.5\n"
+    with pytest.raises(StatsInputError, match=r"^b\.csv, line 3: .*SCORE 55\.5\) repeats a\.tsv, "
+                       r"line 7;"):
+        read_judgement_files(_src(GOOD, "a.tsv"), _src(two, "b.csv"))
+    # the same item re-judged with another score in another batch is a judgement, not a copy
+    three = "SYSTEM,SEGMENT,ANNOTATOR,CRITERION,SCORE\nsysB,2,w2,adequacy,58\n"
+    j = read_judgement_files(_src(GOOD, "a.tsv"), _src(three, "b.csv"))
+    assert len(j.frame) == 8
+
+
+def test_single_file_pasted_twice_is_an_error_but_a_da_repeat_is_kept():
+    rows = GOOD.splitlines()[1:]
+    doubled = GOOD + "\n".join(rows) + "\n"
+    with pytest.raises(StatsInputError) as info:
+        read_judgements(_src(doubled, "twice.tsv"))
+    # the copy starts on line 9 (header + 7 rows), repeating line 2
+    assert str(info.value).startswith(
+        "twice.tsv, line 9: judgement (SYSTEM 'sysA', SEGMENT '1', ANNOTATOR 'w1', CRITERION "
+        "adequacy, SCORE 70) repeats twice.tsv, line 2; 5 or more consecutive judgements"
+    )
+    # four consecutive copied rows are below the block size: kept as judgements
+    four = GOOD + "\n".join(rows[:4]) + "\n"
+    assert len(read_judgements(_src(four)).frame) == 11
+    # a single repeated judgement (a direct-assessment quality-control repeat) is kept
+    once = GOOD + rows[1] + "\n"
+    j = read_judgements(_src(once))
+    assert len(j.frame) == 8 and j.frame["_line"].tolist()[-1] == 9
+
+
+def test_sample_judgements_have_no_copied_rows():
+    from pathlib import Path
+
+    from stats.readers.judgements import read_judgement_files
+
+    human = Path(__file__).resolve().parents[1] / "sample_data" / "human"
+    tsv = read_judgements(human / "judgements.tsv")
+    assert len(tsv.frame) == 6800
+    with pytest.raises(StatsInputError, match=r"judgements\.csv, line 2: .* repeats .*"
+                       r"judgements\.tsv, line 2; the same judgements were given twice"):
+        read_judgement_files(human / "judgements.tsv", human / "judgements.csv")

@@ -9,8 +9,20 @@ Long format, one judgement per row, with a header naming the columns (any case, 
 Fields are separated by tabs, runs of whitespace, or commas (CSV, quoted fields allowed); the
 delimiter is taken from the header line. ``CRITERION`` is ``adequacy`` or ``fluency`` (any
 case). Scores are any finite numbers (e.g. 0-100 direct assessments). Blank lines and lines
-starting with ``#`` are skipped. Repeated judgements of the same item by the same annotator are
-kept (each is a judgement).
+starting with ``#`` are skipped.
+
+Repeated judgements of the same item (``SYSTEM``, ``SEGMENT``) by the same annotator in the same
+criterion are kept, each as a judgement: direct assessment shows some items twice to the same
+annotator on purpose (quality-control repeats), and a careful annotator may give the same score
+twice. What is not kept is the same judgements given twice by accident, which would double ``n``
+and shrink every p-value of the gold standard:
+
+* a file that repeats, row for row, a block of :data:`DUPLICATE_BLOCK` or more consecutive
+  judgements of the same file (the file pasted or concatenated twice), and
+* a judgement (same key and same score) of one file that is also in another file read in the
+  same set (:func:`read_judgement_files`; e.g. the same rows uploaded as TSV and as CSV)
+
+raise :class:`~stats.StatsInputError` naming the judgement and both places (file and line).
 
 An annotator's scores are standardised within each criterion by their own mean and standard
 deviation (:mod:`stats.human`), which needs at least two judgements with different scores.
@@ -35,6 +47,7 @@ from ._common import LINE, Source, name_list, read_table, to_float
 
 __all__ = [
     "CRITERIA",
+    "DUPLICATE_BLOCK",
     "JUDGEMENT_COLUMNS",
     "Judgements",
     "prepare_judgements",
@@ -49,6 +62,10 @@ CRITERIA = ("adequacy", "fluency")
 JUDGEMENT_COLUMNS = ("SYSTEM", "SEGMENT", "ANNOTATOR", "CRITERION", "SCORE")
 
 _FRAME_COLUMNS = ["system", "segment", "annotator", "criterion", "score"]
+
+#: consecutive judgements that, all repeating consecutive earlier judgements of the same file
+#: exactly, make a copied block (an error); scattered single repeats are DA repeats and kept
+DUPLICATE_BLOCK = 5
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -119,14 +136,17 @@ def read_judgements(source: Source, *, name: str | None = None) -> Judgements:
         For each annotator excluded from a criterion (single judgement or constant scores).
     """
     frame, label = _parse(source, name)
+    _check_repeats(frame, np.zeros(len(frame), dtype=np.int64), [label])
     return _finish(frame, label)
 
 
 def read_judgement_files(*sources, names=None) -> Judgements:
     """Read several judgement files (e.g. batches of a crowd-sourced evaluation) as one set.
 
-    Each file is parsed as in :func:`read_judgements` (errors name the file and line); the
-    exclusions (annotators that cannot be standardised) are decided on the union, so an
+    Each file is parsed as in :func:`read_judgements` (errors name the file and line). A
+    judgement of one file repeated exactly (same system, segment, annotator, criterion and
+    score) in another is an error naming both files and lines: the same judgements were given
+    twice. The exclusions (annotators that cannot be standardised) are decided on the union, so an
     annotator who appears in several files is standardised over all their judgements.
 
     Parameters
@@ -146,7 +166,57 @@ def read_judgement_files(*sources, names=None) -> Judgements:
         frames.append(frame)
         labels.append(label)
     frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    origin = np.repeat(np.arange(len(frames)), [len(f) for f in frames])
+    _check_repeats(frame, origin, labels)
     return _finish(frame, labels[0] if len(labels) == 1 else " + ".join(labels))
+
+
+def _describe(frame: pd.DataFrame, i: int) -> str:
+    r = frame.iloc[i]
+    return (
+        f"(SYSTEM {r['system']!r}, SEGMENT {r['segment']!r}, ANNOTATOR {r['annotator']!r}, "
+        f"CRITERION {r['criterion']}, SCORE {r['score']:g})"
+    )
+
+
+def _check_repeats(frame: pd.DataFrame, origin: np.ndarray, labels: list[str]) -> None:
+    """Raise on judgements given twice by accident (see the module docstring).
+
+    ``origin[i]`` is the index in ``labels`` of the file row ``i`` comes from.
+    """
+    n = len(frame)
+    if n < 2:
+        return
+    group = frame.groupby(_FRAME_COLUMNS, sort=False).ngroup().to_numpy()
+    _, first_of_group = np.unique(group, return_index=True)
+    first = first_of_group[group]  # row position of the first identical judgement
+    lines = frame[LINE].to_numpy()
+
+    def fail(i: int, j: int, why: str) -> None:
+        raise StatsInputError(
+            f"{labels[origin[i]]}, line {lines[i]}: judgement {_describe(frame, i)} repeats "
+            f"{labels[origin[j]]}, line {lines[j]}; {why}"
+        )
+
+    other_file = np.flatnonzero(origin[first] != origin)
+    if other_file.size:
+        i = int(other_file[0])
+        fail(i, int(first[i]), "the same judgements were given twice (give each file once)")
+    # runs of consecutive rows, each an exact copy of the row after the previous one's original
+    idx = np.arange(n)
+    copy = first < idx
+    chained = copy[1:] & copy[:-1] & (first[1:] == first[:-1] + 1)
+    if DUPLICATE_BLOCK > 1 and chained.size >= DUPLICATE_BLOCK - 1:
+        window = np.lib.stride_tricks.sliding_window_view(chained, DUPLICATE_BLOCK - 1)
+        hit = np.flatnonzero(window.all(axis=1))
+        if hit.size:
+            i = int(hit[0])
+            fail(
+                i,
+                int(first[i]),
+                f"{DUPLICATE_BLOCK} or more consecutive judgements copy earlier ones row for "
+                "row (the file pasted twice?); give each judgement once",
+            )
 
 
 def _criteria(values: pd.Series, where: Callable[[int], str]) -> pd.Series:
