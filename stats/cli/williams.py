@@ -123,6 +123,11 @@ def analyse(
     return jsonable({"language_pairs": out})
 
 
+def _num(value, fmt: str) -> str:
+    """``fmt`` applied to a number; '-' for None or NaN (an undefined statistic)."""
+    return "-" if value is None or value != value else fmt.format(value)
+
+
 def _tsv(doc: dict) -> str:
     import pandas as pd
 
@@ -141,7 +146,8 @@ def _tsv(doc: dict) -> str:
             + (f" {block['testset']}" if block["testset"] else "")
             + f"\tn={block['n']}\t{side} Williams p: row correlates better than column"
         )
-        rs = "\t".join(f"{m}={block['pearson'][m]:.4f}" for m in order)
+        # an undefined r (constant metric: null in the JSON) is '-', as in the matrix
+        rs = "\t".join(f"{m}={_num(block['pearson'][m], '{:.4f}')}" for m in order)
         parts.append("\n".join([head, f"# pearson\t{rs}", matrix_tsv(matrix, fmt="{:.4g}")]))
     return "\n\n".join(parts)
 
