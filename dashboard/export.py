@@ -116,7 +116,10 @@ def dataframe_to_latex(
 
     Floats are formatted with ``float_format`` (a ``str.format`` spec), missing cells -- e.g.
     the empty mirror half of a p-value matrix -- become ``na_rep``. With ``caption``/``label``
-    the tabular is wrapped in a ``table`` environment.
+    the tabular is wrapped in a ``table`` environment; the caption is escaped with
+    :func:`latex_escape` (it carries user-supplied LP, metric and system names, and text like
+    "95%" that would otherwise comment out the closing brace) and the label is reduced to the
+    characters LaTeX labels accept safely (:func:`latex_label`).
     """
     body = df.map(lambda v: _latex_cell(v, float_format, na_rep))
     styler = body.style
@@ -131,10 +134,37 @@ def dataframe_to_latex(
         kwargs["environment"] = "table"
         kwargs["position_float"] = "centering"
         if caption is not None:
-            kwargs["caption"] = caption
+            kwargs["caption"] = latex_escape(caption)
         if label is not None:
-            kwargs["label"] = label
+            kwargs["label"] = latex_label(label)
     return styler.to_latex(**kwargs)
+
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+_LATEX_SPECIAL_RE = re.compile("|".join(re.escape(c) for c in _LATEX_SPECIAL))
+
+
+def latex_escape(text: str) -> str:
+    """``text`` safe inside LaTeX running text: ``\\ & % $ # _ { } ~ ^`` become
+    ``\\textbackslash{} \\& \\% \\$ \\# \\_ \\{ \\} \\textasciitilde{} \\textasciicircum{}``
+    (one pass, so the braces of an inserted command are not escaped again)."""
+    return _LATEX_SPECIAL_RE.sub(lambda m: _LATEX_SPECIAL[m.group(0)], str(text))
+
+
+def latex_label(label: str) -> str:
+    """A ``\\label`` key: anything but letters, digits and ``: . - _`` becomes ``-``."""
+    return re.sub(r"[^A-Za-z0-9:._-]+", "-", str(label))
 
 
 def slugify(name: str) -> str:

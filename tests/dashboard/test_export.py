@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 
 import numpy as np
 import pandas as pd
@@ -84,3 +85,26 @@ def test_kaleido_renders_real_png_and_svg(monkeypatch):
     assert int.from_bytes(png[20:24], "big") == 200
     svg = export.figure_to_bytes(fig, "svg")
     assert svg.lstrip().startswith(b"<svg") and b"</svg>" in svg
+
+
+def test_latex_caption_and_label_are_escaped():
+    """Captions carry user names and text like '95%': every LaTeX special character must be
+    escaped, or '%' comments out the closing brace and the table does not compile."""
+    df = pd.DataFrame({"x": [1.0]})
+    caption = r"BLEU of sys_A & B, 95% CI, $5 #1 {x} a~b c^2 back\slash"
+    tex = export.dataframe_to_latex(df, caption=caption, label="tab:my_lp#1 x")
+    expected = (
+        r"\caption{BLEU of sys\_A \& B, 95\% CI, \$5 \#1 \{x\} a\textasciitilde{}b "
+        r"c\textasciicircum{}2 back\textbackslash{}slash}"
+    )
+    assert expected in tex
+    assert r"\label{tab:my_lp-1-x}" in tex
+    caption_line = next(line for line in tex.splitlines() if line.startswith(r"\caption"))
+    # no unescaped special character is left in the caption (braces balance, no bare %)
+    body = caption_line[len(r"\caption{") : -1]
+    assert re.search(r"(?<!\\)[%&$#_]", body) is None
+    assert body.count("{") - body.count(r"\{") == body.count("}") - body.count(r"\}")
+
+
+def test_latex_escape_plain_text_unchanged():
+    assert export.latex_escape("Williams test p-values, es-en") == "Williams test p-values, es-en"
