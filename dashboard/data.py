@@ -18,6 +18,7 @@ Each page owns one section below (``# ---- <page> ----``); add functions only in
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -216,12 +217,21 @@ def metrics_lp_analysis(
 
 
 def default_baseline(metrics: Sequence[str]) -> str | None:
-    """The BLEU-like metric to compare against: 'BLEU' (any case), else the first name
-    containing 'bleu', else ``None``."""
+    """The BLEU metric to compare against, or ``None`` when there is none.
+
+    'BLEU' (any case) first, else the first BLEU variant -- a name containing 'bleu' *not*
+    followed by 'rt' (sacreBLEU-13a, BLEU-4, mBLEU, ...; BLEURT is a different, trained
+    metric). Only the BLEU family counts: with none, ``None`` is returned and the page picks
+    its own fallback (the metrics page takes the metric with the lowest |r|, the one the
+    others are tested against most usefully).
+    """
     for name in metrics:
         if name.lower() == "bleu":
             return name
-    return next((name for name in metrics if "bleu" in name.lower()), None)
+    return next((name for name in metrics if _BLEU_VARIANT.search(name)), None)
+
+
+_BLEU_VARIANT = re.compile(r"bleu(?!rt)", re.IGNORECASE)
 
 
 def correlation_table(analysis: LanguagePairAnalysis, kind: str = "pearson") -> pd.DataFrame:

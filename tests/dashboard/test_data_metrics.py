@@ -89,6 +89,15 @@ def test_default_baseline():
     assert data.default_baseline(["chrF", "TER"]) is None
 
 
+def test_default_baseline_is_bleu_not_bleurt():
+    # BLEURT is a trained metric, not a BLEU variant (helper G's long names)
+    names = ["BLEURT-20-D12-checkpoint", "sacreBLEU-13a-exp-v2.0"]
+    assert data.default_baseline(names) == "sacreBLEU-13a-exp-v2.0"
+    assert data.default_baseline(["bleurt-20", "COMET", "bleu"]) == "bleu"
+    assert data.default_baseline(["BLEURT-20"]) is None  # the page falls back to lowest |r|
+    assert data.default_baseline(["BLEURT-20", "BLEU-4"]) == "BLEU-4"
+
+
 def test_correlation_table_order_and_influence(sample):
     es = data.metrics_lp_analysis(sample, "es-en", "greater")
     t = data.correlation_table(es, "spearman")
