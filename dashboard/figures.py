@@ -139,7 +139,10 @@ def apply_presentation(fig: go.Figure, presentation: bool) -> go.Figure:
         title={"font": {"size": round(PRESENTATION_FONT_SIZE * 1.3)}},
         legend={"font": {"size": PRESENTATION_FONT_SIZE}},
     )
-    if out.layout.height:
+    grid = isinstance(out.layout.meta, dict) and "grid_layout" in out.layout.meta
+    if grid:  # side-by-side panels: gaps sized again for the larger tick labels
+        _relayout_grids(out, factor)
+    elif out.layout.height:
         # matrices with printed values grow with the text so the numbers still fit their cells
         has_cell_text = any(t.type == "heatmap" and t.texttemplate for t in out.data)
         grow = factor if has_cell_text else 1.25
@@ -183,6 +186,45 @@ def format_pvalue(p: float) -> str:
     if p is None or (isinstance(p, float) and math.isnan(p)):
         return "–"
     return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
+
+
+#: Tick labels longer than this many characters are shortened with "…" (hover keeps the name).
+MAX_TICK_CHARS = 18
+#: Average glyph width as a fraction of the font size (sans-serif), to size gaps for labels.
+_GLYPH_WIDTH = 0.58
+#: Width (CSS px) the side-by-side grids are laid out for: a wide Streamlit page at ~1400 px.
+_GRID_LAYOUT_WIDTH = 1100
+
+
+def escape_html(text) -> str:
+    """``text`` with ``&``, ``<`` and ``>`` as HTML entities, so a user-supplied name such as
+    ``x<b>y</b>`` is drawn literally in Plotly titles, annotations and tick labels (Plotly reads
+    a subset of HTML in every text it draws)."""
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def short_labels(names: Sequence[str], max_chars: int = MAX_TICK_CHARS) -> list[str]:
+    """Tick labels for ``names``: HTML-escaped (:func:`escape_html`) and, above ``max_chars``
+    characters, shortened to a prefix + "…" (prefix + "…" + suffix where prefixes collide)."""
+    names = [str(n) for n in names]
+    out = [n if len(n) <= max_chars else n[: max_chars - 1] + "…" for n in names]
+    if len(set(out)) < len(set(names)):
+        head = max(max_chars - 7, 4)
+        out = [n if len(n) <= max_chars else n[:head] + "…" + n[-6:] for n in names]
+    return [escape_html(s) for s in out]
+
+
+def _label_px(labels: Sequence[str], size: float) -> float:
+    """Approximate drawn width in px of the longest label at font ``size``."""
+    longest = max((len(s) for s in labels), default=0)
+    return _GLYPH_WIDTH * size * longest
+
+
+def _category_ticks(names: Sequence[str]) -> dict:
+    """Axis entries that show ``names`` as short, escaped tick labels (categories keep the full
+    names, so hover still shows them)."""
+    names = [str(n) for n in names]
+    return {"tickmode": "array", "tickvals": names, "ticktext": short_labels(names)}
 
 
 def _tick_font_size(n: int) -> int:
@@ -422,30 +464,50 @@ def grids_side_by_side(
     with the same builder and parameters so they share a scale). Category orders and reversed
     y-axes are carried over.
 
+    Long names never overprint a neighbour: tick labels are shortened to
+    :data:`MAX_TICK_CHARS` characters (:func:`short_labels`; hover keeps the full name); when
+    every panel has the same rows (e.g. the same systems under several tests) only the first
+    column shows them; otherwise the gap between panels is sized from the longest label
+    (laid out for a :data:`_GRID_LAYOUT_WIDTH` px wide figure), and the gap between rows from
+    the rotated column labels plus the panel title.
+
     Parameters
     ----------
     figures : mapping of panel title -> Figure
     cols : int, optional
         Panels per row; default ``min(len(figures), 3)``.
+    panel_height : int
+        Height in px of each panel's cell area; the figure adds the gaps and margins.
     horizontal_spacing : float, optional
-        Gap between panels as a fraction of the width; default 0.1 with tick labels (room for
-        the next panel's row names), 0.02 without. Widen it for large (presentation) fonts.
+        Least gap between panels as a fraction of the width (default: sized from the labels;
+        0.02 without tick labels). Widen it for large (presentation) fonts.
     """
     if not figures:
         raise ValueError("figures is empty: nothing to lay out")
     names = list(figures)
     ncols = cols or min(len(names), 3)
     nrows = math.ceil(len(names) / ncols)
-    # room for the next panel's y tick labels (metric names)
-    if horizontal_spacing is None:
-        horizontal_spacing = 0.1 if show_tick_labels else 0.02
-    hspace = min(horizontal_spacing, 0.8 / (ncols - 1)) if ncols > 1 else 0.0
-    vspace = min(0.25 / nrows, 0.12) if nrows > 1 else 0.0
-    width = (1.0 - hspace * (ncols - 1)) / ncols
-    height = (1.0 - vspace * (nrows - 1)) / nrows
     first = figures[names[0]]
-    height_px = panel_height * nrows + (80 if title else 40)
-    layout = base_layout_dict(title=title, height=height_px)
+    axes = [(figures[n].layout.xaxis, figures[n].layout.yaxis) for n in names]
+    n_max = max(max(len(xa.categoryarray or ()), len(ya.categoryarray or ())) for xa, ya in axes)
+    size = int(max(7, min(BASE_FONT_SIZE, 300 / max(n_max, 1))))
+    rows_shared = len({tuple(ya.categoryarray or ()) for _, ya in axes}) == 1
+    grid_spec = {
+        "ncols": ncols,
+        "nrows": nrows,
+        "rows_shared": rows_shared,
+        "show": show_tick_labels,
+        "y_chars": _longest(short_labels(ya.categoryarray or ()) for _, ya in axes),
+        "x_chars": _longest(short_labels(xa.categoryarray or ()) for xa, _ in axes),
+        "title": title is not None,
+        "panel_height": panel_height,
+        "colorbar": first.layout.coloraxis is not None,
+        "horizontal_spacing": horizontal_spacing,
+    }
+    geo = _grid_geometry(grid_spec, size)
+    hspace, vspace, width, height = geo["hspace"], geo["vspace"], geo["width"], geo["height"]
+    layout = base_layout_dict(title=title, height=geo["height_px"])
+    layout["margin"] = geo["margin"]
     layout["plot_bgcolor"] = "#ffffff"
     annotations = []
     traces = []
@@ -462,20 +524,19 @@ def grids_side_by_side(
             spec = trace.to_plotly_json()
             spec["xaxis"], spec["yaxis"] = f"x{suffix}", f"y{suffix}"
             traces.append(spec)
-        xa = fig.layout.xaxis
-        ya = fig.layout.yaxis
-        n = max(len(xa.categoryarray or ()), len(ya.categoryarray or ()))
-        size = int(max(7, min(BASE_FONT_SIZE, 300 / max(n, 1))))
+        xa, ya = axes[k]
         common = {
             "type": "category",
             "categoryorder": "array",
             "tickfont": {"size": size},
-            "showticklabels": show_tick_labels,
             "showgrid": False,
             "zeroline": False,
+            "automargin": False,
         }
         layout[f"xaxis{suffix}"] = {
             **common,
+            **_category_ticks(xa.categoryarray or ()),
+            "showticklabels": show_tick_labels,
             "categoryarray": xa.categoryarray,
             "tickangle": -45,
             "domain": [x0, x0 + width],
@@ -483,6 +544,8 @@ def grids_side_by_side(
         }
         layout[f"yaxis{suffix}"] = {
             **common,
+            **_category_ticks(ya.categoryarray or ()),
+            "showticklabels": show_tick_labels and (col == 0 or not rows_shared),
             "categoryarray": ya.categoryarray,
             "autorange": ya.autorange,
             "domain": [max(y1 - height, 0.0), y1],
@@ -490,13 +553,14 @@ def grids_side_by_side(
         }
         annotations.append(
             {
-                "text": str(name),
+                "text": escape_html(name),
                 "x": x0 + width / 2,
                 "y": y1,
                 "xref": "paper",
                 "yref": "paper",
                 "xanchor": "center",
                 "yanchor": "bottom",
+                "yshift": 4,
                 "showarrow": False,
                 "font": {"size": 16},
             }
@@ -504,9 +568,60 @@ def grids_side_by_side(
     layout["annotations"] = annotations
     if first.layout.coloraxis is not None:
         layout["coloraxis"] = first.layout.coloraxis.to_plotly_json()
-    if first.layout.meta is not None:
-        layout["meta"] = first.layout.meta
+    layout["meta"] = {**(first.layout.meta or {}), "grid_layout": grid_spec}
     return go.Figure(traces, layout=layout)
+
+
+def _longest(groups) -> int:
+    return max((len(s) for group in groups for s in group), default=0)
+
+
+def _grid_geometry(spec: Mapping, size: float) -> dict:
+    """Gaps, panel sizes (paper fractions), margins and height (px) of
+    :func:`grids_side_by_side` for tick labels of ``size`` px (also re-run by
+    :func:`apply_presentation` with the larger font)."""
+    ncols, nrows, show = spec["ncols"], spec["nrows"], spec["show"]
+    ylab_px = _GLYPH_WIDTH * size * spec["y_chars"] + 10 if show else 0.0
+    # -45 degree labels: vertical extent ~ length / sqrt(2), plus the first glyph's height
+    xlab_px = _GLYPH_WIDTH * size * spec["x_chars"] * 0.71 + size + 6 if show else 0.0
+    title_px = 26 * size / BASE_FONT_SIZE if size > BASE_FONT_SIZE else 26  # panel title
+    gap_px = 16 if (spec["rows_shared"] or not show) else ylab_px + 14
+    colorbar_px = 110 if spec["colorbar"] else 20
+    plot_w = _GRID_LAYOUT_WIDTH - ylab_px - colorbar_px
+    hspace = gap_px / plot_w if show else 0.02
+    if spec["horizontal_spacing"] is not None:
+        hspace = max(hspace, spec["horizontal_spacing"]) if show else spec["horizontal_spacing"]
+    hspace = min(hspace, 0.8 / (ncols - 1)) if ncols > 1 else 0.0
+    vgap_px = xlab_px + title_px + 8
+    plot_h = spec["panel_height"] * nrows + vgap_px * (nrows - 1)
+    top = (60 if spec["title"] else 10) + title_px
+    return {
+        "hspace": hspace,
+        "vspace": vgap_px / plot_h if nrows > 1 else 0.0,
+        "width": (1.0 - hspace * (ncols - 1)) / ncols,
+        "height": (1.0 - (vgap_px / plot_h if nrows > 1 else 0.0) * (nrows - 1)) / nrows,
+        "margin": {"l": int(ylab_px) + 10, "r": 10, "t": int(top), "b": int(xlab_px) + 10},
+        "height_px": int(round(plot_h + top + xlab_px + 10)),
+    }
+
+
+def _relayout_grids(fig: go.Figure, factor: float) -> None:
+    """Recompute the panel domains of a :func:`grids_side_by_side` figure in place for tick
+    labels ``factor`` times larger (and 25% taller panels)."""
+    spec = dict(fig.layout.meta["grid_layout"])
+    size = (fig.layout.xaxis.tickfont.size or BASE_FONT_SIZE) * factor
+    spec["panel_height"] = round(spec["panel_height"] * 1.25)
+    geo = _grid_geometry(spec, size)
+    ncols = spec["ncols"]
+    for k, ann in enumerate(fig.layout.annotations):
+        row, col = divmod(k, ncols)
+        x0 = col * (geo["width"] + geo["hspace"])
+        y1 = 1.0 - row * (geo["height"] + geo["vspace"])
+        suffix = "" if k == 0 else str(k + 1)
+        fig.layout[f"xaxis{suffix}"].domain = [x0, x0 + geo["width"]]
+        fig.layout[f"yaxis{suffix}"].domain = [max(y1 - geo["height"], 0.0), y1]
+        ann.update(x=x0 + geo["width"] / 2, y=y1)
+    fig.update_layout(margin=geo["margin"], height=geo["height_px"])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1125,7 +1240,11 @@ def qe_rescale_curve(
                 y=part[measure].to_numpy(dtype=float),
                 mode="lines",
                 name=str(system),
-                line={"color": colour, "width": 2, "dash": "solid" if k < len(_QE_COLOURS) else "dash"},
+                line={
+                    "color": colour,
+                    "width": 2,
+                    "dash": "solid" if k < len(_QE_COLOURS) else "dash",
+                },
                 hovertemplate=f"<b>{system}</b><br>λ = %{{x:.2f}}<br>{measure.upper()} = "
                 "%{y:.4f}<extra></extra>",
             )

@@ -140,7 +140,12 @@ def test_grids_side_by_side_panels_and_shared_colour_axis(pvalues):
     assert list(fig.layout.xaxis2.categoryarray) == NAMES[:3]
     assert fig.layout.yaxis3.autorange == "reversed"
     assert fig.layout.coloraxis.cmin == pytest.approx(-math.log10(0.05))
-    assert fig.layout.height == 2 * 380 + 80
+    # each panel's cell area keeps panel_height px; gaps and margins come on top
+    m = fig.layout.margin
+    plot_h = fig.layout.height - m.t - m.b
+    y = fig.layout.yaxis.domain
+    assert (y[1] - y[0]) * plot_h == pytest.approx(380, abs=1)
+    assert fig.layout.height > 2 * 380 + 80
 
 
 def test_grids_side_by_side_rejects_empty():
@@ -296,10 +301,86 @@ def test_grids_side_by_side_domains_and_spacing(pvalues):
     fig = figures.grids_side_by_side(panels, cols=3)
     x1, x2, x3 = fig.layout.xaxis.domain, fig.layout.xaxis2.domain, fig.layout.xaxis3.domain
     assert x1[0] == 0.0 and x3[1] == pytest.approx(1.0)
-    assert x2[0] - x1[1] == pytest.approx(0.1)  # default gap with tick labels
+    # same rows in every panel: only the first column carries the row names, small gaps
+    assert fig.layout.yaxis.showticklabels is True
+    assert fig.layout.yaxis2.showticklabels is False and fig.layout.yaxis3.showticklabels is False
+    assert 0 < x2[0] - x1[1] < 0.05
     assert fig.layout.yaxis2.anchor == "x2" and fig.layout.xaxis2.anchor == "y2"
     wide = figures.grids_side_by_side(panels, cols=3, horizontal_spacing=0.2)
     assert wide.layout.xaxis2.domain[0] - wide.layout.xaxis.domain[1] == pytest.approx(0.2)
     bare = figures.grids_side_by_side(panels, cols=3, show_tick_labels=False)
     assert bare.layout.xaxis2.domain[0] - bare.layout.xaxis.domain[1] == pytest.approx(0.02)
     assert bare.layout.xaxis.showticklabels is False
+
+
+# ---- long names (G report item 6) ----
+
+LONG = ["sacreBLEU-13a-exp-v2.0", "BLEURT-20-D12-checkpoint", "Online-W.1234", "en-zh", "chrF"]
+
+
+def _long_pvalues(order):
+    n = len(order)
+    p = np.full((n, n), np.nan)
+    p[np.triu_indices(n, 1)] = 0.01
+    return pd.DataFrame(p, index=order, columns=order)
+
+
+def test_short_labels_abbreviate_and_escape():
+    assert figures.short_labels(LONG) == [
+        "sacreBLEU-13a-exp…",
+        "BLEURT-20-D12-che…",
+        "Online-W.1234",
+        "en-zh",
+        "chrF",
+    ]
+    assert all(len(s) <= figures.MAX_TICK_CHARS for s in figures.short_labels(LONG))
+    # shared prefixes: the suffix is kept so the labels stay distinct
+    twins = figures.short_labels(["BLEURT-20-D12-checkpoint-a", "BLEURT-20-D12-checkpoint-b"])
+    assert len(set(twins)) == 2 and all("…" in s for s in twins)
+    assert figures.short_labels(["x<b>y</b>"]) == ["x&lt;b&gt;y&lt;/b&gt;"]
+    assert figures.escape_html("a & <i>") == "a &amp; &lt;i&gt;"
+
+
+def test_grids_side_by_side_long_names_do_not_overlap():
+    orders = [LONG, LONG[::-1], LONG[1:] + LONG[:1], LONG[2:] + LONG[:2]]
+    panels = {f"lp{k}": figures.significance_grid(_long_pvalues(o)) for k, o in enumerate(orders)}
+    fig = figures.grids_side_by_side(panels, cols=3, title="t")
+    lay = fig.layout
+    # full names stay the categories (hover shows them); ticks show the short labels
+    assert list(lay.yaxis.tickvals) == LONG
+    assert list(lay.yaxis.ticktext) == figures.short_labels(LONG)
+    assert "%{y}" in fig.data[1].hovertemplate
+    # rows differ between panels: every panel shows its own row names, and the gap between
+    # panels (at the layout width) holds the longest shortened label
+    assert lay.yaxis2.showticklabels is True
+    label_px = figures._GLYPH_WIDTH * lay.yaxis.tickfont.size * figures.MAX_TICK_CHARS
+    plot_w = figures._GRID_LAYOUT_WIDTH - lay.margin.l - 100
+    assert (lay.xaxis2.domain[0] - lay.xaxis.domain[1]) * plot_w >= label_px
+    # rows: the gap below row 1 holds its -45 degree column labels and row 2's panel title
+    plot_h = lay.height - lay.margin.t - lay.margin.b
+    gap_px = (lay.yaxis.domain[0] - lay.yaxis4.domain[1]) * plot_h
+    assert gap_px >= label_px * 0.7 + 20
+    assert lay.margin.b >= label_px * 0.7 and lay.margin.l >= label_px
+    # panel titles sit on top of their panel
+    assert [a.y for a in lay.annotations] == [
+        lay.yaxis.domain[1],
+        lay.yaxis2.domain[1],
+        lay.yaxis3.domain[1],
+        lay.yaxis4.domain[1],
+    ]
+
+
+def test_grids_side_by_side_presentation_widens_the_gaps():
+    orders = [LONG, LONG[::-1]]
+    panels = {f"lp{k}": figures.significance_grid(_long_pvalues(o)) for k, o in enumerate(orders)}
+    fig = figures.grids_side_by_side(panels, cols=2)
+    big = figures.apply_presentation(fig, True)
+    gap = fig.layout.xaxis2.domain[0] - fig.layout.xaxis.domain[1]
+    big_gap = big.layout.xaxis2.domain[0] - big.layout.xaxis.domain[1]
+    assert big.layout.xaxis.tickfont.size > fig.layout.xaxis.tickfont.size
+    assert big_gap > gap and big.layout.margin.l > fig.layout.margin.l
+
+
+def test_grids_side_by_side_escapes_panel_titles():
+    fig = figures.grids_side_by_side({"x<b>y</b>": figures.significance_grid(_long_pvalues(LONG))})
+    assert fig.layout.annotations[0].text == "x&lt;b&gt;y&lt;/b&gt;"
