@@ -104,18 +104,55 @@ def file_input(
     types: list[str] | None = None,
     help: str | None = None,
 ) -> tuple[Uploads, bool]:
-    """A multi-file uploader that falls back to bundled sample data.
+    """A multi-file uploader that falls back to bundled sample data and keeps the session's
+    uploads across page switches.
 
     Returns ``(uploads, is_sample)``. While nothing is uploaded, ``sample`` is returned and an
     ``st.info`` note says so (``sample_note`` or a default naming the sample files). Uploads are
     copied to ``(name, bytes)`` tuples so they can key :mod:`dashboard.data` caches.
+
+    Streamlit drops the state of widgets that are not rendered, so after a switch to another
+    page and back the uploader is re-created empty. The uploads are therefore also kept in
+    ``st.session_state[upload_store_key(key)]`` (this session only) and reused, with an
+    ``st.info`` naming them and a "Clear uploads / use sample data" button
+    (key ``f"{key}_clear"``). A new upload replaces them; removing the files in the widget
+    (its x buttons) while it is shown clears them. The two empty cases are told apart by the
+    widget's file ids remembered from the previous run: a re-created widget has no state
+    before it is drawn, a widget whose files the user removed does.
     """
+    store_key = upload_store_key(key)
+    stored = st.session_state.get(store_key)
+    widget_existed = key in st.session_state
     files = st.file_uploader(label, accept_multiple_files=True, key=key, type=types, help=help)
-    uploads = uploads_from_widget(files)
-    if uploads:
-        return uploads, False
+    if files is not None and not isinstance(files, (list, tuple)):
+        files = [files]
+    files = list(files or [])
+    ids = tuple(f.file_id for f in files)
+    if ids:
+        if stored is None or stored["ids"] != ids:
+            stored = {"uploads": uploads_from_widget(files), "ids": ids}
+            st.session_state[store_key] = stored
+        return stored["uploads"], False
+    if stored is not None and stored["ids"] and widget_existed:
+        # the widget showed files last run and the user removed them: forget them
+        del st.session_state[store_key]
+        stored = None
+    if stored is not None:
+        # the widget was re-created empty (page switch): keep analysing the kept uploads
+        stored = {"uploads": stored["uploads"], "ids": ()}
+        st.session_state[store_key] = stored
+        names = ", ".join(escape_markdown(name) for name, _ in stored["uploads"])
+        st.info(f"Using your uploaded files: {names}", icon=":material/upload_file:")
+        st.button(
+            "Clear uploads / use sample data" if sample else "Clear uploads",
+            key=f"{key}_clear",
+            on_click=_clear_uploads,
+            args=(store_key,),
+            icon=":material/delete:",
+        )
+        return stored["uploads"], False
     if sample:
-        names = ", ".join(name for name, _ in sample)
+        names = ", ".join(escape_markdown(name) for name, _ in sample)
         st.info(
             sample_note
             or f"Showing the bundled **synthetic sample data** ({names}). "
@@ -123,6 +160,16 @@ def file_input(
             icon=":material/science:",
         )
     return sample, True
+
+
+def upload_store_key(key: str) -> str:
+    """Session-state key under which :func:`file_input` keeps the uploads of widget ``key``
+    (not a widget key, so Streamlit does not drop it when the page is left)."""
+    return f"_kept_uploads__{key}"
+
+
+def _clear_uploads(store_key: str) -> None:
+    st.session_state.pop(store_key, None)
 
 
 def escape_markdown(text) -> str:
@@ -321,6 +368,7 @@ def seed_input(key: str, *, default: int = 12345, label: str = "Random seed") ->
             step=1,
             key=key,
             help="p-values from resampling depend on the seed; the same seed reproduces them.",
+            persist_state="session",
         )
     )
 
@@ -353,15 +401,25 @@ def alpha_input(
     options=ALPHAS,
     help: str | None = None,
 ) -> float:
-    """Horizontal radio for the significance level α (shown as ``0.05``, ``0.01``, ...)."""
+    """Horizontal radio for the significance level α (shown as ``0.05``, ``0.01``, ...); its
+    value survives page switches (``persist_state="session"``), like the other settings here."""
     return st.radio(
-        label, options, horizontal=True, key=key, format_func=lambda a: f"{a:g}", help=help
+        label,
+        options,
+        horizontal=True,
+        key=key,
+        format_func=lambda a: f"{a:g}",
+        help=help,
+        persist_state="session",
     )
 
 
 def alternative_input(key: str, *, label: str, help: str | None = None) -> str:
     """Horizontal one-sided/two-sided radio; returns ``'greater'`` or ``'two-sided'``."""
-    return ALTERNATIVES[st.radio(label, list(ALTERNATIVES), horizontal=True, key=key, help=help)]
+    choice = st.radio(
+        label, list(ALTERNATIVES), horizontal=True, key=key, help=help, persist_state="session"
+    )
+    return ALTERNATIVES[choice]
 
 
 # ---------------------------------------------------------------------------------------------

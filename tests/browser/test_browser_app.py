@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.helpers import assert_no_exception, goto_page, screenshot, wait_for_idle
+from tests.browser.helpers import (
+    assert_no_exception,
+    goto_page,
+    rerun_after,
+    screenshot,
+    upload_files,
+    wait_for_idle,
+)
 
 PAGES = [
     ("metrics", "Metrics vs humans"),
@@ -34,3 +41,40 @@ def test_presentation_mode_enlarges_fonts(page, app_url, artifacts_dir):
     assert large > normal * 1.2
     assert_no_exception(page)
     screenshot(page, artifacts_dir, "presentation_mode")
+
+
+def _nav(page, title: str) -> None:
+    """Switch page through the sidebar navigation (same session, like a user click)."""
+    link = page.locator('[data-testid="stSidebarNav"]').get_by_text(title, exact=True)
+    rerun_after(page, link.click)
+
+
+def test_uploads_survive_page_switch_and_stay_in_their_session(page, browser, app_url, tmp_path):
+    wide = tmp_path / "my_scores.csv"
+    wide.write_text(
+        "system,human,BLEU,chrF,lp\n"
+        + "".join(f"s{i},{0.1 * i:.2f},{10 + 3 * i + i % 3},{40 + 2 * i - i % 2},zz-en\n"
+                  for i in range(7))
+    )  # fmt: skip
+    upload_files(page, [wide])
+    assert page.get_by_text("synthetic sample data").count() == 0
+    assert page.get_by_text("zz-en").count() >= 1
+    _nav(page, "Quality estimation")
+    _nav(page, "Metrics vs humans")
+    assert_no_exception(page)
+    assert page.get_by_text("Using your uploaded files: my_scores.csv").count() == 1
+    assert page.get_by_text("synthetic sample data").count() == 0
+    assert page.get_by_text("zz-en").count() >= 1  # the analysis is still on the upload
+    # another browser context (another user) still sees the sample
+    other = browser.new_context(viewport={"width": 1600, "height": 1000})
+    try:
+        p2 = other.new_page()
+        goto_page(p2, app_url)
+        assert p2.get_by_text("synthetic sample data").count() >= 1
+        assert p2.get_by_text("zz-en").count() == 0
+        assert p2.get_by_text("Using your uploaded files").count() == 0
+    finally:
+        other.close()
+    # the clear button goes back to the sample
+    rerun_after(page, page.get_by_role("button", name="Clear uploads / use sample data").click)
+    assert page.get_by_text("synthetic sample data").count() >= 1
