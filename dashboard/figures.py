@@ -115,7 +115,8 @@ def base_layout_dict(*, title: str | None = None, height: int | None = None) -> 
         "hoverlabel": {"font": {"family": FONT_FAMILY, "size": BASE_FONT_SIZE}},
     }
     if title is not None:
-        layout["title"] = {"text": title, "x": 0.0, "xanchor": "left"}
+        # 12 px in from the edge: a PNG export is not cut flush at the first letter
+        layout["title"] = {"text": title, "x": 0.0, "xanchor": "left", "pad": {"l": 12}}
     if height is not None:
         layout["height"] = height
     return layout
@@ -266,6 +267,17 @@ def correlation_heatmap(
     rows = [str(v) for v in matrix.index]
     cols = [str(v) for v in matrix.columns]
     n = max(len(rows), len(cols))
+    side = height or int(min(900, max(380, 28 * n + 160)))
+    layout = base_layout_dict(title=title, height=side)
+    layout.update(_square_category_axes(rows, cols, height=side))
+    decimals = int(value_format[1:-1]) if value_format[:1] == "." and value_format[1:-1].isdigit() else 2
+    text = cell_text(z, decimals)
+    # the values must fit a cell: estimate its side from the square plot area and shrink the
+    # font to fit the longest text; too small to read -> no printed values (hover has them)
+    cell_px = layout["meta"]["plot_px"] / max(n, 1)
+    longest = max((len(s) for s in text.ravel()), default=1)
+    font = min(BASE_FONT_SIZE, (cell_px - 4) / (_GLYPH_WIDTH * max(longest, 1)))
+    printed = show_values and font >= 7
     trace = go.Heatmap(
         z=z,
         x=cols,
@@ -274,13 +286,11 @@ def correlation_heatmap(
         xgap=1,
         ygap=1,
         hovertemplate=f"%{{y}} × %{{x}}<br>{hover_label} = %{{z:{value_format}}}<extra></extra>",
-        texttemplate=f"%{{z:{value_format}}}" if show_values else None,
-        textfont={"size": int(max(7, min(BASE_FONT_SIZE, 380 / max(n, 1))))},
+        text=text if printed else None,
+        texttemplate="%{text}" if printed else None,
+        textfont={"size": int(font) if printed else BASE_FONT_SIZE},
         name=title or "correlation",
     )
-    side = height or int(min(900, max(380, 28 * n + 160)))
-    layout = base_layout_dict(title=title, height=side)
-    layout.update(_square_category_axes(rows, cols))
     layout["coloraxis"] = {
         "colorscale": CORRELATION_COLORSCALE if zmin < 0 < zmax else SEQUENTIAL_COLORSCALE,
         "cmin": zmin,
@@ -291,9 +301,31 @@ def correlation_heatmap(
     return go.Figure(trace, layout=layout)
 
 
-def _square_category_axes(rows: Sequence[str], cols: Sequence[str]) -> dict:
+def cell_text(values: np.ndarray, decimals: int = 2) -> np.ndarray:
+    """Short cell labels for a correlation matrix: ``decimals`` decimals without the leading
+    zero (".97", "−.41"; 1 and −1 as "1" and "−1"), "" for NaN -- as journals print r."""
+    v = np.asarray(values, dtype=float)
+    out = np.full(v.shape, "", dtype=object)
+    for idx in zip(*np.nonzero(np.isfinite(v)), strict=True):
+        x = round(float(v[idx]), decimals)
+        if abs(x) == 1.0:
+            s = "1"
+        else:
+            s = f"{abs(x):.{decimals}f}".lstrip("0")
+        out[idx] = ("−" if x < 0 else "") + s
+    return out
+
+
+def _square_category_axes(
+    rows: Sequence[str], cols: Sequence[str], *, height: int | None = None
+) -> dict:
     """Layout entries for a matrix: categorical axes in the given order, first row on top,
-    square cells."""
+    square cells, tick labels shortened (:func:`short_labels`; hover keeps the full name).
+
+    With ``height``, also margins sized from the labels and a ``width`` that leaves the colour
+    bar next to the matrix (no empty third in a PNG export; the page stretches it anyway);
+    ``meta["plot_px"]`` is the estimated side of the square plot area.
+    """
     size = _tick_font_size(max(len(rows), len(cols)))
     common = {
         "type": "category",
@@ -303,16 +335,31 @@ def _square_category_axes(rows: Sequence[str], cols: Sequence[str]) -> dict:
         "zeroline": False,
         "constrain": "domain",
     }
-    return {
-        "xaxis": {**common, "categoryarray": list(cols), "tickangle": -45},
+    out = {
+        "xaxis": {
+            **common,
+            **_category_ticks(cols),
+            "categoryarray": list(cols),
+            "tickangle": -45,
+        },
         "yaxis": {
             **common,
+            **_category_ticks(rows),
             "categoryarray": list(rows),
             "autorange": "reversed",
             "scaleanchor": "x",
         },
         "plot_bgcolor": "#ffffff",
     }
+    if height is not None:
+        ylab = _label_px(short_labels(rows), size) + 12
+        xlab = _label_px(short_labels(cols), size) * 0.71 + size + 10
+        top = 60
+        plot_px = max(height - top - xlab - 10, 50)
+        out["margin"] = {"l": int(ylab) + 10, "r": 10, "t": top, "b": int(xlab) + 10}
+        out["width"] = int(ylab + 10 + plot_px * max(len(cols), 1) / max(len(rows), 1) + 110)
+        out["meta"] = {"plot_px": plot_px}
+    return out
 
 
 def significance_colour_value(pvalue: np.ndarray, alpha: float) -> np.ndarray:
@@ -408,8 +455,9 @@ def significance_grid(
     cmax = cmin + SIGNIFICANCE_DECADES
     ticks = [alpha * 10.0**-k for k in range(SIGNIFICANCE_DECADES + 1)]
     n = max(len(rows), len(cols))
-    layout = base_layout_dict(title=title, height=height or int(min(900, max(380, 28 * n + 160))))
-    layout.update(_square_category_axes(rows, cols))
+    side = height or int(min(900, max(380, 28 * n + 160)))
+    layout = base_layout_dict(title=title, height=side)
+    layout.update(_square_category_axes(rows, cols, height=side))
     layout["coloraxis"] = {
         "colorscale": SIGNIFICANCE_COLORSCALE,
         "cmin": cmin,
@@ -1659,6 +1707,7 @@ def agreement_heatmap(
             },
         },
         height=int(min(900, max(320, 26 * rows + 200))),
+        width=None,  # not square: the export uses its default width
     )
     fig.update_yaxes(scaleanchor=None)
     return fig

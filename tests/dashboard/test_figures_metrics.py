@@ -44,7 +44,15 @@ def test_correlation_heatmap_values_order_and_text(corr):
     assert trace.type == "heatmap"
     np.testing.assert_array_equal(np.asarray(trace.z), corr.to_numpy())
     assert list(trace.x) == NAMES and list(trace.y) == NAMES
-    assert trace.texttemplate == "%{z:.2f}"  # values printed in the cells
+    # values printed in the cells, journal style (no leading zero, "1" on the diagonal)
+    assert trace.texttemplate == "%{text}"
+    expected = [[f"{v:.2f}" for v in row] for row in corr.to_numpy()]
+    expected = [
+        ["1" if s == "1.00" else s.replace("-0.", "−.").replace("0.", ".") for s in row]
+        for row in expected
+    ]
+    assert np.asarray(trace.text).tolist() == expected
+    assert "%{z:.2f}" in trace.hovertemplate  # hover keeps the full value
     assert trace.coloraxis == "coloraxis"
     ca = fig.layout.coloraxis
     assert (ca.cmin, ca.cmax, ca.cmid) == (-1.0, 1.0, 0.0)
@@ -384,3 +392,44 @@ def test_grids_side_by_side_presentation_widens_the_gaps():
 def test_grids_side_by_side_escapes_panel_titles():
     fig = figures.grids_side_by_side({"x<b>y</b>": figures.significance_grid(_long_pvalues(LONG))})
     assert fig.layout.annotations[0].text == "x&lt;b&gt;y&lt;/b&gt;"
+
+
+# ---- heatmap cell text (G report item 10) ----
+
+
+def test_cell_text_short_values():
+    text = figures.cell_text(np.array([[1.0, 0.974, -0.41], [np.nan, -1.0, 0.005]]))
+    assert text.tolist() == [["1", ".97", "−.41"], ["", "−1", ".01"]]
+
+
+def _corr_matrix(n, seed=1):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(40, n)) + rng.normal(size=(40, 1))
+    names = [f"metric{k}" for k in range(n)]
+    return pd.DataFrame(np.corrcoef(x.T), index=names, columns=names)
+
+
+@pytest.mark.parametrize("n", [4, 12, 20, 30])
+def test_correlation_heatmap_cell_text_fits_the_cells(n):
+    fig = figures.correlation_heatmap(_corr_matrix(n), title="t")
+    (trace,) = fig.data
+    lay = fig.layout
+    side_px = lay.height - lay.margin.t - lay.margin.b  # the square plot area's side
+    cell_px = side_px / n
+    if trace.texttemplate:
+        longest = max(len(s) for s in np.asarray(trace.text).ravel())
+        text_px = figures._GLYPH_WIDTH * trace.textfont.size * longest
+        assert text_px <= cell_px
+        assert trace.textfont.size >= 7
+    else:  # too many cells for legible values: none printed, hover still has them
+        assert n >= 20 and trace.text is None
+    assert "%{z:" in trace.hovertemplate
+
+
+def test_square_matrix_export_width_keeps_the_colour_bar_close():
+    fig = figures.correlation_heatmap(_corr_matrix(12), title="t")
+    lay = fig.layout
+    side_px = lay.height - lay.margin.t - lay.margin.b
+    # width = row labels + the square + the colour bar: no empty third in a PNG export
+    assert lay.width == pytest.approx(lay.margin.l + side_px + 110, abs=2)
+    assert lay.title.pad.l > 0  # the title is not glued to the left edge
