@@ -21,6 +21,15 @@ p-values
     (1e-9 relative to the magnitude of the two systems' scores) of the observed statistic
     count as at least as extreme.
 
+Few segments
+    With a single segment every bootstrap resample is that segment (all resamples identical)
+    and approximate randomization can only swap it, so :math:`(c+1)/(R+1)` would report the
+    smallest p-value for any difference: the p-values are NaN instead, with a
+    :class:`~stats.DegenerateInputWarning`. Below :data:`FEW_SEGMENTS` (10) segments the tests
+    run but warn that they have little resolution: approximate randomization has only
+    :math:`2^n` distinct swap patterns (512 at :math:`n = 9`) and bootstrap resamples repeat
+    the same few segments, so their p-values are coarse and unreliable.
+
 Why the Riezler & Maxwell (2005) bootstrap was effectively one-sided
     Their pseudo-code first takes absolute values of the bootstrap pseudo-statistics and then
     shifts them to zero by subtracting the (unconventionally computed) mean, counting
@@ -87,6 +96,10 @@ __all__ = [
 
 #: test names accepted by :func:`pairwise_significance`
 TESTS = ("paired-bootstrap", "bootstrap", "approximate-randomization")
+
+#: below this many segments the tests warn that they have little resolution (with n segments
+#: approximate randomization has 2**n swap patterns: 512 at n = 9); below 2 they return NaN
+FEW_SEGMENTS = 10
 
 _BUDGET = 1 << 21  # elements per intermediate array in a chunk (16 MiB of float64)
 _REL_TOL = 1e-9
@@ -366,8 +379,11 @@ def _run(
     n_ci_resamples: int,
     keep: bool,
     progress: Callable[[float], None] | None,
+    stacklevel: int,
 ):
-    """Run ``test`` for the pairs (ii[p], jj[p]), statistic oriented as S_ii - S_jj."""
+    """Run ``test`` for the pairs (ii[p], jj[p]), statistic oriented as S_ii - S_jj.
+
+    ``stacklevel``: of warnings, counted from this function (2 = its caller)."""
     gen, seed = _rng_and_seed(rng)
     k, n, d = data.stats.shape
     sign = 1.0 if data.higher_is_better else -1.0
@@ -466,6 +482,7 @@ def _run(
                 sign * (ci_scores[:, ii[sl]] - ci_scores[:, jj[sl]]), confidence_level
             )
     score_ci = _quantiles(ci_scores, confidence_level)  # (2, K)
+    pvalue = _check_segment_count(n, np.asarray(pvalue, dtype=float), stacklevel + 1)
     if progress is not None:
         progress(1.0)
     tau = None
@@ -480,6 +497,26 @@ def _run(
         "dist": dist,
         "tau": tau,
     }
+
+
+def _check_segment_count(n: int, pvalue: np.ndarray, stacklevel: int) -> np.ndarray:
+    """NaN p-values for fewer than 2 segments; a warning below :data:`FEW_SEGMENTS`."""
+    if n < 2:
+        warn_degenerate(
+            f"only {n} segment: every bootstrap resample is that segment and approximate "
+            "randomization can only swap it, so a randomized test cannot tell the systems "
+            "apart; p-values are NaN (give more segments)",
+            stacklevel=stacklevel + 1,
+        )
+        return np.full_like(pvalue, np.nan)
+    if n < FEW_SEGMENTS:
+        warn_degenerate(
+            f"only {n} segments: too few for a randomized test to resolve small p-values "
+            f"(approximate randomization has {2**n} distinct swap patterns, and bootstrap "
+            "resamples repeat the same few segments); treat these p-values with caution",
+            stacklevel=stacklevel + 1,
+        )
+    return pvalue
 
 
 def _check_common(n_resamples, confidence_level, n_ci_resamples):
@@ -550,6 +587,7 @@ def _single(test, x, y, data, alternative, n_resamples, confidence_level, rng, c
         n_ci_resamples=n_ci_resamples,
         keep=True,
         progress=progress,
+        stacklevel=4,
     )
     return RandomizedTestResult(
         statistic=float(out["obs"][0]),
@@ -795,6 +833,7 @@ def pairwise_significance(
         n_ci_resamples=n_ci_resamples,
         keep=False,
         progress=progress,
+        stacklevel=3,
     )
     names = [data.systems[i] for i in order]
 

@@ -227,3 +227,33 @@ def test_text_file_given_as_scores_says_so(capsys):
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "expected segment scores (a header SYSTEM SEGMENT SCORE [METRIC]" in err
     assert "is this a plain-text file (one segment per line)?" in err and "--hyp/--ref" in err
+
+
+@pytest.mark.parametrize("test", ["paired-bootstrap", "bootstrap", "approximate-randomization"])
+def test_one_segment_gives_null_pvalues_and_a_warning(tmp_path, test):
+    # G report item 7: one segment used to give p = 1/(R+1) for every pair
+    path = tmp_path / "one.csv"
+    path.write_text("SEGMENT,Cirrus,Aurora,Harbor\n1,0.4371,0.6055,0.1355\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "stats", "randomized", "--scores", str(path), "--test", test,
+         "--resamples", "99"],
+        capture_output=True, text=True, cwd=ROOT, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.startswith("warning: only 1 segment: ")
+    assert "p-values are NaN" in proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["n_segments"] == 1 and doc["systems"] == ["Aurora", "Cirrus", "Harbor"]
+    cells = [v for row in doc["pvalues"].values() for v in row.values()]
+    assert len(cells) == 9 and all(v is None for v in cells)
+
+
+def test_few_segments_warn_on_stderr(tmp_path, capsys):
+    path = tmp_path / "five.csv"
+    path.write_text("SEGMENT,A,B\n" + "".join(f"{i},{0.1 * i},{0.05 * i + 0.1}\n"
+                                              for i in range(1, 6)))
+    code, out, err = _run(["randomized", "--scores", str(path), "--resamples", "99"], capsys)
+    assert code == 0
+    assert "warning: only 5 segments: too few for a randomized test" in err
+    p = json.loads(out)["pvalues"]["A"]["B"]
+    assert p is not None and 0 < p <= 1

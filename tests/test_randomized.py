@@ -19,7 +19,7 @@ import pytest
 import sacrebleu
 from sacrebleu.significance import PairedTest
 
-from stats import StatsInputError
+from stats import DegenerateInputWarning, StatsInputError
 from stats.randomized import (
     TESTS,
     PairwiseSignificanceResult,
@@ -441,3 +441,69 @@ def test_min_pvalue_is_attained_and_significant_warns_when_alpha_is_unreachable(
     assert res.significant(0.051).at["a", "b"]  # reachable: no warning needed
     with pytest.raises(StatsInputError, match="alpha"):
         res.significant(1.5)
+
+
+# ---------------------------------------------------------------------------------------------
+# One segment: NaN p-values; few segments: a warning (G report item 7)
+# ---------------------------------------------------------------------------------------------
+
+_FUNCS = {"paired-bootstrap": paired_bootstrap, "bootstrap": bootstrap,
+          "approximate-randomization": approximate_randomization}
+
+
+@pytest.mark.parametrize("test", TESTS)
+def test_single_segment_gives_nan_pvalue_with_warning(test):
+    # one segment: every bootstrap resample is that segment; p = 1/(R+1) would look significant
+    with pytest.warns(DegenerateInputWarning, match=r"^only 1 segment: .*p-values are NaN"):
+        res = _FUNCS[test]([0.61], [0.14], n_resamples=199, rng=1)
+    assert np.isnan(res.pvalue)
+    assert res.statistic == pytest.approx(0.61 - 0.14) and res.n_segments == 1
+
+
+@pytest.mark.parametrize("test", TESTS)
+def test_single_segment_all_pairs_nan(test):
+    scores = pd.DataFrame({"A": [0.61], "B": [0.44], "C": [0.14]})
+    data = statistics_from_scores(scores)
+    with pytest.warns(DegenerateInputWarning, match=r"^only 1 segment"):
+        res = pairwise_significance(data, test=test, n_resamples=99, rng=2)
+    upper = res.pvalue.to_numpy()[np.triu_indices(3, k=1)]
+    assert upper.shape == (3,) and np.isnan(upper).all()
+    assert not res.significant(0.05).to_numpy().any()
+    assert res.pairs().empty  # no p-value, no tested pair
+    assert res.systems == ("A", "B", "C")
+
+
+def test_few_segments_warn_but_keep_the_exact_pvalues():
+    # n = 3 segments: the paired bootstrap p-value estimates the exact fraction of the 3**3
+    # equally likely resamples in which X does not beat Y (enumerated here, mean metric)
+    x = np.array([0.9, 0.2, 0.5])
+    y = np.array([0.4, 0.6, 0.25])  # differences 0.5, -0.4, 0.25: no resample sums to 0
+    worse = [(x[list(ix)] - y[list(ix)]).sum() <= 0
+             for ix in itertools.product(range(3), repeat=3)]
+    exact = sum(worse) / 27  # 7/27: segment 2 three times (1), twice with segment 1 or 3 (3+3)
+    assert exact == 7 / 27
+    r = 20000
+    with pytest.warns(DegenerateInputWarning, match=r"^only 3 segments: too few .* 8 distinct "
+                      r"swap patterns"):
+        res = paired_bootstrap(x, y, n_resamples=r, rng=4)
+    assert abs(res.pvalue - exact) < _mc_tol(exact, r)
+    # approximate randomization with n = 8: exact enumeration of the 256 swaps, and a warning
+    rng = np.random.default_rng(8)
+    x8 = rng.normal(0.3, 1.0, 8)
+    y8 = x8 - 0.35 + rng.normal(0, 0.6, 8)
+    exact_g, _ = _exact_ar_pvalues(np.stack([x8, np.ones(8)], 1), np.stack([y8, np.ones(8)], 1),
+                                   lambda s: s[0] / s[1])
+    with pytest.warns(DegenerateInputWarning, match=r"^only 8 segments"):
+        res = approximate_randomization(x8, y8, n_resamples=r, rng=3)
+    assert abs(res.pvalue - exact_g) < _mc_tol(exact_g, r)
+
+
+def test_ten_segments_do_not_warn():
+    import warnings
+
+    rng = np.random.default_rng(10)
+    x, y = rng.normal(size=10), rng.normal(size=10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DegenerateInputWarning)
+        for f in _FUNCS.values():
+            assert 0 < f(x, y, n_resamples=99, rng=1).pvalue <= 1
