@@ -185,6 +185,25 @@ def escape_markdown(text) -> str:
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#$~|])")
 
 
+def show_warnings(messages, *, prefix: str | None = None) -> None:
+    """One ``st.warning`` per distinct message, escaped with :func:`escape_markdown` (the
+    messages of :mod:`dashboard.data` / :mod:`stats` name user files, systems, metrics, LPs).
+
+    ``messages`` is an iterable of strings, or a mapping ``{name: message}`` shown as
+    ``"<name> <prefix>: <message>"`` (e.g. ``prefix="left out"`` for per-LP problems); only
+    the messages/names are escaped, ``prefix`` is trusted page text.
+    """
+    if isinstance(messages, dict):
+        lines = [
+            f"{escape_markdown(name)}{' ' + prefix if prefix else ''}: {escape_markdown(msg)}"
+            for name, msg in messages.items()
+        ]
+    else:
+        lines = [escape_markdown(msg) for msg in messages]
+    for line in dict.fromkeys(lines):
+        st.warning(line, icon=":material/warning:")
+
+
 @contextlib.contextmanager
 def input_errors() -> Iterator[None]:
     """Turn a :class:`stats.StatsInputError` into ``st.error`` + ``st.stop()``.
