@@ -435,3 +435,26 @@ def test_wrong_kind_of_file_as_gold_or_post_edit():
     # the long layout forced on a judgements file
     raises(r"missing header column\(s\) METRIC, SID, HUMAN.*this looks like human judgements",
            ROOT / "sample_data" / "human" / "judgements.tsv", format="long")
+
+
+def test_messages_name_the_cli_flag_and_the_dashboard_control():
+    # G report item 16a: these messages are shown by the CLI and by the dashboard alike
+    text = WIDE.replace(",0.5\n", ",0.7\n").replace(",0.4\n", ",0.7\n").replace(",0.45\n", ",0.7\n").replace(",0.9\n", ",0.7\n")
+    msg = raises("system 'B'", src(text, "w.csv"))
+    assert msg == (
+        "w.csv: system 'B' predicts 0.7 for every sentence; its Pearson r is undefined: remove "
+        "the system, or keep constant systems with undefined correlations (CLI --allow-constant; "
+        "dashboard: 'Keep systems with constant predictions'; Python: allow_constant=True)"
+    )
+    msg = raises("hold no gold labels", src(SUB_A, "A.txt"))
+    assert msg == (
+        "A.txt: WMT QE submission files hold no gold labels; give the gold labels too (a gold "
+        "file: one label, or SID LABEL, per line; CLI --gold FILE)"
+    )
+    msg = raises("gold-label file", src(GOLD, "g.txt"))
+    assert msg.endswith("give it together with the systems' prediction files as the gold "
+                        "labels (CLI --gold FILE)")
+    post = "SID TIME WORDS\n1 10 5\n2 12 6\n3 9 4\n4 20 8\n"
+    msg = raises("post-editing table", src(post, "pe.txt"))
+    assert msg.endswith("give it together with the prediction files as the post-editing table "
+                        "(CLI --post-edit FILE)")

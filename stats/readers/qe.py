@@ -244,8 +244,9 @@ def _validated(
             j = int(np.flatnonzero(const)[0])
             raise StatsInputError(
                 f"{label}: system {preds.columns[j]!r} predicts {values[0, j]:g} for every "
-                "sentence; its Pearson r is undefined (remove the system, or use "
-                "allow_constant=True to keep it with NaN correlations)"
+                "sentence; its Pearson r is undefined: remove the system, or keep constant "
+                "systems with undefined correlations (CLI --allow-constant; dashboard: 'Keep "
+                "systems with constant predictions'; Python: allow_constant=True)"
             )
     return QEData(gold=gold, predictions=preds, format=fmt, source=label)
 
@@ -389,12 +390,14 @@ def _sniff(text: str, label: str) -> str:
     if kind == "post_edit":
         raise StatsInputError(
             f"{label}: this is a post-editing table (SID TIME WORDS ...), not QE predictions; "
-            "give it as the post-edit file (--post-edit)"
+            "give it together with the prediction files as the post-editing table (CLI "
+            "--post-edit FILE)"
         )
     if kind == "gold":
         raise StatsInputError(
             f"{label}: this looks like a gold-label file (one label, or SID LABEL, per line); "
-            "give the systems' predictions as data and this file as the gold file (--gold)"
+            "give it together with the systems' prediction files as the gold labels (CLI "
+            "--gold FILE)"
         )
     if kind is None:
         raise _unrecognised(text, label)
@@ -585,8 +588,8 @@ def _read_wmt(
     if gold is None:
         label = ", ".join(source_name(s, n) for s, n in zip(sources, names, strict=True))
         raise StatsInputError(
-            f"{label}: WMT QE submission files hold no gold labels; give the gold file too "
-            "(--gold FILE)"
+            f"{label}: WMT QE submission files hold no gold labels; give the gold labels too "
+            "(a gold file: one label, or SID LABEL, per line; CLI --gold FILE)"
         )
     parts, labels = [], []
     owner: dict[str, str] = {}
