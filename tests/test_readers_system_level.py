@@ -285,3 +285,30 @@ def test_frame_is_tidy_and_numeric(two_files):
         data.scores.query("metric == 'TER'")["score"].reset_index(drop=True),
         pd.Series(TER, name="score", dtype=float),
     )
+
+
+def test_constant_human_scores_name_the_language_pair_and_file(tmp_path):
+    # G report item 16b: used to be "human scores are all equal" with no file or LP
+    h = tmp_path / "human.tsv"
+    m = tmp_path / "metrics.tsv"
+    h.write_text("\n".join([HEADER, *wmt_lines("HUMAN", [0.5] * 5)]) + "\n")
+    m.write_text("\n".join([HEADER, *wmt_lines("BLEU", BLEU)]) + "\n")
+    with pytest.raises(StatsInputError) as info:
+        read_system_scores(h, m).language_pair("es-en")
+    assert str(info.value) == (
+        f"language pair 'es-en', test set 'newstest2012': every human score is 0.5 (in {h}); "
+        "no correlation with constant human scores is defined"
+    )
+
+
+def test_constant_human_scores_in_the_williams_cli(tmp_path, capsys):
+    from stats.cli import main
+
+    path = tmp_path / "flat.csv"
+    path.write_text("system,human,BLEU,X\ns0,5,1,2\ns1,5,2,1\ns2,5,3,5\ns3,5,4,3\n")
+    assert main(["williams", "--scores", str(path), "--format", "tsv"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"error: language pair 'all': every human score is 5 (in {path}); no correlation with "
+        "constant human scores is defined\n"
+    )

@@ -347,7 +347,8 @@ class SystemScores:
             The language pair or test set is absent (those present are listed); several exist
             and none was chosen; no human scores or no metric scores for it; a system with a
             metric score but no human score, or with a human score but missing a metric score
-            (named, with the files); fewer than 4 systems.
+            (named, with the files); fewer than 4 systems; human scores all equal (the
+            files named).
         """
         present = self.language_pairs
         if lp is None:
@@ -425,6 +426,13 @@ class SystemScores:
             raise StatsInputError(
                 f"{where}: only {len(hsys)} systems with human and metric scores; the Williams "
                 f"test needs at least {MIN_SYSTEMS} (it has n - 3 degrees of freedom)"
+            )
+        h = human.to_numpy(dtype=float)
+        if np.all(h == h[0]):
+            raise StatsInputError(
+                f"{where}: every human score is {h[0]:g} (in "
+                f"{name_list(pd.unique(human_rows['file']))}); no correlation with constant "
+                "human scores is defined"
             )
         wide.index.name = "system"
         return LanguagePairScores(lp=lp, testset=testset, metrics=wide, human=human, files=files)
