@@ -312,3 +312,50 @@ def test_constant_human_scores_in_the_williams_cli(tmp_path, capsys):
         f"error: language pair 'all': every human score is 5 (in {path}); no correlation with "
         "constant human scores is defined\n"
     )
+
+
+# ---- other kinds of input given as system-level scores (G report item 16c) ----
+
+_SAMPLE = __import__("pathlib").Path(__file__).resolve().parents[1] / "sample_data"
+
+
+@pytest.mark.parametrize(
+    ("name", "match"),
+    [
+        # used to be "line 2, column ANNOTATOR: 'ann01' is not a number"
+        ("human/judgements.csv",
+         r"judgements\.csv, line 1: this looks like human judgements \(SYSTEM SEGMENT ANNOTATOR "
+         r"CRITERION SCORE; for `accuracy --human` or the Tests vs humans page\), not "
+         r"system-level scores \(a 'system' column, a 'human' column and one column per metric, "
+         r"or WMT METRIC LP TESTSET SYSTEM SCORE\)$"),
+        ("human/judgements.tsv", r"judgements\.tsv, line 1: this looks like human judgements"),
+        ("mt/segment_scores.tsv",
+         r"missing header column\(s\) LP, TESTSET; .*; this looks like segment-level scores "
+         r"\(SYSTEM SEGMENT SCORE \[METRIC\]; .*\), not system-level scores$"),
+        ("mt/segment_scores_wide.csv",
+         r"unrecognised header .*; this looks like segment-level scores \(one row per segment, "
+         r"one column per system\), not system-level scores$"),
+        ("qe/hter_long.txt", r"this looks like QE predictions \(METRIC SID SCORE RANK HUMAN; .*\), "
+         r"not system-level scores$"),
+        ("qe/hter_wide.csv", r"this looks like QE predictions \(sid, gold, one column per system; "
+         r".*\), not system-level scores$"),
+        ("qe/wmt/ALPHA-svr.txt", r"this looks like a WMT QE submission file .*, not system-level "
+         r"scores$"),
+        ("qe/wmt_gold.txt", r"this looks like QE gold labels .*, not system-level scores$"),
+        ("qe/post_edit.tsv", r"this looks like a post-editing table .*, not system-level scores$"),
+        ("mt/hyp/Aurora.txt", r"is this a plain-text file \(one segment per line\)\?"),
+    ],
+)
+def test_wrong_kind_of_file_says_what_it_looks_like(name, match):
+    with pytest.raises(StatsInputError, match=match) as info:
+        read_system_scores(_SAMPLE / name)
+    assert "\n" not in str(info.value)
+
+
+def test_real_wide_and_wmt_files_get_no_wrong_file_hint():
+    bad = "system,human,BLEU\na,0.1,3\nb,0.2,x\n"
+    with pytest.raises(StatsInputError) as info:
+        read_system_scores(("w.csv", bad.encode()))
+    assert str(info.value) == "w.csv, line 3, column BLEU: 'x' is not a number"
+    data = read_system_scores(_SAMPLE / "metrics" / "human.tsv", _SAMPLE / "metrics" / "metrics.tsv")
+    assert data.language_pairs == ("es-en", "de-en", "fr-en", "cs-en")

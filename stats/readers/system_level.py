@@ -31,11 +31,13 @@ from ._common import (
     Source,
     _is_number,
     decode,
+    file_kind,
     load_bytes,
     name_list,
     read_table,
     split_lines,
     to_float,
+    wrong_file_hint,
 )
 
 __all__ = [
@@ -72,6 +74,21 @@ def _frame(lp, testset, system, metric, score, file, line) -> pd.DataFrame:
     )
 
 
+#: what these files are, in wrong-file messages (:func:`stats.readers._common.wrong_file_hint`)
+EXPECTED = "system-level scores"
+
+
+#: QE files (by :func:`stats.readers.qe.qe_file_kind`) as wrong-file messages name them
+_QE_KINDS = {
+    "wide": "QE predictions (sid, gold, one column per system; for `qe --data` or the Quality "
+    "estimation page)",
+    "wmt": "a WMT QE submission file (METHOD SEGMENT SCORE [RANK]; for `qe --data` or the "
+    "Quality estimation page)",
+    "gold": "QE gold labels (one label, or SID LABEL, per line; for `qe --gold` or the Quality "
+    "estimation page)",
+}
+
+
 def detect_system_format(text: str, label: str = "<input>") -> str:
     """``'wmt'``, ``'wmt-noheader'`` or ``'wide'`` from the first data line of ``text``.
 
@@ -90,10 +107,18 @@ def detect_system_format(text: str, label: str = "<input>") -> str:
         return "wide"
     if len(first) == 5 and _is_number(first[4]):
         return "wmt-noheader"
+    hint = wrong_file_hint(rows[0][1], rows[1:], expected=EXPECTED)
+    if not hint:
+        from .qe import _kind as qe_kind  # noqa: PLC0415 (qe imports nothing from here)
+
+        what = _QE_KINDS.get(qe_kind(text))
+        if what is None and ("segment" in first or "sid" in first):
+            what = "segment-level scores (one row per segment, one column per system)"
+        hint = f"; this looks like {what}, not {EXPECTED}" if what else ""
     raise StatsInputError(
         f"{label}, line {rows[0][0]}: unrecognised header {' '.join(rows[0][1])!r}; expected the "
         f"WMT columns {' '.join(WMT_COLUMNS)} or a wide table with a 'system' column, a 'human' "
-        "column and one column per metric"
+        f"column and one column per metric{hint}"
     )
 
 
@@ -163,7 +188,7 @@ def read_wmt_system_level(source: Source, *, name: str | None = None) -> pd.Data
         _, rows, _ = split_lines(text, label, header=False)
         raw = _wmt_from_rows(rows, label)
     else:
-        raw = read_table(data, required=WMT_COLUMNS, name=label).frame
+        raw = read_table(data, required=WMT_COLUMNS, name=label, hint=EXPECTED).frame
     tidy = _wmt_tidy(raw, label)
     _check_duplicates(tidy)
     return tidy
@@ -195,8 +220,15 @@ def read_wide_system_scores(source: Source, *, name: str | None = None) -> pd.Da
         optional=("human", "lp", "testset"),
         name=name,
         extra_columns=True,
+        hint=EXPECTED,
     )
     raw, label = table.frame, table.name
+    kind = file_kind([c for c in raw.columns if c != LINE])
+    if kind is not None:  # e.g. human judgements: SYSTEM SEGMENT ANNOTATOR CRITERION SCORE
+        raise StatsInputError(
+            f"{label}, line 1: this looks like {kind}, not {EXPECTED} (a 'system' column, a "
+            f"'human' column and one column per metric, or WMT {' '.join(WMT_COLUMNS)})"
+        )
     score_cols = [c for c in raw.columns if c not in ("system", "lp", "testset", LINE)]
     if not score_cols:
         raise StatsInputError(
