@@ -458,3 +458,20 @@ def test_messages_name_the_cli_flag_and_the_dashboard_control():
     msg = raises("post-editing table", src(post, "pe.txt"))
     assert msg.endswith("give it together with the prediction files as the post-editing table "
                         "(CLI --post-edit FILE)")
+
+
+def test_wmt_method_name_changing_inside_a_file_names_the_line():
+    # G report item 16d: used to be reported as "'A' lacks sentence id 3"
+    sub = SUB_A.replace("A\t3\t", "OTHER\t3\t")
+    msg = raises(r"^A\.txt, line 3: ", [src(sub, "A.txt"), src(SUB_B, "B.txt")], src(GOLD, "gold.txt"))
+    assert msg == (
+        "A.txt, line 3: method 'OTHER' differs from 'A' on line 1; one file per system (here "
+        "'OTHER' scores 1 sentence(s) and 'A' 3, so they cannot both be complete)"
+    )
+    # a wrong name on the first line: the file's main method is still the reference
+    sub = SUB_A.replace("A\t1\t", "X\t1\t")
+    raises(r"^A\.txt, line 1: method 'X' differs from 'A' on line 2; one file per system",
+           src(sub, "A.txt"), src(GOLD, "gold.txt"))
+    # complete submissions one after another in one file stay readable (split by name)
+    data = read_qe(src(SUB_A + SUB_B, "both.txt"), src(GOLD, "gold.txt"))
+    assert list(data.predictions.columns) == ["A", "B"]

@@ -14,7 +14,9 @@ Three layouts are read, and :func:`read_qe` tells them apart by themselves:
 
         <METHOD NAME>  <SEGMENT NUMBER>  <SEGMENT SCORE>  <SEGMENT RANK>
 
-    one file per system (a file holding several method names is split by name), plus a
+    one file per system (a file holding several method names is split by name, each method
+    scoring the same sentences; a method name that changes for some lines is an error naming
+    the line), plus a
     separate gold file with either one label per line or ``SID LABEL`` per line (an optional
     header line is skipped). Gold labels given one per line get the ids 1..n, or 0..n-1 when
     the submissions number their segments from 0.
@@ -517,7 +519,30 @@ def _read_submission(source: Source, name: str | None) -> tuple[pd.DataFrame, st
     )
     out["file"] = label
     _check_duplicates_by_system(out, label)
+    _check_methods_of_file(out, label)
     return out, label
+
+
+def _check_methods_of_file(frame: pd.DataFrame, label: str) -> None:
+    """A file holding several method names must give each the same sentences (e.g. complete
+    submissions one after another). Otherwise a stray or mistyped method name (``OTHER`` on
+    one line of ``baseline``'s file) would surface later as missing sentence ids; this names
+    the file and the line where the method name changes instead."""
+    methods = list(dict.fromkeys(frame["system"]))
+    if len(methods) < 2:
+        return
+    ids = {m: frozenset(frame.loc[frame["system"] == m, "sid"]) for m in methods}
+    if len(set(ids.values())) == 1:
+        return
+    ref = max(methods, key=lambda m: len(ids[m]))  # the file's main method (first if tied)
+    odd = min((m for m in methods if ids[m] != ids[ref]), key=lambda m: len(ids[m]))
+    lines = frame[LINE].to_numpy()
+    first = {m: int(lines[np.flatnonzero((frame["system"] == m).to_numpy())[0]]) for m in (ref, odd)}
+    raise StatsInputError(
+        f"{label}, line {first[odd]}: method {odd!r} differs from {ref!r} on line {first[ref]}; "
+        f"one file per system (here {odd!r} scores {len(ids[odd])} sentence(s) and {ref!r} "
+        f"{len(ids[ref])}, so they cannot both be complete)"
+    )
 
 
 def read_qe_gold(source: Source, *, name: str | None = None) -> pd.Series:
