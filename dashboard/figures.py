@@ -270,7 +270,9 @@ def correlation_heatmap(
     side = height or int(min(900, max(380, 28 * n + 160)))
     layout = base_layout_dict(title=title, height=side)
     layout.update(_square_category_axes(rows, cols, height=side))
-    decimals = int(value_format[1:-1]) if value_format[:1] == "." and value_format[1:-1].isdigit() else 2
+    decimals = (
+        int(value_format[1:-1]) if value_format[:1] == "." and value_format[1:-1].isdigit() else 2
+    )
     text = cell_text(z, decimals)
     # the values must fit a cell: estimate its side from the square plot area and shrink the
     # font to fit the longest text; too small to read -> no printed values (hover has them)
@@ -1009,6 +1011,44 @@ def mt_counted(result) -> np.ndarray:
     return np.abs(values) >= abs(stat) - tol
 
 
+def _pseudo_bins(values: np.ndarray, counted: np.ndarray, res, bins: int):
+    """Bin edges shared by the "counted" and "not counted" bars, with every cut-off the test
+    applies (0 for the paired bootstrap, the statistic and its mirror otherwise) on a bin edge,
+    and each value's bin index -- a value sitting on a cut-off goes to the side where it
+    belongs, so the highlighted bars end exactly at the cut-off line."""
+    stat = float(res.statistic)
+    # (cut-off, the test counts the values right of it)
+    if res.test == "paired-bootstrap":
+        sides = [(0.0, bool(np.any(counted & (values > 0))))]
+    elif res.alternative == "two-sided" and stat != 0:
+        sides = [(abs(stat), True), (-abs(stat), False)]
+    else:
+        sides = [(stat, res.alternative != "less")]
+    cuts = [cut for cut, _ in sides]
+    finite = values[np.isfinite(values)]
+    lo = min([*cuts, float(finite.min())] if finite.size else cuts)
+    hi = max([*cuts, float(finite.max())] if finite.size else cuts)
+    width = (hi - lo) / max(bins, 1) or 1.0
+    if len(cuts) == 2:  # both mirrored cut-offs on edges: a whole number of bins between them
+        width = (cuts[0] - cuts[1]) / max(1, round((cuts[0] - cuts[1]) / width))
+    start = cuts[0] - math.ceil((cuts[0] - lo) / width - 1e-9) * width
+    n_bins = max(1, math.ceil((hi - start) / width - 1e-9))
+    if start + n_bins * width <= hi:  # the maximum itself must fall inside the last bin
+        n_bins += 1
+    edges = start + width * np.arange(n_bins + 1)
+    idx = np.clip(np.floor((values - start) / width), 0, n_bins - 1).astype(int)
+    tol = _MT_REL_TOL * max(1.0, abs(stat)) + 1e-9 * width
+    for cut, right in sides:
+        at = np.abs(values - cut) <= tol
+        if not at.any():
+            continue
+        k = int(round((cut - start) / width))  # the edge on the cut-off
+        inside, outside = (k, k - 1) if right else (k - 1, k)
+        idx[at & counted] = min(max(inside, 0), n_bins - 1)
+        idx[at & ~counted] = min(max(outside, 0), n_bins - 1)
+    return edges, idx
+
+
 def mt_pseudo_distributions(
     results: Mapping[str, object],
     *,
@@ -1052,15 +1092,14 @@ def mt_pseudo_distributions(
         values = np.asarray(res.null_distribution, dtype=float)
         stat = float(res.statistic)
         counted = mt_counted(res)
-        span = np.concatenate([values, [stat, -stat if res.alternative == "two-sided" else stat]])
-        edges = np.histogram_bin_edges(span, bins=bins)
+        edges, idx = _pseudo_bins(values, counted, res, bins)
         centers = (edges[:-1] + edges[1:]) / 2
         widths = np.diff(edges)
         for mask, label, colour in (
             (counted, "counted", MT_COUNTED),
             (~counted, "not counted", MT_NOT_COUNTED),
         ):
-            counts, _ = np.histogram(values[mask], bins=edges)
+            counts = np.bincount(idx[mask], minlength=edges.size - 1)
             fig.add_trace(
                 go.Bar(
                     x=centers,
@@ -1090,8 +1129,14 @@ def mt_pseudo_distributions(
         shift = f" − τ_B ({format_number(res.shift)})" if res.test == "bootstrap" else ""
         fig.update_xaxes(title={"text": f"S_X − S_Y{shift}"}, row=row, col=col)
     fig.update_yaxes(title={"text": "resamples"}, row=1, col=1)
-    base_layout(fig, title=title, height=360 * nrows + (90 if title else 60))
-    fig.update_layout(barmode="stack", bargap=0, legend={"orientation": "h", "y": -0.2})
+    base_layout(fig, title=title, height=360 * nrows + (120 if title else 70))
+    fig.update_layout(
+        barmode="stack",
+        bargap=0,
+        legend={"orientation": "h", "y": -0.2},
+        # title, then each panel's two-line title (test name, p) above its plot
+        margin={"t": 110 if title else 60},
+    )
     return fig
 
 
@@ -1133,6 +1178,7 @@ def qe_rank_change(
     xs = [labels.get(m, m) for m in measures]
     fig = go.Figure()
     colour_k = 0
+    labels = []
     for system, row in table.iterrows():
         ranks = np.array([row[f"rank_{m}"] for m in measures], dtype=float)
         finite = ranks[np.isfinite(ranks)]
@@ -1142,31 +1188,36 @@ def qe_rank_change(
             colour_k += 1
         else:
             colour = "#9A9A9A"
+        text = _rank_labels(short_labels([system])[0], ranks)
+        labels += text
         fig.add_trace(
             go.Scatter(
                 x=xs,
                 y=ranks,
                 mode="lines+markers+text",
                 name=str(system),
-                text=_rank_labels(str(system), ranks),
+                text=text,
                 textposition=["middle left"] + ["top center"] * (len(xs) - 2) + ["middle right"],
                 textfont={"color": colour},
                 line={"color": colour, "width": 3 if changed else 1.2},
                 marker={"size": 9 if changed else 6, "color": colour},
                 meta={"changed": changed},
                 cliponaxis=False,
-                hovertemplate=f"<b>{system}</b><br>%{{x}}: rank %{{y}}<extra></extra>",
+                hovertemplate=f"<b>{escape_html(system)}</b><br>%{{x}}: rank %{{y}}<extra></extra>",
                 showlegend=False,
             )
         )
     n = len(table)
-    base_layout(fig, title=title, height=int(max(300, 30 * n + 120)))
+    top = (60 if title else 20) + 30  # the measure names sit on top, under the title
+    base_layout(fig, title=title, height=int(max(300, 30 * n + 90 + top)))
     # the labels carry the ranks ("1. name" on the left, "name (8)" on the right)
     fig.update_yaxes(autorange="reversed", showticklabels=False, zeroline=False, dtick=1)
     fig.update_xaxes(
         type="category", categoryorder="array", categoryarray=xs, side="top", showgrid=True
     )
-    fig.update_layout(margin={"l": 150, "r": 150})
+    # the names sit in the margins: size them from the longest label (names are shortened)
+    side_px = int(_label_px(labels, BASE_FONT_SIZE)) + 24
+    fig.update_layout(margin={"l": side_px, "r": side_px, "t": top})
     return fig
 
 
@@ -1246,14 +1297,25 @@ def qe_rescale_bars(table: pd.DataFrame, *, sd_ratio: float, title: str | None =
                         yanchor="top",
                         font={"size": 11, "color": HIGHLIGHT},
                     )
-    base_layout(fig, title=title, height=430)
+    height = 460
+    base_layout(fig, title=title, height=height)
+    # top to bottom: title, legend, panel titles -- each in its own band of the top margin
+    top = 120 if title else 80
     fig.update_layout(
         barmode="group",
         meta={"off_scale": off_scale},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.08, "x": 0},
-        margin={"t": 90},
+        legend={
+            "orientation": "h",
+            "yref": "container",
+            "yanchor": "top",
+            "y": 1 - (46 if title else 8) / height,
+            "x": 0,
+        },
+        margin={"t": top},
     )
-    fig.update_xaxes(tickangle=-45, type="category")
+    if title:
+        fig.update_layout(title={"yref": "container", "y": 1, "yanchor": "top", "pad": {"t": 12}})
+    fig.update_xaxes(tickangle=-45, type="category", **_category_ticks(systems))
     return fig
 
 
@@ -1344,6 +1406,9 @@ def qe_distributions(
     Sets with at most :data:`QE_DISCRETE_MAX_VALUES` distinct values (e.g. effort classes
     1/2/3) are drawn as bars of counts at each value; continuous ones as histograms with
     ``bins`` equal-width bins (computed here with numpy, so every bar is in ``fig.data``).
+    All panels share one x-axis (``matches``) and the continuous ones the same bin edges, so
+    spreads compare at a glance: a conservative system looks as narrow as it is (Graham 2015,
+    Figure 2a). Panel titles give each set's standard deviation.
 
     Returns
     -------
@@ -1357,13 +1422,19 @@ def qe_distributions(
     ncols = cols or min(len(panels), 3)
     nrows = math.ceil(len(panels) / ncols)
     titles = []
-    for name, _ in panels:
+    for name, values in panels:
+        finite = values[np.isfinite(values)]
+        sd = f"SD = {format_number(float(np.std(finite, ddof=1)) if finite.size > 1 else math.nan)}"
         if name == "gold":
-            titles.append("<b>gold labels</b>")
+            titles.append(f"<b>gold labels</b>: {sd}")
         elif mae and name in mae:
-            titles.append(f"<b>{name}</b>: MAE = {format_number(mae[name], 4)}")
+            titles.append(f"<b>{escape_html(name)}</b>: MAE = {format_number(mae[name], 4)}, {sd}")
         else:
-            titles.append(f"<b>{name}</b>")
+            titles.append(f"<b>{escape_html(name)}</b>: {sd}")
+    # one set of bin edges for every continuous panel (same width, same positions)
+    continuous = [v[np.isfinite(v)] for _, v in panels if not _is_discrete(v[np.isfinite(v)])]
+    pooled = np.concatenate(continuous) if continuous else np.array([])
+    shared_edges = np.histogram_bin_edges(pooled, bins=bins) if pooled.size else None
     fig = make_subplots(
         rows=nrows,
         cols=ncols,
@@ -1379,7 +1450,7 @@ def qe_distributions(
             x, counts = np.unique(values, return_counts=True)
             width = 0.6 * float(np.min(np.diff(x))) if x.size > 1 else 0.6
         else:
-            counts, edges = np.histogram(values, bins=bins)
+            counts, edges = np.histogram(values, bins=shared_edges)
             x = (edges[:-1] + edges[1:]) / 2
             width = float(edges[1] - edges[0]) if edges.size > 1 else None
         fig.add_trace(
@@ -1391,7 +1462,8 @@ def qe_distributions(
                 marker={"color": "#555555" if name == "gold" else PALETTE[(k - 1) % len(PALETTE)]},
                 meta={"discrete": discrete},
                 showlegend=False,
-                hovertemplate=f"<b>{name}</b><br>value %{{x:.3g}}: %{{y}} sentences<extra></extra>",
+                hovertemplate=f"<b>{escape_html(name)}</b><br>value %{{x:.3g}}: %{{y}} sentences"
+                "<extra></extra>",
             ),
             row=row + 1,
             col=col + 1,
@@ -1400,6 +1472,7 @@ def qe_distributions(
             fig.update_xaxes(tickvals=list(x), row=row + 1, col=col + 1)
     base_layout(fig, title=title, height=260 * nrows + 90)
     fig.update_layout(bargap=0.02)
+    fig.update_xaxes(matches="x", showticklabels=True)  # one scale for gold and predictions
     return fig
 
 
@@ -1777,7 +1850,9 @@ def standardisation_ranks(scores: pd.DataFrame, *, title: str | None = None) -> 
     A slope chart (1 = best, at the top): a line that crosses others is a system whose place
     depends on who happened to judge it. ``scores`` is :func:`stats.human.system_scores`
     (columns ``<criterion>_raw`` and ``<criterion>_z``). Systems whose rank changes are drawn
-    in colour, the others in grey.
+    in colour, the others in grey. The criteria are stacked (one panel per row) and the labels
+    carry the ranks ("1. name" on the left, "name (1)" on the right) in margins sized from the
+    longest name, so nothing collides or is clipped in a narrow column.
 
     Returns
     -------
@@ -1786,45 +1861,57 @@ def standardisation_ranks(scores: pd.DataFrame, *, title: str | None = None) -> 
         "mean z"], ``y`` = the two ranks; ``meta`` = ``{"changed": bool}``.
     """
     criteria = [c for c in ("adequacy", "fluency") if f"{c}_z" in scores.columns]
+    nrows = max(len(criteria), 1)
+    panel_px = int(max(220, 30 * len(scores) + 60))
     fig = make_subplots(
-        rows=1,
-        cols=len(criteria),
+        rows=nrows,
+        cols=1,
         subplot_titles=[CRITERION_TITLES[c] for c in criteria],
-        horizontal_spacing=0.12,
+        vertical_spacing=min(90 / (panel_px * nrows + 90 * (nrows - 1)), 0.3) if nrows > 1 else 0,
     )
-    for c, crit in enumerate(criteria, start=1):
+    labels = []
+    for r, crit in enumerate(criteria, start=1):
         raw = scores[f"{crit}_raw"].rank(ascending=False, method="min")
         z = scores[f"{crit}_z"].rank(ascending=False, method="min")
         colour_k = 0
         for system in scores.index:
-            ranks = [raw[system], z[system]]
-            if any(np.isnan(ranks)):
+            ranks = np.array([raw[system], z[system]], dtype=float)
+            if np.isnan(ranks).any():
                 continue
             changed = ranks[0] != ranks[1]
             colour = PALETTE[colour_k % len(PALETTE)] if changed else "#9A9A9A"
             colour_k += int(changed)
+            name = short_labels([system])[0]
+            text = _rank_labels(name, ranks)
+            labels += text
             fig.add_trace(
                 go.Scatter(
                     x=["raw mean", "mean z"],
                     y=ranks,
                     mode="lines+markers+text",
                     name=str(system),
-                    text=[str(system), str(system)],
+                    text=text,
                     textposition=["middle left", "middle right"],
+                    textfont={"color": "#111111" if changed else "#6A6A6A"},
+                    cliponaxis=False,
                     line={"color": colour, "width": 3 if changed else 1.5},
                     marker={"color": colour, "size": 8},
                     meta={"changed": bool(changed)},
                     customdata=[scores.at[system, f"{crit}_raw"], scores.at[system, f"{crit}_z"]],
-                    hovertemplate=f"<b>{system}</b> ({crit})<br>%{{x}}: rank %{{y}}"
+                    hovertemplate=f"<b>{escape_html(system)}</b> ({crit})<br>%{{x}}: rank %{{y}}"
                     "<br>score %{customdata:.3f}<extra></extra>",
                     showlegend=False,
                 ),
-                row=1,
-                col=c,
+                row=r,
+                col=1,
             )
         fig.update_yaxes(
-            autorange="reversed", dtick=1, title={"text": "rank (1 = best)"}, row=1, col=c
+            autorange="reversed", showticklabels=False, zeroline=False, dtick=1, row=r, col=1
         )
-        fig.update_xaxes(range=[-1.3, 2.3], row=1, col=c)
-    base_layout(fig, title=title, height=int(max(320, 34 * len(scores) + 140)))
+        fig.update_xaxes(range=[-0.05, 1.05], side="top", row=r, col=1)
+    side_px = int(_label_px(labels, BASE_FONT_SIZE)) + 24
+    top = (60 if title else 20) + 40  # title, panel title and the column headers
+    base_layout(fig, title=title, height=panel_px * nrows + 90 * (nrows - 1) + top + 20)
+    fig.update_layout(margin={"l": side_px, "r": side_px, "t": top, "b": 20})
+    fig.update_annotations(yshift=22)  # panel titles above the column headers
     return fig

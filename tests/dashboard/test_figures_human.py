@@ -216,3 +216,23 @@ def test_paper_table_layout_and_disagreements():
     dis01 = data.human_disagreements(acc, 0.01)
     assert dis01["test says"].tolist() == ["no significant difference"]
     assert dis01["outcome"].tolist() == ["tied, humans significant"]
+
+
+def test_standardisation_ranks_labels_carry_ranks_and_fit_the_margins():
+    """G report item 9: names never run into rank numbers ("1Borealis") nor get clipped."""
+    long = "uedin-syntax-phrase-2014"
+    scores = pd.DataFrame(
+        {"adequacy_raw": [50.0, 60.0, 40.0], "adequacy_z": [0.5, 0.1, -0.6]},
+        index=pd.Index(["A", long, "x<b>y</b>"], name="system"),
+    )
+    fig = figures.standardisation_ranks(scores)
+    by_name = {t.name: t for t in fig.data}
+    assert list(by_name["A"].text) == ["2. A", "A (1)"]
+    short = figures.short_labels([long])[0]
+    assert list(by_name[long].text) == [f"1. {short}", f"{short} (2)"]
+    assert by_name["x<b>y</b>"].text[0] == "3. x&lt;b&gt;y&lt;/b&gt;"  # drawn literally
+    assert fig.layout.yaxis.showticklabels is False  # no separate rank numbers to collide with
+    longest = max(len(s) for t in fig.data for s in t.text)
+    label_px = figures._GLYPH_WIDTH * figures.BASE_FONT_SIZE * longest
+    assert fig.layout.margin.l >= label_px and fig.layout.margin.r >= label_px
+    assert all(t.cliponaxis is False for t in fig.data)

@@ -39,8 +39,9 @@ def test_system_scores(results):
     assert list(fig.layout.yaxis.categoryarray) == list(r.systems)
     assert fig.layout.yaxis.autorange == "reversed"  # best at the top
     assert "higher is better" in fig.layout.xaxis.title.text
-    ter = figures.mt_system_scores(r.scores, r.score_ci_low, r.score_ci_high, label="TER",
-                                   higher_is_better=False)
+    ter = figures.mt_system_scores(
+        r.scores, r.score_ci_low, r.score_ci_high, label="TER", higher_is_better=False
+    )
     assert "lower is better" in ter.layout.xaxis.title.text
 
 
@@ -114,3 +115,43 @@ def test_pseudo_distribution_bootstrap_is_shifted(data):
 def test_empty_results_raise():
     with pytest.raises(ValueError, match="nothing to draw"):
         figures.mt_pseudo_distributions({})
+
+
+@pytest.mark.parametrize("alternative", ["greater", "two-sided", "less"])
+def test_pseudo_distributions_counted_bars_end_at_the_cut_off(data, alternative):
+    """G report item 11: one set of bins for both traces, with the cut-off (0 for the paired
+    bootstrap, the statistic and its mirror otherwise) on a bin edge, so the highlighted bars
+    never cross the line."""
+    single = {
+        t: SINGLE[t]("Cirrus", "Delta", data=data, n_resamples=400, rng=3, alternative=alternative)
+        for t in TESTS
+    }
+    fig = figures.mt_pseudo_distributions(single)
+    for k, t in enumerate(TESTS):
+        counted, other = fig.data[2 * k], fig.data[2 * k + 1]
+        np.testing.assert_array_equal(counted.x, other.x)  # the same bins for both traces
+        np.testing.assert_array_equal(counted.width, other.width)
+        edges = np.asarray(counted.customdata, dtype=float)
+        res = single[t]
+        stat = float(res.statistic)
+        if t == "paired-bootstrap":
+            cuts = [0.0]
+        elif alternative == "two-sided":
+            cuts = [abs(stat), -abs(stat)]
+        else:
+            cuts = [stat]
+        bounds = np.concatenate([edges[:, 0], edges[-1:, 1]])
+        for cut in cuts:
+            assert np.min(np.abs(bounds - cut)) < 1e-9 * max(1.0, abs(cut))  # cut on an edge
+            # no bin straddles the cut-off, so no bar has counted and uncounted parts there
+            assert not np.any((edges[:, 0] < cut - 1e-9) & (edges[:, 1] > cut + 1e-9))
+        y = np.asarray(counted.y)
+        lo, hi = edges[y > 0, 0], edges[y > 0, 1]
+        if t == "paired-bootstrap" and alternative == "greater":
+            assert np.all(hi <= 1e-9)  # counted: X does not beat Y, left of 0
+        if t != "paired-bootstrap" and alternative == "greater":
+            assert np.all(lo >= stat - 1e-9)  # counted: at least the actual statistic
+        if t != "paired-bootstrap" and alternative == "less":
+            assert np.all(hi <= stat + 1e-9)
+        if t != "paired-bootstrap" and alternative == "two-sided":
+            assert np.all((lo >= abs(stat) - 1e-9) | (hi <= -abs(stat) + 1e-9))

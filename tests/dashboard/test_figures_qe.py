@@ -143,9 +143,7 @@ def test_williams_grid_uses_shared_builder(sample):
     assert "gold labels" in fig.data[1].hovertemplate
     # hover layers: p, delta r, CI low, CI high, r(predictions)
     assert fig.data[1].customdata.shape == (10, 10, 5)
-    np.testing.assert_allclose(
-        fig.data[1].customdata[..., 4], ev.williams.metric_corr.to_numpy()
-    )
+    np.testing.assert_allclose(fig.data[1].customdata[..., 4], ev.williams.metric_corr.to_numpy())
 
 
 def test_prediction_heatmap_uses_shared_builder(sample):
@@ -153,3 +151,46 @@ def test_prediction_heatmap_uses_shared_builder(sample):
     fig = figures.correlation_heatmap(ev.prediction_corr)
     np.testing.assert_allclose(fig.data[0].z, ev.prediction_corr.to_numpy())
     assert list(fig.data[0].y) == list(ev.order)
+
+
+def test_rank_change_margins_hold_the_labels(sample):
+    _, ev = sample
+    fig = figures.qe_rank_change(ev.table(), measures=("pearson", "mae"), title="Ranks")
+    longest = max(len(s) for t in fig.data for s in t.text)
+    label_px = figures._GLYPH_WIDTH * figures.BASE_FONT_SIZE * longest
+    assert fig.layout.margin.l >= label_px and fig.layout.margin.r >= label_px
+    # the measure names sit on top: the top margin holds the title and them
+    assert fig.layout.xaxis.side == "top" and fig.layout.margin.t >= 80
+
+
+def test_rescale_bars_legend_between_title_and_panels(sample):
+    data, _ = sample
+    table = rescaling_experiment(data, sd_ratio=0.5).table()
+    fig = figures.qe_rescale_bars(table, sd_ratio=0.5, title="MAE and RMSE")
+    lay = fig.layout
+    # title band at the very top, legend below it, panel titles below the legend
+    assert lay.title.yref == "container" and lay.title.y == 1
+    assert lay.legend.yref == "container" and lay.legend.orientation == "h"
+    legend_top_px = (1 - lay.legend.y) * lay.height
+    assert legend_top_px >= 40  # below a one-line title
+    assert legend_top_px + 30 <= lay.margin.t - 20  # above the panel titles
+
+
+def test_distributions_share_the_x_axis_and_bins(sample):
+    """G report item 12: gold and predictions on one scale, so a conservative system (small
+    spread) looks narrow next to the gold labels."""
+    data, _ = sample
+    fig = figures.qe_distributions(data.gold, data.predictions, ["ALPHA-svr", "CONSERV-mean"])
+    gold, alpha, conserv = fig.data
+    assert fig.layout.xaxis2.matches == "x" and fig.layout.xaxis3.matches == "x"
+    # the same bin width for every continuous panel, edges on one grid
+    widths = {round(float(t.width), 12) for t in fig.data}
+    assert len(widths) == 1
+    w = widths.pop()
+    steps = (np.asarray(conserv.x) - np.asarray(gold.x)[0]) / w
+    np.testing.assert_allclose(steps, np.round(steps), atol=1e-6)
+    # the conservative system occupies far fewer bins than the gold labels
+    assert np.count_nonzero(conserv.y) < 0.6 * np.count_nonzero(gold.y)
+    titles = [a.text for a in fig.layout.annotations]
+    sd = data.predictions["CONSERV-mean"].std(ddof=1)
+    assert f"SD = {sd:.3f}" in titles[2]
