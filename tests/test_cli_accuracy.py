@@ -300,3 +300,20 @@ def test_same_judgements_as_tsv_and_csv_are_refused(capsys):
         f"'ann01', CRITERION adequacy, SCORE 25) repeats {HUMAN}, line 2; the same judgements "
         "were given twice (give each file once)"
     )
+
+
+def test_one_segment_warns_once_on_stderr(capsys, tmp_path):
+    # one segment: NaN p-values (nothing significant) and the warning printed once, though
+    # both metrics of the file (chrF, SimCOMET) are tested
+    lines = SCORES.read_text().splitlines()
+    one = tmp_path / "one.tsv"
+    one.write_text("\n".join([lines[0], *[ln for ln in lines[1:] if ln.split("\t")[1] == "1"]]))
+    code, out, err = run(capsys, "--human", HUMAN, "--scores", one, "--tests", "bootstrap",
+                         "--resamples", "99", "--alpha", "0.05")
+    assert code == 0
+    assert err.count("warning: only 1 segment") == 1
+    rows = json.loads(out)["rows"]
+    assert {r["metric"] for r in rows} == {"chrF", "SimCOMET"}
+    # with no significant pair a test is right exactly where humans see no difference either:
+    # 28 pairs minus the 26 the human gold standard separates (sample data, alpha 0.05)
+    assert {r["correct"] for r in rows} == {2}

@@ -54,8 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     except StatsInputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    for w in caught:
-        print(f"warning: {w.message}", file=sys.stderr)
+    for message in dict.fromkeys(str(w.message) for w in caught):  # each message once
+        print(f"warning: {message}", file=sys.stderr)
     if text:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0
