@@ -116,7 +116,12 @@ def base_layout_dict(*, title: str | None = None, height: int | None = None) -> 
     }
     if title is not None:
         # 12 px in from the edge: a PNG export is not cut flush at the first letter
-        layout["title"] = {"text": title, "x": 0.0, "xanchor": "left", "pad": {"l": 12}}
+        layout["title"] = {
+            "text": escape_html(title),  # names in titles are drawn literally, never as HTML
+            "x": 0.0,
+            "xanchor": "left",
+            "pad": {"l": 12},
+        }
     if height is not None:
         layout["height"] = height
     return layout
@@ -727,11 +732,12 @@ def metric_scatter(
     titles = []
     for m in selected:
         head = (
-            f"<b>{m}</b>: r = {format_number(pearson.get(m))}, ρ = {format_number(spearman.get(m))}"
+            f"<b>{escape_html(m)}</b>: r = {format_number(pearson.get(m))}, "
+            f"ρ = {format_number(spearman.get(m))}"
         )
         sysname = (most_influential or {}).get(m)
         if sysname is not None and r_without is not None:
-            head += f"<br><span style='font-size:0.85em'>without {sysname}: r = {format_number(r_without.get(m))}</span>"
+            head += f"<br><span style='font-size:0.85em'>without {escape_html(sysname)}: r = {format_number(r_without.get(m))}</span>"
         titles.append(head)
     fig = make_subplots(
         rows=nrows,
@@ -755,7 +761,8 @@ def metric_scatter(
                 text=systems,
                 name="systems",
                 marker={"size": 10, "color": PALETTE[0], "line": {"width": 1, "color": "#ffffff"}},
-                hovertemplate=f"<b>%{{text}}</b><br>{x_title} = %{{x:.4g}}<br>{m} = %{{y:.4g}}"
+                hovertemplate=f"<b>%{{text}}</b><br>{x_title} = %{{x:.4g}}<br>"
+                f"{escape_html(m)} = %{{y:.4g}}"
                 "<extra></extra>",
             ),
             row=row + 1,
@@ -769,7 +776,7 @@ def metric_scatter(
                     x=[hx.iloc[i]],
                     y=[yv.iloc[i]],
                     mode="markers+text",
-                    text=[str(sysname)],
+                    text=[escape_html(sysname)],
                     textposition="top center",
                     textfont={"color": HIGHLIGHT},
                     name="most influential system",
@@ -785,7 +792,8 @@ def metric_scatter(
                 col=col + 1,
             )
         fig.update_xaxes(title={"text": x_title}, row=row + 1, col=col + 1)
-        fig.update_yaxes(title={"text": f"{m} (z)" if zscore else m}, row=row + 1, col=col + 1)
+        y_title = escape_html(f"{m} (z)" if zscore else m)
+        fig.update_yaxes(title={"text": y_title}, row=row + 1, col=col + 1)
     base_layout(fig, title=title, height=380 * nrows + 90)
     fig.update_layout(showlegend=False, margin={"t": 110 if title else 80})
     return fig
@@ -869,7 +877,11 @@ def correlation_dots(
         title={"text": f"|{label}| with humans (◇ = negative)"}, range=[max(0.0, lo - 0.05), 1.0]
     )
     fig.update_yaxes(
-        type="category", categoryorder="array", categoryarray=names, autorange="reversed"
+        type="category",
+        categoryorder="array",
+        categoryarray=names,
+        autorange="reversed",
+        **_category_ticks(names),
     )
     return fig
 
@@ -926,16 +938,20 @@ def mt_system_scores(
                 "color": PALETTE[0],
             },
             customdata=np.stack([lo, hi], axis=-1),
-            hovertemplate=f"<b>%{{y}}</b><br>{label} = %{{x:.4g}}<br>{level} CI "
+            hovertemplate=f"<b>%{{y}}</b><br>{escape_html(label)} = %{{x:.4g}}<br>{level} CI "
             "[%{customdata[0]:.4g}, %{customdata[1]:.4g}]<extra></extra>",
             name=label,
         )
     )
     base_layout(fig, title=title, height=int(min(900, max(260, 34 * len(names) + 120))))
     better = "higher is better" if higher_is_better else "lower is better"
-    fig.update_xaxes(title={"text": f"{label} ({better}; bars: {level} bootstrap CI)"})
+    fig.update_xaxes(title={"text": f"{escape_html(label)} ({better}; bars: {level} bootstrap CI)"})
     fig.update_yaxes(
-        type="category", categoryorder="array", categoryarray=names, autorange="reversed"
+        type="category",
+        categoryorder="array",
+        categoryarray=names,
+        autorange="reversed",
+        **_category_ticks(names),
     )
     return fig
 
@@ -1349,13 +1365,13 @@ def qe_rescale_curve(
                 x=part["sd_ratio"].to_numpy(dtype=float),
                 y=part[measure].to_numpy(dtype=float),
                 mode="lines",
-                name=str(system),
+                name=escape_html(system),
                 line={
                     "color": colour,
                     "width": 2,
                     "dash": "solid" if k < len(_QE_COLOURS) else "dash",
                 },
-                hovertemplate=f"<b>{system}</b><br>λ = %{{x:.2f}}<br>{measure.upper()} = "
+                hovertemplate=f"<b>{escape_html(system)}</b><br>λ = %{{x:.2f}}<br>{measure.upper()} = "
                 "%{y:.4f}<extra></extra>",
             )
         )
@@ -1506,7 +1522,8 @@ def qe_standardised_scatter(
     if not systems:
         raise ValueError("no system selected for the scatter plot")
     titles = [
-        f"<b>{s}</b>: r = {format_number(pearson.get(s))}, MAE = {format_number(mae.get(s), 4)}"
+        f"<b>{escape_html(s)}</b>: r = {format_number(pearson.get(s))}, "
+        f"MAE = {format_number(mae.get(s), 4)}"
         for s in systems
     ]
     fig = make_subplots(rows=1, cols=len(systems), subplot_titles=titles, horizontal_spacing=0.08)
@@ -1706,7 +1723,7 @@ def accuracy_intervals(
         fig.update_xaxes(range=[0, 101], title={"text": "accuracy (%)"}, row=1, col=c)
     fig.update_yaxes(
         tickvals=list(range(len(metrics))),
-        ticktext=metrics,
+        ticktext=short_labels(metrics),
         autorange="reversed",
         showgrid=False,
         zeroline=False,

@@ -433,3 +433,36 @@ def test_square_matrix_export_width_keeps_the_colour_bar_close():
     # width = row labels + the square + the colour bar: no empty third in a PNG export
     assert lay.width == pytest.approx(lay.margin.l + side_px + 110, abs=2)
     assert lay.title.pad.l > 0  # the title is not glued to the left edge
+
+
+# ---- user-supplied names are never read as HTML by Plotly (G report item 8) ----
+
+EVIL = "x<b>y</b>"
+EVIL_SHOWN = "x&lt;b&gt;y&lt;/b&gt;"
+
+
+def test_names_in_titles_ticks_and_labels_are_escaped():
+    names = [EVIL, "BLEU", "chrF"]
+    p = _long_pvalues(names)
+    grid = figures.significance_grid(p, title=f"Williams test, {EVIL}")
+    assert grid.layout.title.text == f"Williams test, {EVIL_SHOWN}"
+    assert list(grid.layout.yaxis.ticktext)[0] == EVIL_SHOWN
+    assert list(grid.layout.xaxis.tickvals)[0] == EVIL  # the category (hover) keeps the name
+    human = pd.Series([1.0, 2.0, 3.0, 4.0], index=["s1", "s2", EVIL, "s4"])
+    metrics = pd.DataFrame({EVIL: [1.0, 2.5, 2.0, 4.0]}, index=human.index)
+    fig = figures.metric_scatter(
+        human,
+        metrics,
+        [EVIL],
+        pearson={EVIL: 0.9},
+        spearman={EVIL: 0.8},
+        most_influential={EVIL: EVIL},
+        r_without={EVIL: 0.5},
+    )
+    title = fig.layout.annotations[0].text
+    assert EVIL not in title and title.count(EVIL_SHOWN) == 2
+    assert fig.layout.yaxis.title.text == EVIL_SHOWN
+    assert fig.data[1].text[0] == EVIL_SHOWN
+    table = pd.DataFrame({"pearson": [0.9, -0.5]}, index=[EVIL, "TER"])
+    dots = figures.correlation_dots(table)
+    assert list(dots.layout.yaxis.ticktext) == [EVIL_SHOWN, "TER"]
