@@ -297,3 +297,12 @@ def test_sample_judgements_have_no_copied_rows():
     with pytest.raises(StatsInputError, match=r"judgements\.csv, line 2: .* repeats .*"
                        r"judgements\.tsv, line 2; the same judgements were given twice"):
         read_judgement_files(human / "judgements.tsv", human / "judgements.csv")
+
+
+def test_prepare_judgements_refuses_a_frame_with_a_copied_block():
+    frame = read_judgements(_src(GOOD)).frame.drop(columns="_line")
+    doubled = pd.concat([frame, frame], ignore_index=True)  # 7 rows, then the same 7 again
+    with pytest.raises(StatsInputError, match=r"^frame, row 7: judgement \(SYSTEM 'sysA', "
+                       r"SEGMENT '1', .*\) repeats frame, row 0; 5 or more consecutive"):
+        prepare_judgements(doubled, name="frame")
+    assert len(prepare_judgements(pd.concat([frame, frame.iloc[[2]]])).frame) == 8

@@ -179,10 +179,13 @@ def _describe(frame: pd.DataFrame, i: int) -> str:
     )
 
 
-def _check_repeats(frame: pd.DataFrame, origin: np.ndarray, labels: list[str]) -> None:
+def _check_repeats(
+    frame: pd.DataFrame, origin: np.ndarray, labels: list[str], *, unit: str = "line"
+) -> None:
     """Raise on judgements given twice by accident (see the module docstring).
 
-    ``origin[i]`` is the index in ``labels`` of the file row ``i`` comes from.
+    ``origin[i]`` is the index in ``labels`` of the file row ``i`` comes from. With
+    ``unit='row'`` (in-memory data) places are row positions instead of file lines.
     """
     n = len(frame)
     if n < 2:
@@ -190,12 +193,12 @@ def _check_repeats(frame: pd.DataFrame, origin: np.ndarray, labels: list[str]) -
     group = frame.groupby(_FRAME_COLUMNS, sort=False).ngroup().to_numpy()
     _, first_of_group = np.unique(group, return_index=True)
     first = first_of_group[group]  # row position of the first identical judgement
-    lines = frame[LINE].to_numpy()
+    lines = frame[LINE].to_numpy() if unit == "line" else np.arange(n)
 
     def fail(i: int, j: int, why: str) -> None:
         raise StatsInputError(
-            f"{labels[origin[i]]}, line {lines[i]}: judgement {_describe(frame, i)} repeats "
-            f"{labels[origin[j]]}, line {lines[j]}; {why}"
+            f"{labels[origin[i]]}, {unit} {lines[i]}: judgement {_describe(frame, i)} repeats "
+            f"{labels[origin[j]]}, {unit} {lines[j]}; {why}"
         )
 
     other_file = np.flatnonzero(origin[first] != origin)
@@ -275,8 +278,8 @@ def prepare_judgements(data, *, name: str = "judgements") -> Judgements:
     Raises
     ------
     StatsInputError
-        Wrong type, a missing column, an unknown criterion, a non-finite score, or nothing left
-        after exclusions.
+        Wrong type, a missing column, an unknown criterion, a non-finite score, a copied block
+        of judgements (as in :func:`read_judgements`), or nothing left after exclusions.
     """
     if isinstance(data, Judgements):
         return data
@@ -314,6 +317,7 @@ def prepare_judgements(data, *, name: str = "judgements") -> Judgements:
             LINE: np.full(len(data), -1, dtype=np.int64),
         }
     )
+    _check_repeats(frame, np.zeros(len(frame), dtype=np.int64), [name], unit="row")
     return _finish(frame, name)
 
 
