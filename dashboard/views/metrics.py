@@ -63,7 +63,7 @@ with components.controls_expander("Controls"):
     if st.session_state.get("metrics_lp") not in keys:
         st.session_state["metrics_lp"] = keys[0]
     with c_lp:
-        lp = st.selectbox("Language pair", keys, key="metrics_lp")
+        lp = st.selectbox("Language pair", keys, key="metrics_lp", persist_state="session")
     analysis = data.metrics_lp_analysis(uploads, lp, alternative)
     names = list(analysis.williams.order)
     all_names = list(dict.fromkeys(m for a in result.analyses.values() for m in a.williams.order))
@@ -75,6 +75,7 @@ with components.controls_expander("Controls"):
             "Baseline metric",
             all_names,
             key="metrics_baseline",
+            persist_state="session",
             help="The summary counts the metrics that significantly beat it in each language pair.",
         )
     with c_alpha:
@@ -86,13 +87,17 @@ with components.controls_expander("Controls"):
                 list(KINDS),
                 horizontal=True,
                 key="metrics_kind",
+                persist_state="session",
                 help="For the table order, the dot chart and the metric-metric heatmap. The "
                 "Williams test is always on Pearson's r.",
             )
         ]
     with c_z:
         zscore = st.toggle(
-            "z-score axes in scatter plots", key="metrics_zscore", help="As the paper's Figure 1."
+            "z-score axes in scatter plots",
+            key="metrics_zscore",
+            persist_state="session",
+            help="As the paper's Figure 1.",
         )
     default_scatter = list(dict.fromkeys([names[0], baseline if baseline in names else names[-1]]))
     stored = st.session_state.get("metrics_scatter")
@@ -101,13 +106,15 @@ with components.controls_expander("Controls"):
             default_scatter
         )
     scatter_metrics = st.multiselect(
-        "Metrics in the scatter plots", names, key="metrics_scatter", max_selections=6
+        "Metrics in the scatter plots",
+        names,
+        key="metrics_scatter",
+        persist_state="session",
+        max_selections=6,
     )
 
-for key, message in result.problems.items():
-    st.warning(f"{key} left out: {message}", icon=":material/warning:")
-for message in dict.fromkeys(result.warnings + analysis.warnings):
-    st.warning(message, icon=":material/warning:")
+components.show_warnings(result.problems, prefix="left out")
+components.show_warnings(result.warnings + analysis.warnings)
 
 w = analysis.williams
 sig = w.significant(alpha)
@@ -133,7 +140,7 @@ m4.metric(
 )
 
 # ---- correlations with humans ----
-st.subheader(f"Correlation with human judgement: {lp}")
+st.subheader(f"Correlation with human judgement: {components.escape_markdown(lp)}")
 table = data.correlation_table(analysis, kind)
 left, right = components.two_columns([3, 2])
 with left:
@@ -190,12 +197,14 @@ else:
     st.info("Choose metrics for the scatter plots under Controls.")
 
 # ---- heatmap and Williams grid ----
-st.subheader(f"Metric-metric correlation and Williams significance: {lp}")
+st.subheader(
+    f"Metric-metric correlation and Williams significance: {components.escape_markdown(lp)}"
+)
 corr_matrix = analysis.metric_corr[kind]
 lowest = float(np.nanmin(corr_matrix.to_numpy())) if corr_matrix.notna().any().any() else 0.0
 heat = figures.correlation_heatmap(
     corr_matrix,
-    title=f"(a) {kind.capitalize()} {KIND_SYMBOL[kind]} between metrics (sign-aligned)",
+    title=f"(a) {kind.capitalize()} {KIND_SYMBOL[kind]} between metrics",
     zmin=-1.0 if lowest < 0 else math.floor(lowest * 10) / 10,
     colorbar_title=KIND_SYMBOL[kind],
     hover_label=KIND_SYMBOL[kind],
@@ -204,7 +213,7 @@ heat = figures.correlation_heatmap(
 grid = figures.williams_grid(
     w,
     alpha=alpha,
-    title=f"(b) Williams test, {side}: row better than column at α = {alpha:g}",
+    title=f"(b) Williams test, {side}, α = {alpha:g}",
 )
 left, right = components.two_columns()
 with left:
@@ -228,8 +237,8 @@ with right:
         label="p-values",
     )
 st.caption(
-    f"Metrics ordered by |r| with humans (highest first); error metrics are sign-aligned. "
-    f"Cell (row, column) is coloured when the row metric correlates significantly better with "
+    f"(a) {kind.capitalize()} correlation between metrics, error metrics sign-aligned; "
+    f"metrics ordered by |r| with humans (highest first). (b) Cell (row, column) is coloured when the row metric correlates significantly better with "
     f"humans than the column metric ({side} Williams test, df = n - 3 = {w.df}); darker = smaller "
     f"p; grey = tested, not significant. Hover for p, the difference in r and its "
     f"{w.confidence_level:.0%} confidence interval (Zou 2007). "
@@ -276,5 +285,5 @@ components.show_table(
 st.caption(
     f"Share of metric pairs significantly different at α = {alpha:g} (for one of the two "
     f"directions) and the metrics that correlate significantly better than the baseline "
-    f"({baseline}). {figures.WINS_NOT_A_RANKING.split(':')[0]}."
+    f"({components.escape_markdown(baseline)}). {figures.WINS_NOT_A_RANKING.split(':')[0]}."
 )

@@ -26,6 +26,7 @@ sample_label = st.selectbox(
     "Sample data (used while nothing is uploaded)",
     list(data.QE_SAMPLES),
     key="qe_sample",
+    persist_state="session",
 )
 uploads, is_sample = components.file_input(
     "QE files: long format (METRIC SID SCORE RANK HUMAN), wide CSV (sid, gold, one column per "
@@ -54,10 +55,11 @@ with components.controls_expander("Controls"):
         )
     with c3:
         allow_constant = st.toggle(
-            "Keep systems with constant predictions",
+            "Keep constant systems",
             key="qe_allow_constant",
-            help="Their Pearson r and Williams tests are undefined (shown empty); MAE and RMSE "
-            "are still computed.",
+            persist_state="session",
+            help="Keep systems whose predictions are all the same value. Their Pearson r and "
+            "Williams tests are undefined (shown empty); MAE and RMSE are still computed.",
         )
 
 with components.input_errors():
@@ -68,8 +70,9 @@ if loaded.post_edit is not None:
     rate = st.toggle(
         "Evaluate post-edit rate (seconds per word) instead of post-edit time",
         key="qe_rate",
+        persist_state="session",
         help=f"Divide gold labels and predictions (post-edit times) by the WORDS of "
-        f"{loaded.post_edit_file}. Graham (2015) evaluates post-edit rate (PER) rather than "
+        f"{components.escape_markdown(loaded.post_edit_file)}. Graham (2015) evaluates post-edit rate (PER) rather than "
         "post-edit time (PET): PER correlates better with HTER.",
     )
 
@@ -82,8 +85,7 @@ with components.input_errors():
     rescale = data.qe_rescaling(uploads, float(sd_ratio), allow_constant, rate)
     curve = data.qe_rescaling_curve(uploads, allow_constant, rate)
 
-for message in analysis.warnings:
-    st.warning(message, icon=":material/warning:")
+components.show_warnings(analysis.warnings)
 
 result = analysis.result
 qe = analysis.data
@@ -97,25 +99,41 @@ best_mae_rank_text = "–" if best_mae_rank != best_mae_rank else f"{int(best_ma
 m1, m2, m3, m4 = st.columns(4)
 m1.metric("Sentences (n)", result.n, help="Williams test degrees of freedom: n - 3")
 m2.metric("Systems", len(order))
-m3.metric("Highest Pearson r", order[0], f"r = {scores.statistic.iloc[0]:.3f}", delta_color="off")
+# the number is the value, the system name goes underneath (long names would be cut as values);
+# no arrows: these are not changes
+m3.metric(
+    "Highest Pearson r",
+    f"{scores.statistic.iloc[0]:.3f}",
+    order[0],
+    delta_color="off",
+    delta_arrow="off",
+    help=f"System with the highest Pearson r: {components.escape_markdown(order[0])}",
+)
 m4.metric(
     "Lowest MAE" + unit,
-    best_mae,
-    f"MAE = {scores.mae[best_mae]:.4f} (rank {best_mae_rank_text} by r)",
+    f"{scores.mae[best_mae]:.4f}",
+    f"{best_mae} (rank {best_mae_rank_text} by r)",
     delta_color="off",
+    delta_arrow="off",
+    help=f"System with the lowest MAE: {components.escape_markdown(best_mae)}, ranked {best_mae_rank_text} by Pearson r",
 )
 
 with st.sidebar:
     st.caption(
-        f"QE input: {', '.join(loaded.data_files)}"
-        + (f"; gold {loaded.gold_file}" if loaded.gold_file else "")
-        + (f"; post-editing {loaded.post_edit_file}" if loaded.post_edit_file else "")
+        components.escape_markdown(
+            f"QE input: {', '.join(loaded.data_files)}"
+            + (f"; gold {loaded.gold_file}" if loaded.gold_file else "")
+            + (f"; post-editing {loaded.post_edit_file}" if loaded.post_edit_file else "")
+        )
     )
 
 # ---- MAE versus Pearson ----
-st.subheader("Pearson r versus MAE: the rankings disagree")
 table = data.qe_rank_table(result, rescale)
 changed = table["rank_change"].fillna(0).ne(0)
+if changed.any():
+    st.subheader("Pearson r versus MAE: the rankings disagree")
+else:
+    st.subheader("Pearson r versus MAE")
 
 
 def _highlight(row):
@@ -175,6 +193,7 @@ st.slider(
     value=0.5,
     step=0.05,
     key="qe_lambda",
+    persist_state="session",
     help="Predictions are standardised, then mapped to the gold mean and λ times the gold "
     "standard deviation. The paper uses λ = 0.5. Pearson r does not change.",
 )
@@ -182,9 +201,11 @@ resc_table = rescale.table().loc[order]
 n_drop = int((resc_table["mae_change"] < 0).sum())
 r1, r2, r3 = st.columns(3)
 r1.metric(
-    f"Systems whose MAE falls at λ = {sd_ratio:g}",
+    f"MAE falls (λ = {sd_ratio:g})",
     f"{n_drop} / {len(order)}",
-    help="Without predicting any sentence better: only the mean and spread change.",
+    help=f"Systems whose MAE falls when their predictions are shifted to the gold mean and "
+    f"rescaled to {sd_ratio:g} × the gold SD -- without predicting any sentence better: only "
+    "the mean and spread change.",
 )
 r2.metric("Gold mean", f"{rescale.gold_mean:.4g}")
 r3.metric("Gold SD", f"{rescale.gold_sd:.4g}")
@@ -194,7 +215,7 @@ with left:
         figures.qe_rescale_bars(
             resc_table,
             sd_ratio=sd_ratio,
-            title="MAE and RMSE before and after rescaling (paper Tables 2 and 3)",
+            title="MAE and RMSE, original and rescaled",
         ),
         key="qe_rescale_fig",
         filename=f"qe_rescaled_mae_rmse_lambda_{sd_ratio:g}",
@@ -205,7 +226,7 @@ with right:
             curve,
             sd_ratio=sd_ratio,
             measure="mae",
-            title="MAE as a function of λ (dotted: original predictions)",
+            title="MAE as a function of λ",
             original=scores.mae.to_dict(),
         ),
         key="qe_curve_fig",
@@ -223,6 +244,8 @@ components.show_table(
     },
 )
 st.caption(
+    "Left: MAE and RMSE of the original and the rescaled predictions (paper Tables 2 and 3). "
+    "Right: MAE as λ varies; dotted lines: MAE of the original predictions. "
     "RMSE after rescaling equals gold SD × √((n−1)/n · (1 + λ² − 2λr)): it is smallest at "
     "λ = r, so a system can lower its MAE/RMSE by matching test-set aggregates alone."
 )
@@ -233,7 +256,11 @@ default_hist = list(dict.fromkeys([order[0], best_mae]))
 chosen = [s for s in st.session_state.get("qe_hist_systems", []) if s in order]
 st.session_state["qe_hist_systems"] = chosen or default_hist
 hist_systems = st.multiselect(
-    "Systems in the histograms", order, key="qe_hist_systems", max_selections=5
+    "Systems in the histograms",
+    order,
+    key="qe_hist_systems",
+    persist_state="session",
+    max_selections=5,
 )
 components.show_figure(
     figures.qe_distributions(
@@ -256,15 +283,18 @@ st.caption(
 st.subheader("Predictions against gold labels")
 c_a, c_b, c_z = st.columns([2, 2, 2])
 with c_a:
-    sys_a = st.selectbox("System A", order, index=0, key="qe_scatter_a")
+    sys_a = st.selectbox("System A", order, index=0, key="qe_scatter_a", persist_state="session")
 with c_b:
     default_b = order.index(best_mae) if best_mae != order[0] else min(1, len(order) - 1)
-    sys_b = st.selectbox("System B", order, index=default_b, key="qe_scatter_b")
+    sys_b = st.selectbox(
+        "System B", order, index=default_b, key="qe_scatter_b", persist_state="session"
+    )
 with c_z:
     standardise = st.toggle(
         "Standard deviations from the mean",
         value=True,
         key="qe_standardise",
+        persist_state="session",
         help="Paper Figure 3: both axes in SDs from the mean of each distribution.",
     )
 components.show_figure(
@@ -289,7 +319,7 @@ with left:
     components.show_figure(
         figures.correlation_heatmap(
             result.prediction_corr,
-            title="(a) Pearson r between systems' predictions (paper Figure 4)",
+            title="(a) Pearson r between predictions",
         ),
         key="qe_heatmap",
         filename="qe_prediction_correlation",
@@ -305,7 +335,7 @@ with right:
         figures.qe_williams_grid(
             w,
             alpha=alpha,
-            title=f"(b) Williams test, {side}: row better than column, α = {alpha:g}",
+            title=f"(b) Williams test, {side}, α = {alpha:g}",
         ),
         key="qe_grid",
         filename="qe_williams_grid",
@@ -318,8 +348,8 @@ with right:
         "labels than column system",
     )
 st.caption(
-    f"Systems ordered by Pearson r with the gold labels (highest first, signed). Cell (row, "
-    f"column) is coloured when the row system correlates significantly better with the gold "
+    f"(a) Pearson r between the systems' predictions (paper Figure 4). (b) Systems ordered by "
+    f"Pearson r with the gold labels (highest first, signed). Cell (row, column) is coloured when the row system correlates significantly better with the gold "
     f"labels ({side} Williams test, df = n - 3 = {w.df}); darker = smaller p; grey = tested, "
     f"not significant."
 )
@@ -328,7 +358,7 @@ st.info(figures.QE_WINS_NOT_A_RANKING, icon=":material/info:")
 # ---- post-edit rate ----
 if analysis.post_edit_test is not None:
     t = analysis.post_edit_test
-    ref = analysis.post_edit_reference.upper()
+    ref = components.escape_markdown(analysis.post_edit_reference.upper())
     st.subheader(f"Post-edit rate versus post-edit time as gold labels (against {ref})")
     p1, p2, p3 = st.columns(3)
     p1.metric(f"r(PER, {ref})", f"{float(t.r13):.3f}")

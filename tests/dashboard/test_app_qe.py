@@ -35,10 +35,16 @@ def test_sample_data_page(app_test):
     assert not at.error
     m = metric_values(at)
     assert m["Sentences (n)"] == "600" and m["Systems"] == "10"
-    assert m["Highest Pearson r"] == "ALPHA-svr"
-    assert m["Lowest MAE"] == "CONSERV-mean"
-    table = qe_table(at)
     ev = evaluate_qe(read_qe(QE / "hter_long.txt"))
+    # the number is the badge value, the system name sits underneath without a change arrow
+    badges = {b.label: b for b in at.metric}
+    assert m["Highest Pearson r"] == f"{ev.scores.statistic['ALPHA-svr']:.3f}"
+    assert badges["Highest Pearson r"].delta == "ALPHA-svr"
+    assert m["Lowest MAE"] == f"{ev.scores.mae['CONSERV-mean']:.4f}"
+    assert badges["Lowest MAE"].delta.startswith("CONSERV-mean (rank 8 by r)")
+    # the rankings do disagree on the sample: the heading says so
+    assert any("the rankings disagree" in h.value for h in at.subheader)
+    table = qe_table(at)
     assert list(table.index) == list(ev.order)
     np.testing.assert_allclose(table["pearson"], ev.scores.statistic.loc[list(ev.order)])
     assert table.at["CONSERV-mean", "rank_change"] == 1 - 8
@@ -79,7 +85,7 @@ def test_upload_long_file(app_test, tmp_path):
     assert not at.exception and not at.error
     m = metric_values(at)
     assert m["Systems"] == "2" and m["Sentences (n)"] == "30"
-    assert m["Highest Pearson r"] == "mine"
+    assert {b.label: b.delta for b in at.metric}["Highest Pearson r"] == "mine"
     assert not any("synthetic sample" in i.value for i in at.info)
 
 
@@ -171,3 +177,20 @@ def test_rate_with_missing_word_counts_is_an_input_error(app_test):
     at.toggle(key="qe_rate").set_value(True).run()
     assert not at.exception
     assert len(at.error) == 1 and at.error[0].value.startswith("pe.tsv: words: no word count")
+
+
+def test_heading_neutral_when_rankings_agree(app_test, tmp_path):
+    """G report item 15: "the rankings disagree" only when r and MAE rank differently."""
+    rng = np.random.default_rng(1)
+    g = rng.random(40)
+    lines = ["METRIC SID SCORE RANK HUMAN"]
+    for name, noise in (("close", 0.05), ("far", 0.5)):  # better by r and by MAE
+        p = g + rng.normal(0, noise, 40)
+        lines += [f"{name} {i + 1} {p[i]:.5f} 0 {g[i]:.5f}" for i in range(40)]
+    path = tmp_path / "agree.txt"
+    path.write_text("\n".join(lines) + "\n")
+    at = upload(app_test(PAGE).run(), path)
+    assert not at.exception and not at.error
+    heads = [h.value for h in at.subheader]
+    assert "Pearson r versus MAE" in heads
+    assert not any("disagree" in h for h in heads)
