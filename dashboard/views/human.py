@@ -6,6 +6,7 @@ Thin: reads widgets, calls dashboard.data (cached), draws dashboard.figures buil
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
 from dashboard import components, data, figures
@@ -37,7 +38,9 @@ with col_h:
 with col_s:
     shared = st.session_state.get(data.MT_SHARED_INPUTS_KEY) or {}
     sources = [REUSE, *SOURCES] if shared else list(SOURCES)
-    source = st.radio("System outputs", sources, horizontal=True, key="human_source")
+    source = st.radio(
+        "System outputs", sources, horizontal=True, key="human_source", persist_state="session"
+    )
     references = hypotheses = scores = ()
     if source == REUSE:
         references = tuple(shared.get("references", ()))
@@ -45,7 +48,9 @@ with col_s:
         scores = tuple(shared.get("scores", ()))
         st.info(
             "Using the files uploaded on the MT systems page: "
-            + ", ".join(name for name, _ in (*references, *hypotheses, *scores)),
+            + ", ".join(
+                components.escape_markdown(name) for name, _ in (*references, *hypotheses, *scores)
+            ),
             icon=":material/link:",
         )
     elif source == SOURCES[0]:
@@ -101,6 +106,7 @@ with components.controls_expander("Controls"):
             "Metrics",
             metric_options,
             key="human_metrics",
+            persist_state="session",
             help="Each metric is tested with each test; TER statistics take longest to extract.",
         )
     with c_test:
@@ -109,6 +115,7 @@ with components.controls_expander("Controls"):
             list(data.HUMAN_TESTS),
             default=list(data.HUMAN_TESTS),
             key="human_tests",
+            persist_state="session",
             format_func=lambda t: data.HUMAN_TEST_LABELS[t],
             help="One-sided, as in the paper: paired bootstrap resampling (Koehn 2004), "
             "bootstrap resampling with shift-to-zero, approximate randomization.",
@@ -129,6 +136,7 @@ with components.controls_expander("Controls"):
                 value=1000,
                 step=100,
                 key="human_resamples",
+                persist_state="session",
             )
         )
     with c_seed:
@@ -140,6 +148,7 @@ with components.controls_expander("Controls"):
                 "Lower is better for",
                 metric_options,
                 key="human_lower",
+                persist_state="session",
                 help="Segment metrics where a lower score is better (error rates, TER-like).",
             )
 
@@ -185,13 +194,15 @@ with components.input_errors():
     bar.empty()
     accuracy = data.human_accuracy(gold, results, n_resamples=n_resamples, seed=seed)
 
-for message in accuracy.warnings:
-    st.warning(message, icon=":material/warning:")
+components.show_warnings(accuracy.warnings)
 
 systems = list(accuracy.systems)
 combined = gold.combined_pvalue(alpha).loc[systems, systems]
 conclusions = gold.conclusions(alpha)
-n_sig = int((conclusions["combined"] != 0).sum())
+# the humans' verdicts over the pairs actually compared (systems with outputs and judgements)
+compared = conclusions["system_a"].isin(systems) & conclusions["system_b"].isin(systems)
+n_sig = int((conclusions.loc[compared, "combined"] != 0).sum())
+n_compared = int(compared.sum())
 best = accuracy.table[accuracy.table["alpha"] == alpha].sort_values(
     "accuracy", ascending=False, kind="stable"
 )
@@ -212,16 +223,36 @@ m2.metric(
 )
 m3.metric(
     f"Pairs humans separate (α = {alpha:g})",
-    f"{n_sig} / {gold.n_pairs}",
-    delta_color="off",
+    f"{n_sig} / {n_compared}",
+    help=f"Pairs of the {len(systems)} compared systems that the human gold standard finds "
+    f"significantly different"
+    + (
+        f" ({len(gold.systems)} systems were judged; only those with outputs are compared)."
+        if len(systems) < len(gold.systems)
+        else "."
+    ),
 )
 top = best.iloc[0]
+ties = best[np.isclose(best["accuracy"].to_numpy(dtype=float), float(top["accuracy"]))]
+tied = [
+    f"{m} / {data.HUMAN_TEST_LABELS[t]}" for m, t in zip(ties["metric"], ties["test"], strict=True)
+]
+if len(ties) == 1:
+    who = tied[0]
+elif len(ties) == len(best) and ties["metric"].nunique() == 1:
+    who = f"{top['metric']}: all {len(ties)} tests tie"
+elif len(ties) == len(best):
+    who = f"all {len(ties)} metric × test combinations tie"
+else:
+    who = f"{len(ties)} tie: " + "; ".join(tied)
 m4.metric(
     f"Most accurate at α = {alpha:g}",
     f"{100 * top['accuracy']:.1f}%",
-    f"{top['metric']} / {data.HUMAN_TEST_LABELS[top['test']]}",
+    who,
     delta_color="off",
     delta_arrow="off",
+    help="Highest accuracy against the human gold standard: "
+    + "; ".join(components.escape_markdown(s) for s in tied),
 )
 
 # ---- human gold standard (paper Figure 7) ----
@@ -245,6 +276,7 @@ with st.expander("Gold p-value matrices and system scores", expanded=False):
         "Matrix",
         list(panels),
         key="human_matrix_choice",
+        persist_state="session",
         format_func=lambda c: (
             figures.CRITERION_TITLES[c] + (f" (α = {alpha:g})" if c == "combined" else "")
         ),
@@ -318,7 +350,7 @@ st.markdown(
     "then depend on which annotators happened to judge a system; standardising each annotator's "
     "scores (z = (score − annotator mean) / annotator SD) removes that."
 )
-left, right = components.two_columns([3, 2])
+left, right = components.two_columns()
 with left:
     components.show_figure(
         figures.annotator_spread(gold.annotators),

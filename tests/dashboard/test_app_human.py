@@ -93,6 +93,8 @@ def test_upload_judgements_and_a_subset_of_systems(at):
     at.file_uploader(key="human_hyp_upload").set_value(files(*hyps)).run()
     assert not at.exception and not at.error
     assert _metric(at, "Systems compared").value == "4"
+    # the humans' verdicts are counted over the 6 pairs of the 4 compared systems (item 13)
+    assert _metric(at, "Pairs humans separate").value.endswith(" / 6")
     assert any("not scored by every metric, left out" in w.value for w in at.warning)
 
 
@@ -118,11 +120,21 @@ def test_malformed_judgements_show_an_error_not_a_traceback(at):
 
 
 def test_several_judgement_files_are_one_set_and_bad_outputs_are_errors(at):
+    lines = (HUMAN / "judgements.tsv").read_text().splitlines()
+    half = len(lines) // 2
+    first = "\n".join(lines[:half]) + "\n"
+    second = "\n".join([lines[0], *lines[half:]]) + "\n"
+    at.file_uploader(key="human_judgements_upload").set_value(
+        [("part1.tsv", first.encode(), "text/plain"), ("part2.tsv", second.encode(), "text/plain")]
+    ).run()
+    assert not at.exception and not at.error
+    assert _metric(at, "Judgements used").value == f"{len(lines) - 1:,}"
+    # the same judgements twice (TSV and CSV copies) are refused, naming the repeat
     at.file_uploader(key="human_judgements_upload").set_value(
         files(HUMAN / "judgements.tsv", HUMAN / "judgements.csv")
     ).run()
-    assert not at.exception and not at.error
-    assert _metric(at, "Judgements used").value == "13,600"
+    assert not at.exception
+    assert "repeats judgements.tsv" in at.error[0].value
     at.file_uploader(key="human_judgements_upload").set_value(None)
     short = b"only one line\n"
     at.file_uploader(key="human_ref_upload").set_value(files(MT / "reference.txt"))
@@ -173,6 +185,19 @@ def test_files_uploaded_on_the_mt_systems_page_are_offered_here(app_test):
     assert at.radio(key="human_source").value == "Files of the MT systems page"
     assert _metric(at, "Systems compared").value == "3"
     assert any("Aurora.txt" in i.value for i in at.info)
+    assert _metric(at, "Pairs humans separate").value.endswith(" / 3")
+    # "most accurate" names every test that reaches the top accuracy, not just the first
+    table = frame_with(at, "Metric")
+    row = table[table["alpha"] == "0.05"].iloc[0]
+    correct = row[[c for c in table.columns if c.endswith("Conc.")]].astype(int)
+    best = _metric(at, "Most accurate")
+    n_top = int((correct == correct.max()).sum())
+    if n_top == len(correct):
+        assert f"all {n_top} tests tie" in best.delta
+    elif n_top > 1:
+        assert best.delta.startswith(f"{n_top} tie")
+    else:
+        assert "tie" not in best.delta
 
 
 def test_adequacy_only_judgements(at):
