@@ -26,7 +26,9 @@ st.caption(
     "extracted once; segment-level metrics (COMET, human scores, ...) use the mean."
 )
 
-source = st.radio("Input", (TEXT, SCORES), horizontal=True, key="mt_source")
+source = st.radio(
+    "Input", (TEXT, SCORES), horizontal=True, key="mt_source", persist_state="session"
+)
 if source == TEXT:
     kind = data.MT_KIND_TEXT
     c_ref, c_hyp = st.columns(2)
@@ -66,9 +68,11 @@ else:
     )
 
 if not is_sample:  # the "Tests vs humans" page can reuse these uploads
-    shared = {"references": references, "hypotheses": files} if kind == data.MT_KIND_TEXT else {
-        "scores": files
-    }
+    shared = (
+        {"references": references, "hypotheses": files}
+        if kind == data.MT_KIND_TEXT
+        else {"scores": files}
+    )
     st.session_state[data.MT_SHARED_INPUTS_KEY] = shared
 
 with components.controls_expander("Controls"):
@@ -76,17 +80,25 @@ with components.controls_expander("Controls"):
     higher_is_better = True
     with c1:
         if kind == data.MT_KIND_TEXT:
-            metric_label = st.selectbox("Metric", list(data.MT_TEXT_METRICS), key="mt_metric")
+            metric_label = st.selectbox(
+                "Metric", list(data.MT_TEXT_METRICS), key="mt_metric", persist_state="session"
+            )
             metric = data.MT_TEXT_METRICS[metric_label]
         else:
             with components.input_errors():
                 names = data.mt_score_metrics(files)
             metric = ""
             if names:
-                metric = st.selectbox("Metric (METRIC column)", list(names), key="mt_score_metric")
+                metric = st.selectbox(
+                    "Metric (METRIC column)",
+                    list(names),
+                    key="mt_score_metric",
+                    persist_state="session",
+                )
             higher_is_better = not st.toggle(
                 "Lower scores are better",
                 key="mt_lower",
+                persist_state="session",
                 help="For error-type segment scores (e.g. sentence TER, MQM penalties).",
             )
         tests = st.multiselect(
@@ -95,6 +107,7 @@ with components.controls_expander("Controls"):
             default=list(data.MT_TESTS),
             format_func=lambda t: data.MT_TEST_LABELS[t],
             key="mt_tests",
+            persist_state="session",
         )
     with c2:
         n_resamples = st.selectbox(
@@ -102,6 +115,7 @@ with components.controls_expander("Controls"):
             RESAMPLES,
             index=RESAMPLES.index(1000),
             key="mt_resamples",
+            persist_state="session",
             format_func=lambda n: f"{n:,}",
             help="B for the bootstrap tests, R for approximate randomization; the same number "
             "for all tests so their p-values have the same resolution, 1 / (R + 1).",
@@ -162,7 +176,7 @@ m2.metric("Segments", first.n_segments)
 m3.metric("Metric", first.label, "lower is better" if not first.higher_is_better else None,
           delta_color="off", delta_arrow="off")  # fmt: skip
 m4.metric("Best system", systems[0], f"{first.label} {first.scores.iloc[0]:.4g}", delta_color="off",
-          delta_arrow="off")  # fmt: skip
+          delta_arrow="off", help=components.escape_markdown(systems[0]))  # fmt: skip
 if stats_data.signature:
     st.caption(f"sacrebleu signature: `{stats_data.signature}`")
 
@@ -255,6 +269,7 @@ with c_x:
         systems,
         index=systems.index(closest["better"]) if closest is not None else 0,
         key="mt_pair_x",
+        persist_state="session",
     )
 with c_y:
     others = [s for s in systems if s != x]
@@ -264,6 +279,7 @@ with c_y:
         others,
         index=others.index(default_y) if default_y is not None else 0,
         key="mt_pair_y",
+        persist_state="session",
     )
 with components.input_errors():
     single = data.mt_pair_tests(
@@ -273,7 +289,7 @@ with components.input_errors():
 one = single[tests[0]]
 cols = st.columns(len(tests) + 1)
 cols[0].metric(
-    f"Δ {one.label} (X − Y)" if one.higher_is_better else f"Δ {one.label} (Y − X)",
+    f"Δ {components.escape_markdown(one.label)} ({'X − Y' if one.higher_is_better else 'Y − X'})",
     figures.format_number(one.statistic),
     f"{round(one.confidence_level * 100)}% CI [{one.difference_ci[0]:.3f}, "
     f"{one.difference_ci[1]:.3f}]",
@@ -286,13 +302,14 @@ components.show_figure(
     figures.mt_pseudo_distributions(
         {data.MT_TEST_LABELS[t]: single[t] for t in tests},
         cols=1 if presentation else None,
-        title=f"{x} vs {y}: pseudo-statistics ({side}); counted resamples highlighted",
+        title=f"{x} vs {y}: pseudo-statistics ({side})",
     ),
     key="mt_dist_fig",
     filename=f"mt_distributions_{x}_vs_{y}",
 )
 components.seed_caption(one.seed, n_resamples=n_resamples)
 st.caption(
+    "Highlighted: the resamples each test counts in its p-value. "
     "Paired bootstrap (Figure 4): resampled differences S_Xb − S_Yb, counting resamples where X "
     "does not beat Y (left of the dashed cut-off at 0). Bootstrap (Figures 1 and 3): the same "
     "differences shifted to mean zero by τ_B to simulate H0, counting those at least as extreme "
