@@ -59,11 +59,23 @@ def presentation_toggle() -> bool:
     )
 
 
+# Metric values are Markdown inside [data-testid="stMetricValue"]: the paragraph rule must not
+# shrink them to body size (they were smaller than their labels). Tables: st.dataframe draws on
+# a canvas (Glide data grid) whose font size comes from the global theme in px, so no CSS can
+# enlarge it per session; in presentation mode show_table draws an HTML st.table instead, whose
+# text follows the root font size below.
 _PRESENTATION_CSS = """
 <style>
 html { font-size: 21px; }
 [data-testid="stMainBlockContainer"] { padding-top: 2rem; max-width: 100%; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stCaptionContainer"] { font-size: 1.05rem; }
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p {
+  font-size: 2.4rem; line-height: 1.2;
+}
+[data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"] p { font-size: 1rem; }
+[data-testid="stMetricDelta"] div, [data-testid="stMetricDelta"] p { font-size: 1rem; }
+[data-testid="stTable"] table { font-size: 1rem; }
+[data-testid="stTable"] th, [data-testid="stTable"] td { padding: 0.3rem 0.6rem; }
 </style>
 """
 
@@ -350,16 +362,25 @@ def show_table(
 ) -> None:
     """A sortable ``st.dataframe`` with CSV/LaTeX downloads below.
 
+    In presentation mode the table is drawn as a static HTML ``st.table`` instead (the
+    dataframe's canvas keeps its small font whatever the page CSS says), with the
+    ``column_config`` labels and number formats applied by :func:`presentation_table`.
     Widget keys used: ``key`` (dataframe), ``f"{key}_csv"``, ``f"{key}_tex"``.
     """
-    st.dataframe(
-        df,
-        key=key,
-        hide_index=not index,
-        column_config=column_config,
-        width="stretch",
-        height=height,
-    )
+    if presentation_mode():
+        st.table(
+            presentation_table(df, column_config, float_format=float_format),
+            hide_index=not index,
+        )
+    else:
+        st.dataframe(
+            df,
+            key=key,
+            hide_index=not index,
+            column_config=column_config,
+            width="stretch",
+            height=height,
+        )
     table_downloads(
         df,
         key=key,
@@ -369,6 +390,63 @@ def show_table(
         float_format=float_format,
         label=label,
     )
+
+
+def presentation_table(
+    df: pd.DataFrame, column_config: dict | None = None, *, float_format: str = "{:.4g}"
+):
+    """``df`` as a pandas ``Styler`` for ``st.table`` (presentation mode).
+
+    ``column_config`` is applied: ``None`` hides a column, a string or a column's ``label``
+    renames it, a printf ``format`` (``"%.4f"``, ``"%.2e"``, ``"%d"``, ``"percent"``) formats
+    it; other floats use ``float_format``; missing values print as an empty cell. Number columns
+    stay numeric (so they are right-aligned); ``st.table`` renders cells as Markdown, so text
+    cells and the index are escaped with :func:`escape_markdown`.
+    """
+    config = column_config or {}
+    keep, labels, formats = [], {}, {}
+    for column in df.columns:
+        spec = config.get(column, {})
+        if column in config and spec is None:
+            continue
+        keep.append(column)
+        label, fmt = column, None
+        if isinstance(spec, str):
+            label = spec
+        elif isinstance(spec, dict):
+            label = spec.get("label") or column
+            fmt = (spec.get("type_config") or {}).get("format")
+        labels[column] = label
+        values = df[column]
+        numeric = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
+        formats[label] = _number_formatter(fmt, float_format) if numeric else _text_formatter
+    table = df[keep].rename(columns=labels)
+    styler = table.style.format(formats)
+    return styler.format_index(_text_formatter, axis=0).format_index(_text_formatter, axis=1)
+
+
+def _text_formatter(value) -> str:
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return ""
+    return escape_markdown(value)
+
+
+def _number_formatter(fmt: str | None, float_format: str):
+    def one(value) -> str:
+        if value is None or pd.isna(value):
+            return ""
+        if fmt == "percent":
+            return f"{value:.1%}"
+        if fmt and fmt.startswith("%"):
+            try:
+                return fmt % (int(value) if fmt.endswith(("d", "i")) else value)
+            except (TypeError, ValueError):
+                return str(value)
+        if isinstance(value, float):
+            return float_format.format(value)
+        return str(value)
+
+    return one
 
 
 # ---------------------------------------------------------------------------------------------

@@ -40,6 +40,16 @@ def test_presentation_mode_enlarges_fonts(page, app_url, artifacts_dir):
     large = page.evaluate(root)
     assert large > normal * 1.2
     assert_no_exception(page)
+    # headline numbers are larger than their labels (the paragraph rule used to shrink them)
+    size = "sel => parseFloat(getComputedStyle(document.querySelector(sel)).fontSize)"
+    value = page.evaluate(size, '[data-testid="stMetricValue"] p')
+    label = page.evaluate(size, '[data-testid="stMetricLabel"] p')
+    assert value > 1.8 * label, (value, label)
+    # tables are HTML tables whose text follows the large root font (the dataframe canvas
+    # cannot be enlarged)
+    assert page.locator('[data-testid="stDataFrame"]').count() == 0
+    cell = page.evaluate(size, '[data-testid="stTable"] td')
+    assert cell >= 0.95 * large, (cell, large)
     screenshot(page, artifacts_dir, "presentation_mode")
 
 

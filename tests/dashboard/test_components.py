@@ -47,3 +47,58 @@ def test_file_input_escapes_sample_names_and_uses_the_upload():
     assert not any("sample" in i.value for i in at.info)
     at.run()  # a plain rerun keeps the upload
     assert at.markdown[-1].value == "1 False"
+
+
+def test_presentation_table_applies_column_config_and_escapes_text():
+    import numpy as np
+    import pandas as pd
+    import streamlit as st
+
+    from dashboard.components import presentation_table
+
+    df = pd.DataFrame(
+        {
+            "pearson": [0.97123, np.nan],
+            "n": [12, 12],
+            "p": [1.5e-7, 0.2],
+            "share": [0.09, 1.0],
+            "system": ["**evil**", None],
+            "hidden": [1, 2],
+            "x": [1.23456, 2.0],
+        },
+        index=pd.Index(["a_b", "c"], name="metric"),
+    )
+    config = {
+        "pearson": st.column_config.NumberColumn("Pearson r", format="%.4f"),
+        "p": st.column_config.NumberColumn("p", format="%.2e"),
+        "share": st.column_config.NumberColumn(format="percent"),
+        "hidden": None,
+        "system": "System",
+    }
+    styler = presentation_table(df, config)
+    assert list(styler.data.columns) == ["Pearson r", "n", "p", "share", "System", "x"]
+    assert styler.data["Pearson r"].dtype.kind == "f"  # numbers stay numbers (right-aligned)
+    text = styler.to_string(delimiter="|")
+    rows = text.splitlines()  # header, index-name row, then the data rows
+    assert rows[2].split("|") == [
+        "a\\_b",
+        "0.9712",
+        "12",
+        "1.50e-07",
+        "9.0%",
+        r"\*\*evil\*\*",
+        "1.235",
+    ]
+    assert rows[3].split("|") == ["c", "", "12", "2.00e-01", "100.0%", "", "2"]
+
+
+def test_show_table_is_a_static_table_in_presentation_mode(app_test):
+    from dashboard.components import PRESENTATION_KEY
+
+    at = app_test()
+    at.run()
+    n_frames = len(at.dataframe)
+    assert n_frames >= 2 and len(at.table) == 0
+    at.sidebar.toggle(key=PRESENTATION_KEY).set_value(True).run()
+    assert_no_exception(at)
+    assert len(at.table) == n_frames and len(at.dataframe) == 0
