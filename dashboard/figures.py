@@ -198,8 +198,9 @@ def format_pvalue(p: float) -> str:
 MAX_TICK_CHARS = 18
 #: Average glyph width as a fraction of the font size (sans-serif), to size gaps for labels.
 _GLYPH_WIDTH = 0.58
-#: Width (CSS px) the side-by-side grids are laid out for: a wide Streamlit page at ~1400 px.
-_GRID_LAYOUT_WIDTH = 1100
+#: Width (CSS px) the side-by-side grids are laid out for: the content column of a ~1400 px
+#: window with the sidebar open is ~930 px (wider windows only widen the gaps).
+_GRID_LAYOUT_WIDTH = 900
 
 
 def escape_html(text) -> str:

@@ -256,6 +256,8 @@ with st.expander("All tested pairs (sortable)"):
 # ---- all language pairs ----
 st.subheader("All language pairs")
 many = max(len(a.williams.order) for a in result.analyses.values())
+# long metric names need wide panels: two per row (the labels are shortened to 18 characters)
+longest = max(len(str(m)) for a in result.analyses.values() for m in a.williams.order)
 panels = {
     key: figures.williams_grid(a.williams, alpha=alpha, hover=many <= MAX_OVERVIEW_DETAIL)
     for key, a in result.analyses.items()
@@ -263,7 +265,7 @@ panels = {
 components.show_figure(
     figures.grids_side_by_side(
         panels,
-        cols=min(len(panels), 2 if presentation else 3),
+        cols=min(len(panels), 2 if presentation or longest > 12 else 3),
         title=f"Williams significance per language pair ({side}, α = {alpha:g})",
         panel_height=480 if presentation else 360,
         show_tick_labels=many <= MAX_OVERVIEW_DETAIL,
