@@ -1229,8 +1229,19 @@ def qe_rank_change(
     base_layout(fig, title=title, height=int(max(300, 30 * n + 90 + top)))
     # the labels carry the ranks ("1. name" on the left, "name (8)" on the right)
     fig.update_yaxes(autorange="reversed", showticklabels=False, zeroline=False, dtick=1)
+    # short, horizontal column headers: in a narrow column long ones would be turned vertical
+    # and run into the title
+    short = {"pearson": "r", "spearman": "ρ", "mae": "MAE", "rmse": "RMSE"}
     fig.update_xaxes(
-        type="category", categoryorder="array", categoryarray=xs, side="top", showgrid=True
+        type="category",
+        categoryorder="array",
+        categoryarray=xs,
+        side="top",
+        showgrid=True,
+        tickmode="array",
+        tickvals=xs,
+        ticktext=[short.get(m, m) for m in measures],
+        tickangle=0,
     )
     # the names sit in the margins: size them from the longest label (names are shortened)
     side_px = int(_label_px(labels, BASE_FONT_SIZE)) + 24

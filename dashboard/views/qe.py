@@ -141,47 +141,52 @@ def _highlight(row):
     return [style] * len(row)
 
 
-left, right = components.two_columns([3, 2])
+# the table gets the full width (11 columns); the slope chart half of it, next to its key
+st.dataframe(
+    table.style.apply(_highlight, axis=1),
+    key="qe_table",
+    width="stretch",
+    column_config={
+        "pearson": st.column_config.NumberColumn("Pearson r", format="%.4f"),
+        "rank_pearson": st.column_config.NumberColumn("rank by r", format="%d"),
+        "mae": st.column_config.NumberColumn("MAE" + unit, format="%.4f"),
+        "rank_mae": st.column_config.NumberColumn("rank by MAE", format="%d"),
+        "rank_change": st.column_config.NumberColumn(
+            "rank change", format="%+d", help="rank by MAE - rank by r (shaded when not 0)"
+        ),
+        "rmse": st.column_config.NumberColumn("RMSE", format="%.4f"),
+        "rank_rmse": st.column_config.NumberColumn("rank by RMSE", format="%d"),
+        "spearman": st.column_config.NumberColumn("Spearman ρ", format="%.4f"),
+        "mae_rescaled": st.column_config.NumberColumn(f"MAE, λ = {sd_ratio:g}", format="%.4f"),
+        "rmse_rescaled": st.column_config.NumberColumn(f"RMSE, λ = {sd_ratio:g}", format="%.4f"),
+    },
+)
+components.table_downloads(
+    table,
+    key="qe_table",
+    filename="qe_pearson_vs_mae",
+    caption=f"QE systems by Pearson r and MAE (n = {result.n} sentences); MAE/RMSE after "
+    f"shifting to the gold mean and rescaling to {sd_ratio:g} x gold SD",
+)
+st.caption(
+    "Systems by decreasing Pearson r (signed: a negative r is worse, not flipped). Shaded "
+    "rows rank differently by MAE than by r."
+)
+left, right = components.two_columns()
 with left:
-    st.dataframe(
-        table.style.apply(_highlight, axis=1),
-        key="qe_table",
-        width="stretch",
-        column_config={
-            "pearson": st.column_config.NumberColumn("Pearson r", format="%.4f"),
-            "rank_pearson": st.column_config.NumberColumn("rank by r", format="%d"),
-            "mae": st.column_config.NumberColumn("MAE" + unit, format="%.4f"),
-            "rank_mae": st.column_config.NumberColumn("rank by MAE", format="%d"),
-            "rank_change": st.column_config.NumberColumn(
-                "rank change", format="%+d", help="rank by MAE - rank by r (shaded when not 0)"
-            ),
-            "rmse": st.column_config.NumberColumn("RMSE", format="%.4f"),
-            "rank_rmse": st.column_config.NumberColumn("rank by RMSE", format="%d"),
-            "spearman": st.column_config.NumberColumn("Spearman ρ", format="%.4f"),
-            "mae_rescaled": st.column_config.NumberColumn(f"MAE, λ = {sd_ratio:g}", format="%.4f"),
-            "rmse_rescaled": st.column_config.NumberColumn(
-                f"RMSE, λ = {sd_ratio:g}", format="%.4f"
-            ),
-        },
-    )
-    components.table_downloads(
-        table,
-        key="qe_table",
-        filename="qe_pearson_vs_mae",
-        caption=f"QE systems by Pearson r and MAE (n = {result.n} sentences); MAE/RMSE after "
-        f"shifting to the gold mean and rescaling to {sd_ratio:g} x gold SD",
-    )
-    st.caption(
-        "Systems by decreasing Pearson r (signed: a negative r is worse, not flipped). Shaded "
-        "rows rank differently by MAE than by r."
-    )
-with right:
     components.show_figure(
         figures.qe_rank_change(
             table, measures=("pearson", "mae", "rmse"), title="Rank by r, MAE and RMSE"
         ),
         key="qe_ranks_fig",
         filename="qe_rank_change",
+    )
+with right:
+    st.caption(
+        "Each line is a system: its rank by Pearson r (left), MAE and RMSE (1 = best, at the "
+        "top). Coloured lines change rank; crossing lines are systems that MAE or RMSE order "
+        "differently from r -- typically conservative systems that predict close to the "
+        "test-set mean (Graham 2015)."
     )
 
 # ---- rescaling ----

@@ -161,6 +161,8 @@ def test_rank_change_margins_hold_the_labels(sample):
     assert fig.layout.margin.l >= label_px and fig.layout.margin.r >= label_px
     # the measure names sit on top: the top margin holds the title and them
     assert fig.layout.xaxis.side == "top" and fig.layout.margin.t >= 80
+    # short horizontal headers (long ones turn vertical in a narrow column and hit the title)
+    assert list(fig.layout.xaxis.ticktext) == ["r", "MAE"] and fig.layout.xaxis.tickangle == 0
 
 
 def test_rescale_bars_legend_between_title_and_panels(sample):
