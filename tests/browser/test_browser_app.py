@@ -88,3 +88,24 @@ def test_uploads_survive_page_switch_and_stay_in_their_session(page, browser, ap
     # the clear button goes back to the sample
     rerun_after(page, page.get_by_role("button", name="Clear uploads / use sample data").click)
     assert page.get_by_text("synthetic sample data").count() >= 1
+
+
+def test_removing_an_upload_in_the_widget_returns_to_the_sample(page, tmp_path):
+    """The x on a file chip clears the kept upload: after a page switch the sample is back."""
+    wide = tmp_path / "removed.csv"
+    wide.write_text(
+        "system,human,BLEU,chrF,lp\n"
+        + "".join(f"s{i},{0.1 * i:.2f},{10 + 3 * i + i % 3},{40 + 2 * i - i % 2},yy-en\n"
+                  for i in range(7))
+    )  # fmt: skip
+    upload_files(page, [wide])
+    assert page.get_by_text("synthetic sample data").count() == 0
+    chip = page.locator('[data-testid="stFileChip"]').first
+    rerun_after(page, chip.locator('[data-testid="stFileChipDeleteBtn"] button, '
+                                   'button[data-testid="stFileChipDeleteBtn"]').first.click)  # fmt: skip
+    assert page.get_by_text("synthetic sample data").count() >= 1
+    _nav(page, "MT systems")
+    _nav(page, "Metrics vs humans")
+    assert_no_exception(page)
+    assert page.get_by_text("Using your uploaded files").count() == 0
+    assert page.get_by_text("synthetic sample data").count() >= 1
