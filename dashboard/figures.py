@@ -1453,12 +1453,15 @@ def qe_distributions(
     for name, values in panels:
         finite = values[np.isfinite(values)]
         sd = f"SD = {format_number(float(np.std(finite, ddof=1)) if finite.size > 1 else math.nan)}"
+        # two lines (name, then the numbers) so a title never runs past its panel
+        small = "<br><span style='font-size:0.85em'>{}</span>"
         if name == "gold":
-            titles.append(f"<b>gold labels</b>: {sd}")
+            titles.append("<b>gold labels</b>" + small.format(sd))
         elif mae and name in mae:
-            titles.append(f"<b>{escape_html(name)}</b>: MAE = {format_number(mae[name], 4)}, {sd}")
+            numbers = f"MAE = {format_number(mae[name], 4)}, {sd}"
+            titles.append(f"<b>{short_labels([name], 30)[0]}</b>" + small.format(numbers))
         else:
-            titles.append(f"<b>{escape_html(name)}</b>: {sd}")
+            titles.append(f"<b>{short_labels([name], 30)[0]}</b>" + small.format(sd))
     # one set of bin edges for every continuous panel (same width, same positions)
     continuous = [v[np.isfinite(v)] for _, v in panels if not _is_discrete(v[np.isfinite(v)])]
     pooled = np.concatenate(continuous) if continuous else np.array([])
@@ -1498,8 +1501,8 @@ def qe_distributions(
         )
         if discrete:
             fig.update_xaxes(tickvals=list(x), row=row + 1, col=col + 1)
-    base_layout(fig, title=title, height=260 * nrows + 90)
-    fig.update_layout(bargap=0.02)
+    base_layout(fig, title=title, height=260 * nrows + 110)
+    fig.update_layout(bargap=0.02, margin={"t": 110 if title else 60})
     fig.update_xaxes(matches="x", showticklabels=True)  # one scale for gold and predictions
     return fig
 
@@ -1908,7 +1911,7 @@ def standardisation_ranks(scores: pd.DataFrame, *, title: str | None = None) -> 
             if np.isnan(ranks).any():
                 continue
             changed = ranks[0] != ranks[1]
-            colour = PALETTE[colour_k % len(PALETTE)] if changed else "#9A9A9A"
+            colour = _QE_COLOURS[colour_k % len(_QE_COLOURS)] if changed else "#9A9A9A"
             colour_k += int(changed)
             name = short_labels([system])[0]
             text = _rank_labels(name, ranks)
