@@ -4,13 +4,14 @@ presentation mode."""
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from dashboard import data
 from dashboard.components import PRESENTATION_KEY
 from tests._data import MT
 from tests.dashboard.conftest import REPO_ROOT
-from tests.dashboard.helpers import assert_no_exception, files, frame_with
+from tests.dashboard.helpers import assert_no_exception, files, frame_with, metric_values
 
 HUMAN = REPO_ROOT / "sample_data" / "human"
 PAGE = "views/human.py"
@@ -120,6 +121,8 @@ def test_malformed_judgements_show_an_error_not_a_traceback(at):
 
 
 def test_several_judgement_files_are_one_set_and_bad_outputs_are_errors(at):
+    single = metric_values(at)  # the sample judgements.tsv as one file
+    single_table = frame_with(at, "Metric")
     lines = (HUMAN / "judgements.tsv").read_text().splitlines()
     half = len(lines) // 2
     first = "\n".join(lines[:half]) + "\n"
@@ -129,6 +132,9 @@ def test_several_judgement_files_are_one_set_and_bad_outputs_are_errors(at):
     ).run()
     assert not at.exception and not at.error
     assert _metric(at, "Judgements used").value == f"{len(lines) - 1:,}"
+    # two halves are the same analysis as the whole file
+    assert metric_values(at) == single
+    pd.testing.assert_frame_equal(frame_with(at, "Metric"), single_table)
     # the same judgements twice (TSV and CSV copies) are refused, naming the repeat
     at.file_uploader(key="human_judgements_upload").set_value(
         files(HUMAN / "judgements.tsv", HUMAN / "judgements.csv")
