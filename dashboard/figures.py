@@ -153,6 +153,12 @@ def apply_presentation(fig: go.Figure, presentation: bool) -> go.Figure:
         has_cell_text = any(t.type == "heatmap" and t.texttemplate for t in out.data)
         grow = factor if has_cell_text else 1.25
         out.update_layout(height=round(out.layout.height * grow))
+        if out.layout.width:  # a square matrix: export width and label margins grow with it
+            m = out.layout.margin
+            out.update_layout(
+                width=round(out.layout.width * grow),
+                margin={"l": round((m.l or 0) * factor), "b": round((m.b or 0) * factor)},
+            )
     out.for_each_xaxis(lambda ax: _scale_axis_fonts(ax, factor))
     out.for_each_yaxis(lambda ax: _scale_axis_fonts(ax, factor))
     for ann in out.layout.annotations:

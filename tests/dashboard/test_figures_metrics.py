@@ -174,6 +174,11 @@ def test_apply_presentation_scales_fonts_without_touching_input(corr):
     assert big.layout.xaxis.tickfont.size > fig.layout.xaxis.tickfont.size
     assert big.data[0].textfont.size > fig.data[0].textfont.size
     assert big.layout.height > fig.layout.height
+    # a square matrix keeps its colour bar beside it in a presentation export
+    assert big.layout.width / big.layout.height == pytest.approx(
+        fig.layout.width / fig.layout.height, rel=0.01
+    )
+    assert big.layout.margin.l > fig.layout.margin.l
 
 
 def test_apply_presentation_scales_subplot_titles(pvalues):
