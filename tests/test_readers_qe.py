@@ -52,7 +52,7 @@ def expected() -> tuple[pd.Series, pd.DataFrame]:
     return gold, preds
 
 
-def check(data: QEData, fmt: str) -> None:
+def check_qe_data(data: QEData, fmt: str) -> None:
     gold, preds = expected()
     assert data.format == fmt
     pd.testing.assert_series_equal(data.gold, gold)
@@ -65,7 +65,7 @@ def check(data: QEData, fmt: str) -> None:
 
 
 def test_long_layout():
-    check(read_qe(src(LONG, "long.txt")), "long")
+    check_qe_data(read_qe(src(LONG, "long.txt")), "long")
 
 
 def test_long_layout_tab_separated_and_reordered_columns_without_rank():
@@ -74,24 +74,24 @@ def test_long_layout_tab_separated_and_reordered_columns_without_rank():
         for m, scores in (("A", [0.1, 0.3, 0.2, 0.5]), ("B", [0.5, 0.4, 0.45, 0.9]))
         for i, (s, h) in enumerate(zip(scores, [0.2, 0.4, 0.1, 0.6], strict=True), start=1)
     )
-    check(read_qe(src(text, "long.tsv")), "long")
+    check_qe_data(read_qe(src(text, "long.tsv")), "long")
 
 
 def test_wide_layout():
-    check(read_qe(src(WIDE, "wide.csv")), "wide")
+    check_qe_data(read_qe(src(WIDE, "wide.csv")), "wide")
 
 
 def test_wmt_submission_layout_one_file_per_system():
-    check(read_qe([src(SUB_A, "A.txt"), src(SUB_B, "B.txt")], src(GOLD, "gold.txt")), "wmt")
+    check_qe_data(read_qe([src(SUB_A, "A.txt"), src(SUB_B, "B.txt")], src(GOLD, "gold.txt")), "wmt")
 
 
 def test_wmt_submission_one_file_holding_two_methods():
-    check(read_qe(src(SUB_A + SUB_B, "both.txt"), src(GOLD, "gold.txt")), "wmt")
+    check_qe_data(read_qe(src(SUB_A + SUB_B, "both.txt"), src(GOLD, "gold.txt")), "wmt")
 
 
 def test_wmt_gold_with_ids_and_header_and_shuffled_rows():
     gold = "segment\tlabel\n3\t0.1\n1\t0.2\n4\t0.6\n2\t0.4\n"
-    check(read_qe([src(SUB_A, "A.txt"), src(SUB_B, "B.txt")], src(gold, "g.txt")), "wmt")
+    check_qe_data(read_qe([src(SUB_A, "A.txt"), src(SUB_B, "B.txt")], src(gold, "g.txt")), "wmt")
 
 
 def test_wmt_zero_based_segment_numbers_match_one_label_per_line_gold():
@@ -118,9 +118,9 @@ def test_non_integer_ids_keep_file_order():
 def test_paths_bytes_and_file_objects_with_only_read(tmp_path):
     path = tmp_path / "long.txt"
     path.write_text(LONG)
-    check(read_qe(path), "long")
-    check(read_qe(str(path)), "long")
-    check(read_qe(LONG.encode()), "long")
+    check_qe_data(read_qe(path), "long")
+    check_qe_data(read_qe(str(path)), "long")
+    check_qe_data(read_qe(LONG.encode()), "long")
 
     class ReadOnce:  # no getvalue(); read() works once
         name = "once.txt"
@@ -131,7 +131,7 @@ def test_paths_bytes_and_file_objects_with_only_read(tmp_path):
         def read(self):
             return self._buf.read()
 
-    check(read_qe(ReadOnce(LONG)), "long")
+    check_qe_data(read_qe(ReadOnce(LONG)), "long")
 
 
 def test_sample_files_agree_across_layouts():
@@ -147,7 +147,7 @@ def test_sample_files_agree_across_layouts():
 
 
 def test_forced_format():
-    check(read_qe(src(LONG, "x"), format="long"), "long")
+    check_qe_data(read_qe(src(LONG, "x"), format="long"), "long")
     with pytest.raises(StatsInputError, match="missing header column"):
         read_qe(src(WIDE, "w.csv"), format="long")
 
@@ -359,7 +359,7 @@ def test_split_qe_files_sorts_an_upload():
     data, gold, post = split_qe_files(files)
     assert [name for _, name in data] == ["A.txt", "B.txt"]
     assert gold[1] == "gold.txt" and post[1] == "pe.txt"
-    check(read_qe([b for b, _ in data], gold[0], name=[n for _, n in data], gold_name=gold[1]), "wmt")
+    check_qe_data(read_qe([b for b, _ in data], gold[0], name=[n for _, n in data], gold_name=gold[1]), "wmt")
 
 
 @pytest.mark.parametrize(
@@ -391,9 +391,9 @@ def test_error_blank_line_inside_positional_gold_file():
         src("0.2\n0.4\n\n0.1\n0.6\n", "g.txt"),
     )
     # trailing blank lines and SID LABEL files with blank lines are fine
-    check(read_qe([src(SUB_A, "A.txt"), src(SUB_B, "B.txt")], src(GOLD + "\n\n", "g.txt")), "wmt")
+    check_qe_data(read_qe([src(SUB_A, "A.txt"), src(SUB_B, "B.txt")], src(GOLD + "\n\n", "g.txt")), "wmt")
     ided = "1 0.2\n\n2 0.4\n3 0.1\n4 0.6\n"
-    check(read_qe([src(SUB_A, "A.txt"), src(SUB_B, "B.txt")], src(ided, "g.txt")), "wmt")
+    check_qe_data(read_qe([src(SUB_A, "A.txt"), src(SUB_B, "B.txt")], src(ided, "g.txt")), "wmt")
 
 
 # ---- wrong kind of file: the message says what it looks like (plain text, other inputs) ----
