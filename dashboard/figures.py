@@ -240,6 +240,17 @@ def _category_ticks(names: Sequence[str]) -> dict:
     return {"tickmode": "array", "tickvals": names, "ticktext": short_labels(names)}
 
 
+def _category_rows(names: Sequence[str]) -> dict:
+    """Y-axis entries listing ``names`` top to bottom as categories in the given order."""
+    return {
+        "type": "category",
+        "categoryorder": "array",
+        "categoryarray": list(names),
+        "autorange": "reversed",
+        **_category_ticks(names),
+    }
+
+
 def _tick_font_size(n: int) -> int:
     """Tick label size that keeps up to ~60 category labels legible."""
     return int(max(8, min(BASE_FONT_SIZE, 600 / max(n, 1))))
@@ -883,13 +894,7 @@ def correlation_dots(
     fig.update_xaxes(
         title={"text": f"|{label}| with humans (◇ = negative)"}, range=[max(0.0, lo - 0.05), 1.0]
     )
-    fig.update_yaxes(
-        type="category",
-        categoryorder="array",
-        categoryarray=names,
-        autorange="reversed",
-        **_category_ticks(names),
-    )
+    fig.update_yaxes(**_category_rows(names))
     return fig
 
 
@@ -953,13 +958,7 @@ def mt_system_scores(
     base_layout(fig, title=title, height=int(min(900, max(260, 34 * len(names) + 120))))
     better = "higher is better" if higher_is_better else "lower is better"
     fig.update_xaxes(title={"text": f"{escape_html(label)} ({better}; bars: {level} bootstrap CI)"})
-    fig.update_yaxes(
-        type="category",
-        categoryorder="array",
-        categoryarray=names,
-        autorange="reversed",
-        **_category_ticks(names),
-    )
+    fig.update_yaxes(**_category_rows(names))
     return fig
 
 
