@@ -154,6 +154,12 @@ def page(browser, app_url):
     pg = context.new_page()
     pg.set_default_timeout(60_000)
     pg.goto(app_url)
+    # On a server that has just started, the app can read "notRunning" before its first run
+    # begins; wait until the default page has drawn its uploader, then for that run to end,
+    # so the first upload of a test is never sent to a half-built page.
+    pg.locator('[data-testid="stFileUploader"] input[type="file"]').first.wait_for(
+        state="attached", timeout=120_000
+    )
     wait_for_idle(pg)
     try:
         yield pg

@@ -37,6 +37,10 @@ def test_presentation_mode_enlarges_fonts(page, app_url, artifacts_dir):
     # the rerun may start late on a busy machine: wait for the larger root font itself
     page.wait_for_function(f"{root} > {normal * 1.2}", timeout=60_000)
     wait_for_idle(page)
+    # the font rule lands early in the rerun: wait for the elements measured below as well
+    page.locator('[data-testid="stTable"] td').first.wait_for(timeout=60_000)
+    page.locator('[data-testid="stMetricValue"] p').first.wait_for(timeout=60_000)
+    wait_for_idle(page)
     large = page.evaluate(root)
     assert large > normal * 1.2
     assert_no_exception(page)
