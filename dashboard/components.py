@@ -524,6 +524,15 @@ def alternative_input(key: str, *, label: str, help: str | None = None) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
+def remembered_multiselect(label: str, options, *, key: str, default, **kwargs) -> list:
+    """``st.multiselect`` that keeps the session's earlier choices still among ``options``
+    (e.g. after another upload) and falls back to ``default`` when none is left."""
+    options = list(options)
+    chosen = [o for o in st.session_state.get(key, []) if o in options]
+    st.session_state[key] = chosen or list(default)
+    return st.multiselect(label, options, key=key, persist_state="session", **kwargs)
+
+
 def progress_callback(bar, start: float, end: float, text: str):
     """A ``progress(fraction)`` callback for stats functions that moves ``bar`` (an
     ``st.progress``) from ``start`` to ``end``.

@@ -100,13 +100,11 @@ with components.controls_expander("Controls"):
                 metric_args = data.human_score_metrics(scores)
             default_metrics = list(metric_args)
         metric_options = list(metric_args)
-        chosen = [m for m in st.session_state.get("human_metrics", []) if m in metric_options]
-        st.session_state["human_metrics"] = chosen or default_metrics
-        metrics = st.multiselect(
+        metrics = components.remembered_multiselect(
             "Metrics",
             metric_options,
             key="human_metrics",
-            persist_state="session",
+            default=default_metrics,
             help="Each metric is tested with each test; TER statistics take longest to extract.",
         )
     with c_test:

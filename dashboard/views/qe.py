@@ -258,14 +258,8 @@ st.caption(
 # ---- distributions ----
 st.subheader("Gold labels and predictions")
 default_hist = list(dict.fromkeys([order[0], best_mae]))
-chosen = [s for s in st.session_state.get("qe_hist_systems", []) if s in order]
-st.session_state["qe_hist_systems"] = chosen or default_hist
-hist_systems = st.multiselect(
-    "Systems in the histograms",
-    order,
-    key="qe_hist_systems",
-    persist_state="session",
-    max_selections=5,
+hist_systems = components.remembered_multiselect(
+    "Systems in the histograms", order, key="qe_hist_systems", default=default_hist, max_selections=5
 )
 components.show_figure(
     figures.qe_distributions(
