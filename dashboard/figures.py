@@ -67,6 +67,16 @@ SEQUENTIAL_COLORSCALE = "Blues"
 
 #: How many decades of p below alpha the significance colour scale spans.
 SIGNIFICANCE_DECADES = 3
+#: Colour value of a tested, not significant cell (see :func:`significance_colour_value`): the
+#: grey band from here to 0 at the bottom of the significance colour axis.
+NOT_SIGNIFICANT_Z = -0.625  # exact in float32, as z is sent
+_NS_STOP = -NOT_SIGNIFICANT_Z / (SIGNIFICANCE_DECADES - NOT_SIGNIFICANT_Z)
+#: The significance colour axis: grey for not significant, then :data:`SIGNIFICANCE_COLORSCALE`.
+_SIGNIFICANCE_AXIS_COLORSCALE = [
+    [0.0, NOT_SIGNIFICANT],
+    [_NS_STOP, NOT_SIGNIFICANT],
+    *([_NS_STOP + (1 - _NS_STOP) * at, colour] for at, colour in SIGNIFICANCE_COLORSCALE),
+]
 
 
 _AXIS_STYLE = {
@@ -292,7 +302,7 @@ def correlation_heatmap(
     n = max(len(rows), len(cols))
     side = height or int(min(900, max(380, 28 * n + 160)))
     layout = base_layout_dict(title=title, height=side)
-    layout.update(_square_category_axes(rows, cols, height=side))
+    layout.update(_square_category_axes(rows, cols, height=side, right=CORRELATION_COLORBAR_PX))
     decimals = (
         int(value_format[1:-1]) if value_format[:1] == "." and value_format[1:-1].isdigit() else 2
     )
@@ -342,13 +352,13 @@ def cell_text(values: np.ndarray, decimals: int = 2) -> np.ndarray:
 
 
 def _square_category_axes(
-    rows: Sequence[str], cols: Sequence[str], *, height: int | None = None
+    rows: Sequence[str], cols: Sequence[str], *, height: int | None = None, right: int = 10
 ) -> dict:
     """Layout entries for a matrix: categorical axes in the given order, first row on top,
     square cells, tick labels shortened (:func:`short_labels`; hover keeps the full name).
 
-    With ``height``, also margins sized from the labels and a ``width`` that leaves the colour
-    bar next to the matrix (no empty third in a PNG export; the page stretches it anyway);
+    With ``height``, also margins sized from the labels (``right`` px on the right, room for a
+    colour bar) and a ``width`` that leaves the colour bar next to the matrix (no empty third in a PNG export; the page stretches it anyway);
     ``meta["plot_px"]`` is the estimated side of the square plot area.
     """
     size = _tick_font_size(max(len(rows), len(cols)))
@@ -381,31 +391,81 @@ def _square_category_axes(
         xlab = _label_px(short_labels(cols), size) * 0.71 + size + 10
         top = 60
         plot_px = max(height - top - xlab - 10, 50)
-        out["margin"] = {"l": int(ylab) + 10, "r": 10, "t": top, "b": int(xlab) + 10}
-        out["width"] = int(ylab + 10 + plot_px * max(len(cols), 1) / max(len(rows), 1) + 110)
+        out["margin"] = {"l": int(ylab) + 10, "r": right, "t": top, "b": int(xlab) + 10}
+        # the margins fit the labels already: no plotly.js automargin pass (a second layout
+        # of the whole chart on every draw)
+        out["xaxis"]["automargin"] = False
+        out["yaxis"]["automargin"] = False
+        out["width"] = int(ylab + 10 + plot_px * max(len(cols), 1) / max(len(rows), 1) + right)
         out["meta"] = {"plot_px": plot_px}
     return out
 
 
 def significance_colour_value(pvalue: np.ndarray, alpha: float) -> np.ndarray:
-    """Colour value of each cell: ``-log10(p)`` where ``p < alpha``, NaN elsewhere.
+    r"""Colour value of each cell of a significance grid, in decades of p below ``alpha``.
 
-    Clipped to ``SIGNIFICANCE_DECADES`` decades below alpha so the scale has a fixed span.
+    .. math:: z = \min\left(\log_{10}\frac{\alpha}{p},\ D\right) \quad (p < \alpha)
+
+    with :math:`D` = ``SIGNIFICANCE_DECADES`` (0: p just below alpha; :math:`D`: p at least
+    :math:`D` decades below alpha); tested cells with ``p >= alpha`` get :data:`NOT_SIGNIFICANT_Z` (the grey
+    band at the bottom of the colour axis); NaN p (untested: mirror half, diagonal) stays NaN.
+    The scale is the same for every alpha, so panels built at one alpha share one colour axis.
     """
     p = np.asarray(pvalue, dtype=float)
     floor = alpha * 10.0 ** (-SIGNIFICANCE_DECADES)
     with np.errstate(divide="ignore", invalid="ignore"):
-        value = -np.log10(np.clip(p, floor, None))
-    return np.where(p < alpha, value, np.nan)
+        value = np.log10(alpha / np.clip(p, floor, None))
+    return np.where(p < alpha, value, np.where(np.isnan(p), np.nan, NOT_SIGNIFICANT_Z))
 
 
 HoverSpec = Mapping[str, "pd.DataFrame | tuple[pd.DataFrame, str]"]
+
+#: Right margin (px) kept for a colour bar: plotly.js pushes a too-small margin out to fit the
+#: bar and then lays the whole chart out a second time. The significance bar's longest tick,
+#: "≥ 0.001 (n.s.)", needs 133-142 px (by font); a correlation bar (-1 ... 1) ~83 px.
+SIGNIFICANCE_COLORBAR_PX = 152
+CORRELATION_COLORBAR_PX = 95
+
+#: Cells per side up to which a significance grid draws a 1 px gap between cells.
+MAX_GAPPED_CELLS = 30
+
+
+def _unchecked_figure(data: list[dict], layout: dict) -> go.Figure:
+    """``go.Figure(data, layout)`` without plotly's per-property validation.
+
+    For the big builders on the alpha path (:func:`significance_grid`,
+    :func:`grids_side_by_side`): validating 10 panels of 50 x 50 cells costs ~50 ms of each
+    re-render, for dicts this module writes and the figure tests validate
+    (``go.Figure(fig.to_dict())`` in tests/dashboard/test_figures_metrics.py). The result is
+    an ordinary ``go.Figure``: ``fig.data[k].z``, ``fig.layout.coloraxis`` etc. work as usual.
+    """
+    return go.Figure(data=data, layout=layout, _validate=False)
+
+
+#: Smallest magnitude float32 keeps at full relative precision (its smallest normal number).
+_FLOAT32_TINY = float(np.finfo(np.float32).tiny)
+
+
+def compact_floats(values: np.ndarray) -> np.ndarray:
+    """``values`` as float32 when that changes nothing a figure shows, else float64.
+
+    Figures go to the browser as base64 arrays; float32 halves them (and the redraw after a
+    control changes). float32 keeps 7 significant digits -- hover labels print at most 4 -- but
+    it has no numbers below ~1.2e-38 or above ~3.4e38, so an array with such a (non-zero, finite)
+    value, e.g. a p-value of 1e-60, stays float64 rather than showing p = 0.
+    """
+    v = np.asarray(values, dtype=float)
+    mag = np.abs(v[np.isfinite(v) & (v != 0)])
+    if mag.size and (mag.min() < _FLOAT32_TINY or mag.max() > float(np.finfo(np.float32).max)):
+        return v
+    return v.astype(np.float32)
 
 
 def _hover_data(
     pvalue: pd.DataFrame, hover: HoverSpec | None
 ) -> tuple[np.ndarray, list[tuple[str, str]]]:
-    """Stack p and the extra hover matrices into ``customdata`` (rows x cols x k)."""
+    """Stack p and the extra hover matrices into ``customdata`` (rows x cols x k), compacted
+    with :func:`compact_floats`."""
     layers = [pvalue.to_numpy(dtype=float)]
     labels: list[tuple[str, str]] = []
     for label, spec in (hover or {}).items():
@@ -413,7 +473,27 @@ def _hover_data(
         values = frame.reindex(index=pvalue.index, columns=pvalue.columns)
         layers.append(values.to_numpy(dtype=float))
         labels.append((label, fmt))
-    return np.stack(layers, axis=-1), labels
+    return compact_floats(np.stack(layers, axis=-1)), labels
+
+
+def significance_coloraxis(alpha: float) -> dict:
+    """``layout.coloraxis`` of the significance figures: grey "n.s." band below 0, greens for
+    ``SIGNIFICANCE_DECADES`` decades of p below ``alpha`` (see :func:`significance_colour_value`)."""
+    ticks = [alpha * 10.0**-k for k in range(SIGNIFICANCE_DECADES + 1)]
+    return {
+        "colorscale": _SIGNIFICANCE_AXIS_COLORSCALE,
+        "cmin": NOT_SIGNIFICANT_Z,
+        "cmax": SIGNIFICANCE_DECADES,
+        "colorbar": {
+            "title": {"text": "p"},
+            "tickvals": [NOT_SIGNIFICANT_Z / 2, *range(SIGNIFICANCE_DECADES + 1)],
+            "ticktext": [
+                f"≥ {alpha:g} (n.s.)",
+                *(f"{t:g}" if k else f"{t:g} (α)" for k, t in enumerate(ticks)),
+            ],
+            "thickness": 14,
+        },
+    }
 
 
 def significance_grid(
@@ -426,13 +506,15 @@ def significance_grid(
     x_title: str | None = None,
     y_title: str | None = None,
     height: int | None = None,
+    verdict: bool = True,
 ) -> go.Figure:
     """Pairwise significance grid (the paper's Figure 2b convention).
 
     Cell (row i, column j) holds the p-value that item i is better than item j. It is coloured
-    when ``p < alpha``, darker for smaller p (``-log10 p`` on a green scale spanning
+    when ``p < alpha``, darker for smaller p (``log10(alpha / p)`` on a green scale spanning
     ``SIGNIFICANCE_DECADES`` decades below alpha); tested cells with ``p >= alpha`` are light
-    grey; NaN cells (mirror half, diagonal) stay blank.
+    grey (the band at the bottom of the colour bar, labelled "n.s."); NaN cells (mirror half,
+    diagonal) stay blank.
 
     Parameters
     ----------
@@ -446,15 +528,20 @@ def significance_grid(
         ``.3f``); reindexed to ``pvalue``'s labels.
     verb : str
         Hover question wording: "<row> <verb> <col>?".
+    verdict : bool
+        Say "significant" / "not significant" in each cell's hover (a ``text`` array). Without
+        it, hover gives p and alpha only: lighter, for overviews of many large grids.
 
     Returns
     -------
     go.Figure
-        Trace 0: ``Heatmap`` of not-significant tested cells (``z`` = 1 there, NaN elsewhere),
-        named "not significant". Trace 1: ``Heatmap`` of significant cells, ``z`` =
-        :func:`significance_colour_value`, on ``layout.coloraxis``, named "significant".
-        Both carry ``customdata`` of shape (rows, cols, 1 + len(hover)) -- p first, then the
-        hover matrices -- formatted by ``hovertemplate`` in the browser (no per-cell Python).
+        One ``Heatmap`` trace named "significance": ``z`` = :func:`significance_colour_value`
+        on ``layout.coloraxis`` (grey band below 0, greens from 0 to ``SIGNIFICANCE_DECADES``),
+        ``customdata`` of shape (rows, cols, 1 + len(hover)) -- p first, then the hover matrices
+        (float32 unless a value needs float64, see :func:`compact_floats`) -- formatted by
+        ``hovertemplate`` in the browser (no per-cell Python), and with ``verdict`` a ``text``
+        array of "significant" / "not significant" ("" where untested).
+        ``layout.meta["alpha"]`` is alpha.
     """
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be in (0, 1); got {alpha!r}")
@@ -465,60 +552,145 @@ def significance_grid(
     extra = "".join(
         f"<br>{label} = %{{customdata[{k + 1}]:{fmt}}}" for k, (label, fmt) in enumerate(labels)
     )
-    grey = np.where(np.isnan(p) | (p < alpha), np.nan, 1.0)
-    colour = significance_colour_value(p, alpha)
-    common = {
+    question = f"<b>%{{y}}</b> {verb} <b>%{{x}}</b>?<br>p = %{{customdata[0]:.3g}}"
+    n = max(len(rows), len(cols))
+    trace = {
         "x": cols,
         "y": rows,
-        "xgap": 1,
-        "ygap": 1,
+        "z": significance_colour_value(p, alpha).astype(np.float32),
+        "coloraxis": "coloraxis",
+        "name": "significance",
+        # 1 px between cells while they are big; none beyond, where plotly.js can draw the
+        # heatmap as one small image (with gaps it paints every cell: ~2x slower to redraw)
+        "xgap": 1 if n <= MAX_GAPPED_CELLS else 0,
+        "ygap": 1 if n <= MAX_GAPPED_CELLS else 0,
         "customdata": customdata,
         "hoverongaps": False,
     }
-    question = f"<b>%{{y}}</b> {verb} <b>%{{x}}</b>?<br>p = %{{customdata[0]:.3g}}"
-    cmin = -math.log10(alpha)
-    cmax = cmin + SIGNIFICANCE_DECADES
-    ticks = [alpha * 10.0**-k for k in range(SIGNIFICANCE_DECADES + 1)]
-    n = max(len(rows), len(cols))
+    if verdict:
+        trace["text"] = np.where(
+            np.isnan(p), "", np.where(p < alpha, "significant", "not significant")
+        )
+        trace["hovertemplate"] = f"{question} (%{{text}} at α = {alpha:g}){extra}<extra></extra>"
+    else:
+        trace["hovertemplate"] = f"{question} (α = {alpha:g}){extra}<extra></extra>"
     side = height or int(min(900, max(380, 28 * n + 160)))
     layout = base_layout_dict(title=title, height=side)
-    layout.update(_square_category_axes(rows, cols, height=side))
-    layout["coloraxis"] = {
-        "colorscale": SIGNIFICANCE_COLORSCALE,
-        "cmin": cmin,
-        "cmax": cmax,
-        "colorbar": {
-            "title": {"text": "p"},
-            "tickvals": [-math.log10(t) for t in ticks],
-            "ticktext": [f"{t:g}" if k else f"{t:g} (α)" for k, t in enumerate(ticks)],
-            "thickness": 14,
-        },
-    }
+    layout.update(_square_category_axes(rows, cols, height=side, right=SIGNIFICANCE_COLORBAR_PX))
+    layout["coloraxis"] = significance_coloraxis(alpha)
     layout["meta"] = {"alpha": alpha}
     if x_title:
         layout["xaxis"]["title"] = {"text": x_title}
     if y_title:
         layout["yaxis"]["title"] = {"text": y_title}
-    return go.Figure(
-        [
-            go.Heatmap(
-                z=grey,
-                colorscale=[[0.0, NOT_SIGNIFICANT], [1.0, NOT_SIGNIFICANT]],
-                showscale=False,
-                name="not significant",
-                hovertemplate=f"{question} (not significant at α = {alpha:g}){extra}<extra></extra>",
-                **common,
-            ),
-            go.Heatmap(
-                z=colour,
-                coloraxis="coloraxis",
-                name="significant",
-                hovertemplate=f"{question} (significant at α = {alpha:g}){extra}<extra></extra>",
-                **common,
-            ),
-        ],
-        layout=layout,
-    )
+    return _unchecked_figure([{"type": "heatmap", **trace}], layout)
+
+
+def significance_mosaic(
+    pvalues: Mapping[str, pd.DataFrame],
+    *,
+    alpha: float = 0.05,
+    cols: int | None = None,
+    title: str | None = None,
+    panel_height: int = 360,
+    verb: str = "beats",
+) -> go.Figure:
+    """Many large significance grids side by side as ONE heatmap (the paper's Figure 3 when
+    there are too many items per grid for tick labels).
+
+    Looks like :func:`grids_side_by_side` of :func:`significance_grid` panels without tick
+    labels -- a titled block per key, the same colours and colour bar -- but all blocks sit
+    on one pair of hidden numeric axes (block k's cells at ``x0``/``y0``), separated by blank
+    space. Each subplot costs plotly.js its own axes, clip paths and hover layers, and Streamlit
+    redraws a changed chart more than once, so ten 50 x 50 panels as subplots redraw far slower
+    than one mosaic; this keeps an alpha change quick.
+
+    Parameters
+    ----------
+    pvalues : mapping of block title -> square p-value DataFrame
+        Rows/columns in display order (best first); blocks may differ in size and labels.
+    cols : int, optional
+        Blocks per row; default ``min(len(pvalues), 3)``.
+    panel_height : int
+        Height in px of one block row.
+    verb : str
+        Hover question wording: "<row> <verb> <col>?".
+
+    Returns
+    -------
+    go.Figure
+        One ``Heatmap`` per block, named by its key, at ``x0``/``y0`` = the block's origin:
+        ``z`` = :func:`significance_colour_value`, ``customdata`` = p, ``text`` = row name and
+        ``hovertext`` = column name for tested cells ("" elsewhere; HTML-escaped), on
+        ``layout.coloraxis`` as :func:`significance_grid`. ``layout.annotations`` are the block
+        titles; ``layout.meta`` holds ``alpha`` and each block's ``[row, col]`` origin under
+        ``"blocks"``.
+    """
+    if not pvalues:
+        raise ValueError("pvalues is empty: nothing to lay out")
+    names = list(pvalues)
+    ncols = cols or min(len(names), 3)
+    nrows = math.ceil(len(names) / ncols)
+    side = max(max(p.shape) for p in pvalues.values())
+    gap = max(2, round(side * 0.12))
+    height, width = nrows * side + (nrows - 1) * gap, ncols * side + (ncols - 1) * gap
+    traces, annotations, origins = [], [], {}
+    for k, name in enumerate(names):
+        p = pvalues[name]
+        r0, c0 = divmod(k, ncols)
+        r0, c0 = r0 * (side + gap), c0 * (side + gap)
+        origins[str(name)] = [r0, c0]
+        values = p.to_numpy(dtype=float)
+        tested = ~np.isnan(values)
+        rows = np.array([escape_html(v) for v in p.index], dtype=str)
+        cols_ = np.array([escape_html(v) for v in p.columns], dtype=str)
+        traces.append(
+            {
+                "type": "heatmap",
+                "z": significance_colour_value(values, alpha).astype(np.float32),
+                "x0": c0,
+                "dx": 1,
+                "y0": r0,
+                "dy": 1,
+                "customdata": compact_floats(values),
+                "text": np.where(tested, rows[:, None], ""),
+                "hovertext": np.where(tested, cols_[None, :], ""),
+                "hovertemplate": (
+                    f"{escape_html(name)}: <b>%{{text}}</b> {verb} <b>%{{hovertext}}</b>?<br>"
+                    f"p = %{{customdata:.3g}} (α = {alpha:g})<extra></extra>"
+                ),
+                "hoverongaps": False,
+                "coloraxis": "coloraxis",
+                "name": str(name),
+            }
+        )
+        annotations.append(
+            {
+                "text": escape_html(name),
+                "x": c0 + (values.shape[1] - 1) / 2,
+                "y": r0 - 0.5,
+                "xref": "x",
+                "yref": "y",
+                "xanchor": "center",
+                "yanchor": "bottom",
+                "showarrow": False,
+                "font": {"size": 16},
+            }
+        )
+    layout = base_layout_dict(title=title, height=int(nrows * (panel_height + 30) + 80))
+    hidden = {"visible": False, "fixedrange": True, "automargin": False}
+    layout["xaxis"] = {**hidden, "range": [-0.5, width - 0.5], "constrain": "domain"}
+    layout["yaxis"] = {
+        **hidden,
+        "range": [height - 0.5, -0.5 - gap],
+        "scaleanchor": "x",
+        "constrain": "domain",
+    }
+    layout["margin"] = {"l": 10, "r": SIGNIFICANCE_COLORBAR_PX, "t": 80 if title else 30, "b": 10}
+    layout["annotations"] = annotations
+    layout["coloraxis"] = significance_coloraxis(alpha)
+    layout["meta"] = {"alpha": alpha, "blocks": origins}
+    return _unchecked_figure(traces, layout)
 
 
 def grids_side_by_side(
@@ -642,7 +814,7 @@ def grids_side_by_side(
     if first.layout.coloraxis is not None:
         layout["coloraxis"] = first.layout.coloraxis.to_plotly_json()
     layout["meta"] = {**(first.layout.meta or {}), "grid_layout": grid_spec}
-    return go.Figure(traces, layout=layout)
+    return _unchecked_figure(traces, layout)
 
 
 def _longest(groups) -> int:
@@ -659,7 +831,7 @@ def _grid_geometry(spec: Mapping, size: float) -> dict:
     xlab_px = _GLYPH_WIDTH * size * spec["x_chars"] * 0.71 + size + 6 if show else 0.0
     title_px = 26 * size / BASE_FONT_SIZE if size > BASE_FONT_SIZE else 26  # panel title
     gap_px = 16 if (spec["rows_shared"] or not show) else ylab_px + 14
-    colorbar_px = 110 if spec["colorbar"] else 20
+    colorbar_px = SIGNIFICANCE_COLORBAR_PX if spec["colorbar"] else 10
     plot_w = _GRID_LAYOUT_WIDTH - ylab_px - colorbar_px
     hspace = gap_px / plot_w if show else 0.02
     if spec["horizontal_spacing"] is not None:
@@ -673,7 +845,7 @@ def _grid_geometry(spec: Mapping, size: float) -> dict:
         "vspace": vgap_px / plot_h if nrows > 1 else 0.0,
         "width": (1.0 - hspace * (ncols - 1)) / ncols,
         "height": (1.0 - (vgap_px / plot_h if nrows > 1 else 0.0) * (nrows - 1)) / nrows,
-        "margin": {"l": int(ylab_px) + 10, "r": 10, "t": int(top), "b": int(xlab_px) + 10},
+        "margin": {"l": int(ylab_px) + 10, "r": colorbar_px, "t": int(top), "b": int(xlab_px) + 10},
         "height_px": int(round(plot_h + top + xlab_px + 10)),
     }
 
@@ -840,7 +1012,8 @@ def williams_grid(
     """Williams significance grid (paper Figure 2b) from a
     :class:`stats.williams.WilliamsMatrixResult`: cell (row i, column j) coloured when metric i
     correlates significantly better with humans than metric j; hover shows p, the difference in
-    r and its Zou confidence interval (``hover=False``: p only, lighter for big overviews)."""
+    r and its Zou confidence interval (``hover=False``: p and alpha only, no hover matrices and
+    no "significant" text, lighter for big overviews)."""
     fig = significance_grid(
         result.pvalue,
         alpha=alpha,
@@ -848,6 +1021,7 @@ def williams_grid(
         title=title,
         verb="correlates better with humans than",
         height=height,
+        verdict=hover,
     )
     return fig
 
@@ -984,8 +1158,8 @@ def mt_significance_grids(
     Returns
     -------
     go.Figure
-        Two heatmap traces per panel as :func:`significance_grid` builds them (trace ``2k`` not
-        significant, ``2k + 1`` significant), hover with the difference and its bootstrap CI.
+        One heatmap trace per panel (trace ``k`` for panel ``k``) as :func:`significance_grid`
+        builds it, hover with the difference and its bootstrap CI.
     """
     panels = {}
     for name, res in results.items():
@@ -1647,8 +1821,8 @@ def human_gold_grids(
     Returns
     -------
     go.Figure
-        Two heatmap traces per panel (not significant, significant), as
-        :func:`significance_grid`; ``layout.meta["alpha"]`` = ``alpha``.
+        One heatmap trace per panel, as :func:`significance_grid` builds it;
+        ``layout.meta["alpha"]`` = ``alpha``.
     """
     panels = {}
     for key, p in pvalues.items():

@@ -12,8 +12,10 @@ Example::
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 
@@ -37,3 +39,12 @@ def frame_with(at, column: str) -> pd.DataFrame:
 def files(*paths, mime: str = "text/plain") -> list[tuple[str, bytes, str]]:
     """Files for ``at.file_uploader(key=...).set_value(...)``: (name, bytes, MIME type)."""
     return [(Path(p).name, Path(p).read_bytes(), mime) for p in paths]
+
+
+def arr(value) -> np.ndarray:
+    """A figure array as sent to the browser: plain list or plotly's typed array (base64)."""
+    if isinstance(value, dict) and "bdata" in value:
+        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+        shape = [int(k) for k in str(value.get("shape", len(flat))).split(",")]
+        return flat.reshape(shape).astype(float)
+    return np.asarray(value, dtype=float)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-
 import numpy as np
 import plotly.io as pio
 import pytest
@@ -14,22 +12,13 @@ from stats.randomized import pairwise_significance
 from stats.readers.segments import read_parallel, read_segment_scores
 from stats.sufficient import extract_statistics, statistics_from_scores
 from tests._data import MT, mt_sample_head, mt_sample_text
-from tests.dashboard.helpers import assert_no_exception, frame_with, metric_values
+from tests.dashboard.helpers import arr, assert_no_exception, frame_with, metric_values
 
 PAGE = "views/mt_systems.py"
 
 
 def system_table(at):
     return frame_with(at, "95% CI low")
-
-
-def arr(value) -> np.ndarray:
-    """A figure array as sent to the browser: plain list or plotly's typed array (base64)."""
-    if isinstance(value, dict) and "bdata" in value:
-        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
-        shape = [int(k) for k in str(value.get("shape", len(flat))).split(",")]
-        return flat.reshape(shape).astype(float)
-    return np.asarray(value, dtype=float)
 
 
 def chart_specs(at) -> list:
@@ -50,8 +39,9 @@ def test_sample_data_page(app_test):
     assert m["Best system"] == "Aurora"
     # the table equals the stats API on the same files, seed and resamples
     refs, hyps = mt_sample_text()
-    expected = pairwise_significance(extract_statistics(refs, hyps), test="paired-bootstrap",
-                                     n_resamples=1000, rng=12345)
+    expected = pairwise_significance(
+        extract_statistics(refs, hyps), test="paired-bootstrap", n_resamples=1000, rng=12345
+    )
     table = system_table(at)
     assert list(table.index) == list(expected.systems)
     np.testing.assert_allclose(table["BLEU"], expected.scores.to_numpy())
@@ -59,14 +49,14 @@ def test_sample_data_page(app_test):
     specs = chart_specs(at)
     assert len(specs) == 3  # system scores, significance grids, distributions
     grid = specs[1]
-    assert len(grid.data) == 6  # three tests x (not significant, significant)
-    z = arr(grid.data[1].z)
+    assert len(grid.data) == 3  # one heatmap per test
+    z = arr(grid.data[0].z)
     alpha = 0.05
-    np.testing.assert_array_equal(
-        z, figures.significance_colour_value(expected.pvalue.to_numpy(), alpha)
+    np.testing.assert_allclose(
+        z, figures.significance_colour_value(expected.pvalue.to_numpy(), alpha), rtol=1e-6
     )
-    p_custom = arr(grid.data[1].customdata)[..., 0]
-    np.testing.assert_allclose(p_custom, expected.pvalue.to_numpy(), equal_nan=True)
+    p_custom = arr(grid.data[0].customdata)[..., 0]
+    np.testing.assert_allclose(p_custom, expected.pvalue.to_numpy(), rtol=1e-6, equal_nan=True)
     # the pair section defaults to the closest pair and shows the three p-values
     assert any(label.startswith("p, Approximate") for label in m)
     assert "random seed **12345**" in " ".join(c.value for c in at.caption)
@@ -111,13 +101,17 @@ def test_upload_text_and_controls(app_test):
     assert m["Metric"] == "TER" and "p, Approximate randomization" in m
     assert "p, Paired bootstrap resampling" not in m
     specs = chart_specs(at)
-    assert len(specs[1].data) == 2
+    assert len(specs[1].data) == 1
     refs, hyps_ = read_parallel([ref.encode()], [(f"{s}.txt", h.encode()) for s, h in hyps.items()])
-    expected = pairwise_significance(extract_statistics(refs, hyps_, metric="ter"),
-                                     test="approximate-randomization", n_resamples=200, rng=7,
-                                     alternative="two-sided")
-    p_custom = arr(specs[1].data[1].customdata)[..., 0]
-    np.testing.assert_allclose(p_custom, expected.pvalue.to_numpy(), equal_nan=True)
+    expected = pairwise_significance(
+        extract_statistics(refs, hyps_, metric="ter"),
+        test="approximate-randomization",
+        n_resamples=200,
+        rng=7,
+        alternative="two-sided",
+    )
+    p_custom = arr(specs[1].data[0].customdata)[..., 0]
+    np.testing.assert_allclose(p_custom, expected.pvalue.to_numpy(), rtol=1e-6, equal_nan=True)
     assert list(system_table(at).index) == list(expected.systems)  # lowest TER first
     assert "random seed **7**" in " ".join(c.value for c in at.caption)
 
@@ -125,10 +119,16 @@ def test_upload_text_and_controls(app_test):
 @pytest.mark.parametrize(
     ("refs", "hyps", "message"),
     [
-        ([("ref.txt", b"a b\nc d\ne f\n")], [("A.txt", b"a b\nc d\ne f\n"), ("B.txt", b"a b\n")],
-         "B.txt has 1 lines but ref.txt has 3"),
-        ([("ref.txt", b"a b\n\ne f\n")], [("A.txt", b"a\nb\nc\n"), ("B.txt", b"a\nb\nc\n")],
-         "ref.txt, line 2: empty reference segment"),
+        (
+            [("ref.txt", b"a b\nc d\ne f\n")],
+            [("A.txt", b"a b\nc d\ne f\n"), ("B.txt", b"a b\n")],
+            "B.txt has 1 lines but ref.txt has 3",
+        ),
+        (
+            [("ref.txt", b"a b\n\ne f\n")],
+            [("A.txt", b"a\nb\nc\n"), ("B.txt", b"a\nb\nc\n")],
+            "ref.txt, line 2: empty reference segment",
+        ),
         ([], [("A.txt", b"a\n"), ("B.txt", b"b\n")], "upload the reference file"),
         ([("ref.txt", b"a\n")], [("A.txt", b"a\n")], "at least two"),
     ],
@@ -211,13 +211,15 @@ def test_lower_is_better_toggle_for_uploaded_error_scores(app_test):
     assert metric_values(at)["Best system"] == means.idxmin()
     frame = read_segment_scores(MT / "segment_scores.tsv", metric="SimCOMET")
     expected = pairwise_significance(
-        statistics_from_scores(frame), test="approximate-randomization", n_resamples=200,
+        statistics_from_scores(frame),
+        test="approximate-randomization",
+        n_resamples=200,
         rng=12345,
     )
     assert list(system_table(at).index) == list(expected.systems)
     grid = chart_specs(at)[1]
     p_custom = arr(grid.data[-1].customdata)[..., 0]
-    np.testing.assert_allclose(p_custom, expected.pvalue.to_numpy(), equal_nan=True)
+    np.testing.assert_allclose(p_custom, expected.pvalue.to_numpy(), rtol=1e-6, equal_nan=True)
     # the upper triangle (row = better = lower error) holds the p-values
     upper = np.triu_indices(len(expected.systems), 1)
     assert np.isfinite(p_custom[upper]).all()

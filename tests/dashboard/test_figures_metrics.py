@@ -70,40 +70,56 @@ def test_correlation_heatmap_without_values(corr):
 # ---- significance_grid ----
 
 
-def test_significance_grid_colours_only_significant_cells(pvalues):
+def test_significance_grid_is_one_trace_grey_below_alpha_blank_untested(pvalues):
     fig = figures.significance_grid(pvalues, alpha=0.05)
-    grey, colour = fig.data
-    assert (grey.name, colour.name) == ("not significant", "significant")
+    (trace,) = fig.data
+    assert (trace.type, trace.name, trace.coloraxis) == ("heatmap", "significance", "coloraxis")
     p = pvalues.to_numpy()
-    z = np.asarray(colour.z, dtype=float)
-    sig = p < 0.05
-    assert np.all(np.isfinite(z[sig]))
-    assert np.all(np.isnan(z[~sig]))  # not significant, mirror and diagonal: no colour
-    g = np.asarray(grey.z, dtype=float)
-    assert np.isfinite(g[0, 1]) and np.isfinite(g[2, 3])  # p = 0.2866, 0.5: grey
-    assert np.isnan(g[1, 0]) and np.isnan(g[0, 0]) and np.isnan(g[0, 2])
-    assert colour.coloraxis == "coloraxis"
+    z = np.asarray(trace.z, dtype=float)
+    sig, tested = p < 0.05, ~np.isnan(p)
+    assert np.all(z[sig] >= 0)  # greens: 0 .. SIGNIFICANCE_DECADES
+    assert np.all(z[tested & ~sig] == figures.NOT_SIGNIFICANT_Z)  # p = 0.2866, 0.5: grey band
+    assert z[0, 1] == figures.NOT_SIGNIFICANT_Z and z[2, 3] == figures.NOT_SIGNIFICANT_Z
+    assert np.all(np.isnan(z[~tested]))  # mirror half and diagonal: blank
+    # the colour axis is grey from NOT_SIGNIFICANT_Z up to 0, green above
+    ca = fig.layout.coloraxis
+    assert (ca.cmin, ca.cmax) == (figures.NOT_SIGNIFICANT_Z, figures.SIGNIFICANCE_DECADES)
+    scale = [tuple(stop) for stop in ca.colorscale]
+    stop = -figures.NOT_SIGNIFICANT_Z / (figures.SIGNIFICANCE_DECADES - figures.NOT_SIGNIFICANT_Z)
+    assert scale[0] == (0.0, figures.NOT_SIGNIFICANT) and scale[1] == (
+        stop,
+        figures.NOT_SIGNIFICANT,
+    )
+    assert scale[2] == (stop, figures.SIGNIFICANCE_COLORSCALE[0][1])
+    assert scale[-1] == (1.0, figures.SIGNIFICANCE_COLORSCALE[-1][1])
+    # hover names the verdict per cell
+    assert trace.text[0][1] == "not significant" and trace.text[0][2] == "significant"
+    assert trace.text[1][0] == ""
+    assert "%{text} at α = 0.05" in trace.hovertemplate
 
 
 def test_significance_grid_darker_for_smaller_p(pvalues):
     fig = figures.significance_grid(pvalues, alpha=0.05)
-    z = np.asarray(fig.data[1].z, dtype=float)
-    # -log10 p, clipped to 3 decades below alpha: 0.0255 < 0.04 ordering kept
-    assert z[0, 2] == pytest.approx(-math.log10(0.0255))
-    assert z[1, 2] == pytest.approx(-math.log10(0.04))
+    z = np.asarray(fig.data[0].z, dtype=float)
+    # decades below alpha, log10(alpha / p), clipped at 3: 0.0255 < 0.04 ordering kept
+    assert z[0, 2] == pytest.approx(math.log10(0.05 / 0.0255), rel=1e-6)
+    assert z[1, 2] == pytest.approx(math.log10(0.05 / 0.04), rel=1e-6)
     assert z[0, 2] > z[1, 2]
-    assert z[0, 3] == pytest.approx(-math.log10(0.05e-3))  # 2e-5 clipped to 5e-5
-    ca = fig.layout.coloraxis
-    assert ca.cmin == pytest.approx(-math.log10(0.05))
-    assert ca.cmax == pytest.approx(-math.log10(0.05) + figures.SIGNIFICANCE_DECADES)
-    assert list(ca.colorbar.ticktext)[0] == "0.05 (α)"
+    assert z[0, 3] == pytest.approx(figures.SIGNIFICANCE_DECADES)  # 2e-5 clipped to 5e-5
+    ticks = list(fig.layout.coloraxis.colorbar.ticktext)
+    assert ticks[:2] == ["≥ 0.05 (n.s.)", "0.05 (α)"] and ticks[-1] == "5e-05"
+    vals = list(fig.layout.coloraxis.colorbar.tickvals)
+    assert vals == [figures.NOT_SIGNIFICANT_Z / 2, 0, 1, 2, 3]
 
 
 def test_significance_grid_alpha_changes_colouring(pvalues):
-    z = np.asarray(figures.significance_grid(pvalues, alpha=0.01).data[1].z, dtype=float)
-    assert np.isfinite(z).sum() == 2  # only 2e-5 and 0.0009
-    assert np.isfinite(z[0, 3]) and np.isfinite(z[1, 3])
-    assert figures.significance_grid(pvalues, alpha=0.01).layout.meta["alpha"] == 0.01
+    fig = figures.significance_grid(pvalues, alpha=0.01)
+    z = np.asarray(fig.data[0].z, dtype=float)
+    assert (z >= 0).sum() == 2  # only 2e-5 and 0.0009
+    assert z[0, 3] >= 0 and z[1, 3] >= 0
+    assert (z == figures.NOT_SIGNIFICANT_Z).sum() == 4
+    assert fig.layout.meta["alpha"] == 0.01
+    assert list(fig.layout.coloraxis.colorbar.ticktext)[1] == "0.01 (α)"
 
 
 def test_significance_grid_hover_carries_p_and_extra_matrices(pvalues):
@@ -115,15 +131,60 @@ def test_significance_grid_hover_carries_p_and_extra_matrices(pvalues):
         hover={"Δr": diff, "95% CI low": (lo, ".4f")},
         verb="correlates higher than",
     )
-    for trace in fig.data:
-        cd = np.asarray(trace.customdata, dtype=float)
-        assert cd.shape == (4, 4, 3)
-        np.testing.assert_array_equal(cd[..., 0], pvalues.to_numpy())
-        assert cd[0, 1, 1] == pytest.approx(0.1) and cd[0, 1, 2] == pytest.approx(-0.05)
-        assert "Δr = %{customdata[1]:.3f}" in trace.hovertemplate
-        assert "95% CI low = %{customdata[2]:.4f}" in trace.hovertemplate
-        assert "correlates higher than" in trace.hovertemplate
-        assert "p = %{customdata[0]" in trace.hovertemplate
+    (trace,) = fig.data
+    cd = np.asarray(trace.customdata)
+    assert cd.shape == (4, 4, 3) and cd.dtype == np.float32  # sent as float32 (half the bytes)
+    np.testing.assert_allclose(cd[..., 0], pvalues.to_numpy(), rtol=1e-6)
+    assert cd[0, 1, 1] == pytest.approx(0.1) and cd[0, 1, 2] == pytest.approx(-0.05)
+    assert "Δr = %{customdata[1]:.3f}" in trace.hovertemplate
+    assert "95% CI low = %{customdata[2]:.4f}" in trace.hovertemplate
+    assert "correlates higher than" in trace.hovertemplate
+    assert "p = %{customdata[0]" in trace.hovertemplate
+
+
+def test_significance_grid_keeps_tiny_p_values_in_float64():
+    # float32 has nothing below ~1.2e-38: such a p must not be shown as 0
+    p = pd.DataFrame([[np.nan, 1e-60], [np.nan, np.nan]], index=["a", "b"], columns=["a", "b"])
+    cd = np.asarray(figures.significance_grid(p).data[0].customdata)
+    assert cd.dtype == np.float64 and cd[0, 1, 0] == 1e-60
+
+
+def test_compact_floats_float32_only_when_nothing_shown_changes():
+    assert figures.compact_floats(np.array([0.5, np.nan, 0.0, 1e-30])).dtype == np.float32
+    assert figures.compact_floats(np.array([0.5, 1e-45])).dtype == np.float64
+    assert figures.compact_floats(np.array([0.5, 1e39])).dtype == np.float64
+    assert figures.compact_floats(np.array([np.nan])).dtype == np.float32
+
+
+def test_significance_grid_no_verdict_text_in_light_mode(pvalues):
+    (trace,) = figures.significance_grid(pvalues, alpha=0.05, verdict=False).data
+    assert trace.text is None
+    assert "(α = 0.05)" in trace.hovertemplate and "%{text}" not in trace.hovertemplate
+
+
+def test_significance_figures_are_valid_plotly(pvalues, corr):
+    # significance_grid and grids_side_by_side skip plotly's validation for speed: validate
+    # what they build here (go.Figure(dict) raises on any unknown or ill-typed property)
+    grid = figures.significance_grid(pvalues, alpha=0.05, hover={"Δr": pvalues * 0})
+    sbs = figures.grids_side_by_side({"a": grid, "b": grid}, title="t")
+    mosaic = figures.significance_mosaic({"a": pvalues, "b": pvalues.iloc[:3, :3]}, title="t")
+    for fig in (grid, sbs, mosaic):
+        go.Figure(fig.to_dict())
+
+
+def test_colour_bars_fit_their_margin_so_plotly_does_not_lay_out_twice(pvalues, corr):
+    # plotly.js pushes a margin too narrow for the colour bar out and redraws the whole chart
+    # (checked in a browser: _fullLayout._size.r == margin.r for these, see the browser tests)
+    grid = figures.significance_grid(pvalues, alpha=0.001)
+    assert grid.layout.margin.r == figures.SIGNIFICANCE_COLORBAR_PX
+    heat = figures.correlation_heatmap(corr, title="t")
+    assert heat.layout.margin.r == figures.CORRELATION_COLORBAR_PX
+    sbs = figures.grids_side_by_side({"a": grid, "b": grid})
+    assert sbs.layout.margin.r == figures.SIGNIFICANCE_COLORBAR_PX
+    mosaic = figures.significance_mosaic({"a": pvalues})
+    assert mosaic.layout.margin.r == figures.SIGNIFICANCE_COLORBAR_PX
+    for fig in (grid, heat):  # the margins are set: no automargin pass for the labels either
+        assert fig.layout.xaxis.automargin is False and fig.layout.yaxis.automargin is False
 
 
 def test_significance_grid_rejects_bad_alpha(pvalues):
@@ -142,12 +203,13 @@ def test_grids_side_by_side_panels_and_shared_colour_axis(pvalues):
         "cs-en": figures.significance_grid(pvalues, alpha=0.05),
     }
     fig = figures.grids_side_by_side(panels, cols=2, title="All LPs")
-    assert len(fig.data) == 6
+    assert len(fig.data) == 3
     assert [a.text for a in fig.layout.annotations] == ["de-en", "fr-en", "cs-en"]
-    assert [t.xaxis for t in fig.data] == ["x", "x", "x2", "x2", "x3", "x3"]
+    assert [t.xaxis for t in fig.data] == ["x", "x2", "x3"]
     assert list(fig.layout.xaxis2.categoryarray) == NAMES[:3]
     assert fig.layout.yaxis3.autorange == "reversed"
-    assert fig.layout.coloraxis.cmin == pytest.approx(-math.log10(0.05))
+    assert fig.layout.coloraxis.cmin == figures.NOT_SIGNIFICANT_Z
+    assert list(fig.layout.coloraxis.colorbar.ticktext)[1] == "0.05 (α)"
     # each panel's cell area keeps panel_height px; gaps and margins come on top
     m = fig.layout.margin
     plot_h = fig.layout.height - m.t - m.b
@@ -159,6 +221,47 @@ def test_grids_side_by_side_panels_and_shared_colour_axis(pvalues):
 def test_grids_side_by_side_rejects_empty():
     with pytest.raises(ValueError, match="empty"):
         figures.grids_side_by_side({})
+
+
+# ---- significance_mosaic ----
+
+
+def test_significance_mosaic_blocks_on_one_axis_pair(pvalues):
+    small = pvalues.iloc[:3, :3]
+    p = {"de-en": pvalues, "fr-en": small, "cs-en": pvalues, "x<b>y</b>": small}
+    fig = figures.significance_mosaic(p, alpha=0.01, cols=3, title="All LPs", verb="beats")
+    assert [t.name for t in fig.data] == list(p)
+    assert {t.xaxis for t in fig.data} <= {None, "x"}  # one axis pair, no subplots
+    assert not [k for k in fig.layout.to_plotly_json() if k.startswith(("xaxis", "yaxis"))][2:]
+    assert fig.layout.xaxis.visible is False and fig.layout.yaxis.visible is False
+    # blocks laid out row-major, 3 per row, a gap of max(2, 12% of the side) between them
+    side, gap = 4, 2
+    blocks = fig.layout.meta["blocks"]
+    assert blocks == {"de-en": [0, 0], "fr-en": [0, side + gap], "cs-en": [0, 2 * (side + gap)],
+                      "x<b>y</b>": [side + gap, 0]}  # fmt: skip
+    for trace, (name, frame) in zip(fig.data, p.items(), strict=True):
+        r0, c0 = blocks[name]
+        assert (trace.x0, trace.y0, trace.dx, trace.dy) == (c0, r0, 1, 1)
+        values = frame.to_numpy()
+        np.testing.assert_array_equal(
+            np.asarray(trace.z, dtype=float),
+            figures.significance_colour_value(values, 0.01).astype(np.float32),
+        )
+        np.testing.assert_allclose(np.asarray(trace.customdata, dtype=float), values, rtol=1e-6)
+        # hover names: row in text, column in hovertext, only where tested
+        text, hovertext = np.asarray(trace.text), np.asarray(trace.hovertext)
+        assert text[0, 1] == figures.escape_html(frame.index[0])
+        assert hovertext[0, 1] == figures.escape_html(frame.columns[1])
+        assert text[1, 0] == "" and hovertext[1, 0] == ""
+        assert trace.coloraxis == "coloraxis" and "(α = 0.01)" in trace.hovertemplate
+        assert "beats" in trace.hovertemplate
+    assert fig.data[3].hovertemplate.startswith("x&lt;b&gt;y&lt;/b&gt;: ")
+    titles = [a.text for a in fig.layout.annotations]
+    assert titles == ["de-en", "fr-en", "cs-en", "x&lt;b&gt;y&lt;/b&gt;"]
+    assert fig.layout.coloraxis.to_plotly_json() == figures.significance_coloraxis(0.01)
+    assert fig.layout.meta["alpha"] == 0.01
+    with pytest.raises(ValueError, match="empty"):
+        figures.significance_mosaic({})
 
 
 # ---- presentation mode ----
@@ -281,18 +384,20 @@ def williams_result():
 def test_williams_grid_uses_result_order_and_hover(williams_result):
     w = williams_result
     fig = figures.williams_grid(w, alpha=0.05, title="grid")
-    assert list(fig.data[1].y) == list(w.order) and list(fig.data[1].x) == list(w.order)
-    cd = np.asarray(fig.data[1].customdata, dtype=float)
-    np.testing.assert_array_equal(cd[..., 0], w.pvalue.to_numpy())
-    np.testing.assert_array_equal(cd[..., 1], w.difference.to_numpy())
-    np.testing.assert_array_equal(cd[..., 2], w.ci_low.to_numpy())
-    np.testing.assert_array_equal(cd[..., 3], w.ci_high.to_numpy())
-    tmpl = fig.data[1].hovertemplate
+    (trace,) = fig.data
+    assert list(trace.y) == list(w.order) and list(trace.x) == list(w.order)
+    cd = np.asarray(trace.customdata, dtype=float)
+    np.testing.assert_allclose(cd[..., 0], w.pvalue.to_numpy(), rtol=1e-6)
+    np.testing.assert_allclose(cd[..., 1], w.difference.to_numpy(), rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(cd[..., 2], w.ci_low.to_numpy(), rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(cd[..., 3], w.ci_high.to_numpy(), rtol=1e-6, atol=1e-7)
+    tmpl = trace.hovertemplate
     assert "Δr" in tmpl and "95% CI low" in tmpl and "95% CI high" in tmpl
-    z = np.asarray(fig.data[1].z, dtype=float)
-    np.testing.assert_array_equal(np.isfinite(z), w.significant(0.05).to_numpy())
+    z = np.asarray(trace.z, dtype=float)
+    np.testing.assert_array_equal(z >= 0, w.significant(0.05).to_numpy())
     light = figures.williams_grid(w, alpha=0.05, hover=False)
-    assert np.asarray(light.data[1].customdata).shape == (4, 4, 1)
+    assert np.asarray(light.data[0].customdata).shape == (4, 4, 1)
+    assert light.data[0].text is None
 
 
 def test_correlation_dots_abs_values_sign_symbols_and_baseline():
@@ -436,7 +541,8 @@ def test_square_matrix_export_width_keeps_the_colour_bar_close():
     lay = fig.layout
     side_px = lay.height - lay.margin.t - lay.margin.b
     # width = row labels + the square + the colour bar: no empty third in a PNG export
-    assert lay.width == pytest.approx(lay.margin.l + side_px + 110, abs=2)
+    assert lay.width == pytest.approx(lay.margin.l + side_px + lay.margin.r, abs=2)
+    assert lay.margin.r == figures.CORRELATION_COLORBAR_PX
     assert lay.title.pad.l > 0  # the title is not glued to the left edge
 
 

@@ -49,24 +49,22 @@ def test_system_scores(results):
 def test_significance_grids_side_by_side(results, alpha):
     panels = {t: results[t] for t in TESTS}
     fig = figures.mt_significance_grids(panels, alpha=alpha)
-    assert len(fig.data) == 2 * len(panels)
+    assert len(fig.data) == len(panels)  # one heatmap per test
     assert [a.text for a in fig.layout.annotations][: len(panels)] == list(TESTS)
     for k, t in enumerate(TESTS):
         p = results[t].pvalue.to_numpy()
-        grey, colour = fig.data[2 * k], fig.data[2 * k + 1]
-        np.testing.assert_array_equal(
-            np.asarray(colour.z, dtype=float), figures.significance_colour_value(p, alpha)
-        )
-        expected_grey = np.where(np.isnan(p) | (p < alpha), np.nan, 1.0)
-        np.testing.assert_array_equal(np.asarray(grey.z, dtype=float), expected_grey)
-        custom = np.asarray(colour.customdata, dtype=float)
-        np.testing.assert_array_equal(custom[..., 0], p)
-        np.testing.assert_array_equal(custom[..., 1], results[t].statistic.to_numpy())
-        np.testing.assert_array_equal(custom[..., 2], results[t].diff_ci_low.to_numpy())
-        assert list(colour.y) == list(results[t].systems)
+        trace = fig.data[k]
+        expected = figures.significance_colour_value(p, alpha).astype(np.float32)
+        np.testing.assert_array_equal(np.asarray(trace.z, dtype=float), expected)
+        assert np.all(expected[(p >= alpha)] == figures.NOT_SIGNIFICANT_Z)  # grey band
+        custom = np.asarray(trace.customdata, dtype=float)
+        np.testing.assert_allclose(custom[..., 0], p, rtol=1e-6)
+        np.testing.assert_allclose(custom[..., 1], results[t].statistic.to_numpy(), rtol=1e-6)
+        np.testing.assert_allclose(custom[..., 2], results[t].diff_ci_low.to_numpy(), rtol=1e-6)
+        assert list(trace.y) == list(results[t].systems)
     assert fig.layout.meta["alpha"] == alpha
     one = figures.mt_significance_grids({"AR": results["approximate-randomization"]}, alpha=alpha)
-    assert len(one.data) == 2
+    assert len(one.data) == 1
 
 
 @pytest.mark.parametrize("alternative", ["greater", "two-sided", "less"])

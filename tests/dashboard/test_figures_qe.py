@@ -134,16 +134,19 @@ def test_standardised_scatter(sample):
 def test_williams_grid_uses_shared_builder(sample):
     _, ev = sample
     fig = figures.qe_williams_grid(ev.williams, alpha=0.05)
-    assert [t.name for t in fig.data] == ["not significant", "significant"]
+    (trace,) = fig.data
+    assert trace.name == "significance"
     p = ev.pvalue.to_numpy()
-    np.testing.assert_allclose(fig.data[1].customdata[..., 0], p)
+    np.testing.assert_allclose(trace.customdata[..., 0], p, rtol=1e-6)
     expected = figures.significance_colour_value(p, 0.05)
-    np.testing.assert_allclose(fig.data[1].z, expected)
-    assert list(fig.data[0].x) == list(ev.order)
-    assert "gold labels" in fig.data[1].hovertemplate
+    np.testing.assert_allclose(trace.z, expected, rtol=1e-6)
+    assert list(trace.x) == list(ev.order)
+    assert "gold labels" in trace.hovertemplate
     # hover layers: p, delta r, CI low, CI high, r(predictions)
-    assert fig.data[1].customdata.shape == (10, 10, 5)
-    np.testing.assert_allclose(fig.data[1].customdata[..., 4], ev.williams.metric_corr.to_numpy())
+    assert trace.customdata.shape == (10, 10, 5)
+    np.testing.assert_allclose(
+        trace.customdata[..., 4], ev.williams.metric_corr.to_numpy(), rtol=1e-6
+    )
 
 
 def test_prediction_heatmap_uses_shared_builder(sample):
