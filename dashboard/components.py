@@ -359,15 +359,18 @@ def show_table(
     float_format: str = "{:.4g}",
     height: int | str = "auto",
     label: str = "",
+    static: bool = False,
 ) -> None:
     """A sortable ``st.dataframe`` with CSV/LaTeX downloads below.
 
-    In presentation mode the table is drawn as a static HTML ``st.table`` instead (the
-    dataframe's canvas keeps its small font whatever the page CSS says), with the
-    ``column_config`` labels and number formats applied by :func:`presentation_table`.
+    In presentation mode, or with ``static=True``, the table is drawn as a static HTML
+    ``st.table`` instead (the dataframe's canvas keeps its small font whatever the page CSS
+    says), with the ``column_config`` labels and number formats applied by
+    :func:`presentation_table`. ``static`` suits a short table redrawn on every change of a
+    control: mounting a new ``st.dataframe`` grid costs the browser ~50 ms each time.
     Widget keys used: ``key`` (dataframe), ``f"{key}_csv"``, ``f"{key}_tex"``.
     """
-    if presentation_mode():
+    if static or presentation_mode():
         st.table(
             presentation_table(df, column_config, float_format=float_format),
             hide_index=not index,

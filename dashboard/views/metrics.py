@@ -18,7 +18,9 @@ KIND_SYMBOL = {"pearson": "r", "spearman": "ρ", "kendall": "τ"}
 #: Print values in heatmap cells up to this many metrics (beyond, text is unreadably small and
 #: thousands of SVG labels slow the browser down; hover shows the value).
 MAX_CELL_VALUES = 30
-#: Full hover (difference, CI) and tick labels in the all-LP overview up to this many metrics.
+#: Up to this many metrics the all-LP overview is labelled subplots with full hover (difference,
+#: CI); beyond, tick labels are unreadable and it is one mosaic heatmap
+#: (:func:`dashboard.figures.significance_mosaic`), which redraws far faster on an alpha change.
 MAX_OVERVIEW_DETAIL = 30
 
 presentation = components.presentation_mode()
@@ -47,8 +49,8 @@ with components.input_errors():
     data.load_system_scores(uploads)  # parse first: a bad file stops here with st.error
 
 with components.controls_expander("Controls"):
-    c_lp, c_base, c_alpha = st.columns([2, 2, 2])
-    c_alt, c_kind, c_z = st.columns([2, 2, 2])
+    c_lp, c_base, c_alt = st.columns([2, 2, 2])
+    c_kind, c_z = st.columns([2, 4])
     with c_alt:
         alternative = components.alternative_input(
             "metrics_alternative",
@@ -78,8 +80,6 @@ with components.controls_expander("Controls"):
             persist_state="session",
             help="The summary counts the metrics that significantly beat it in each language pair.",
         )
-    with c_alpha:
-        alpha = components.alpha_input("metrics_alpha")
     with c_kind:
         kind = KINDS[
             st.radio(
@@ -117,24 +117,15 @@ components.show_warnings(result.problems, prefix="left out")
 components.show_warnings(result.warnings + analysis.warnings)
 
 w = analysis.williams
-sig = w.significant(alpha)
-n_pairs = len(names) * (len(names) - 1) // 2
 side = "one-sided" if w.alternative == "greater" else "two-sided"
 
-m1, m2, m3, m4 = st.columns(4)
+m1, m2, m3 = st.columns(3)
 m1.metric("Systems (n)", w.n, help="Williams test degrees of freedom: n - 3")
 m2.metric("Metrics", len(names))
 m3.metric(
     "Highest |r| with humans",
     names[0],
     f"r = {w.r_human.iloc[0]:.3f}",
-    delta_color="off",
-    delta_arrow="off",
-)
-m4.metric(
-    f"Significant pairs (α = {alpha:g})",
-    f"{int(sig.to_numpy().sum())} / {n_pairs}",
-    f"{sig.to_numpy().sum() / max(n_pairs, 1):.0%} of pairs",
     delta_color="off",
     delta_arrow="off",
 )
@@ -196,55 +187,9 @@ if scatter_metrics:
 else:
     st.info("Choose metrics for the scatter plots under Controls.")
 
-# ---- heatmap and Williams grid ----
-st.subheader(
-    f"Metric-metric correlation and Williams significance: {components.escape_markdown(lp)}"
-)
-corr_matrix = analysis.metric_corr[kind]
-lowest = float(np.nanmin(corr_matrix.to_numpy())) if corr_matrix.notna().any().any() else 0.0
-heat = figures.correlation_heatmap(
-    corr_matrix,
-    title=f"(a) {kind.capitalize()} {KIND_SYMBOL[kind]} between metrics",
-    zmin=-1.0 if lowest < 0 else math.floor(lowest * 10) / 10,
-    colorbar_title=KIND_SYMBOL[kind],
-    hover_label=KIND_SYMBOL[kind],
-    show_values=len(names) <= MAX_CELL_VALUES,
-)
-grid = figures.williams_grid(
-    w,
-    alpha=alpha,
-    title=f"(b) Williams test, {side}, α = {alpha:g}",
-)
-left, right = components.two_columns()
-with left:
-    components.show_figure(
-        heat, key="metrics_heatmap", filename=f"metric_correlation_{lp}", label="Figure"
-    )
-    components.table_downloads(
-        corr_matrix,
-        key="metrics_heatmap_matrix",
-        filename=f"metric_correlation_{lp}",
-        caption=f"{kind.capitalize()} correlation between metrics, {lp}",
-        label="Matrix",
-    )
-with right:
-    components.show_figure(grid, key="metrics_grid", filename=f"williams_grid_{lp}", label="Figure")
-    components.table_downloads(
-        w.pvalue,
-        key="metrics_pvalues",
-        filename=f"williams_pvalues_{lp}",
-        caption=f"Williams test p-values ({side}), {lp}; row better than column",
-        label="p-values",
-    )
-st.caption(
-    f"(a) {kind.capitalize()} correlation between metrics, error metrics sign-aligned; "
-    f"metrics ordered by |r| with humans (highest first). (b) Cell (row, column) is coloured when the row metric correlates significantly better with "
-    f"humans than the column metric ({side} Williams test, df = n - 3 = {w.df}); darker = smaller "
-    f"p; grey = tested, not significant. Hover for p, the difference in r and its "
-    f"{w.confidence_level:.0%} confidence interval (Zou 2007). "
-)
-st.info(figures.WINS_NOT_A_RANKING, icon=":material/info:")
-with st.expander("All tested pairs (sortable)"):
+# Not coloured by alpha, so outside the fragment below: an alpha change does not re-send the
+# 1,225 rows of 50 metrics.
+with st.expander(f"Williams tests for all metric pairs in {lp} (sortable: t, p, Δr, CI)"):
     components.show_table(
         w.to_frame(),
         key="metrics_pairs_table",
@@ -253,39 +198,126 @@ with st.expander("All tested pairs (sortable)"):
         caption=f"Williams tests for all metric pairs, {lp}",
     )
 
-# ---- all language pairs ----
-st.subheader("All language pairs")
-many = max(len(a.williams.order) for a in result.analyses.values())
-# long metric names need wide panels: two per row (the labels are shortened to 18 characters)
-longest = max(len(str(m)) for a in result.analyses.values() for m in a.williams.order)
-panels = {
-    key: figures.williams_grid(a.williams, alpha=alpha, hover=many <= MAX_OVERVIEW_DETAIL)
-    for key, a in result.analyses.items()
-}
-components.show_figure(
-    figures.grids_side_by_side(
-        panels,
-        cols=min(len(panels), 2 if presentation or longest > 12 else 3),
-        title=f"Williams significance per language pair ({side}, α = {alpha:g})",
-        panel_height=480 if presentation else 360,
-        show_tick_labels=many <= MAX_OVERVIEW_DETAIL,
-        horizontal_spacing=0.16 if presentation else None,
-    ),
-    key="metrics_all_grids",
-    filename="williams_grids_all_lps",
-)
-summary = data.significance_summary(result.analyses, alpha=alpha, baseline=baseline)
-components.show_table(
-    summary,
-    key="metrics_summary",
-    filename="williams_summary",
-    caption=f"Williams tests per language pair, alpha = {alpha:g}, baseline {baseline}",
-    column_config={
-        "share significant": st.column_config.NumberColumn(format="percent"),
-    },
-)
-st.caption(
-    f"Share of metric pairs significantly different at α = {alpha:g} (for one of the two "
-    f"directions) and the metrics that correlate significantly better than the baseline "
-    f"({components.escape_markdown(baseline)}). {figures.WINS_NOT_A_RANKING.split(':')[0]}."
-)
+
+# ---- heatmap, Williams grid and all language pairs: alpha reruns only this part ----
+
+
+@st.fragment
+def significance_section() -> None:
+    """Everything alpha colours, with the alpha control on top: changing alpha reruns this
+    fragment only (the cached analyses are reused; the correlation table, dot chart and
+    scatter plots above are not rebuilt or redrawn)."""
+    st.subheader(
+        f"Metric-metric correlation and Williams significance: {components.escape_markdown(lp)}"
+    )
+    c_alpha, c_sig = st.columns([2, 3])
+    with c_alpha:
+        alpha = components.alpha_input(
+            "metrics_alpha",
+            help="Colours the Williams grids and counts the summary below; changing it "
+            "redraws this part of the page only.",
+        )
+    sig = w.significant(alpha)
+    n_pairs = len(names) * (len(names) - 1) // 2
+    c_sig.metric(
+        f"Significant pairs in {lp} (α = {alpha:g})",
+        f"{int(sig.to_numpy().sum())} / {n_pairs}",
+        f"{sig.to_numpy().sum() / max(n_pairs, 1):.0%} of pairs",
+        delta_color="off",
+        delta_arrow="off",
+    )
+    grid = figures.williams_grid(
+        w,
+        alpha=alpha,
+        title=f"(b) Williams test, {side}, α = {alpha:g}",
+    )
+    left, right = components.two_columns()
+    with right:  # first: the part alpha changes goes to the browser before the heatmap
+        components.show_figure(
+            grid, key="metrics_grid", filename=f"williams_grid_{lp}", label="Figure"
+        )
+        components.table_downloads(
+            w.pvalue,
+            key="metrics_pvalues",
+            filename=f"williams_pvalues_{lp}",
+            caption=f"Williams test p-values ({side}), {lp}; row better than column",
+            label="p-values",
+        )
+    corr_matrix = analysis.metric_corr[kind]
+    lowest = float(np.nanmin(corr_matrix.to_numpy())) if corr_matrix.notna().any().any() else 0.0
+    with left:
+        components.show_figure(
+            figures.correlation_heatmap(
+                corr_matrix,
+                title=f"(a) {kind.capitalize()} {KIND_SYMBOL[kind]} between metrics",
+                zmin=-1.0 if lowest < 0 else math.floor(lowest * 10) / 10,
+                colorbar_title=KIND_SYMBOL[kind],
+                hover_label=KIND_SYMBOL[kind],
+                show_values=len(names) <= MAX_CELL_VALUES,
+            ),
+            key="metrics_heatmap",
+            filename=f"metric_correlation_{lp}",
+            label="Figure",
+        )
+        components.table_downloads(
+            corr_matrix,
+            key="metrics_heatmap_matrix",
+            filename=f"metric_correlation_{lp}",
+            caption=f"{kind.capitalize()} correlation between metrics, {lp}",
+            label="Matrix",
+        )
+    st.caption(
+        f"(a) {kind.capitalize()} correlation between metrics, error metrics sign-aligned; "
+        f"metrics ordered by |r| with humans (highest first). (b) Cell (row, column) is coloured when the row metric correlates significantly better with "
+        f"humans than the column metric ({side} Williams test, df = n - 3 = {w.df}); darker = smaller "
+        f"p; grey = tested, not significant. Hover for p, the difference in r and its "
+        f"{w.confidence_level:.0%} confidence interval (Zou 2007). "
+    )
+    st.info(figures.WINS_NOT_A_RANKING, icon=":material/info:")
+
+    # ---- all language pairs ----
+    st.subheader("All language pairs")
+    many = max(len(a.williams.order) for a in result.analyses.values())
+    # long metric names need wide panels: two per row (the labels are shortened to 18 characters)
+    longest = max(len(str(m)) for a in result.analyses.values() for m in a.williams.order)
+    overview_title = f"Williams significance per language pair ({side}, α = {alpha:g})"
+    if many <= MAX_OVERVIEW_DETAIL:  # labelled panels, full hover
+        overview = figures.grids_side_by_side(
+            {
+                key: figures.williams_grid(a.williams, alpha=alpha)
+                for key, a in result.analyses.items()
+            },
+            cols=min(len(result.analyses), 2 if presentation or longest > 12 else 3),
+            title=overview_title,
+            panel_height=480 if presentation else 360,
+            horizontal_spacing=0.16 if presentation else None,
+        )
+    else:  # too many metrics for tick labels: one mosaic heatmap redraws fastest
+        overview = figures.significance_mosaic(
+            {key: a.williams.pvalue for key, a in result.analyses.items()},
+            alpha=alpha,
+            cols=min(len(result.analyses), 2 if presentation else 3),
+            title=overview_title,
+            panel_height=480 if presentation else 360,
+            verb="correlates better with humans than",
+        )
+    components.show_figure(overview, key="metrics_all_grids", filename="williams_grids_all_lps")
+    summary = data.significance_summary(result.analyses, alpha=alpha, baseline=baseline)
+    components.show_table(
+        summary,
+        key="metrics_summary",
+        filename="williams_summary",
+        caption=f"Williams tests per language pair, alpha = {alpha:g}, baseline {baseline}",
+        column_config={
+            "share significant": st.column_config.NumberColumn(format="percent"),
+        },
+        static=True,  # one row per LP, redrawn with every alpha: plain HTML draws fastest
+    )
+    st.caption(
+        f"Share of metric pairs significantly different at α = {alpha:g} (for one of the two "
+        f"directions) and the metrics that correlate significantly better than the baseline "
+        f"({components.escape_markdown(baseline)}). {figures.WINS_NOT_A_RANKING.split(':')[0]}."
+    )
+
+
+significance_section()

@@ -9,7 +9,7 @@ import pytest
 
 from dashboard.components import PRESENTATION_KEY
 from tests.dashboard.conftest import REPO_ROOT
-from tests.dashboard.helpers import assert_no_exception, files
+from tests.dashboard.helpers import arr, assert_no_exception, files
 
 SAMPLE = REPO_ROOT / "sample_data" / "metrics"
 
@@ -168,3 +168,51 @@ def test_binary_upload_is_an_error_naming_the_file(at):
     at.file_uploader(key="metrics_upload").set_value([("figure.png", png, "image/png")]).run()
     assert_no_exception(at)
     assert len(at.error) == 1 and "figure.png" in at.error[0].value
+
+
+def _specs(at) -> dict:
+    """The page's figures in page order (dots, scatter, heatmap, grid, overview), decoded by
+    plotly itself."""
+    import plotly.io as pio
+
+    return {i: pio.from_json(c.proto.spec) for i, c in enumerate(_charts(at))}
+
+
+def test_alpha_recolours_grid_overview_and_summary(at):
+    # the sample (12 metrics): labelled subplots in the overview, one per LP
+    overview = _specs(at)[4]
+    assert [a.text for a in overview.layout.annotations] == ["es-en", "de-en", "fr-en", "cs-en"]
+    assert len(overview.data) == 4 and overview.layout.xaxis4.showticklabels
+    summary = at.table[0].value  # one row per LP, a static table (redrawn with every alpha)
+    assert list(summary.index) == ["es-en", "de-en", "fr-en", "cs-en"]
+    before = summary["share significant"].tolist()
+    label = next(m.label for m in at.metric if m.label.startswith("Significant pairs in es-en"))
+    assert label.endswith("(α = 0.05)")
+    at.radio(key="metrics_alpha").set_value(0.001).run()
+    assert_no_exception(at)
+    specs = _specs(at)
+    assert specs[3].layout.meta["alpha"] == 0.001 and specs[4].layout.meta["alpha"] == 0.001
+    assert "α = 0.001" in specs[3].layout.title.text
+    after = at.table[0].value["share significant"].tolist()
+    assert after != before and all(a <= b for a, b in zip(after, before, strict=True))
+    assert any(m.label == "Significant pairs in es-en (α = 0.001)" for m in at.metric)
+
+
+def test_many_metrics_overview_is_one_mosaic(at, tmp_path):
+    from benchmarks.dashboard_render import make_scores
+    from dashboard import figures
+
+    path = tmp_path / "big.tsv"
+    lps = make_scores(path, 4, 12, 40, seed=3)  # 40 metrics > MAX_OVERVIEW_DETAIL
+    _upload(at, path)
+    assert_no_exception(at)
+    overview = _specs(at)[4]
+    assert [t.name for t in overview.data] == lps  # one heatmap per LP ...
+    assert "xaxis2" not in overview.layout.to_plotly_json()  # ... on one pair of axes
+    assert set(overview.layout.meta["blocks"]) == set(lps)
+    z = arr(overview.data[0].z)
+    assert z.shape == (40, 40)
+    assert (z == figures.NOT_SIGNIFICANT_Z).any() and (z >= 0).any()
+    at.radio(key="metrics_alpha").set_value(0.01).run()
+    z01 = arr(_specs(at)[4].data[0].z)
+    assert (z01 >= 0).sum() < (z >= 0).sum()  # fewer cells significant at 0.01
