@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.browser.helpers import (
@@ -57,6 +59,15 @@ def test_presentation_mode_enlarges_fonts(page, app_url, artifacts_dir):
     screenshot(page, artifacts_dir, "presentation_mode")
 
 
+def _wide_scores(path: Path, *, lp: str) -> Path:
+    """A small wide score file (7 systems, human, BLEU, chrF) for language pair ``lp``."""
+    rows = "".join(
+        f"s{i},{0.1 * i:.2f},{10 + 3 * i + i % 3},{40 + 2 * i - i % 2},{lp}\n" for i in range(7)
+    )
+    path.write_text("system,human,BLEU,chrF,lp\n" + rows)
+    return path
+
+
 def _nav(page, title: str) -> None:
     """Switch page through the sidebar navigation (same session, like a user click)."""
     link = page.locator('[data-testid="stSidebarNav"]').get_by_text(title, exact=True)
@@ -64,12 +75,7 @@ def _nav(page, title: str) -> None:
 
 
 def test_uploads_survive_page_switch_and_stay_in_their_session(page, browser, app_url, tmp_path):
-    wide = tmp_path / "my_scores.csv"
-    wide.write_text(
-        "system,human,BLEU,chrF,lp\n"
-        + "".join(f"s{i},{0.1 * i:.2f},{10 + 3 * i + i % 3},{40 + 2 * i - i % 2},zz-en\n"
-                  for i in range(7))
-    )  # fmt: skip
+    wide = _wide_scores(tmp_path / "my_scores.csv", lp="zz-en")
     upload_files(page, [wide])
     assert page.get_by_text("synthetic sample data").count() == 0
     assert page.get_by_text("zz-en").count() >= 1
@@ -96,12 +102,7 @@ def test_uploads_survive_page_switch_and_stay_in_their_session(page, browser, ap
 
 def test_removing_an_upload_in_the_widget_returns_to_the_sample(page, tmp_path):
     """The x on a file chip clears the kept upload: after a page switch the sample is back."""
-    wide = tmp_path / "removed.csv"
-    wide.write_text(
-        "system,human,BLEU,chrF,lp\n"
-        + "".join(f"s{i},{0.1 * i:.2f},{10 + 3 * i + i % 3},{40 + 2 * i - i % 2},yy-en\n"
-                  for i in range(7))
-    )  # fmt: skip
+    wide = _wide_scores(tmp_path / "removed.csv", lp="yy-en")
     upload_files(page, [wide])
     assert page.get_by_text("synthetic sample data").count() == 0
     chip = page.locator('[data-testid="stFileChip"]').first

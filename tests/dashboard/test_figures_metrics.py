@@ -6,11 +6,13 @@ then the Metrics-vs-humans builders.
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+import plotly.io as pio
 import pytest
 
 from dashboard import figures
@@ -169,7 +171,8 @@ def test_significance_figures_are_valid_plotly(pvalues, corr):
     sbs = figures.grids_side_by_side({"a": grid, "b": grid}, title="t")
     mosaic = figures.significance_mosaic({"a": pvalues, "b": pvalues.iloc[:3, :3]}, title="t")
     for fig in (grid, sbs, mosaic):
-        go.Figure(fig.to_dict())
+        checked = go.Figure(fig.to_dict())  # validates every property (raises if invalid)
+        assert json.loads(pio.to_json(checked, validate=False)) == json.loads(pio.to_json(fig))
 
 
 def test_colour_bars_fit_their_margin_so_plotly_does_not_lay_out_twice(pvalues, corr):
