@@ -358,7 +358,8 @@ def _square_category_axes(
     square cells, tick labels shortened (:func:`short_labels`; hover keeps the full name).
 
     With ``height``, also margins sized from the labels (``right`` px on the right, room for a
-    colour bar) and a ``width`` that leaves the colour bar next to the matrix (no empty third in a PNG export; the page stretches it anyway);
+    colour bar) and a ``width`` that leaves the colour bar next to the matrix (no empty third
+    in a PNG export; the page stretches it anyway);
     ``meta["plot_px"]`` is the estimated side of the square plot area.
     """
     size = _tick_font_size(max(len(rows), len(cols)))
@@ -407,8 +408,9 @@ def significance_colour_value(pvalue: np.ndarray, alpha: float) -> np.ndarray:
     .. math:: z = \min\left(\log_{10}\frac{\alpha}{p},\ D\right) \quad (p < \alpha)
 
     with :math:`D` = ``SIGNIFICANCE_DECADES`` (0: p just below alpha; :math:`D`: p at least
-    :math:`D` decades below alpha); tested cells with ``p >= alpha`` get :data:`NOT_SIGNIFICANT_Z` (the grey
-    band at the bottom of the colour axis); NaN p (untested: mirror half, diagonal) stays NaN.
+    :math:`D` decades below alpha); tested cells with ``p >= alpha`` get
+    :data:`NOT_SIGNIFICANT_Z` (the grey band at the bottom of the colour axis); NaN p
+    (untested: mirror half, diagonal) stays NaN.
     The scale is the same for every alpha, so panels built at one alpha share one colour axis.
     """
     p = np.asarray(pvalue, dtype=float)
@@ -442,8 +444,9 @@ def _unchecked_figure(data: list[dict], layout: dict) -> go.Figure:
     return go.Figure(data=data, layout=layout, _validate=False)
 
 
-#: Smallest magnitude float32 keeps at full relative precision (its smallest normal number).
+#: The magnitudes float32 holds at full relative precision (smallest normal number, largest).
 _FLOAT32_TINY = float(np.finfo(np.float32).tiny)
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
 def compact_floats(values: np.ndarray) -> np.ndarray:
@@ -456,7 +459,7 @@ def compact_floats(values: np.ndarray) -> np.ndarray:
     """
     v = np.asarray(values, dtype=float)
     mag = np.abs(v[np.isfinite(v) & (v != 0)])
-    if mag.size and (mag.min() < _FLOAT32_TINY or mag.max() > float(np.finfo(np.float32).max)):
+    if mag.size and (mag.min() < _FLOAT32_TINY or mag.max() > _FLOAT32_MAX):
         return v
     return v.astype(np.float32)
 
@@ -478,7 +481,8 @@ def _hover_data(
 
 def significance_coloraxis(alpha: float) -> dict:
     """``layout.coloraxis`` of the significance figures: grey "n.s." band below 0, greens for
-    ``SIGNIFICANCE_DECADES`` decades of p below ``alpha`` (see :func:`significance_colour_value`)."""
+    ``SIGNIFICANCE_DECADES`` decades of p below ``alpha``
+    (see :func:`significance_colour_value`)."""
     ticks = [alpha * 10.0**-k for k in range(SIGNIFICANCE_DECADES + 1)]
     return {
         "colorscale": _SIGNIFICANCE_AXIS_COLORSCALE,

@@ -268,8 +268,9 @@ def significance_section() -> None:
         )
     st.caption(
         f"(a) {kind.capitalize()} correlation between metrics, error metrics sign-aligned; "
-        f"metrics ordered by |r| with humans (highest first). (b) Cell (row, column) is coloured when the row metric correlates significantly better with "
-        f"humans than the column metric ({side} Williams test, df = n - 3 = {w.df}); darker = smaller "
+        f"metrics ordered by |r| with humans (highest first). (b) Cell (row, column) is "
+        f"coloured when the row metric correlates significantly better with humans than the "
+        f"column metric ({side} Williams test, df = n - 3 = {w.df}); darker = smaller "
         f"p; grey = tested, not significant. Hover for p, the difference in r and its "
         f"{w.confidence_level:.0%} confidence interval (Zou 2007). "
     )

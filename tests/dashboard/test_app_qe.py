@@ -29,6 +29,18 @@ def upload(at, *paths):
     return at
 
 
+def _long_qe_file(path: Path, noise: dict[str, float], *, n: int, seed: int) -> Path:
+    """A long-format QE file: gold labels uniform in [0, 1), each system = gold + N(0, noise)."""
+    rng = np.random.default_rng(seed)
+    g = rng.random(n)
+    lines = ["METRIC SID SCORE RANK HUMAN"]
+    for name, sd in noise.items():
+        p = g + rng.normal(0, sd, n)
+        lines += [f"{name} {i + 1} {p[i]:.5f} 0 {g[i]:.5f}" for i in range(n)]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
 def test_sample_data_page(app_test):
     at = app_test(PAGE).run()
     assert_no_exception(at)
@@ -73,14 +85,7 @@ def test_lambda_slider_changes_rescaled_values(app_test):
 
 
 def test_upload_long_file(app_test, tmp_path):
-    rng = np.random.default_rng(0)
-    g = rng.random(30)
-    lines = ["METRIC SID SCORE RANK HUMAN"]
-    for name, noise in (("mine", 0.1), ("theirs", 0.4)):
-        p = g + rng.normal(0, noise, 30)
-        lines += [f"{name} {i + 1} {p[i]:.5f} 0 {g[i]:.5f}" for i in range(30)]
-    path = tmp_path / "mine.txt"
-    path.write_text("\n".join(lines) + "\n")
+    path = _long_qe_file(tmp_path / "mine.txt", {"mine": 0.1, "theirs": 0.4}, n=30, seed=0)
     at = upload(app_test(PAGE).run(), path)
     assert not at.exception and not at.error
     m = metric_values(at)
@@ -181,14 +186,8 @@ def test_rate_with_missing_word_counts_is_an_input_error(app_test):
 
 def test_heading_neutral_when_rankings_agree(app_test, tmp_path):
     """G report item 15: "the rankings disagree" only when r and MAE rank differently."""
-    rng = np.random.default_rng(1)
-    g = rng.random(40)
-    lines = ["METRIC SID SCORE RANK HUMAN"]
-    for name, noise in (("close", 0.05), ("far", 0.5)):  # better by r and by MAE
-        p = g + rng.normal(0, noise, 40)
-        lines += [f"{name} {i + 1} {p[i]:.5f} 0 {g[i]:.5f}" for i in range(40)]
-    path = tmp_path / "agree.txt"
-    path.write_text("\n".join(lines) + "\n")
+    # "close" is better by r and by MAE
+    path = _long_qe_file(tmp_path / "agree.txt", {"close": 0.05, "far": 0.5}, n=40, seed=1)
     at = upload(app_test(PAGE).run(), path)
     assert not at.exception and not at.error
     heads = [h.value for h in at.subheader]
