@@ -33,7 +33,7 @@ import streamlit as st
 
 from dashboard import export
 from dashboard.data import Uploads, uploads_from_widget
-from dashboard.figures import apply_presentation
+from dashboard.figures import apply_presentation, browser_figure
 from stats import StatsInputError
 
 #: Session-state key of the sidebar presentation-mode toggle (set in dashboard/app.py).
@@ -252,7 +252,7 @@ def show_figure(
     shown = apply_presentation(fig, presentation_mode())
     config = dict(_PLOTLY_CONFIG)
     config["toImageButtonOptions"] = {"filename": export.slugify(filename), "scale": 2}
-    st.plotly_chart(shown, key=key, width="stretch", theme=None, config=config)
+    st.plotly_chart(browser_figure(shown), key=key, width="stretch", theme=None, config=config)
     if exports:
         figure_downloads(shown, key=key, filename=filename, label=label)
     return shown

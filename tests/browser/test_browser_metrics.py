@@ -3,6 +3,7 @@ upload through the file input, figures drawn, no exception, malformed file error
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from tests.browser.helpers import (
@@ -65,13 +66,46 @@ els => els.map(gd => [gd._fullLayout._size.r, gd.layout.margin ? gd.layout.margi
 """
 
 
+# Records each time plotly.js paints a heatmap image of the two significance charts (sets its
+# href -- a namespaced attribute, which a MutationObserver's attributeFilter never matches) and
+# the chart's size at that paint. Streamlit mounts a changed chart and then hands plotly.js a
+# JSON copy of the same figure: unless that copy compares equal (figures.browser_figure),
+# plotly.js paints it all again at the same size.
+_RECORD_PAINTS_JS = """
+() => {
+  window._paints = new Map();
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.attributeName !== 'href' || r.target.tagName !== 'image') continue;
+      const chart = r.target.closest('.st-key-metrics_grid, .st-key-metrics_all_grids');
+      if (!chart) continue;
+      const size = chart.querySelector('.js-plotly-plot')._fullLayout;
+      const paints = window._paints.get(r.target) || [];
+      paints.push(size.width + 'x' + size.height);
+      window._paints.set(r.target, paints);
+    }
+  }).observe(document.body, {subtree: true, attributes: true});
+}
+"""
+
+
 def test_changing_alpha_redraws_only_the_significance_section(page):
     wait_for_charts(page, minimum=5)
     page.evaluate(
         "() => { document.querySelectorAll('.js-plotly-plot').forEach(e => e._mark = 1); }"
     )
+    page.evaluate(_RECORD_PAINTS_JS)
     rerun_after(page, page.locator(".st-key-metrics_alpha").get_by_text("0.001").click)
     wait_for_charts(page, minimum=5)
+    page.wait_for_timeout(500)  # a second paint would come right after the first
+    paints = page.evaluate(
+        "() => [...window._paints].filter(([img]) => img.isConnected).map(([, p]) => p)"
+    )
+    # the grid (one heatmap) and the all-LP overview (one per LP) are painted once each;
+    # a repaint is only allowed for a new size (the page reflowing around a new chart)
+    assert len(paints) == 1 + 4, paints
+    for sizes in paints:
+        assert all(a != b for a, b in itertools.pairwise(sizes)), paints
     titles = page.eval_on_selector_all(
         ".js-plotly-plot .gtitle", "els => els.map(e => e.textContent)"
     )
