@@ -232,7 +232,7 @@ def significance_section() -> None:
         title=f"(b) Williams test, {side}, α = {alpha:g}",
     )
     left, right = components.two_columns()
-    with right:  # first: the part alpha changes goes to the browser before the heatmap
+    with right:
         components.show_figure(
             grid, key="metrics_grid", filename=f"williams_grid_{lp}", label="Figure"
         )
@@ -243,38 +243,9 @@ def significance_section() -> None:
             caption=f"Williams test p-values ({side}), {lp}; row better than column",
             label="p-values",
         )
-    corr_matrix = analysis.metric_corr[kind]
-    lowest = float(np.nanmin(corr_matrix.to_numpy())) if corr_matrix.notna().any().any() else 0.0
-    with left:
-        components.show_figure(
-            figures.correlation_heatmap(
-                corr_matrix,
-                title=f"(a) {kind.capitalize()} {KIND_SYMBOL[kind]} between metrics",
-                zmin=-1.0 if lowest < 0 else math.floor(lowest * 10) / 10,
-                colorbar_title=KIND_SYMBOL[kind],
-                hover_label=KIND_SYMBOL[kind],
-                show_values=len(names) <= MAX_CELL_VALUES,
-            ),
-            key="metrics_heatmap",
-            filename=f"metric_correlation_{lp}",
-            label="Figure",
-        )
-        components.table_downloads(
-            corr_matrix,
-            key="metrics_heatmap_matrix",
-            filename=f"metric_correlation_{lp}",
-            caption=f"{kind.capitalize()} correlation between metrics, {lp}",
-            label="Matrix",
-        )
-    st.caption(
-        f"(a) {kind.capitalize()} correlation between metrics, error metrics sign-aligned; "
-        f"metrics ordered by |r| with humans (highest first). (b) Cell (row, column) is "
-        f"coloured when the row metric correlates significantly better with humans than the "
-        f"column metric ({side} Williams test, df = n - 3 = {w.df}); darker = smaller "
-        f"p; grey = tested, not significant. Hover for p, the difference in r and its "
-        f"{w.confidence_level:.0%} confidence interval (Zou 2007). "
-    )
-    st.info(figures.WINS_NOT_A_RANKING, icon=":material/info:")
+    # the heatmap, which alpha does not change, is drawn last (below): the parts alpha
+    # recolours reach the browser first, the unchanged chart is left as it is there
+    explanation = st.container()
 
     # ---- all language pairs ----
     st.subheader("All language pairs")
@@ -319,6 +290,41 @@ def significance_section() -> None:
         f"directions) and the metrics that correlate significantly better than the baseline "
         f"({components.escape_markdown(baseline)}). {figures.WINS_NOT_A_RANKING.split(':')[0]}."
     )
+
+    # ---- (a) heatmap and the explanation under (a) and (b) ----
+    corr_matrix = analysis.metric_corr[kind]
+    lowest = float(np.nanmin(corr_matrix.to_numpy())) if corr_matrix.notna().any().any() else 0.0
+    with left:
+        components.show_figure(
+            figures.correlation_heatmap(
+                corr_matrix,
+                title=f"(a) {kind.capitalize()} {KIND_SYMBOL[kind]} between metrics",
+                zmin=-1.0 if lowest < 0 else math.floor(lowest * 10) / 10,
+                colorbar_title=KIND_SYMBOL[kind],
+                hover_label=KIND_SYMBOL[kind],
+                show_values=len(names) <= MAX_CELL_VALUES,
+            ),
+            key="metrics_heatmap",
+            filename=f"metric_correlation_{lp}",
+            label="Figure",
+        )
+        components.table_downloads(
+            corr_matrix,
+            key="metrics_heatmap_matrix",
+            filename=f"metric_correlation_{lp}",
+            caption=f"{kind.capitalize()} correlation between metrics, {lp}",
+            label="Matrix",
+        )
+    with explanation:
+        st.caption(
+            f"(a) {kind.capitalize()} correlation between metrics, error metrics sign-aligned; "
+            f"metrics ordered by |r| with humans (highest first). (b) Cell (row, column) is "
+            f"coloured when the row metric correlates significantly better with humans than the "
+            f"column metric ({side} Williams test, df = n - 3 = {w.df}); darker = smaller "
+            f"p; grey = tested, not significant. Hover for p, the difference in r and its "
+            f"{w.confidence_level:.0%} confidence interval (Zou 2007). "
+        )
+        st.info(figures.WINS_NOT_A_RANKING, icon=":material/info:")
 
 
 significance_section()
