@@ -1,8 +1,10 @@
-"""AppTest smoke tests of the app shell (navigation, presentation mode)."""
+"""AppTest smoke tests of the app shell (navigation, presentation mode) and its Streamlit
+config."""
 
 from __future__ import annotations
 
 import pytest
+import tomllib
 
 from dashboard.components import PRESENTATION_KEY
 from tests.dashboard.conftest import REPO_ROOT
@@ -38,3 +40,12 @@ def test_no_legacy_pages_directory():
     """A dashboard/pages/ directory next to app.py puts Streamlit in legacy multipage mode
     (deep links then skip app.py); pages live in dashboard/views/."""
     assert not (REPO_ROOT / "dashboard" / "pages").exists()
+
+
+def test_streamlit_config():
+    config = tomllib.loads((REPO_ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["theme"]["base"] == "light"
+    assert config["server"]["maxUploadSize"] >= 50  # MB: a WMT segment-level file fits
+    assert config["browser"]["gatherUsageStats"] is False
+    # no full gc.collect() between the end of a run and the "finished" message to the browser
+    assert config["runner"]["postScriptGC"] is False
