@@ -561,11 +561,13 @@ def significance_colour_value(pvalue: np.ndarray, alpha: float) -> np.ndarray:
     :data:`NOT_SIGNIFICANT_Z` (the grey band at the bottom of the colour axis); NaN p
     (untested: mirror half, diagonal) stays NaN.
     The scale is the same for every alpha, so panels built at one alpha share one colour axis.
+    Values are rounded to 3 decimals (a thousandth of a decade, far below a visible colour
+    step), which keeps the numbers sent to the browser short; p < alpha still gives z >= 0.
     """
     p = np.asarray(pvalue, dtype=float)
     floor = alpha * 10.0 ** (-SIGNIFICANCE_DECADES)
     with np.errstate(divide="ignore", invalid="ignore"):
-        value = np.log10(alpha / np.clip(p, floor, None))
+        value = np.round(np.log10(alpha / np.clip(p, floor, None)), 3)
     return np.where(p < alpha, value, np.where(np.isnan(p), np.nan, NOT_SIGNIFICANT_Z))
 
 

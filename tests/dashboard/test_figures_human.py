@@ -43,7 +43,7 @@ def test_human_gold_grids_three_panels_share_scale_and_hover():
     z_adeq = np.asarray(sig_adeq.z, dtype=float)
     assert z_adeq[0, 1] >= 0 and z_adeq[1, 2] >= 0
     assert z_adeq[0, 2] == figures.NOT_SIGNIFICANT_Z
-    assert z_adeq[0, 1] == pytest.approx(math.log10(0.05 / 0.001), rel=1e-6)
+    assert z_adeq[0, 1] == pytest.approx(math.log10(0.05 / 0.001), abs=5e-4)  # 3 decimals
     # combined: A vs C tied in adequacy -> fluency C > A (0.01) decides
     z_comb = np.asarray(sig_comb.z, dtype=float)
     assert z_comb[2, 0] >= 0 and not z_comb[0, 2] >= 0

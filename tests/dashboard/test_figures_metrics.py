@@ -103,9 +103,9 @@ def test_significance_grid_is_one_trace_grey_below_alpha_blank_untested(pvalues)
 def test_significance_grid_darker_for_smaller_p(pvalues):
     fig = figures.significance_grid(pvalues, alpha=0.05)
     z = np.asarray(fig.data[0].z, dtype=float)
-    # decades below alpha, log10(alpha / p), clipped at 3: 0.0255 < 0.04 ordering kept
-    assert z[0, 2] == pytest.approx(math.log10(0.05 / 0.0255), rel=1e-6)
-    assert z[1, 2] == pytest.approx(math.log10(0.05 / 0.04), rel=1e-6)
+    # decades below alpha, log10(alpha / p) to 3 decimals, clipped at 3: 0.0255 < 0.04 kept
+    assert z[0, 2] == pytest.approx(math.log10(0.05 / 0.0255), abs=5e-4)
+    assert z[1, 2] == pytest.approx(math.log10(0.05 / 0.04), abs=5e-4)
     assert z[0, 2] > z[1, 2]
     assert z[0, 3] == pytest.approx(figures.SIGNIFICANCE_DECADES)  # 2e-5 clipped to 5e-5
     ticks = list(fig.layout.coloraxis.colorbar.ticktext)
@@ -580,3 +580,12 @@ def test_names_in_titles_ticks_and_labels_are_escaped():
     table = pd.DataFrame({"pearson": [0.9, -0.5]}, index=[EVIL, "TER"])
     dots = figures.correlation_dots(table)
     assert list(dots.layout.yaxis.ticktext) == [EVIL_SHOWN, "TER"]
+
+
+def test_colour_value_rounding_keeps_the_alpha_boundary():
+    alpha = 0.05
+    p = np.array([alpha * (1 - 1e-12), alpha, 0.0123456789, np.nan])
+    z = figures.significance_colour_value(p, alpha)
+    assert z[0] == 0.0 and z[1] == figures.NOT_SIGNIFICANT_Z  # just below alpha: green band
+    assert z[2] == round(math.log10(alpha / 0.0123456789), 3)  # 3 decimals: short JSON
+    assert np.isnan(z[3])
