@@ -246,8 +246,10 @@ def show_figure(
 ) -> go.Figure:
     """Draw ``fig`` full-width (presentation fonts applied) with PNG/SVG download buttons below.
 
-    Returns the figure as drawn (after :func:`dashboard.figures.apply_presentation`).
-    Widget keys used: ``key`` (chart), ``f"{key}_png"``, ``f"{key}_svg"``.
+    Returns the figure as drawn (after :func:`dashboard.figures.apply_presentation`). The
+    browser gets it as :func:`dashboard.figures.browser_figure` (drawn once, not twice); the
+    downloads use the figure itself. Widget keys used: ``key`` (chart), ``f"{key}_png"``,
+    ``f"{key}_svg"``.
     """
     shown = apply_presentation(fig, presentation_mode())
     config = dict(_PLOTLY_CONFIG)

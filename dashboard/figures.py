@@ -192,7 +192,10 @@ def apply_presentation(fig: go.Figure, presentation: bool) -> go.Figure:
 #: as float32 (what plotly's base64 arrays held before); hover labels print at most 4.
 BROWSER_DIGITS = 7
 #: Trace types drawn on x/y axes: the house template's axis style applies to their axes.
-_CARTESIAN = frozenset({"scatter", "scattergl", "bar", "heatmap", "box", "violin", "histogram"})
+_CARTESIAN = frozenset(
+    {"scatter", "scattergl", "bar", "heatmap", "box", "violin", "histogram", "histogram2d",
+     "contour", "histogram2dcontour", "image", "waterfall", "funnel", "candlestick", "ohlc"}
+)  # fmt: skip
 _AXIS_KEY = re.compile(r"^[xy]axis\d*$")
 
 
