@@ -282,23 +282,31 @@ def _rounded_list(values: np.ndarray) -> list:
     NaN/inf (JSON null, a gap to plotly.js, as NaN was). Integers and booleans unchanged."""
     if values.dtype.kind != "f":
         return values.tolist()
-    v = values.astype(float)
-    finite = np.isfinite(v)
-    nonzero = finite & (v != 0)
-    exp = np.zeros(v.shape)
-    exp[nonzero] = BROWSER_DIGITS - 1 - np.floor(np.log10(np.abs(v[nonzero])))
-    exp = np.clip(exp, -300, 300)
-    # m / 10**e with both exact (e <= 22) is the double nearest the decimal: a short JSON number
-    mantissa = np.round(v * 10.0**exp)
-    rounded = np.where(exp >= 0, mantissa / 10.0**exp, mantissa * 10.0 ** (-exp))
-    inexact = nonzero & (np.abs(exp) > 22)  # 10**e not exact in binary: round via the decimal
-    if inexact.any():
-        rounded[inexact] = [float(f"{x:.{BROWSER_DIGITS}g}") for x in v[inexact]]
+    rounded = round_significant(values, BROWSER_DIGITS)
+    finite = np.isfinite(rounded)
     if finite.all():
         return rounded.tolist()
     out = rounded.astype(object)
     out[~finite] = None
     return out.tolist()
+
+
+def round_significant(values: np.ndarray, digits: int) -> np.ndarray:
+    """``values`` (float64) rounded to ``digits`` significant digits, each the double nearest
+    its decimal (so it prints short); zero, NaN and inf unchanged."""
+    v = np.array(values, dtype=float)
+    nonzero = np.isfinite(v) & (v != 0)
+    exp = np.zeros(v.shape)
+    exp[nonzero] = digits - 1 - np.floor(np.log10(np.abs(v[nonzero])))
+    exp = np.clip(exp, -300, 300)
+    # m / 10**e with both exact (e <= 22) is the double nearest the decimal: a short JSON number
+    with np.errstate(invalid="ignore"):
+        mantissa = np.round(v * 10.0**exp)
+        rounded = np.where(exp >= 0, mantissa / 10.0**exp, mantissa * 10.0 ** (-exp))
+    inexact = nonzero & (np.abs(exp) > 22)  # 10**e not exact in binary: round via the decimal
+    if inexact.any():
+        rounded[inexact] = [float(f"{x:.{digits}g}") for x in v[inexact]]
+    return np.where(nonzero, rounded, v)
 
 
 def _inline_template(layout: dict, template, data: list[dict]):
@@ -598,39 +606,38 @@ def _unchecked_figure(data: list[dict], layout: dict) -> go.Figure:
     return go.Figure(data=data, layout=layout, _validate=False)
 
 
-#: The magnitudes float32 holds at full relative precision (smallest normal number, largest).
-_FLOAT32_TINY = float(np.finfo(np.float32).tiny)
-_FLOAT32_MAX = float(np.finfo(np.float32).max)
+#: d3 format of the p-value in significance hover labels.
+P_FORMAT = ".3g"
 
 
-def compact_floats(values: np.ndarray) -> np.ndarray:
-    """``values`` as float32 when that changes nothing a figure shows, else float64.
+def round_as_shown(values: np.ndarray, fmt: str) -> np.ndarray:
+    """``values`` rounded to what the d3 format ``fmt`` prints (``".Nf"``: N decimals,
+    ``".Ng"``: N significant digits; other formats: unchanged), as float64, NaN kept.
 
-    Figures go to the browser as base64 arrays; float32 halves them (and the redraw after a
-    control changes). float32 keeps 7 significant digits -- hover labels print at most 4 -- but
-    it has no numbers below ~1.2e-38 or above ~3.4e38, so an array with such a (non-zero, finite)
-    value, e.g. a p-value of 1e-60, stays float64 rather than showing p = 0.
+    Hover data is only ever shown through its format, so rounding it first changes no label
+    and keeps the numbers sent to the browser short (p = 1e-60 stays 1e-60).
     """
     v = np.asarray(values, dtype=float)
-    mag = np.abs(v[np.isfinite(v) & (v != 0)])
-    if mag.size and (mag.min() < _FLOAT32_TINY or mag.max() > _FLOAT32_MAX):
+    match = re.fullmatch(r"\.(\d+)([fg])", fmt)
+    if match is None:
         return v
-    return v.astype(np.float32)
+    digits, kind = int(match.group(1)), match.group(2)
+    return np.round(v, digits) if kind == "f" else round_significant(v, max(digits, 1))
 
 
 def _hover_data(
     pvalue: pd.DataFrame, hover: HoverSpec | None
 ) -> tuple[np.ndarray, list[tuple[str, str]]]:
-    """Stack p and the extra hover matrices into ``customdata`` (rows x cols x k), compacted
-    with :func:`compact_floats`."""
-    layers = [pvalue.to_numpy(dtype=float)]
+    """Stack p and the extra hover matrices into ``customdata`` (rows x cols x k), each
+    rounded to what its hover format prints (:func:`round_as_shown`)."""
+    layers = [round_as_shown(pvalue.to_numpy(dtype=float), P_FORMAT)]
     labels: list[tuple[str, str]] = []
     for label, spec in (hover or {}).items():
         frame, fmt = spec if isinstance(spec, tuple) else (spec, ".3f")
         values = frame.reindex(index=pvalue.index, columns=pvalue.columns)
-        layers.append(values.to_numpy(dtype=float))
+        layers.append(round_as_shown(values.to_numpy(dtype=float), fmt))
         labels.append((label, fmt))
-    return compact_floats(np.stack(layers, axis=-1)), labels
+    return np.stack(layers, axis=-1), labels
 
 
 def significance_coloraxis(alpha: float) -> dict:
@@ -696,7 +703,7 @@ def significance_grid(
         One ``Heatmap`` trace named "significance": ``z`` = :func:`significance_colour_value`
         on ``layout.coloraxis`` (grey band below 0, greens from 0 to ``SIGNIFICANCE_DECADES``),
         ``customdata`` of shape (rows, cols, 1 + len(hover)) -- p first, then the hover matrices
-        (float32 unless a value needs float64, see :func:`compact_floats`) -- formatted by
+        (rounded to what their formats print, see :func:`round_as_shown`) -- formatted by
         ``hovertemplate`` in the browser (no per-cell Python), and with ``verdict`` a ``text``
         array of "significant" / "not significant" ("" where untested).
         ``layout.meta["alpha"]`` is alpha.
@@ -710,7 +717,7 @@ def significance_grid(
     extra = "".join(
         f"<br>{label} = %{{customdata[{k + 1}]:{fmt}}}" for k, (label, fmt) in enumerate(labels)
     )
-    question = f"<b>%{{y}}</b> {verb} <b>%{{x}}</b>?<br>p = %{{customdata[0]:.3g}}"
+    question = f"<b>%{{y}}</b> {verb} <b>%{{x}}</b>?<br>p = %{{customdata[0]:{P_FORMAT}}}"
     n = max(len(rows), len(cols))
     trace = {
         "x": cols,
@@ -810,12 +817,12 @@ def significance_mosaic(
                 "dx": 1,
                 "y0": r0,
                 "dy": 1,
-                "customdata": compact_floats(values),
+                "customdata": round_as_shown(values, P_FORMAT),
                 "text": np.where(tested, rows[:, None], ""),
                 "hovertext": np.where(tested, cols_[None, :], ""),
                 "hovertemplate": (
                     f"{escape_html(name)}: <b>%{{text}}</b> {verb} <b>%{{hovertext}}</b>?<br>"
-                    f"p = %{{customdata:.3g}} (α = {alpha:g})<extra></extra>"
+                    f"p = %{{customdata:{P_FORMAT}}} (α = {alpha:g})<extra></extra>"
                 ),
                 "hoverongaps": False,
                 "coloraxis": "coloraxis",

@@ -135,27 +135,33 @@ def test_significance_grid_hover_carries_p_and_extra_matrices(pvalues):
     )
     (trace,) = fig.data
     cd = np.asarray(trace.customdata)
-    assert cd.shape == (4, 4, 3) and cd.dtype == np.float32  # sent as float32 (half the bytes)
-    np.testing.assert_allclose(cd[..., 0], pvalues.to_numpy(), rtol=1e-6)
-    assert cd[0, 1, 1] == pytest.approx(0.1) and cd[0, 1, 2] == pytest.approx(-0.05)
+    assert cd.shape == (4, 4, 3)
+    # each layer rounded to what its format prints: p .3g, Δr .3f, CI .4f
+    np.testing.assert_array_equal(cd[..., 0], figures.round_as_shown(pvalues, ".3g"))
+    assert cd[0, 1, 1] == 0.1 and cd[0, 1, 2] == -0.05
     assert "Δr = %{customdata[1]:.3f}" in trace.hovertemplate
     assert "95% CI low = %{customdata[2]:.4f}" in trace.hovertemplate
     assert "correlates higher than" in trace.hovertemplate
     assert "p = %{customdata[0]" in trace.hovertemplate
 
 
-def test_significance_grid_keeps_tiny_p_values_in_float64():
-    # float32 has nothing below ~1.2e-38: such a p must not be shown as 0
+def test_significance_grid_keeps_tiny_p_values():
+    # p far below float32's range (as plotly's base64 arrays once were) is not shown as 0
     p = pd.DataFrame([[np.nan, 1e-60], [np.nan, np.nan]], index=["a", "b"], columns=["a", "b"])
     cd = np.asarray(figures.significance_grid(p).data[0].customdata)
     assert cd.dtype == np.float64 and cd[0, 1, 0] == 1e-60
 
 
-def test_compact_floats_float32_only_when_nothing_shown_changes():
-    assert figures.compact_floats(np.array([0.5, np.nan, 0.0, 1e-30])).dtype == np.float32
-    assert figures.compact_floats(np.array([0.5, 1e-45])).dtype == np.float64
-    assert figures.compact_floats(np.array([0.5, 1e39])).dtype == np.float64
-    assert figures.compact_floats(np.array([np.nan])).dtype == np.float32
+def test_round_as_shown_rounds_to_what_the_format_prints():
+    v = np.array([0.0123456, 1.23456e-60, 0.5, np.nan, -0.98765])
+    sig = figures.round_as_shown(v, ".3g")
+    assert sig[:3].tolist() == [0.0123, 1.23e-60, 0.5] and np.isnan(sig[3]) and sig[4] == -0.988
+    fixed = figures.round_as_shown(v, ".3f")
+    assert fixed[[0, 2, 4]].tolist() == [0.012, 0.5, -0.988]
+    # the label printed from the rounded value is the label printed from the raw one
+    for raw, shown in zip(v[[0, 1, 2, 4]], sig[[0, 1, 2, 4]], strict=True):
+        assert f"{raw:.3g}" == f"{shown:.3g}"
+    np.testing.assert_array_equal(figures.round_as_shown(v[:3], ",.0%"), v[:3])  # unknown: as is
 
 
 def test_significance_grid_no_verdict_text_in_light_mode(pvalues):
@@ -250,7 +256,9 @@ def test_significance_mosaic_blocks_on_one_axis_pair(pvalues):
             np.asarray(trace.z, dtype=float),
             figures.significance_colour_value(values, 0.01).astype(np.float32),
         )
-        np.testing.assert_allclose(np.asarray(trace.customdata, dtype=float), values, rtol=1e-6)
+        np.testing.assert_array_equal(  # p as its label prints it (.3g)
+            np.asarray(trace.customdata, dtype=float), figures.round_as_shown(values, ".3g")
+        )
         # hover names: row in text, column in hovertext, only where tested
         text, hovertext = np.asarray(trace.text), np.asarray(trace.hovertext)
         assert text[0, 1] == figures.escape_html(frame.index[0])
@@ -390,10 +398,11 @@ def test_williams_grid_uses_result_order_and_hover(williams_result):
     (trace,) = fig.data
     assert list(trace.y) == list(w.order) and list(trace.x) == list(w.order)
     cd = np.asarray(trace.customdata, dtype=float)
-    np.testing.assert_allclose(cd[..., 0], w.pvalue.to_numpy(), rtol=1e-6)
-    np.testing.assert_allclose(cd[..., 1], w.difference.to_numpy(), rtol=1e-6, atol=1e-7)
-    np.testing.assert_allclose(cd[..., 2], w.ci_low.to_numpy(), rtol=1e-6, atol=1e-7)
-    np.testing.assert_allclose(cd[..., 3], w.ci_high.to_numpy(), rtol=1e-6, atol=1e-7)
+    # as the hover prints them: p to 3 significant digits, Δr and its CI to 3 decimals
+    np.testing.assert_array_equal(cd[..., 0], figures.round_as_shown(w.pvalue, ".3g"))
+    np.testing.assert_array_equal(cd[..., 1], figures.round_as_shown(w.difference, ".3f"))
+    np.testing.assert_array_equal(cd[..., 2], figures.round_as_shown(w.ci_low, ".3f"))
+    np.testing.assert_array_equal(cd[..., 3], figures.round_as_shown(w.ci_high, ".3f"))
     tmpl = trace.hovertemplate
     assert "Δr" in tmpl and "95% CI low" in tmpl and "95% CI high" in tmpl
     z = np.asarray(trace.z, dtype=float)
