@@ -72,7 +72,7 @@ SEQUENTIAL_COLORSCALE = "Blues"
 SIGNIFICANCE_DECADES = 3
 #: Colour value of a tested, not significant cell (see :func:`significance_colour_value`): the
 #: grey band from here to 0 at the bottom of the significance colour axis.
-NOT_SIGNIFICANT_Z = -0.625  # exact in float32, as z is sent
+NOT_SIGNIFICANT_Z = -0.625
 _NS_STOP = -NOT_SIGNIFICANT_Z / (SIGNIFICANCE_DECADES - NOT_SIGNIFICANT_Z)
 #: The significance colour axis: grey for not significant, then :data:`SIGNIFICANCE_COLORSCALE`.
 _SIGNIFICANCE_AXIS_COLORSCALE = [
@@ -248,10 +248,8 @@ def browser_figure(fig: go.Figure) -> BrowserFigure:
     layout.pop("meta", None)
     layout.pop("width", None)
     template = layout.pop("template", None)
-    if template:
-        kept = _inline_template(layout, template, data)
-        if kept is not None:
-            layout["template"] = kept
+    if template and not _inline_template(layout, template, data):
+        layout["template"] = template
     layout["datarevision"] = digest.hexdigest()
     return BrowserFigure({"data": data, "layout": layout})
 
@@ -309,14 +307,13 @@ def round_significant(values: np.ndarray, digits: int) -> np.ndarray:
     return np.where(nonzero, rounded, v)
 
 
-def _inline_template(layout: dict, template, data: list[dict]):
+def _inline_template(layout: dict, template: dict, data: list[dict]) -> bool:
     """Write the template's layout defaults into ``layout`` (in place; values already set
-    win); axis defaults go to every x/y axis the figure has. Returns None when that covers the
-    whole template, else the template (it has trace or item defaults) to keep as it is."""
-    spec = template.to_plotly_json() if hasattr(template, "to_plotly_json") else dict(template)
-    defaults = spec.get("layout", {})
-    if spec.get("data") or any(k.endswith("defaults") for k in defaults):
-        return template
+    win); axis defaults go to every x/y axis the figure has. False, and ``layout`` untouched,
+    for a template this cannot write out (trace or item defaults): it is sent as it is."""
+    defaults = template.get("layout", {})
+    if template.get("data") or any(k.endswith("defaults") for k in defaults):
+        return False
     axes = {k for k in layout if _AXIS_KEY.match(k)}
     for trace in data:
         if trace.get("type", "scatter") in _CARTESIAN:
@@ -329,7 +326,7 @@ def _inline_template(layout: dict, template, data: list[dict]):
                 layout[axis] = _with_defaults(layout.get(axis), default)
         else:
             layout[key] = _with_defaults(layout.get(key), default)
-    return None
+    return True
 
 
 def _with_defaults(value, default):
@@ -722,7 +719,7 @@ def significance_grid(
     trace = {
         "x": cols,
         "y": rows,
-        "z": significance_colour_value(p, alpha).astype(np.float32),
+        "z": significance_colour_value(p, alpha),
         "coloraxis": "coloraxis",
         "name": "significance",
         # 1 px between cells while they are big; none beyond, where plotly.js can draw the
@@ -812,7 +809,7 @@ def significance_mosaic(
         traces.append(
             {
                 "type": "heatmap",
-                "z": significance_colour_value(values, alpha).astype(np.float32),
+                "z": significance_colour_value(values, alpha),
                 "x0": c0,
                 "dx": 1,
                 "y0": r0,

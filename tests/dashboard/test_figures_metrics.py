@@ -254,7 +254,7 @@ def test_significance_mosaic_blocks_on_one_axis_pair(pvalues):
         values = frame.to_numpy()
         np.testing.assert_array_equal(
             np.asarray(trace.z, dtype=float),
-            figures.significance_colour_value(values, 0.01).astype(np.float32),
+            figures.significance_colour_value(values, 0.01),
         )
         np.testing.assert_array_equal(  # p as its label prints it (.3g)
             np.asarray(trace.customdata, dtype=float), figures.round_as_shown(values, ".3g")

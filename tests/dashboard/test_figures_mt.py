@@ -54,7 +54,7 @@ def test_significance_grids_side_by_side(results, alpha):
     for k, t in enumerate(TESTS):
         p = results[t].pvalue.to_numpy()
         trace = fig.data[k]
-        expected = figures.significance_colour_value(p, alpha).astype(np.float32)
+        expected = figures.significance_colour_value(p, alpha)
         np.testing.assert_array_equal(np.asarray(trace.z, dtype=float), expected)
         assert np.all(expected[(p >= alpha)] == figures.NOT_SIGNIFICANT_Z)  # grey band
         custom = np.asarray(trace.customdata, dtype=float)
