@@ -3,6 +3,8 @@ config."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import tomllib
 
@@ -15,6 +17,23 @@ def test_each_page_runs_without_exception(app_test, page):
     at = app_test(page).run()
     assert not at.exception, [e.value for e in at.exception]
     assert len(at.title) >= 1
+
+
+@pytest.mark.parametrize(
+    "page", ["views/metrics.py", "views/qe.py", "views/mt_systems.py", "views/human.py"]
+)
+def test_every_chart_is_sent_in_the_form_plotly_draws_once(app_test, page):
+    """figures.browser_figure on every page (through components.show_figure): plain numbers
+    and a data revision, no template or meta object -- nothing that stops plotly.js from
+    seeing Streamlit's JSON copy of a chart as the chart it has just drawn."""
+    at = app_test(page).run()
+    charts = at.get("plotly_chart")
+    assert charts, page
+    for chart in charts:
+        spec = json.loads(chart.proto.spec)
+        assert '"bdata"' not in chart.proto.spec, page
+        assert "datarevision" in spec["layout"], page
+        assert "template" not in spec["layout"] and "meta" not in spec["layout"], page
 
 
 def test_presentation_toggle_in_sidebar_sets_session_state(app_test):
