@@ -227,11 +227,11 @@ def browser_figure(fig: go.Figure) -> BrowserFigure:
 
     Streamlit mounts a new chart and right after that gives plotly.js a JSON copy of the
     same figure (its theme effect). plotly.js redraws from scratch unless the copy compares
-    equal to what it has drawn, and three things never do:
+    equal to what it has drawn, and these parts never do:
 
     * typed arrays (plotly's base64 numpy arrays): numbers go as plain lists instead,
       rounded to :data:`BROWSER_DIGITS` significant digits (NaN/inf as null), and
-      ``layout.datarevision`` is a hash of all data arrays, so plotly.js compares the
+      ``layout.datarevision`` is a hash of the figure's content, so plotly.js compares the
       revision instead of the arrays;
     * ``layout.template`` (compared as an object, so a copy always differs): the house
       template is written into the layout instead (a template with trace defaults stays);
@@ -763,9 +763,9 @@ def significance_mosaic(
     Looks like :func:`grids_side_by_side` of :func:`significance_grid` panels without tick
     labels -- a titled block per key, the same colours and colour bar -- but all blocks sit
     on one pair of hidden numeric axes (block k's cells at ``x0``/``y0``), separated by blank
-    space. Each subplot costs plotly.js its own axes, clip paths and hover layers, and Streamlit
-    redraws a changed chart more than once, so ten 50 x 50 panels as subplots redraw far slower
-    than one mosaic; this keeps an alpha change quick.
+    space. Each subplot costs plotly.js its own axes, clip paths and hover layers, so ten
+    50 x 50 panels as subplots redraw about twice as slowly as one mosaic; this keeps an alpha
+    change quick.
 
     Parameters
     ----------
@@ -782,7 +782,8 @@ def significance_mosaic(
     -------
     go.Figure
         One ``Heatmap`` per block, named by its key, at ``x0``/``y0`` = the block's origin:
-        ``z`` = :func:`significance_colour_value`, ``customdata`` = p, ``text`` = row name and
+        ``z`` = :func:`significance_colour_value`, ``customdata`` = p (rounded as its label
+        prints it, :func:`round_as_shown`), ``text`` = row name and
         ``hovertext`` = column name for tested cells ("" elsewhere; HTML-escaped), on
         ``layout.coloraxis`` as :func:`significance_grid`. ``layout.annotations`` are the block
         titles; ``layout.meta`` holds ``alpha`` and each block's ``[row, col]`` origin under
