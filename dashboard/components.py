@@ -444,7 +444,7 @@ def show_table(
             hide_index=not index,
             column_config=column_config,
             width="stretch",
-            height=height,
+            height=_fitted_height(len(shown)) if height == "auto" else height,
         )
     table_downloads(
         df,
@@ -457,6 +457,18 @@ def show_table(
         column_config=column_config,
         marks=marks,
     )
+
+
+#: st.dataframe's row height in px (header row included), and the most rows shown unscrolled
+_ROW_PX, _MAX_ROWS_SHOWN = 35, 25
+
+
+def _fitted_height(n_rows: int) -> int | str:
+    """A height showing every row of a table up to ``_MAX_ROWS_SHOWN`` rows (Streamlit's
+    "auto" stops at 10 and hides the rest behind a scroll bar); "auto" beyond."""
+    if n_rows > _MAX_ROWS_SHOWN:
+        return "auto"
+    return _ROW_PX * (n_rows + 1) + 3
 
 
 def show_clustered_table(

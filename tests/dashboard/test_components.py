@@ -135,3 +135,21 @@ def test_remembered_widgets_keep_choices_still_offered_else_the_default():
     at.run()
     assert at.multiselect(key="many").value == []  # a selection the user emptied stays empty
     assert_no_exception(at)
+
+
+
+def test_show_table_shows_every_row_of_a_table_up_to_25_rows(monkeypatch):
+    # Streamlit's "auto" height stops at 10 rows: a 12-metric correlation table hid 2 rows
+    # behind a scroll bar. Up to 25 rows the height fits them all (35 px a row, header included).
+    import pandas as pd
+
+    from dashboard import components
+
+    heights = []
+    monkeypatch.setattr(components.st, "dataframe", lambda *a, **k: heights.append(k["height"]))
+    monkeypatch.setattr(components, "table_downloads", lambda *a, **k: None)
+    for rows in (3, 12, 25, 26):
+        frame = pd.DataFrame({"metric": [f"m{i}" for i in range(rows)], "r": range(rows)})
+        components.show_table(frame, key=f"t{rows}", filename=f"t{rows}", index=False)
+    components.show_table(frame, key="fixed", filename="fixed", height=200)
+    assert heights == [35 * 4 + 3, 35 * 13 + 3, 35 * 26 + 3, "auto", 200]
