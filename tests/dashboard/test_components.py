@@ -137,7 +137,6 @@ def test_remembered_widgets_keep_choices_still_offered_else_the_default():
     assert_no_exception(at)
 
 
-
 def test_show_table_shows_every_row_of_a_table_up_to_25_rows(monkeypatch):
     # Streamlit's "auto" height stops at 10 rows: a 12-metric correlation table hid 2 rows
     # behind a scroll bar. Up to 25 rows the height fits them all (35 px a row, header included).
