@@ -217,8 +217,9 @@ def qe_rescale_curve(
     Returns
     -------
     go.Figure
-        One line per system (in first-appearance order), named by the system; ``x`` = lambda.
-        The vertical line is a layout shape.
+        One line per system (in first-appearance order), named by the system; ``x`` = lambda;
+        then one marker trace with each system's value at ``sd_ratio`` (in the same order and
+        colours). The vertical line is a layout shape.
     """
     fig = go.Figure()
     systems = list(dict.fromkeys(curve["system"]))
@@ -248,13 +249,32 @@ def qe_rescale_curve(
                         "dash": "dot",
                     },
                 )
+    # each system's value at the current lambda, marked on its line (read off the curve)
+    at = [
+        float(np.interp(sd_ratio, *_sorted_xy(curve[curve["system"] == s], measure)))
+        for s in systems
+    ]
+    fig.add_trace(
+        go.Scatter(
+            x=[float(sd_ratio)] * len(systems),
+            y=at,
+            mode="markers",
+            name=f"at λ = {sd_ratio:g}",
+            marker={"color": colours, "size": 9, "line": {"color": "#111111", "width": 1}},
+            customdata=[escape_html(s) for s in systems],
+            hovertemplate=f"<b>%{{customdata}}</b><br>λ = {sd_ratio:g}<br>{measure.upper()} = "
+            "%{y:.4f}<extra></extra>",
+            showlegend=False,
+        )
+    )
     fig.add_vline(
         x=float(sd_ratio),
         line={"color": "#111111", "width": 1.5, "dash": "dash"},
         annotation_text=f"λ = {sd_ratio:g}",
         annotation_position="top",
     )
-    base_layout(fig, title=title, height=430)
+    # the legend lists every system: the plot grows with them instead of being squeezed
+    base_layout(fig, title=title, height=max(430, 250 + 20 * len(systems)))
     fig.update_xaxes(title={"text": "λ (rescaled SD / gold SD)"})
     # the axis follows the curves; an original value far above them (another scale) is left out
     values = curve[measure].to_numpy(dtype=float)
@@ -265,6 +285,14 @@ def qe_rescale_curve(
         fig.update_yaxes(range=[0, max([top, *near]) * 1.08])
     fig.update_yaxes(title={"text": measure.upper()})
     return fig
+
+
+def _sorted_xy(part: pd.DataFrame, measure: str) -> tuple[np.ndarray, np.ndarray]:
+    order = np.argsort(part["sd_ratio"].to_numpy(dtype=float), kind="stable")
+    return (
+        part["sd_ratio"].to_numpy(dtype=float)[order],
+        part[measure].to_numpy(dtype=float)[order],
+    )
 
 
 def _is_discrete(values: np.ndarray) -> bool:

@@ -33,6 +33,8 @@ def test_rescale_curve_22_systems_distinct_solid_lines():
     assert [t.name for t in lines] == systems
     assert len({t.line.color for t in lines}) == 22
     assert {t.line.dash for t in lines} <= {None, "solid"}
+    # 22 systems in the legend: the plot grows rather than squeezing them into 430 px
+    assert fig.layout.height >= 250 + 20 * 22
 
 
 def test_rank_change_11_changed_systems_distinct():

@@ -70,7 +70,19 @@ def test_rescale_curve(sample):
     data, ev = sample
     curve = rescaling_curve(data, sd_ratios=[0.25, 0.5, 1.0])
     fig = qe.qe_rescale_curve(curve, sd_ratio=0.5, original=ev.scores.mae.to_dict())
-    assert [t.name for t in fig.data] == list(data.systems)
+    lines = [t for t in fig.data if t.mode == "lines"]
+    assert [t.name for t in lines] == list(data.systems)
+    # the current lambda is marked on every line, in the lines' colours
+    (marks,) = [t for t in fig.data if t.mode == "markers"]
+    np.testing.assert_allclose(marks.x, [0.5] * len(lines))
+    at_half = curve[curve["sd_ratio"] == 0.5].set_index("system")["mae"]
+    np.testing.assert_allclose(marks.y, at_half[list(data.systems)])
+    assert list(marks.marker.color) == [t.line.color for t in lines]
+    # between grid points the mark is read off the line
+    between = qe.qe_rescale_curve(curve, sd_ratio=0.75)
+    (marks,) = [t for t in between.data if t.mode == "markers"]
+    part = curve[curve["system"] == data.systems[0]].set_index("sd_ratio")["mae"]
+    assert marks.y[0] == pytest.approx((part[0.5] + part[1.0]) / 2)
     part = curve[curve["system"] == "baseline"]
     trace = next(t for t in fig.data if t.name == "baseline")
     np.testing.assert_allclose(trace.x, [0.25, 0.5, 1.0])
