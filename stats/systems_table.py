@@ -223,6 +223,8 @@ def _one_metric(data: SegmentStatistics, b: int, *, test, n_resamples, n_ci_resa
                                                (0.0, 1.0), jobs, integer_draws=True)
         mean[b], half[b] = (v[0] for v in _ci_half_width(base_scores, confidence_level))
     pvalue = (counts + 1.0) / (n_resamples + 1.0)
+    # a copy of the baseline: every pseudo-statistic is 0, none "more extreme" than 0
+    pvalue[np.all(data.stats == data.stats[b], axis=(1, 2))] = 1.0
     pvalue = _check_segment_count(n, pvalue, stacklevel=4)
     pvalue[b] = np.nan
     stat = np.abs(np.asarray(data.corpus_scores, dtype=float) - data.corpus_scores[b])
@@ -334,11 +336,13 @@ def systems_table(
     sacreBLEU bootstraps the baseline with a freshly seeded generator.
 
     "More extreme" is strict, as in sacreBLEU; pseudo-statistics within floating-point
-    rounding (1e-9 relative to the scores) of :math:`\\delta` are not counted. Two deliberate
-    differences from sacreBLEU 2.6: seed 0 is a seed here (sacreBLEU passes ``None`` to the
-    non-baseline systems for seed 0), and the resampled scores are computed in float64 from
-    exact integer sums (sacreBLEU computes them from float32 sums, so its μ and CI agree to
-    about 1e-5 on a 0-100 scale).
+    rounding (1e-9 relative to the scores) of :math:`\\delta` are not counted. Deliberate
+    differences from sacreBLEU 2.6: a system whose statistics equal the baseline's on every
+    segment gets :math:`p = 1` (sacreBLEU counts no pseudo-statistic above a zero difference
+    and reports the smallest p-value, :math:`1/(R+1)`, for a copy of the baseline); seed 0 is
+    a seed here (sacreBLEU passes ``None`` to the non-baseline systems for seed 0); and the
+    resampled scores are computed in float64 from exact integer sums (sacreBLEU computes them
+    from float32 sums, so its μ and CI agree to about 1e-5 on a 0-100 scale).
 
     References: Post (2018) https://aclanthology.org/W18-6319/ ; Koehn (2004)
     https://aclanthology.org/W04-3250/ ; Riezler & Maxwell (2005)

@@ -198,3 +198,20 @@ def test_one_segment_is_nan_with_a_warning():
     with pytest.warns(DegenerateInputWarning, match="only 1 segment"):
         res = systems_table(data, n_resamples=50, rng=0)
     assert res.pvalue["x"].isna().all()
+
+
+@pytest.mark.parametrize(("test", "test_type"), [("paired-bootstrap", "bs"),
+                                                 ("approximate-randomization", "ar")])
+def test_copy_of_the_baseline_has_p_one_where_sacrebleu_says_significant(text, monkeypatch,
+                                                                         test, test_type):
+    """A deliberate difference: sacreBLEU reports 1/(R+1) for a system identical to the
+    baseline (no pseudo-statistic exceeds a zero difference); we report p = 1."""
+    refs, hyps = text
+    named = {"base": hyps["Delta"], "copy": list(hyps["Delta"]), "other": hyps["Cirrus"]}
+    gold = _sacrebleu(list(named.items()), {"BLEU": sacrebleu.BLEU()}, refs, test_type,
+                      monkeypatch, n_samples=500)
+    assert gold["BLEU"][1].p_value == pytest.approx(1 / 501)
+    res = systems_table(extract_statistics(refs, named, metric="bleu", jobs=1), test=test,
+                        n_resamples=500, rng=SEED)
+    assert res.pvalue.at["copy", "BLEU"] == 1.0 and not res.significant().at["copy", "BLEU"]
+    assert res.pvalue.at["other", "BLEU"] == gold["BLEU"][2].p_value
