@@ -21,6 +21,7 @@ from stats.human_ranking import HumanRankingResult
 from stats.power import POWER
 from stats.qe import QEEvaluationResult, RescaleResult
 from stats.randomized import PairwiseSignificanceResult
+from stats.systems_table import SystemsTableResult
 
 
 def side_label(alternative: str) -> str:
@@ -454,6 +455,37 @@ def mt_pvalue_table(results: Mapping[str, PairwiseSignificanceResult]) -> pd.Dat
     if merged is None:
         return pd.DataFrame()
     return merged.reset_index()
+
+
+#: sacreBLEU's two paired tests as the systems table offers them (its option in brackets)
+MT_TABLE_TESTS = {
+    "paired-bootstrap": "Paired bootstrap (sacreBLEU --paired-bs)",
+    "approximate-randomization": "Approximate randomization (sacreBLEU --paired-ar)",
+}
+
+
+def mt_baseline_table(result: SystemsTableResult, alpha: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The sacreBLEU-style systems table, indexed by system (the baseline first): per metric
+    its score, bootstrap mean μ, CI half-width and p-value against the baseline, then
+    "vs baseline" ("baseline", or † and the metrics on which the system differs significantly
+    at ``alpha``). Also the † mask over the score cells, for the export marks."""
+    level = round(result.confidence_level * 100)
+    significant = result.significant(alpha)
+    columns, dagger = {}, {}
+    for m in result.metrics:
+        columns[m] = result.score[m]
+        columns[f"{m} μ"] = result.mean[m]
+        columns[f"{m} ± {level}% CI"] = result.ci[m]
+        columns[f"{m} p"] = result.pvalue[m]
+        dagger[m] = significant[m]
+    table = pd.DataFrame(columns, index=pd.Index(result.systems, name="system"))
+    table["vs baseline"] = [
+        "baseline" if s == result.baseline
+        else ("† " + ", ".join(m for m in result.metrics if significant.at[s, m])
+              if significant.loc[s].any() else "")
+        for s in result.systems
+    ]
+    return table, pd.DataFrame(dagger, index=table.index)
 
 
 # ---- Quality estimation ----

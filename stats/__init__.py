@@ -70,6 +70,8 @@ _LAZY = {
     "bootstrap": ".randomized",
     "paired_bootstrap": ".randomized",
     "pairwise_significance": ".randomized",
+    "SystemsTableResult": ".systems_table",
+    "systems_table": ".systems_table",
     "SoftPairwiseAccuracyResult": ".soft_pairwise",
     "soft_pairwise_accuracy": ".soft_pairwise",
     "SegmentStatistics": ".sufficient",
@@ -100,6 +102,8 @@ __all__ = [
     "extract_statistics",
     "paired_bootstrap",
     "pairwise_significance",
+    "systems_table",
+    "SystemsTableResult",
     "statistics_from_scores",
     # correlation with humans and the Williams test
     "CorrelationResult",

@@ -355,11 +355,18 @@ def _bootstrap_weights(uniform: np.ndarray, dtype) -> np.ndarray:
 
     Indices are floor(U * n), so the stream of draws is the same whatever the chunking.
     """
-    size, n = uniform.shape
+    n = uniform.shape[1]
     idx = (uniform * n).astype(np.intp)
     np.minimum(idx, n - 1, out=idx)
-    idx += (np.arange(size, dtype=np.intp) * n)[:, None]
-    return np.bincount(idx.ravel(), minlength=size * n).reshape(size, n).astype(dtype)
+    return _resample_counts(idx, dtype)
+
+
+def _resample_counts(idx: np.ndarray, dtype) -> np.ndarray:
+    """Bootstrap counts (B, n) from drawn segment indices ``idx`` (B, n) in ``0..n-1``: row b
+    holds how often each segment is drawn in resample b."""
+    size, n = idx.shape
+    flat = idx.astype(np.intp) + (np.arange(size, dtype=np.intp) * n)[:, None]
+    return np.bincount(flat.ravel(), minlength=size * n).reshape(size, n).astype(dtype)
 
 
 def _chunks(n_resamples: int, c: int):
@@ -389,14 +396,26 @@ def _in_threads(jobs: int | None, chunks, draw, work, done) -> None:
 
 
 def _bootstrap_system_scores(data, s2, dtype, n_resamples, rng, chunk_size, progress, span,
-                             jobs=None):
-    """Scores of every system on ``n_resamples`` bootstrap resamples: array (B, K)."""
+                             jobs=None, *, integer_draws=False):
+    """Scores of every system on ``n_resamples`` bootstrap resamples: array (B, K).
+
+    ``integer_draws``: draw the segment indices as ``rng.integers(0, n, (B, n))``, which is
+    what sacreBLEU's ``rng.choice(n, (B, n))`` draws (the same stream whatever the chunking),
+    instead of ``floor(U * n)`` from uniform doubles."""
     k, n, d = data.stats.shape
     c = _chunk(chunk_size, n_resamples, max(n, k * d))
     out = np.empty((n_resamples, k))
+    if integer_draws:
+        def draw(_, size):
+            return rng.integers(0, n, size=(size, n))
+        weights = _resample_counts
+    else:
+        def draw(_, size):
+            return rng.random((size, n))
+        weights = _bootstrap_weights
 
-    def work(start, size, uniform):
-        sums = (_bootstrap_weights(uniform, dtype) @ s2).astype(np.float64).reshape(size, k, d)
+    def work(start, size, drawn):
+        sums = (weights(drawn, dtype) @ s2).astype(np.float64).reshape(size, k, d)
         out[start : start + size] = data.score(sums)
 
     def done(start, size, _):
@@ -404,7 +423,7 @@ def _bootstrap_system_scores(data, s2, dtype, n_resamples, rng, chunk_size, prog
             progress(span[0] + (span[1] - span[0]) * (start + size) / n_resamples)
 
     # chunks of resamples (bounded memory)
-    _in_threads(jobs, _chunks(n_resamples, c), lambda _, size: rng.random((size, n)), work, done)
+    _in_threads(jobs, _chunks(n_resamples, c), draw, work, done)
     return out
 
 

@@ -1,6 +1,7 @@
 """Cached data of the "MT systems" page (also used by "Tests vs humans"): segment statistics
 extracted once per input (:mod:`stats.analyses`), then the randomized tests over all pairs or
-one pair, cached per input and setting."""
+one pair, and the sacreBLEU-style systems table against a baseline, cached per input and
+setting."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from stats.randomized import (
 )
 from stats.readers.segments import score_file_metrics
 from stats.sufficient import SegmentStatistics
+from stats.systems_table import SystemsTableResult
 
 #: Input kinds (the ``kind`` argument): system outputs + reference, or segment scores.
 KIND_TEXT = "text"
@@ -121,4 +123,36 @@ def pair_tests(
         n_resamples=n_resamples,
         alternative=alternative,
         rng=seed,
+    )
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def systems_table(
+    kind: str,
+    references: Uploads,
+    files: Uploads,
+    metrics: tuple[str, ...],
+    higher_is_better: bool,
+    baseline: str,
+    test: str,
+    n_resamples: int,
+    seed: int,
+    _progress: Callable[[float], None] | None = None,
+) -> SystemsTableResult:
+    """sacreBLEU's paired ``test`` of every system against ``baseline`` on ``metrics`` (text:
+    bleu/chrf/ter; scores: METRIC names, "" for a file without one), from the statistics of
+    :func:`statistics` (:func:`stats.analyses.systems_table_analysis`). ``_progress`` (not
+    part of the cache key) receives the fraction done."""
+    return analyses.systems_table_analysis(
+        references=references,
+        hypotheses=files,
+        scores=_one_score_file(files) if kind == KIND_SCORES else None,
+        metrics=metrics,
+        lower_is_better=not higher_is_better,
+        baseline=baseline,
+        test=test,
+        n_resamples=n_resamples,
+        rng=seed,
+        progress=_progress,
+        load=lambda metric: statistics(kind, references, files, metric, higher_is_better),
     )

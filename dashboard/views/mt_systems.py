@@ -15,6 +15,7 @@ import streamlit as st
 
 from dashboard import components, figures, page_run, state, tables
 from dashboard.data import mt_systems, samples
+from dashboard.views import mt_table
 from stats.randomized import TESTS
 
 RESAMPLES = (200, 1000, 2000, 5000, 10000)
@@ -194,6 +195,9 @@ with right:
         key="mt_scores_fig",
         filename=f"mt_system_scores_{first.label}",
     )
+
+mt_table.section(inputs, names if kind == mt_systems.KIND_SCORES else (), stats_data.systems,
+                 n_resamples=n_resamples, seed=seed, alpha=alpha)
 
 # ---- significance grids (paper Figure 8) ----
 st.subheader(f"Pairwise significance ({side}, α = {alpha:g})")

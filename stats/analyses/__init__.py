@@ -51,6 +51,9 @@ MT systems: randomized tests from files (Graham, Mathur & Baldwin, WMT 2014)
     - then :func:`stats.randomized.pairwise_significance` for all pairs, or
       :func:`pair_tests` (SegmentStatistics; two systems, tests) -> dict of test name ->
       :class:`~stats.randomized.RandomizedTestResult`
+    - :func:`systems_table_analysis` (text files or a segment-score file; metrics, baseline,
+      test) -> :class:`~stats.systems_table.SystemsTableResult` (sacreBLEU's paired tests
+      against a baseline)
 Tests against humans (Graham, Mathur & Baldwin, WMT 2014, Tables 1-2)
     - :func:`human_gold` (judgement files; alpha) -> :class:`~stats.human.HumanGoldResult`
     - :func:`accuracy_statistics` (text files with metrics and/or a segment-score file) ->
@@ -99,6 +102,7 @@ _LAZY = {
     "read_metric_scores": ".metrics",
     "TEXT_METRICS": ".mt_systems",
     "pair_tests": ".mt_systems",
+    "systems_table_analysis": ".mt_systems",
     "score_statistics": ".mt_systems",
     "text_statistics": ".mt_systems",
     "QEAnalysis": ".qe",
@@ -137,6 +141,7 @@ __all__ = [
     "text_statistics",
     "score_statistics",
     "pair_tests",
+    "systems_table_analysis",
     # tests against humans (stats.analyses.human)
     "human_gold",
     "accuracy_statistics",

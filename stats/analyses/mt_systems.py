@@ -1,5 +1,6 @@
-"""MT systems: segment statistics from files and randomized tests for a pair (Graham, Mathur &
-Baldwin, WMT 2014).
+"""MT systems: segment statistics from files, randomized tests for a pair (Graham, Mathur &
+Baldwin, WMT 2014), and the sacreBLEU-style systems table (every system against a baseline on
+several metrics, Post 2018).
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from ..randomized import (
     paired_bootstrap,
 )
 from ..readers._common import source_name
-from ..readers.segments import read_parallel, read_segment_scores
+from ..readers.segments import read_parallel, read_segment_scores, score_file_metrics
 from ..sufficient import SegmentStatistics, extract_statistics, statistics_from_scores
+from ..systems_table import SystemsTableResult, systems_table
 from ._inputs import FileInput, Files, _named
 
 _SINGLE_TESTS = {
@@ -131,3 +133,80 @@ def pair_tests(
         )
         for t in tests
     }
+
+
+def systems_table_analysis(
+    *,
+    references: Files = (),
+    hypotheses: Files = (),
+    scores: FileInput | None = None,
+    metrics: Sequence[str] | None = None,
+    lower_is_better: bool | Callable[[str], bool] = False,
+    baseline: str | None = None,
+    test: str = "paired-bootstrap",
+    n_resamples: int | None = None,
+    rng=None,
+    jobs: int | None = None,
+    progress: Callable[[float], None] | None = None,
+    load: Callable[[str], SegmentStatistics] | None = None,
+) -> SystemsTableResult:
+    """The sacreBLEU-style systems table (:func:`stats.systems_table.systems_table`) of text
+    files or of a segment-score file.
+
+    Parameters
+    ----------
+    references, hypotheses : Files
+        Text input: reference file(s) and one output file per system.
+    scores : FileInput, optional
+        Segment-score input instead (long ``SYSTEM SEGMENT SCORE [METRIC]`` or wide).
+    metrics : sequence of str, optional
+        Text: names of :data:`TEXT_METRICS` (default all three, in that order). Scores: names
+        of the file's METRIC column (default every metric of the file; a file without one has
+        the single metric ``""``).
+    lower_is_better : bool or callable
+        Scores only: see :func:`score_statistics` (the table's p-values are two-sided, so the
+        direction only labels the metric).
+    baseline, test, n_resamples, rng, jobs, progress
+        See :func:`stats.systems_table.systems_table` (``jobs`` also extracts TER).
+    load : callable, optional
+        ``load(metric)`` returns the statistics of one metric in place of reading the files
+        (the dashboard passes its cached extraction); the metric names are those above.
+
+    Raises
+    ------
+    StatsInputError
+        An unknown metric or baseline, and anything the readers reject.
+    """
+    if scores is not None:
+        source, name = _named(scores)
+        found = score_file_metrics(source, name=name) or ("",)
+        chosen = tuple(found) if metrics is None else tuple(metrics)
+        if "" not in found:
+            lowered = {m.lower(): m for m in found}
+            unknown = [m for m in chosen if m.lower() not in lowered]
+            if unknown:
+                raise StatsInputError(
+                    f"metrics: {', '.join(map(repr, unknown))} not in the METRIC column of "
+                    f"{source_name(source, name)} ({', '.join(found)})"
+                )
+
+        def read(metric: str) -> SegmentStatistics:
+            return score_statistics(scores, metric=metric or None, lower_is_better=lower_is_better)
+    else:
+        chosen = TEXT_METRICS if metrics is None else tuple(metrics)
+        unknown = [m for m in chosen if m not in TEXT_METRICS]
+        if unknown:
+            raise StatsInputError(
+                f"metrics: unknown text metric(s) {', '.join(map(repr, unknown))}; choose from "
+                f"{', '.join(TEXT_METRICS)}"
+            )
+
+        def read(metric: str) -> SegmentStatistics:
+            return text_statistics(references, hypotheses, metric=metric, jobs=jobs)
+    if not chosen:
+        raise StatsInputError("metrics: choose at least one metric")
+    data = [(load or read)(m) for m in dict.fromkeys(chosen)]
+    return systems_table(
+        data, baseline=baseline, test=test, n_resamples=n_resamples, rng=rng, jobs=jobs,
+        progress=progress,
+    )

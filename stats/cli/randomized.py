@@ -20,6 +20,21 @@ JSON output::
 The p-value of a pair sits in the row of the system with the better score (for TER, and
 segment scores with ``--lower-is-better``: the lower); the mirror cell and the diagonal are
 null. The same seed gives byte-identical output.
+
+Several metrics (``--metric bleu chrf ter``) or ``--baseline NAME`` add the sacreBLEU-style
+systems table (:func:`stats.systems_table`: every system against the baseline, default the
+first system given, with sacreBLEU's paired bootstrap or approximate randomization, following
+``--test``; ``--test bootstrap`` tables with the paired bootstrap). JSON: one metric gives the
+object above plus ``"table"``; several give ``{"results": [one object per metric], "table"}``,
+with::
+
+    "table": {"test", "alternative", "baseline", "n_resamples", "n_ci_resamples", "seed",
+              "confidence_level", "alpha", "metrics": [label], "systems": [baseline first],
+              "rows": [{"system", "metric", "score", "mean", "ci", "statistic", "pvalue",
+                        "significant"}]}
+
+TSV prints each metric's block, then the table (``score (mean ± CI)`` and ``p``, † where
+p < ``--alpha``). One metric without ``--baseline`` prints what it always printed.
 """
 
 from __future__ import annotations
@@ -65,10 +80,14 @@ def add_parser(subparsers) -> None:
     src.add_argument("--score-metric", metavar="NAME",
                      help="with --scores: which METRIC to use when the file holds several")
     add_lower_is_better(src, bare_flag=True)
-    p.add_argument("--metric", choices=["bleu", "chrf", "ter", "mean"],
-                   help="bleu|chrf|ter for --ref/--hyp (default bleu), mean for --scores")
+    p.add_argument("--metric", choices=["bleu", "chrf", "ter", "mean"], nargs="+",
+                   help="bleu|chrf|ter for --ref/--hyp (default bleu; several at once add the "
+                   "systems table), mean for --scores")
     p.add_argument("--test", choices=list(TESTS), default="paired-bootstrap",
                    help="default: paired-bootstrap")
+    p.add_argument("--baseline", metavar="NAME",
+                   help="add the sacreBLEU-style systems table: every system against this one "
+                   "(default with several metrics: the first system given)")
     p.add_argument("--resamples", type=int, metavar="N",
                    help="number of resamples (default 1000; 10000 for approximate-randomization)")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, metavar="S",
@@ -81,13 +100,17 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def _load(args: argparse.Namespace):
-    from ..analyses import score_statistics, text_statistics
-
+def _metrics(args: argparse.Namespace) -> list[str]:
+    """The ``--metric`` names, each once, in order (default bleu, or mean for --scores)."""
     if args.scores and (args.hyp or args.ref):
         raise StatsInputError("give either --scores or --ref/--hyp, not both")
+    return list(dict.fromkeys(args.metric or ["mean" if args.scores else "bleu"]))
+
+
+def _load(args: argparse.Namespace, metric: str):
+    from ..analyses import score_statistics, text_statistics
+
     if args.scores:
-        metric = args.metric or "mean"
         if metric != "mean":
             raise StatsInputError(
                 f"--metric {metric} needs --ref/--hyp text files; segment scores (--scores) "
@@ -98,28 +121,106 @@ def _load(args: argparse.Namespace):
             metric=args.score_metric,
             lower_is_better=lambda name: lower_is_better_for(args, name, source=str(args.scores)),
         )
-        return data, metric
+        return data
     if not args.hyp:
         raise StatsInputError("no input: give --ref FILE and --hyp FILE [FILE ...], or --scores FILE")
     if not args.ref:
         raise StatsInputError("--hyp given without --ref: give at least one reference file")
     check_scores_only(args)
-    metric = args.metric or "bleu"
     if metric == "mean":
         raise StatsInputError(
             "--metric mean needs --scores (segment scores); use bleu, chrf or ter with text files"
         )
-    return text_statistics(args.ref, args.hyp, metric=metric, jobs=args.jobs), metric
+    return text_statistics(args.ref, args.hyp, metric=metric, jobs=args.jobs)
 
 
 def run(args: argparse.Namespace) -> str:
+    check_resamples_seed(args.resamples, args.seed)
+    check_alpha_option(args.alpha)
+    metrics = _metrics(args)
+    loaded = {m: _load(args, m) for m in metrics}
+    n = args.resamples if args.resamples is not None else DEFAULT_RESAMPLES[args.test]
+    table = None
+    if len(metrics) > 1 or args.baseline is not None:
+        table = _table(args, loaded, n)  # first: an unknown --baseline fails before the tests
+    blocks = [_block(args, loaded[m], m, n) for m in metrics]
+    if table is None:
+        return dumps(blocks[0]) if args.format == "json" else blocks[0]
+    if args.format == "json":
+        body = blocks[0] if len(blocks) == 1 else {"results": blocks}
+        return dumps({**body, "table": _table_json(table, args.alpha)})
+    return "\n\n".join([*blocks, _table_tsv(table, args.alpha)])
+
+
+def _table(args: argparse.Namespace, loaded: dict, n: int):
+    """The systems table of the loaded metrics (the workflow reuses the statistics)."""
+    from ..analyses import systems_table_analysis
+    from ..systems_table import SYSTEMS_TABLE_TESTS
+
+    common = {
+        "baseline": args.baseline,
+        "test": args.test if args.test in SYSTEMS_TABLE_TESTS else "paired-bootstrap",
+        "n_resamples": n,
+        "rng": args.seed,
+        "jobs": args.jobs or os.cpu_count(),
+    }
+    if args.scores:
+        (data,) = loaded.values()
+        return systems_table_analysis(
+            scores=args.scores,
+            metrics=[args.score_metric] if args.score_metric else None,
+            load=lambda _: data,
+            **common,
+        )
+    return systems_table_analysis(
+        references=args.ref, hypotheses=args.hyp, metrics=list(loaded), load=loaded.__getitem__,
+        **common,
+    )
+
+
+def _table_json(table, alpha: float) -> dict:
+    return {
+        "test": table.test,
+        "alternative": table.alternative,
+        "baseline": table.baseline,
+        "n_resamples": table.n_resamples,
+        "n_ci_resamples": table.n_ci_resamples,
+        "seed": table.seed,
+        "confidence_level": table.confidence_level,
+        "alpha": alpha,
+        "metrics": list(table.metrics),
+        "systems": list(table.systems),
+        "rows": table.long(alpha).to_dict(orient="records"),
+    }
+
+
+def _table_tsv(table, alpha: float) -> str:
+    sig = table.significant(alpha)
+    head = (
+        f"# systems table against baseline={table.baseline}: test={table.test} "
+        f"alternative={table.alternative} n_resamples={table.n_resamples} "
+        f"n_ci_resamples={table.n_ci_resamples} seed={table.seed}"
+    )
+    ci = f"{round(table.confidence_level * 100)}% CI"
+    note = f"# score (bootstrap mean ± {ci} half-width); p against the baseline, † p < {alpha:g}"
+    columns = ["system"] + [c for m in table.metrics for c in (m, f"{m} p")]
+    rows = []
+    for s in table.systems:
+        row = {"system": s}
+        for m in table.metrics:
+            row[m] = (f"{table.score.at[s, m]:.4f} ({table.mean.at[s, m]:.4f} ± "
+                      f"{table.ci.at[s, m]:.4f})")
+            p = table.pvalue.at[s, m]
+            row[f"{m} p"] = "-" if p != p else f"{p:.4f}{'†' if sig.at[s, m] else ''}"
+        rows.append(row)
+    return "\n".join([head, note, table_tsv(rows, columns)])
+
+
+def _block(args: argparse.Namespace, data, metric: str, n: int):
+    """Today's output of one metric: the all-pairs test (a dict for JSON, text for TSV)."""
     from ..grids import grid_significance
     from ..randomized import pairwise_significance
 
-    check_resamples_seed(args.resamples, args.seed)
-    check_alpha_option(args.alpha)
-    data, metric = _load(args)
-    n = args.resamples if args.resamples is not None else DEFAULT_RESAMPLES[args.test]
     res = pairwise_significance(
         data, test=args.test, n_resamples=n, alternative=args.alternative, rng=args.seed,
         jobs=args.jobs or os.cpu_count(),
@@ -128,7 +229,7 @@ def run(args: argparse.Namespace) -> str:
         res.pvalue, alpha=args.alpha, correction=args.correction, alternative=res.alternative
     )
     if args.format == "json":
-        return dumps(
+        return (
             {
                 "metric": metric,
                 "test": res.test,
