@@ -15,7 +15,6 @@ from stats.randomized import (
     RandomizedTestResult,
     pairwise_significance,
 )
-from stats.readers.segments import score_file_metrics
 from stats.sufficient import SegmentStatistics
 
 #: Input kinds (the ``kind`` argument): system outputs + reference, or segment scores.
@@ -23,21 +22,25 @@ KIND_TEXT = "text"
 KIND_SCORES = "scores"
 
 
-def _one_score_file(scores: Uploads) -> tuple[str, bytes]:
-    if len(scores) != 1:
-        names = ", ".join(name for name, _ in scores) or "none"
+def _score_files(scores: Uploads) -> list[tuple[str, bytes]]:
+    if not scores:
         raise StatsInputError(
-            "upload one segment-score file (SYSTEM SEGMENT SCORE [METRIC], or a wide CSV with "
-            f"one column per system); got {len(scores)}: {names}"
+            "upload a segment-score file (SYSTEM SEGMENT SCORE [METRIC], or a wide CSV with one "
+            "column per system), or WMT metrics task segment-level files"
         )
-    return scores[0]
+    return list(scores)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
+def score_options(scores: Uploads) -> analyses.ScoreFileOptions:
+    """The metrics of the uploaded score file(s), and the (metric, lp, testset, refset) blocks
+    of WMT metrics task segment-level files (:func:`stats.analyses.score_file_options`)."""
+    return analyses.score_file_options(_score_files(scores))
+
+
 def score_metrics(scores: Uploads) -> tuple[str, ...]:
-    """Metric names in the METRIC column of the uploaded score file (``()`` if none)."""
-    name, raw = _one_score_file(scores)
-    return score_file_metrics(raw, name=name)
+    """Metric names in the METRIC column of the uploaded score file(s) (``()`` if none)."""
+    return score_options(scores).metrics
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -47,6 +50,7 @@ def statistics(
     files: Uploads,
     metric: str,
     higher_is_better: bool = True,
+    block: tuple = (),
     _progress: Callable[[float], None] | None = None,
 ) -> SegmentStatistics:
     """Per-segment sufficient statistics of all systems, extracted once.
@@ -54,7 +58,9 @@ def statistics(
     ``kind`` :data:`KIND_TEXT`: ``references`` and one output file per system in ``files``,
     ``metric`` one of bleu/chrf/ter (:func:`stats.analyses.text_statistics`). ``kind``
     :data:`KIND_SCORES`: one segment-score file in ``files``, ``metric`` the METRIC to use (""
-    when the file has no METRIC column; :func:`stats.analyses.score_statistics`).
+    when the file has no METRIC column; :func:`stats.analyses.score_statistics`), ``block``
+    the ``(lp, testset, refset)`` of WMT metrics task segment-level files (``()``, or None
+    in it: the only one, or the test set's own reference).
     ``_progress`` (not part of the cache key) receives the fraction of systems done during
     extraction.
     """
@@ -66,8 +72,14 @@ def statistics(
                 f"upload one output file per system (at least two); got {len(files)}"
             )
         return analyses.text_statistics(references, files, metric=metric, progress=_progress)
+    lp, testset, refset = tuple(block) + (None,) * (3 - len(block))
     return analyses.score_statistics(
-        _one_score_file(files), metric=metric or None, lower_is_better=not higher_is_better
+        _score_files(files),
+        metric=metric or None,
+        lower_is_better=not higher_is_better,
+        lp=lp,
+        testset=testset,
+        refset=refset,
     )
 
 
@@ -82,12 +94,13 @@ def pairwise(
     n_resamples: int,
     alternative: str,
     seed: int,
+    block: tuple = (),
     _progress: Callable[[float], None] | None = None,
 ) -> PairwiseSignificanceResult:
     """All-pairs randomized test on :func:`statistics`. ``_progress`` (not part of the cache
     key) receives the fraction done while it runs."""
     return pairwise_significance(
-        statistics(kind, references, files, metric, higher_is_better),
+        statistics(kind, references, files, metric, higher_is_better, block),
         test=test,
         n_resamples=n_resamples,
         alternative=alternative,
@@ -109,12 +122,13 @@ def pair_tests(
     n_resamples: int,
     alternative: str,
     seed: int,
+    block: tuple = (),
 ) -> dict[str, RandomizedTestResult]:
     """The chosen tests for one pair (X, Y) with their pseudo-statistic distributions
     (:func:`stats.analyses.pair_tests`); with the same seed the p-values equal the all-pairs
     grid's."""
     return analyses.pair_tests(
-        statistics(kind, references, files, metric, higher_is_better),
+        statistics(kind, references, files, metric, higher_is_better, block),
         x,
         y,
         tests=tests,

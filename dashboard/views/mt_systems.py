@@ -15,6 +15,7 @@ import streamlit as st
 
 from dashboard import components, figures, page_run, state, tables
 from dashboard.data import mt_systems, samples
+from dashboard.views import mt_choice
 from stats.randomized import TESTS
 
 RESAMPLES = (200, 1000, 2000, 5000, 10000)
@@ -55,7 +56,7 @@ else:
     references = ()
     files, is_sample = components.file_input(
         "Segment scores: long SYSTEM SEGMENT SCORE [METRIC], or wide CSV (SEGMENT + one "
-        "column per system)",
+        "column per system), or WMT metrics task .seg.score files (several, .gz, .zip)",
         key="mt_scores",
         sample=samples.mt_sample_scores(),
         sample_note="Showing the bundled **synthetic sample data**: segment-level chrF and "
@@ -73,7 +74,7 @@ if not is_sample:  # the "Tests vs humans" page can reuse these uploads
 
 with components.controls_expander("Controls"):
     c1, c2, c3 = st.columns(3)
-    higher_is_better = True
+    higher_is_better, block = True, ()
     with c1:
         if kind == mt_systems.KIND_TEXT:
             metric_label = components.persistent(
@@ -82,7 +83,7 @@ with components.controls_expander("Controls"):
             metric = tables.TEXT_METRICS[metric_label]
         else:
             with components.input_errors():
-                names = mt_systems.score_metrics(files)
+                names = mt_systems.score_options(files).metrics
             metric = ""
             if names:
                 metric = components.remembered(
@@ -92,6 +93,7 @@ with components.controls_expander("Controls"):
                     key="mt_score_metric",
                     default=names[0],
                 )
+                block = mt_choice.wmt_block(mt_systems.score_options(files), metric)
             higher_is_better = not components.persistent(
                 st.toggle,
                 "Lower scores are better",
@@ -135,11 +137,17 @@ inputs = (kind, references, files, metric, higher_is_better)
 with components.input_errors():
     stats_data, *pairwise = page_run.run_steps(
         [
-            ("Extracting sufficient statistics ...", partial(mt_systems.statistics, *inputs)),
+            (
+                "Extracting sufficient statistics ...",
+                partial(mt_systems.statistics, *inputs, block),
+            ),
             *(
                 (
                     f"{tables.MT_TEST_LABELS[test]}: {n_resamples:,} resamples ...",
-                    partial(mt_systems.pairwise, *inputs, test, n_resamples, alternative, seed),
+                    partial(
+                        mt_systems.pairwise, *inputs, test, n_resamples, alternative, seed,
+                        block=block,
+                    ),
                 )
                 for test in tests
             ),
@@ -162,6 +170,7 @@ m4.metric("Best system", components.escape_markdown(systems[0]),
           delta_arrow="off", help=components.escape_markdown(systems[0]))  # fmt: skip
 if stats_data.signature:
     st.caption(f"sacrebleu signature: `{stats_data.signature}`")
+mt_choice.block_caption(block, metric)
 
 # ---- system table ----
 st.subheader("Systems and bootstrap confidence intervals")
@@ -265,7 +274,9 @@ with c_y:
         default=others[0] if default_y is None else default_y,
     )
 with components.input_errors():
-    single = mt_systems.pair_tests(*inputs, x, y, tuple(tests), n_resamples, alternative, seed)
+    single = mt_systems.pair_tests(
+        *inputs, x, y, tuple(tests), n_resamples, alternative, seed, block=block
+    )
 one = single[tests[0]]
 cols = st.columns(len(tests) + 1)
 cols[0].metric(

@@ -46,8 +46,13 @@ QE from files (Graham, ACL 2015)
 MT systems: randomized tests from files (Graham, Mathur & Baldwin, WMT 2014)
     - :func:`text_statistics` (reference files, one output file per system; metric) ->
       :class:`~stats.sufficient.SegmentStatistics`
-    - :func:`score_statistics` (one segment-score file; metric, lower_is_better) ->
+    - :func:`score_statistics` (one segment-score file, or WMT metrics task segment-level
+      files; metric, lower_is_better, lp, testset, refset) ->
       :class:`~stats.sufficient.SegmentStatistics`
+    - :func:`score_file_options` (the same files) -> :class:`ScoreFileOptions`: the metrics,
+      and the (metric, lp, testset, refset) blocks of WMT files, to choose from
+    - :func:`wmt_segment_scores` (WMT segment-level files; metric, lp, testset, refset) ->
+      DataFrame of items (DOCID:SEGID) x systems
     - then :func:`stats.randomized.pairwise_significance` for all pairs, or
       :func:`pair_tests` (SegmentStatistics; two systems, tests) -> dict of test name ->
       :class:`~stats.randomized.RandomizedTestResult`
@@ -100,6 +105,9 @@ _LAZY = {
     "TEXT_METRICS": ".mt_systems",
     "pair_tests": ".mt_systems",
     "score_statistics": ".mt_systems",
+    "ScoreFileOptions": ".mt_systems",
+    "score_file_options": ".mt_systems",
+    "wmt_segment_scores": ".mt_systems",
     "text_statistics": ".mt_systems",
     "QEAnalysis": ".qe",
     "QEInput": ".qe",
@@ -136,6 +144,9 @@ __all__ = [
     "TEXT_METRICS",
     "text_statistics",
     "score_statistics",
+    "ScoreFileOptions",
+    "score_file_options",
+    "wmt_segment_scores",
     "pair_tests",
     # tests against humans (stats.analyses.human)
     "human_gold",

@@ -6,6 +6,8 @@ Examples::
         --metric bleu --test approximate-randomization --resamples 10000 --seed 1
     python -m stats randomized --scores comet.tsv --metric mean --test paired-bootstrap
     python -m stats randomized --scores seg.tsv --score-metric TER --lower-is-better
+    python -m stats randomized --scores wmt20-seg.zip --score-metric COMET --lp en-de \\
+        --refset newstestB2020   # WMT metrics task segment-level files as published
 
 JSON output::
 
@@ -61,7 +63,7 @@ def add_parser(subparsers) -> None:
         ),
     )
     src = p.add_argument_group("input (either --ref/--hyp or --scores)")
-    add_system_outputs(src)
+    add_system_outputs(src, wmt_scores=True)
     src.add_argument("--score-metric", metavar="NAME",
                      help="with --scores: which METRIC to use when the file holds several")
     add_lower_is_better(src, bare_flag=True)
@@ -93,12 +95,21 @@ def _load(args: argparse.Namespace):
                 f"--metric {metric} needs --ref/--hyp text files; segment scores (--scores) "
                 "use --metric mean"
             )
+        names = ", ".join(map(str, args.scores))
         data = score_statistics(
             args.scores,
             metric=args.score_metric,
-            lower_is_better=lambda name: lower_is_better_for(args, name, source=str(args.scores)),
+            lower_is_better=lambda name: lower_is_better_for(args, name, source=names),
+            lp=args.lp,
+            testset=args.testset,
+            refset=args.refset,
         )
         return data, metric
+    wmt_only = [f"--{k}" for k in ("lp", "testset", "refset") if getattr(args, k)]
+    if wmt_only:
+        raise StatsInputError(
+            f"{', '.join(wmt_only)}: only with --scores (WMT segment-level files)"
+        )
     if not args.hyp:
         raise StatsInputError("no input: give --ref FILE and --hyp FILE [FILE ...], or --scores FILE")
     if not args.ref:
