@@ -73,6 +73,8 @@ _LAZY = {
     "SoftPairwiseAccuracyResult": ".soft_pairwise",
     "soft_pairwise_accuracy": ".soft_pairwise",
     "SegmentStatistics": ".sufficient",
+    "SegmentContributions": ".contributions",
+    "segment_contributions": ".contributions",
     "extract_statistics": ".sufficient",
     "statistics_from_scores": ".sufficient",
     "WilliamsMatrixResult": ".williams",
@@ -101,6 +103,9 @@ __all__ = [
     "paired_bootstrap",
     "pairwise_significance",
     "statistics_from_scores",
+    # the segment explorer: each segment's part in a pair's difference
+    "SegmentContributions",
+    "segment_contributions",
     # correlation with humans and the Williams test
     "CorrelationResult",
     "LeaveOneOutResult",

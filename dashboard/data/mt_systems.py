@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pandas as pd
 import streamlit as st
 
 from dashboard.data import Uploads
 from stats import StatsInputError, analyses
+from stats.contributions import SegmentContributions, segment_contributions
 from stats.randomized import (
     PairwiseSignificanceResult,
     RandomizedTestResult,
@@ -136,3 +138,35 @@ def pair_tests(
         alternative=alternative,
         rng=seed,
     )
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def contributions(
+    kind: str,
+    references: Uploads,
+    files: Uploads,
+    metric: str,
+    higher_is_better: bool,
+    x: str,
+    y: str,
+    block: tuple = (),
+) -> SegmentContributions:
+    """Each segment's contribution to the difference of systems ``x`` and ``y``
+    (:func:`stats.segment_contributions` on :func:`statistics`)."""
+    return segment_contributions(
+        statistics(kind, references, files, metric, higher_is_better, block), x, y
+    )
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def segment_texts(
+    references: Uploads, files: Uploads, x: str, y: str, source: Uploads = ()
+) -> pd.DataFrame:
+    """Source (one uploaded file, optional), reference and the two hypotheses of every segment
+    (:func:`stats.analyses.segment_texts`)."""
+    if len(source) > 1:
+        raise StatsInputError(
+            f"upload one source file (one line per segment); got {len(source)}: "
+            + ", ".join(name for name, _ in source)
+        )
+    return analyses.segment_texts(references, files, x, y, source=source[0] if source else None)

@@ -15,7 +15,7 @@ import streamlit as st
 
 from dashboard import components, figures, page_run, state, tables
 from dashboard.data import mt_systems, samples
-from dashboard.views import mt_choice
+from dashboard.views import mt_choice, mt_explorer
 from stats.randomized import TESTS
 
 RESAMPLES = (200, 1000, 2000, 5000, 10000)
@@ -318,3 +318,5 @@ with st.expander("Why the Riezler & Maxwell bootstrap was effectively one-sided"
         "bootstrap p-values makes the two tests agree closely (Graham, Mathur & Baldwin 2014, "
         "§2). Here the shift comes first and the absolute value second (Figure 1)."
     )
+
+mt_explorer.render(inputs, block, systems, x, y)

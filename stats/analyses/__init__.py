@@ -53,6 +53,9 @@ MT systems: randomized tests from files (Graham, Mathur & Baldwin, WMT 2014)
       and the (metric, lp, testset, refset) blocks of WMT files, to choose from
     - :func:`wmt_segment_scores` (WMT segment-level files; metric, lp, testset, refset) ->
       DataFrame of items (DOCID:SEGID) x systems
+    - :func:`segment_texts` (reference files, output files; two systems, source) ->
+      DataFrame of each segment's source, reference, both hypotheses and length, for the
+      segment explorer with :func:`stats.segment_contributions`
     - then :func:`stats.randomized.pairwise_significance` for all pairs, or
       :func:`pair_tests` (SegmentStatistics; two systems, tests) -> dict of test name ->
       :class:`~stats.randomized.RandomizedTestResult`
@@ -106,6 +109,7 @@ _LAZY = {
     "pair_tests": ".mt_systems",
     "score_statistics": ".mt_systems",
     "ScoreFileOptions": ".mt_systems",
+    "segment_texts": ".mt_systems",
     "score_file_options": ".mt_systems",
     "wmt_segment_scores": ".mt_systems",
     "text_statistics": ".mt_systems",
@@ -145,6 +149,7 @@ __all__ = [
     "text_statistics",
     "score_statistics",
     "ScoreFileOptions",
+    "segment_texts",
     "score_file_options",
     "wmt_segment_scores",
     "pair_tests",

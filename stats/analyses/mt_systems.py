@@ -26,11 +26,17 @@ from ..randomized import (
     paired_bootstrap,
 )
 from ..readers._archives import expand_sources
-from ..readers._common import load_bytes, name_list, split_lines
-from ..readers.segments import pivot_scores, read_parallel, read_segment_scores, score_file_metrics
+from ..readers._common import load_bytes, name_list, source_name, split_lines
+from ..readers.segments import (
+    pivot_scores,
+    read_lines,
+    read_parallel,
+    read_segment_scores,
+    score_file_metrics,
+)
 from ..readers.wmt import detect_wmt_format, read_wmt_scores, select_refsets
 from ..sufficient import SegmentStatistics, extract_statistics, statistics_from_scores
-from ._inputs import FileInput, Files
+from ._inputs import FileInput, Files, _named
 
 _SINGLE_TESTS = {
     "paired-bootstrap": paired_bootstrap,
@@ -79,6 +85,62 @@ def text_statistics(
     refs, hyps = read_parallel(references, hypotheses)
     _check_two_systems(len(hyps), hyps)
     return extract_statistics(refs, hyps, metric=metric, progress=progress, jobs=jobs)
+
+
+def segment_texts(
+    references: Files,
+    hypotheses: Files,
+    x: str,
+    y: str,
+    *,
+    source: FileInput | None = None,
+) -> pd.DataFrame:
+    """The texts of every segment for comparing systems ``x`` and ``y``.
+
+    Parameters
+    ----------
+    references, hypotheses : Files
+        As for :func:`text_statistics`.
+    x, y : str
+        Two systems (hypothesis file names without extension).
+    source : FileInput, optional
+        The source text, one line per segment.
+
+    Returns
+    -------
+    DataFrame
+        Index: segment ids (line numbers, as :func:`text_statistics` gives them); columns
+        ``source`` (when given), ``reference`` (the first reference file), ``x`` and ``y``
+        (the two systems' hypotheses) and ``length`` (reference words, split on whitespace).
+
+    Raises
+    ------
+    StatsInputError
+        Anything :func:`stats.readers.segments.read_parallel` rejects; an unknown system; a
+        source with another number of lines than the reference (naming both files and counts).
+    """
+    refs, hyps = read_parallel(references, hypotheses)
+    for name in (x, y):
+        if name not in hyps:
+            raise StatsInputError(f"unknown system {name!r}; known systems: {name_list(hyps)}")
+    first = refs[0]
+    columns = {}
+    if source is not None:
+        src, name = _named(source)
+        lines, label = read_lines(src, name)
+        if len(lines) != len(first):
+            one = references if isinstance(references, (str, os.PathLike)) else references[0]
+            ref_label = source_name(*_named(one))
+            raise StatsInputError(
+                f"{label} has {len(lines)} lines but {ref_label} has {len(first)}; the source "
+                "text needs one line per segment"
+            )
+        columns["source"] = lines
+    columns.update(reference=first, x=hyps[x], y=hyps[y])
+    frame = pd.DataFrame(columns, index=pd.Index([str(i + 1) for i in range(len(first))]))
+    frame.index.name = "segment"
+    frame["length"] = frame["reference"].str.split().str.len().astype(np.int64)
+    return frame
 
 
 def score_statistics(
