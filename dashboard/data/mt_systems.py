@@ -85,6 +85,10 @@ def statistics(
     )
 
 
+def _kept(data: SegmentStatistics, excluded: tuple) -> SegmentStatistics:
+    return analyses.without_systems(data, excluded) if excluded else data
+
+
 @st.cache_data(show_spinner=False, max_entries=64)
 def pairwise(
     kind: str,
@@ -97,12 +101,13 @@ def pairwise(
     alternative: str,
     seed: int,
     block: tuple = (),
+    excluded: tuple = (),
     _progress: Callable[[float], None] | None = None,
 ) -> PairwiseSignificanceResult:
-    """All-pairs randomized test on :func:`statistics`. ``_progress`` (not part of the cache
-    key) receives the fraction done while it runs."""
+    """All-pairs randomized test on :func:`statistics` without the systems ``excluded``.
+    ``_progress`` (not part of the cache key) receives the fraction done while it runs."""
     return pairwise_significance(
-        statistics(kind, references, files, metric, higher_is_better, block),
+        _kept(statistics(kind, references, files, metric, higher_is_better, block), excluded),
         test=test,
         n_resamples=n_resamples,
         alternative=alternative,
@@ -125,12 +130,13 @@ def pair_tests(
     alternative: str,
     seed: int,
     block: tuple = (),
+    excluded: tuple = (),
 ) -> dict[str, RandomizedTestResult]:
     """The chosen tests for one pair (X, Y) with their pseudo-statistic distributions
     (:func:`stats.analyses.pair_tests`); with the same seed the p-values equal the all-pairs
     grid's."""
     return analyses.pair_tests(
-        statistics(kind, references, files, metric, higher_is_better, block),
+        _kept(statistics(kind, references, files, metric, higher_is_better, block), excluded),
         x,
         y,
         tests=tests,

@@ -1,6 +1,6 @@
-"""The block controls of the "MT systems" page for WMT metrics task segment-level files
-(imported by dashboard/views/mt_systems.py, not a page of its own): which language pair, test
-set and reference (REFSET) of the chosen metric give the systems' segment scores."""
+"""Controls of the "MT systems" page (imported by dashboard/views/mt_systems.py, not a page of
+its own): for WMT metrics task segment-level files, which language pair, test set and reference
+(REFSET) of the chosen metric give the systems' segment scores; which systems to leave out."""
 
 from __future__ import annotations
 
@@ -50,5 +50,33 @@ def block_caption(block: tuple, metric: str) -> None:
             components.escape_markdown(
                 f"WMT metrics task segment scores: {metric}, {lp}, test set {testset}, "
                 f"reference {refset}; item = (DOCID, SEGID)."
+            )
+        )
+
+
+def exclusion(systems) -> tuple:
+    """The multiselect (key ``mt_exclude``) of systems to leave out of every test and table;
+    at least two systems stay."""
+    systems = list(systems)
+    return tuple(
+        components.remembered_multiselect(
+            "Exclude systems",
+            systems,
+            key="mt_exclude",
+            default=[],
+            max_selections=max(len(systems) - 2, 1),
+            help="Left out of every test, table and figure below, as if not uploaded.",
+        )
+    )
+
+
+def exclusion_caption(excluded: tuple, kept: int) -> None:
+    """Say which systems were left out."""
+    if excluded:
+        names = ", ".join(excluded)
+        st.caption(
+            components.escape_markdown(
+                f"Left out: {names} ({len(excluded)} system{'s' * (len(excluded) > 1)}); "
+                f"every test and table is computed on the other {kept}."
             )
         )

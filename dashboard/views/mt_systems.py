@@ -127,6 +127,7 @@ with components.controls_expander("Controls"):
             "than the column system? Two-sided (Figure 1): do they differ?",
         )
         alpha = components.alpha_input("mt_alpha")
+    exclude_slot = st.container()  # filled once the systems are known
 
 if not tests:
     st.warning("Choose at least one test in the controls.", icon=":material/warning:")
@@ -135,24 +136,31 @@ if not tests:
 # the cached functions' input arguments: which files, metric and direction
 inputs = (kind, references, files, metric, higher_is_better)
 with components.input_errors():
-    stats_data, *pairwise = page_run.run_steps(
+    (stats_data,) = page_run.run_steps(
+        [("Extracting sufficient statistics ...", partial(mt_systems.statistics, *inputs, block))],
+        text="Extracting sufficient statistics ...",
+    )
+with exclude_slot:
+    excluded = mt_choice.exclusion(stats_data.systems)
+with components.input_errors():
+    pairwise = page_run.run_steps(
         [
             (
-                "Extracting sufficient statistics ...",
-                partial(mt_systems.statistics, *inputs, block),
-            ),
-            *(
-                (
-                    f"{tables.MT_TEST_LABELS[test]}: {n_resamples:,} resamples ...",
-                    partial(
-                        mt_systems.pairwise, *inputs, test, n_resamples, alternative, seed,
-                        block=block,
-                    ),
-                )
-                for test in tests
-            ),
+                f"{tables.MT_TEST_LABELS[test]}: {n_resamples:,} resamples ...",
+                partial(
+                    mt_systems.pairwise,
+                    *inputs,
+                    test,
+                    n_resamples,
+                    alternative,
+                    seed,
+                    block=block,
+                    excluded=excluded,
+                ),
+            )
+            for test in tests
         ],
-        text="Extracting sufficient statistics ...",
+        text=f"{tables.MT_TEST_LABELS[tests[0]]}: {n_resamples:,} resamples ...",
     )
 results = dict(zip(tests, pairwise, strict=True))
 
@@ -171,6 +179,7 @@ m4.metric("Best system", components.escape_markdown(systems[0]),
 if stats_data.signature:
     st.caption(f"sacrebleu signature: `{stats_data.signature}`")
 mt_choice.block_caption(block, metric)
+mt_choice.exclusion_caption(excluded, len(systems))
 
 # ---- system table ----
 st.subheader("Systems and bootstrap confidence intervals")
@@ -275,7 +284,15 @@ with c_y:
     )
 with components.input_errors():
     single = mt_systems.pair_tests(
-        *inputs, x, y, tuple(tests), n_resamples, alternative, seed, block=block
+        *inputs,
+        x,
+        y,
+        tuple(tests),
+        n_resamples,
+        alternative,
+        seed,
+        block=block,
+        excluded=excluded,
     )
 one = single[tests[0]]
 cols = st.columns(len(tests) + 1)

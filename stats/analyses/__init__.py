@@ -56,6 +56,7 @@ MT systems: randomized tests from files (Graham, Mathur & Baldwin, WMT 2014)
     - :func:`segment_texts` (reference files, output files; two systems, source) ->
       DataFrame of each segment's source, reference, both hypotheses and length, for the
       segment explorer with :func:`stats.segment_contributions`
+    - :func:`without_systems` (SegmentStatistics; names) -> SegmentStatistics without them
     - then :func:`stats.randomized.pairwise_significance` for all pairs, or
       :func:`pair_tests` (SegmentStatistics; two systems, tests) -> dict of test name ->
       :class:`~stats.randomized.RandomizedTestResult`
@@ -110,6 +111,7 @@ _LAZY = {
     "score_statistics": ".mt_systems",
     "ScoreFileOptions": ".mt_systems",
     "segment_texts": ".mt_systems",
+    "without_systems": ".mt_systems",
     "score_file_options": ".mt_systems",
     "wmt_segment_scores": ".mt_systems",
     "text_statistics": ".mt_systems",
@@ -150,6 +152,7 @@ __all__ = [
     "score_statistics",
     "ScoreFileOptions",
     "segment_texts",
+    "without_systems",
     "score_file_options",
     "wmt_segment_scores",
     "pair_tests",

@@ -409,6 +409,27 @@ def _wmt_block(frame: pd.DataFrame, metric, lp, testset, refset) -> pd.DataFrame
     )
 
 
+def without_systems(data: SegmentStatistics, excluded: Sequence[str]) -> SegmentStatistics:
+    """``data`` without the systems named in ``excluded`` (the others keep their order), for
+    tests and tables recomputed as if those systems had not been given.
+
+    Raises
+    ------
+    StatsInputError
+        An excluded name that is no system of ``data``; fewer than two systems left.
+    """
+    excluded = [str(s) for s in excluded]
+    unknown = [s for s in excluded if s not in data.systems]
+    if unknown:
+        raise StatsInputError(
+            f"excluded: unknown system(s) {name_list(unknown)}; known systems: "
+            f"{name_list(data.systems)}"
+        )
+    kept = [s for s in data.systems if s not in set(excluded)]
+    _check_two_systems(len(kept), kept, f"after leaving out {name_list(excluded)}")
+    return data.subset(kept)
+
+
 def pair_tests(
     data: SegmentStatistics,
     x: str,

@@ -106,3 +106,4 @@ def test_segment_scores_give_the_score_difference(app_test):
     diff = (frame["Cirrus"] - frame["Aurora"]).loc[table["segment"]]
     np.testing.assert_allclose(table["contribution"].to_numpy(), diff.to_numpy(), atol=1e-12)
     assert statistics_from_scores(frame).n_segments == len(table)
+
