@@ -147,21 +147,11 @@ def pair_tests(
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def contributions(
-    kind: str,
-    references: Uploads,
-    files: Uploads,
-    metric: str,
-    higher_is_better: bool,
-    x: str,
-    y: str,
-    block: tuple = (),
-) -> SegmentContributions:
+def contributions(inputs: tuple, x: str, y: str, block: tuple = ()) -> SegmentContributions:
     """Each segment's contribution to the difference of systems ``x`` and ``y``
-    (:func:`stats.segment_contributions` on :func:`statistics`)."""
-    return segment_contributions(
-        statistics(kind, references, files, metric, higher_is_better, block), x, y
-    )
+    (:func:`stats.segment_contributions` on :func:`statistics`; ``inputs`` its first five
+    arguments: kind, references, files, metric, higher_is_better)."""
+    return segment_contributions(statistics(*inputs, block), x, y)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

@@ -17,29 +17,24 @@ def wmt_block(options, metric: str) -> tuple:
     are not WMT ones)."""
     if not options.wmt or metric not in options.metrics:
         return ()
-    lps = options.lps(metric)
-    lp = components.remembered(
-        st.selectbox, "Language pair (LP)", lps, key="mt_score_lp", default=lps[0]
+    lp = _choose("Language pair (LP)", options.lps(metric), "mt_score_lp", always=True)
+    testset = _choose("Test set", options.testsets(metric, lp), "mt_score_testset")
+    refset = _choose(
+        "Reference (REFSET)",
+        options.refsets(metric, lp, testset),
+        "mt_score_refset",
+        help="The test set's own reference first; each reference gives other segment scores, "
+        "and a human translation used as a reference is no system of its block.",
     )
-    testsets = options.testsets(metric, lp)
-    testset = testsets[0]
-    if len(testsets) > 1:
-        testset = components.remembered(
-            st.selectbox, "Test set", testsets, key="mt_score_testset", default=testsets[0]
-        )
-    refsets = options.refsets(metric, lp, testset)
-    refset = refsets[0]
-    if len(refsets) > 1:
-        refset = components.remembered(
-            st.selectbox,
-            "Reference (REFSET)",
-            refsets,
-            key="mt_score_refset",
-            default=refsets[0],
-            help="The test set's own reference first; each reference gives other segment "
-            "scores, and a human translation used as a reference is no system of its block.",
-        )
     return (lp, testset, refset)
+
+
+def _choose(label: str, values: list, key: str, *, always: bool = False, help=None):
+    """A remembered selectbox of ``values`` (first by default), drawn when there is a choice
+    (or ``always``); else the only value."""
+    if len(values) == 1 and not always:
+        return values[0]
+    return components.remembered(st.selectbox, label, values, key=key, default=values[0], help=help)
 
 
 def block_caption(block: tuple, metric: str) -> None:

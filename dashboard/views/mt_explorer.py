@@ -50,7 +50,7 @@ def render(inputs: tuple, block: tuple, systems: list[str], x: str, y: str) -> N
         with components.input_errors():
             texts = mt_systems.segment_texts(references, files, a, b, source)
     with components.input_errors():
-        result = mt_systems.contributions(*inputs, a, b, block)
+        result = mt_systems.contributions(inputs, a, b, block)
     table = explorer_tables.explorer_table(result, texts)
 
     c_len, c_find = st.columns([3, 2])
