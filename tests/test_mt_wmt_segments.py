@@ -163,7 +163,7 @@ def _drop_line(data: bytes, index: int) -> bytes:
         (
             lambda f: [("s.tsv", b"SYSTEM SEGMENT SCORE\nA 1 2\nB 1 3\n")],
             {"lp": "cs-en"},
-            r"^s\.tsv: lp apply to WMT metrics task segment-level files",
+            r"^s\.tsv: lp only for WMT metrics task segment-level files",
         ),
     ],
 )

@@ -142,21 +142,14 @@ with components.input_errors():
     )
 with exclude_slot:
     excluded = mt_choice.exclusion(stats_data.systems)
+# the tests' settings, and which block and systems they run on
+setting, chosen = (n_resamples, alternative, seed), {"block": block, "excluded": excluded}
 with components.input_errors():
     pairwise = page_run.run_steps(
         [
             (
                 f"{tables.MT_TEST_LABELS[test]}: {n_resamples:,} resamples ...",
-                partial(
-                    mt_systems.pairwise,
-                    *inputs,
-                    test,
-                    n_resamples,
-                    alternative,
-                    seed,
-                    block=block,
-                    excluded=excluded,
-                ),
+                partial(mt_systems.pairwise, *inputs, test, *setting, **chosen),
             )
             for test in tests
         ],
@@ -283,17 +276,7 @@ with c_y:
         default=others[0] if default_y is None else default_y,
     )
 with components.input_errors():
-    single = mt_systems.pair_tests(
-        *inputs,
-        x,
-        y,
-        tuple(tests),
-        n_resamples,
-        alternative,
-        seed,
-        block=block,
-        excluded=excluded,
-    )
+    single = mt_systems.pair_tests(*inputs, x, y, tuple(tests), *setting, **chosen)
 one = single[tests[0]]
 cols = st.columns(len(tests) + 1)
 cols[0].metric(

@@ -186,8 +186,8 @@ def score_statistics(
         given = [k for k, v in (("lp", lp), ("testset", testset), ("refset", refset)) if v]
         if given:
             raise StatsInputError(
-                f"{name}: {', '.join(given)} apply to WMT metrics task segment-level files "
-                "(METRIC LP TESTSET REFSET SYSTEM DOCID SEGID SCORE) only"
+                f"{name}: {', '.join(given)} only for WMT metrics task segment-level files "
+                "(METRIC LP TESTSET REFSET SYSTEM DOCID SEGID SCORE); this is not one"
             )
         frame = read_segment_scores(data, metric=metric, name=name)
         label = name
