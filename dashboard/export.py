@@ -329,10 +329,10 @@ def _mask(marks, df: pd.DataFrame, columns: list[Column]) -> np.ndarray:
     if marks is None:
         return out
     if isinstance(marks, pd.Series):
-        out[:, 0] = marks.reindex(df.index).fillna(False).to_numpy(dtype=bool)
+        out[:, 0] = marks.reindex(df.index).eq(True).to_numpy(dtype=bool)
         return out
     aligned = marks.reindex(index=df.index, columns=[c.name for c in columns])
-    out[:, 1:] = aligned.fillna(False).to_numpy(dtype=bool)
+    out[:, 1:] = aligned.eq(True).to_numpy(dtype=bool)  # missing (NaN) -> False
     return out
 
 

@@ -75,6 +75,8 @@ _LAZY = {
     "SoftPairwiseAccuracyResult": ".soft_pairwise",
     "soft_pairwise_accuracy": ".soft_pairwise",
     "SegmentStatistics": ".sufficient",
+    "SegmentContributions": ".contributions",
+    "segment_contributions": ".contributions",
     "extract_statistics": ".sufficient",
     "statistics_from_scores": ".sufficient",
     "WilliamsMatrixResult": ".williams",
@@ -105,6 +107,9 @@ __all__ = [
     "systems_table",
     "SystemsTableResult",
     "statistics_from_scores",
+    # the segment explorer: each segment's part in a pair's difference
+    "SegmentContributions",
+    "segment_contributions",
     # correlation with humans and the Williams test
     "CorrelationResult",
     "LeaveOneOutResult",

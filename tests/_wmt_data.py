@@ -120,6 +120,42 @@ def segment_level_text(seed: int = 0, *, docs: int = 3, segs: int = 4) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: segment-level metrics of :func:`segment_level_files`
+SEG_METRICS = ("sentBLEU", "COMET")
+SEG_FILES = ("sentBLEU.seg.score.gz", "COMET.seg.score")
+
+
+def segment_level_files(seed: int = 0, *, docs: int = 3, segs: int = 5) -> dict[str, bytes]:
+    """File name -> bytes of a segment-level set as published: ``sentBLEU.seg.score.gz``
+    (gzip, no header, tab, ENSEMBLE AVAILABLE) and ``COMET.seg.score`` (header, whitespace),
+    each with cs-en (one reference) and en-de (two references; the human translation has no
+    score against newstestB2020, which it is). System ``k`` scores ``0.4 + 0.04 k`` plus
+    noise, so the later systems are the better ones."""
+    rng = np.random.default_rng(seed + 3)
+    out = {}
+    for metric, name in zip(SEG_METRICS, SEG_FILES, strict=True):
+        header = metric == "COMET"
+        sep = " " if header else "\t"
+        lines = [sep.join(SEG_COLUMNS)] if header else []
+        for lp, refs in REFSETS.items():
+            names = MT_SYSTEMS + ([HUMAN_TRANSLATION] if lp == "en-de" else [])
+            for ref in refs:
+                for k, s in enumerate(names):
+                    if s == HUMAN_TRANSLATION and ref == "newstestB2020":
+                        continue
+                    for d in range(docs):
+                        for g in range(1, segs + 1):
+                            v = 0.4 + 0.04 * k + rng.normal(0, 0.1)
+                            row = [metric, lp, TESTSET, ref, s, f"doc{d}", str(g), repr(v)]
+                            lines.append(sep.join(row + ([] if header else ["non-ensemble", "yes"])))
+        data = ("\n".join(lines) + "\n").encode()
+        out[name] = gzip.compress(data, mtime=0) if name.endswith(".gz") else data
+    return out
+
+
+SEG_COLUMNS = ("METRIC", "LP", "TESTSET", "REFSET", "SYSTEM", "DOCID", "SEGID", "SCORE")
+
+
 def document_level_text(seed: int = 0, *, docs: int = 3) -> str:
     """A ``chrF.doc.score`` of cs-en (with a header)."""
     rng = np.random.default_rng(seed + 2)

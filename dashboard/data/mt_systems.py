@@ -7,39 +7,45 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pandas as pd
 import streamlit as st
 
 from dashboard.data import Uploads
 from stats import StatsInputError, analyses
+from stats.contributions import SegmentContributions, segment_contributions
 from stats.randomized import (
     PairwiseSignificanceResult,
     RandomizedTestResult,
     pairwise_significance,
 )
-from stats.readers.segments import score_file_metrics
 from stats.sufficient import SegmentStatistics
 from stats.systems_table import SystemsTableResult
+from stats.systems_table import systems_table as stats_systems_table
 
 #: Input kinds (the ``kind`` argument): system outputs + reference, or segment scores.
 KIND_TEXT = "text"
 KIND_SCORES = "scores"
 
 
-def _one_score_file(scores: Uploads) -> tuple[str, bytes]:
-    if len(scores) != 1:
-        names = ", ".join(name for name, _ in scores) or "none"
+def _score_files(scores: Uploads) -> list[tuple[str, bytes]]:
+    if not scores:
         raise StatsInputError(
-            "upload one segment-score file (SYSTEM SEGMENT SCORE [METRIC], or a wide CSV with "
-            f"one column per system); got {len(scores)}: {names}"
+            "upload a segment-score file (SYSTEM SEGMENT SCORE [METRIC], or a wide CSV with one "
+            "column per system), or WMT metrics task segment-level files"
         )
-    return scores[0]
+    return list(scores)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
+def score_options(scores: Uploads) -> analyses.ScoreFileOptions:
+    """The metrics of the uploaded score file(s), and the (metric, lp, testset, refset) blocks
+    of WMT metrics task segment-level files (:func:`stats.analyses.score_file_options`)."""
+    return analyses.score_file_options(_score_files(scores))
+
+
 def score_metrics(scores: Uploads) -> tuple[str, ...]:
-    """Metric names in the METRIC column of the uploaded score file (``()`` if none)."""
-    name, raw = _one_score_file(scores)
-    return score_file_metrics(raw, name=name)
+    """Metric names in the METRIC column of the uploaded score file(s) (``()`` if none)."""
+    return score_options(scores).metrics
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -49,6 +55,7 @@ def statistics(
     files: Uploads,
     metric: str,
     higher_is_better: bool = True,
+    block: tuple = (),
     _progress: Callable[[float], None] | None = None,
 ) -> SegmentStatistics:
     """Per-segment sufficient statistics of all systems, extracted once.
@@ -56,7 +63,9 @@ def statistics(
     ``kind`` :data:`KIND_TEXT`: ``references`` and one output file per system in ``files``,
     ``metric`` one of bleu/chrf/ter (:func:`stats.analyses.text_statistics`). ``kind``
     :data:`KIND_SCORES`: one segment-score file in ``files``, ``metric`` the METRIC to use (""
-    when the file has no METRIC column; :func:`stats.analyses.score_statistics`).
+    when the file has no METRIC column; :func:`stats.analyses.score_statistics`), ``block``
+    the ``(lp, testset, refset)`` of WMT metrics task segment-level files (``()``, or None
+    in it: the only one, or the test set's own reference).
     ``_progress`` (not part of the cache key) receives the fraction of systems done during
     extraction.
     """
@@ -68,9 +77,19 @@ def statistics(
                 f"upload one output file per system (at least two); got {len(files)}"
             )
         return analyses.text_statistics(references, files, metric=metric, progress=_progress)
+    lp, testset, refset = tuple(block) + (None,) * (3 - len(block))
     return analyses.score_statistics(
-        _one_score_file(files), metric=metric or None, lower_is_better=not higher_is_better
+        _score_files(files),
+        metric=metric or None,
+        lower_is_better=not higher_is_better,
+        lp=lp,
+        testset=testset,
+        refset=refset,
     )
+
+
+def _kept(data: SegmentStatistics, excluded: tuple) -> SegmentStatistics:
+    return analyses.without_systems(data, excluded) if excluded else data
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -84,12 +103,14 @@ def pairwise(
     n_resamples: int,
     alternative: str,
     seed: int,
+    block: tuple = (),
+    excluded: tuple = (),
     _progress: Callable[[float], None] | None = None,
 ) -> PairwiseSignificanceResult:
-    """All-pairs randomized test on :func:`statistics`. ``_progress`` (not part of the cache
-    key) receives the fraction done while it runs."""
+    """All-pairs randomized test on :func:`statistics` without the systems ``excluded``.
+    ``_progress`` (not part of the cache key) receives the fraction done while it runs."""
     return pairwise_significance(
-        statistics(kind, references, files, metric, higher_is_better),
+        _kept(statistics(kind, references, files, metric, higher_is_better, block), excluded),
         test=test,
         n_resamples=n_resamples,
         alternative=alternative,
@@ -111,12 +132,14 @@ def pair_tests(
     n_resamples: int,
     alternative: str,
     seed: int,
+    block: tuple = (),
+    excluded: tuple = (),
 ) -> dict[str, RandomizedTestResult]:
     """The chosen tests for one pair (X, Y) with their pseudo-statistic distributions
     (:func:`stats.analyses.pair_tests`); with the same seed the p-values equal the all-pairs
     grid's."""
     return analyses.pair_tests(
-        statistics(kind, references, files, metric, higher_is_better),
+        _kept(statistics(kind, references, files, metric, higher_is_better, block), excluded),
         x,
         y,
         tests=tests,
@@ -137,22 +160,41 @@ def systems_table(
     test: str,
     n_resamples: int,
     seed: int,
+    block: tuple = (),
+    excluded: tuple = (),
     _progress: Callable[[float], None] | None = None,
 ) -> SystemsTableResult:
     """sacreBLEU's paired ``test`` of every system against ``baseline`` on ``metrics`` (text:
     bleu/chrf/ter; scores: METRIC names, "" for a file without one), from the statistics of
-    :func:`statistics` (:func:`stats.analyses.systems_table_analysis`). ``_progress`` (not
-    part of the cache key) receives the fraction done."""
-    return analyses.systems_table_analysis(
-        references=references,
-        hypotheses=files,
-        scores=_one_score_file(files) if kind == KIND_SCORES else None,
-        metrics=metrics,
-        lower_is_better=not higher_is_better,
-        baseline=baseline,
-        test=test,
-        n_resamples=n_resamples,
-        rng=seed,
-        progress=_progress,
-        load=lambda metric: statistics(kind, references, files, metric, higher_is_better),
+    :func:`statistics` (same ``block``) without the systems ``excluded``
+    (:func:`stats.systems_table`). ``_progress`` (not part of the cache key) receives the
+    fraction done."""
+    data = [
+        _kept(statistics(kind, references, files, m, higher_is_better, block), excluded)
+        for m in dict.fromkeys(metrics)
+    ]
+    return stats_systems_table(
+        data, baseline=baseline, test=test, n_resamples=n_resamples, rng=seed, progress=_progress
     )
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def contributions(inputs: tuple, x: str, y: str, block: tuple = ()) -> SegmentContributions:
+    """Each segment's contribution to the difference of systems ``x`` and ``y``
+    (:func:`stats.segment_contributions` on :func:`statistics`; ``inputs`` its first five
+    arguments: kind, references, files, metric, higher_is_better)."""
+    return segment_contributions(statistics(*inputs, block), x, y)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def segment_texts(
+    references: Uploads, files: Uploads, x: str, y: str, source: Uploads = ()
+) -> pd.DataFrame:
+    """Source (one uploaded file, optional), reference and the two hypotheses of every segment
+    (:func:`stats.analyses.segment_texts`)."""
+    if len(source) > 1:
+        raise StatsInputError(
+            f"upload one source file (one line per segment); got {len(source)}: "
+            + ", ".join(name for name, _ in source)
+        )
+    return analyses.segment_texts(references, files, x, y, source=source[0] if source else None)

@@ -15,7 +15,7 @@ import streamlit as st
 
 from dashboard import components, figures, page_run, state, tables
 from dashboard.data import mt_systems, samples
-from dashboard.views import mt_table
+from dashboard.views import mt_choice, mt_explorer, mt_table
 from stats.randomized import TESTS
 
 RESAMPLES = (200, 1000, 2000, 5000, 10000)
@@ -56,7 +56,7 @@ else:
     references = ()
     files, is_sample = components.file_input(
         "Segment scores: long SYSTEM SEGMENT SCORE [METRIC], or wide CSV (SEGMENT + one "
-        "column per system)",
+        "column per system), or WMT metrics task .seg.score files (several, .gz, .zip)",
         key="mt_scores",
         sample=samples.mt_sample_scores(),
         sample_note="Showing the bundled **synthetic sample data**: segment-level chrF and "
@@ -74,7 +74,7 @@ if not is_sample:  # the "Tests vs humans" page can reuse these uploads
 
 with components.controls_expander("Controls"):
     c1, c2, c3 = st.columns(3)
-    higher_is_better = True
+    higher_is_better, block = True, ()
     with c1:
         if kind == mt_systems.KIND_TEXT:
             metric_label = components.persistent(
@@ -83,7 +83,7 @@ with components.controls_expander("Controls"):
             metric = tables.TEXT_METRICS[metric_label]
         else:
             with components.input_errors():
-                names = mt_systems.score_metrics(files)
+                names = mt_systems.score_options(files).metrics
             metric = ""
             if names:
                 metric = components.remembered(
@@ -93,6 +93,7 @@ with components.controls_expander("Controls"):
                     key="mt_score_metric",
                     default=names[0],
                 )
+                block = mt_choice.wmt_block(mt_systems.score_options(files), metric)
             higher_is_better = not components.persistent(
                 st.toggle,
                 "Lower scores are better",
@@ -126,6 +127,7 @@ with components.controls_expander("Controls"):
             "than the column system? Two-sided (Figure 1): do they differ?",
         )
         alpha = components.alpha_input("mt_alpha")
+    exclude_slot = st.container()  # filled once the systems are known
 
 if not tests:
     st.warning("Choose at least one test in the controls.", icon=":material/warning:")
@@ -134,18 +136,24 @@ if not tests:
 # the cached functions' input arguments: which files, metric and direction
 inputs = (kind, references, files, metric, higher_is_better)
 with components.input_errors():
-    stats_data, *pairwise = page_run.run_steps(
-        [
-            ("Extracting sufficient statistics ...", partial(mt_systems.statistics, *inputs)),
-            *(
-                (
-                    f"{tables.MT_TEST_LABELS[test]}: {n_resamples:,} resamples ...",
-                    partial(mt_systems.pairwise, *inputs, test, n_resamples, alternative, seed),
-                )
-                for test in tests
-            ),
-        ],
+    (stats_data,) = page_run.run_steps(
+        [("Extracting sufficient statistics ...", partial(mt_systems.statistics, *inputs, block))],
         text="Extracting sufficient statistics ...",
+    )
+with exclude_slot:
+    excluded = mt_choice.exclusion(stats_data.systems)
+# the tests' settings, and which block and systems they run on
+setting, chosen = (n_resamples, alternative, seed), {"block": block, "excluded": excluded}
+with components.input_errors():
+    pairwise = page_run.run_steps(
+        [
+            (
+                f"{tables.MT_TEST_LABELS[test]}: {n_resamples:,} resamples ...",
+                partial(mt_systems.pairwise, *inputs, test, *setting, **chosen),
+            )
+            for test in tests
+        ],
+        text=f"{tables.MT_TEST_LABELS[tests[0]]}: {n_resamples:,} resamples ...",
     )
 results = dict(zip(tests, pairwise, strict=True))
 
@@ -163,6 +171,8 @@ m4.metric("Best system", components.escape_markdown(systems[0]),
           delta_arrow="off", help=components.escape_markdown(systems[0]))  # fmt: skip
 if stats_data.signature:
     st.caption(f"sacrebleu signature: `{stats_data.signature}`")
+mt_choice.block_caption(block, metric)
+mt_choice.exclusion_caption(excluded, len(systems))
 
 # ---- system table ----
 st.subheader("Systems and bootstrap confidence intervals")
@@ -196,8 +206,9 @@ with right:
         filename=f"mt_system_scores_{first.label}",
     )
 
-mt_table.section(inputs, names if kind == mt_systems.KIND_SCORES else (), stats_data.systems,
-                 n_resamples=n_resamples, seed=seed, alpha=alpha)
+mt_table.section(inputs, names if kind == mt_systems.KIND_SCORES else (),
+                 [s for s in stats_data.systems if s not in excluded],
+                 n_resamples=n_resamples, seed=seed, alpha=alpha, **chosen)
 
 # ---- significance grids (paper Figure 8) ----
 st.subheader(f"Pairwise significance ({side}, α = {alpha:g})")
@@ -269,7 +280,7 @@ with c_y:
         default=others[0] if default_y is None else default_y,
     )
 with components.input_errors():
-    single = mt_systems.pair_tests(*inputs, x, y, tuple(tests), n_resamples, alternative, seed)
+    single = mt_systems.pair_tests(*inputs, x, y, tuple(tests), *setting, **chosen)
 one = single[tests[0]]
 cols = st.columns(len(tests) + 1)
 cols[0].metric(
@@ -311,3 +322,5 @@ with st.expander("Why the Riezler & Maxwell bootstrap was effectively one-sided"
         "bootstrap p-values makes the two tests agree closely (Graham, Mathur & Baldwin 2014, "
         "§2). Here the shift comes first and the absolute value second (Figure 1)."
     )
+
+mt_explorer.render(inputs, block, systems, x, y)

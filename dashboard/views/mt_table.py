@@ -25,12 +25,15 @@ def section(
     n_resamples: int,
     seed: int,
     alpha: float,
+    block: tuple = (),
+    excluded: tuple = (),
 ) -> None:
     """Draw the table for the page's ``inputs`` (kind, references, files, metric,
     higher_is_better: the arguments of :func:`dashboard.data.mt_systems.statistics`).
     ``score_metrics``: the METRIC names of a score file (``()`` for text or a file without
     METRIC column); ``systems`` in input order (the default baseline is the first, as in
-    sacreBLEU); ``n_resamples``, ``seed`` and ``alpha`` are the page's controls."""
+    sacreBLEU); ``n_resamples``, ``seed`` and ``alpha`` are the page's controls; ``block``
+    (WMT files) and ``excluded`` systems as the page's tests use them."""
     kind, references, files, _, higher_is_better = inputs
     st.subheader("Systems against a baseline (sacreBLEU table)")
     if kind == mt_systems.KIND_TEXT:
@@ -77,7 +80,8 @@ def section(
                 (
                     f"Systems table: {tables.MT_TABLE_TESTS[test]}, {n_resamples:,} resamples ...",
                     partial(mt_systems.systems_table, kind, references, files, metrics,
-                            higher_is_better, baseline, test, n_resamples, seed),
+                            higher_is_better, baseline, test, n_resamples, seed, block,
+                            excluded),
                 )
             ],
             text="Systems table ...",

@@ -46,8 +46,17 @@ QE from files (Graham, ACL 2015)
 MT systems: randomized tests from files (Graham, Mathur & Baldwin, WMT 2014)
     - :func:`text_statistics` (reference files, one output file per system; metric) ->
       :class:`~stats.sufficient.SegmentStatistics`
-    - :func:`score_statistics` (one segment-score file; metric, lower_is_better) ->
+    - :func:`score_statistics` (one segment-score file, or WMT metrics task segment-level
+      files; metric, lower_is_better, lp, testset, refset) ->
       :class:`~stats.sufficient.SegmentStatistics`
+    - :func:`score_file_options` (the same files) -> :class:`ScoreFileOptions`: the metrics,
+      and the (metric, lp, testset, refset) blocks of WMT files, to choose from
+    - :func:`wmt_segment_scores` (WMT segment-level files; metric, lp, testset, refset) ->
+      DataFrame of items (DOCID:SEGID) x systems
+    - :func:`segment_texts` (reference files, output files; two systems, source) ->
+      DataFrame of each segment's source, reference, both hypotheses and length, for the
+      segment explorer with :func:`stats.segment_contributions`
+    - :func:`without_systems` (SegmentStatistics; names) -> SegmentStatistics without them
     - then :func:`stats.randomized.pairwise_significance` for all pairs, or
       :func:`pair_tests` (SegmentStatistics; two systems, tests) -> dict of test name ->
       :class:`~stats.randomized.RandomizedTestResult`
@@ -104,6 +113,11 @@ _LAZY = {
     "pair_tests": ".mt_systems",
     "systems_table_analysis": ".mt_systems",
     "score_statistics": ".mt_systems",
+    "ScoreFileOptions": ".mt_systems",
+    "segment_texts": ".mt_systems",
+    "without_systems": ".mt_systems",
+    "score_file_options": ".mt_systems",
+    "wmt_segment_scores": ".mt_systems",
     "text_statistics": ".mt_systems",
     "QEAnalysis": ".qe",
     "QEInput": ".qe",
@@ -140,6 +154,11 @@ __all__ = [
     "TEXT_METRICS",
     "text_statistics",
     "score_statistics",
+    "ScoreFileOptions",
+    "segment_texts",
+    "without_systems",
+    "score_file_options",
+    "wmt_segment_scores",
     "pair_tests",
     "systems_table_analysis",
     # tests against humans (stats.analyses.human)

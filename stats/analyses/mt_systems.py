@@ -1,11 +1,22 @@
 """MT systems: segment statistics from files, randomized tests for a pair (Graham, Mathur &
 Baldwin, WMT 2014), and the sacreBLEU-style systems table (every system against a baseline on
 several metrics, Post 2018).
+
+Segment scores come from one file in the long (``SYSTEM SEGMENT SCORE [METRIC]``) or wide
+layout, or from the WMT metrics task's segment-level files as published
+(``METRIC LP TESTSET REFSET SYSTEM DOCID SEGID SCORE [ENSEMBLE AVAILABLE]``, headerless, gzip,
+several files or a .zip/.tar.gz of them): one block of those (a metric, language pair, test set
+and reference) gives the segment scores of each system, the item being ``(DOCID, SEGID)``.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
 
 from .._choices import TEXT_METRICS as TEXT_METRICS  # re-exported
 from .._errors import StatsInputError
@@ -15,8 +26,16 @@ from ..randomized import (
     bootstrap,
     paired_bootstrap,
 )
-from ..readers._common import source_name
-from ..readers.segments import read_parallel, read_segment_scores, score_file_metrics
+from ..readers._archives import expand_sources
+from ..readers._common import load_bytes, name_list, source_name, split_lines
+from ..readers.segments import (
+    pivot_scores,
+    read_lines,
+    read_parallel,
+    read_segment_scores,
+    score_file_metrics,
+)
+from ..readers.wmt import detect_wmt_format, read_wmt_scores, select_refsets
 from ..sufficient import SegmentStatistics, extract_statistics, statistics_from_scores
 from ..systems_table import SystemsTableResult, systems_table
 from ._inputs import FileInput, Files, _named
@@ -70,42 +89,347 @@ def text_statistics(
     return extract_statistics(refs, hyps, metric=metric, progress=progress, jobs=jobs)
 
 
-def score_statistics(
-    scores: FileInput,
+def segment_texts(
+    references: Files,
+    hypotheses: Files,
+    x: str,
+    y: str,
     *,
-    metric: str | None = None,
-    lower_is_better: bool | Callable[[str], bool] = False,
-) -> SegmentStatistics:
-    """Segment scores of one file (long ``SYSTEM SEGMENT SCORE [METRIC]`` or wide) as
-    :class:`~stats.sufficient.SegmentStatistics` (the corpus score is the mean).
+    source: FileInput | None = None,
+) -> pd.DataFrame:
+    """The texts of every segment for comparing systems ``x`` and ``y``.
 
     Parameters
     ----------
-    scores : FileInput
+    references, hypotheses : Files
+        As for :func:`text_statistics`.
+    x, y : str
+        Two systems (hypothesis file names without extension).
+    source : FileInput, optional
+        The source text, one line per segment.
+
+    Returns
+    -------
+    DataFrame
+        Index: segment ids (line numbers, as :func:`text_statistics` gives them); columns
+        ``source`` (when given), ``reference`` (the first reference file), ``x`` and ``y``
+        (the two systems' hypotheses) and ``length`` (reference words, split on whitespace).
+
+    Raises
+    ------
+    StatsInputError
+        Anything :func:`stats.readers.segments.read_parallel` rejects; an unknown system; a
+        source with another number of lines than the reference (naming both files and counts).
+    """
+    refs, hyps = read_parallel(references, hypotheses)
+    for name in (x, y):
+        if name not in hyps:
+            raise StatsInputError(f"unknown system {name!r}; known systems: {name_list(hyps)}")
+    first = refs[0]
+    columns = {}
+    if source is not None:
+        src, name = _named(source)
+        lines, label = read_lines(src, name)
+        if len(lines) != len(first):
+            one = references if isinstance(references, (str, os.PathLike)) else references[0]
+            ref_label = source_name(*_named(one))
+            raise StatsInputError(
+                f"{label} has {len(lines)} lines but {ref_label} has {len(first)}; the source "
+                "text needs one line per segment"
+            )
+        columns["source"] = lines
+    columns.update(reference=first, x=hyps[x], y=hyps[y])
+    frame = pd.DataFrame(columns, index=pd.Index([str(i + 1) for i in range(len(first))]))
+    frame.index.name = "segment"
+    frame["length"] = frame["reference"].str.split().str.len().astype(np.int64)
+    return frame
+
+
+def score_statistics(
+    scores: FileInput | Files,
+    *,
+    metric: str | None = None,
+    lower_is_better: bool | Callable[[str], bool] = False,
+    lp: str | None = None,
+    testset: str | None = None,
+    refset: str | None = None,
+) -> SegmentStatistics:
+    """Segment scores as :class:`~stats.sufficient.SegmentStatistics` (the corpus score is the
+    mean): one file, long ``SYSTEM SEGMENT SCORE [METRIC]`` or wide, or WMT metrics task
+    segment-level files (:func:`wmt_segment_scores`).
+
+    .. math:: \\bar x_j = \\frac{1}{n} \\sum_{i=1}^{n} x_{ij}
+
+    Parameters
+    ----------
+    scores : FileInput or Files
+        One file, or several WMT segment-level files (gzip, .zip and .tar.gz archives and
+        directories are read as the files they hold).
     metric : str, optional
-        Which METRIC of a long file holding several (case-insensitive).
+        Which METRIC to use when the files hold several (case-insensitive).
     lower_is_better : bool or callable
         Whether a lower score is better; or a function of the metric's name (the METRIC value,
         ``'mean'`` for a file without one) that says so (and may raise for a name it does not
         expect).
+    lp, testset, refset : str, optional
+        WMT files only: the language pair, test set and reference (REFSET) when the metric has
+        several; the default reference is the test set's own (REFSET = TESTSET).
 
     Raises
     ------
     StatsInputError
         Fewer than two systems (the file named); anything
-        :func:`stats.readers.segments.read_segment_scores` rejects.
+        :func:`stats.readers.segments.read_segment_scores` or :func:`wmt_segment_scores`
+        rejects; ``lp``, ``testset`` or ``refset`` for a file that is not a WMT one.
     """
-    source, name = _named(scores)
-    frame = read_segment_scores(source, metric=metric, name=name)
+    sources = _score_sources(scores)
+    if plain := _plain_file(sources):
+        name, data = plain
+        given = [k for k, v in (("lp", lp), ("testset", testset), ("refset", refset)) if v]
+        if given:
+            raise StatsInputError(
+                f"{name}: {', '.join(given)} only for WMT metrics task segment-level files "
+                "(METRIC LP TESTSET REFSET SYSTEM DOCID SEGID SCORE); this is not one"
+            )
+        frame = read_segment_scores(data, metric=metric, name=name)
+        label = name
+    else:
+        frame = _wmt_block(_read_wmt_segments(sources), metric, lp, testset, refset)
+        label = ", ".join(dict.fromkeys(n for n, _ in sources))
     lower = (
         lower_is_better(str(frame.columns.name or "mean"))
         if callable(lower_is_better)
         else bool(lower_is_better)
     )
-    _check_two_systems(frame.shape[1], frame.columns, source_name(source, name))
+    _check_two_systems(frame.shape[1], frame.columns, label)
     return statistics_from_scores(
         frame, label=frame.columns.name or "mean score", higher_is_better=not lower
     )
+
+
+# ---- WMT metrics task segment-level files ----
+
+#: WMT segment columns kept from the reader (besides ``_line``)
+_WMT_COLUMNS = ["metric", "lp", "testset", "refset", "system", "docid", "segid", "score"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScoreFileOptions:
+    """What segment-score files offer to choose from.
+
+    Attributes
+    ----------
+    metrics : tuple of str
+        METRIC names in file order (``()`` for a file without a METRIC column).
+    blocks : tuple of (metric, lp, testset, refset)
+        WMT metrics task files: every block present, in file order (``()`` for other files).
+    """
+
+    metrics: tuple = ()
+    blocks: tuple = ()
+
+    @property
+    def wmt(self) -> bool:
+        """True for WMT metrics task segment-level files."""
+        return bool(self.blocks)
+
+    def _values(self, column: int, **where) -> list[str]:
+        names = ("metric", "lp", "testset", "refset")
+        keep = [b for b in self.blocks if all(b[names.index(k)] == v for k, v in where.items())]
+        return list(dict.fromkeys(b[column] for b in keep))
+
+    def lps(self, metric: str) -> list[str]:
+        """Language pairs of ``metric``, in file order."""
+        return self._values(1, metric=metric)
+
+    def testsets(self, metric: str, lp: str) -> list[str]:
+        """Test sets of ``metric`` and ``lp``, in file order."""
+        return self._values(2, metric=metric, lp=lp)
+
+    def refsets(self, metric: str, lp: str, testset: str) -> list[str]:
+        """References (REFSET) of ``metric``, ``lp`` and ``testset``: the test set's own
+        first, then the others in file order."""
+        refs = self._values(3, metric=metric, lp=lp, testset=testset)
+        return sorted(refs, key=lambda r: r != testset)
+
+
+def score_file_options(scores: FileInput | Files) -> ScoreFileOptions:
+    """The metrics (and, for WMT metrics task files, the blocks) that ``scores`` holds, for a
+    page's selectors; see :func:`score_statistics` for ``scores``."""
+    sources = _score_sources(scores)
+    if plain := _plain_file(sources):
+        name, data = plain
+        return ScoreFileOptions(metrics=score_file_metrics(data, name=name))
+    frame = _read_wmt_segments(sources)
+    keys = frame[["metric", "lp", "testset", "refset"]].drop_duplicates()
+    blocks = tuple(tuple(str(v) for v in row) for row in keys.itertuples(index=False))
+    return ScoreFileOptions(metrics=tuple(dict.fromkeys(b[0] for b in blocks)), blocks=blocks)
+
+
+def wmt_segment_scores(
+    scores: FileInput | Files,
+    *,
+    metric: str | None = None,
+    lp: str | None = None,
+    testset: str | None = None,
+    refset: str | None = None,
+) -> pd.DataFrame:
+    """The segment scores of one block of WMT metrics task segment-level files.
+
+    Parameters
+    ----------
+    scores : FileInput or Files
+        ``METRIC LP TESTSET REFSET SYSTEM DOCID SEGID SCORE [ENSEMBLE AVAILABLE]`` files
+        (:func:`stats.readers.wmt.read_wmt_scores`; header optional, gzip, archives and
+        directories read as the files they hold).
+    metric, lp, testset : str, optional
+        Required when the files hold several (the metric case-insensitive).
+    refset : str, optional
+        The reference; by default the test set's own (REFSET = TESTSET), or the only one
+        (:func:`stats.readers.wmt.select_refsets`).
+
+    Returns
+    -------
+    DataFrame
+        Rows = items ``(DOCID, SEGID)`` labelled ``"DOCID:SEGID"`` (file order), columns =
+        systems (file order), ``columns.name`` = the metric.
+
+    Raises
+    ------
+    StatsInputError
+        A file that is not a segment-level WMT file, or any row the reader rejects (file and
+        line); several metrics, language pairs, test sets or references and none chosen, or
+        one chosen that is absent (naming those present); the same item twice for a system
+        (file and lines); a system without a score for an item other systems have.
+    """
+    return _wmt_block(_read_wmt_segments(_score_sources(scores)), metric, lp, testset, refset)
+
+
+def _score_sources(scores) -> list[tuple[str, bytes]]:
+    """``(display name, bytes)`` of every file (gunzipped; archives and directories
+    expanded)."""
+    single = isinstance(scores, (str, os.PathLike)) or (
+        isinstance(scores, tuple)
+        and len(scores) == 2
+        and isinstance(scores[0], str)
+        and isinstance(scores[1], (bytes, bytearray, memoryview))
+    )
+    items = [scores] if single else list(scores)
+    if not items:
+        raise StatsInputError("scores: no file given")
+    out = []
+    for name, src in expand_sources(items, skip=(".sys.score", ".doc.score")):
+        data, label = load_bytes(src, name)
+        out.append((label, data))
+    return out
+
+
+def _plain_file(sources: list[tuple[str, bytes]]) -> tuple[str, bytes] | None:
+    """The one source when it is a long or wide segment-score file (not a WMT one)."""
+    if len(sources) == 1 and not _is_wmt_segment_file(*sources[0]):
+        return sources[0]
+    return None
+
+
+def _is_wmt_segment_file(name: str, data: bytes) -> bool:
+    """Whether the first line of ``data`` is a WMT segment-level header or row."""
+    head = data[:65536].decode("utf-8-sig", errors="replace")
+    try:
+        _, rows, _ = split_lines(head, name, header=False)
+    except StatsInputError:
+        return False
+    return detect_wmt_format(rows[0][1]) == "wmt-seg"
+
+
+def _read_wmt_segments(sources: list[tuple[str, bytes]]) -> pd.DataFrame:
+    """Every row of the WMT segment-level files, with ``_file`` (index into ``sources``) and
+    ``_line``."""
+    frames = []
+    for k, (name, data) in enumerate(sources):
+        if len(sources) > 1 and not _is_wmt_segment_file(name, data):
+            raise StatsInputError(
+                f"{name}, line 1: not a WMT metrics task segment-level file (METRIC LP TESTSET "
+                "REFSET SYSTEM DOCID SEGID SCORE); several score files must all be"
+            )
+        frame = read_wmt_scores(data, name=name, level="seg").frame
+        frame = frame[[*_WMT_COLUMNS, "_line"]].astype({c: str for c in _WMT_COLUMNS[:-1]})
+        frames.append(frame.assign(_file=k, _name=name))
+    return pd.concat(frames, ignore_index=True)
+
+
+def _pick(values: pd.Series, choice: str | None, what: str, option: str, where: str) -> str:
+    """The one value of ``values`` meant by ``choice`` (case-insensitive), or the only one."""
+    present = list(dict.fromkeys(values))
+    if choice is None:
+        if len(present) == 1:
+            return present[0]
+        raise StatsInputError(
+            f"{where}: several {what}s ({name_list(present)}); choose one with {option}"
+        )
+    match = [v for v in present if v.lower() == str(choice).lower()]
+    if not match:
+        raise StatsInputError(
+            f"{where}: {what} {choice!r} not found; present: {name_list(present)}"
+        )
+    return match[0]
+
+
+def _wmt_block(frame: pd.DataFrame, metric, lp, testset, refset) -> pd.DataFrame:
+    """The segments x systems scores of one block of :func:`_read_wmt_segments`' rows."""
+    files = ", ".join(dict.fromkeys(frame["_name"]))
+    m = _pick(frame["metric"], metric, "metric", "--score-metric", files)
+    frame = frame[frame["metric"] == m]
+    files = ", ".join(dict.fromkeys(frame["_name"]))
+    pair = _pick(frame["lp"], lp, "language pair", "--lp", f"{files}, metric {m}")
+    frame = frame[frame["lp"] == pair]
+    where = f"{files}, metric {m}, {pair}"
+    test = _pick(frame["testset"], testset, "test set", "--testset", where)
+    frame = frame[frame["testset"] == test]
+    if refset == "all":
+        raise StatsInputError(
+            f"{where}: refset 'all' does not apply to segment scores; choose one reference"
+        )
+    ref = select_refsets(frame["refset"], test, refset, f"{where} / {test}")[0]
+    frame = frame[frame["refset"] == ref]
+    names = list(frame["_name"])
+    lines = frame["_line"].to_numpy()
+    system, sys_order = pd.factorize(frame["system"])
+    item, items = pd.factorize(frame["docid"] + "\x00" + frame["segid"])
+    return pivot_scores(
+        system.astype(np.int64),
+        [str(s) for s in sys_order],
+        item.astype(np.int64),
+        [str(i).replace("\x00", ":") for i in items],
+        frame["score"].to_numpy(dtype=float),
+        label=", ".join(dict.fromkeys(names)) + f" ({m}, {pair}, {test}, reference {ref})",
+        rows=lambda i, j: (
+            f"{names[i]}, lines {lines[i]} and {lines[j]}"
+            if names[i] == names[j]
+            else f"{names[i]}, line {lines[i]} and {names[j]}, line {lines[j]}"
+        ),
+        metric=m,
+    )
+
+
+def without_systems(data: SegmentStatistics, excluded: Sequence[str]) -> SegmentStatistics:
+    """``data`` without the systems named in ``excluded`` (the others keep their order), for
+    tests and tables recomputed as if those systems had not been given.
+
+    Raises
+    ------
+    StatsInputError
+        An excluded name that is no system of ``data``; fewer than two systems left.
+    """
+    excluded = [str(s) for s in excluded]
+    unknown = [s for s in excluded if s not in data.systems]
+    if unknown:
+        raise StatsInputError(
+            f"excluded: unknown system(s) {name_list(unknown)}; known systems: "
+            f"{name_list(data.systems)}"
+        )
+    kept = [s for s in data.systems if s not in set(excluded)]
+    _check_two_systems(len(kept), kept, f"after leaving out {name_list(excluded)}")
+    return data.subset(kept)
 
 
 def pair_tests(

@@ -83,9 +83,11 @@ def table_tsv(rows: Sequence[Mapping], columns: Sequence[str], *, fmt: str = "{:
 # ---- input options shared by the randomized and accuracy subcommands ----
 
 
-def add_system_outputs(group) -> None:
+def add_system_outputs(group, *, wmt_scores: bool = False) -> None:
     """Add the system-output inputs: ``--ref FILE`` (repeatable), ``--hyp FILE ...`` (one file
-    per system) and ``--scores FILE`` (segment scores)."""
+    per system) and ``--scores FILE`` (segment scores); with ``wmt_scores``, ``--scores FILE
+    [FILE ...]`` (a list: also WMT metrics task segment-level files, archives, directories)
+    with ``--lp``, ``--testset`` and ``--refset`` to choose their block."""
     group.add_argument(
         "--ref",
         action="append",
@@ -101,11 +103,28 @@ def add_system_outputs(group) -> None:
         default=[],
         help="hypothesis file(s), one per system; system name = file name without extension",
     )
+    if not wmt_scores:
+        group.add_argument(
+            "--scores",
+            metavar="FILE",
+            help="segment scores: long SYSTEM SEGMENT SCORE [METRIC] or wide CSV (one column "
+            "per system)",
+        )
+        return
     group.add_argument(
         "--scores",
+        nargs="+",
         metavar="FILE",
         help="segment scores: long SYSTEM SEGMENT SCORE [METRIC] or wide CSV (one column per "
-        "system)",
+        "system); or WMT metrics task segment-level files as published (METRIC LP TESTSET "
+        "REFSET SYSTEM DOCID SEGID SCORE, gzip, .zip/.tar.gz, directories)",
+    )
+    group.add_argument("--lp", metavar="LP", help="with WMT --scores: the language pair")
+    group.add_argument("--testset", metavar="NAME", help="with WMT --scores: the test set")
+    group.add_argument(
+        "--refset",
+        metavar="NAME",
+        help="with WMT --scores: the reference (REFSET); default the test set's own",
     )
 
 

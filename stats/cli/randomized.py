@@ -6,6 +6,8 @@ Examples::
         --metric bleu --test approximate-randomization --resamples 10000 --seed 1
     python -m stats randomized --scores comet.tsv --metric mean --test paired-bootstrap
     python -m stats randomized --scores seg.tsv --score-metric TER --lower-is-better
+    python -m stats randomized --scores wmt20-seg.zip --score-metric COMET --lp en-de \\
+        --refset newstestB2020   # WMT metrics task segment-level files as published
 
 JSON output::
 
@@ -76,7 +78,7 @@ def add_parser(subparsers) -> None:
         ),
     )
     src = p.add_argument_group("input (either --ref/--hyp or --scores)")
-    add_system_outputs(src)
+    add_system_outputs(src, wmt_scores=True)
     src.add_argument("--score-metric", metavar="NAME",
                      help="with --scores: which METRIC to use when the file holds several")
     add_lower_is_better(src, bare_flag=True)
@@ -116,12 +118,21 @@ def _load(args: argparse.Namespace, metric: str):
                 f"--metric {metric} needs --ref/--hyp text files; segment scores (--scores) "
                 "use --metric mean"
             )
+        names = ", ".join(map(str, args.scores))
         data = score_statistics(
             args.scores,
             metric=args.score_metric,
-            lower_is_better=lambda name: lower_is_better_for(args, name, source=str(args.scores)),
+            lower_is_better=lambda name: lower_is_better_for(args, name, source=names),
+            lp=args.lp,
+            testset=args.testset,
+            refset=args.refset,
         )
         return data
+    wmt_only = [f"--{k}" for k in ("lp", "testset", "refset") if getattr(args, k)]
+    if wmt_only:
+        raise StatsInputError(
+            f"{', '.join(wmt_only)}: only with --scores (WMT segment-level files)"
+        )
     if not args.hyp:
         raise StatsInputError("no input: give --ref FILE and --hyp FILE [FILE ...], or --scores FILE")
     if not args.ref:
@@ -155,7 +166,7 @@ def run(args: argparse.Namespace) -> str:
 def _table(args: argparse.Namespace, loaded: dict, n: int):
     """The systems table of the loaded metrics (the workflow reuses the statistics)."""
     from ..analyses import systems_table_analysis
-    from ..systems_table import SYSTEMS_TABLE_TESTS
+    from ..systems_table import SYSTEMS_TABLE_TESTS, systems_table
 
     common = {
         "baseline": args.baseline,
@@ -164,14 +175,8 @@ def _table(args: argparse.Namespace, loaded: dict, n: int):
         "rng": args.seed,
         "jobs": args.jobs or os.cpu_count(),
     }
-    if args.scores:
-        (data,) = loaded.values()
-        return systems_table_analysis(
-            scores=args.scores,
-            metrics=[args.score_metric] if args.score_metric else None,
-            load=lambda _: data,
-            **common,
-        )
+    if args.scores:  # the one metric read from the score file(s), as the tests use it
+        return systems_table(list(loaded.values()), **common)
     return systems_table_analysis(
         references=args.ref, hypotheses=args.hyp, metrics=list(loaded), load=loaded.__getitem__,
         **common,

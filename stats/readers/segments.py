@@ -275,13 +275,42 @@ def _read_long(data: bytes, label: str, metric: str | None) -> pd.DataFrame:
             metric_label = names[0]
     scores = _floats(frame, "SCORE", label)
     (system, sys_order), (segment, seg_order) = codes["SYSTEM"], codes["SEGMENT"]
+    return pivot_scores(
+        system,
+        sys_order,
+        segment,
+        seg_order,
+        scores,
+        label=label,
+        rows=lambda i, j: f"{label}, lines {lines[i]} and {lines[j]}",
+        metric=metric_label,
+    )
+
+
+def pivot_scores(
+    system: np.ndarray,
+    sys_order: list[str],
+    segment: np.ndarray,
+    seg_order: list[str],
+    scores: np.ndarray,
+    *,
+    label: str,
+    rows,
+    metric: str | None,
+) -> pd.DataFrame:
+    """Long rows (codes of system and segment, scores) as a segments x systems frame.
+
+    ``rows(i, j)`` names rows ``i`` and ``j`` (file and lines) for the message about a
+    (system, segment) given twice; ``label`` names the file(s) in the message about a
+    missing score. Raises :class:`StatsInputError` for either.
+    """
     keys = system * len(seg_order) + segment
     dup = pd.Series(keys).duplicated(keep=False).to_numpy()
     if dup.any():
         first = keys[dup][0]
-        where = lines[keys == first]
+        where = np.flatnonzero(keys == first)
         raise StatsInputError(
-            f"{label}, lines {where[0]} and {where[1]}: system "
+            f"{rows(where[0], where[1])}: system "
             f"{sys_order[first // len(seg_order)]!r}, segment "
             f"{seg_order[first % len(seg_order)]!r} appears twice"
         )
@@ -299,7 +328,7 @@ def _read_long(data: bytes, label: str, metric: str | None) -> pd.DataFrame:
             f"{name_list(segs)}{ref}; every system must score the same segments"
         )
     wide.index = pd.Index([str(s) for s in seg_order], name="segment")
-    wide.columns = pd.Index([str(s) for s in sys_order], name=metric_label)
+    wide.columns = pd.Index([str(s) for s in sys_order], name=metric)
     return wide
 
 
