@@ -139,3 +139,20 @@ def test_progress_reaches_one(corpus, cache):
 def test_bad_jobs(jobs):
     with pytest.raises(StatsInputError, match="jobs"):
         extract_statistics([["a"]], {"A": ["a"]}, metric="ter", jobs=jobs)
+
+
+def test_chunks_cover_every_segment_once_longest_first():
+    rng = np.random.default_rng(4)
+    refs = [[" ".join(["w"] * int(k)) for k in rng.integers(0, 60, 300)]]
+    hyps = [[" ".join(["v"] * int(k)) for k in rng.integers(0, 60, 300)] for _ in range(3)]
+    chunks = ter_parallel._longest_first(refs, hyps, 16)
+    assert 1 < len(chunks) <= 16
+    np.testing.assert_array_equal(np.sort(np.concatenate(chunks)), np.arange(300))
+    size = np.array([max(len(r) for r in refs_) for refs_ in zip(*refs, strict=True)])
+    cost = ((np.array([[len(h) for h in lines] for lines in hyps]) + size) ** 2).sum(axis=0) + 1
+    assert cost[chunks[0]].max() == cost.max()  # the most expensive segment goes first
+    per_chunk = np.array([cost[c].sum() for c in chunks])
+    assert per_chunk.max() <= cost.sum() / 16 + cost.max()  # about equal shares
+    for first, then in zip(chunks[:-1], chunks[1:], strict=True):  # in decreasing cost
+        assert cost[first].min() >= cost[then].max()
+    assert [c.tolist() for c in ter_parallel._longest_first(refs, hyps, 1)] == [list(range(300))]
