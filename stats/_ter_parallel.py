@@ -126,12 +126,25 @@ def cached_statistics(
 
 
 def _score_chunk(options: dict, references: list[list[str]], hypotheses: list[list[str]]):
-    """Worker: sacrebleu TER statistics of one chunk of segments for several systems."""
+    """Worker: sacrebleu TER statistics of one chunk of segments for several systems, as
+    ``TER._extract_corpus_statistics`` gives them (its per-segment steps: pre-processing, then
+    ``_compute_segment_statistics`` against the cached references), each distinct
+    pre-processed hypothesis of a segment scored once (systems often output the same)."""
     from sacrebleu.metrics import TER
 
     scorer = TER(**options, references=references)
-    return [np.asarray(scorer._extract_corpus_statistics(h, None), dtype=float).reshape(-1, 2)
-            for h in hypotheses]
+    ref_cache = scorer._ref_cache
+    seen: dict[tuple[int, str], list] = {}
+    out = []
+    for lines in hypotheses:
+        rows = []
+        for i, hyp in enumerate(lines):  # sacrebleu's own loop over segments
+            key = (i, scorer._preprocess_segment(hyp))
+            if key not in seen:
+                seen[key] = scorer._compute_segment_statistics(key[1], ref_cache[i])
+            rows.append(seen[key])
+        out.append(np.asarray(rows, dtype=float).reshape(-1, 2))
+    return out
 
 
 #: modules the worker processes' fork server imports once (not each worker)

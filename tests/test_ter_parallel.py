@@ -156,3 +156,24 @@ def test_chunks_cover_every_segment_once_longest_first():
     for first, then in zip(chunks[:-1], chunks[1:], strict=True):  # in decreasing cost
         assert cost[first].min() >= cost[then].max()
     assert [c.tolist() for c in ter_parallel._longest_first(refs, hyps, 1)] == [list(range(300))]
+
+
+def test_each_distinct_hypothesis_of_a_segment_scored_once(corpus, cache, monkeypatch):
+    refs, hyps = corpus
+    base = hyps["Aurora"]
+    same = {"A": base, "B": list(base), "C": [h if k % 2 else "other words" for k, h in
+                                                enumerate(base)]}
+    calls = []
+    real = sacrebleu.TER._compute_segment_statistics
+
+    def count(self, hyp, ref_kwargs):
+        calls.append(hyp)
+        return real(self, hyp, ref_kwargs)
+
+    monkeypatch.setattr(sacrebleu.TER, "_compute_segment_statistics", count)
+    data = extract_statistics(refs, same, metric="ter", jobs=1)  # in this process: counted
+    n = len(base)
+    # A: every segment; B: none (same as A); C: its even segments, unless A has them too
+    assert len(calls) == n + sum(base[k] != "other words" for k in range(0, n, 2))
+    monkeypatch.undo()
+    np.testing.assert_array_equal(data.stats, _sequential(refs, same))
