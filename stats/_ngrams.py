@@ -2,7 +2,8 @@
 
 The strings are pre-processed one by one with sacrebleu's own objects (its tokenizer, its
 lowercasing, chrF's whitespace removal and punctuation splitting), which is the only per-segment
-Python work. Every token (word or character) of the whole corpus -- all reference streams and
+Python work; BLEU's ``13a`` (default) and ``none`` tokenizers are called once per distinct word
+instead, which gives the same tokens (see :func:`_word_token_ids`). Every token (word or character) of the whole corpus -- all reference streams and
 all systems -- is then mapped to an integer id, and n-grams get collision-free integer ids
 order by order: the id of the n-gram starting at position :math:`i` is the rank of the pair
 (id of the (n-1)-gram at :math:`i`, token id at :math:`i+n-1`) among all such pairs, so two
@@ -169,6 +170,70 @@ def _tokenized(scorer, options: dict, texts: list[str], jobs: int) -> list[list[
     return [split[t] for t in texts]
 
 
+def _by_words(scorer, texts: list[str]) -> bool:
+    """Whether ``scorer``'s pre-processing may be applied word by word (see
+    :func:`_word_token_ids`): its tokenizer is sacrebleu's ``13a`` or ``none`` and no string
+    holds a line break (13a joins the words around ``-\\n``)."""
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+    from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
+
+    return type(scorer.tokenizer) in (Tokenizer13a, NoneTokenizer) and not any(
+        "\n" in t for t in texts
+    )
+
+
+def _word_token_ids(scorer, texts: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Token ids, each text's number of tokens and the token strings by id, as
+    :func:`_flat_tokens` of ``scorer``'s pre-processing of ``texts``, with the tokenizer called
+    once per distinct whitespace-separated word.
+
+    Exact for sacrebleu's ``13a`` tokenizer (and ``none``): its entity and ``<skipped>``
+    replacements involve no whitespace, its regular expressions look at two adjacent
+    characters, none of which may be whitespace except as the character before ``.``/``,``
+    (in ``([^0-9])([.,])``) or after them (in ``([.,])([^0-9])``) -- roles that the spaces
+    it pads a word with play in the same way -- and no substitution turns whitespace into
+    anything but whitespace; so the tokens of a line are the concatenated tokens of its
+    words. Lowercasing (context-dependent for a final sigma) is applied to whole lines first,
+    as sacrebleu does.
+    """
+    import itertools
+
+    if scorer.lowercase:
+        texts = [t.lower() for t in texts]
+    splits = list(map(str.split, texts))
+    words_per_line = np.fromiter(map(len, splits), dtype=np.int64, count=len(splits))
+    words = np.empty(int(words_per_line.sum()), dtype=object)
+    words[:] = list(itertools.chain.from_iterable(splits))
+    del splits
+    import pandas as pd
+
+    if words.size == 0:
+        return (np.zeros(0, dtype=np.int64), np.zeros(len(texts), dtype=np.int64),
+                np.zeros(0, dtype=object))
+
+    word_ids, distinct = pd.factorize(words, sort=False)
+    del words
+    tokenizer = scorer.tokenizer
+    pieces = [tokenizer(w).split() for w in distinct]  # each distinct word once
+    piece_len = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+    flat = np.empty(int(piece_len.sum()), dtype=object)
+    flat[:] = list(itertools.chain.from_iterable(pieces))
+    piece_tokens, vocabulary = pd.factorize(flat, sort=False)  # tokens of each distinct word
+    piece_tokens = piece_tokens.astype(np.int64, copy=False)
+    piece_start = np.cumsum(piece_len) - piece_len
+    # every word occurrence -> its tokens, in order
+    occ_len = piece_len[word_ids]
+    occ_end = np.cumsum(occ_len)
+    total = int(occ_end[-1])
+    shift = np.repeat(piece_start[word_ids] - (occ_end - occ_len), occ_len)
+    tokens = piece_tokens[shift + np.arange(total, dtype=np.int64)]
+    # tokens per line: the tokens of its words
+    cum = np.concatenate([[0], occ_end])
+    line_end = np.cumsum(words_per_line)
+    lengths = cum[line_end] - cum[line_end - words_per_line]
+    return tokens, lengths, np.asarray(vocabulary, dtype=object)
+
+
 def bleu_statistics(scorer, references: list[list[str]], hypotheses: dict[str, list[str]],
                     *, options: dict | None = None, jobs: int = 1, warn: bool = True):
     """BLEU statistics, int64 array (systems, segments, 2 + 2 * max_ngram_order), of the
@@ -183,7 +248,10 @@ def bleu_statistics(scorer, references: list[list[str]], hypotheses: dict[str, l
     texts += [line for lines in hypotheses.values() for line in lines]
     if options is None:
         jobs = 1
-    tokens, lengths = _flat_tokens(_tokenized(scorer, dict(options or {}), texts, jobs))
+    if _by_words(scorer, texts):
+        tokens, lengths, _ = _word_token_ids(scorer, texts)
+    else:
+        tokens, lengths = _flat_tokens(_tokenized(scorer, dict(options or {}), texts, jobs))
     n_ref_rows = n_refs * n_seg
     ref_len = lengths[:n_ref_rows].reshape(n_refs, n_seg)
     hyp_len = lengths[n_ref_rows:].reshape(n_sys, n_seg)

@@ -126,12 +126,49 @@ def cached_statistics(
 
 
 def _score_chunk(options: dict, references: list[list[str]], hypotheses: list[list[str]]):
-    """Worker: sacrebleu TER statistics of one chunk of segments for several systems."""
+    """Worker: sacrebleu TER statistics of one chunk of segments for several systems, as
+    ``TER._extract_corpus_statistics`` gives them (its per-segment steps: pre-processing, then
+    ``_compute_segment_statistics`` against the cached references), each distinct
+    pre-processed hypothesis of a segment scored once (systems often output the same)."""
     from sacrebleu.metrics import TER
 
     scorer = TER(**options, references=references)
-    return [np.asarray(scorer._extract_corpus_statistics(h, None), dtype=float).reshape(-1, 2)
-            for h in hypotheses]
+    ref_cache = scorer._ref_cache
+    seen: dict[tuple[int, str], list] = {}
+    out = []
+    for lines in hypotheses:
+        rows = []
+        for i, hyp in enumerate(lines):  # sacrebleu's own loop over segments
+            key = (i, scorer._preprocess_segment(hyp))
+            if key not in seen:
+                seen[key] = scorer._compute_segment_statistics(key[1], ref_cache[i])
+            rows.append(seen[key])
+        out.append(np.asarray(rows, dtype=float).reshape(-1, 2))
+    return out
+
+
+#: modules the worker processes' fork server imports once (not each worker)
+_PRELOAD = ("stats._ter_parallel", "sacrebleu.metrics.ter")
+
+
+def _longest_first(references: list[list[str]], hypotheses: list[list[str]], n_chunks: int
+                   ) -> list[np.ndarray]:
+    """Segment indices cut into ``n_chunks`` chunks of about equal estimated cost, the most
+    expensive segments first: the pool hands out chunks in order, so the long segments start
+    early and the last chunks to finish are short ones (less time with one worker idle).
+
+    The cost of a segment is estimated by :math:`\\sum_k (|h_k| + |r|)^2` over the systems
+    (lengths in characters, :math:`|r|` of the longest reference)."""
+    n_seg = len(references[0])
+    if n_chunks <= 1:
+        return [np.arange(n_seg)]
+    ref_len = np.max([[len(r) for r in stream] for stream in references], axis=0)
+    hyp_len = np.array([[len(h) for h in lines] for lines in hypotheses], dtype=float)
+    cost = ((hyp_len + ref_len) ** 2).sum(axis=0) + 1.0
+    order = np.argsort(-cost, kind="stable")
+    cum = np.cumsum(cost[order])
+    cuts = np.searchsorted(cum, cum[-1] * np.arange(1, n_chunks) / n_chunks, side="right")
+    return [chunk for chunk in np.split(order, cuts) if len(chunk)]
 
 
 def ter_statistics(
@@ -153,10 +190,11 @@ def ter_statistics(
         computed = True
         work = len(todo) * n_seg
         n_chunks = 1 if jobs <= 1 or work < MIN_PARALLEL else min(n_seg, jobs * CHUNKS_PER_JOB)
-        bounds = np.linspace(0, n_seg, n_chunks + 1).astype(int)
+        chunks = _longest_first(references, list(todo.values()), n_chunks)
         tasks = [
-            (options, [r[a:b] for r in references], [lines[a:b] for lines in todo.values()])
-            for a, b in zip(bounds[:-1], bounds[1:], strict=True)
+            (options, [[r[i] for i in idx] for r in references],
+             [[lines[i] for i in idx] for lines in todo.values()])
+            for idx in chunks
         ]
         parts: list = [None] * len(tasks)
         if n_chunks == 1:
@@ -164,13 +202,17 @@ def ter_statistics(
             if progress is not None:
                 progress(1.0)
         else:
-            with process_pool(min(jobs, n_chunks)) as pool:
+            with process_pool(min(jobs, n_chunks), preload=_PRELOAD) as pool:
                 futures = {pool.submit(_score_chunk, *t): i for i, t in enumerate(tasks)}
                 for done_chunks, fut in enumerate(as_completed(futures), start=1):
                     parts[futures[fut]] = fut.result()
                     if progress is not None:
                         progress(done_chunks / len(tasks))
-        return np.stack([np.concatenate([part[j] for part in parts]) for j in range(len(todo))])
+        out = np.empty((len(todo), n_seg, 2), dtype=float)
+        for idx, part in zip(chunks, parts, strict=True):
+            for j in range(len(todo)):  # loop over the chunks and systems, not segments
+                out[j, idx] = part[j]
+        return out
 
     out = cached_statistics("ter", options, references, hypotheses, 2, compute)
     if not computed and progress is not None:

@@ -467,6 +467,7 @@ def significance_accuracy(
     confidence_level: float = 0.95,
     rng=None,
     progress: Callable[[float], None] | None = None,
+    jobs: int | None = None,
 ) -> AccuracyResult:
     """Run randomized tests for every metric and measure their accuracy against humans.
 
@@ -498,6 +499,9 @@ def significance_accuracy(
         is recorded in the result; a Generator is used as is (seed not recorded).
     progress : callable, optional
         Called with the fraction done after each metric x test.
+    jobs : int, optional
+        Threads of each test's resampling (see :func:`stats.randomized.pairwise_significance`;
+        the results do not depend on it). Default 1.
 
     Returns
     -------
@@ -574,6 +578,7 @@ def significance_accuracy(
                 progress=None
                 if progress is None
                 else (lambda f, d=done: progress(min(1.0, (d + f) / total))),
+                jobs=jobs,
             )
             pvalues[(name, test)] = res.pvalue
             done += 1

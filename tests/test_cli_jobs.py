@@ -49,3 +49,29 @@ def test_bad_jobs_is_an_argparse_error(capsys, command, value):
         main([command, "--jobs", value])
     assert exc.value.code == 2
     assert "argument --jobs: must be a positive integer" in capsys.readouterr().err
+
+
+def test_accuracy_passes_jobs_to_the_resampling(capsys, monkeypatch):
+    """``accuracy --jobs N`` reaches every test's resampling threads (default: all cores)."""
+    import os
+
+    import stats.accuracy
+    from stats.randomized import pairwise_significance
+
+    seen = []
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs.get("jobs"))
+        return pairwise_significance(*args, **kwargs)
+
+    monkeypatch.setattr(stats.accuracy, "pairwise_significance", spy)
+    argv = ["accuracy", "--human", str(MT.parent / "human" / "judgements.tsv"),
+            "--ref", str(MT / "reference.txt"), "--hyp", *map(str, sorted((MT / "hyp").glob("*.txt"))),
+            "--metric", "bleu", "--tests", "paired-bootstrap", "approximate-randomization",
+            "--resamples", "50", "--seed", "3"]
+    two = _out(capsys, [*argv, "--jobs", "2"])
+    assert seen == [2, 2]
+    seen.clear()
+    default = _out(capsys, argv)
+    assert seen == [os.cpu_count(), os.cpu_count()]
+    assert two == default

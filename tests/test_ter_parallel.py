@@ -139,3 +139,41 @@ def test_progress_reaches_one(corpus, cache):
 def test_bad_jobs(jobs):
     with pytest.raises(StatsInputError, match="jobs"):
         extract_statistics([["a"]], {"A": ["a"]}, metric="ter", jobs=jobs)
+
+
+def test_chunks_cover_every_segment_once_longest_first():
+    rng = np.random.default_rng(4)
+    refs = [[" ".join(["w"] * int(k)) for k in rng.integers(0, 60, 300)]]
+    hyps = [[" ".join(["v"] * int(k)) for k in rng.integers(0, 60, 300)] for _ in range(3)]
+    chunks = ter_parallel._longest_first(refs, hyps, 16)
+    assert 1 < len(chunks) <= 16
+    np.testing.assert_array_equal(np.sort(np.concatenate(chunks)), np.arange(300))
+    size = np.array([max(len(r) for r in refs_) for refs_ in zip(*refs, strict=True)])
+    cost = ((np.array([[len(h) for h in lines] for lines in hyps]) + size) ** 2).sum(axis=0) + 1
+    assert cost[chunks[0]].max() == cost.max()  # the most expensive segment goes first
+    per_chunk = np.array([cost[c].sum() for c in chunks])
+    assert per_chunk.max() <= cost.sum() / 16 + cost.max()  # about equal shares
+    for first, then in zip(chunks[:-1], chunks[1:], strict=True):  # in decreasing cost
+        assert cost[first].min() >= cost[then].max()
+    assert [c.tolist() for c in ter_parallel._longest_first(refs, hyps, 1)] == [list(range(300))]
+
+
+def test_each_distinct_hypothesis_of_a_segment_scored_once(corpus, cache, monkeypatch):
+    refs, hyps = corpus
+    base = hyps["Aurora"]
+    same = {"A": base, "B": list(base), "C": [h if k % 2 else "other words" for k, h in
+                                                enumerate(base)]}
+    calls = []
+    real = sacrebleu.TER._compute_segment_statistics
+
+    def count(self, hyp, ref_kwargs):
+        calls.append(hyp)
+        return real(self, hyp, ref_kwargs)
+
+    monkeypatch.setattr(sacrebleu.TER, "_compute_segment_statistics", count)
+    data = extract_statistics(refs, same, metric="ter", jobs=1)  # in this process: counted
+    n = len(base)
+    # A: every segment; B: none (same as A); C: its even segments, unless A has them too
+    assert len(calls) == n + sum(base[k] != "other words" for k in range(0, n, 2))
+    monkeypatch.undo()
+    np.testing.assert_array_equal(data.stats, _sequential(refs, same))

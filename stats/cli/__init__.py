@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import warnings
 
@@ -39,7 +40,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: BLAS thread pools, left at one thread: ``--jobs`` runs our own threads (and processes), and
+#: BLAS threads on top of them oversubscribe the cores; on a busy machine they spin waiting for
+#: each other (several times the CPU time of one thread). Results do not depend on it.
+_BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
 def main(argv: list[str] | None = None) -> int:
+    if "numpy" not in sys.modules:  # read when numpy loads its BLAS; a user's setting wins
+        for var in _BLAS_THREADS:
+            os.environ.setdefault(var, "1")
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

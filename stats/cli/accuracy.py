@@ -32,6 +32,7 @@ mirror cell and the diagonal are null. ``combined`` follows the paper's rule at 
 from __future__ import annotations
 
 import argparse
+import os
 
 from .._choices import ALPHAS, CRITERIA, TESTS, TEXT_METRICS
 from .._errors import StatsInputError
@@ -182,7 +183,8 @@ def run(args: argparse.Namespace) -> str:
     gold = human_gold(args.human, alpha=alphas[0])
     metrics = _load_metrics(args)
     res = significance_accuracy(
-        gold, metrics, tests=tests, alphas=alphas, n_resamples=args.resamples, rng=args.seed
+        gold, metrics, tests=tests, alphas=alphas, n_resamples=args.resamples, rng=args.seed,
+        jobs=args.jobs or os.cpu_count(),
     )
     systems = list(res.systems)
     gold_p = {  # a criterion without judgements is null

@@ -118,6 +118,20 @@ def decode_text(data: bytes, label: str) -> str:
 _SEPARATORS = re.compile(r"[\t,]")
 
 
+def _has_long_run(text: str, limit: int) -> bool:
+    """Whether ``text`` holds more than ``limit`` characters in a row without a ``\\n``: a
+    necessary condition for a line (as ``str.splitlines`` cuts them, at ``\\n`` and other
+    breaks) longer than ``limit``. Hops from the last ``\\n`` of each window of ``limit + 1``
+    characters, so it costs C-level searches over the text, not a string per line."""
+    start = 0
+    while len(text) - start > limit:
+        last = text.rfind("\n", start, start + limit + 1)
+        if last < 0:
+            return True
+        start = last + 1
+    return False
+
+
 def check_text_size(text: str, label: str) -> None:
     """Refuse text with more than :data:`MAX_LINES` lines, a header with more than
     :data:`MAX_COLUMNS` fields, or a field longer than :data:`MAX_FIELD_CHARS` characters.
@@ -150,7 +164,7 @@ def check_text_size(text: str, label: str) -> None:
             f"{label}, line {line}: the header has {_n(columns)} fields, over the limit of "
             f"{_n(MAX_COLUMNS)} columns; give such data in long format (one row per value)"
         )
-    if len(text) <= MAX_FIELD_CHARS:
+    if len(text) <= MAX_FIELD_CHARS or not _has_long_run(text, MAX_FIELD_CHARS):
         return
     split = text.splitlines()
     longest = max(map(len, split))
