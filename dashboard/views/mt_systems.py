@@ -202,7 +202,6 @@ components.show_figure(
     figures.mt_significance_grids(
         panels,
         alpha=alpha,
-        cols=1 if presentation and len(panels) > 2 else None,
         title=f"{first.label}: row system significantly better than column system",
     ),
     key="mt_grids",
