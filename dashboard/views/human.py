@@ -11,12 +11,14 @@ from functools import partial
 
 import streamlit as st
 
-from dashboard import components, figures, page_run, state, tables
+from dashboard import components, figures, page_run, page_settings, state, tables, view_state
 from dashboard.data import human, mt_systems, samples
 from stats.randomized import TESTS
 
 SOURCES = ("System outputs (text)", "Segment scores")
 REUSE = "Files of the MT systems page"
+
+view_state.load_url("human", page_settings.HUMAN)
 
 st.title("Tests vs humans")
 st.caption(
@@ -174,6 +176,7 @@ with components.input_errors():
 components.show_warnings(accuracy.warnings)
 
 systems = list(accuracy.systems)
+view_state.alias_editor([*systems, *metrics], key="human_aliases")
 combined = gold.combined_pvalue(alpha).loc[systems, systems]
 conclusions = gold.conclusions(alpha)
 # the humans' verdicts over the pairs actually compared (systems with outputs and judgements)
@@ -354,3 +357,5 @@ components.show_table(
 if len(gold.excluded):
     st.markdown("**Excluded** (cannot be standardised):")
     st.dataframe(gold.excluded, key="human_excluded", hide_index=True)
+
+view_state.write_url(page_settings.HUMAN)

@@ -13,14 +13,15 @@ from functools import partial
 
 import streamlit as st
 
-from dashboard import components, figures, page_run, state, tables
+from dashboard import components, figures, page_run, page_settings, state, tables, view_state
 from dashboard.data import mt_systems, samples
 from stats.randomized import TESTS
 
-RESAMPLES = (200, 1000, 2000, 5000, 10000)
+RESAMPLES = page_settings.MT_RESAMPLES
 TEXT, SCORES = "System outputs + reference", "Segment scores"
 
 presentation = components.presentation_mode()
+view_state.load_url("mt_systems", page_settings.MT_SYSTEMS)
 
 st.title("MT systems")
 st.caption(
@@ -150,6 +151,7 @@ results = dict(zip(tests, pairwise, strict=True))
 
 first = results[tests[0]]
 systems = list(first.systems)
+view_state.alias_editor(systems, key="mt_aliases")
 side = tables.side_label(alternative)
 
 m1, m2, m3, m4 = st.columns(4)
@@ -306,3 +308,5 @@ with st.expander("Why the Riezler & Maxwell bootstrap was effectively one-sided"
         "bootstrap p-values makes the two tests agree closely (Graham, Mathur & Baldwin 2014, "
         "§2). Here the shift comes first and the absolute value second (Figure 1)."
     )
+
+view_state.write_url(page_settings.MT_SYSTEMS)
