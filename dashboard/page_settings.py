@@ -49,5 +49,11 @@ HUMAN = {
     "alpha": Setting(key="human_alpha", **ALPHA),
     "resamples": Setting(key="human_resamples", parse=int, valid=lambda v: 100 <= v <= 100_000),
     "seed": Setting(key="human_seed", **SEED),
+    "exclude": Setting(key="human_exclude", many=True),
+    "outliers": Setting(
+        key="human_outliers",
+        parse=lambda t: t.lower() == "true",
+        valid=lambda v: isinstance(v, bool),
+    ),
     "aliases": ALIASES,
 }

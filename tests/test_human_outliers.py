@@ -19,15 +19,19 @@ from tests._data import MT
 JUDGEMENTS = Path(__file__).resolve().parents[1] / "sample_data" / "human" / "judgements.tsv"
 
 
-@pytest.fixture(scope="module")
-def lowered(tmp_path_factory) -> Path:
-    """The sample judgements with Harbor's scores 45 points lower (floored at 0)."""
+def lowered_judgements(path: Path) -> Path:
+    """Write the sample judgements with Harbor's scores 45 points lower (floored at 0) to
+    ``path``; return it."""
     rows = pd.read_csv(JUDGEMENTS, sep="\t")
     harbor = rows["SYSTEM"] == "Harbor"
     rows.loc[harbor, "SCORE"] = (rows.loc[harbor, "SCORE"] - 45).clip(lower=0)
-    path = tmp_path_factory.mktemp("human") / "judgements.tsv"
     rows.to_csv(path, sep="\t", index=False)
     return path
+
+
+@pytest.fixture(scope="module")
+def lowered(tmp_path_factory) -> Path:
+    return lowered_judgements(tmp_path_factory.mktemp("human") / "judgements.tsv")
 
 
 def test_outliers_by_the_mad_rule_match_r(lowered):
