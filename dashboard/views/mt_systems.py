@@ -91,7 +91,7 @@ with components.controls_expander("Controls"):
                     "Metric (METRIC column)",
                     names,
                     key="mt_score_metric",
-                    default=names[0],
+                    default=tables.default_baseline(names) or names[0],
                 )
             higher_is_better = not components.persistent(
                 st.toggle,

@@ -144,19 +144,6 @@ sel => [...document.querySelectorAll(sel)].map(gd => {
 """
 
 
-@pytest.fixture
-def slide_page(browser, app_url):
-    """A page in a 1920 x 1080 window (the projector's slide)."""
-    context = browser.new_context(viewport=SLIDE, accept_downloads=True)
-    pg = context.new_page()
-    pg.set_default_timeout(60_000)
-    goto_page(pg, app_url, timeout=180)
-    try:
-        yield pg
-    finally:
-        context.close()
-
-
 def _toggle(page):
     return page.locator('[data-testid="stSidebar"]').get_by_text("Presentation mode")
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 
-from tests.dashboard.helpers import assert_no_exception
+from tests.dashboard.conftest import REPO_ROOT
+from tests.dashboard.helpers import assert_no_exception, files
 from tests.dashboard.test_app_view_settings import chart_layouts, param
 
 
@@ -122,3 +123,25 @@ def test_out_of_range_numbers_are_ignored(app_test):
     at = _open(app_test, "views/human.py", {"resamples": "5", "seed": "-1"}, timeout=300)
     assert at.number_input(key="human_resamples").value == 1000
     assert at.number_input(key="human_seed").value == 12345
+
+
+def test_mt_segment_scores_default_to_the_bleu_metric(app_test, tmp_path):
+    # WMT names: COMET first, sentBLEU second -- the metric analysed first is BLEU's
+    rows = (REPO_ROOT / "sample_data" / "mt" / "segment_scores.tsv").read_text().splitlines()
+    renamed = [rows[0]] + [
+        line.replace("\tchrF", "\tsentBLEU").replace("\tSimCOMET", "\tCOMET-22")
+        for line in rows[1:]
+    ]
+    comet_first = (
+        [rows[0]]
+        + [r for r in renamed[1:] if "COMET" in r]
+        + [r for r in renamed[1:] if "COMET" not in r]
+    )
+    path = tmp_path / "scores.tsv"
+    path.write_text("\n".join(comet_first) + "\n")
+    at = app_test("views/mt_systems.py", timeout=180).run()
+    at.radio(key="mt_source").set_value("Segment scores").run()
+    at.file_uploader(key="mt_scores").set_value(files(path, mime="text/tab-separated-values")).run()
+    assert_no_exception(at)
+    box = at.selectbox(key="mt_score_metric")
+    assert box.options[0] == "COMET-22" and box.value == "sentBLEU"
