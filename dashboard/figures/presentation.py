@@ -18,7 +18,7 @@ from dashboard.figures.style import (
 SLIDE_WIDTH, SLIDE_HEIGHT = 1920, 1080
 #: Tallest figure in presentation mode: a slide's height less the page's scroll margins, so a
 #: chart is seen whole on the projector.
-MAX_PRESENTATION_HEIGHT = 960
+MAX_PRESENTATION_HEIGHT = SLIDE_HEIGHT - 120
 #: Panels of a grid figure in one row in presentation mode (the grids compared stand side by
 #: side); more wrap into further rows.
 MAX_PANELS_PER_ROW = 4

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from dashboard.figures import presentation
 from tests import _wmt_data as wmt
 from tests.browser.helpers import (
     CHART_SELECTOR,
@@ -41,7 +42,7 @@ from tests.browser.test_browser_report import assert_report_bundle, file_hashes
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_DATA = REPO_ROOT / "sample_data"
-SLIDE = {"width": 1920, "height": 1080}
+SLIDE = {"width": presentation.SLIDE_WIDTH, "height": presentation.SLIDE_HEIGHT}
 #: WMT-14 style names for the sample's eight MT systems (used by judgements and outputs).
 WMT_SYSTEMS = dict(
     zip(
