@@ -34,17 +34,15 @@ st.set_page_config(
     page_title="MT significance",
     page_icon=":material/query_stats:",
     layout="wide",
-    initial_sidebar_state="collapsed" if components.presentation_mode() else "auto",
+    # not collapsed in presentation mode: the sidebar holds the toggle that ends it
+    initial_sidebar_state="auto",
 )
 
+_METRICS = {"title": "Metrics vs humans", "icon": ":material/scatter_plot:"}
 pages = [
-    st.Page(
-        _PAGES / "metrics.py",
-        title="Metrics vs humans",
-        icon=":material/scatter_plot:",
-        default=True,
-        url_path="metrics",
-    ),
+    # the default page is served at the root only; the hidden twin below answers /metrics
+    st.Page(_PAGES / "metrics.py", **_METRICS, default=True, url_path="metrics_vs_humans"),
+    st.Page(_PAGES / "metrics.py", **_METRICS, url_path="metrics", visibility="hidden"),
     st.Page(_PAGES / "qe.py", title="Quality estimation", icon=":material/rule:", url_path="qe"),
     st.Page(
         _PAGES / "mt_systems.py",

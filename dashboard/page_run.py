@@ -44,15 +44,17 @@ def run_steps(steps, *, text: str) -> list:
     shows ``label`` and is called as ``call(_progress=...)`` with a :func:`progress_callback`
     for its part (the data layer's progress argument, not part of a cache key; use
     ``functools.partial`` for the other arguments). ``text`` is shown before the first step;
-    the bar is removed after the last. Returns the results in order.
+    the bar is removed after the last, or when a step raises. Returns the results in order.
     """
     bar = st.progress(0.0, text=text)
     results = []
-    for k, (label, call) in enumerate(steps):
-        start, end = k / len(steps), (k + 1) / len(steps)
-        bar.progress(start, text=label)
-        results.append(call(_progress=progress_callback(bar, start, end, label)))
-    bar.empty()
+    try:
+        for k, (label, call) in enumerate(steps):
+            start, end = k / len(steps), (k + 1) / len(steps)
+            bar.progress(start, text=label)
+            results.append(call(_progress=progress_callback(bar, start, end, label)))
+    finally:  # a step that fails (e.g. on an input error) leaves no bar stuck behind
+        bar.empty()
     return results
 
 

@@ -287,6 +287,15 @@ MAD_HELP = (
 )
 
 
+def left_out_note(excluded: Sequence[str], outliers: Sequence[str]) -> str:
+    """The sentence captions and reports give for systems left out (``""`` for none), with
+    the MAD outliers among them marked."""
+    if not excluded:
+        return ""
+    names = [f"{s} (MAD outlier)" if s in set(outliers) else str(s) for s in excluded]
+    return f"left out: {', '.join(names)}"
+
+
 def metric_options(frame: pd.DataFrame) -> list:
     """The metric names of system-level scores (human scores are not a metric)."""
     return sorted(m for m in pd.unique(frame["metric"]) if m != "HUMAN")

@@ -27,12 +27,15 @@ _PENDING_KEY = "_url_pending"
 class Setting:
     """One page setting kept in the URL: the widget ``key`` it fills, how a query value is
     read (``parse``; a list of values for ``many``) and, for fixed choices, the ``options``
-    a value must be among (``None``: options come from the data, see :func:`pending`)."""
+    a value must be among (``None``: options come from the data, see :func:`pending`) -- or,
+    for a free value such as a seed, ``valid``: whether a value read is acceptable (it is
+    then set at once, like a fixed choice)."""
 
     key: str
     parse: Callable[[str], object] = str
     options: Sequence | None = None
     many: bool = False
+    valid: Callable[[object], bool] | None = None
 
 
 #: The aliases setting every page can share: a JSON object {name: alias}.
@@ -71,9 +74,14 @@ def load_url(page: str, settings: Mapping[str, Setting]) -> None:
             value = [setting.parse(v) for v in raw] if setting.many else setting.parse(raw)
         except (ValueError, TypeError, AttributeError):
             continue  # a hand-edited URL: keep the page's own value
-        if setting.options is None and setting.key != state.ALIASES_KEY:
+        if setting.valid is not None:
+            if setting.valid(value):
+                st.session_state[setting.key] = value
+        elif setting.options is None and setting.key != state.ALIASES_KEY:
             waiting[setting.key] = value
-        elif setting.options is None or value in setting.options:
+        elif setting.options is None or (
+            all(v in setting.options for v in value) if setting.many else value in setting.options
+        ):
             st.session_state[setting.key] = value
 
 

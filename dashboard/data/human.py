@@ -13,11 +13,18 @@ from stats.human_ranking import HumanRankingResult
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def gold(judgements: Uploads) -> HumanGoldResult:
-    """The human gold standard of the judgements file(s), combined at 0.05
-    (:func:`stats.analyses.human_gold`; use
+def gold(judgements: Uploads, exclude: tuple[str, ...] = ()) -> HumanGoldResult:
+    """The human gold standard of the judgements file(s) without the systems of ``exclude``,
+    combined at 0.05 (:func:`stats.analyses.human_gold`; use
     :meth:`~stats.human.HumanGoldResult.combined_pvalue` for other levels)."""
-    return analyses.human_gold(judgements)
+    return analyses.human_gold(judgements, exclude=exclude)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def outliers(judgements: Uploads) -> tuple[str, ...]:
+    """The systems of the judgements that the findings' MAD rule flags
+    (:func:`stats.analyses.human_outliers`)."""
+    return analyses.human_outliers(gold(judgements))
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -30,12 +37,14 @@ def accuracy(
     tests: tuple[str, ...],
     n_resamples: int,
     seed: int,
+    exclude: tuple[str, ...] = (),
 ) -> AccuracyResult:
     """Accuracy of every (metric, test) against the gold standard of ``judgements``, at the
     three levels of the paper's Tables 1-2 (:func:`stats.analyses.accuracy_from_results`).
 
     ``metrics``: ``(name shown, metric argument of :func:`~dashboard.data.mt_systems.pairwise`,
-    higher_is_better)`` per metric. Each test runs one-sided over all pairs through the cached
+    higher_is_better)`` per metric; the systems of ``exclude`` are left out of the gold
+    standard and of every test. Each test runs one-sided over all pairs through the cached
     :func:`~dashboard.data.mt_systems.pairwise`, so the two pages share results for the same
     files and settings.
     """
@@ -47,7 +56,7 @@ def accuracy(
         for test in tests
     }
     return analyses.accuracy_from_results(
-        gold(judgements), results, n_resamples=n_resamples, seed=seed
+        gold(judgements, exclude), results, n_resamples=n_resamples, seed=seed, exclude=exclude
     )
 
 

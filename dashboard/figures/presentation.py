@@ -1,11 +1,27 @@
-"""Presentation mode: a copy of a figure with larger fonts and markers for a projector."""
+"""Presentation mode: a copy of a figure sized for a projector -- a 1920 x 1080 slide."""
 
 from __future__ import annotations
+
+import math
 
 import plotly.graph_objects as go
 
 from dashboard.figures.grids import _grid_geometry
-from dashboard.figures.style import BASE_FONT_SIZE, PRESENTATION_FONT_SIZE
+from dashboard.figures.style import (
+    _GLYPH_WIDTH,
+    BASE_FONT_SIZE,
+    PRESENTATION_FONT_SIZE,
+    escape_html,
+)
+
+#: The slide a figure must fit in presentation mode (CSS px).
+SLIDE_WIDTH, SLIDE_HEIGHT = 1920, 1080
+#: Tallest figure in presentation mode: a slide's height less the page's scroll margins, so a
+#: chart is seen whole on the projector.
+MAX_PRESENTATION_HEIGHT = SLIDE_HEIGHT - 120
+#: Panels of a grid figure in one row in presentation mode (the grids compared stand side by
+#: side); more wrap into further rows.
+MAX_PANELS_PER_ROW = 4
 
 
 def apply_presentation(fig: go.Figure, presentation: bool) -> go.Figure:
@@ -14,7 +30,11 @@ def apply_presentation(fig: go.Figure, presentation: bool) -> go.Figure:
     Scales the global font, titles, axis tick labels, annotations (subplot titles) and the text
     printed inside heatmap cells by ``PRESENTATION_FONT_SIZE / BASE_FONT_SIZE``; bigger markers;
     the height grows by 25% (by the font factor when heatmap cells carry text, so it still
-    fits). With ``presentation`` false, ``fig`` is returned unchanged (same object).
+    fits). Tick labels shortened with "…" show the full names again, and the margins grow to
+    fit them (plotly's automargin). The panels of a :func:`grids_side_by_side` figure stand in
+    one row (up to :data:`MAX_PANELS_PER_ROW`). No figure is taller than
+    :data:`MAX_PRESENTATION_HEIGHT`, so each fits a 1920 x 1080 slide. With ``presentation``
+    false, ``fig`` is returned unchanged (same object).
     """
     if not presentation:
         return fig
@@ -26,14 +46,18 @@ def apply_presentation(fig: go.Figure, presentation: bool) -> go.Figure:
         title={"font": {"size": round(PRESENTATION_FONT_SIZE * 1.3)}},
         legend={"font": {"size": PRESENTATION_FONT_SIZE}},
     )
+    out.for_each_xaxis(_full_tick_labels)
+    out.for_each_yaxis(_full_tick_labels)
     grid = isinstance(out.layout.meta, dict) and "grid_layout" in out.layout.meta
-    if grid:  # side-by-side panels: gaps sized again for the larger tick labels
+    if grid:  # side-by-side panels: one row, gaps sized again for the larger, full labels
         _relayout_grids(out, factor)
     elif out.layout.height:
         # matrices with printed values grow with the text so the numbers still fit their cells
         has_cell_text = any(t.type == "heatmap" and t.texttemplate for t in out.data)
         grow = factor if has_cell_text else 1.25
-        out.update_layout(height=round(out.layout.height * grow))
+        height = min(round(out.layout.height * grow), MAX_PRESENTATION_HEIGHT)
+        grow = height / out.layout.height
+        out.update_layout(height=height)
         if out.layout.width:  # a square matrix: export width and label margins grow with it
             m = out.layout.margin
             out.update_layout(
@@ -42,6 +66,10 @@ def apply_presentation(fig: go.Figure, presentation: bool) -> go.Figure:
             )
     out.for_each_xaxis(lambda ax: _scale_axis_fonts(ax, factor))
     out.for_each_yaxis(lambda ax: _scale_axis_fonts(ax, factor))
+    if not grid and out.layout.height:
+        out.update_layout(
+            height=min(max(out.layout.height, _height_for_labels(out)), MAX_PRESENTATION_HEIGHT)
+        )
     for ann in out.layout.annotations:
         size = ann.font.size or BASE_FONT_SIZE
         ann.update(font={"size": round(size * factor)})
@@ -56,6 +84,34 @@ def apply_presentation(fig: go.Figure, presentation: bool) -> go.Figure:
     return out
 
 
+def _full_tick_labels(ax) -> None:
+    """Tick labels shortened with "…" back to the full names; the margins then grow to fit
+    every tick label (automargin), as the larger font needs anyway."""
+    if ax.tickvals is not None and ax.ticktext is not None:
+        if any("…" in str(t) for t in ax.ticktext):
+            ax.update(ticktext=[escape_html(v) for v in ax.tickvals])
+    ax.update(automargin=True)
+
+
+def _height_for_labels(fig: go.Figure) -> int:
+    """Least height (px) that leaves the category rows of ``fig`` a legible size under its
+    title and above its full, rotated column labels (plotly's automargin stops short of a
+    plot area under 64 px and then draws labels outside the figure)."""
+    below = 0.0
+    for ax in fig.select_xaxes():
+        if ax.tickvals is None or ax.ticktext is None:
+            continue
+        size = ax.tickfont.size or BASE_FONT_SIZE
+        longest = max((len(str(t)) for t in ax.ticktext), default=0)
+        slant = 0.71 if ax.tickangle in (-45, 45) else 1.0
+        below = max(below, _GLYPH_WIDTH * size * longest * slant + size + 10)
+    rows = 0
+    for ax in fig.select_yaxes():
+        if ax.categoryarray is not None:
+            rows = max(rows, len(ax.categoryarray) * (ax.tickfont.size or BASE_FONT_SIZE) * 1.6)
+    return round((fig.layout.margin.t or 60) + max(rows, 120) + below + 10)
+
+
 def _scale_axis_fonts(ax, factor: float) -> None:
     tick = ax.tickfont.size or BASE_FONT_SIZE
     ax.update(tickfont={"size": round(tick * factor)})
@@ -66,18 +122,36 @@ def _scale_axis_fonts(ax, factor: float) -> None:
 
 def _relayout_grids(fig: go.Figure, factor: float) -> None:
     """Recompute the panel domains of a :func:`grids_side_by_side` figure in place for tick
-    labels ``factor`` times larger (and 25% taller panels)."""
+    labels ``factor`` times larger and shown in full, up to :data:`MAX_PANELS_PER_ROW` panels a
+    row, 25% taller panels -- less if the figure would outgrow :data:`MAX_PRESENTATION_HEIGHT`."""
     spec = dict(fig.layout.meta["grid_layout"])
+    n = len(fig.layout.annotations)
     size = (fig.layout.xaxis.tickfont.size or BASE_FONT_SIZE) * factor
+    spec["ncols"] = min(n, MAX_PANELS_PER_ROW)
+    spec["nrows"] = math.ceil(n / spec["ncols"])
+    longest = {"x": 0, "y": 0}
+    for letter, axes in (("x", fig.select_xaxes()), ("y", fig.select_yaxes())):
+        for ax in axes:
+            labels = ax.ticktext if ax.ticktext is not None else ax.categoryarray or ()
+            longest[letter] = max([longest[letter], *(len(str(t)) for t in labels)])
+    spec["x_chars"], spec["y_chars"] = longest["x"], longest["y"]
     spec["panel_height"] = round(spec["panel_height"] * 1.25)
     geo = _grid_geometry(spec, size)
+    if geo["height_px"] > MAX_PRESENTATION_HEIGHT:
+        excess = geo["height_px"] - MAX_PRESENTATION_HEIGHT
+        spec["panel_height"] = max(spec["panel_height"] - math.ceil(excess / spec["nrows"]), 120)
+        geo = _grid_geometry(spec, size)
     ncols = spec["ncols"]
+    rows_shared = spec["rows_shared"]
     for k, ann in enumerate(fig.layout.annotations):
         row, col = divmod(k, ncols)
         x0 = col * (geo["width"] + geo["hspace"])
         y1 = 1.0 - row * (geo["height"] + geo["vspace"])
         suffix = "" if k == 0 else str(k + 1)
         fig.layout[f"xaxis{suffix}"].domain = [x0, x0 + geo["width"]]
-        fig.layout[f"yaxis{suffix}"].domain = [max(y1 - geo["height"], 0.0), y1]
+        yaxis = fig.layout[f"yaxis{suffix}"]
+        yaxis.domain = [max(y1 - geo["height"], 0.0), y1]
+        if spec["show"]:  # rows shared: only the first column names them
+            yaxis.showticklabels = col == 0 or not rows_shared
         ann.update(x=x0 + geo["width"] / 2, y=y1)
     fig.update_layout(margin=geo["margin"], height=geo["height_px"])

@@ -11,12 +11,14 @@ from functools import partial
 
 import streamlit as st
 
-from dashboard import components, figures, page_run, state, tables
+from dashboard import components, figures, page_run, page_settings, state, tables, view_state
 from dashboard.data import human, mt_systems, samples
 from stats.randomized import TESTS
 
 SOURCES = ("System outputs (text)", "Segment scores")
 REUSE = "Files of the MT systems page"
+
+view_state.load_url("human", page_settings.HUMAN)
 
 st.title("Tests vs humans")
 st.caption(
@@ -80,6 +82,7 @@ with col_s:
 
 with components.input_errors():
     gold = human.gold(judgements)
+    flagged = human.outliers(judgements)
 
 text_mode = bool(references or hypotheses)
 kind = mt_systems.KIND_TEXT if text_mode else mt_systems.KIND_SCORES
@@ -143,6 +146,40 @@ with components.controls_expander("Controls"):
                 help="Segment metrics where a lower score is better (error rates, TER-like).",
             )
 
+    c_excl, c_out = st.columns([5, 2])
+    with c_excl:
+        chosen_out = components.remembered_multiselect(
+            "Exclude systems",
+            list(gold.systems),
+            key="human_exclude",
+            default=[],
+            help="Leave these systems out of the human gold standard and of every test.",
+        )
+    with c_out:
+        drop_outliers = components.persistent(
+            st.checkbox,
+            "Exclude MAD outliers",
+            key="human_outliers",
+            help=tables.MAD_HELP
+            + (f" Flagged here: {', '.join(flagged)}." if flagged else " None flagged here."),
+        )
+excluded = tuple(dict.fromkeys([*chosen_out, *(flagged if drop_outliers else ())]))
+left_out = tables.left_out_note(excluded, flagged)
+page_run.record_setting("excluded_systems", "systems left out", list(excluded))
+if excluded:
+    with components.input_errors():
+        gold = human.gold(judgements, excluded)
+    st.info(
+        "The gold standard and every test without these systems: "
+        + components.escape_markdown(left_out.removeprefix("left out: ")),
+        icon=":material/filter_alt:",
+    )
+elif flagged:
+    st.caption(
+        "Outliers of the human scores by the findings' MAD rule (kept; tick *Exclude MAD "
+        "outliers* to leave them out): " + components.escape_markdown(", ".join(flagged))
+    )
+
 if not metrics or not tests:
     st.warning("Choose at least one metric and one test.", icon=":material/warning:")
     st.stop()
@@ -168,12 +205,13 @@ for name, metric, higher_is_better in chosen:
 with components.input_errors():
     page_run.run_steps(steps, text="Running the randomized tests…")
     accuracy = human.accuracy(
-        judgements, kind, references, files, chosen, tuple(tests), n_resamples, seed
+        judgements, kind, references, files, chosen, tuple(tests), n_resamples, seed, excluded
     )
 
 components.show_warnings(accuracy.warnings)
 
 systems = list(accuracy.systems)
+view_state.alias_editor([*systems, *metrics], key="human_aliases")
 combined = gold.combined_pvalue(alpha).loc[systems, systems]
 conclusions = gold.conclusions(alpha)
 # the humans' verdicts over the pairs actually compared (systems with outputs and judgements)
@@ -289,7 +327,8 @@ components.show_table(
     key="human_accuracy_table",
     filename="accuracy_tables",
     index=False,
-    caption="Accuracy of randomized significance tests against the human gold standard",
+    caption="Accuracy of randomized significance tests against the human gold standard"
+    + (f"; {left_out}" if excluded else ""),
 )
 components.show_figure(
     figures.accuracy_intervals(accuracy.table, test_labels=tables.HUMAN_TEST_LABELS),
@@ -354,3 +393,5 @@ components.show_table(
 if len(gold.excluded):
     st.markdown("**Excluded** (cannot be standardised):")
     st.dataframe(gold.excluded, key="human_excluded", hide_index=True)
+
+view_state.write_url(page_settings.HUMAN)

@@ -13,15 +13,16 @@ from functools import partial
 
 import streamlit as st
 
-from dashboard import components, figures, page_run, state, tables
+from dashboard import components, figures, page_run, page_settings, state, tables, view_state
 from dashboard.data import mt_systems, samples
 from dashboard.views import mt_choice, mt_explorer, mt_table
 from stats.randomized import TESTS
 
-RESAMPLES = (200, 1000, 2000, 5000, 10000)
+RESAMPLES = page_settings.MT_RESAMPLES
 TEXT, SCORES = "System outputs + reference", "Segment scores"
 
 presentation = components.presentation_mode()
+view_state.load_url("mt_systems", page_settings.MT_SYSTEMS)
 
 st.title("MT systems")
 st.caption(
@@ -91,7 +92,7 @@ with components.controls_expander("Controls"):
                     "Metric (METRIC column)",
                     names,
                     key="mt_score_metric",
-                    default=names[0],
+                    default=tables.default_baseline(names) or names[0],
                 )
                 block = mt_choice.wmt_block(mt_systems.score_options(files), metric)
             higher_is_better = not components.persistent(
@@ -159,6 +160,7 @@ results = dict(zip(tests, pairwise, strict=True))
 
 first = results[tests[0]]
 systems = list(first.systems)
+view_state.alias_editor(systems, key="mt_aliases")
 side = tables.side_label(alternative)
 
 m1, m2, m3, m4 = st.columns(4)
@@ -217,7 +219,6 @@ components.show_figure(
     figures.mt_significance_grids(
         panels,
         alpha=alpha,
-        cols=1 if presentation and len(panels) > 2 else None,
         title=f"{first.label}: row system significantly better than column system",
     ),
     key="mt_grids",
@@ -324,3 +325,5 @@ with st.expander("Why the Riezler & Maxwell bootstrap was effectively one-sided"
     )
 
 mt_explorer.render(inputs, block, systems, x, y)
+
+view_state.write_url(page_settings.MT_SYSTEMS)

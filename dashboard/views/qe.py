@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import components, export, figures, tables
+from dashboard import components, export, figures, page_settings, tables, view_state
 from dashboard.data import qe, samples
 
 #: The paper's λ, the default of the rescaling slider.
 LAMBDA = 0.5
 
 presentation = components.presentation_mode()
+view_state.load_url("qe", page_settings.QE)
 
 st.title("Quality estimation")
 st.caption(
@@ -95,6 +96,7 @@ components.show_warnings(analysis.warnings)
 result = analysis.result
 evaluated = analysis.data
 order = list(result.order)
+view_state.alias_editor(order, key="qe_aliases")
 scores = result.scores
 unit = " (seconds per word)" if analysis.rate else ""
 best_mae = scores.mae.idxmin()
@@ -386,3 +388,5 @@ if analysis.post_edit_test is not None:
         f"Post-edit rate (PER) = post-edit time / words. One-sided Williams test of r(PER, {ref}) "
         f"> r(PET, {ref}) with r(PER, PET) = {float(t.r12):.3f}, n = {int(t.n)} (paper Table 1)."
     )
+
+view_state.write_url(page_settings.QE)

@@ -64,11 +64,14 @@ MT systems: randomized tests from files (Graham, Mathur & Baldwin, WMT 2014)
       test) -> :class:`~stats.systems_table.SystemsTableResult` (sacreBLEU's paired tests
       against a baseline)
 Tests against humans (Graham, Mathur & Baldwin, WMT 2014, Tables 1-2)
-    - :func:`human_gold` (judgement files; alpha) -> :class:`~stats.human.HumanGoldResult`
+    - :func:`human_gold` (judgement files; alpha, systems to exclude) ->
+      :class:`~stats.human.HumanGoldResult`; :func:`human_outliers` (gold; threshold) -> the
+      systems the findings' MAD rule flags
     - :func:`accuracy_statistics` (text files with metrics and/or a segment-score file) ->
       dict of metric name -> SegmentStatistics
     - then :func:`stats.accuracy.significance_accuracy` (runs the tests), or
-      :func:`accuracy_from_results` (gold, all-pairs results already computed) ->
+      :func:`accuracy_from_results` (gold, all-pairs results already computed, excluded
+      systems) ->
       :class:`~stats.accuracy.AccuracyResult`
     - :func:`human_rankings` (published DA segment files or judgement files; lp, score, alpha)
       -> list of :class:`~stats.human_ranking.HumanRankingResult` (findings' Wilcoxon grid
@@ -94,6 +97,7 @@ _LAZY = {
     "accuracy_statistics": ".human",
     "human_gold": ".human",
     "human_rankings": ".human",
+    "human_outliers": ".human",
     "LanguagePairMetaEvaluation": ".meta_eval",
     "MetaEvaluation": ".meta_eval",
     "meta_evaluate": ".meta_eval",
@@ -165,6 +169,7 @@ __all__ = [
     "human_gold",
     "accuracy_statistics",
     "accuracy_from_results",
+    "human_outliers",
     "human_rankings",
     # segment-level meta-evaluation (stats.analyses.meta_eval, .meta_significance)
     "LanguagePairMetaEvaluation",

@@ -4,6 +4,7 @@ Mathur & Baldwin, WMT 2014, Tables 1-2).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 
 import pandas as pd
@@ -17,6 +18,7 @@ from ..human import (
     standardize_judgements,
 )
 from ..human_ranking import HumanRankingResult, human_ranking
+from ..outliers import mad_outliers
 from ..randomized import (
     PairwiseSignificanceResult,
 )
@@ -33,14 +35,20 @@ from ._inputs import FileInput, Files, _named
 from .mt_systems import TEXT_METRICS
 
 
-def human_gold(judgements: Files, *, alpha: float = 0.05) -> HumanGoldResult:
+def human_gold(
+    judgements: Files, *, alpha: float = 0.05, exclude: Sequence[str] = ()
+) -> HumanGoldResult:
     """Read judgement files (``SYSTEM SEGMENT ANNOTATOR CRITERION SCORE``; several files are
     one set, e.g. batches) and build the human gold standard, combined at ``alpha``
     (:func:`stats.human.human_gold_standard`). Exclusion messages are in ``result.warnings``.
 
     Published segment-level DA files (``SYS SID RAW.SCR Z.SCR N``, one language pair) are a
     gold standard as they are: the Wilcoxon tests run on their z scores
-    (:func:`stats.human.gold_from_segment_scores`)."""
+    (:func:`stats.human.gold_from_segment_scores`).
+
+    The judgements of the systems in ``exclude`` (e.g. the outliers of
+    :func:`human_outliers`) are left out before anything is computed -- the per-annotator
+    standardisation included -- and ``result.warnings`` names them."""
     if not judgements:
         raise StatsInputError("judgements: no judgements file given")
     da, judged = _split_da_files(judgements, lp=None, lp_required=False)
@@ -50,8 +58,10 @@ def human_gold(judgements: Files, *, alpha: float = 0.05) -> HumanGoldResult:
             "segment-score file; give one kind"
         )
     if judged:
-        return human_gold_standard(read_judgement_files(*judged), alpha=alpha)
-    scores = pd.concat(da, ignore_index=True)
+        read = read_judgement_files(*judged)
+        read = dataclasses.replace(read, frame=_without_systems(read.frame, exclude))
+        return _noting_exclusion(human_gold_standard(read, alpha=alpha), exclude)
+    scores = _without_systems(pd.concat(da, ignore_index=True), exclude)
     pairs = sorted(set(scores["lp"]))
     if len(pairs) > 1:
         raise StatsInputError(
@@ -60,7 +70,47 @@ def human_gold(judgements: Files, *, alpha: float = 0.05) -> HumanGoldResult:
         )
     _check_segments_once(scores)
     name = " + ".join(f.attrs["name"] for f in da)
-    return gold_from_segment_scores(scores, alpha=alpha, name=name)
+    return _noting_exclusion(gold_from_segment_scores(scores, alpha=alpha, name=name), exclude)
+
+
+def _without_systems(rows: pd.DataFrame, exclude: Sequence[str]) -> pd.DataFrame:
+    """``rows`` without the systems of ``exclude`` (each must be among them)."""
+    exclude = [str(s) for s in exclude]
+    if not exclude:
+        return rows
+    present = set(rows["system"].astype(str))
+    unknown = [s for s in exclude if s not in present]
+    if unknown:
+        raise StatsInputError(
+            f"exclude: no judgements of {', '.join(unknown)}; the systems judged are "
+            f"{', '.join(sorted(present))}"
+        )
+    return rows[~rows["system"].astype(str).isin(exclude)].reset_index(drop=True)
+
+
+def _noting_exclusion(gold: HumanGoldResult, exclude: Sequence[str]) -> HumanGoldResult:
+    if not exclude:
+        return gold
+    note = f"left out by choice: {', '.join(str(s) for s in exclude)}"
+    return dataclasses.replace(gold, warnings=(*gold.warnings, note))
+
+
+def human_outliers(gold: HumanGoldResult, *, threshold: float = 2.5) -> tuple[str, ...]:
+    r"""Systems whose human score is an outlier by the rule of the WMT metrics findings
+    (:func:`stats.outliers.mad_outliers`: robust z of the median absolute deviation above
+    ``threshold``), applied to the systems' mean z scores in the gold standard's first
+    criterion (adequacy; fluency when there is none).
+
+    .. math::
+
+        \text{outlier}_s \iff
+        \frac{|z_s - \operatorname{median}(z)|}{1.4826\,\operatorname{MAD}(z)} > \text{threshold}
+
+    Mathur et al. (2020), https://aclanthology.org/2020.wmt-1.77/. Returns the outliers in the
+    gold standard's order (none when the MAD is 0)."""
+    z = gold.scores[f"{gold.criteria[0]}_z"].reindex(list(gold.systems))
+    flagged = mad_outliers(z.to_numpy(dtype=float), threshold=threshold)
+    return tuple(s for s, out in zip(gold.systems, flagged, strict=True) if out)
 
 
 def _split_da_files(
@@ -145,12 +195,23 @@ def accuracy_from_results(
     alphas: Sequence[float] = ALPHAS,
     n_resamples: int | None = None,
     seed: int | None = None,
+    exclude: Sequence[str] = (),
 ) -> AccuracyResult:
     """Accuracy against the gold standard of all-pairs results already computed, keyed by
     ``(metric, test)`` (:func:`stats.accuracy.accuracy_from_pvalues`). Messages about systems
-    left out are in ``result.warnings``."""
-    pvalues = {key: res.pvalue for key, res in results.items()}
-    corpus = {metric: res.scores for (metric, _), res in results.items()}
+    left out are in ``result.warnings``. The systems of ``exclude`` (those left out of
+    ``gold`` by :func:`human_gold`) leave every test's results first, so each accuracy is
+    over the pairs of the systems kept."""
+    # systems left out of the gold standard by choice leave the tests' grids too (they are
+    # not reported as systems without judgements)
+    left_out = [str(s) for s in exclude]
+    pvalues = {
+        key: res.pvalue.drop(index=left_out, columns=left_out, errors="ignore")
+        for key, res in results.items()
+    }
+    corpus = {
+        metric: res.scores.drop(left_out, errors="ignore") for (metric, _), res in results.items()
+    }
     return accuracy_from_pvalues(
         gold, pvalues, alphas=alphas, scores=corpus, n_resamples=n_resamples, seed=seed
     )

@@ -15,6 +15,8 @@ page (function)
     with the ``app_url`` opened and the first script run finished (as the server reports it
     over the websocket, followed from the start: see ``track_script_runs``). Downloads are
     accepted.
+slide_page (function)
+    The same in a 1920x1080 window (presentation mode on a projector).
 artifacts_dir : pathlib.Path (session)
     Where screenshots and logs go: ``$ARTIFACTS_DIR`` or ``<repo>/artifacts/browser``.
 
@@ -43,6 +45,7 @@ Example::
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -151,9 +154,10 @@ def browser():
             b.close()
 
 
-@pytest.fixture
-def page(browser, app_url):
-    context = browser.new_context(viewport={"width": 1600, "height": 1000}, accept_downloads=True)
+@contextlib.contextmanager
+def opened_page(browser, app_url, viewport: dict):
+    """A fresh page (own context and session) of ``viewport`` size with the app opened."""
+    context = browser.new_context(viewport=viewport, accept_downloads=True)
     pg = context.new_page()
     pg.set_default_timeout(60_000)
     # Wait for the server to report the first run finished (a server that has just started
@@ -163,3 +167,16 @@ def page(browser, app_url):
         yield pg
     finally:
         context.close()
+
+
+@pytest.fixture
+def page(browser, app_url):
+    with opened_page(browser, app_url, {"width": 1600, "height": 1000}) as pg:
+        yield pg
+
+
+@pytest.fixture
+def slide_page(browser, app_url):
+    """Like ``page``, in a 1920 x 1080 window (a projector's slide)."""
+    with opened_page(browser, app_url, {"width": 1920, "height": 1080}) as pg:
+        yield pg

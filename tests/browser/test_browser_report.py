@@ -27,9 +27,10 @@ _REMOTE_SCRIPT = re.compile(r"<script[^>]*\bsrc\s*=\s*[\"']?\s*(https?:)?//", re
 _RAW_HEADER = re.compile(r"^[a-z][a-z0-9]*(\\_[a-z0-9]+)+$")
 
 
-def _sample_hashes() -> dict[str, set[str]]:
+def file_hashes(root: Path) -> dict[str, set[str]]:
+    """File name -> SHA-256 digests of the files under ``root``."""
     out: dict[str, set[str]] = {}
-    for path in SAMPLE_DATA.rglob("*"):
+    for path in root.rglob("*"):
         if path.is_file():
             out.setdefault(path.name, set()).add(hashlib.sha256(path.read_bytes()).hexdigest())
     return out
@@ -42,12 +43,11 @@ def _header_cells(tex: str) -> list[str]:
     return [cell.strip() for cell in header[: -len(r" \\")].split(" & ")]
 
 
-@pytest.mark.parametrize(("url_path", "charts", "resamples"), PAGES)
-def test_download_report_bundles_the_page(page, app_url, tmp_path, url_path, charts, resamples):
-    goto_page(page, app_url, url_path)
-    wait_for_charts(page, minimum=charts, timeout=180)
-    assert_no_exception(page)
-    path = download(page, "download_report", tmp_path, timeout=300)
+def assert_report_bundle(path: Path, *, resamples: bool, hashes: dict[str, set[str]]) -> dict:
+    """Check a downloaded report zip: a self-contained report.html, booktabs LaTeX without raw
+    column names, SVG figures and a JSON record with versions, seeds and resamples (when the
+    page resamples) and every input file by a SHA-256 of ``hashes`` (file name -> digests).
+    Returns the record."""
     assert path.name.startswith("report_") and path.suffix == ".zip"
     with zipfile.ZipFile(path) as zf:
         names = zf.namelist()
@@ -90,14 +90,23 @@ def test_download_report_bundles_the_page(page, app_url, tmp_path, url_path, cha
     if resamples:
         assert record["seeds"] and all(isinstance(v, int) for v in record["seeds"].values())
         assert record["resamples"] and all(v > 0 for v in record["resamples"].values())
-    sample_hashes = _sample_hashes()
     files_in = [f for entry in record["inputs"].values() for f in entry["files"]]
     assert files_in
     for f in files_in:
-        assert f["sha256"] in sample_hashes.get(Path(f["name"]).name, set()), f
+        assert f["sha256"] in hashes.get(Path(f["name"]).name, set()), f
     for table in record["tables"].values():
         assert table["columns"] and table["data"]
         assert all(len(row) == len(table["columns"]) for row in table["data"])
+    return record
+
+
+@pytest.mark.parametrize(("url_path", "charts", "resamples"), PAGES)
+def test_download_report_bundles_the_page(page, app_url, tmp_path, url_path, charts, resamples):
+    goto_page(page, app_url, url_path)
+    wait_for_charts(page, minimum=charts, timeout=180)
+    assert_no_exception(page)
+    path = download(page, "download_report", tmp_path, timeout=300)
+    assert_report_bundle(path, resamples=resamples, hashes=file_hashes(SAMPLE_DATA))
     assert_no_exception(page)
 
 

@@ -55,3 +55,33 @@ def test_alpha_click_updates_url(page, app_url):
     page.wait_for_function("() => location.search.includes('alpha=0.001')")
     query = parse_qs(urlparse(page.url).query)
     assert query["alpha"] == ["0.001"] and query["lp"] == ["es-en"]
+
+
+def test_mt_systems_url_with_settings_opens_that_view(page, app_url, artifacts_dir):
+    aliases = quote(json.dumps({"Aurora": "Aurora-2"}))
+    goto_page(
+        page,
+        app_url,
+        f"mt_systems?tests=bootstrap&resamples=200&seed=7&alpha=0.01&x=Cirrus&aliases={aliases}",
+        timeout=300,
+    )
+    wait_for_charts(page, minimum=3, timeout=300)
+    wait_until_still(page)
+    assert_no_exception(page)
+    screenshot(page, artifacts_dir, "mt_systems_shared_url")
+    alpha = page.locator(".st-key-mt_alpha label:has(input:checked)").inner_text().strip()
+    assert alpha == "0.01"
+    assert page.locator(".st-key-mt_seed input").input_value() == "7"
+    assert page.get_by_text("random seed 7, 200 resamples").count() >= 1
+    tests = page.locator(".st-key-mt_tests").text_content()
+    assert "Bootstrap resampling" in tests and "Approximate" not in tests
+    assert "Cirrus" in page.locator(".st-key-mt_pair_x input").first.input_value()
+    labels = page.evaluate(
+        "key => document.querySelector('.st-key-' + key + ' .js-plotly-plot')"
+        "._fullLayout.yaxis.categoryarray",
+        "mt_grids",
+    )
+    assert "Aurora-2" in labels and "Aurora" not in labels
+    query = parse_qs(urlparse(page.url).query)
+    assert query["seed"] == ["7"] and query["tests"] == ["bootstrap"]
+    assert json.loads(query["aliases"][0]) == {"Aurora": "Aurora-2"}

@@ -1,0 +1,147 @@
+"""AppTest: the URL query string and display names on the Quality estimation, MT systems and
+Tests vs humans pages -- settings read from a shared URL on the page's first run, the page's
+settings written back, and aliases in figures, tables and the URL."""
+
+from __future__ import annotations
+
+import json
+
+from tests.dashboard.conftest import REPO_ROOT
+from tests.dashboard.helpers import assert_no_exception, files
+from tests.dashboard.test_app_view_settings import chart_layouts, param
+
+
+def _open(app_test, page: str, params: dict, timeout: float = 60):
+    """``page`` opened with the query string ``params`` (a list: a repeated parameter)."""
+    at = app_test(page, timeout=timeout)
+    for name, value in params.items():
+        at.query_params[name] = value
+    at.run()
+    assert_no_exception(at)
+    return at
+
+
+def _category_labels(at) -> set[str]:
+    """Every category and tick label of the page's charts."""
+    out = set()
+    for layout in chart_layouts(at):
+        for key, axis in layout.items():
+            if key.startswith(("xaxis", "yaxis")):
+                out.update(axis.get("categoryarray") or ())
+                out.update(axis.get("ticktext") or ())
+    return out
+
+
+def test_qe_settings_from_the_url_and_back(app_test):
+    at = _open(
+        app_test,
+        "views/qe.py",
+        {
+            "alpha": "0.01",
+            "test": "two-sided",
+            "systems": ["CONSERV-mean", "baseline"],
+            "aliases": json.dumps({"CONSERV-mean": "Conservative"}),
+        },
+    )
+    assert at.radio(key="qe_alpha").value == 0.01
+    assert at.radio(key="qe_alternative").value == "two-sided"
+    assert at.multiselect(key="qe_hist_systems").value == ["CONSERV-mean", "baseline"]
+    labels = _category_labels(at)
+    assert "Conservative" in labels and "CONSERV-mean" not in labels
+    assert param(at, "alpha") == ["0.01"]
+    at.radio(key="qe_alpha").set_value(0.001).run()
+    assert param(at, "alpha") == ["0.001"]
+    assert param(at, "test") == ["two-sided"]
+    assert param(at, "systems") == ["CONSERV-mean", "baseline"]
+    assert json.loads(param(at, "aliases")[0]) == {"CONSERV-mean": "Conservative"}
+
+
+def test_qe_bad_url_values_are_ignored(app_test):
+    at = _open(app_test, "views/qe.py", {"alpha": "0.2", "test": "sideways", "systems": "nobody"})
+    assert at.radio(key="qe_alpha").value == 0.05
+    assert at.radio(key="qe_alternative").value == "one-sided"
+    assert "nobody" not in at.multiselect(key="qe_hist_systems").value
+
+
+def test_mt_systems_settings_from_the_url_and_back(app_test):
+    at = _open(
+        app_test,
+        "views/mt_systems.py",
+        {
+            "metric": "chrF",
+            "tests": ["bootstrap"],
+            "resamples": "200",
+            "seed": "7",
+            "alpha": "0.01",
+            "x": "Cirrus",
+            "y": "Aurora",
+            "aliases": json.dumps({"Aurora": "Aurora-2"}),
+        },
+        timeout=180,
+    )
+    assert at.selectbox(key="mt_metric").value == "chrF"
+    assert at.multiselect(key="mt_tests").value == ["bootstrap"]
+    assert at.selectbox(key="mt_resamples").value == 200
+    assert at.number_input(key="mt_seed").value == 7
+    assert at.radio(key="mt_alpha").value == 0.01
+    assert at.selectbox(key="mt_pair_x").value == "Cirrus"
+    labels = _category_labels(at)
+    assert "Aurora-2" in labels and "Aurora" not in labels
+    assert any("random seed **7**" in c.value for c in at.caption)
+    at.number_input(key="mt_seed").set_value(8).run()
+    assert param(at, "seed") == ["8"]
+    assert param(at, "tests") == ["bootstrap"]
+    assert param(at, "x") == ["Cirrus"]
+
+
+def test_human_settings_from_the_url_and_back(app_test):
+    at = _open(
+        app_test,
+        "views/human.py",
+        {
+            "metrics": ["chrF"],
+            "tests": ["approximate-randomization"],
+            "resamples": "200",
+            "seed": "11",
+            "alpha": "0.01",
+            "aliases": json.dumps({"Borealis": "Borealis (2014)"}),
+        },
+        timeout=300,
+    )
+    assert at.multiselect(key="human_metrics").value == ["chrF"]
+    assert at.multiselect(key="human_tests").value == ["approximate-randomization"]
+    assert at.number_input(key="human_resamples").value == 200
+    assert at.number_input(key="human_seed").value == 11
+    assert at.radio(key="human_alpha").value == 0.01
+    labels = _category_labels(at)
+    assert "Borealis (2014)" in labels and "Borealis" not in labels
+    assert param(at, "resamples") == ["200"]
+    assert param(at, "metrics") == ["chrF"]
+
+
+def test_out_of_range_numbers_are_ignored(app_test):
+    at = _open(app_test, "views/human.py", {"resamples": "5", "seed": "-1"}, timeout=300)
+    assert at.number_input(key="human_resamples").value == 1000
+    assert at.number_input(key="human_seed").value == 12345
+
+
+def test_mt_segment_scores_default_to_the_bleu_metric(app_test, tmp_path):
+    # WMT names: COMET first, sentBLEU second -- the metric analysed first is BLEU's
+    rows = (REPO_ROOT / "sample_data" / "mt" / "segment_scores.tsv").read_text().splitlines()
+    renamed = [rows[0]] + [
+        line.replace("\tchrF", "\tsentBLEU").replace("\tSimCOMET", "\tCOMET-22")
+        for line in rows[1:]
+    ]
+    comet_first = (
+        [rows[0]]
+        + [r for r in renamed[1:] if "COMET" in r]
+        + [r for r in renamed[1:] if "COMET" not in r]
+    )
+    path = tmp_path / "scores.tsv"
+    path.write_text("\n".join(comet_first) + "\n")
+    at = app_test("views/mt_systems.py", timeout=180).run()
+    at.radio(key="mt_source").set_value("Segment scores").run()
+    at.file_uploader(key="mt_scores").set_value(files(path, mime="text/tab-separated-values")).run()
+    assert_no_exception(at)
+    box = at.selectbox(key="mt_score_metric")
+    assert box.options[0] == "COMET-22" and box.value == "sentBLEU"
