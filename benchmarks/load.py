@@ -5,7 +5,7 @@ Starts ``streamlit run dashboard/app.py`` on a free port and, for each N of ``--
 one Streamlit session, each) on the "Metrics vs humans" page and waits until every one has drawn
 the sample data. Then all N upload at once a WMT system-level file of their own (synthetic,
 seeded; the language pairs are named after the session, ``s07a-en``...), and each page is timed
-from its upload (the file input's ``change`` event) to the first animation frame where every
+from its upload (the file input's ``change`` event) to the first moment where every
 chart shows that session's data (each chart's ``layout.datarevision`` new, the script idle) --
 both read in the page, so opening the pages and Playwright's own round trips are not timed.
 Each page is then checked for isolation: the language pairs in its charts are exactly its own,
@@ -69,10 +69,12 @@ _READY_BODY = """
     .some(e => e.textContent === lp);
 """
 # Arms the page's own clock: the upload starts it (the file input's change event, not when
-# Playwright was asked to send the file); every DOM change queues one check for the next
-# animation frame, and the first frame where the charts are ready stops it. Nothing polls the
-# page meanwhile, so the timing adds no work to the pages being timed, and Playwright's round
-# trips are not in it.
+# Playwright was asked to send the file); every DOM change queues one check after the task that
+# made it (a timer, not an animation frame: with several headless pages open, a second page's
+# animation frame callbacks were seen not to run), and the first check that finds the charts
+# ready stops it. Nothing polls the page
+# meanwhile, so the timing adds no work to the pages being timed, and Playwright's round trips
+# are not in it.
 _ARM_JS = (
     """
 ([sel, n, lp, old]) => {
@@ -95,11 +97,11 @@ _ARM_JS = (
     }
   };
   const observer = new MutationObserver(() => {
-    if (!queued) { queued = true; requestAnimationFrame(check); }
+    if (!queued) { queued = true; setTimeout(check, 0); }
   });
   observer.observe(document.documentElement,
                    {subtree: true, childList: true, attributes: true, characterData: true});
-  requestAnimationFrame(check);
+  setTimeout(check, 0);
 }
 """
 )
