@@ -52,18 +52,18 @@ _SESSION_LP = re.compile(r"s\d+[a-z]-en")  #: the LP names of session_lps
 GOAL_RATIO = 10.0
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
-# Whether every chart is drawn (at least ``n``, each laid out by plotly.js at its final width
-# and none showing a data revision from ``window._old``: dashboard/transport.py hashes each
-# figure's content into layout.datarevision), the script idle, and the LP ``lp`` among the
-# chart titles. Streamlit keeps a new chart hidden until it hands the container's width over
-# in layout.width, and plotly.js draws it again then: that second drawing is the one seen.
+# Whether every chart is drawn (at least ``n``, each laid out by plotly.js and none showing a
+# data revision from ``window._old``: dashboard/transport.py hashes each figure's content into
+# layout.datarevision), the script idle, and the LP ``lp`` among the chart titles. Streamlit
+# keeps a new chart hidden until it hands the container's width over in layout.width, and
+# plotly.js draws it again then; that second drawing is not waited for: with several headless
+# pages open, some never got the handover (no animation frames), so it would never end.
 _READY_BODY = """
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
   const charts = Array.from(document.querySelectorAll(sel));
   if (charts.length < n) return false;
-  if (charts.some(gd => !gd._fullLayout || gd.layout.width === undefined
-      || window._old.has(gd.layout.datarevision))) return false;
+  if (charts.some(gd => !gd._fullLayout || window._old.has(gd.layout.datarevision))) return false;
   return Array.from(document.querySelectorAll(
       '.js-plotly-plot .gtitle, .js-plotly-plot .annotation-text'))
     .some(e => e.textContent === lp);
