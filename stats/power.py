@@ -63,8 +63,11 @@ def _critical(n, alpha, alternative):
     return sps.t.ppf(1.0 - (alpha / 2.0 if alternative == "two-sided" else alpha), n - 3.0)
 
 
-def _approx_power(n, r12, r13, r23, alpha, alternative):
-    return sps.nct.sf(_critical(n, alpha, alternative), n - 3.0, _noncentrality(n, r12, r13, r23))
+def _approx_power(n, r12, r13, r23, alpha, alternative, critical=None):
+    """Approximate power; ``critical`` is :func:`_critical` when the caller has it already."""
+    if critical is None:
+        critical = _critical(n, alpha, alternative)
+    return sps.nct.sf(critical, n - 3.0, _noncentrality(n, r12, r13, r23))
 
 
 def _check_n(n) -> np.ndarray:
@@ -192,11 +195,12 @@ def williams_detectable_difference(
     top = np.minimum(top, b + 1.0) * (1 - 1e-9)
     ok = (top > 0) & (np.abs(a) < 1) & (np.abs(b) < 1)
     top = np.where(ok, top, np.nan)
-    reach = _approx_power(nn, a, b, b - top, alpha, alternative) >= power
+    critical = _critical(nn, alpha, alternative)  # the same in every bisection step
+    reach = _approx_power(nn, a, b, b - top, alpha, alternative, critical) >= power
     lo, hi = np.zeros_like(top), top.copy()
     for _ in range(_BISECTIONS):  # vectorised over every input; the count fixes the precision
         mid = (lo + hi) / 2.0
-        up = _approx_power(nn, a, b, b - mid, alpha, alternative) >= power
+        up = _approx_power(nn, a, b, b - mid, alpha, alternative, critical) >= power
         hi, lo = np.where(up, mid, hi), np.where(up, lo, mid)
     diff = np.where(ok & reach, hi, np.nan)
     return WilliamsPowerResult(

@@ -167,6 +167,10 @@ def test_metric_missing_for_a_system(tmp_path):
         ("sysA\tabc\n", r"line 1: 'abc' is not a number"),
         ("sysA\t1\t2\n", r"line 1: expected SYSTEM<TAB>SCORE, found 3 fields"),
         ("sysA\tinf\n", r"line 1: score 'inf' is not finite"),
+        ("sysA\t1e400\n", r"line 1: score '1e400' overflows a 64-bit float"),
+        # the input boundary's bound (stats.readers._limits.MAX_ABS_VALUE) holds here too
+        ("sysA\t-2e150\n", r"line 1, column SCORE: -2e\+150 is too large \(scores must lie "
+         r"within \+-1e\+150"),
     ],
 )
 def test_bad_metric_lines(tmp_path, line, match):
@@ -197,6 +201,7 @@ def test_bad_archives_and_names(tmp_path):
         ("HUMAN aa ts s1 1 1\nM aa ts s1 1\n", r"t\.txt, line 2: expected 6 fields, found 5"),
         ("HUMAN aa ts s1 1 1\nM aa ts s1 1 x\n", r"t\.txt, line 2: 'x' is not a number"),
         ("HUMAN aa ts s1 1 1\nM aa ts s1 1 None\n", r"t\.txt, line 2: metric score is missing"),
+        ("HUMAN aa ts s1 1 1e151\nM aa ts s1 1 1\n", r"t\.txt, line 1, column SCORE: 1e\+151 is too large"),
         ("HUMAN aa ts s1 1 1\nHUMAN aa ts s1 1 2\n", r"t\.txt, line 2: a second score for human"),
         ("METRIC LP SYSTEM SEGMENT SCORE\nM aa s1 1 1\n", r"t\.txt, line 1: missing header column\(s\) TESTSET"),
         ("HUMAN aa ts s1 1 1\nHUMAN aa ts s1 2 1\nM aa ts s1 1 1\n",
@@ -214,6 +219,9 @@ def test_bad_wide_csv():
         read_meta_eval(("w.csv", text.encode()))
     text = "lp,system,segment,human,M\naa,s1,1,NA,\n"
     with pytest.raises(StatsInputError, match=r"w\.csv, line 2: metric score is missing"):
+        read_meta_eval(("w.csv", text.encode()))
+    text = "lp,system,segment,human,M\naa,s1,1,1,3e200\n"
+    with pytest.raises(StatsInputError, match=r"w\.csv, line 2, column M: 3e\+200 is too large"):
         read_meta_eval(("w.csv", text.encode()))
 
 

@@ -191,12 +191,22 @@ def check_value_range(values, column: str, label: str, lines=None) -> None:
     big = np.abs(np.asarray(values, dtype=float)) > MAX_ABS_VALUE
     if big.any():
         i = int(np.flatnonzero(big)[0])
-        where = f", line {int(lines[i])}" if lines is not None else ""
-        raise StatsInputError(
-            f"{label}{where}, column {column}: {float(values[i]):.6g} is too large (scores "
-            f"must lie within +-{MAX_ABS_VALUE:.0e}: squares of larger values overflow 64-bit "
-            "floats); rescale the column"
-        )
+        raise _too_large(float(values[i]), column, label, None if lines is None else lines[i])
+
+
+def check_value(value: float, column: str, label: str, line: int | None = None) -> None:
+    """:func:`check_value_range` for one value (readers that convert value by value)."""
+    if abs(value) > MAX_ABS_VALUE:
+        raise _too_large(value, column, label, line)
+
+
+def _too_large(value: float, column: str, label: str, line) -> StatsInputError:
+    where = f", line {int(line)}" if line is not None else ""
+    return StatsInputError(
+        f"{label}{where}, column {column}: {value:.6g} is too large (scores must lie within "
+        f"+-{MAX_ABS_VALUE:.0e}: squares of larger values overflow 64-bit floats); rescale "
+        "the column"
+    )
 
 
 def overflows(raw: str) -> bool:

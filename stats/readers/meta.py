@@ -45,7 +45,7 @@ from ._common import (
     source_name,
     split_lines,
 )
-from ._limits import check_bytes
+from ._limits import check_bytes, check_value, overflows
 from .system_level import _as_source
 
 __all__ = [
@@ -246,7 +246,9 @@ class MetaEvalData:
 # score values
 
 
-def _score(raw: str, label: str, line: int, *, gold: bool) -> float:
+def _score(raw: str, label: str, line: int, *, gold: bool, column: str = "SCORE") -> float:
+    """One score of ``column`` at ``line``: a float within the input boundary's
+    :data:`~._limits.MAX_ABS_VALUE`, NaN for a missing human score."""
     text = raw.strip()
     if text.lower() in MISSING:
         if gold:
@@ -260,7 +262,11 @@ def _score(raw: str, label: str, line: int, *, gold: bool) -> float:
     except ValueError:
         raise StatsInputError(f"{label}, line {line}: {raw!r} is not a number") from None
     if not math.isfinite(value):
-        raise StatsInputError(f"{label}, line {line}: score {raw!r} is not finite")
+        what = "is not finite"
+        if overflows(text):
+            what = "overflows a 64-bit float (largest about 1.8e308)"
+        raise StatsInputError(f"{label}, line {line}: score {raw!r} {what}")
+    check_value(value, column, label, line)
     return value
 
 
@@ -466,7 +472,7 @@ def _read_long(text: str, label: str, pairs: dict, cells: dict) -> None:
               gold if gold is not None else metric, gold is not None, score)
 
 
-def _cell(pairs, cells, label, line_no, lp, item, system, name, gold, raw) -> None:
+def _cell(pairs, cells, label, line_no, lp, item, system, name, gold, raw, column="SCORE") -> None:
     pair = pairs.setdefault(lp, _Pair())
     _item(pair, item)
     key = (lp, name, gold, system, item)
@@ -476,7 +482,7 @@ def _cell(pairs, cells, label, line_no, lp, item, system, name, gold, raw) -> No
             f"{item[1]!r} ({cells[key]} has the first)"
         )
     cells[key] = f"{label}, line {line_no}"
-    value = _score(raw, label, line_no, gold=gold)
+    value = _score(raw, label, line_no, gold=gold, column=column)
     store = (pair.gold if gold else pair.metrics)["seg"]
     sc = store.get(name)
     if sc is None:
@@ -511,7 +517,7 @@ def _read_wide(text: str, label: str, pairs: dict, cells: dict) -> None:
         for i, h in score_cols:
             gold = _gold_name(h)
             _cell(pairs, cells, label, line_no, lp, ("", segment), system,
-                  gold if gold is not None else h, gold is not None, fields[i])
+                  gold if gold is not None else h, gold is not None, fields[i], column=h)
 
 
 def _finish_items(pairs: dict) -> None:
