@@ -477,7 +477,8 @@ def mt_baseline_table(result: SystemsTableResult, alpha: float) -> tuple[pd.Data
     """The sacreBLEU-style systems table, indexed by system (the baseline first): per metric
     its score, bootstrap mean μ, CI half-width and p-value against the baseline, then
     "vs baseline" ("baseline", or † and the metrics on which the system differs significantly
-    at ``alpha``). Also the † mask over the score cells, for the export marks."""
+    at ``alpha``). Also the † mask over the table (True on those metrics' score cells), for
+    the export marks."""
     level = round(result.confidence_level * 100)
     significant = result.significant(alpha)
     columns, dagger = {}, {}
@@ -494,7 +495,9 @@ def mt_baseline_table(result: SystemsTableResult, alpha: float) -> tuple[pd.Data
               if significant.loc[s].any() else "")
         for s in result.systems
     ]
-    return table, pd.DataFrame(dagger, index=table.index)
+    marks = pd.DataFrame(False, index=table.index, columns=table.columns)
+    marks[list(dagger)] = pd.DataFrame(dagger, index=table.index)
+    return table, marks
 
 
 # ---- Quality estimation ----
