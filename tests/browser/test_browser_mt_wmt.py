@@ -41,6 +41,7 @@ def test_zip_of_published_segment_files_pvalue_grid(page, app_url, artifacts_dir
     archive.write_bytes(wmt.zip_bytes(files))
     upload_files(page, [archive])
     page.locator(".st-key-mt_score_lp").wait_for()
+    _choose(page, "mt_score_metric", "COMET")  # the page opens on the BLEU metric, sentBLEU
     _choose(page, "mt_score_lp", "en-de")
     _choose(page, "mt_score_refset", "newstestB2020")
     page.keyboard.press("Escape")
