@@ -173,6 +173,32 @@ def run_metric(metric, refs, systems, args):
         speedup = t_sb_extract / t_extract
         print(f"goal TER extraction >= 1.8x faster than sacrebleu's, same numbers: "
               f"{speedup:.2f}x, {'MET' if speedup >= 1.8 else 'NOT MET'}")
+        ceiling = parallel_ceiling(args.jobs)
+        print(f"  this machine's ceiling for {args.jobs} processes (the same pure-Python loop "
+              f"once, then in {args.jobs} processes at once): {ceiling:.2f}x; TER reaches "
+              f"{speedup / ceiling:.0%} of it")
+
+
+def _busy(n: int) -> float:
+    start = time.perf_counter()
+    total = 0
+    for i in range(n):
+        total += i * i
+    return time.perf_counter() - start
+
+
+def parallel_ceiling(jobs: int, n: int = 10_000_000) -> float:
+    """Speed-up of ``jobs`` identical CPU-bound tasks in ``jobs`` processes over one task run
+    ``jobs`` times: what perfectly parallel work gains on this machine (a VM's 2 vCPUs share
+    more than their names say)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    one = _busy(n)
+    with ProcessPoolExecutor(jobs) as pool:
+        start = time.perf_counter()
+        list(pool.map(_busy, [n] * jobs))
+        together = time.perf_counter() - start
+    return jobs * one / together
 
 
 def main(argv=None) -> None:
