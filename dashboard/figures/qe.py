@@ -224,8 +224,10 @@ def qe_rescale_curve(
     fig = go.Figure()
     systems = list(dict.fromkeys(curve["system"]))
     colours = category_colours(len(systems), lines=True)
+    at = []  # each system's value at the current lambda, read off its line
     for k, system in enumerate(systems):
         part = curve[curve["system"] == system]
+        at.append(float(np.interp(sd_ratio, *_sorted_xy(part, measure))))
         colour = colours[k]
         fig.add_trace(
             go.Scatter(
@@ -249,11 +251,7 @@ def qe_rescale_curve(
                         "dash": "dot",
                     },
                 )
-    # each system's value at the current lambda, marked on its line (read off the curve)
-    at = [
-        float(np.interp(sd_ratio, *_sorted_xy(curve[curve["system"] == s], measure)))
-        for s in systems
-    ]
+    # ... marked on its line
     fig.add_trace(
         go.Scatter(
             x=[float(sd_ratio)] * len(systems),
