@@ -22,6 +22,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from dashboard.figures import presentation
 from tests import _wmt_data as wmt
@@ -158,6 +159,35 @@ def _chosen(page, key: str) -> str:
     return " ".join([widget.text_content() or "", *values])
 
 
+#: What the page shows in place of static tables, for the failure message of
+#: :func:`_wait_for_static_tables`.
+_TABLES_JS = """
+() => ({
+  tables: document.querySelectorAll('[data-testid="stTable"]').length,
+  cells: document.querySelectorAll('[data-testid="stTable"] td').length,
+  dataframes: document.querySelectorAll('[data-testid="stDataFrame"]').length,
+  stale: document.querySelectorAll('[data-stale="true"]').length,
+  script: document.querySelector('[data-testid="stApp"]')?.getAttribute('data-test-script-state'),
+  alerts: [...document.querySelectorAll('[data-testid="stAlert"]')].map(a => a.innerText),
+  toggle: document.querySelector('[data-testid="stSidebar"] input[type="checkbox"]')?.checked,
+})
+"""
+
+
+def _wait_for_static_tables(page, timeout: float = 60.0) -> None:
+    """Wait until presentation mode's static tables (``st.table``) have cells. The browser
+    may still be mounting them when the run has ended on a loaded machine; if they never
+    come, fail with what the page shows instead (data frames, stale elements, alerts)."""
+    try:
+        page.wait_for_function(
+            "sel => document.querySelectorAll(sel).length > 0",
+            arg='[data-testid="stTable"] td',
+            timeout=timeout * 1000,
+        )
+    except PlaywrightError:
+        pytest.fail(f"no static table cells within {timeout} s: {page.evaluate(_TABLES_JS)}")
+
+
 @pytest.mark.parametrize(("url_path", "charts", "resamples", "choice", "bleu"), PAGES)
 def test_wmt_files_baseline_report_and_presentation(
     slide_page,
@@ -209,8 +239,7 @@ def test_wmt_files_baseline_report_and_presentation(
         if chart["grid"] and len(chart["tops"]) <= 4:  # the compared grids side by side
             assert len(set(chart["tops"])) == 1, chart
     # tables are HTML tables in the large font
-    cells = page.locator('[data-testid="stTable"] td')
-    assert cells.count() > 0
+    _wait_for_static_tables(page)
     cell_font = page.evaluate(
         "sel => parseFloat(getComputedStyle(document.querySelector(sel)).fontSize)",
         '[data-testid="stTable"] td',
