@@ -15,6 +15,7 @@ ratios ours / read_csv. Goal at 1M rows: within 3x the time and 3x the peak memo
 Usage::
 
     .venv/bin/python benchmarks/big_files.py [--rows 1000000 5000000] [--resamples 200] [--jobs N]
+        [--repeat 3]
 """
 
 from __future__ import annotations
@@ -22,12 +23,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 import numpy as np
+from _bytecode import precompile
 
 ROOT = Path(__file__).resolve().parents[1]
 SYSTEMS = 20
@@ -69,21 +72,31 @@ def main() -> None:
     parser.add_argument("--rows", type=int, nargs="+", default=[1_000_000, 5_000_000])
     parser.add_argument("--resamples", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs of each process, alternating; medians are reported")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f}; {os.cpu_count()} cores")
+    print(precompile())
     with tempfile.TemporaryDirectory() as tmp:
         for rows in args.rows:
             path = Path(tmp) / f"scores_{rows}.tsv"
             write_file(path, rows)
             size = path.stat().st_size / 2**20
-            floor = measure(f"import pandas as pd; pd.read_csv({str(path)!r}, sep='\\t')")
             argv = ["randomized", "--scores", str(path), "--test", "paired-bootstrap",
                     "--resamples", str(args.resamples), "--seed", "1", "--format", "tsv"]
             if args.jobs:
                 argv += ["--jobs", str(args.jobs)]
-            ours = measure(f"from stats.cli import main; main({argv!r})")
+            runs = {"floor": [], "ours": []}
+            for _ in range(args.repeat):  # alternating, so a busy spell hits both
+                runs["floor"].append(
+                    measure(f"import pandas as pd; pd.read_csv({str(path)!r}, sep='\\t')"))
+                runs["ours"].append(measure(f"from stats.cli import main; main({argv!r})"))
+            floor, ours = (
+                {k: statistics.median(r[k] for r in runs[who]) for k in runs[who][0]}
+                for who in ("floor", "ours")
+            )
             print(f"\n{rows:,} rows ({rows // SYSTEMS:,} segments x {SYSTEMS} systems), "
-                  f"{size:.0f} MiB")
+                  f"{size:.0f} MiB; medians of {args.repeat} runs each")
             for label, m in (("pandas.read_csv", floor), ("paired bootstrap", ours)):
                 print(f"  {label:17s} wall {m['wall']:6.2f} s  cpu {m['cpu']:6.2f} s  "
                       f"peak {m['peak_mb']:7.0f} MB")

@@ -20,6 +20,8 @@ import sys
 import time
 from pathlib import Path
 
+from _bytecode import precompile
+
 ROOT = Path(__file__).resolve().parents[1]
 SUBCOMMANDS = ("williams", "qe", "randomized", "accuracy", "meta-eval")
 GOAL = 0.5
@@ -47,6 +49,7 @@ def main() -> None:
         ("import stats; stats.williams_test", [py, "-c", "import stats; stats.williams_test"]),
     ]
     print(f"load average {os.getloadavg()[0]:.2f}; median of {args.repeat} runs")
+    print(precompile())
     worst = 0.0
     for label, argv in cases:
         sec = _seconds(argv, args.repeat)

@@ -350,22 +350,24 @@ def _chunk(chunk_size, n_resamples: int, width: int) -> int:
 
 
 def _bootstrap_weights(uniform: np.ndarray, dtype) -> np.ndarray:
-    """Bootstrap counts from uniform doubles (B, n): row b holds how often each segment is
-    drawn in resample b.
+    """Bootstrap counts from uniform doubles (B, n), which are overwritten: row b holds how
+    often each segment is drawn in resample b.
 
     Indices are floor(U * n), so the stream of draws is the same whatever the chunking.
     """
     n = uniform.shape[1]
-    idx = (uniform * n).astype(np.intp)
+    uniform *= n  # in place: a fresh draw
+    idx = uniform.astype(np.intp)
     np.minimum(idx, n - 1, out=idx)
     return _resample_counts(idx, dtype)
 
 
 def _resample_counts(idx: np.ndarray, dtype) -> np.ndarray:
     """Bootstrap counts (B, n) from drawn segment indices ``idx`` (B, n) in ``0..n-1``: row b
-    holds how often each segment is drawn in resample b."""
+    holds how often each segment is drawn in resample b. ``idx`` is overwritten."""
     size, n = idx.shape
-    flat = idx.astype(np.intp) + (np.arange(size, dtype=np.intp) * n)[:, None]
+    flat = idx if idx.dtype == np.intp else idx.astype(np.intp)
+    flat += (np.arange(size, dtype=np.intp) * n)[:, None]  # in place: idx is a fresh draw
     return np.bincount(flat.ravel(), minlength=size * n).reshape(size, n).astype(dtype)
 
 

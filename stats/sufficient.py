@@ -529,7 +529,8 @@ def statistics_from_scores(
         options=(),
         higher_is_better=bool(higher_is_better),
         # correctly rounded sums: the same score whatever the file layout
-        corpus_scores=np.array([math.fsum(col) / len(col) for col in values.T]),
-        segment_ids=tuple(str(i) for i in scores.index),
+        corpus_scores=np.array([math.fsum(col.tolist()) / len(col) for col in values.T]),
+        # (one list first: iterating a pyarrow-backed index goes element by element)
+        segment_ids=tuple(map(str, scores.index.to_numpy(dtype=object).tolist())),
         signature="",
     )

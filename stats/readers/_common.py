@@ -86,7 +86,7 @@ def load_bytes(source: Source, name: str | None = None) -> tuple[bytes, str]:
     check_bytes(len(data), label)
     data = gunzip(data, label)  # gzip is told by its magic bytes, not by the name
     check_bytes(len(data), label)
-    if not data.strip():
+    if not data or data.isspace():  # (not data.strip(): a copy of the whole file)
         raise StatsInputError(f"{label}: file is empty")
     return data, label
 
@@ -279,6 +279,7 @@ def read_table(
     extra_columns: bool = False,
     hint: str | None = None,
     dtype: Mapping[str, str] | None = None,
+    text: str | None = None,
 ) -> RawTable:
     """Read a delimited text file with a header row into a :class:`RawTable` of strings.
 
@@ -296,6 +297,9 @@ def read_table(
     applies to the first way only: big files then hold no Python object per row, and the
     float columns are finite. Callers must accept both.
 
+    ``text``: the decoded text of ``source``, when the caller has already decoded it
+    (:func:`decode`); ``source`` must then be the file's bytes (:func:`load_bytes`).
+
     Raises
     ------
     StatsInputError
@@ -303,7 +307,8 @@ def read_table(
         column name, or a row with the wrong number of fields (naming the line).
     """
     data, label = load_bytes(source, name)
-    text = decode(data, label)
+    if text is None:
+        text = decode(data, label)
     head, rows, delimiter = leading_lines(text, label, delimiter=delimiter)
     extra = wrong_file_hint(head, rows, expected=hint) if hint else ""
     canon = {c.lower(): c for c in [*required, *optional]}

@@ -190,7 +190,8 @@ def read_segment_scores(
         (naming the system and segment ids), an unknown or ambiguous metric.
     """
     data, label = load_bytes(source, name)
-    head, rows, _ = leading_lines(decode(data, label), label)
+    text = decode(data, label)
+    head, rows, _ = leading_lines(text, label)
     low = {h.lower() for h in head}
     expected = "segment-level scores"
     if looks_like_text(head, rows):
@@ -208,13 +209,13 @@ def read_segment_scores(
             "and segment)"
         )
     if {"system", "segment", "score"} <= low:
-        return _read_long(data, label, metric)
+        return _read_long(data, text, label, metric)
     if "system" in low or "score" in low:
         raise StatsInputError(
             f"{label}, line 1: a long-format file needs the columns SYSTEM SEGMENT SCORE "
             f"(optional METRIC); found {', '.join(head)}"
         )
-    return _read_wide(data, label)
+    return _read_wide(data, text, label)
 
 
 def _codes(column: pd.Series) -> tuple[np.ndarray, list[str]]:
@@ -234,7 +235,7 @@ def _subset(codes: np.ndarray, names: list[str], keep: np.ndarray) -> tuple[np.n
 _LONG_TYPES = {"SYSTEM": "str", "SEGMENT": "str", "METRIC": "str", "SCORE": "float64"}
 
 
-def _read_long(data: bytes, label: str, metric: str | None) -> pd.DataFrame:
+def _read_long(data: bytes, text: str, label: str, metric: str | None) -> pd.DataFrame:
     table = read_table(
         data,
         required=["SYSTEM", "SEGMENT", "SCORE"],
@@ -242,6 +243,7 @@ def _read_long(data: bytes, label: str, metric: str | None) -> pd.DataFrame:
         name=label,
         hint="segment-level scores",
         dtype=_LONG_TYPES,
+        text=text,
     )
     frame = table.frame
     lines = frame[LINE].to_numpy()
@@ -305,9 +307,8 @@ def pivot_scores(
     missing score. Raises :class:`StatsInputError` for either.
     """
     keys = system * len(seg_order) + segment
-    dup = pd.Series(keys).duplicated(keep=False).to_numpy()
-    if dup.any():
-        first = keys[dup][0]
+    if np.bincount(keys, minlength=len(seg_order) * len(sys_order)).max(initial=0) > 1:
+        first = keys[pd.Series(keys).duplicated(keep=False).to_numpy()][0]
         where = np.flatnonzero(keys == first)
         raise StatsInputError(
             f"{rows(where[0], where[1])}: system "
@@ -332,8 +333,8 @@ def pivot_scores(
     return wide
 
 
-def _read_wide(data: bytes, label: str) -> pd.DataFrame:
-    head, _, _ = leading_lines(decode(data, label), label)
+def _read_wide(data: bytes, text: str, label: str) -> pd.DataFrame:
+    head, _, _ = leading_lines(text, label)
     has_id = head[0].strip().lower() in _ID_COLUMNS
     systems = head[1:] if has_id else head
     if not systems:
@@ -342,7 +343,7 @@ def _read_wide(data: bytes, label: str) -> pd.DataFrame:
         if not s.strip():
             raise StatsInputError(f"{label}, line 1: a system column has an empty name")
     table = read_table(data, required=head, name=label, hint="segment-level scores",
-                       dtype={s: "float64" for s in systems})
+                       dtype={s: "float64" for s in systems}, text=text)
     frame = table.frame
     values = {s: _floats(frame, s, label) for s in systems}
     if has_id:
@@ -371,12 +372,14 @@ def score_file_metrics(source: Source, *, name: str | None = None) -> tuple[str,
     """Names in the ``METRIC`` column of a long segment-score file, in order of first
     appearance; ``()`` for a file without one (long without METRIC, or wide)."""
     data, label = load_bytes(source, name)
-    head, _, _ = leading_lines(decode(data, label), label)
+    text = decode(data, label)
+    head, _, _ = leading_lines(text, label)
     low = [h.lower() for h in head]
     if not {"system", "segment", "score", "metric"} <= set(low):
         return ()
     table = read_table(
-        data, required=["SYSTEM", "SEGMENT", "SCORE", "METRIC"], name=label, dtype=_LONG_TYPES
+        data, required=["SYSTEM", "SEGMENT", "SCORE", "METRIC"], name=label, dtype=_LONG_TYPES,
+        text=text,
     )
     return tuple(_codes(table.frame["METRIC"])[1])
 
