@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -87,26 +88,40 @@ SACREBLEU = {"bleu": sacrebleu.BLEU, "chrf": sacrebleu.CHRF, "ter": sacrebleu.TE
 LABEL = {"bleu": "BLEU", "chrf": "chrF2", "ter": "TER"}
 
 
-def compare_extraction(metric, refs, systems, jobs):
+def compare_extraction(metric, refs, systems, jobs, repeat=1):
     """Statistics extraction: ours (cold cache, then warm) vs sacrebleu's own
-    ``_extract_corpus_statistics`` with cached references; the arrays must be equal."""
-    with tempfile.TemporaryDirectory() as cache:
-        os.environ["MT_SIGNIFICANCE_CACHE"] = cache
-        data, t_ours, c_ours = cpu_timed(
-            lambda: extract_statistics(refs, systems, metric=metric, jobs=jobs))
-        # a second run (or dashboard session) on the same files
-        again, t_warm = timed(lambda: extract_statistics(refs, systems, metric=metric,
-                                                         jobs=jobs))
-        assert np.array_equal(again.stats, data.stats)
-        os.environ["MT_SIGNIFICANCE_CACHE"] = "off"
+    ``_extract_corpus_statistics`` with cached references; the arrays must be equal.
+    ``repeat`` alternating runs of each (ours always from a cold cache); medians."""
 
     def theirs():
         scorer = SACREBLEU[metric](references=refs)
         return [scorer._extract_corpus_statistics(h, None) for h in systems.values()]
 
-    golden, t_theirs, c_theirs = cpu_timed(theirs)
-    assert np.array_equal(data.stats, np.asarray(golden, dtype=float)), "statistics differ"
-    print(f"extraction CPU time (all processes): ours {c_ours:.2f}s, sacrebleu {c_theirs:.2f}s")
+    runs = {"ours": [], "warm": [], "theirs": []}
+    for _ in range(repeat):  # alternating, so a busy spell of the machine hits both
+        with tempfile.TemporaryDirectory() as cache:
+            os.environ["MT_SIGNIFICANCE_CACHE"] = cache
+            data, t_ours, c_ours = cpu_timed(
+                lambda: extract_statistics(refs, systems, metric=metric, jobs=jobs))
+            # a second run (or dashboard session) on the same files
+            again, t_warm = timed(lambda: extract_statistics(refs, systems, metric=metric,
+                                                             jobs=jobs))
+            assert np.array_equal(again.stats, data.stats)
+            os.environ["MT_SIGNIFICANCE_CACHE"] = "off"
+        golden, t_theirs, c_theirs = cpu_timed(theirs)
+        assert np.array_equal(data.stats, np.asarray(golden, dtype=float)), "statistics differ"
+        runs["ours"].append((t_ours, c_ours))
+        runs["warm"].append(t_warm)
+        runs["theirs"].append((t_theirs, c_theirs))
+    t_ours, c_ours = (statistics.median(x) for x in zip(*runs["ours"], strict=True))
+    t_theirs, c_theirs = (statistics.median(x) for x in zip(*runs["theirs"], strict=True))
+    t_warm = statistics.median(runs["warm"])
+    if repeat > 1:
+        print(f"extraction, medians of {repeat} alternating runs; ours/sacrebleu wall per run: "
+              + ", ".join(f"{a[0]:.2f}/{b[0]:.2f}"
+                          for a, b in zip(runs["ours"], runs["theirs"], strict=True)))
+    print(f"extraction CPU time (this process and its finished children): ours {c_ours:.2f}s, "
+          f"sacrebleu {c_theirs:.2f}s")
     return data, t_ours, t_warm, t_theirs
 
 
@@ -120,7 +135,8 @@ def run_metric(metric, refs, systems, args):
           f"sacrebleu PairedTest: {k - 1} comparisons with a baseline")
 
     # ---- extraction alone, ours vs sacrebleu's, same numbers ---------------------------------
-    data, t_extract, t_warm, t_sb_extract = compare_extraction(metric, refs, systems, args.jobs)
+    data, t_extract, t_warm, t_sb_extract = compare_extraction(
+        metric, refs, systems, args.jobs, repeat=args.repeat if metric == "ter" else 1)
 
     # ---- ours: the tests from the extracted statistics ---------------------------------------
     res_bs, t_bs = timed(lambda: pairwise_significance(
@@ -213,6 +229,8 @@ def main(argv=None) -> None:
                     default=list(SACREBLEU))
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                     help="worker processes for our extraction (default: all cores)")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="TER extraction: alternating runs of ours and sacrebleu's; medians")
     ap.add_argument("--bs", type=int, default=1000, help="paired bootstrap resamples")
     ap.add_argument("--ar", type=int, default=10000, help="approximate randomization trials")
     ap.add_argument("--cli", action="store_true",

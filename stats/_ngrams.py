@@ -34,7 +34,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ._workers import process_pool
+from ._workers import run_chunks
 
 __all__ = ["bleu_statistics", "chrf_statistics"]
 
@@ -158,10 +158,9 @@ def _tokenized(scorer, options: dict, texts: list[str], jobs: int) -> list[list[
     over ``jobs`` worker processes when there are many."""
     distinct = list(dict.fromkeys(texts))
     if jobs > 1 and len(distinct) >= MIN_PARALLEL_TOKENIZE:
-        bounds = np.linspace(0, len(distinct), jobs + 1).astype(int)
-        chunks = [distinct[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
-        with process_pool(jobs) as pool:
-            done = list(pool.map(_tokenize_chunk, [options] * jobs, chunks))
+        bounds = np.linspace(0, len(distinct), 4 * jobs + 1).astype(int)
+        tasks = [(options, distinct[a:b]) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+        done = run_chunks(_tokenize_chunk, tasks, jobs)
         processed = [line for part in done for line in part]
     else:
         prep = scorer._preprocess_segment

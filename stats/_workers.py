@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
+import threading
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
 
 def process_pool(max_workers: int, preload: tuple[str, ...] = ()) -> ProcessPoolExecutor:
@@ -20,3 +21,79 @@ def process_pool(max_workers: int, preload: tuple[str, ...] = ()) -> ProcessPool
     if preload:
         context.set_forkserver_preload(["__main__", *preload])  # "__main__": the default
     return ProcessPoolExecutor(max_workers=max_workers, mp_context=context)
+
+
+def run_chunks(func, tasks: list[tuple], jobs: int, *, preload: tuple[str, ...] = (),
+               progress=None) -> list:
+    """``[func(*task) for task in tasks]`` on ``jobs`` cores: ``jobs - 1`` worker processes
+    take the tasks from the front while this process takes them from the back, until the two
+    meet.
+
+    This process starts at once, while the workers are still starting (a fork server importing
+    ``preload`` takes a few tenths of a second; a helper thread starts them and hands each one
+    task at a time, so none sits queued behind a busy worker at the end), and no core waits on
+    a process that only collects results. Order tasks longest first: the short ones then end
+    the run on both sides. ``func`` must be a module-level function. ``progress(fraction)`` is
+    called from this thread only (Streamlit's progress bars must be).
+    """
+    n = len(tasks)
+    results: list = [None] * n
+    if jobs <= 1 or n < 2:
+        for i, task in enumerate(tasks):
+            results[i] = func(*task)
+            if progress is not None:
+                progress((i + 1) / n)
+        return results
+    lock = threading.Lock()
+    state = {"front": 0, "back": n - 1, "done": 0, "stop": False}
+    failure: list[BaseException] = []
+
+    def take(end: str) -> int | None:
+        with lock:
+            if state["stop"] or state["front"] > state["back"]:
+                return None
+            i = state[end]
+            state[end] += 1 if end == "front" else -1
+            return i
+
+    def finished(i: int, value) -> None:
+        results[i] = value
+        with lock:
+            state["done"] += 1
+
+    def feed() -> None:  # the helper thread: one task at a time per worker, from the front
+        try:
+            with process_pool(min(jobs - 1, n - 1), preload=preload) as pool:
+                running: dict = {}
+                for _ in range(min(jobs - 1, n - 1)):
+                    if (i := take("front")) is not None:
+                        running[pool.submit(func, *tasks[i])] = i
+                while running:
+                    ready, _ = wait(running, return_when=FIRST_COMPLETED)
+                    for future in ready:
+                        finished(running.pop(future), future.result())
+                        if (i := take("front")) is not None:
+                            running[pool.submit(func, *tasks[i])] = i
+        except BaseException as exc:  # re-raised in the calling thread
+            failure.append(exc)
+            with lock:
+                state["stop"] = True
+
+    helper = threading.Thread(target=feed, name="run_chunks-feed", daemon=True)
+    helper.start()
+    try:
+        while (i := take("back")) is not None:
+            finished(i, func(*tasks[i]))
+            if progress is not None:
+                progress(state["done"] / n)
+    except BaseException:
+        with lock:  # the workers take no new task
+            state["stop"] = True
+        raise
+    finally:
+        helper.join()
+    if failure:
+        raise failure[0]
+    if progress is not None:
+        progress(1.0)
+    return results
