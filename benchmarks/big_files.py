@@ -39,13 +39,14 @@ SYSTEMS = 20
 PROBE = """
 import json, resource, sys, time
 start, cpu = time.perf_counter(), time.process_time()
+code = 0
 try:
     exec(sys.argv[1])
-except SystemExit:
-    pass
+except SystemExit as exc:
+    code = exc.code
 usage = resource.getrusage(resource.RUSAGE_SELF)
 print(json.dumps({"wall": time.perf_counter() - start, "cpu": time.process_time() - cpu,
-                  "peak_mb": usage.ru_maxrss / 1024}), file=sys.stderr)
+                  "peak_mb": usage.ru_maxrss / 1024, "exit": code}), file=sys.stderr)
 """
 
 
@@ -64,7 +65,11 @@ def measure(statement: str) -> dict:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     out = subprocess.run([sys.executable, "-c", PROBE, statement], env=env, cwd=ROOT,
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)
-    return json.loads(out.stderr.strip().splitlines()[-1])
+    lines = out.stderr.strip().splitlines()
+    result = json.loads(lines[-1])
+    if result.pop("exit") not in (0, None):  # a run that stopped on an error measures nothing
+        raise SystemExit(f"benchmark run failed: {' '.join(lines[:-1])}")
+    return result
 
 
 def main() -> None:

@@ -137,8 +137,17 @@ def test_bytes_and_lines_limits_are_checked_before_parsing(monkeypatch, tmp_path
         load_bytes(path.read_bytes(), name="upload.tsv")
     monkeypatch.setattr(limits, "MAX_BYTES", 10**6)
     monkeypatch.setattr(limits, "MAX_LINES", 50)
-    with pytest.raises(StatsInputError, match=r"big\.tsv: 102 lines is over the limit of 50"):
+    with pytest.raises(StatsInputError, match=r"big\.tsv: 101 lines is over the limit of 50"):
         read_segment_scores(path)
+    # a final line break ends the last line (no empty line after it): 101 lines, not 102
+    text = path.read_text()
+    monkeypatch.setattr(limits, "MAX_LINES", 101)
+    limits.check_text_size(text, "big.tsv")  # exactly at the limit: accepted
+    monkeypatch.setattr(limits, "MAX_LINES", 100)
+    with pytest.raises(StatsInputError, match=r"big\.tsv: 101 lines is over the limit of 100"):
+        limits.check_text_size(text, "big.tsv")
+    with pytest.raises(StatsInputError, match=r"102 lines is over the limit of 100"):
+        limits.check_text_size(text + "A", "big.tsv")  # no final line break: 102 lines
 
 
 def test_a_trillion_resamples_is_refused_before_allocating(capsys):

@@ -22,8 +22,9 @@ from .._errors import StatsInputError
 
 #: largest input accepted, in bytes (a file, an upload, or an archive)
 MAX_BYTES = 256 * 2**20
-#: most lines a text file may have
-MAX_LINES = 5_000_000
+#: most lines a text file may have (a 5,000,000-row segment-score file of 20 systems fits
+#: twice over; the byte limit bounds it as well)
+MAX_LINES = 10_000_000
 #: most fields in the header (first non-comment) line of a table
 MAX_COLUMNS = 10_000
 #: longest field (a cell between tabs or commas, or a line of a plain-text file)
@@ -139,7 +140,7 @@ def check_text_size(text: str, label: str) -> None:
     Runs before any splitting: the line count and the longest line are found by C-level string
     operations, and only lines longer than the field limit are split to look at their fields.
     """
-    lines = text.count("\n") + 1
+    lines = text.count("\n") + (not text.endswith("\n"))  # a final line break ends a line
     if lines > MAX_LINES:
         raise StatsInputError(
             f"{label}: {_n(lines)} lines is over the limit of {_n(MAX_LINES)} lines; "
