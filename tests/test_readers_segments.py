@@ -101,6 +101,9 @@ def test_wide_without_ids():
         (b"SYSTEM\tSEGMENT\tSCORE\nA\t1\t0.5\nA\t2\n", {}, r"line 3: expected 3 fields"),
         (b"SYSTEM\tSEGMENT\tSCORE\nA\t1\t0.5\nA\t1\t0.6\n", {},
          r"lines 2 and 3: system 'A', segment '1' appears twice"),
+        # as many rows as (system, segment) cells, one of them twice
+        (b"SYSTEM\tSEGMENT\tSCORE\nA\t1\t0.5\nB\t2\t0.6\nB\t1\t0.7\nB\t2\t0.1\n", {},
+         r"lines 3 and 5: system 'B', segment '2' appears twice"),
         (b"SYSTEM\tSEGMENT\tSCORE\nA\t1\t0.5\nA\t2\t0.6\nB\t1\t0.7\nB\t3\t0.1\n", {},
          r"system 'A' has no score for segment\(s\) 3"),
         (b"SYSTEM\tSEGMENT\tSCORE\nA\t1\t0.5\nA\t2\t0.6\nB\t1\t0.7\n", {},
@@ -120,6 +123,24 @@ def test_wide_without_ids():
 def test_score_errors(data, kwargs, match):
     with pytest.raises(StatsInputError, match=match):
         read_segment_scores(data, name="s.tsv", **kwargs)
+
+
+def test_systems_scoring_disjoint_segments_are_refused_without_a_dense_table():
+    # 400 systems, each with its own 400 segments: 160,000 rows but 400 x 160,000 cells
+    # (a float64 table of 488 MiB); the message is built from the rows alone
+    import tracemalloc
+
+    lines = ["SYSTEM\tSEGMENT\tSCORE"]
+    lines += [f"s{k}\t{k}-{i}\t0.5" for k in range(400) for i in range(400)]
+    data = ("\n".join(lines) + "\n").encode()
+    tracemalloc.start()
+    try:
+        with pytest.raises(StatsInputError, match=r"system 's0' has no score for segment\(s\) 1-0"):
+            read_segment_scores(data, name="s.tsv")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 100 * 2**20, peak
 
 
 # ---- wrong kind of file given as segment scores: the message says what was expected ----

@@ -306,28 +306,37 @@ def pivot_scores(
     (system, segment) given twice; ``label`` names the file(s) in the message about a
     missing score. Raises :class:`StatsInputError` for either.
     """
-    keys = system * len(seg_order) + segment
-    if np.bincount(keys, minlength=len(seg_order) * len(sys_order)).max(initial=0) > 1:
+    n_seg, n_sys = len(seg_order), len(sys_order)
+    keys = system * n_seg + segment
+    if n_seg * n_sys == len(keys):  # as many rows as cells: counting needs no more memory
+        twice = np.bincount(keys, minlength=len(keys)).max(initial=0) > 1
+    else:  # (cells may be far more than rows: no array of that size)
+        ordered = np.sort(keys)
+        twice = bool((ordered[1:] == ordered[:-1]).any())
+    if twice:
         first = keys[pd.Series(keys).duplicated(keep=False).to_numpy()][0]
         where = np.flatnonzero(keys == first)
         raise StatsInputError(
             f"{rows(where[0], where[1])}: system "
-            f"{sys_order[first // len(seg_order)]!r}, segment "
-            f"{seg_order[first % len(seg_order)]!r} appears twice"
+            f"{sys_order[first // n_seg]!r}, segment "
+            f"{seg_order[first % n_seg]!r} appears twice"
         )
-    values = np.full((len(seg_order), len(sys_order)), np.nan)
-    values[segment, system] = scores
-    wide = pd.DataFrame(values)
-    missing = np.isnan(values)
-    if missing.any():
-        j = int(np.flatnonzero(missing.any(axis=0))[0])
-        segs = [seg_order[i] for i in np.flatnonzero(missing[:, j])]
-        has = [sys_order[k] for k in range(len(sys_order)) if not missing[:, k].any()]
+    scored = ~np.isnan(scores)
+    if n_seg * n_sys != len(keys) or not scored.all():  # some (system, segment) has no score
+        counts = np.bincount(system[scored], minlength=n_sys)
+        j = int(np.flatnonzero(counts < n_seg)[0])
+        lacking = np.ones(n_seg, dtype=bool)
+        lacking[segment[scored & (system == j)]] = False
+        segs = [seg_order[i] for i in np.flatnonzero(lacking)]
+        has = [sys_order[k] for k in np.flatnonzero(counts == n_seg)]
         ref = f" (system {has[0]!r} has them)" if has else ""
         raise StatsInputError(
             f"{label}: system {sys_order[j]!r} has no score for segment(s) "
             f"{name_list(segs)}{ref}; every system must score the same segments"
         )
+    values = np.empty((n_seg, n_sys))
+    values[segment, system] = scores  # every cell once: no duplicate and as many rows as cells
+    wide = pd.DataFrame(values)
     wide.index = pd.Index([str(s) for s in seg_order], name="segment")
     wide.columns = pd.Index([str(s) for s in sys_order], name=metric)
     return wide
