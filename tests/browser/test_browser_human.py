@@ -98,6 +98,7 @@ def test_published_da_file_as_gold_with_ranking_lines(page, app_url, tmp_path):
     assert page.get_by_text("480").count() >= 1  # judgements used: the file's segment scores
     # the ranking table: one row per system, a drawn line above each new cluster
     table = page.locator('[data-testid="stTable"]').filter(has_text="cluster").first
+    table.wait_for(timeout=60_000)  # the browser may still be mounting the first static table
     rows = table.locator("tbody tr")
     assert rows.count() == 8
     clusters = [int(c) for c in rows.locator("td:nth-of-type(1)").all_inner_texts()]

@@ -81,7 +81,13 @@ def test_mtme_zip_upload_shows_table_and_dot_chart(page, artifacts_dir, tmp_path
     wait_for_charts(page, minimum=3)  # dots, per-item boxes, pairwise accuracy
     assert page.get_by_text("synthetic sample data").count() == 0
     assert page.get_by_text("Segment-level meta-evaluation").count() >= 1
-    # correlations, pairwise accuracy, soft pairwise accuracy
+    # correlations, pairwise accuracy, soft pairwise accuracy (the browser may still be
+    # mounting the data grids when the run has ended)
+    page.wait_for_function(
+        "sel => document.querySelectorAll(sel).length >= 3",
+        arg='[data-testid="stDataFrame"]',
+        timeout=60_000,
+    )
     assert page.locator('[data-testid="stDataFrame"]').count() == 3
     assert page.get_by_text("random seed 12345").count() >= 1
     assert_no_exception(page)
