@@ -259,6 +259,9 @@ class SegmentStatistics:
         Segment identifiers (line numbers for text input).
     signature : str
         sacrebleu's reproducibility signature ("" for segment scores).
+    block : tuple of (str, str)
+        WMT metrics task files: which part of them the scores are, as ``(("lp", ...),
+        ("testset", ...), ("refset", ...))``; ``()`` for other input.
     """
 
     systems: tuple[str, ...]
@@ -270,6 +273,7 @@ class SegmentStatistics:
     corpus_scores: np.ndarray = field(repr=False)
     segment_ids: tuple = field(default=(), repr=False)
     signature: str = ""
+    block: tuple = ()
 
     @property
     def n_systems(self) -> int:
@@ -310,6 +314,7 @@ class SegmentStatistics:
             corpus_scores=self.corpus_scores[idx],
             segment_ids=self.segment_ids,
             signature=self.signature,
+            block=self.block,
         )
 
     @classmethod

@@ -65,6 +65,10 @@ def test_block_scores_equal_an_independent_parse(files, metric, lp, refset):
     means = [statistics.fmean(want[s]) for s in want.columns]  # stdlib golden means
     np.testing.assert_allclose(data.corpus_scores, means, rtol=0, atol=1e-15)
     assert data.segment_ids[:2] == ("doc0:1", "doc0:2") and data.n_segments == 15
+    # which block the scores are, the default reference included
+    block = {"lp": lp, "testset": wmt.TESTSET, "refset": refset or wmt.TESTSET}
+    assert got.attrs["block"] == block and dict(data.block) == block
+    assert dict(data.subset(list(data.systems[:2])).block) == block
 
 
 def test_pvalues_equal_those_of_the_independent_frame(files):
@@ -219,6 +223,7 @@ def test_cli_reads_a_zip_of_published_files(files, tmp_path, capsys):
         rng=7,
     )
     assert doc["systems"] == list(want.systems) and doc["n_segments"] == 15
+    assert doc["wmt_block"] == {"lp": "en-de", "testset": wmt.TESTSET, "refset": "newstestB2020"}
     for row in want.systems:
         for col in want.systems:
             p = want.pvalue.loc[row, col]
@@ -230,6 +235,11 @@ def test_cli_reads_a_zip_of_published_files(files, tmp_path, capsys):
     code, again, err = _run(argv, capsys)
     assert code == 0, err
     assert again == out
+    code, tsv, err = _run([*argv, "--format", "tsv"], capsys)
+    assert code == 0, err
+    assert tsv.splitlines()[0].endswith(
+        f"n_segments=15 lp=en-de testset={wmt.TESTSET} refset=newstestB2020"
+    )
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ and reference) gives the segment scores of each system, the item being ``(DOCID,
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -196,15 +197,17 @@ def score_statistics(
     else:
         frame = _wmt_block(_read_wmt_segments(sources), metric, lp, testset, refset)
         label = ", ".join(dict.fromkeys(n for n, _ in sources))
+    block = tuple(frame.attrs.get("block", {}).items())
     lower = (
         lower_is_better(str(frame.columns.name or "mean"))
         if callable(lower_is_better)
         else bool(lower_is_better)
     )
     _check_two_systems(frame.shape[1], frame.columns, label)
-    return statistics_from_scores(
+    data = statistics_from_scores(
         frame, label=frame.columns.name or "mean score", higher_is_better=not lower
     )
+    return dataclasses.replace(data, block=block) if block else data
 
 
 # ---- WMT metrics task segment-level files ----
@@ -292,7 +295,8 @@ def wmt_segment_scores(
     -------
     DataFrame
         Rows = items ``(DOCID, SEGID)`` labelled ``"DOCID:SEGID"`` (file order), columns =
-        systems (file order), ``columns.name`` = the metric.
+        systems (file order), ``columns.name`` = the metric; ``attrs["block"]`` = ``{"lp",
+        "testset", "refset"}``, the block chosen (defaults included).
 
     Raises
     ------
@@ -395,7 +399,7 @@ def _wmt_block(frame: pd.DataFrame, metric, lp, testset, refset) -> pd.DataFrame
     lines = frame["_line"].to_numpy()
     system, sys_order = pd.factorize(frame["system"])
     item, items = pd.factorize(frame["docid"] + "\x00" + frame["segid"])
-    return pivot_scores(
+    wide = pivot_scores(
         system.astype(np.int64),
         [str(s) for s in sys_order],
         item.astype(np.int64),
@@ -409,6 +413,8 @@ def _wmt_block(frame: pd.DataFrame, metric, lp, testset, refset) -> pd.DataFrame
         ),
         metric=m,
     )
+    wide.attrs["block"] = {"lp": str(pair), "testset": str(test), "refset": str(ref)}
+    return wide
 
 
 def without_systems(data: SegmentStatistics, excluded: Sequence[str]) -> SegmentStatistics:

@@ -14,7 +14,9 @@ JSON output::
     {"metric", "test", "alternative", "n_resamples", "seed", "n_segments",
      "systems": [best first], "scores": {system: score},
      "pvalues": {row: {col: p or null}},
-     "higher_is_better", "signature", "confidence_level",
+     "higher_is_better", "signature",
+     "wmt_block": {"lp", "testset", "refset"},   # WMT segment-level files only
+     "confidence_level",
      "score_ci": {system: [low, high]},   # extras beyond the shape
      "alpha", "correction", "sidedness", "test_note", "rank": {system: cluster},
      "pvalues_adjusted": {row: {col: p or null}}}   # the last with --correction only
@@ -247,6 +249,7 @@ def _block(args: argparse.Namespace, data, metric: str, n: int):
                 "pvalues": pvalue_matrix_json(res.pvalue),
                 "higher_is_better": bool(res.higher_is_better),
                 "signature": res.signature or None,
+                **({"wmt_block": dict(data.block)} if data.block else {}),
                 "confidence_level": res.confidence_level,
                 "score_ci": {
                     s: [float(res.score_ci_low[s]), float(res.score_ci_high[s])]
@@ -261,6 +264,7 @@ def _block(args: argparse.Namespace, data, metric: str, n: int):
         f"{direction}) "
         f"test={res.test} alternative={res.alternative} n_resamples={res.n_resamples} "
         f"seed={res.seed} n_segments={res.n_segments}"
+        + "".join(f" {k}={v}" for k, v in data.block)
     )
     rows = [
         {"system": s, "score": res.scores[s], "ci_low": res.score_ci_low[s],
