@@ -38,19 +38,21 @@ def accuracy(
     n_resamples: int,
     seed: int,
     exclude: tuple[str, ...] = (),
+    block: tuple = (),
 ) -> AccuracyResult:
     """Accuracy of every (metric, test) against the gold standard of ``judgements``, at the
     three levels of the paper's Tables 1-2 (:func:`stats.analyses.accuracy_from_results`).
 
     ``metrics``: ``(name shown, metric argument of :func:`~dashboard.data.mt_systems.pairwise`,
     higher_is_better)`` per metric; the systems of ``exclude`` are left out of the gold
-    standard and of every test. Each test runs one-sided over all pairs through the cached
+    standard and of every test; ``block``: the ``(lp, testset, refset)`` of WMT segment-level
+    files, for every metric (:func:`~dashboard.data.mt_systems.statistics`). Each test runs one-sided over all pairs through the cached
     :func:`~dashboard.data.mt_systems.pairwise`, so the two pages share results for the same
     files and settings.
     """
     results = {
         (name, test): mt_systems.pairwise(
-            kind, references, files, metric, higher, test, n_resamples, "greater", seed
+            kind, references, files, metric, higher, test, n_resamples, "greater", seed, block
         )
         for name, metric, higher in metrics
         for test in tests

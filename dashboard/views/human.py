@@ -13,7 +13,9 @@ import streamlit as st
 
 from dashboard import components, figures, page_run, page_settings, state, tables, view_state
 from dashboard.data import human, mt_systems, samples
+from dashboard.views import mt_choice
 from stats.randomized import TESTS
+from stats.readers.wmt import lp_from_name
 
 SOURCES = ("System outputs (text)", "Segment scores")
 REUSE = "Files of the MT systems page"
@@ -73,11 +75,11 @@ with col_s:
         )
     else:
         scores, _ = components.file_input(
-            "Segment scores: SYSTEM SEGMENT SCORE [METRIC] or wide CSV (one column per system)",
+            "Segment scores: SYSTEM SEGMENT SCORE [METRIC], wide CSV (one column per system), "
+            "or WMT metrics task .seg.score files (several, .gz, .zip)",
             key="human_scores_upload",
             sample=samples.mt_sample_scores(),
             sample_note="Sample scores: sample_data/mt/segment_scores.tsv (chrF, SimCOMET).",
-            types=["tsv", "csv", "txt"],
         )
 
 with components.input_errors():
@@ -105,6 +107,15 @@ with components.controls_expander("Controls"):
             default=default_metrics,
             help="Each metric is tested with each test; TER statistics take longest to extract.",
         )
+        block = ()  # WMT segment-level files: one (lp, testset, refset) for every metric
+        if not text_mode and metrics:
+            with components.input_errors():
+                block = mt_choice.wmt_block(
+                    mt_systems.score_options(scores),
+                    metric_args[metrics[0]],
+                    prefix="human_score",
+                    lp=next(filter(None, (lp_from_name(name) for name, _ in judgements)), None),
+                )
     with c_test:
         tests = components.remembered_multiselect(
             "Randomized tests",
@@ -183,6 +194,9 @@ elif flagged:
 if not metrics or not tests:
     st.warning("Choose at least one metric and one test.", icon=":material/warning:")
     st.stop()
+mt_choice.block_caption(block, ", ".join(metrics))
+if block:
+    page_run.record_setting("wmt_block", "WMT block (lp, test set, reference)", list(block))
 
 # ---- run the tests (all cached; the bar shows the first, slow run) ----
 # per metric: one step to extract the segment statistics, then one step per test (one-sided, as
@@ -193,19 +207,20 @@ steps = []
 for name, metric, higher_is_better in chosen:
     inputs = (kind, references, files, metric, higher_is_better)
     steps.append(
-        (f"{name}: extracting segment statistics…", partial(mt_systems.statistics, *inputs))
+        (f"{name}: extracting segment statistics…", partial(mt_systems.statistics, *inputs, block))
     )
     steps.extend(
         (
             f"{name}: {tables.HUMAN_TEST_LABELS[test]}…",
-            partial(mt_systems.pairwise, *inputs, test, n_resamples, "greater", seed),
+            partial(mt_systems.pairwise, *inputs, test, n_resamples, "greater", seed, block),
         )
         for test in tests
     )
 with components.input_errors():
     page_run.run_steps(steps, text="Running the randomized tests…")
     accuracy = human.accuracy(
-        judgements, kind, references, files, chosen, tuple(tests), n_resamples, seed, excluded
+        judgements, kind, references, files, chosen, tuple(tests), n_resamples, seed, excluded,
+        block,
     )
 
 components.show_warnings(accuracy.warnings)

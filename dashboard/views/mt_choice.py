@@ -9,32 +9,37 @@ import streamlit as st
 from dashboard import components
 
 
-def wmt_block(options, metric: str) -> tuple:
-    """Selectors of the language pair (key ``mt_score_lp``) and, where the metric has several,
-    the test set (``mt_score_testset``) and reference (``mt_score_refset``, the test set's own
+def wmt_block(options, metric: str, *, prefix: str = "mt_score", lp: str | None = None) -> tuple:
+    """Selectors of the language pair (key ``{prefix}_lp``) and, where the metric has several,
+    the test set (``{prefix}_testset``) and reference (``{prefix}_refset``, the test set's own
     first) of :class:`stats.analyses.ScoreFileOptions` ``options``; returns the ``(lp, testset,
     refset)`` block for :func:`dashboard.data.mt_systems.statistics` (``()`` for files that
-    are not WMT ones)."""
+    are not WMT ones). ``lp``: the language pair shown first, when the files have it (e.g. the
+    one of the human judgements)."""
     if not options.wmt or metric not in options.metrics:
         return ()
-    lp = _choose("Language pair (LP)", options.lps(metric), "mt_score_lp", always=True)
-    testset = _choose("Test set", options.testsets(metric, lp), "mt_score_testset")
+    lps = options.lps(metric)
+    chosen_lp = _choose("Language pair (LP)", lps, f"{prefix}_lp", always=True,
+                        default=lp if lp in lps else None)
+    testset = _choose("Test set", options.testsets(metric, chosen_lp), f"{prefix}_testset")
     refset = _choose(
         "Reference (REFSET)",
-        options.refsets(metric, lp, testset),
-        "mt_score_refset",
+        options.refsets(metric, chosen_lp, testset),
+        f"{prefix}_refset",
         help="The test set's own reference first; each reference gives other segment scores, "
         "and a human translation used as a reference is no system of its block.",
     )
-    return (lp, testset, refset)
+    return (chosen_lp, testset, refset)
 
 
-def _choose(label: str, values: list, key: str, *, always: bool = False, help=None):
-    """A remembered selectbox of ``values`` (first by default), drawn when there is a choice
-    (or ``always``); else the only value."""
+def _choose(label: str, values: list, key: str, *, always: bool = False, help=None,
+            default=None):
+    """A remembered selectbox of ``values`` (``default``, else the first, on the first run),
+    drawn when there is a choice (or ``always``); else the only value."""
     if len(values) == 1 and not always:
         return values[0]
-    return components.remembered(st.selectbox, label, values, key=key, default=values[0], help=help)
+    return components.remembered(st.selectbox, label, values, key=key,
+                                 default=values[0] if default is None else default, help=help)
 
 
 def block_caption(block: tuple, metric: str) -> None:

@@ -232,3 +232,49 @@ def test_published_da_file_is_the_gold_standard_and_ranked(at):
     assert list(ranking.index)[0] == "Aurora"
     assert ranking["segments"].tolist() == [60] * 8
     assert any("Human ranking, de-en" in m.value for m in at.markdown)
+
+
+def test_wmt_segment_files_of_several_language_pairs_take_the_judgements_pair(at):
+    # published segment-level files (cs-en and en-de in each) beside organisers' DA file of
+    # en-de: the language pair comes from the DA file's name, and every test runs on that block
+    from stats.analyses import accuracy_from_results, human_gold, score_statistics
+    from stats.randomized import pairwise_significance
+    from tests import _wmt_data as wmt
+    from tests._data import da_segment_text
+
+    da = [("ad-seg-scores-en-de.csv", da_segment_text(wmt.MT_SYSTEMS).encode(), "text/csv")]
+    seg = [(n, b, "application/octet-stream") for n, b in wmt.segment_level_files().items()]
+    at.file_uploader(key="human_judgements_upload").set_value(da)
+    at.radio(key="human_source").set_value("Segment scores").run()
+    at.file_uploader(key="human_scores_upload").set_value(seg).run()
+    assert_no_exception(at)
+    assert not at.error, [e.value for e in at.error]
+    assert at.selectbox(key="human_score_lp").value == "en-de"
+    assert at.selectbox(key="human_score_refset").value == wmt.TESTSET  # the test set's own
+    at.multiselect(key="human_metrics").set_value(["COMET"])
+    at.multiselect(key="human_tests").set_value(["approximate-randomization"])
+    at.number_input(key="human_resamples").set_value(200).run()
+    assert not at.exception and not at.error
+    assert any("COMET, en-de, test set newstest2020" in c.value for c in at.caption)
+    # the systems the humans judged: the human translation of en-de is not among them
+    assert _metric(at, "Systems compared").value == str(len(wmt.MT_SYSTEMS))
+    # the accuracy equals the workflow's on the en-de block of COMET
+    files_ = tuple((n, b) for n, b, _ in seg)
+    data = score_statistics(files_, metric="COMET", lp="en-de")
+    test = pairwise_significance(
+        data, test="approximate-randomization", n_resamples=200, alternative="greater",
+        rng=12345,
+    )
+    want = accuracy_from_results(
+        human_gold(tuple((n, b) for n, b, _ in da)),
+        {("COMET", "approximate-randomization"): test},
+        n_resamples=200,
+        seed=12345,
+    )
+    table = frame_with(at, "Metric")
+    conc = int(table[table["alpha"] == "0.05"]["Approx. Rand.: Conc."].iloc[0])
+    assert conc == int(want.table.loc[want.table["alpha"] == 0.05, "correct"].iloc[0])
+    # another language pair: the cs-en block (same systems, other scores)
+    at.selectbox(key="human_score_lp").set_value("cs-en").run()
+    assert not at.exception and not at.error
+    assert any("COMET, cs-en" in c.value for c in at.caption)
