@@ -46,9 +46,9 @@ def accuracy(
     ``metrics``: ``(name shown, metric argument of :func:`~dashboard.data.mt_systems.pairwise`,
     higher_is_better)`` per metric; the systems of ``exclude`` are left out of the gold
     standard and of every test; ``block``: the ``(lp, testset, refset)`` of WMT segment-level
-    files, for every metric (:func:`~dashboard.data.mt_systems.statistics`). Each test runs one-sided over all pairs through the cached
-    :func:`~dashboard.data.mt_systems.pairwise`, so the two pages share results for the same
-    files and settings.
+    files, for every metric (:func:`~dashboard.data.mt_systems.statistics`). Each test runs
+    one-sided over all pairs through the cached :func:`~dashboard.data.mt_systems.pairwise`,
+    so the two pages share results for the same files and settings.
     """
     results = {
         (name, test): mt_systems.pairwise(
