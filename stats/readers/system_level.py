@@ -201,7 +201,7 @@ def read_wmt_system_level(source: Source, *, name: str | None = None) -> pd.Data
         raw = read_wmt_scores(data, name=label, level="sys").frame
         raw = raw.rename(columns={c: c.upper() for c in raw if c != LINE})
     else:
-        raw = read_table(data, required=WMT_COLUMNS, name=label, hint=EXPECTED).frame
+        raw = read_table(data, required=WMT_COLUMNS, name=label, hint=EXPECTED, text=text).frame
     tidy = _wmt_tidy(raw, label)
     _check_duplicates(tidy)
     return tidy
