@@ -5,6 +5,30 @@ from __future__ import annotations
 import multiprocessing
 import threading
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from multiprocessing import spawn
+
+#: set in the thread that starts :func:`run_chunks`' workers: their preparation data then
+#: names no main module (see :func:`_preparation_data`)
+_launching = threading.local()
+_stdlib_preparation_data = spawn.get_preparation_data
+
+
+def _preparation_data(name):
+    """``multiprocessing.spawn.get_preparation_data``, without the caller's main module when
+    :func:`run_chunks` starts its workers.
+
+    A child started by the fork server re-runs the parent's ``__main__`` from its path before
+    it unpickles its work. Streamlit replaces ``sys.modules["__main__"]`` by the page script
+    it runs (and AppTest by a generated script that cannot run on its own), so each worker
+    would run a dashboard page, or die, before scoring one segment. The workers only run
+    functions of this package, which they import by name: they need no main module.
+    Everywhere else (another thread, another library's pool) the data are the standard ones.
+    """
+    data = _stdlib_preparation_data(name)
+    if getattr(_launching, "workers", False):
+        data.pop("init_main_from_path", None)
+        data.pop("init_main_from_name", None)
+    return data
 
 
 def process_pool(max_workers: int, preload: tuple[str, ...] = ()) -> ProcessPoolExecutor:
@@ -18,8 +42,8 @@ def process_pool(max_workers: int, preload: tuple[str, ...] = ()) -> ProcessPool
     does not import them again); only heeded when the fork server is not running yet.
     """
     context = multiprocessing.get_context("forkserver")
-    if preload:
-        context.set_forkserver_preload(["__main__", *preload])  # "__main__": the default
+    context.set_forkserver_preload(list(preload))  # not "__main__": see _preparation_data
+    spawn.get_preparation_data = _preparation_data  # idempotent; standard unless _launching
     return ProcessPoolExecutor(max_workers=max_workers, mp_context=context)
 
 
@@ -62,6 +86,7 @@ def run_chunks(func, tasks: list[tuple], jobs: int, *, preload: tuple[str, ...] 
             state["done"] += 1
 
     def feed() -> None:  # the helper thread: one task at a time per worker, from the front
+        _launching.workers = True  # the pool starts its workers in this thread, at submit
         try:
             with process_pool(min(jobs - 1, n - 1), preload=preload) as pool:
                 running: dict = {}

@@ -68,3 +68,22 @@ def test_progress_from_the_calling_thread_ends_at_one(jobs):
     assert fractions[-1] == 1.0
     assert fractions == sorted(fractions) and all(0 < f <= 1 for f in fractions)
     assert {t for _, t in seen} == {caller}
+
+
+def test_workers_do_not_run_the_callers_main_script(tmp_path, monkeypatch):
+    # as under Streamlit (the page script) or AppTest (a script that cannot run on its own):
+    # a worker that re-ran this __main__ would die before its first task
+    import sys
+    import types
+    from multiprocessing import spawn
+
+    script = tmp_path / "page.py"
+    script.write_text("raise SystemExit('a worker ran the page script')\n")
+    page = types.ModuleType("__main__")
+    page.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", page)
+    out = run_chunks(_where, [(i, 0.2) for i in range(20)], 2)
+    assert [i for i, _ in out] == list(range(20))
+    assert {pid for _, pid in out} - {os.getpid()}  # a worker ran some of them
+    # outside run_chunks' launching thread multiprocessing prepares children as it always does
+    assert spawn.get_preparation_data("x")["init_main_from_path"] == str(script)
