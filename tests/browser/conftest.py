@@ -56,7 +56,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.helpers import goto_page
+from tests.browser.helpers import goto_page, set_server_log
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -115,6 +115,7 @@ def app_url(artifacts_dir):
         "--browser.gatherUsageStats", "false",
     ]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    set_server_log(Path(log.name))  # its tail goes into the helpers' failure messages
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 90

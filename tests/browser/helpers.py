@@ -205,14 +205,85 @@ def chart_count(page) -> int:
     return page.locator(CHART_SELECTOR).count()
 
 
+_CHARTS_OR_EXCEPTION_JS = """
+([sel, exc, n]) => document.querySelectorAll(sel).length >= n || !!document.querySelector(exc)
+"""
+
+
 def wait_for_charts(page, minimum: int, timeout: float = 60.0) -> int:
-    """Wait until at least ``minimum`` Plotly charts are drawn; return the count."""
-    page.wait_for_function(
-        "([sel, n]) => document.querySelectorAll(sel).length >= n",
-        arg=[CHART_SELECTOR, minimum],
-        timeout=timeout * 1000,
-    )
+    """Wait until at least ``minimum`` Plotly charts are drawn; return the count.
+
+    Fails at once when the page shows an exception (a run that crashed draws no more charts),
+    and on timeout; either way with what the page shows and the server log's tail."""
+    try:
+        page.wait_for_function(
+            _CHARTS_OR_EXCEPTION_JS,
+            arg=[CHART_SELECTOR, EXCEPTION_SELECTOR, minimum],
+            timeout=timeout * 1000,
+        )
+    except PlaywrightError:
+        fail_with_page_state(page, f"fewer than {minimum} charts after {timeout} s")
+    if page.locator(EXCEPTION_SELECTOR).count():
+        fail_with_page_state(page, f"an exception shown while waiting for {minimum} charts")
     return chart_count(page)
+
+
+# ---- Diagnostics: what the page shows and what the server logged, for failure messages ----
+
+#: the ``streamlit run`` log of this test process's server (set by the ``app_url`` fixture)
+_server_log: Path | None = None
+
+
+def set_server_log(path: Path | None) -> None:
+    """Name the server log whose tail :func:`fail_with_page_state` reports."""
+    global _server_log
+    _server_log = path
+
+
+def server_log_tail(lines: int = 40) -> str:
+    """The last ``lines`` lines of the server's log ("" when there is none)."""
+    if _server_log is None or not _server_log.exists():
+        return ""
+    return "\n".join(_server_log.read_text(errors="replace").splitlines()[-lines:])
+
+
+_PAGE_STATE_JS = """
+([charts, exc]) => {
+  const all = sel => [...document.querySelectorAll(sel)];
+  const app = document.querySelector('[data-testid="stApp"]');
+  return {
+    url: location.href,
+    script: app?.getAttribute('data-test-script-state'),
+    connection: app?.getAttribute('data-test-connection-state'),
+    charts: all(charts).length,
+    chart_elements: all('[data-testid="stPlotlyChart"]').length,
+    tables: all('[data-testid="stTable"]').length,
+    dataframes: all('[data-testid="stDataFrame"]').length,
+    progress: all('[data-testid="stProgress"]').map(e => e.innerText.slice(0, 120)),
+    stale: all('[data-stale="true"]').length,
+    alerts: all('[data-testid="stAlert"]').map(e => e.innerText.slice(0, 300)),
+    exceptions: all(exc).map(e => e.innerText.slice(0, 2000)),
+  };
+}
+"""
+
+
+def page_state(page) -> dict:
+    """What the page shows now: URL, script and connection state, counts of charts, tables,
+    data frames and stale elements, progress texts, alerts and exception texts."""
+    try:
+        return page.evaluate(_PAGE_STATE_JS, [CHART_SELECTOR, EXCEPTION_SELECTOR])
+    except PlaywrightError as exc:  # the page went away: say so rather than hide the failure
+        return {"unreadable": str(exc).splitlines()[0]}
+
+
+def fail_with_page_state(page, what: str) -> None:
+    """Raise ``AssertionError(what)`` with :func:`page_state` and the server log's tail."""
+    tail = server_log_tail()
+    raise AssertionError(
+        f"{what}; the page shows {page_state(page)}"
+        + (f"\n--- server log (last lines) ---\n{tail}" if tail else "")
+    )
 
 
 def upload_files(page, paths: Sequence[str | Path], index: int = 0) -> None:

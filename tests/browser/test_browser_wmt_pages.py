@@ -31,6 +31,7 @@ from tests.browser.helpers import (
     ERROR_SELECTOR,
     assert_no_exception,
     download,
+    fail_with_page_state,
     goto_page,
     rerun_after,
     screenshot,
@@ -159,21 +160,6 @@ def _chosen(page, key: str) -> str:
     return " ".join([widget.text_content() or "", *values])
 
 
-#: What the page shows in place of static tables, for the failure message of
-#: :func:`_wait_for_static_tables`.
-_TABLES_JS = """
-() => ({
-  tables: document.querySelectorAll('[data-testid="stTable"]').length,
-  cells: document.querySelectorAll('[data-testid="stTable"] td').length,
-  dataframes: document.querySelectorAll('[data-testid="stDataFrame"]').length,
-  stale: document.querySelectorAll('[data-stale="true"]').length,
-  script: document.querySelector('[data-testid="stApp"]')?.getAttribute('data-test-script-state'),
-  alerts: [...document.querySelectorAll('[data-testid="stAlert"]')].map(a => a.innerText),
-  toggle: document.querySelector('[data-testid="stSidebar"] input[type="checkbox"]')?.checked,
-})
-"""
-
-
 def _wait_for_static_tables(page, timeout: float = 60.0) -> None:
     """Wait until presentation mode's static tables (``st.table``) have cells. The browser
     may still be mounting them when the run has ended on a loaded machine; if they never
@@ -185,7 +171,7 @@ def _wait_for_static_tables(page, timeout: float = 60.0) -> None:
             timeout=timeout * 1000,
         )
     except PlaywrightError:
-        pytest.fail(f"no static table cells within {timeout} s: {page.evaluate(_TABLES_JS)}")
+        fail_with_page_state(page, f"no static table cells within {timeout} s")
 
 
 @pytest.mark.parametrize(("url_path", "charts", "resamples", "choice", "bleu"), PAGES)
