@@ -98,6 +98,11 @@ def track_script_runs(page) -> ScriptRuns:
     if runs is None:
         runs = ScriptRuns(page)
         page._e2e_script_runs = runs
+        # the browser console's errors (the frontend logs there a websocket message it could
+        # not process), for failure messages
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text[:500]) if m.type == "error" else None)
+        page._e2e_console_errors = errors
     return runs
 
 
@@ -261,8 +266,13 @@ _PAGE_STATE_JS = """
     dataframes: all('[data-testid="stDataFrame"]').length,
     progress: all('[data-testid="stProgress"]').map(e => e.innerText.slice(0, 120)),
     stale: all('[data-stale="true"]').length,
+    file_chips: all('[data-testid="stFileChip"]').length,
+    chips_uploading: all('[data-testid="stFileChipIconSpinner"]').length,
+    chips_failed: all('[data-testid="stFileChip"]:has([data-testid="stFileChipIconError"])')
+      .map(e => e.innerText.slice(0, 200)),
     alerts: all('[data-testid="stAlert"]').map(e => e.innerText.slice(0, 300)),
     exceptions: all(exc).map(e => e.innerText.slice(0, 2000)),
+    dialogs: all('[role="dialog"]').map(e => e.innerText.slice(0, 500)),
   };
 }
 """
@@ -270,11 +280,14 @@ _PAGE_STATE_JS = """
 
 def page_state(page) -> dict:
     """What the page shows now: URL, script and connection state, counts of charts, tables,
-    data frames and stale elements, progress texts, alerts and exception texts."""
+    data frames and stale elements, progress texts, uploaded files (all, still uploading,
+    failed), alerts, exception and dialog texts, and the browser console's last errors."""
     try:
-        return page.evaluate(_PAGE_STATE_JS, [CHART_SELECTOR, EXCEPTION_SELECTOR])
+        shown = page.evaluate(_PAGE_STATE_JS, [CHART_SELECTOR, EXCEPTION_SELECTOR])
     except PlaywrightError as exc:  # the page went away: say so rather than hide the failure
-        return {"unreadable": str(exc).splitlines()[0]}
+        shown = {"unreadable": str(exc).splitlines()[0]}
+    shown["console_errors"] = getattr(page, "_e2e_console_errors", [])[-10:]
+    return shown
 
 
 def fail_with_page_state(page, what: str) -> None:
@@ -290,8 +303,17 @@ def upload_files(page, paths: Sequence[str | Path], index: int = 0) -> None:
     """Upload files through the ``index``-th ``st.file_uploader`` on the page and wait until
     the rerun they trigger has finished (file chips may show shortened names, so they are not
     matched)."""
-    field = page.locator('[data-testid="stFileUploader"] input[type="file"]').nth(index)
+    uploader = page.locator('[data-testid="stFileUploader"]').nth(index)
+    field = uploader.locator('input[type="file"]')
     rerun_after(page, lambda: field.set_input_files([str(p) for p in paths]))
+    # the run must have seen the files: each listed, none still uploading, none failed
+    chips = uploader.locator('[data-testid="stFileChip"]')
+    busy = '[data-testid="stFileChipIconSpinner"], [data-testid="stFileChipIconError"]'
+    if chips.count() < len(paths) or uploader.locator(busy).count():
+        fail_with_page_state(
+            page, f"upload of {len(paths)} file(s) to uploader {index}: "
+            f"{chips.count()} listed after the run it triggered"
+        )
 
 
 def assert_no_exception(page) -> None:
