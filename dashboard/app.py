@@ -32,7 +32,9 @@ _PAGES = Path(__file__).resolve().parent / "views"
 
 st.set_page_config(
     page_title="MT significance",
-    page_icon=":material/query_stats:",
+    # a file, not a ":material/...:" icon: Streamlit fetches those favicons from Google's
+    # font CDN, which an offline machine (a meeting room, an air-gapped lab) cannot reach
+    page_icon=str(Path(__file__).resolve().parent / "favicon.svg"),
     layout="wide",
     # not collapsed in presentation mode: the sidebar holds the toggle that ends it
     initial_sidebar_state="auto",
@@ -56,8 +58,8 @@ pages = [
 ]
 page = st.navigation(pages)
 
-# getattr: this script is also imported outside `streamlit run` (the fork server of
-# stats/_workers.py preloads the main module), where the page returned has no title.
+# getattr: outside `streamlit run` (a bare import of this script) the page returned may have
+# no title.
 page_report = page_run.start_report(getattr(page, "title", "") or "MT significance")
 with st.sidebar:
     components.presentation_toggle()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -12,6 +13,7 @@ from tests.browser.helpers import (
     rerun_after,
     screenshot,
     upload_files,
+    wait_for_charts,
     wait_for_idle,
 )
 
@@ -30,6 +32,27 @@ def test_every_page_opens_without_exception(page, app_url, url_path, title):
     nav = page.locator('[data-testid="stSidebarNav"]')
     assert nav.get_by_text(title, exact=True).count() == 1
     assert page.title() != ""
+
+
+def test_pages_request_nothing_beyond_their_server(page, app_url):
+    """Every request of every page goes to the dashboard's own server (or is a data/blob URL
+    made in the page): the dashboard works on a machine without internet -- a meeting room,
+    an air-gapped lab -- and no third party learns it was opened (Streamlit fetches a
+    ``:material/...:`` favicon from Google's font CDN, for one)."""
+    server = urlsplit(app_url).netloc
+    outside: list[str] = []
+
+    def note(request) -> None:
+        url = urlsplit(request.url)
+        if url.scheme not in ("data", "blob") and url.netloc != server:
+            outside.append(request.url)
+
+    page.on("request", note)
+    for url_path, _ in PAGES:
+        goto_page(page, app_url, url_path)
+        wait_for_charts(page, minimum=1, timeout=120)
+    page.wait_for_timeout(1000)  # late requests (icons, fonts) of the last page
+    assert outside == []
 
 
 def test_presentation_mode_enlarges_fonts(page, app_url, artifacts_dir):
