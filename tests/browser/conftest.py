@@ -27,10 +27,13 @@ Helpers (``tests/browser/helpers.py``): ``goto_page(page, app_url, url_path)``,
 ``wait_for_idle(page)``, ``rerun_after(page, action)`` (do a click/upload and wait for the
 script run it triggers to finish; fails when none does), ``wait_for_charts(page, minimum)``,
 ``wait_until_still(page)`` (before an exact count of something the browser may still add),
-``upload_files(page, paths, index=0)``, ``chart_count(page)``, ``assert_no_exception(page)``,
-``screenshot(page, artifacts_dir, name)``; selectors ``CHART_SELECTOR``, ``ERROR_SELECTOR``,
-``EXCEPTION_SELECTOR``. Widgets with ``key=k`` are wrapped in an element with CSS class
-``st-key-k``: ``page.locator(".st-key-metrics_alpha").get_by_text("0.01").click()``.
+``upload_files(page, paths, index=0)`` (fails unless the uploader lists the files, none
+uploading or failed), ``chart_count(page)``, ``assert_no_exception(page)``,
+``screenshot(page, artifacts_dir, name)``, ``fail_with_page_state(page, what)`` (an
+``AssertionError`` with what the page shows -- ``page_state(page)`` -- and the server log's
+tail: use it when a wait of a test's own times out); selectors ``CHART_SELECTOR``,
+``ERROR_SELECTOR``, ``EXCEPTION_SELECTOR``. Widgets with ``key=k`` are wrapped in an element
+with CSS class ``st-key-k``: ``page.locator(".st-key-metrics_alpha").get_by_text("0.01").click()``.
 
 Example::
 

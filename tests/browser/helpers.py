@@ -142,7 +142,7 @@ def wait_for_idle(page, timeout: float = 60.0, settle: float = 0.4) -> None:
         else:
             idle_since = None
         page.wait_for_timeout(100)  # lets Playwright deliver websocket events meanwhile
-    raise TimeoutError(f"app still running after {timeout} s (state {state!r}, {conn!r})")
+    fail_with_page_state(page, f"app still running after {timeout} s (state {state!r}, {conn!r})")
 
 
 def rerun_after(page, action, timeout: float = 60.0) -> None:
@@ -163,9 +163,10 @@ def rerun_after(page, action, timeout: float = 60.0) -> None:
     while not runs.completed_since(mark):
         if time.monotonic() - start > timeout:
             seen = [e[0] for e in runs.events[mark:]]
-            raise AssertionError(
+            fail_with_page_state(
+                page,
                 f"no script run finished within {timeout} s of the action; the websocket "
-                f"showed {seen or 'nothing'} (expected request, start, finish, idle)"
+                f"showed {seen or 'nothing'} (expected request, start, finish, idle)",
             )
         page.wait_for_timeout(50)  # lets Playwright deliver websocket events meanwhile
     wait_for_idle(page, timeout=max(1.0, timeout - (time.monotonic() - start)))
