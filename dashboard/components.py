@@ -551,6 +551,17 @@ def persistent(widget, label: str, *args, key: str, **kwargs):
     return value
 
 
+def number_setting(label: str, *, key: str, default, **kwargs):
+    """A :func:`persistent` ``st.number_input`` starting at ``default``.
+
+    The default goes in through the session state, as a value from a shared URL does
+    (:mod:`dashboard.view_state`): a widget given both a ``value`` and a session-state value
+    makes Streamlit log a warning with a stack trace on the server's console."""
+    if key not in st.session_state:
+        st.session_state[key] = default
+    return persistent(st.number_input, label, key=key, **kwargs)
+
+
 def remembered(widget, label: str, options, *, key: str, default, **kwargs):
     """A single-choice widget (``st.selectbox``, ``st.radio``) over ``options`` that keeps the
     session's choice while it is among ``options`` and shows ``default`` otherwise (first run,
@@ -587,12 +598,11 @@ def remembered_multiselect(label: str, options, *, key: str, default, **kwargs) 
 def seed_input(key: str, *, default: int = 12345, label: str = "Random seed") -> int:
     """Integer seed widget (for resampling tests); pass the value as ``rng=`` to stats."""
     return int(
-        persistent(
-            st.number_input,
+        number_setting(
             label,
+            default=default,
             min_value=0,
             max_value=2**32 - 1,
-            value=default,
             step=1,
             key=key,
             help="p-values from resampling depend on the seed; the same seed reproduces them.",

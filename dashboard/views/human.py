@@ -134,12 +134,11 @@ with components.controls_expander("Controls"):
         )
     with c_n:
         n_resamples = int(
-            components.persistent(
-                st.number_input,
+            components.number_setting(
                 "Resamples per test",
+                default=1000,
                 min_value=100,
                 max_value=100_000,
-                value=1000,
                 step=100,
                 key="human_resamples",
             )

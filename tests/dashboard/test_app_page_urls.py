@@ -5,6 +5,9 @@ settings written back, and aliases in figures, tables and the URL."""
 from __future__ import annotations
 
 import json
+import logging
+
+from streamlit.elements.lib import policies
 
 from tests.dashboard.conftest import REPO_ROOT
 from tests.dashboard.helpers import assert_no_exception, files
@@ -12,12 +15,28 @@ from tests.dashboard.test_app_view_settings import chart_layouts, param
 
 
 def _open(app_test, page: str, params: dict, timeout: float = 60):
-    """``page`` opened with the query string ``params`` (a list: a repeated parameter)."""
+    """``page`` opened with the query string ``params`` (a list: a repeated parameter).
+
+    Also checks that Streamlit logged no "created with a default value but also had its value
+    set via the Session State API" warning (a stack trace on the server's console): settings
+    from the URL and the widgets' defaults both go in through the session state."""
     at = app_test(page, timeout=timeout)
     for name, value in params.items():
         at.query_params[name] = value
-    at.run()
+    logged: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = logged.append
+    logger = logging.getLogger(policies.__name__)
+    shown = policies._shown_default_value_warning  # Streamlit logs it once per process
+    policies._shown_default_value_warning = False
+    logger.addHandler(handler)
+    try:
+        at.run()
+    finally:
+        logger.removeHandler(handler)
+        policies._shown_default_value_warning = shown
     assert_no_exception(at)
+    assert [r.getMessage() for r in logged] == []
     return at
 
 
