@@ -178,9 +178,11 @@ def mt_pseudo_distributions(
     the actual statistic marked (paper Figures 5 and 6).
 
     Each panel is a histogram of the distribution the test compares with (bootstrap: after the
-    shift to zero by :math:`\\tau_B`); the bars the test counts are highlighted
-    (``result.counted``, the mask the p-value counts), the actual statistic is a solid vertical line (two-sided: also its
-    mirror), the paired bootstrap's cut-off at 0 is dashed.
+    shift to zero by :math:`\\tau_B`), over the difference that says "X is better by"
+    (:math:`S_X - S_Y`, or :math:`S_Y - S_X` for a lower-is-better metric). The bars the test
+    counts are highlighted (``result.counted``, the mask the p-value counts), the actual
+    statistic is a solid vertical line (two-sided: also its mirror), the paired bootstrap's
+    cut-off at 0 is dashed.
 
     Parameters
     ----------
@@ -245,7 +247,9 @@ def mt_pseudo_distributions(
                 row=row, col=col,
             )  # fmt: skip
         shift = f" − τ_B ({format_number(res.shift)})" if res.test == "bootstrap" else ""
-        fig.update_xaxes(title={"text": f"S_X − S_Y{shift}"}, row=row, col=col)
+        # the statistic is "X better by": Y − X when lower scores are better (TER, errors)
+        diff = "S_X − S_Y" if res.higher_is_better else "S_Y − S_X"
+        fig.update_xaxes(title={"text": f"{diff}{shift}"}, row=row, col=col)
     fig.update_yaxes(title={"text": "resamples"}, row=1, col=1)
     base_layout(fig, title=title, height=360 * nrows + (120 if title else 70))
     fig.update_layout(

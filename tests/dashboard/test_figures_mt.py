@@ -113,6 +113,21 @@ def test_pseudo_distribution_bootstrap_is_shifted(data):
     assert "τ_B" in fig.layout.xaxis.title.text
 
 
+@pytest.mark.parametrize("higher_is_better", [True, False])
+def test_pseudo_distribution_axis_names_the_difference_the_statistic_is(higher_is_better):
+    # a lower-is-better metric (TER): the statistic is S_Y - S_X, and the axis must say so
+    scores = pd.DataFrame({"X": [0.1, 0.2, 0.3, 0.2] * 5, "Y": [0.3, 0.4, 0.3, 0.5] * 5})
+    seg = statistics_from_scores(scores, label="TER", higher_is_better=higher_is_better)
+    single = {t: SINGLE[t]("X", "Y", data=seg, n_resamples=200, rng=1) for t in TESTS}
+    fig = mt_systems.mt_pseudo_distributions(single)
+    mean_x, mean_y = scores.mean()
+    for k, t in enumerate(TESTS):
+        title = fig.layout[f"xaxis{k + 1 if k else ''}"].title.text
+        assert title.startswith("S_X − S_Y" if higher_is_better else "S_Y − S_X")
+        expected = mean_x - mean_y if higher_is_better else mean_y - mean_x
+        assert single[t].statistic == pytest.approx(expected)
+
+
 def test_empty_results_raise():
     with pytest.raises(ValueError, match="nothing to draw"):
         mt_systems.mt_pseudo_distributions({})
