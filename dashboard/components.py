@@ -425,7 +425,8 @@ def show_table(
     In presentation mode, or with ``static=True``, the table is drawn as a static HTML
     ``st.table`` instead (the dataframe's canvas keeps its small font whatever the page CSS
     says), with the ``column_config`` labels and number formats applied by
-    :func:`presentation_table`. ``static`` suits a short table redrawn on every change of a
+    :func:`presentation_table`; presentation mode shows the first ``PRESENTATION_MAX_ROWS``
+    rows (what a slide holds) and says so. ``static`` suits a short table redrawn on every change of a
     control: the browser mounts a new ``st.dataframe`` grid each time, a static table is
     cheaper to redraw. ``float_format`` (default ``"{:.4g}"`` on screen, one precision per
     column in LaTeX), ``column_config`` and ``marks`` go to :func:`table_downloads`.
@@ -433,10 +434,20 @@ def show_table(
     """
     shown = relabel_frame(df, current_aliases())  # table_downloads relabels df itself
     if static or presentation_mode():
+        slide = presentation_mode() and len(shown) > PRESENTATION_MAX_ROWS
         st.table(
-            presentation_table(shown, column_config, float_format=float_format or "{:.4g}"),
+            presentation_table(
+                shown.head(PRESENTATION_MAX_ROWS) if slide else shown,
+                column_config,
+                float_format=float_format or "{:.4g}",
+            ),
             hide_index=not index,
         )
+        if slide:  # 500 segments made one slide 169,000 px tall
+            st.caption(
+                f"Presentation mode shows the first {PRESENTATION_MAX_ROWS} of {len(shown):,} "
+                "rows; the downloads below hold them all."
+            )
     else:
         st.dataframe(
             shown,
@@ -461,6 +472,8 @@ def show_table(
 
 #: st.dataframe's row height in px (header row included), and the most rows shown unscrolled
 _ROW_PX, _MAX_ROWS_SHOWN = 35, 25
+#: the most rows of a table drawn in presentation mode (enlarged rows on a 1080-px slide)
+PRESENTATION_MAX_ROWS = 20
 
 
 def _fitted_height(n_rows: int) -> int | str:

@@ -152,3 +152,28 @@ def test_show_table_shows_every_row_of_a_table_up_to_25_rows(monkeypatch):
         components.show_table(frame, key=f"t{rows}", filename=f"t{rows}", index=False)
     components.show_table(frame, key="fixed", filename="fixed", height=200)
     assert heights == [35 * 4 + 3, 35 * 13 + 3, 35 * 26 + 3, "auto", 200]
+
+
+def test_presentation_mode_shows_what_a_slide_holds_and_says_so(monkeypatch):
+    # the segment explorer's 500 rows made one presentation-mode slide 169,000 px tall
+    import pandas as pd
+
+    from dashboard import components
+
+    tables, captions, downloads = [], [], []
+    monkeypatch.setattr(components, "presentation_mode", lambda: True)
+    monkeypatch.setattr(components.st, "table", lambda data, **k: tables.append(data.data))
+    monkeypatch.setattr(components.st, "caption", captions.append)
+    monkeypatch.setattr(components, "table_downloads", lambda df, **k: downloads.append(df))
+    n = components.PRESENTATION_MAX_ROWS
+    for rows in (n, n + 1, 500):
+        frame = pd.DataFrame({"segment": range(rows), "contribution": range(rows, 0, -1)})
+        components.show_table(frame, key=f"t{rows}", filename=f"t{rows}", index=False)
+    assert [len(t) for t in tables] == [n, n, n]
+    assert tables[2]["segment"].tolist() == list(range(n))  # the first rows, in table order
+    assert [len(d) for d in downloads] == [n, n + 1, 500]  # the downloads hold every row
+    assert captions == [
+        f"Presentation mode shows the first {n} of {rows} rows; the downloads below hold "
+        "them all."
+        for rows in (n + 1, 500)
+    ]
