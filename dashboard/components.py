@@ -235,6 +235,21 @@ def reference_and_outputs(
     return *sample, True
 
 
+def ask_for_the_other_half(references: Uploads, outputs: Uploads) -> None:
+    """With system outputs but no reference, or a reference but no outputs (one half of
+    :func:`reference_and_outputs`), say which upload comes next (``st.info``) and stop the
+    run: the other half is the user's next step, not an error. Anything else wrong with the
+    files (a single system, unaligned lines) stays an input error of the data layer."""
+    if outputs and not references:
+        missing = "the reference file (one segment per line)"
+    elif references and not outputs:
+        missing = "one output file per system (at least two), aligned with the reference"
+    else:
+        return
+    st.info(f"Now upload {missing}.", icon=":material/upload_file:")
+    st.stop()
+
+
 def escape_markdown(text) -> str:
     """``text`` with Markdown, KaTeX and HTML-significant characters backslash-escaped.
 

@@ -85,6 +85,7 @@ with col_s:
 with components.input_errors():
     gold = human.gold(judgements)
     flagged = human.outliers(judgements)
+components.ask_for_the_other_half(references, hypotheses)
 
 text_mode = bool(references or hypotheses)
 kind = mt_systems.KIND_TEXT if text_mode else mt_systems.KIND_SCORES

@@ -52,6 +52,7 @@ if source == TEXT:
         "your systems' outputs above to analyse them.",
         side_by_side=True,
     )
+    components.ask_for_the_other_half(references, files)  # before the uploads are shared
 else:
     kind = mt_systems.KIND_SCORES
     references = ()

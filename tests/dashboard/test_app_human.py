@@ -102,10 +102,14 @@ def test_outputs_without_their_reference_are_not_mixed_with_the_sample(at):
     hyps = [MT / "hyp" / f"{s}.txt" for s in ("Aurora", "Cirrus")]
     at.file_uploader(key="human_hyp_upload").set_value(files(*hyps)).run()
     assert not at.exception
-    assert "upload the reference file" in at.error[0].value
+    # the other half of the upload is the next step: a prompt, not an error
+    prompt = "Now upload the reference file (one segment per line)."
+    assert not at.error and prompt in [i.value for i in at.info]
+    assert not at.get("plotly_chart")
     at.file_uploader(key="human_hyp_upload").set_value(None)
     at.file_uploader(key="human_ref_upload").set_value(files(MT / "reference.txt")).run()
-    assert "upload one output file per system" in at.error[0].value
+    prompt = "Now upload one output file per system (at least two), aligned with the reference."
+    assert not at.error and prompt in [i.value for i in at.info]
 
 
 def test_malformed_judgements_show_an_error_not_a_traceback(at):

@@ -129,7 +129,6 @@ def test_upload_text_and_controls(app_test):
             [("A.txt", b"a\nb\nc\n"), ("B.txt", b"a\nb\nc\n")],
             "ref.txt, line 2: empty reference segment",
         ),
-        ([], [("A.txt", b"a\n"), ("B.txt", b"b\n")], "upload the reference file"),
         ([("ref.txt", b"a\n")], [("A.txt", b"a\n")], "at least two"),
     ],
 )
@@ -140,6 +139,25 @@ def test_malformed_text_upload_shows_error(app_test, refs, hyps, message):
     at.file_uploader(key="mt_hyps").set_value([(n, b, "text/plain") for n, b in hyps]).run()
     assert_no_exception(at)
     assert len(at.error) == 1 and message in at.error[0].value
+    assert not at.get("plotly_chart")
+
+
+@pytest.mark.parametrize(
+    ("refs", "hyps", "prompt"),
+    [
+        ([], [("A.txt", b"a\n"), ("B.txt", b"b\n")], "Now upload the reference file"),
+        ([("ref.txt", b"a\n")], [], "Now upload one output file per system"),
+    ],
+)
+def test_half_of_a_text_upload_asks_for_the_other_half(app_test, refs, hyps, prompt):
+    at = app_test(PAGE).run()
+    if refs:
+        at.file_uploader(key="mt_refs").set_value([(n, b, "text/plain") for n, b in refs])
+    if hyps:
+        at.file_uploader(key="mt_hyps").set_value([(n, b, "text/plain") for n, b in hyps])
+    at.run()
+    assert_no_exception(at)
+    assert not at.error and len(at.info) == 1 and at.info[0].value.startswith(prompt)
     assert not at.get("plotly_chart")
 
 
