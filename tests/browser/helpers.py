@@ -72,8 +72,9 @@ class ScriptRuns:
 
     @property
     def idle(self) -> bool:
-        """The server's last word on this page's session: not running (True before any)."""
-        status = [e[0] for e in self.events if e[0] in ("start", "idle")]
+        """Whether the server's last word on this page's session is "not running" and no run
+        was requested since (True before any): a request not yet answered is a run to come."""
+        status = [e[0] for e in self.events if e[0] in ("request", "start", "idle")]
         return not status or status[-1] == "idle"
 
 
@@ -300,6 +301,15 @@ def fail_with_page_state(page, what: str) -> None:
     )
 
 
+_UPLOADED_JS = """
+([index, n, busy]) => {
+  const uploader = document.querySelectorAll('[data-testid="stFileUploader"]')[index];
+  return !!uploader && uploader.querySelectorAll('[data-testid="stFileChip"]').length >= n
+    && !uploader.querySelector(busy);
+}
+"""
+
+
 def upload_files(page, paths: Sequence[str | Path], index: int = 0) -> None:
     """Upload files through the ``index``-th ``st.file_uploader`` on the page and wait until
     the rerun they trigger has finished (file chips may show shortened names, so they are not
@@ -307,13 +317,21 @@ def upload_files(page, paths: Sequence[str | Path], index: int = 0) -> None:
     uploader = page.locator('[data-testid="stFileUploader"]').nth(index)
     field = uploader.locator('input[type="file"]')
     rerun_after(page, lambda: field.set_input_files([str(p) for p in paths]))
-    # the run must have seen the files: each listed, none still uploading, none failed
+    # On a loaded machine the run above can be one the uploader asked for before its files
+    # were uploaded (it ran without them); the files' own run is asked for once every file is
+    # uploaded: wait for that, then for the app to be idle again.
     chips = uploader.locator('[data-testid="stFileChip"]')
     busy = '[data-testid="stFileChipIconSpinner"], [data-testid="stFileChipIconError"]'
+    try:
+        page.wait_for_function(_UPLOADED_JS, arg=[index, len(paths), busy], timeout=60_000)
+    except PlaywrightError:
+        pass  # reported below, with what the page shows
+    wait_for_idle(page)
     if chips.count() < len(paths) or uploader.locator(busy).count():
         fail_with_page_state(
-            page, f"upload of {len(paths)} file(s) to uploader {index}: "
-            f"{chips.count()} listed after the run it triggered"
+            page,
+            f"upload of {len(paths)} file(s) to uploader {index}: "
+            f"{chips.count()} listed once the app was idle again",
         )
 
 
