@@ -441,9 +441,9 @@ def show_table(
     ``st.table`` instead (the dataframe's canvas keeps its small font whatever the page CSS
     says), with the ``column_config`` labels and number formats applied by
     :func:`presentation_table`; presentation mode shows the first ``PRESENTATION_MAX_ROWS``
-    rows (what a slide holds) and says so. ``static`` suits a short table redrawn on every change of a
-    control: the browser mounts a new ``st.dataframe`` grid each time, a static table is
-    cheaper to redraw. ``float_format`` (default ``"{:.4g}"`` on screen, one precision per
+    rows (what a slide holds) and says so. ``static`` suits a short table redrawn on every
+    change of a control: the browser mounts a new ``st.dataframe`` grid each time, a static
+    table is cheaper to redraw. ``float_format`` (default ``"{:.4g}"`` on screen, one precision per
     column in LaTeX), ``column_config`` and ``marks`` go to :func:`table_downloads`.
     Widget keys used: ``key`` (dataframe), ``f"{key}_csv"``, ``f"{key}_tex"``.
     """
