@@ -121,7 +121,7 @@ def wait_for_idle(page, timeout: float = 60.0, settle: float = 0.4) -> None:
 
     The page's state must read ``notRunning`` twice, ``settle`` seconds apart, and, on a page
     whose runs are tracked (:func:`track_script_runs`), the server's last status message must
-    say it is not running. To wait for the run an action triggers, use :func:`rerun_after`:
+    say it is not running, with no run requested since. To wait for the run an action triggers, use :func:`rerun_after`:
     this function alone cannot tell a rerun that has not started yet from idleness.
     """
     deadline = time.monotonic() + timeout
@@ -312,26 +312,28 @@ _UPLOADED_JS = """
 
 def upload_files(page, paths: Sequence[str | Path], index: int = 0) -> None:
     """Upload files through the ``index``-th ``st.file_uploader`` on the page and wait until
-    the rerun they trigger has finished (file chips may show shortened names, so they are not
-    matched)."""
+    the run they trigger has finished; fails unless the uploader then lists at least as many
+    files as ``paths``, none uploading or failed (file chips may show shortened names, so they
+    are not matched)."""
     uploader = page.locator('[data-testid="stFileUploader"]').nth(index)
     field = uploader.locator('input[type="file"]')
     rerun_after(page, lambda: field.set_input_files([str(p) for p in paths]))
     # On a loaded machine the run above can be one the uploader asked for before its files
     # were uploaded (it ran without them); the files' own run is asked for once every file is
     # uploaded: wait for that, then for the app to be idle again.
-    chips = uploader.locator('[data-testid="stFileChip"]')
     busy = '[data-testid="stFileChipIconSpinner"], [data-testid="stFileChipIconError"]'
+    done = [index, len(paths), busy]
     try:
-        page.wait_for_function(_UPLOADED_JS, arg=[index, len(paths), busy], timeout=60_000)
+        page.wait_for_function(_UPLOADED_JS, arg=done, timeout=60_000)
     except PlaywrightError:
         pass  # reported below, with what the page shows
     wait_for_idle(page)
-    if chips.count() < len(paths) or uploader.locator(busy).count():
+    if not page.evaluate(_UPLOADED_JS, done):
+        chips = uploader.locator('[data-testid="stFileChip"]').count()
         fail_with_page_state(
             page,
             f"upload of {len(paths)} file(s) to uploader {index}: "
-            f"{chips.count()} listed once the app was idle again",
+            f"{chips} listed once the app was idle again (or some uploading or failed)",
         )
 
 
