@@ -51,6 +51,9 @@ __all__ = [
 HALLUCINATION = "hallucination"
 _LP = re.compile(r"(?<![a-z])([a-z]{2,3})[-_]([a-z]{2,3})(?![a-z])")
 _HEADER_LINES = 3
+#: what the LP field of a submission looks like (tells it from the WMT14 layout
+#: METHOD SEGMENT SCORE RANK, which also has four fields)
+_LP_FIELD = re.compile(r"\s*([A-Za-z]{2,3}[-_][A-Za-z]{2,3}|multilingual|all)\s*", re.I)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -111,7 +114,7 @@ def _is_data_row(line: str) -> bool:
     parts = line.rstrip("\r\n").split("\t")
     return (
         len(parts) == 4
-        and bool(parts[0].strip())
+        and bool(_LP_FIELD.fullmatch(parts[0]))
         and bool(re.fullmatch(r"\s*[+-]?\d+\s*", parts[2]))
         and (_is_float(parts[3]) or parts[3].strip().lower() == HALLUCINATION)
     )
