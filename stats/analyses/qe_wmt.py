@@ -170,3 +170,66 @@ def qe_word_analysis(
         correction=correction,
         rng=seed,
     )
+
+
+@dataclass(frozen=True, kw_only=True)
+class QEWMTFiles:
+    """WMT QE files sorted by content (:func:`sort_wmt_qe_files`), each ``(name, bytes)``."""
+
+    submissions: tuple = ()
+    gold: tuple | None = None
+    exclude: tuple | None = None
+    word_submissions: tuple = ()
+    word_gold: tuple | None = None
+
+    @property
+    def sentence(self) -> bool:
+        return bool(self.submissions) or self.gold is not None
+
+    @property
+    def word(self) -> bool:
+        return bool(self.word_submissions) or self.word_gold is not None
+
+
+def sort_wmt_qe_files(files: Files) -> QEWMTFiles:
+    """Sort uploads (files, zips of team folders) into sentence-level submissions, gold, the
+    exclude index, word-level submissions and word-level gold, by content.
+
+    Raises
+    ------
+    StatsInputError
+        A file of none of these kinds; two gold files or two exclude indexes of one level.
+    """
+    out: dict = {"submissions": [], "word_submissions": []}
+    for item in files:
+        src, name = _named(item)
+        for label, member in expand_sources([src], [name] if name else None):
+            text, label = load_text(member, label)
+            data = text.encode("utf-8")
+            kind, word = qe_wmt_file_kind(text), word_file_kind(text)
+            if kind == "submission":
+                out["submissions"].append((label, data))
+                continue
+            if word == "submission":
+                out["word_submissions"].append((label, data))
+                continue
+            slot = {"gold": "gold", "gold-table": "gold", "exclude": "exclude"}.get(kind)
+            if slot is None and word in ("gold-tsv", "tags"):
+                slot = "word_gold"
+            if slot is None:
+                raise StatsInputError(
+                    f"{label}: not a WMT QE submission, gold file, exclude index or word-level "
+                    "tag file"
+                )
+            if out.get(slot) is not None:
+                raise StatsInputError(
+                    f"{label}: a second {slot.replace('_', ' ')} file (the first: {out[slot][0]})"
+                )
+            out[slot] = (label, data)
+    return QEWMTFiles(
+        submissions=tuple(out["submissions"]),
+        gold=out.get("gold"),
+        exclude=out.get("exclude"),
+        word_submissions=tuple(out["word_submissions"]),
+        word_gold=out.get("word_gold"),
+    )

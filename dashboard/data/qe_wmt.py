@@ -1,0 +1,101 @@
+"""Cached data of the "Quality estimation" page for WMT20-24 QE files: the uploads sorted by
+content, the sentence-level comparison per language pair, the grid of another measure for one
+language pair, and word-level scores (:mod:`stats.analyses.qe_wmt`)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard.data import Uploads
+from stats import StatsInputError
+from stats.analyses import qe_wmt as wmt
+from stats.qe_wmt import QEPairTestsResult, qe_pair_tests
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def files(uploads: Uploads) -> wmt.QEWMTFiles | None:
+    """The uploads sorted into WMT QE roles, or None when they are not WMT20-24 QE files (the
+    page then reads them as the Graham 2015 layouts)."""
+    if not uploads:
+        return None
+    try:
+        level = wmt.is_wmt_qe_input(list(uploads))
+    except StatsInputError:  # undecodable or unreadable: the page's own reader names it
+        return None
+    if level is None:
+        return None
+    return wmt.sort_wmt_qe_files(list(uploads))
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def comparison(
+    uploads: Uploads,
+    primary: str,
+    n_resamples: int,
+    alpha: float,
+    correction: str,
+    seed: int,
+    _progress=None,
+) -> wmt.QEWMTAnalysis:
+    """Sentence-level comparison (:func:`stats.analyses.qe_wmt.qe_wmt_analysis`)."""
+    f = files(uploads)
+    inp = wmt.load_qe_wmt(list(f.submissions), gold=f.gold, exclude=f.exclude)
+    return wmt.qe_wmt_analysis(
+        inp,
+        primary=primary,
+        n_resamples=n_resamples,
+        alpha=alpha,
+        correction=correction,
+        seed=seed,
+    )
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def pair_grid(
+    uploads: Uploads,
+    primary: str,
+    n_resamples: int,
+    alpha: float,
+    correction: str,
+    seed: int,
+    lp: str,
+    measure: str,
+    _progress=None,
+) -> QEPairTestsResult:
+    """The pairwise tests of ``measure`` for one language pair (Williams for Pearson,
+    PERM-BOTH for Spearman and Kendall), seeded with ``seed``."""
+    res = comparison(uploads, primary, n_resamples, alpha, correction, seed).result
+    lpr = res.language_pairs[lp]
+    return qe_pair_tests(
+        lpr.predictions, lpr.gold, measure=measure, n_resamples=n_resamples, rng=seed
+    )
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def word_level(
+    uploads: Uploads,
+    n_resamples: int,
+    alpha: float,
+    correction: str,
+    seed: int,
+    _progress=None,
+):
+    """Word-level MCC/F1 and paired bootstrap grids
+    (:func:`stats.analyses.qe_wmt.qe_word_analysis`); the exclude index, when uploaded,
+    leaves its sentences out."""
+    from stats.readers.qe_wmt import read_qe_exclude
+
+    f = files(uploads)
+    subs, gold = wmt.load_qe_word(list(f.word_submissions), gold=f.word_gold)
+    ex = None
+    if f.exclude is not None:
+        ex = read_qe_exclude(f.exclude[1], name=f.exclude[0])
+    return wmt.qe_word_analysis(
+        subs,
+        gold,
+        n_resamples=n_resamples,
+        alpha=alpha,
+        correction=correction,
+        seed=seed,
+        exclude=ex,
+    )

@@ -1,0 +1,293 @@
+"""The WMT20-24 part of the "Quality estimation" page (imported by dashboard/views/qe.py, not a
+page of its own): submissions as published, compared per language pair and on average as the
+QE shared tasks do -- a leaderboard per language pair (significance cluster, primary measure
+with its bootstrap CI, secondary measures), a systems x language pairs heatmap, the pairwise
+grids (Williams for Pearson, PERM-BOTH for Spearman and Kendall) and the word-level section
+(MCC, F1-BAD, F1-OK, paired bootstrap over sentences).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import streamlit as st
+
+from dashboard import components, page_run
+from dashboard.data import qe_wmt as data
+from dashboard.figures import qe_wmt as figs
+
+MEASURES = {"spearman": "Spearman ρ", "pearson": "Pearson r", "kendall": "Kendall τ"}
+TESTS = {"williams": "Williams test", "perm-both": "PERM-BOTH", "none": "no test"}
+
+
+def _columns(primary: str) -> dict:
+    cfg = {
+        "rank": st.column_config.NumberColumn("rank", format="%d", help="significance cluster"),
+    }
+    for m, label in MEASURES.items():
+        cfg[m] = st.column_config.NumberColumn(
+            label + (" (primary)" if m == primary else ""), format="%.4f"
+        )
+        cfg[f"{m}_low"] = st.column_config.NumberColumn(f"{label} CI low", format="%.4f")
+        cfg[f"{m}_high"] = st.column_config.NumberColumn(f"{label} CI high", format="%.4f")
+    for c in ("mae", "rmse", "mae_rescaled", "rmse_rescaled"):
+        cfg[c] = st.column_config.NumberColumn(
+            c.replace("_", " ").upper().replace("RESCALED", "rescaled"), format="%.4f"
+        )
+    return cfg
+
+
+def _leaderboard(table, primary: str):
+    first = ["rank", primary, f"{primary}_low", f"{primary}_high"]
+    rest = [m for m in MEASURES if m != primary] + ["mae", "rmse", "mae_rescaled", "rmse_rescaled"]
+    return table[first + rest]
+
+
+def sentence_section(uploads, files, *, alpha: float, correction: str) -> None:
+    """Sentence level: controls, leaderboards, heatmap and grids."""
+    with components.controls_expander("WMT QE settings"):
+        c1, c2, c3 = st.columns(3)
+        with c1:
+            primary = components.persistent(
+                st.radio,
+                "Primary measure",
+                list(MEASURES),
+                horizontal=True,
+                key="qe_wmt_primary",
+                format_func=MEASURES.get,
+                help="Spearman is primary in WMT22-24, Pearson in WMT20-21. The pairwise tests "
+                "use it: Williams for Pearson, PERM-BOTH for Spearman and Kendall.",
+            )
+        with c2:
+            n_resamples = int(
+                components.number_setting(
+                    "Resamples (bootstrap CIs, PERM-BOTH)",
+                    key="qe_wmt_resamples",
+                    default=1000,
+                    min_value=50,
+                    max_value=20000,
+                    step=50,
+                )
+            )
+        with c3:
+            seed = components.seed_input("qe_wmt_seed")
+    if files.gold is None:
+        st.info(
+            "Add the gold file (lp, gold, segid, score -- or a train/dev TSV with z_mean) "
+            "to compare the submissions."
+        )
+        return
+    with components.input_errors():
+        (analysis,) = page_run.run_steps(
+            [
+                (
+                    "Correlations, bootstrap CIs and pairwise tests per language pair",
+                    partial(
+                        data.comparison, uploads, primary, n_resamples, alpha, correction, seed
+                    ),
+                )
+            ],
+            text="Comparing QE systems",
+        )
+    components.show_warnings(analysis.warnings)
+    res = analysis.result
+    lps = list(res.language_pairs)
+    excluded = sum(r.excluded for r in res.language_pairs.values())
+    m1, m2, m3, m4 = st.columns(4)
+    m1.metric("Language pairs", len(lps))
+    m2.metric("Systems", len(res.statistic.index))
+    m3.metric("Segments scored", sum(r.n for r in res.language_pairs.values()))
+    m4.metric(
+        "Excluded",
+        excluded,
+        help="Gold items marked 'hallucination' and items of the "
+        "exclude index, left out of every correlation (as the task's scoring program).",
+    )
+    label = MEASURES[primary]
+
+    st.subheader(f"{label} per language pair")
+    avg = res.average[primary] if len(res.average) else None
+    components.show_figure(
+        figs.qe_lp_heatmap(
+            res.statistic, measure=primary, average=avg, title=f"{label}: systems x language pairs"
+        ),
+        key="qe_wmt_heatmap",
+        filename=f"qe_wmt_{primary}_heatmap",
+    )
+    if len(res.average):
+        components.show_table(
+            res.average,
+            key="qe_wmt_average",
+            filename="qe_wmt_average",
+            caption=f"Average over the {len(lps)} language pairs (systems covering all of them), "
+            f"by {label}",
+            column_config=_columns(primary),
+            static=True,
+        )
+    else:
+        st.caption("No system covers every language pair of the gold file: no average.")
+
+    lp = components.remembered(st.selectbox, "Language pair", lps, key="qe_wmt_lp", default=lps[0])
+    r = res.language_pairs[lp]
+    st.subheader(f"Leaderboard, {lp} (n = {r.n}, {r.excluded} excluded)")
+    board = _leaderboard(r.table, primary)
+    components.show_table(
+        board,
+        key="qe_wmt_board",
+        filename=f"qe_wmt_{lp}_leaderboard",
+        caption=f"{lp}: systems by {label} with {int(res.confidence_level * 100)}% bootstrap "
+        f"CIs; rank = significance cluster ({TESTS[r.test]}, α = {alpha:g}, "
+        f"{correction}); MAE/RMSE and after rescaling (Graham 2015)",
+        column_config=_columns(primary),
+    )
+    left, right = components.two_columns()
+    with left:
+        components.show_figure(
+            figs.qe_leaderboard(r.table, measure=primary, title=f"{lp}: {label} with CI"),
+            key="qe_wmt_board_fig",
+            filename=f"qe_wmt_{lp}_leaderboard",
+        )
+    with right:
+        components.show_figure(
+            figs.qe_pair_grid(
+                r.pvalue_adjusted,
+                alpha=alpha,
+                measure=primary,
+                test=r.test,
+                clusters=list(r.rank.reindex(r.pvalue.index)),
+                title=f"{lp}: {TESTS[r.test]} on {label}",
+            ),
+            key="qe_wmt_grid",
+            filename=f"qe_wmt_{lp}_{r.test}_grid",
+        )
+    components.seed_caption(seed, n_resamples=n_resamples)
+
+    other = components.remembered(
+        st.radio,
+        "Grid of another measure",
+        [m for m in MEASURES if m != primary],
+        key="qe_wmt_other",
+        default=[m for m in MEASURES if m != primary][0],
+        format_func=MEASURES.get,
+        horizontal=True,
+    )
+    with components.input_errors():
+        (grid,) = page_run.run_steps(
+            [
+                (
+                    f"{MEASURES[other]} tests, {lp}",
+                    partial(
+                        data.pair_grid,
+                        uploads,
+                        primary,
+                        n_resamples,
+                        alpha,
+                        correction,
+                        seed,
+                        lp,
+                        other,
+                    ),
+                )
+            ],
+            text="Pairwise tests",
+        )
+    components.show_figure(
+        figs.qe_pair_grid(
+            grid.pvalue,
+            alpha=alpha,
+            statistic=grid.statistic,
+            measure=other,
+            test=grid.test,
+            title=f"{lp}: {TESTS[grid.test]} on {MEASURES[other]} (raw p)",
+        ),
+        key="qe_wmt_grid_other",
+        filename=f"qe_wmt_{lp}_{other}_grid",
+    )
+    components.table_downloads(
+        grid.pvalue,
+        key="qe_wmt_grid_other_p",
+        filename=f"qe_wmt_{lp}_{other}_pvalues",
+        caption=f"{TESTS[grid.test]} p-values on {MEASURES[other]}, {lp}",
+    )
+
+
+def word_section(uploads, files, *, alpha: float, correction: str) -> None:
+    """Word level: MCC (primary), F1-BAD, F1-OK per system and language pair, paired
+    bootstrap grids."""
+    st.header("Word level")
+    if files.word_gold is None or not files.word_submissions:
+        st.info("Word level needs word-level submissions and the gold tags.")
+        return
+    n_resamples = int(st.session_state.get("qe_wmt_resamples", 1000))
+    seed = int(st.session_state.get("qe_wmt_seed", 12345))
+    with components.input_errors():
+        (res,) = page_run.run_steps(
+            [
+                (
+                    "MCC and F1 with paired bootstrap over sentences",
+                    partial(data.word_level, uploads, n_resamples, alpha, correction, seed),
+                )
+            ],
+            text="Word-level scores",
+        )
+    avg = res.average["mcc"] if len(res.average) else None
+    components.show_figure(
+        figs.qe_lp_heatmap(
+            res.statistic, measure="mcc", average=avg, title="MCC: systems x language pairs"
+        ),
+        key="qe_wmt_word_heatmap",
+        filename="qe_wmt_word_mcc_heatmap",
+    )
+    lps = list(res.tables)
+    lp = components.remembered(
+        st.selectbox, "Language pair (word level)", lps, key="qe_wmt_word_lp", default=lps[0]
+    )
+    t = res.tables[lp]
+    cfg = {
+        c: st.column_config.NumberColumn(c.replace("_", "-").upper(), format="%.4f")
+        for c in ("mcc", "mcc_low", "mcc_high", "f1_bad", "f1_ok", "f1_mult")
+    }
+    components.show_table(
+        t,
+        key="qe_wmt_word_table",
+        filename=f"qe_wmt_word_{lp}",
+        caption=f"Word level, {lp}: MCC (primary) with bootstrap CI, F1 of BAD and OK; rank = "
+        f"cluster of paired bootstrap tests on MCC (α = {alpha:g}, {correction})",
+        column_config=cfg,
+    )
+    components.show_figure(
+        figs.qe_pair_grid(
+            res.pvalue[lp],
+            alpha=alpha,
+            measure="mcc",
+            test="paired-bootstrap",
+            clusters=list(t["rank"]),
+            title=f"{lp}: paired bootstrap on MCC",
+        ),
+        key="qe_wmt_word_grid",
+        filename=f"qe_wmt_word_{lp}_grid",
+    )
+    components.seed_caption(seed, n_resamples=n_resamples)
+
+
+def section(uploads, files) -> None:
+    """The whole WMT part of the page, for uploads sorted by :func:`dashboard.data.qe_wmt.files`."""
+    with components.controls_expander("Significance"):
+        c1, c2 = st.columns(2)
+        with c1:
+            alpha = components.alpha_input("qe_alpha")
+        with c2:
+            correction = components.correction_input("qe_wmt_correction")
+    names = [n for n, _ in files.submissions]
+    with st.sidebar:
+        st.caption(
+            components.escape_markdown(
+                f"WMT QE input: {len(names)} submission file(s)"
+                + (f"; gold {files.gold[0]}" if files.gold else "")
+                + (f"; exclude {files.exclude[0]}" if files.exclude else "")
+            )
+        )
+    if files.sentence:
+        sentence_section(uploads, files, alpha=alpha, correction=correction)
+    if files.word:
+        word_section(uploads, files, alpha=alpha, correction=correction)
