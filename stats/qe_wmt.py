@@ -14,8 +14,7 @@ Beside the task's point estimates this module gives
   sentences; :func:`bootstrap_correlations`, array work: a resample is a vector of counts
   :math:`w`, Pearson and Spearman are weighted moments of the values and of the resample's
   average ranks, and Kendall's :math:`\tau_b` is
-  :math:`w^\top (S_x \circ S_y) w / \sqrt{w^\top |S_x| w \; w^\top |S_y| w}` with
-  :math:`S_x[a,b] = \operatorname{sign}(x_a - x_b)`);
+  counted by merge-sort levels over all resamples at once, :func:`_weighted_kendall`);
 * tests of every pair of systems of a language pair: the Williams test for Pearson
   (:func:`stats.williams.williams_all_pairs`, signed r) and PERM-BOTH for Spearman and Kendall
   (:func:`stats.perm_both.perm_both`, Deutsch et al. 2021), then Holm/BH and significance
@@ -103,26 +102,61 @@ def _weighted_ranks(W: np.ndarray, x: np.ndarray) -> np.ndarray:
     return group_rank[:, g]
 
 
-def _sign_matrix(x: np.ndarray, cols: slice) -> np.ndarray:
-    return np.sign(x[:, None] - x[None, cols])
+def _group_squares(W: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Per row of W: the sum over groups of equal ``codes`` of (the group's weight)^2."""
+    order = np.argsort(codes, kind="stable")
+    cs = codes[order]
+    starts = np.flatnonzero(np.r_[True, cs[1:] != cs[:-1]])
+    C = np.add.reduceat(W[:, order], starts, axis=1)
+    return (C * C).sum(axis=1)
 
 
 def _weighted_kendall(W: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Kendall tau-b of each row's resample, from sign matrices built a column block at a
-    time (w^T (Sx o Sy) w over sqrt(w^T |Sx| w . w^T |Sy| w))."""
-    n = len(x)
-    R = W.shape[0]
-    num, dx, dy = np.zeros(R), np.zeros(R), np.zeros(R)
-    block = max(1, _CELLS // max(n, 1))
-    for c0 in range(0, n, block):
-        cols = slice(c0, min(n, c0 + block))
-        sx, sy = _sign_matrix(x, cols), _sign_matrix(y, cols)
-        Wb = W[:, cols]
-        num += ((W @ (sx * sy)) * Wb).sum(axis=1)
-        dx += ((W @ np.abs(sx)) * Wb).sum(axis=1)
-        dy += ((W @ np.abs(sy)) * Wb).sum(axis=1)
+    r"""Kendall tau-b of each row's resample (row = counts of the items), in
+    O(R n log n) array work.
+
+    With the items in x order (ties in x ascending in y) and :math:`T` the sum over pairs
+    :math:`a` before :math:`b` of :math:`w_a w_b\,\operatorname{sign}(y_b - y_a)`, counted
+    level by level of a merge sort (left half before right half of each block: prefix sums
+    of the left weights in y order, strict and with ties), the pairs tied in x but not in y
+    add :math:`T_x = \tfrac12(\sum_x C_x^2 - \sum_{x,y} C_{xy}^2)` to :math:`T`, and
+
+    .. math::
+
+        \tau_b = \frac{2 (T - T_x)}{\sqrt{(N^2 - \sum_x C_x^2)(N^2 - \sum_y C_y^2)}}
+
+    with :math:`C` the weights of the groups of equal values and :math:`N` the row sum.
+    """
+    R, n = W.shape
+    pos = np.lexsort((y, x))
+    yr = np.unique(y, return_inverse=True)[1].ravel()[pos]
+    Wp = W[:, pos]
+    p = np.arange(n)
+    t = np.zeros(R)
+    s = 1
+    while s < n:
+        block = p // (2 * s)
+        left = (p % (2 * s)) < s
+        WL = Wp * left
+        bstart = np.flatnonzero(np.r_[True, block[1:] != block[:-1]])
+        # pairs (left, right) of a block, all counted +1 and -1 below: subtract the total
+        Lb = np.add.reduceat(WL, bstart, axis=1)
+        Rb = np.add.reduceat(Wp - WL, bstart, axis=1)
+        t -= (Lb * Rb).sum(axis=1)
+        for tie_left_first in (False, True):  # strict (y_a < y_b), then y_a <= y_b
+            o = np.lexsort((left if not tie_left_first else ~left, yr, block))
+            right = ~left[o]
+            c = np.cumsum(WL[:, o], axis=1) - WL[:, o]  # exclusive prefix in y order
+            first = bstart[block[o]]  # blocks stay contiguous in o
+            rel = c[:, right] - c[:, first[right]]
+            t += (Wp[:, o[right]] * rel).sum(axis=1)
+        s *= 2
+    xy = np.unique(np.stack([x, y], axis=1), axis=0, return_inverse=True)[1].ravel()
+    sx, sy = _group_squares(W, x), _group_squares(W, y)
+    t_x = 0.5 * (sx - _group_squares(W, xy))
+    N = W.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return num / np.sqrt(dx * dy)
+        return 2 * (t - t_x) / np.sqrt((N * N - sx) * (N * N - sy))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -189,7 +223,7 @@ def bootstrap_correlations(
         raise StatsInputError(f"gold has {g.shape[0]} scores but predictions have {n} rows")
     for m in measures:
         _check_measure(m)
-    kendall_cost = n * n if "kendall" in measures else 0
+    kendall_cost = 4 * n * max(1, int(np.log2(max(n, 2)))) if "kendall" in measures else 0
     check_budget(
         what="QE bootstrap",
         n_resamples=n_resamples,

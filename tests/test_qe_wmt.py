@@ -172,13 +172,14 @@ def test_task_semantics_to_1e12(extra):
     )
 
 
-def test_weighted_resample_formulas_equal_scipy_on_the_resample():
-    rng = np.random.default_rng(3)
-    x = np.round(rng.normal(size=30), 1)  # ties
-    y = np.round(x + rng.normal(size=30), 1)
+@pytest.mark.parametrize("n", [4, 7, 30, 65])
+def test_weighted_resample_formulas_equal_scipy_on_the_resample(n):
+    rng = np.random.default_rng(n)
+    x = np.round(rng.normal(size=n), 1)  # ties
+    y = np.round(x + rng.normal(size=n), 1)
     gen = np.random.default_rng(5)
-    idx = gen.integers(0, 30, size=(4, 30))
-    W = np.stack([np.bincount(i, minlength=30) for i in idx]).astype(float)
+    idx = gen.integers(0, n, size=(4, n))
+    W = np.stack([np.bincount(i, minlength=n) for i in idx]).astype(float)
     r = _weighted_pearson(W, x, y)
     rho = _weighted_pearson(W, _weighted_ranks(W, x), _weighted_ranks(W, y))
     tau = _weighted_kendall(W, x, y)
@@ -186,7 +187,7 @@ def test_weighted_resample_formulas_equal_scipy_on_the_resample():
         assert abs(r[k] - sps.pearsonr(x[idx[k]], y[idx[k]]).statistic) < 1e-12
         assert abs(rho[k] - sps.spearmanr(x[idx[k]], y[idx[k]]).statistic) < 1e-12
         assert abs(tau[k] - sps.kendalltau(x[idx[k]], y[idx[k]]).statistic) < 1e-12
-    assert _counts(np.random.default_rng(1), 3, 30).sum(axis=1).tolist() == [30, 30, 30]
+    assert _counts(np.random.default_rng(1), 3, n).sum(axis=1).tolist() == [n, n, n]
 
 
 def test_bootstrap_intervals_contain_estimate_and_are_seeded():
