@@ -40,7 +40,9 @@ uploads, is_sample = components.file_input(
     "QE files: long format (METRIC SID SCORE RANK HUMAN), wide CSV (sid, gold, one column per "
     "system), or WMT QE submission files (<METHOD NAME> <SEGMENT NUMBER> <SEGMENT SCORE> "
     "<SEGMENT RANK>) together with a gold file (one label per line, or SID LABEL). Optionally "
-    "add a post-editing table (SID TIME WORDS [HTER ...]).",
+    "add a post-editing table (SID TIME WORDS [HTER ...]). WMT20-24 QE task files as "
+    "published: submissions (LP METHOD SEGMENT_NUMBER SCORE, header lines optional; files or "
+    "zipped team folders), the gold file, the hallucination index, word-level tag files.",
     key="qe_upload",
     sample=samples.sample_files("qe", samples.QE_SAMPLES[sample_label]),
     sample_note=(

@@ -145,7 +145,12 @@ def qe_wmt_file_kind(text: str) -> str | None:
         return "gold-table"
     k = _header_count(lines)
     body = lines[k:]
-    if k <= _HEADER_LINES and body and all(_is_data_row(ln) for ln in body[:20]):
+    # rows with a bad score still make a submission: its reader names the line
+    if (
+        k <= _HEADER_LINES
+        and body
+        and all(_row_like(ln) and _LP_FIELD.fullmatch(ln.split("\t")[0]) for ln in body[:20])
+    ):
         methods = {ln.split("\t")[1].strip().lower() for ln in body[:20]}
         hallu = any(ln.split("\t")[3].strip().lower() == HALLUCINATION for ln in body[:50])
         if hallu or methods == {"gold"} or (k == 1 and "gold" in head):

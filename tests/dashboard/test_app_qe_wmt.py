@@ -52,3 +52,31 @@ def test_zipped_submissions_page(app_test):
     at.radio(key="qe_wmt_primary").set_value("pearson").run()
     assert_no_exception(at)
     assert frame_with(at, "pearson_low").columns[1] == "pearson"
+
+
+def test_presentation_mode(app_test):
+    from dashboard.state import PRESENTATION_KEY
+
+    d = generate()
+    at = app_test(PAGE)
+    at.session_state["qe_wmt_resamples"] = 50
+    at.run()
+    at.file_uploader(key="qe_upload").set_value(_uploads(d, word=False)).run()
+    at.sidebar.toggle(key=PRESENTATION_KEY).set_value(True).run()
+    assert_no_exception(at)
+    assert not at.error
+    assert len(at.get("plotly_chart")) >= 4  # heatmap, leaderboard, two grids
+    assert not any("Word level" == h.value for h in at.header)
+
+
+def test_bad_submission_is_a_one_line_error(app_test):
+    at = app_test(PAGE)
+    at.session_state["qe_wmt_resamples"] = 50
+    at.run()
+    bad = [
+        ("team.txt", b"en-de\tA\t0\t0.5\nen-de\tA\t1\tbroken\n", "text/plain"),
+        ("gold.tsv", generate()["gold"].encode(), "text/plain"),
+    ]
+    at.file_uploader(key="qe_upload").set_value(bad).run()
+    assert_no_exception(at)
+    assert "team.txt, line 2: score is not a number: 'broken'" in at.error[0].value
