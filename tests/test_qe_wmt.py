@@ -260,3 +260,14 @@ def test_missing_predictions_and_unknown_lp():
         compare_qe_systems(
             read_qe_submissions([("a.txt", text.encode())]), _gold(d), tests=False, n_resamples=5
         )
+
+
+def test_wmt21_two_header_lines_and_header_free_gold():
+    body = "".join(f"en-de\tM\t{i}\t{v}\n" for i, v in enumerate([0.1, 0.5, 0.3, 0.9, 0.2]))
+    s = read_qe_submissions([("wmt21.txt", ("1.1GB\n560M\n" + body).encode())])
+    assert s.headers["M"]["parameters"] == "560M" and s.headers["M"]["ensemble"] is None
+    gold = "".join(f"en-de\tda\t{i}\t{v}\n" for i, v in enumerate([1, 4, 2, 5, 3]))
+    g = read_qe_wmt_gold(gold.encode(), name="goldlabels.tsv")
+    res = compare_qe_systems(s, g, tests=False, n_resamples=5, rng=0)
+    want = sps.spearmanr([1, 4, 2, 5, 3], [0.1, 0.5, 0.3, 0.9, 0.2]).statistic
+    assert abs(res.language_pairs["en-de"].table.at["M", "spearman"] - want) < 1e-12

@@ -3,7 +3,7 @@ them.
 
 Submissions
     Optionally three header lines (disk footprint, number of parameters -- free text is
-    allowed there --, ensemble size), then tab-separated rows::
+    allowed there --, ensemble size; WMT21 has the first two only), then tab-separated rows::
 
         LP  METHOD  SEGMENT_NUMBER  SCORE
 
@@ -231,8 +231,8 @@ def _read_one_submission(text: str, label: str) -> tuple[pd.DataFrame, dict]:
     _check_unique(frame, ["lp", "system", "sid"], label)
     meta = {
         "file": label,
-        "disk_footprint": header[0] if k == 3 else None,
-        "parameters": header[1] if k == 3 else None,
+        "disk_footprint": header[0] if k >= 2 else None,  # WMT21: two lines, no ensemble
+        "parameters": header[1] if k >= 2 else None,
         "ensemble": header[2] if k == 3 else None,
     }
     return frame, meta
