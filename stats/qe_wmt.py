@@ -13,8 +13,8 @@ Beside the task's point estimates this module gives
 * percentile bootstrap confidence intervals of all three correlations (resampling
   sentences; :func:`bootstrap_correlations`, array work: a resample is a vector of counts
   :math:`w`, Pearson and Spearman are weighted moments of the values and of the resample's
-  average ranks, and Kendall's :math:`\tau_b` is
-  counted by merge-sort levels over all resamples at once, :func:`_weighted_kendall`);
+  average ranks, and Kendall's :math:`\tau_b` comes from a Fenwick tree over the y ranks
+  holding every resample at once, :func:`_weighted_kendall`);
 * tests of every pair of systems of a language pair: the Williams test for Pearson
   (:func:`stats.williams.williams_all_pairs`, signed r) and PERM-BOTH for Spearman and Kendall
   (:func:`stats.perm_both.perm_both`, Deutsch et al. 2021), then Holm/BH and significance
@@ -111,52 +111,65 @@ def _group_squares(W: np.ndarray, codes: np.ndarray) -> np.ndarray:
     return (C * C).sum(axis=1)
 
 
-def _weighted_kendall(W: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    r"""Kendall tau-b of each row's resample (row = counts of the items), in
-    O(R n log n) array work.
+def _fenwick_paths(m: int) -> tuple[list, list]:
+    """Index lists of a Fenwick tree over positions 1..m: ``query[i]`` sums the prefix up to
+    ``i``, ``update[i]`` holds the nodes that position ``i`` adds to."""
+    query, update = [], []
+    for i in range(m + 1):
+        q, j = [], i
+        while j > 0:
+            q.append(j)
+            j -= j & -j
+        u, j = [], i
+        while 0 < j <= m:
+            u.append(j)
+            j += j & -j
+        query.append(np.array(q, dtype=np.intp))
+        update.append(np.array(u, dtype=np.intp))
+    return query, update
 
-    With the items in x order (ties in x ascending in y) and :math:`T` the sum over pairs
-    :math:`a` before :math:`b` of :math:`w_a w_b\,\operatorname{sign}(y_b - y_a)`, counted
-    level by level of a merge sort (left half before right half of each block: prefix sums
-    of the left weights in y order, strict and with ties), the pairs tied in x but not in y
-    add :math:`T_x = \tfrac12(\sum_x C_x^2 - \sum_{x,y} C_{xy}^2)` to :math:`T`, and
+
+def _weighted_kendall(W: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    r"""Kendall tau-b of each row's resample (row = counts of the items), every resample at
+    once: O(R n log n).
+
+    The items are taken in increasing x, a group of equal x at a time; a Fenwick tree over the
+    y ranks holds, for every resample (its rows are vectors over the resamples), the weight
+    already taken below each y. Item :math:`b` adds
+    :math:`w_b\,(W_{y < y_b} - W_{y > y_b})` of the items with smaller x, which sums to
+    :math:`T = \sum_{x_a < x_b} w_a w_b \operatorname{sign}(y_b - y_a)`, and
 
     .. math::
 
-        \tau_b = \frac{2 (T - T_x)}{\sqrt{(N^2 - \sum_x C_x^2)(N^2 - \sum_y C_y^2)}}
+                au_b = rac{2T}{\sqrt{(N^2 - \sum_x C_x^2)(N^2 - \sum_y C_y^2)}}
 
-    with :math:`C` the weights of the groups of equal values and :math:`N` the row sum.
+    with :math:`C` the weights of the groups of equal values and :math:`N` the row sum (the
+    loop runs over items, each step a vector operation over the resamples).
     """
     R, n = W.shape
-    pos = np.lexsort((y, x))
-    yr = np.unique(y, return_inverse=True)[1].ravel()[pos]
-    Wp = W[:, pos]
-    p = np.arange(n)
+    ranks = np.unique(y, return_inverse=True)[1].ravel() + 1
+    query, update = _fenwick_paths(int(ranks.max()))
+    order = np.lexsort((y, x))
+    xs = x[order]
+    bounds = np.flatnonzero(np.r_[True, xs[1:] != xs[:-1], True]).tolist()
+    tree = np.zeros((int(ranks.max()) + 1, R))
+    WT = np.ascontiguousarray(W.T)
+    taken = np.zeros(R)
     t = np.zeros(R)
-    s = 1
-    while s < n:
-        block = p // (2 * s)
-        left = (p % (2 * s)) < s
-        WL = Wp * left
-        bstart = np.flatnonzero(np.r_[True, block[1:] != block[:-1]])
-        # pairs (left, right) of a block, all counted +1 and -1 below: subtract the total
-        Lb = np.add.reduceat(WL, bstart, axis=1)
-        Rb = np.add.reduceat(Wp - WL, bstart, axis=1)
-        t -= (Lb * Rb).sum(axis=1)
-        for tie_left_first in (False, True):  # strict (y_a < y_b), then y_a <= y_b
-            o = np.lexsort((left if not tie_left_first else ~left, yr, block))
-            right = ~left[o]
-            c = np.cumsum(WL[:, o], axis=1) - WL[:, o]  # exclusive prefix in y order
-            first = bstart[block[o]]  # blocks stay contiguous in o
-            rel = c[:, right] - c[:, first[right]]
-            t += (Wp[:, o[right]] * rel).sum(axis=1)
-        s *= 2
-    xy = np.unique(np.stack([x, y], axis=1), axis=0, return_inverse=True)[1].ravel()
+    for g0, g1 in zip(bounds[:-1], bounds[1:], strict=True):
+        group = order[g0:g1]
+        for b in group:  # items of equal x see only the smaller x (no tree update yet)
+            r = ranks[b]
+            below = tree[query[r - 1]].sum(axis=0)
+            upto = tree[query[r]].sum(axis=0)
+            t += WT[b] * (below - (taken - upto))
+        for b in group:
+            tree[update[ranks[b]]] += WT[b]
+            taken += WT[b]
     sx, sy = _group_squares(W, x), _group_squares(W, y)
-    t_x = 0.5 * (sx - _group_squares(W, xy))
     N = W.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return 2 * (t - t_x) / np.sqrt((N * N - sx) * (N * N - sy))
+        return 2 * t / np.sqrt((N * N - sx) * (N * N - sy))
 
 
 @dataclass(frozen=True, kw_only=True)
