@@ -9,6 +9,7 @@ import streamlit as st
 from dashboard.data import Uploads
 from stats import StatsInputError
 from stats.analyses import qe_wmt as wmt
+from stats.grids import GridSignificance, grid_significance
 from stats.qe_wmt import QEPairTestsResult, qe_pair_tests
 
 
@@ -32,43 +33,40 @@ def comparison(
     uploads: Uploads,
     primary: str,
     n_resamples: int,
-    alpha: float,
-    correction: str,
     seed: int,
     _progress=None,
 ) -> wmt.QEWMTAnalysis:
-    """Sentence-level comparison (:func:`stats.analyses.qe_wmt.qe_wmt_analysis`)."""
+    """Correlations with bootstrap CIs, MAE/RMSE and the average for every language pair
+    (:func:`stats.analyses.qe_wmt.qe_wmt_analysis` without the pairwise tests: those are run
+    for the language pair shown, :func:`pair_tests`)."""
     f = files(uploads)
     inp = wmt.load_qe_wmt(list(f.submissions), gold=f.gold, exclude=f.exclude)
     return wmt.qe_wmt_analysis(
-        inp,
-        primary=primary,
-        n_resamples=n_resamples,
-        alpha=alpha,
-        correction=correction,
-        seed=seed,
+        inp, primary=primary, n_resamples=n_resamples, seed=seed, tests=False
     )
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def pair_grid(
+def pair_tests(
     uploads: Uploads,
     primary: str,
     n_resamples: int,
-    alpha: float,
-    correction: str,
     seed: int,
     lp: str,
     measure: str,
+    alpha: float,
+    correction: str,
     _progress=None,
-) -> QEPairTestsResult:
-    """The pairwise tests of ``measure`` for one language pair (Williams for Pearson,
-    PERM-BOTH for Spearman and Kendall), seeded with ``seed``."""
-    res = comparison(uploads, primary, n_resamples, alpha, correction, seed).result
+) -> tuple[QEPairTestsResult, GridSignificance]:
+    """Every pair of systems of ``lp`` tested on ``measure`` (Williams for Pearson, PERM-BOTH
+    for Spearman and Kendall; :func:`stats.qe_wmt.qe_pair_tests`, seeded with ``seed``) and
+    the grid's adjusted p-values and clusters (:func:`stats.grids.grid_significance`)."""
+    res = comparison(uploads, primary, n_resamples, seed).result
     lpr = res.language_pairs[lp]
-    return qe_pair_tests(
+    tests = qe_pair_tests(
         lpr.predictions, lpr.gold, measure=measure, n_resamples=n_resamples, rng=seed
     )
+    return tests, grid_significance(tests.pvalue, alpha=alpha, correction=correction)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

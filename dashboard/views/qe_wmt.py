@@ -81,10 +81,8 @@ def sentence_section(uploads, files, *, alpha: float, correction: str) -> None:
         (analysis,) = page_run.run_steps(
             [
                 (
-                    "Correlations, bootstrap CIs and pairwise tests per language pair",
-                    partial(
-                        data.comparison, uploads, primary, n_resamples, alpha, correction, seed
-                    ),
+                    "Correlations and bootstrap CIs per language pair",
+                    partial(data.comparison, uploads, primary, n_resamples, seed),
                 )
             ],
             text="Comparing QE systems",
@@ -129,85 +127,109 @@ def sentence_section(uploads, files, *, alpha: float, correction: str) -> None:
 
     lp = components.remembered(st.selectbox, "Language pair", lps, key="qe_wmt_lp", default=lps[0])
     r = res.language_pairs[lp]
-    st.subheader(f"Leaderboard, {lp} (n = {r.n}, {r.excluded} excluded)")
     board = _leaderboard(r.table, primary)
+    if len(board) > 1:
+        with components.input_errors():
+            ((tests, sig),) = page_run.run_steps(
+                [
+                    (
+                        f"{label}: every pair of systems of {lp}",
+                        partial(
+                            data.pair_tests,
+                            uploads,
+                            primary,
+                            n_resamples,
+                            seed,
+                            lp,
+                            primary,
+                            alpha,
+                            correction,
+                        ),
+                    )
+                ],
+                text="Pairwise tests",
+            )
+        board = board.assign(rank=sig.rank.reindex(board.index).to_numpy())
+    st.subheader(f"Leaderboard, {lp} (n = {r.n}, {r.excluded} excluded)")
+    test_name = TESTS[tests.test] if len(board) > 1 else TESTS["none"]
     components.show_table(
         board,
         key="qe_wmt_board",
         filename=f"qe_wmt_{lp}_leaderboard",
         caption=f"{lp}: systems by {label} with {int(res.confidence_level * 100)}% bootstrap "
-        f"CIs; rank = significance cluster ({TESTS[r.test]}, α = {alpha:g}, "
+        f"CIs; rank = significance cluster ({test_name}, α = {alpha:g}, "
         f"{correction}); MAE/RMSE and after rescaling (Graham 2015)",
         column_config=_columns(primary),
     )
     left, right = components.two_columns()
     with left:
         components.show_figure(
-            figs.qe_leaderboard(r.table, measure=primary, title=f"{lp}: {label} with CI"),
+            figs.qe_leaderboard(board, measure=primary, title=f"{lp}: {label} with CI"),
             key="qe_wmt_board_fig",
             filename=f"qe_wmt_{lp}_leaderboard",
         )
+    if len(board) < 2:
+        return
     with right:
-        components.show_figure(
-            figs.qe_pair_grid(
-                r.pvalue_adjusted,
-                alpha=alpha,
-                measure=primary,
-                test=r.test,
-                clusters=list(r.rank.reindex(r.pvalue.index)),
-                title=f"{lp}: {TESTS[r.test]} on {label}",
-            ),
-            key="qe_wmt_grid",
-            filename=f"qe_wmt_{lp}_{r.test}_grid",
-        )
+        _grid(tests, sig, lp=lp, alpha=alpha, key="qe_wmt_grid")
     components.seed_caption(seed, n_resamples=n_resamples)
 
+    others = [m for m in MEASURES if m != primary]
     other = components.remembered(
         st.radio,
         "Grid of another measure",
-        [m for m in MEASURES if m != primary],
+        others,
         key="qe_wmt_other",
-        default=[m for m in MEASURES if m != primary][0],
+        default=others[0],
         format_func=MEASURES.get,
         horizontal=True,
     )
     with components.input_errors():
-        (grid,) = page_run.run_steps(
+        ((tests_o, sig_o),) = page_run.run_steps(
             [
                 (
-                    f"{MEASURES[other]} tests, {lp}",
+                    f"{MEASURES[other]}: every pair of systems of {lp}",
                     partial(
-                        data.pair_grid,
+                        data.pair_tests,
                         uploads,
                         primary,
                         n_resamples,
-                        alpha,
-                        correction,
                         seed,
                         lp,
                         other,
+                        alpha,
+                        correction,
                     ),
                 )
             ],
             text="Pairwise tests",
         )
+    _grid(tests_o, sig_o, lp=lp, alpha=alpha, key="qe_wmt_grid_other")
+
+
+def _grid(tests, sig, *, lp: str, alpha: float, key: str) -> None:
+    """A grid of one language pair (coloured by the adjusted p) and its p-value downloads."""
+    label = MEASURES[tests.measure]
+    adjusted = "" if sig.correction == "none" else f", {sig.correction}-adjusted"
     components.show_figure(
         figs.qe_pair_grid(
-            grid.pvalue,
+            sig.pvalue_adjusted,
             alpha=alpha,
-            statistic=grid.statistic,
-            measure=other,
-            test=grid.test,
-            title=f"{lp}: {TESTS[grid.test]} on {MEASURES[other]} (raw p)",
+            statistic=tests.statistic,
+            measure=tests.measure,
+            test=tests.test,
+            clusters=list(sig.rank.reindex(sig.pvalue_adjusted.index)),
+            title=f"{lp}: {TESTS[tests.test]} on {label}{adjusted}",
         ),
-        key="qe_wmt_grid_other",
-        filename=f"qe_wmt_{lp}_{other}_grid",
+        key=key,
+        filename=f"qe_wmt_{lp}_{tests.measure}_{tests.test}_grid",
     )
     components.table_downloads(
-        grid.pvalue,
-        key="qe_wmt_grid_other_p",
-        filename=f"qe_wmt_{lp}_{other}_pvalues",
-        caption=f"{TESTS[grid.test]} p-values on {MEASURES[other]}, {lp}",
+        tests.pvalue,
+        key=f"{key}_p",
+        filename=f"qe_wmt_{lp}_{tests.measure}_pvalues",
+        caption=f"{TESTS[tests.test]} p-values on {label}, {lp}: row system correlates better "
+        "than column system (raw, one-sided)",
     )
 
 

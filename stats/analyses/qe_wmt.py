@@ -111,9 +111,11 @@ def qe_wmt_analysis(
     correction: str = "none",
     sd_ratio: float = 0.5,
     seed: int = 1,
+    tests: bool = True,
 ) -> QEWMTAnalysis:
     """Compare the systems per language pair and on average
-    (:func:`stats.qe_wmt.compare_qe_systems`), seeded with ``seed``."""
+    (:func:`stats.qe_wmt.compare_qe_systems`), seeded with ``seed``; ``tests=False`` leaves
+    the pairwise tests out (the dashboard tests the chosen language pair alone)."""
     with _recorded() as messages:
         result = compare_qe_systems(
             inp.submissions,
@@ -125,6 +127,7 @@ def qe_wmt_analysis(
             alpha=alpha,
             correction=correction,
             sd_ratio=sd_ratio,
+            tests=tests,
             rng=seed,
         )
     return QEWMTAnalysis(input=inp, result=result, seed=seed, warnings=tuple(messages))

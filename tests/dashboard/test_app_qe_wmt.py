@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from stats.qe_wmt import compare_qe_systems
+from stats.grids import grid_significance
+from stats.qe_wmt import compare_qe_systems, qe_pair_tests
 from stats.readers.qe_wmt import read_qe_exclude, read_qe_submissions, read_qe_wmt_gold
 from tests._qe_wmt_data import generate
 from tests.dashboard.helpers import assert_no_exception, frame_with, metric_values
@@ -41,11 +42,18 @@ def test_zipped_submissions_page(app_test):
         read_qe_wmt_gold(d["gold"].encode(), name="g"),
         exclude=read_qe_exclude(d["exclude"].encode(), name="x"),
         n_resamples=100,
+        tests=False,
         rng=12345,
     ).language_pairs["en-de"]
     assert list(board.index) == list(want.table.index)
     assert np.allclose(board["spearman"], want.table["spearman"], atol=1e-12)
-    assert list(board["rank"]) == list(want.table["rank"])
+    assert np.allclose(board["spearman_low"], want.table["spearman_low"], atol=1e-12)
+    # the clusters: PERM-BOTH of en-de alone, seeded with the page's seed
+    tests = qe_pair_tests(
+        want.predictions, want.gold, measure="spearman", n_resamples=100, rng=12345
+    )
+    rank = grid_significance(tests.pvalue, alpha=0.05).rank
+    assert list(board["rank"]) == list(rank.reindex(board.index))
     word = frame_with(at, "f1_bad")
     assert {"mcc", "f1_ok"} <= set(word.columns)
     # PERM-BOTH for the primary Spearman; Pearson gets the Williams grid
