@@ -11,7 +11,7 @@ from .._errors import StatsInputError
 from ..qe_wmt import QEComparisonResult, compare_qe_systems
 from ..qe_word import WordLevelResult, compare_word_level
 from ..readers._archives import expand_sources
-from ..readers._common import load_text
+from ..readers._common import load_bytes, load_text
 from ..readers.qe_wmt import (
     QEGold,
     QESubmissions,
@@ -22,6 +22,8 @@ from ..readers.qe_wmt import (
 )
 from ..readers.qe_word import read_word_gold, read_word_submissions, word_file_kind
 from ._inputs import FileInput, Files, _named, _recorded
+
+_HEAD_BYTES = 65536
 
 __all__ = [
     "QEWMTInput",
@@ -41,8 +43,12 @@ def _kind_of(item: FileInput) -> tuple[str | None, str | None]:
     if not members:
         return None, None
     label, first = members[0]
-    text, _ = load_text(first, label)
-    return qe_wmt_file_kind(text), word_file_kind(text)
+    data, _ = load_bytes(first, label)
+    # the first lines tell the kind: decode the head only (the reader decodes the file)
+    head = data[:_HEAD_BYTES].decode("utf-8-sig", errors="replace")
+    if len(data) > _HEAD_BYTES:
+        head = head.rsplit("\n", 1)[0]
+    return qe_wmt_file_kind(head), word_file_kind(head)
 
 
 def is_wmt_qe_input(files: Files, gold: FileInput | None = None) -> str | None:
