@@ -12,7 +12,7 @@ from functools import partial
 
 import streamlit as st
 
-from dashboard import components, page_run
+from dashboard import components, figures, page_run
 from dashboard.data import qe_wmt as data
 from dashboard.figures import qe_wmt as figs
 
@@ -43,34 +43,10 @@ def _leaderboard(table, primary: str):
     return table[first + rest]
 
 
-def sentence_section(uploads, files, *, alpha: float, correction: str) -> None:
-    """Sentence level: controls, leaderboards, heatmap and grids."""
-    with components.controls_expander("WMT QE settings"):
-        c1, c2, c3 = st.columns(3)
-        with c1:
-            primary = components.persistent(
-                st.radio,
-                "Primary measure",
-                list(MEASURES),
-                horizontal=True,
-                key="qe_wmt_primary",
-                format_func=MEASURES.get,
-                help="Spearman is primary in WMT22-24, Pearson in WMT20-21. The pairwise tests "
-                "use it: Williams for Pearson, PERM-BOTH for Spearman and Kendall.",
-            )
-        with c2:
-            n_resamples = int(
-                components.number_setting(
-                    "Resamples (bootstrap CIs, PERM-BOTH)",
-                    key="qe_wmt_resamples",
-                    default=1000,
-                    min_value=50,
-                    max_value=20000,
-                    step=50,
-                )
-            )
-        with c3:
-            seed = components.seed_input("qe_wmt_seed")
+def sentence_section(
+    uploads, files, *, primary: str, n_resamples: int, seed: int, alpha: float, correction: str
+) -> None:
+    """Sentence level: leaderboards, heatmap, grids, scatter."""
     if files.gold is None:
         st.info(
             "Add the gold file (lp, gold, segid, score -- or a train/dev TSV with z_mean) "
@@ -205,6 +181,44 @@ def sentence_section(uploads, files, *, alpha: float, correction: str) -> None:
             text="Pairwise tests",
         )
     _grid(tests_o, sig_o, lp=lp, alpha=alpha, key="qe_wmt_grid_other")
+    _predictions(r, board, lp=lp)
+
+
+def _predictions(r, board, *, lp: str) -> None:
+    """Scatter of two systems against the gold scores and the correlations between systems'
+    predictions, for the language pair shown (Graham 2015, Figures 3 and 4)."""
+    st.subheader(f"Predictions against gold scores, {lp}")
+    order = list(board.index)
+    c_a, c_b = st.columns(2)
+    with c_a:
+        a = components.remembered(
+            st.selectbox, "System A", order, key="qe_wmt_scatter_a", default=order[0]
+        )
+    with c_b:
+        b = components.remembered(
+            st.selectbox, "System B", order, key="qe_wmt_scatter_b", default=order[-1]
+        )
+    left, right = components.two_columns()
+    with left:
+        components.show_figure(
+            figures.qe_standardised_scatter(
+                r.gold,
+                r.predictions,
+                list(dict.fromkeys([a, b])),
+                pearson=r.table["pearson"].to_dict(),
+                mae=r.table["mae"].to_dict(),
+                standardise=True,
+            ),
+            key="qe_wmt_scatter",
+            filename=f"qe_wmt_{lp}_scatter_{a}_{b}",
+        )
+    with right:
+        corr = r.predictions[order].corr()
+        components.show_figure(
+            figures.correlation_heatmap(corr, title=f"{lp}: Pearson r between predictions"),
+            key="qe_wmt_pred_corr",
+            filename=f"qe_wmt_{lp}_prediction_correlation",
+        )
 
 
 def _grid(tests, sig, *, lp: str, alpha: float, key: str) -> None:
@@ -233,15 +247,15 @@ def _grid(tests, sig, *, lp: str, alpha: float, key: str) -> None:
     )
 
 
-def word_section(uploads, files, *, alpha: float, correction: str) -> None:
+def word_section(
+    uploads, files, *, n_resamples: int, seed: int, alpha: float, correction: str
+) -> None:
     """Word level: MCC (primary), F1-BAD, F1-OK per system and language pair, paired
     bootstrap grids."""
     st.header("Word level")
     if files.word_gold is None or not files.word_submissions:
         st.info("Word level needs word-level submissions and the gold tags.")
         return
-    n_resamples = int(st.session_state.get("qe_wmt_resamples", 1000))
-    seed = int(st.session_state.get("qe_wmt_seed", 12345))
     with components.input_errors():
         (res,) = page_run.run_steps(
             [
@@ -294,12 +308,34 @@ def word_section(uploads, files, *, alpha: float, correction: str) -> None:
 
 def section(uploads, files) -> None:
     """The whole WMT part of the page, for uploads sorted by :func:`dashboard.data.qe_wmt.files`."""
-    with components.controls_expander("Significance"):
-        c1, c2 = st.columns(2)
+    with components.controls_expander("WMT QE settings"):
+        c1, c2, c3 = st.columns(3)
         with c1:
+            primary = components.persistent(
+                st.radio,
+                "Primary measure",
+                list(MEASURES),
+                horizontal=True,
+                key="qe_wmt_primary",
+                format_func=MEASURES.get,
+                help="Spearman is primary in WMT22-24, Pearson in WMT20-21. The pairwise tests "
+                "use it: Williams for Pearson, PERM-BOTH for Spearman and Kendall.",
+            )
             alpha = components.alpha_input("qe_alpha")
         with c2:
+            n_resamples = int(
+                components.number_setting(
+                    "Resamples (bootstrap CIs, PERM-BOTH, word level)",
+                    key="qe_wmt_resamples",
+                    default=1000,
+                    min_value=50,
+                    max_value=20000,
+                    step=50,
+                )
+            )
             correction = components.correction_input("qe_wmt_correction")
+        with c3:
+            seed = components.seed_input("qe_wmt_seed")
     names = [n for n, _ in files.submissions]
     with st.sidebar:
         st.caption(
@@ -309,7 +345,8 @@ def section(uploads, files) -> None:
                 + (f"; exclude {files.exclude[0]}" if files.exclude else "")
             )
         )
+    options = dict(n_resamples=n_resamples, seed=seed, alpha=alpha, correction=correction)
     if files.sentence:
-        sentence_section(uploads, files, alpha=alpha, correction=correction)
+        sentence_section(uploads, files, primary=primary, **options)
     if files.word:
-        word_section(uploads, files, alpha=alpha, correction=correction)
+        word_section(uploads, files, **options)

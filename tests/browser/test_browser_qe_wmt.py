@@ -29,8 +29,9 @@ def test_qe_upload_zipped_wmt_submissions(page, app_url, tmp_path, artifacts_dir
             tmp_path / "gold_hallucinations_task1_sentence.tsv",
         ],
     )
-    # heatmap, leaderboard, the primary's PERM-BOTH grid, the grid of a second measure
-    wait_for_charts(page, minimum=4)
+    # heatmap, leaderboard, the primary's PERM-BOTH grid, the grid of a second measure, the
+    # scatter and the prediction correlations
+    wait_for_charts(page, minimum=6)
     assert_no_exception(page)
     assert page.locator(ERROR_SELECTOR).count() == 0
     main = page.locator('[data-testid="stMain"]')

@@ -73,7 +73,7 @@ def test_presentation_mode(app_test):
     at.sidebar.toggle(key=PRESENTATION_KEY).set_value(True).run()
     assert_no_exception(at)
     assert not at.error
-    assert len(at.get("plotly_chart")) >= 4  # heatmap, leaderboard, two grids
+    assert len(at.get("plotly_chart")) >= 6  # heatmap, leaderboard, two grids, scatter, r
     assert not any("Word level" == h.value for h in at.header)
 
 
