@@ -41,8 +41,8 @@ def qe_lp_heatmap(
     label = MEASURE_LABELS.get(measure, measure)
     height = max(260, 34 * len(frame) + 140)
     layout = base_layout_dict(title=title, height=height)
-    layout["yaxis"] = {"autorange": "reversed", "type": "category"}
-    layout["xaxis"] = {"type": "category", "side": "top"}
+    layout["yaxis"] = {"autorange": "reversed", "type": "category", "showgrid": False}
+    layout["xaxis"] = {"type": "category", "side": "top", "showgrid": False}
     fig = go.Figure(
         go.Heatmap(
             z=z,
