@@ -62,7 +62,7 @@ def test_zipped_submissions_page(app_test):
     assert frame_with(at, "pearson_low").columns[1] == "pearson"
 
 
-def test_presentation_mode(app_test):
+def test_presentation_mode_and_report(app_test):
     from dashboard.state import PRESENTATION_KEY
 
     d = generate()
@@ -75,6 +75,13 @@ def test_presentation_mode(app_test):
     assert not at.error
     assert len(at.get("plotly_chart")) >= 6  # heatmap, leaderboard, two grids, scatter, r
     assert not any("Word level" == h.value for h in at.header)
+    # "Download report" gets what the page showed, with the seed used
+    from dashboard import state
+
+    report = at.session_state[state.REPORT_KEY]
+    assert {"qe_wmt_heatmap", "qe_wmt_grid", "qe_wmt_grid_other"} <= set(report.figures)
+    assert {"qe_wmt_board", "qe_wmt_average"} <= set(report.tables)
+    assert report.settings["seed_used"]["value"] == 12345
 
 
 def test_bad_submission_is_a_one_line_error(app_test):
