@@ -3,6 +3,9 @@ pairwise grids and the average over language pairs."""
 
 from __future__ import annotations
 
+import io
+import zipfile
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -271,3 +274,13 @@ def test_wmt21_two_header_lines_and_header_free_gold():
     res = compare_qe_systems(s, g, tests=False, n_resamples=5, rng=0)
     want = sps.spearmanr([1, 4, 2, 5, 3], [0.1, 0.5, 0.3, 0.9, 0.2]).statistic
     assert abs(res.language_pairs["en-de"].table.at["M", "spearman"] - want) < 1e-12
+
+
+def test_metadata_files_of_team_folders_are_left_out():
+    d = generate()
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("alpha/metadata.txt", "Team Alpha\nXLM-R large, fine-tuned on DA\n")
+        zf.writestr("alpha/predictions.txt", d["submissions"]["alpha"])
+    s = read_qe_submissions([("alpha.zip", buf.getvalue())])
+    assert s.systems == ["ALPHA-xl"] and s.files == ("alpha.zip:alpha/predictions.txt",)

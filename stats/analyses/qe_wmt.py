@@ -15,6 +15,7 @@ from ..readers._common import load_bytes, load_text
 from ..readers.qe_wmt import (
     QEGold,
     QESubmissions,
+    is_submission_metadata,
     qe_wmt_file_kind,
     read_qe_exclude,
     read_qe_submissions,
@@ -213,6 +214,8 @@ def sort_wmt_qe_files(files: Files) -> QEWMTFiles:
     for item in files:
         src, name = _named(item)
         for label, member in expand_sources([src], [name] if name else None):
+            if is_submission_metadata(label):
+                continue
             text, label = load_text(member, label)
             data = text.encode("utf-8")
             kind, word = qe_wmt_file_kind(text), word_file_kind(text)

@@ -46,6 +46,7 @@ __all__ = [
     "read_qe_exclude",
     "is_qe_wmt_submission",
     "qe_wmt_file_kind",
+    "is_submission_metadata",
 ]
 
 HALLUCINATION = "hallucination"
@@ -90,6 +91,13 @@ class QEGold:
 
     labels: pd.DataFrame
     file: str = ""
+
+
+def is_submission_metadata(label: str) -> bool:
+    """True for the ``metadata.txt`` (team name, method description) or README that WMT QE
+    submission folders and zips hold beside the predictions: left out of the scores."""
+    base = re.split(r"[/\\:]", label.lower())[-1]
+    return base.startswith(("metadata", "readme"))
 
 
 def _norm_sid(value: str) -> str:
@@ -266,6 +274,8 @@ def read_qe_submissions(sources, *, names=None) -> QESubmissions:
     frames, headers, files = [], {}, []
     owner: dict[str, str] = {}
     for label, src in expand_sources(list(sources), names):
+        if is_submission_metadata(label):
+            continue
         text, label = load_text(src, label)
         kind = qe_wmt_file_kind(text)
         if kind == "gold":

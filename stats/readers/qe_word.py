@@ -29,7 +29,7 @@ import pandas as pd
 from .._errors import StatsInputError
 from ._archives import expand_sources
 from ._common import Source, load_text
-from .qe_wmt import _lp_from_name, _norm_sid
+from .qe_wmt import _lp_from_name, _norm_sid, is_submission_metadata
 
 __all__ = ["read_word_gold", "read_word_submissions", "word_file_kind"]
 
@@ -184,6 +184,8 @@ def read_word_submissions(sources, *, names=None, lp: str | None = None) -> pd.D
         names = [names] if isinstance(names, str) else names
     frames, owner = [], {}
     for label, src in expand_sources(list(sources), names):
+        if is_submission_metadata(label):
+            continue
         text, label = load_text(src, label)
         frame = _read_one(text, label, lp)
         for s in frame["system"].unique():
