@@ -54,6 +54,7 @@ __all__ = [
     "qe_pair_tests",
     "compare_qe_systems",
     "language_pair_data",
+    "qe_clusters",
 ]
 
 MEASURES = ("spearman", "pearson", "kendall")
@@ -359,6 +360,43 @@ def qe_pair_tests(
     )
 
 
+def qe_clusters(
+    pvalue: pd.DataFrame,
+    correlations: pd.Series,
+    *,
+    alpha: float = 0.05,
+    correction: str = "none",
+    context: str = "",
+) -> tuple[pd.DataFrame, pd.Series]:
+    """Adjusted p-values and significance clusters of one language pair's grid
+    (:func:`stats.grids.grid_significance`), systems best first by ``correlations``.
+
+    A system whose correlation is undefined (NaN: constant predictions) is not tested and gets
+    no cluster (NaN) -- a NaN cell would otherwise merge it into the cluster above it; a
+    :class:`~stats.DegenerateInputWarning` names it.
+    """
+    order = list(pvalue.index)
+    defined = [s for s in order if not np.isnan(correlations.get(s, np.nan))]
+    pv = pvalue.copy()
+    if len(defined) < len(order):
+        undefined = [s for s in order if s not in defined]
+        warnings.warn(
+            f"{context + ': ' if context else ''}correlation undefined (constant predictions?) "
+            f"for {', '.join(map(str, undefined))}: not tested, no rank",
+            DegenerateInputWarning,
+            stacklevel=2,
+        )
+        pv.loc[undefined, :] = np.nan
+        pv.loc[:, undefined] = np.nan
+    if not defined:
+        return pv, pd.Series(np.nan, index=order)
+    sig = grid_significance(
+        pv.loc[defined, defined], alpha=alpha, correction=correction, order=defined
+    )
+    adjusted = sig.pvalue_adjusted.reindex(index=order, columns=order)
+    return adjusted, sig.rank.reindex(order).astype(float)
+
+
 # ---------------------------------------------------------------- per language pair
 
 
@@ -561,8 +599,10 @@ def compare_qe_systems(
         else:
             pv = pd.DataFrame(np.nan, index=order, columns=order)
             test = "none"
-        sig = grid_significance(pv, alpha=alpha, correction=correction, order=order)
-        table["rank"] = sig.rank.reindex(order).to_numpy()
+        adjusted, rank = qe_clusters(
+            pv, table[primary], alpha=alpha, correction=correction, context=lp
+        )
+        table["rank"] = rank.reindex(order).to_numpy(dtype=float)
         per[lp] = QELanguagePairResult(
             statistic=table[primary],
             pvalue=pv,
@@ -570,8 +610,8 @@ def compare_qe_systems(
             n=n,
             excluded=excluded,
             table=table,
-            pvalue_adjusted=sig.pvalue_adjusted,
-            rank=sig.rank,
+            pvalue_adjusted=adjusted,
+            rank=table["rank"],
             test=test,
             predictions=P,
             gold=g,

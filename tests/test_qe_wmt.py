@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from stats import StatsInputError
+from stats import DegenerateInputWarning, StatsInputError
 from stats.grids import grid_significance
 from stats.perm_both import perm_both
 from stats.qe_wmt import (
@@ -284,3 +284,25 @@ def test_metadata_files_of_team_folders_are_left_out():
         zf.writestr("alpha/predictions.txt", d["submissions"]["alpha"])
     s = read_qe_submissions([("alpha.zip", buf.getvalue())])
     assert s.systems == ["ALPHA-xl"] and s.files == ("alpha.zip:alpha/predictions.txt",)
+
+
+@pytest.mark.parametrize("primary", ["spearman", "pearson"])
+def test_constant_system_is_not_tested_and_has_no_rank(primary):
+    rng = np.random.default_rng(0)
+    g = rng.normal(size=30)
+    gold = "".join(f"en-de\tgold\t{i}\t{g[i]:.3f}\n" for i in range(30))
+    rows = [f"en-de\tA\t{i}\t{g[i] + rng.normal():.3f}" for i in range(30)]
+    rows += [f"en-de\tB\t{i}\t{rng.normal():.3f}" for i in range(30)]
+    rows += [f"en-de\tC\t{i}\t0.5" for i in range(30)]
+    subs = read_qe_submissions([("s.txt", "\n".join(rows).encode())])
+    with pytest.warns(DegenerateInputWarning, match="en-de: correlation undefined .* for C"):
+        res = compare_qe_systems(
+            subs,
+            read_qe_wmt_gold(gold.encode(), name="g"),
+            primary=primary,
+            n_resamples=50,
+            rng=0,
+        )
+    lp = res.language_pairs["en-de"]
+    assert np.isnan(lp.table.at["C", "rank"]) and lp.table.at["A", "rank"] == 1
+    assert lp.pvalue_adjusted["C"].isna().all() and lp.pvalue_adjusted.loc["C"].isna().all()

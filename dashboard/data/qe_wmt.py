@@ -4,13 +4,13 @@ language pair, and word-level scores (:mod:`stats.analyses.qe_wmt`)."""
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from dashboard.data import Uploads
 from stats import StatsInputError
 from stats.analyses import qe_wmt as wmt
-from stats.grids import GridSignificance, grid_significance
-from stats.qe_wmt import QEPairTestsResult, qe_pair_tests
+from stats.qe_wmt import QEPairTestsResult, qe_clusters, qe_pair_tests
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -57,16 +57,19 @@ def pair_tests(
     alpha: float,
     correction: str,
     _progress=None,
-) -> tuple[QEPairTestsResult, GridSignificance]:
+) -> tuple[QEPairTestsResult, pd.DataFrame, pd.Series]:
     """Every pair of systems of ``lp`` tested on ``measure`` (Williams for Pearson, PERM-BOTH
     for Spearman and Kendall; :func:`stats.qe_wmt.qe_pair_tests`, seeded with ``seed``) and
-    the grid's adjusted p-values and clusters (:func:`stats.grids.grid_significance`)."""
+    the grid's adjusted p-values and clusters (:func:`stats.qe_wmt.qe_clusters`)."""
     res = comparison(uploads, primary, n_resamples, seed).result
     lpr = res.language_pairs[lp]
     tests = qe_pair_tests(
         lpr.predictions, lpr.gold, measure=measure, n_resamples=n_resamples, rng=seed
     )
-    return tests, grid_significance(tests.pvalue, alpha=alpha, correction=correction)
+    adjusted, rank = qe_clusters(
+        tests.pvalue, lpr.table[measure], alpha=alpha, correction=correction, context=lp
+    )
+    return tests, adjusted, rank
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

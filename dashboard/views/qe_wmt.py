@@ -106,7 +106,7 @@ def sentence_section(
     board = _leaderboard(r.table, primary)
     if len(board) > 1:
         with components.input_errors():
-            ((tests, sig),) = page_run.run_steps(
+            ((tests, adjusted, rank),) = page_run.run_steps(
                 [
                     (
                         f"{label}: every pair of systems of {lp}",
@@ -125,7 +125,7 @@ def sentence_section(
                 ],
                 text="Pairwise tests",
             )
-        board = board.assign(rank=sig.rank.reindex(board.index).to_numpy())
+        board = board.assign(rank=rank.reindex(board.index).to_numpy())
     st.subheader(f"Leaderboard, {lp} (n = {r.n}, {r.excluded} excluded)")
     test_name = TESTS[tests.test] if len(board) > 1 else TESTS["none"]
     components.show_table(
@@ -147,7 +147,7 @@ def sentence_section(
     if len(board) < 2:
         return
     with right:
-        _grid(tests, sig, lp=lp, alpha=alpha, key="qe_wmt_grid")
+        _grid(tests, adjusted, rank, lp=lp, alpha=alpha, correction=correction, key="qe_wmt_grid")
     components.seed_caption(seed, n_resamples=n_resamples)
 
     others = [m for m in MEASURES if m != primary]
@@ -161,7 +161,7 @@ def sentence_section(
         horizontal=True,
     )
     with components.input_errors():
-        ((tests_o, sig_o),) = page_run.run_steps(
+        ((tests_o, adjusted_o, rank_o),) = page_run.run_steps(
             [
                 (
                     f"{MEASURES[other]}: every pair of systems of {lp}",
@@ -180,7 +180,15 @@ def sentence_section(
             ],
             text="Pairwise tests",
         )
-    _grid(tests_o, sig_o, lp=lp, alpha=alpha, key="qe_wmt_grid_other")
+    _grid(
+        tests_o,
+        adjusted_o,
+        rank_o,
+        lp=lp,
+        alpha=alpha,
+        correction=correction,
+        key="qe_wmt_grid_other",
+    )
     _predictions(r, board, lp=lp)
 
 
@@ -221,19 +229,21 @@ def _predictions(r, board, *, lp: str) -> None:
         )
 
 
-def _grid(tests, sig, *, lp: str, alpha: float, key: str) -> None:
-    """A grid of one language pair (coloured by the adjusted p) and its p-value downloads."""
+def _grid(tests, adjusted, rank, *, lp: str, alpha: float, correction: str, key: str) -> None:
+    """A grid of one language pair (coloured by the adjusted p, lines between clusters) and
+    its raw p-value downloads."""
     label = MEASURES[tests.measure]
-    adjusted = "" if sig.correction == "none" else f", {sig.correction}-adjusted"
+    note = "" if correction == "none" else f", {correction}-adjusted"
+    ranks = rank.reindex(adjusted.index)
     components.show_figure(
         figs.qe_pair_grid(
-            sig.pvalue_adjusted,
+            adjusted,
             alpha=alpha,
             statistic=tests.statistic,
             measure=tests.measure,
             test=tests.test,
-            clusters=list(sig.rank.reindex(sig.pvalue_adjusted.index)),
-            title=f"{lp}: {TESTS[tests.test]} on {label}{adjusted}",
+            clusters=None if ranks.isna().any() else list(ranks),
+            title=f"{lp}: {TESTS[tests.test]} on {label}{note}",
         ),
         key=key,
         filename=f"qe_wmt_{lp}_{tests.measure}_{tests.test}_grid",

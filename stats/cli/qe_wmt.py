@@ -146,7 +146,7 @@ def sentence_output(analysis, *, fmt: str) -> str:
             "test": r.test,
             "systems": _rows(r.table),
             "pvalues": pvalue_matrix_json(r.pvalue),
-            "rank": {str(k): int(v) for k, v in r.rank.items()},
+            "rank": {str(k): None if pd.isna(v) else int(v) for k, v in r.rank.items()},
         }
         if res.correction != "none":
             block["pvalues_adjusted"] = pvalue_matrix_json(r.pvalue_adjusted)
