@@ -306,3 +306,12 @@ def test_constant_system_is_not_tested_and_has_no_rank(primary):
     lp = res.language_pairs["en-de"]
     assert np.isnan(lp.table.at["C", "rank"]) and lp.table.at["A", "rank"] == 1
     assert lp.pvalue_adjusted["C"].isna().all() and lp.pvalue_adjusted.loc["C"].isna().all()
+
+
+def test_gold_table_with_score_column():
+    text = "lp\tsrc\tmt\tscore\n" + "".join(
+        f"en-mr\ts{i}\tt{i}\t{v}\n" for i, v in enumerate(["0.5", "hallucination", "-1.2", "2"])
+    )
+    g = read_qe_wmt_gold(text.encode(), name="train.tsv")
+    assert g.labels.sid.tolist() == ["0", "1", "2", "3"]
+    assert g.labels.hallucination.tolist() == [False, True, False, False]

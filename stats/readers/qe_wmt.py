@@ -167,6 +167,8 @@ def qe_wmt_file_kind(text: str) -> str | None:
     two = [ln.split("\t") for ln in lines[1:20]] if len(lines) > 1 else []
     if two and all(len(p) in (2, 4) and re.fullmatch(r"\s*\d+\s*", p[1]) for p in two):
         return "exclude"
+    if len(head) > 2 and "score" in head:  # WMT22-23 training/dev TSVs (lp, src, mt, score...)
+        return "gold-table"
     return None
 
 
@@ -306,7 +308,7 @@ def _lp_from_name(label: str) -> str | None:
 def _read_gold_table(text: str, label: str, lp: str | None) -> pd.DataFrame:
     lines = [ln for ln in _rows(text) if ln.strip()]
     head = [h.strip().lower() for h in lines[0].split("\t")]
-    col = "z_mean" if "z_mean" in head else "mean"
+    col = next(c for c in ("z_mean", "mean", "score") if c in head)
     j = head.index(col)
     id_col = next((c for c in ("index", "segid", "sid", "segment_id", "id") if c in head), None)
     lp_j = head.index("lp") if "lp" in head else None
@@ -324,12 +326,13 @@ def _read_gold_table(text: str, label: str, lp: str | None) -> pd.DataFrame:
                 f"{label}, line {i}: expected {len(head)} tab-separated fields; got {len(parts)}"
             )
         s = parts[j].strip()
+        hallu = s.lower() == HALLUCINATION
         try:
-            value = float(s)
+            value = np.nan if hallu else float(s)
         except ValueError:
             raise StatsInputError(f"{label}, line {i}: {col} is not a number: {s!r}") from None
         sid = _norm_sid(parts[head.index(id_col)]) if id_col else str(i - 2)
-        rows.append((parts[lp_j].strip().lower() if lp_j is not None else lp, sid, value, False))
+        rows.append((parts[lp_j].strip().lower() if lp_j is not None else lp, sid, value, hallu))
     return pd.DataFrame(rows, columns=["lp", "sid", "score", "hallucination"])
 
 
