@@ -14,8 +14,9 @@ Gold labels
     The task's ``lp gold sid score`` TSV (one header line, ``METHOD`` usually ``gold``); a score
     that reads ``hallucination`` (any case) marks an item left out of the correlations, as
     the WMT23 scoring program does. Also the training/dev TSVs with a ``z_mean`` (preferred)
-    or ``mean`` column; their ids are an ``index``/``segid``/``sid`` column or the row number
-    from 0, their language pair an ``lp`` column or the ``xx-yy`` in the file name.
+    or ``mean`` column, or (WMT22-23) a ``score`` column; their ids are an
+    ``index``/``segid``/``sid`` column or the row number from 0, their language pair an ``lp``
+    column or the ``xx-yy`` in the file name.
 Exclude index
     ``lp<TAB>sid`` per line (an optional header; further columns ignored, as the WMT23
     word-level index has four): items left out, as the tasks' hallucination index.
