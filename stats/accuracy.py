@@ -28,6 +28,7 @@ import pandas as pd
 from scipy import stats as _st
 
 from ._errors import DegenerateInputWarning, StatsInputError
+from ._results import StatisticPvalue
 from ._validation import check_alpha, check_confidence_level, check_positive_int, warn_degenerate
 from .human import HumanGoldResult, human_gold_standard, pair_conclusions
 from .randomized import TESTS, pairwise_significance
@@ -135,7 +136,7 @@ def compare_accuracies(correct: Mapping[str, int], total: int):
 
 
 @dataclass(frozen=True, kw_only=True)
-class AccuracyResult:
+class AccuracyResult(StatisticPvalue):
     """Accuracy of significance tests against the human gold standard.
 
     Attributes
