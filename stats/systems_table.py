@@ -374,7 +374,7 @@ def systems_table(
                      n_resamples=n_resamples + (n_ci if test != "paired-bootstrap" else 0),
                      n_segments=item.n_segments, n_systems=item.n_systems,
                      n_pairs=item.n_systems - 1, memory=8.0 * (n_resamples + n_ci) * 3 * len(order))
-    columns = {name: {} for name in ("statistic", "pvalue", "score", "mean", "ci")}
+    columns: dict[str, dict] = {name: {} for name in ("statistic", "pvalue", "score", "mean", "ci")}
     for i, item in enumerate(items):
         aligned = item.subset(order)
         stat, pvalue, mean, half = _one_metric(

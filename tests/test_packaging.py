@@ -100,3 +100,13 @@ def test_a_checkout_reads_the_dashboards_files_from_the_top_of_the_repository():
 
     assert resource("sample_data") == ROOT / "sample_data"
     assert resource(".streamlit/config.toml") == ROOT / ".streamlit" / "config.toml"
+
+
+def test_stats_type_checks_clean():
+    # [tool.mypy] in pyproject.toml: lenient (no stubs needed, Optional not enforced); stats
+    # ships py.typed, so its annotations are what users' checkers read
+    pytest.importorskip("mypy")
+    out = subprocess.run(
+        [sys.executable, "-m", "mypy"], capture_output=True, text=True, cwd=ROOT, timeout=600
+    )
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-1000:]

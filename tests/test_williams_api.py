@@ -133,3 +133,33 @@ def test_each_file_to_result_workflow_is_one_import_away():
     for name in stats.analyses.__all__:
         assert getattr(stats, name) is getattr(stats.analyses, name), name
         assert name in stats.__all__
+
+
+def test_power_functions_take_the_same_keywords_and_refuse_positional_calls():
+    from stats.power import williams_power, williams_power_simulation
+
+    res = stats.williams_detectable_difference(n=12, r_human_a=0.95, r_a_b=0.9)
+    assert (res.r_human_a, res.r_a_b) == (0.95, 0.9)
+    power = williams_power(n=12, r_human_a=0.95, r_human_b=0.95 - float(res.difference), r_a_b=0.9)
+    assert power == pytest.approx(0.8, abs=1e-6)
+    for func, args in (
+        (williams_power, (12, 0.9, 0.95, 0.85)),
+        (stats.williams_detectable_difference, (12, 0.9, 0.95)),
+        (williams_power_simulation, (12, 0.9, 0.95, 0.85)),
+    ):
+        with pytest.raises(TypeError, match="keyword arguments only"):
+            func(*args)
+
+
+def test_accuracy_confidence_interval_takes_a_level():
+    from tests.test_accuracy import GOLD, T1, T2
+
+    res = stats.accuracy_from_pvalues(
+        GOLD, {("BLEU", "bootstrap"): T1, ("TER", "bootstrap"): T2}, alphas=(0.05, 0.01)
+    )
+    same = res.confidence_interval()
+    table = res.table.set_index(["metric", "test", "alpha"])
+    assert same.to_numpy() == pytest.approx(table[["ci_low", "ci_high"]].to_numpy())
+    # R: binom.test(3, 6, conf.level = 0.9)$conf.int (BLEU at 0.05: 3 of 6 correct)
+    low, high = res.confidence_interval(confidence_level=0.9).loc[("BLEU", "bootstrap", 0.05)]
+    assert (low, high) == pytest.approx((0.15316111797522317, 0.84683888202477675), rel=1e-9)
