@@ -110,3 +110,33 @@ def test_stats_type_checks_clean():
         [sys.executable, "-m", "mypy"], capture_output=True, text=True, cwd=ROOT, timeout=600
     )
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-1000:]
+
+
+def test_dashboard_without_streamlit_is_one_line_and_exit_2(monkeypatch, capsys):
+    import importlib.util
+
+    from stats.cli import dashboard
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "streamlit" else real(name)
+    )
+    assert dashboard.main([]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "mt-significance[dashboard]" in err
+
+
+def test_dashboard_help_loads_no_numpy():
+    probe = (
+        "import sys\nfrom stats.cli import main\nmain(['dashboard', '--help'])\n"
+        "print('numpy' in sys.modules, 'streamlit' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+        check=True,
+    )
+    assert out.stdout.splitlines()[-1] == "False False"
