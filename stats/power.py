@@ -110,7 +110,9 @@ def williams_power(
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, ("greater", "two-sided"))
     n, r12, r13, r23 = np.broadcast_arrays(
-        _check_n(n), _as_correlation(r_a_b, "r_a_b"), _as_correlation(r_human_a, "r_human_a"),
+        _check_n(n),
+        _as_correlation(r_a_b, "r_a_b"),
+        _as_correlation(r_human_a, "r_human_a"),
         _as_correlation(r_human_b, "r_human_b"),
     )
     k = 1.0 - r12**2 - r13**2 - r23**2 + 2.0 * r12 * r13 * r23
@@ -286,9 +288,7 @@ def williams_power_simulation(
     return float(np.mean((p < alpha) & (s13 > s23)))
 
 
-def williams_grid_power(
-    result, *, alpha: float = 0.05, power: float = 0.8
-) -> pd.DataFrame:
+def williams_grid_power(result, *, alpha: float = 0.05, power: float = 0.8) -> pd.DataFrame:
     """:func:`williams_detectable_difference` for every tested cell of a Williams grid.
 
     Parameters
@@ -311,9 +311,12 @@ def williams_grid_power(
     out = np.full(tested.shape, np.nan)
     if ok.any() and result.n >= 4:
         out[ok] = williams_detectable_difference(
-            n=result.n, r_human_a=r13[ok], r_a_b=r12[ok], alpha=alpha, power=power, alternative=(
-                "two-sided" if result.alternative == "two-sided" else "greater"
-            )
+            n=result.n,
+            r_human_a=r13[ok],
+            r_a_b=r12[ok],
+            alpha=alpha,
+            power=power,
+            alternative=("two-sided" if result.alternative == "two-sided" else "greater"),
         ).difference
     return pd.DataFrame(out, index=result.pvalue.index, columns=result.pvalue.columns)
 
