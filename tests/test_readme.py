@@ -67,6 +67,11 @@ def test_cli_call_runs(command, in_root):
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip()
+    # the output the README shows (```text block; table rows, not "#" comments or "...") is
+    # what the call prints today
+    for shown in _blocks(README, {"text"}):
+        rows = [r for r in shown.splitlines() if r and not r.startswith(("#", "..."))]
+        assert [r for r in rows if r not in out.stdout.splitlines()] == []
 
 
 def test_readme_links_point_at_files():
