@@ -58,7 +58,7 @@ def generate(
         dom_of += [domain] * size
         d += 1
     doc_of, dom_of = doc_of[:n_segments], dom_of[:n_segments]
-    docs = ["canary\tcanary-guid-0000"] + [f"{m}\t{o}" for m, o in zip(dom_of, doc_of)]
+    docs = ["canary\tcanary-guid-0000"] + [f"{m}\t{o}" for m, o in zip(dom_of, doc_of, strict=True)]
     dom_effect = {m: rng.normal(0, 4) for m in DOMAINS}
     sys_dom = rng.normal(0, 3, size=(len(names), len(DOMAINS)))
     rated = rng.random((len(names), n_segments)) > 0.1
