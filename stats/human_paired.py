@@ -40,6 +40,7 @@ https://aclanthology.org/2024.wmt-1.1/
 
 from __future__ import annotations
 
+import re
 import warnings
 from dataclasses import dataclass, field
 
@@ -50,6 +51,7 @@ from scipy import stats as _st
 from ._choices import CORRECTIONS
 from ._errors import StatsInputError
 from ._validation import check_alpha
+from .human import HumanGoldResult, combine_criteria
 from .human_ranking import rank_sum_grid
 from .multiple import adjust_pvalues
 
@@ -57,8 +59,10 @@ __all__ = [
     "AVERAGES",
     "PAIRED_TESTS",
     "PairedRankingResult",
+    "gold_from_ranking",
     "item_scores",
     "paired_ranking",
+    "ranking_latex",
     "rank_ranges",
     "significance_clusters",
     "stouffer",
@@ -165,6 +169,7 @@ class PairedRankingResult:
     alpha: float
     lp: str
     domain_pvalue: dict = field(default_factory=dict)
+    protocol: str = ""
 
     def describe(self) -> str:
         """The choices in one line, for captions."""
@@ -192,6 +197,44 @@ class PairedRankingResult:
             },
             index=idx,
         )
+
+
+_LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+          "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+          "^": r"\textasciicircum{}", "α": r"$\alpha$"}  # fmt: skip
+
+
+def _latex(text: str) -> str:
+    """``text`` with LaTeX's special characters escaped (one pass)."""
+    return re.sub(r"[\\&%$#_{}~^α]", lambda m: _LATEX[m.group(0)], text)
+
+
+def ranking_latex(result: PairedRankingResult, *, digits: int = 1) -> str:
+    """A findings-style table (booktabs): rank range, system, score, items; a rule between
+    clusters; the caption states the test, the average and alpha."""
+    frame = result.to_frame()
+    lines = [
+        r"\begin{table}[t]",
+        r"\centering",
+        r"\begin{tabular}{clrr}",
+        r"\toprule",
+        r"Rank & System & Score & Items \\",
+        r"\midrule",
+    ]
+    previous = None
+    for system, row in frame.iterrows():
+        if previous is not None and row["cluster"] != previous:
+            lines.append(r"\midrule")
+        previous = row["cluster"]
+        top, bottom = int(row["rank_top"]), int(row["rank_bottom"])
+        rank = str(top) if top == bottom else f"{top}--{bottom}"
+        lines.append(
+            f"{rank} & {_latex(str(system))} & {row['score']:.{digits}f} & {int(row['n_items'])} \\\\"
+        )
+    caption = f"{result.protocol + ' ' if result.protocol else ''}{result.lp}: {result.describe()}"
+    lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{_latex(caption)}}}",
+              r"\end{table}"]  # fmt: skip
+    return "\n".join(lines) + "\n"
 
 
 def _signed_rank(table: pd.DataFrame, names: list[str]) -> tuple[np.ndarray, dict]:
@@ -317,4 +360,43 @@ def paired_ranking(
         alpha=alpha,
         lp=lp,
         domain_pvalue=per_domain,
+    )
+
+
+def gold_from_ranking(result: PairedRankingResult) -> HumanGoldResult:
+    """The ranking as a gold standard for :mod:`stats.accuracy`: one criterion (``adequacy``,
+    holding the protocol's score), each pair's p in the row of the system with the higher
+    score (mirror cell NaN), so a test agrees with the humans when it finds the same winner at
+    the same level."""
+    names = list(result.systems)
+    k = len(names)
+    p = result.pvalue.to_numpy(dtype=float)
+    upper = np.triu(np.ones((k, k), dtype=bool), 1)  # row above column: the higher score
+    grid = np.where(upper, p, np.nan)
+    idx = pd.Index(names, dtype=object)
+    pvalue = pd.DataFrame(grid, index=idx, columns=idx)
+    n = result.n_items.to_numpy(dtype=np.int64)
+    scores = pd.DataFrame(
+        {"adequacy_raw": result.score.to_numpy(), "adequacy_z": result.score.to_numpy(),
+         "adequacy_n": n},
+        index=pd.Index(names, dtype=object, name="system"),
+    )  # fmt: skip
+    return HumanGoldResult(
+        statistic={"adequacy": result.statistic},
+        pvalue={"adequacy": pvalue, "combined": combine_criteria(pvalue, None, result.alpha)},
+        systems=tuple(names),
+        alpha=result.alpha,
+        criteria=("adequacy",),
+        scores=scores,
+        annotators=pd.DataFrame(
+            {
+                "criterion": ["adequacy"],
+                "annotator": [f"({result.protocol or 'ratings'} of {result.lp})"],
+                "n": [int(n.sum())],
+                "mean": [float(np.mean(result.score))],
+            }
+        ),
+        n_judgements=int(n.sum()),
+        excluded=pd.DataFrame(columns=["annotator", "criterion", "n", "reason"]),
+        warnings=(f"gold standard: {result.describe()}",),
     )

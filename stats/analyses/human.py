@@ -229,6 +229,16 @@ def human_rankings(
 
     Several files of one language pair are one set; the rankings come in language-pair order.
     """
+    scores = segment_scores_frame(files, lp=lp)
+    return [
+        human_ranking(block, score=score, alpha=alpha, lp=str(pair))
+        for pair, block in scores.groupby("lp", sort=True)
+    ]
+
+
+def segment_scores_frame(files: Files, *, lp: str | None = None) -> pd.DataFrame:
+    """Per (language pair, system, segment): ``raw``, ``z`` and ``n``, from published DA segment
+    files or judgement files (see :func:`human_rankings`)."""
     if not files:
         raise StatsInputError("human: no file given")
     frames, judged = _split_da_files(files, lp=lp)
@@ -246,7 +256,4 @@ def human_rankings(
         frames.append(per_segment.assign(lp=pair, n=per_segment["n"].astype(float)))
     scores = pd.concat(frames, ignore_index=True)
     _check_segments_once(scores)
-    return [
-        human_ranking(block, score=score, alpha=alpha, lp=str(pair))
-        for pair, block in scores.groupby("lp", sort=True)
-    ]
+    return scores

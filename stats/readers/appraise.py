@@ -16,6 +16,10 @@ end times of the judgement. What WMT's ranking scripts drop is dropped here, and
 * repeated judgements of one item (system, document, segment) by one user: the last by end
   time is kept (the last in the file when times are missing or equal).
 
+Appraise names languages by ISO 639-3 codes (``eng``, ``deu``); the common ones become the
+two-letter codes of WMT's file names (``en-de``), so a documents file ``en-de.docs`` and
+outputs ``*.en-de.*`` match; other codes are kept.
+
 The protocol is ESA when any row carries a non-empty error-span list, DA+SQM otherwise.
 """
 
@@ -37,6 +41,24 @@ __all__ = ["is_appraise_export", "read_appraise"]
 _TYPE = re.compile(r"^[A-Z]{3}$")
 _MARKED = ("#incomplete", "#dup")
 _SPANS = re.compile(r"^\s*\[\s*\{")
+#: ISO 639-3 -> the two-letter code WMT's file names use
+_ISO1 = {
+    "ara": "ar", "ben": "bn", "ces": "cs", "dan": "da", "deu": "de", "ell": "el", "eng": "en",
+    "est": "et", "fin": "fi", "fra": "fr", "guj": "gu", "hau": "ha", "heb": "he", "hin": "hi",
+    "hrv": "hr", "hun": "hu", "isl": "is", "ita": "it", "jpn": "ja", "kaz": "kk", "khm": "km",
+    "kor": "ko", "lit": "lt", "lav": "lv", "mar": "mr", "nld": "nl", "nor": "no", "pol": "pl",
+    "por": "pt", "pus": "ps", "ron": "ro", "rus": "ru", "slk": "sk", "slv": "sl", "spa": "es",
+    "srp": "sr", "swe": "sv", "tam": "ta", "tur": "tr", "ukr": "uk", "vie": "vi", "xho": "xh",
+    "zho": "zh", "zul": "zu",
+}  # fmt: skip
+
+
+def _two_letter(codes: pd.Series) -> pd.Series:
+    """``eng`` -> ``en``, ``zho_Hans`` -> ``zh`` (script/region dropped only when mapped)."""
+    low = codes.str.lower()
+    base = low.str.split(r"[_-]", n=1, regex=True).str[0]
+    mapped = base.map(_ISO1)
+    return mapped.where(mapped.notna(), codes)
 
 
 def _number(field: str) -> bool:
@@ -49,13 +71,13 @@ def _number(field: str) -> bool:
 
 def is_appraise_export(text: str) -> bool:
     """True when the first non-blank line looks like an Appraise export row: eight or more
-    fields, an upper-case three-letter item type in the fourth and a number in the seventh."""
+    fields and an upper-case three-letter item type (TGT, BAD, REF, CHK) in the fourth."""
     first = next((line for line in text.split("\n", 50) if line.strip()), "")
     try:
         row = next(csv.reader([first]))
     except (csv.Error, StopIteration):
         return False
-    return len(row) >= 8 and bool(_TYPE.match(row[3].strip())) and _number(row[6].strip())
+    return len(row) >= 8 and bool(_TYPE.match(row[3].strip()))
 
 
 def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
@@ -122,7 +144,9 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
     spans = any(_SPANS.match(f) for r in rows for f in r[8:])
     frame = pd.DataFrame(
         {
-            "lp": (fixed["src"] + "-" + fixed["tgt"]).to_numpy(dtype=object),
+            "lp": (_two_letter(fixed["src"]) + "-" + _two_letter(fixed["tgt"])).to_numpy(
+                dtype=object
+            ),
             "domain": NO_DOMAIN,
             "system": fixed["system"].to_numpy(dtype=object),
             "document": fixed["document"].to_numpy(dtype=object),
