@@ -6,6 +6,7 @@ judgement files) in the same paired procedure (:mod:`stats.human_paired`).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -131,10 +132,21 @@ def paired_rankings(
     average: str = "macro",
     alpha: float = 0.05,
     correction: str = "none",
+    exclude: Sequence[str] = (),
 ) -> list[PairedRankingResult]:
     """WMT24-style rankings (:func:`stats.human_paired.paired_ranking`), one per protocol and
-    language pair, in that order. Several files of one protocol are one set."""
+    language pair, in that order. Several files of one protocol are one set; the systems of
+    ``exclude`` are left out first."""
     ratings = read_human_ratings(files, documents=documents)
+    if exclude:
+        from .human import _without_systems
+
+        rated = pd.concat([r.frame for r in ratings], ignore_index=True)
+        _without_systems(rated, exclude)  # each must be among the systems rated
+        ratings = [
+            dataclasses.replace(r, frame=r.frame[~r.frame["system"].isin(list(exclude))])
+            for r in ratings
+        ]
     by_protocol: dict[str, list[HumanRatings]] = {}
     for r in ratings:
         by_protocol.setdefault(r.protocol, []).append(r)
@@ -151,10 +163,12 @@ def paired_rankings(
     return results
 
 
-def wmt_gold(files: Files, *, documents: Files = (), alpha: float = 0.05) -> HumanGoldResult:
+def wmt_gold(
+    files: Files, *, documents: Files = (), alpha: float = 0.05, exclude: Sequence[str] = ()
+) -> HumanGoldResult:
     """The gold standard of one language pair from WMT22-25 files: the paired ranking's grid
     (:func:`stats.human_paired.gold_from_ranking`)."""
-    results = paired_rankings(files, documents=documents, alpha=alpha)
+    results = paired_rankings(files, documents=documents, alpha=alpha, exclude=exclude)
     if len(results) > 1:
         raise StatsInputError(
             "judgements: the gold standard is one language pair in one protocol; these files "
