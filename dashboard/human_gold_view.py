@@ -27,6 +27,10 @@ _TEST_LABELS = {
 }
 
 
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def is_wmt(kinds: tuple[str, ...]) -> bool:
     """Whether the judgements are WMT22-25 files (Appraise export or MQM)."""
     return any(k in ("appraise", "mqm") for k in kinds)
@@ -156,12 +160,14 @@ def show_rankings(
         )
     with components.input_errors():
         ranked = human.paired(judgements, alpha, test, average, correction, excluded)
+        read = human.read_summary(judgements)
+    st.caption("Read: " + " · ".join(components.escape_markdown(line) for line in read))
     for ranking in ranked:
         label = f"{ranking.protocol} {ranking.lp}"
         st.markdown(
             f"**{components.escape_markdown(label)}**: rank range = (1 + systems that beat it, "
             f"n − systems it beats); a line where every system above differs from every system "
-            f"below (p ≤ {alpha:g}). {components.escape_markdown(ranking.describe())}."
+            f"below (p ≤ {alpha:g}). {components.escape_markdown(_sentence(ranking.describe()))}."
         )
         slug = f"{ranking.protocol}_{ranking.lp}".replace(" ", "_").replace("+", "")
         components.show_clustered_table(

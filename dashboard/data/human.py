@@ -94,3 +94,10 @@ def paired(
         judgements, test=test, average=average, alpha=alpha, correction=correction,
         exclude=exclude,
     )  # fmt: skip
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def read_summary(judgements: Uploads) -> tuple[str, ...]:
+    """One line per WMT22-25 human file read: protocol, ratings, systems, language pairs and
+    the rows dropped as WMT's scripts drop them (:meth:`HumanRatings.describe`)."""
+    return tuple(r.describe() for r in analyses.read_human_ratings(judgements))

@@ -59,11 +59,12 @@ def human_file_kind(text: str) -> str:
     return "judgements"
 
 
-def is_wmt_human_file(item) -> bool:
-    """True for an Appraise export or an MQM file (ranked with :func:`paired_rankings`)."""
+def is_wmt_human_file(item, *, documents: bool = False) -> bool:
+    """True for an Appraise export or an MQM file (ranked with :func:`paired_rankings`), and
+    with ``documents`` for a WMT documents file too."""
     source, name = _named(item)
     text, _ = load_text(source, name)
-    return human_file_kind(text) in ("appraise", "mqm")
+    return human_file_kind(text) in ("appraise", "mqm", *(("documents",) if documents else ()))
 
 
 def read_human_ratings(files: Files, *, documents: Files = ()) -> list[HumanRatings]:

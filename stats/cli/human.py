@@ -115,7 +115,7 @@ def run(args) -> str:
         or args.documents
         or args.by_domain is not None
         or args.format == "latex"
-        or any(is_wmt_human_file(f) for f in args.human)
+        or any(is_wmt_human_file(f, documents=True) for f in args.human)
     )
     if paired:
         return _paired(args, alpha)
