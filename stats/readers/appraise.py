@@ -55,10 +55,8 @@ _ISO1 = {
 
 def _two_letter(codes: pd.Series) -> pd.Series:
     """``eng`` -> ``en``, ``zho_Hans`` -> ``zh`` (script/region dropped only when mapped)."""
-    low = codes.str.lower()
-    base = low.str.split(r"[_-]", n=1, regex=True).str[0]
-    mapped = base.map(_ISO1)
-    return mapped.where(mapped.notna(), codes)
+    table = {c: _ISO1.get(re.split(r"[_-]", c.lower(), maxsplit=1)[0], c) for c in set(codes)}
+    return codes.map(table)
 
 
 def _number(field: str) -> bool:
