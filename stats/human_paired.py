@@ -136,7 +136,8 @@ class PairedRankingResult:
         against column; ordered as ``systems``.
     pvalue : pandas.DataFrame
         ``pvalue.loc[a, b]``: signed-rank: the combined two-sided p (symmetric); rank-sum: the
-        one-sided p that a is better than b. Adjusted when ``correction`` is not ``'none'``.
+        one-sided p that a is better than b. Adjusted when ``correction`` is not ``'none'``
+        (ranks and clusters use these).
     systems : tuple of str
         Best first by ``score``.
     score : pandas.Series
@@ -170,6 +171,7 @@ class PairedRankingResult:
     lp: str
     domain_pvalue: dict = field(default_factory=dict)
     protocol: str = ""
+    pvalue_unadjusted: pd.DataFrame | None = None
 
     def describe(self) -> str:
         """The choices in one line, for captions."""
@@ -325,6 +327,7 @@ def paired_ranking(
         p_pairs = stouffer(p_dom, axis=1)
         with np.errstate(all="ignore"):
             z_pairs = _st.norm.ppf(1 - p_pairs)
+        raw = _square(p_pairs, k, symmetric=True)
         p_pairs = adjust_pvalues(p_pairs, method=correction)
         pmat = _square(p_pairs, k, symmetric=True)
         stat = _square(z_pairs, k, symmetric=True)
@@ -337,6 +340,7 @@ def paired_ranking(
         stat_df, p_df = rank_sum_grid(groups, order=names)
         stat = stat_df.to_numpy()
         pmat = p_df.to_numpy(dtype=float, copy=True)
+        raw = pmat.copy()
         off = ~np.eye(k, dtype=bool)
         pmat[off] = adjust_pvalues(pmat[off], method=correction)
     ordered_score = score.reindex(names).to_numpy(dtype=float)
@@ -360,6 +364,7 @@ def paired_ranking(
         alpha=alpha,
         lp=lp,
         domain_pvalue=per_domain,
+        pvalue_unadjusted=pd.DataFrame(raw, index=idx, columns=idx),
     )
 
 

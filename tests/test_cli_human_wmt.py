@@ -47,6 +47,9 @@ def test_rank_sum_micro_and_no_domains(wmt_files, capsys):
     assert block["protocol"] == "MQM" and block["test"] == "rank-sum"
     assert block["domains"] == ["all"] and not block["by_domain"]
     assert block["correction"] == "holm"
+    raw, adjusted = block["pvalues"], block["pvalues_adjusted"]  # raw kept, adjusted added
+    a, b = block["systems"][:2]
+    assert adjusted[a][b] >= raw[a][b]
 
 
 def test_tsv_and_latex(wmt_files, capsys):

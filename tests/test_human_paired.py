@@ -271,3 +271,34 @@ def test_mqm_bad_input():
 def test_documents_bad_input():
     with pytest.raises(StatsInputError, match="line 1: expected DOMAIN<TAB>DOCUMENT"):
         read_documents(b"canary\tx\nnews only\n", name="en-de.docs")
+
+
+def test_da_sqm_export_without_spans_and_language_codes():
+    text = (
+        "u1,sysA,1,TGT,eng,jpn,70,doc1,False,[],1,2\n"
+        "u1,sysB,1,TGT,eng,jpn,60,doc1,False,[],3,4\n"
+        "u2,sysA,1,TGT,eng,xyz_Latn,10,doc1,False,[],5,6\n"
+    )
+    ratings = read_appraise(text.encode(), name="dasqm.csv")
+    assert ratings.protocol == "DA+SQM"
+    assert ratings.language_pairs == ("en-ja", "en-xyz_Latn")  # unknown codes kept
+
+
+def test_mqm_domain_column_and_documents_by_language_pair(files):
+    lines = files["en-de.mqm.tsv"].splitlines()
+    domain_of = [line.split("\t")[0] for line in files["en-de.docs"].splitlines()]
+    with_domain = [lines[0] + "\tdomain"] + [
+        f"{line}\t{domain_of[int(line.split(chr(9))[3])]}" for line in lines[1:]
+    ]
+    by_column = read_mqm("\n".join(with_domain).encode(), name="x.en-de.tsv")
+    assert by_column.has_domains
+    docs = read_documents(files["en-de.docs"].encode(), name="en-de.docs")
+    other = read_documents(b"canary\tx\nnews\tother\n", name="en-ja.docs")
+    by_file = attach_domains(read_mqm(files["en-de.mqm.tsv"].encode(), name="m.en-de.tsv"),
+                             [other, docs])  # fmt: skip
+    a = paired_ranking(by_column.frame)
+    b = paired_ranking(by_file.frame)
+    assert a.systems == b.systems and a.domains == b.domains
+    np.testing.assert_allclose(a.pvalue.to_numpy(), b.pvalue.to_numpy(), rtol=0, atol=1e-15)
+    with pytest.raises(StatsInputError, match="no documents file for en-de"):
+        attach_domains(read_mqm(files["en-de.mqm.tsv"].encode(), name="m.en-de.tsv"), [other])

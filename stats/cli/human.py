@@ -24,6 +24,7 @@ JSON output of that ranking::
     {"language_pairs": [{"lp", "protocol", "test", "by_domain", "average", "correction",
                          "alpha", "description", "domains", "systems": [best first],
                          "score": {system: score}, "pvalues": {a: {b: p}},
+                         ["pvalues_adjusted": {a: {b: p}} with --correction holm|bh],
                          "rank_range": {system: [top, bottom]}, "clusters": [[names], ...],
                          "n_items": {system: items}}]}
 
@@ -138,7 +139,12 @@ def run(args) -> str:
                     "z": jsonable(r.z),
                     "raw": jsonable(r.raw),
                     "n": jsonable(r.n),
-                    "pvalues": pvalue_matrix_json(r.pvalue),
+                    "pvalues": pvalue_matrix_json(r.pvalue_unadjusted),
+                    **(
+                        {"pvalues_adjusted": pvalue_matrix_json(r.pvalue)}
+                        if r.correction != "none"
+                        else {}
+                    ),
                     "clusters": [list(c) for c in r.clusters],
                 }
                 for r in results
@@ -185,7 +191,12 @@ def _paired(args, alpha: float) -> str:
                     "domains": list(r.domains),
                     "systems": list(r.systems),
                     "score": jsonable(r.score),
-                    "pvalues": pvalue_matrix_json(r.pvalue),
+                    "pvalues": pvalue_matrix_json(r.pvalue_unadjusted),
+                    **(
+                        {"pvalues_adjusted": pvalue_matrix_json(r.pvalue)}
+                        if r.correction != "none"
+                        else {}
+                    ),
                     "rank_range": {s: [int(t), int(b)] for s, (t, b) in r.rank_range.iterrows()},
                     "clusters": [list(c) for c in r.clusters],
                     "n_items": jsonable(r.n_items),

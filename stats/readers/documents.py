@@ -148,8 +148,6 @@ def attach_domains(ratings: HumanRatings, documents: list[DocumentsFile]) -> Hum
     domains = np.empty(len(frame), dtype=object)
     for lp, rows in frame.groupby("lp", sort=False).indices.items():
         docs = [d for d in documents if d.lp == lp] or [d for d in documents if d.lp is None]
-        if not docs and len(documents) == 1:
-            docs = documents
         if not docs:
             named = ", ".join(f"{d.name} ({d.lp})" for d in documents)
             raise StatsInputError(
