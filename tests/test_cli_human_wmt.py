@@ -77,3 +77,11 @@ def test_bad_input_one_line_exit_2(wmt_files, tmp_path, capsys):
     assert main(["human", "--human", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "line 1, field 7 (score)" in err
+
+
+def test_lp_names_an_mqm_file_without_one(wmt_files, tmp_path, capsys):
+    mqm = tmp_path / "ratings.tsv"
+    mqm.write_text((wmt_files / "en-de.mqm.tsv").read_text())
+    assert main(["human", "--human", str(mqm), "--lp", "en-de", "--no-by-domain"]) == 0
+    (block,) = json.loads(capsys.readouterr().out)["language_pairs"]
+    assert block["lp"] == "en-de"

@@ -302,3 +302,15 @@ def test_mqm_domain_column_and_documents_by_language_pair(files):
     np.testing.assert_allclose(a.pvalue.to_numpy(), b.pvalue.to_numpy(), rtol=0, atol=1e-15)
     with pytest.raises(StatsInputError, match="no documents file for en-de"):
         attach_domains(read_mqm(files["en-de.mqm.tsv"].encode(), name="m.en-de.tsv"), [other])
+
+
+def test_appraise_header_line_is_skipped(files):
+    text = files["en-de.esa.csv"]
+    header = "userID,systemID,itemID,itemType,sourceLang,targetLang,score,documentID,x,spans,s,e\n"
+    assert is_appraise_export(header + text)
+    plain = read_appraise(text.encode(), name="a.csv")
+    with_header = read_appraise((header + text).encode(), name="a.csv")
+    pd.testing.assert_frame_equal(
+        plain.frame.drop(columns="_line"), with_header.frame.drop(columns="_line")
+    )
+    assert (with_header.frame["_line"].to_numpy() == plain.frame["_line"].to_numpy() + 1).all()

@@ -67,7 +67,9 @@ def is_wmt_human_file(item, *, documents: bool = False) -> bool:
     return human_file_kind(text) in ("appraise", "mqm", *(("documents",) if documents else ()))
 
 
-def read_human_ratings(files: Files, *, documents: Files = ()) -> list[HumanRatings]:
+def read_human_ratings(
+    files: Files, *, documents: Files = (), lp: str | None = None
+) -> list[HumanRatings]:
     """Read human evaluation files, each detected from its content, into ratings with domains.
 
     Appraise exports and MQM files are read as published (:mod:`stats.readers.appraise`,
@@ -75,6 +77,7 @@ def read_human_ratings(files: Files, *, documents: Files = ()) -> list[HumanRati
     per segment (its z score; judgements standardised per annotator, first criterion), so the
     2014-2020 formats run through the same paired procedure. ``documents`` (WMT documents
     files, ``en-ja.docs``) give the domains; a documents file among ``files`` counts as one.
+    ``lp`` names the language pair of MQM and 2014-2020 files (Appraise exports carry theirs).
     """
     from .human import segment_scores_frame
 
@@ -91,13 +94,13 @@ def read_human_ratings(files: Files, *, documents: Files = ()) -> list[HumanRati
         if kind == "appraise":
             out.append(read_appraise(data, name=label))
         elif kind == "mqm":
-            out.append(read_mqm(data, name=label))
+            out.append(read_mqm(data, name=label, lp=lp))
         elif kind == "documents":
             docs.append(read_documents(data, name=label))
         else:
             other.append((label, data))
     if other:
-        frame = segment_scores_frame(other)
+        frame = segment_scores_frame(other, lp=lp)
         rated = pd.DataFrame(
             {
                 "lp": frame["lp"].astype(str).to_numpy(dtype=object),
@@ -134,11 +137,12 @@ def paired_rankings(
     alpha: float = 0.05,
     correction: str = "none",
     exclude: Sequence[str] = (),
+    lp: str | None = None,
 ) -> list[PairedRankingResult]:
     """WMT24-style rankings (:func:`stats.human_paired.paired_ranking`), one per protocol and
     language pair, in that order. Several files of one protocol are one set; the systems of
     ``exclude`` are left out first."""
-    ratings = read_human_ratings(files, documents=documents)
+    ratings = read_human_ratings(files, documents=documents, lp=lp)
     if exclude:
         from .human import _without_systems
 

@@ -165,6 +165,7 @@ def _paired(args, alpha: float) -> str:
         average=args.average,
         alpha=alpha,
         correction=args.correction,
+        lp=args.lp,
     )
     if args.format == "latex":
         return "\n".join(ranking_latex(r) for r in results)

@@ -1,7 +1,8 @@
 """Appraise CSV exports of WMT22-25's human evaluation (ESA; DA+SQM), as the organisers
 publish them.
 
-No header; one row per judgement, fields (CSV, quoted where needed)::
+No header (a header line, when an export has one, is skipped); one row per judgement, fields
+(CSV, quoted where needed)::
 
     user, system, segment, type, source language, target language, score, document,
     [..., error spans (JSON), start time, end time]
@@ -70,12 +71,19 @@ def _number(field: str) -> bool:
 def is_appraise_export(text: str) -> bool:
     """True when the first non-blank line looks like an Appraise export row: eight or more
     fields and an upper-case three-letter item type (TGT, BAD, REF, CHK) in the fourth."""
-    first = next((line for line in text.split("\n", 50) if line.strip()), "")
+    head = [line for line in text.split("\n", 50)[:50] if line.strip()][:2]
     try:
-        row = next(csv.reader([first]))
-    except (csv.Error, StopIteration):
+        rows = list(csv.reader(head))
+    except csv.Error:
         return False
-    return len(row) >= 8 and bool(_TYPE.match(row[3].strip()))
+    if rows and _is_header(rows[0]):
+        rows = rows[1:]
+    return bool(rows) and len(rows[0]) >= 8 and bool(_TYPE.match(rows[0][3].strip()))
+
+
+def _is_header(row: list[str]) -> bool:
+    """A header line some exports start with: no item type in field 4, no number in field 7."""
+    return len(row) >= 8 and not _TYPE.match(row[3].strip()) and not _number(row[6].strip())
 
 
 def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
@@ -107,6 +115,9 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
         for row in reader:
             if not row or not any(f.strip() for f in row):
                 continue
+            if not rows and not lines and _is_header(row):
+                lines.append(0)  # a header line: skipped
+                continue
             if len(row) < 8:
                 raise StatsInputError(
                     f"{label}, line {reader.line_num}: {len(row)} field(s); an Appraise export "
@@ -122,6 +133,8 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
     fixed = pd.DataFrame([[f.strip() for f in r[:8]] for r in rows],
                          columns=["user", "system", "segment", "type", "src", "tgt", "score",
                                   "document"])  # fmt: skip
+    if lines and lines[0] == 0:
+        lines = lines[1:]
     line = np.asarray(lines, dtype=np.int64)
     for col in ("user", "system", "segment", "document"):
         empty = (fixed[col] == "").to_numpy()
