@@ -139,12 +139,7 @@ def run(args) -> str:
                     "z": jsonable(r.z),
                     "raw": jsonable(r.raw),
                     "n": jsonable(r.n),
-                    "pvalues": pvalue_matrix_json(r.pvalue_unadjusted),
-                    **(
-                        {"pvalues_adjusted": pvalue_matrix_json(r.pvalue)}
-                        if r.correction != "none"
-                        else {}
-                    ),
+                    "pvalues": pvalue_matrix_json(r.pvalue),
                     "clusters": [list(c) for c in r.clusters],
                 }
                 for r in results
