@@ -73,3 +73,19 @@ def test_accuracy_against_esa_gold_with_wmt_file_names(at):
     assert list(table["alpha"]) == ["0.05", "0.01", "0.001"]
     compared = next(m for m in at.metric if m.label.startswith("Systems compared"))
     assert compared.value == "4"
+
+
+def test_published_da_file_alone_is_a_gold_standard(at):
+    # the report: a DA segment file of other systems than the sample's, no outputs
+    from tests._data import da_segment_text
+
+    text = da_segment_text(systems=list(OTHER), segments=40).encode()
+    at.file_uploader(key="human_judgements_upload").set_value(
+        [("ad-seg-scores-de-en.csv", text, "text/csv")]
+    ).run()
+    assert_no_exception(at)
+    assert not at.error, [e.value for e in at.error]
+    assert any("from the human files alone" in i.value for i in at.info)
+    (table,) = [t.value for t in at.table]
+    assert sorted(table.index) == sorted(OTHER)
+    assert len(at.get("plotly_chart")) == 1  # the gold grids
