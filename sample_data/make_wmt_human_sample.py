@@ -118,6 +118,8 @@ def generate(
                     u = rng.random()
                     if u < 0.02:
                         cat, sev = "Non-translation!", "Major"
+                    elif u < 0.04:
+                        cat, sev = "Accuracy/Mistranslation", "Critical"
                     else:
                         cat = CATEGORIES[int(rng.integers(len(CATEGORIES)))]
                         sev = "Major" if u < 0.3 else "Minor" if u < 0.9 else "Neutral"

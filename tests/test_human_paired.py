@@ -23,7 +23,7 @@ from stats import StatsInputError
 from stats.human_paired import paired_ranking, rank_ranges, significance_clusters, stouffer
 from stats.readers.appraise import is_appraise_export, read_appraise
 from stats.readers.documents import attach_domains, read_documents
-from stats.readers.mqm import is_mqm_file, read_mqm
+from stats.readers.mqm import is_mqm_file, mqm_weight, read_mqm
 
 _GEN = Path(__file__).resolve().parents[1] / "sample_data" / "make_wmt_human_sample.py"
 _spec = importlib.util.spec_from_file_location("make_wmt_human_sample", _GEN)
@@ -66,11 +66,11 @@ def plain_appraise_items(text: str, docs: str) -> dict:
 
 
 def plain_weight(category: str, severity: str) -> float:
-    # mt-metrics-eval's score_mqm weights (Freitag et al. 2021): Non-translation 25,
-    # Major 5, Minor Fluency/Punctuation 0.1, Minor 1, Neutral / no-error 0
-    if category.startswith("Non-translation"):
+    # mt-metrics-eval's score_mqm.py default --weights (Freitag et al. 2021): major 5,
+    # minor 1, neutral 0, critical 5, major/non-translation! 25, minor/fluency/punctuation 0.1
+    if severity == "Major" and category == "Non-translation!":
         return 25.0
-    if severity == "Major":
+    if severity in ("Major", "Critical"):
         return 5.0
     if severity == "Minor":
         return 0.1 if category == "Fluency/Punctuation" else 1.0
@@ -262,6 +262,12 @@ def test_mqm_bad_input():
     head = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
     with pytest.raises(StatsInputError, match=r"line 2, column severity: unknown severity"):
         read_mqm((head + "s\td\t1\t1\tr\tx\ty\tAccuracy\tHuge\n").encode(), name="m.tsv")
+    weights = mqm_weight(
+        np.array(["Major", "Minor", "Minor", "Critical", "Neutral", "Major", "no-error"]),
+        np.array(["Non-translation!", "Non-translation!", "Fluency/Punctuation", "Accuracy",
+                  "Accuracy", "Source issue", "No-error"]),
+    )  # fmt: skip
+    assert weights.tolist() == [25.0, 1.0, 0.1, 5.0, 0.0, 0.0, 0.0]  # score_mqm.py's defaults
     with pytest.raises(StatsInputError, match="line 2: 3 field"):
         read_mqm((head + "s\td\t1\n").encode(), name="m.tsv")
     with pytest.raises(StatsInputError, match="lacks rater"):

@@ -7,15 +7,18 @@ Each rater's score of an item (system, document, segment) is minus the sum of th
 the errors they marked there, with mt-metrics-eval's ``score_mqm`` weights (Freitag et al.
 2021):
 
-=====================================  ======
-error                                  weight
-=====================================  ======
-Non-translation (any severity)         25
-Major                                  5
-Minor, category Fluency/Punctuation    0.1
-Minor                                  1
-Neutral, no-error, source errors       0
-=====================================  ======
+=========================================  ======
+error (severity / category)                weight
+=========================================  ======
+Major / Non-translation!                   25
+Major, Critical                            5
+Minor / Fluency/Punctuation                0.1
+Minor                                      1
+Neutral, no-error; Source issue/error      0
+=========================================  ======
+
+(``score_mqm``'s default ``--weights``, its most specific severity/category match; a severity
+it does not list is an error here rather than a silent 0.)
 
 .. math:: s_{r,i} = -\sum_{e \in E_{r,i}} w(e)
 
@@ -48,7 +51,7 @@ __all__ = ["MQM_COLUMNS", "MQM_WEIGHTS", "is_mqm_file", "mqm_weight", "read_mqm"
 MQM_COLUMNS = ("system", "doc", "seg_id", "rater", "category", "severity")
 
 #: severity weights of mt-metrics-eval's score_mqm (plus the two special cases of mqm_weight)
-MQM_WEIGHTS = {"major": 5.0, "minor": 1.0, "neutral": 0.0, "no-error": 0.0}
+MQM_WEIGHTS = {"major": 5.0, "minor": 1.0, "neutral": 0.0, "critical": 5.0, "no-error": 0.0}
 NON_TRANSLATION = 25.0
 MINOR_PUNCTUATION = 0.1
 _LP = re.compile(r"(?<![A-Za-z])([a-z]{2,3})-([a-z]{2,3})(?![A-Za-z])")
@@ -60,9 +63,10 @@ def mqm_weight(severity: np.ndarray, category: np.ndarray) -> np.ndarray:
     sev = pd.Series(severity, dtype=object).str.strip().str.lower()
     cat = pd.Series(category, dtype=object).str.strip().str.lower()
     w = sev.map(MQM_WEIGHTS).to_numpy(dtype=float, copy=True)
-    punct = (sev == "minor").to_numpy() & (cat == "fluency/punctuation").to_numpy()
+    punct = (sev == "minor").to_numpy() & cat.str.startswith("fluency/punctuation").to_numpy()
     w[punct] = MINOR_PUNCTUATION
-    w[cat.str.startswith("non-translation").to_numpy()] = NON_TRANSLATION
+    major = (sev == "major").to_numpy()
+    w[major & cat.str.startswith("non-translation").to_numpy()] = NON_TRANSLATION
     no_error = cat.isin(["no-error", "source error", "source issue"]).to_numpy()
     w[no_error & ~np.isnan(w)] = 0.0
     return w
@@ -129,7 +133,7 @@ def read_mqm(source: Source, *, name: str | None = None, lp: str | None = None) 
         i = int(np.flatnonzero(unknown)[0])
         raise StatsInputError(
             f"{label}, line {line[i]}, column severity: unknown severity "
-            f"{raw['severity'].iloc[i]!r}; expected Major, Minor, Neutral or no-error"
+            f"{raw['severity'].iloc[i]!r}; expected Major, Minor, Critical, Neutral or no-error"
         )
     if lp is None:
         found = _LP.search(re.split(r"[\\/]", label)[-1])
