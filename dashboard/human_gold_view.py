@@ -184,3 +184,18 @@ def show_rankings(
             mime="text/x-tex",
             key=f"human_paired_{slug}_findings_tex",
         )
+        if len(ranking.domain_pvalue) > 1:
+            with st.expander(f"Per-domain p-values, {label}", expanded=False):
+                domain = components.persistent(
+                    st.selectbox,
+                    "Domain",
+                    list(ranking.domain_pvalue),
+                    key=f"human_paired_{slug}_domain",
+                )
+                components.show_table(
+                    ranking.domain_pvalue[domain],
+                    key=f"human_paired_{slug}_domain_table",
+                    filename=f"human_pvalues_{slug}_{domain}",
+                    caption=f"Two-sided Wilcoxon signed-rank p-values, {label}, domain {domain} "
+                    "(before Stouffer's combination)",
+                )

@@ -40,6 +40,9 @@ def test_esa_export_alone_is_ranked(at):
     assert list(table.columns) == ["rank", "score", "items", "cluster"]
     assert any("Stouffer" in m.value for m in at.markdown)
     assert len(at.get("plotly_chart")) == 1  # the gold grid
+    # the gold p-value matrix and the first domain's signed-rank p-values
+    grids = [d.value for d in at.dataframe if "ONLINE-W" in getattr(d.value, "columns", [])]
+    assert len(grids) == 2 and all(g.shape == (len(OTHER), len(OTHER)) for g in grids)
     at.selectbox(key="human_rank_test").set_value("rank-sum").run()
     assert_no_exception(at)
     assert any("rank-sum" in m.value for m in at.markdown)
