@@ -252,11 +252,37 @@ def _signed_rank(table: pd.DataFrame, names: list[str]) -> tuple[np.ndarray, dic
                 f"{MAX_CELLS:,} differences"
             )
         diff = x[iu] - x[ju]  # NaN where either system is unrated: not a shared item
+        out[:, d] = signed_rank_rows(diff)
+    return out, {dom: out[:, d] for d, dom in enumerate(domains)}
+
+
+def signed_rank_rows(diff: np.ndarray) -> np.ndarray:
+    """Two-sided Wilcoxon signed-rank p of each row of ``diff`` over its non-NaN values, equal
+    to ``scipy.stats.wilcoxon(row[~isnan(row)])`` with scipy's default method (NaN for an empty
+    row).
+
+    scipy chooses the method per call from the sample size and from whether there are zeros
+    or tied magnitudes (exact, permutation, or normal approximation), so rows are grouped by
+    (size, zeros or ties) and each group is one vectorised call: the same choice, and the same
+    arithmetic, as one call per row.
+    """
+    diff = np.asarray(diff, dtype=float)
+    out = np.full(diff.shape[0], np.nan)
+    valid = ~np.isnan(diff)
+    n = valid.sum(axis=1)
+    # each row's values first, in their order
+    compact = np.take_along_axis(diff, np.argsort(~valid, axis=1, kind="stable"), axis=1)
+    magnitude = np.sort(np.abs(np.where(diff == 0, np.nan, diff)), axis=1)  # NaN last
+    tied = (np.diff(magnitude, axis=1) == 0).any(axis=1)
+    flag = (diff == 0).any(axis=1) | tied
+    keys = n * 2 + flag
+    for key in np.unique(keys[n > 0]):
+        rows = np.flatnonzero(keys == key)
+        block = compact[rows, : int(key // 2)]
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
-            res = _st.wilcoxon(diff, axis=1, nan_policy="omit")
-        out[:, d] = res.pvalue
-    return out, {dom: out[:, d] for d, dom in enumerate(domains)}
+            out[rows] = _st.wilcoxon(block, axis=1).pvalue
+    return out
 
 
 def _square(values: np.ndarray, k: int, *, symmetric: bool) -> np.ndarray:

@@ -12,6 +12,7 @@ import csv
 import importlib.util
 import io
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -320,3 +321,30 @@ def test_appraise_header_line_is_skipped(files):
         plain.frame.drop(columns="_line"), with_header.frame.drop(columns="_line")
     )
     assert (with_header.frame["_line"].to_numpy() == plain.frame["_line"].to_numpy() + 1).all()
+
+
+def test_signed_rank_rows_equal_one_scipy_call_per_row():
+    # rows of several sizes, with and without zeros and tied magnitudes (scipy's exact,
+    # permutation and asymptotic methods), NaN = not a shared item
+    from stats.human_paired import signed_rank_rows
+
+    rng = np.random.default_rng(5)
+    rows = []
+    for n in (0, 1, 5, 9, 20, 60):
+        for kind in ("distinct", "ties", "zeros"):
+            if kind == "distinct":
+                v = rng.normal(0.3, 1, n)
+            elif kind == "ties":
+                v = rng.integers(-3, 4, n).astype(float) + 0.5
+            else:
+                v = rng.integers(-2, 3, n).astype(float)
+            rows.append(np.concatenate([v, np.full(60 - n, np.nan)]))
+    diff = np.array(rows)
+    rng.shuffle(diff, axis=1)  # NaN scattered among the values
+    got = signed_rank_rows(diff)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scipy warns about the 1-value and all-zero rows
+        want = [
+            sps.wilcoxon(r[~np.isnan(r)]).pvalue if (~np.isnan(r)).any() else np.nan for r in diff
+        ]
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-15, equal_nan=True)
