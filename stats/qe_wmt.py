@@ -42,6 +42,7 @@ from scipy import stats as sps
 
 from ._budget import check_budget
 from ._errors import DegenerateInputWarning, StatsInputError
+from ._results import StatisticPvalue
 from ._validation import check_confidence_level, check_positive_int
 from .grids import grid_significance
 from .readers.qe_wmt import QEGold, QESubmissions
@@ -284,7 +285,7 @@ def bootstrap_correlations(
 
 
 @dataclass(frozen=True, kw_only=True)
-class QEPairTestsResult:
+class QEPairTestsResult(StatisticPvalue):
     """Result of :func:`qe_pair_tests`: ``statistic`` (row minus column correlation),
     ``pvalue`` ("row correlates better", filled where row is ahead), ``order`` best first,
     ``test`` (``'williams'`` or ``'perm-both'``), ``measure``, ``n_resamples`` (PERM-BOTH)."""
@@ -343,7 +344,7 @@ def qe_pair_tests(
         )
     from .perm_both import perm_both
 
-    res = perm_both(
+    pb = perm_both(
         {s: predictions[s].to_numpy(dtype=float)[None, :] for s in predictions.columns},
         g[None, :],
         correlation=measure,
@@ -351,9 +352,9 @@ def qe_pair_tests(
         rng=rng,
     )
     return QEPairTestsResult(
-        statistic=res.statistic,
-        pvalue=res.pvalue,
-        order=tuple(res.metrics),
+        statistic=pb.statistic,
+        pvalue=pb.pvalue,
+        order=tuple(pb.metrics),
         test="perm-both",
         measure=measure,
         n_resamples=n_resamples,
@@ -462,7 +463,7 @@ def language_pair_data(
 
 
 @dataclass(frozen=True, kw_only=True)
-class QELanguagePairResult:
+class QELanguagePairResult(StatisticPvalue):
     """One language pair of :func:`compare_qe_systems`.
 
     ``statistic`` is the primary correlation per system (best first) and ``pvalue`` the
@@ -486,7 +487,7 @@ class QELanguagePairResult:
 
 
 @dataclass(frozen=True, kw_only=True)
-class QEComparisonResult:
+class QEComparisonResult(StatisticPvalue):
     """Result of :func:`compare_qe_systems`.
 
     ``statistic``: systems x language pairs of the primary measure (NaN where a system did not

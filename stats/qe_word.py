@@ -39,6 +39,7 @@ import pandas as pd
 
 from ._budget import check_budget
 from ._errors import DegenerateInputWarning, StatsInputError
+from ._results import StatisticPvalue
 from ._validation import check_confidence_level, check_positive_int
 from .grids import grid_significance
 
@@ -116,7 +117,7 @@ def align_word_tags(submissions: pd.DataFrame, gold: pd.DataFrame) -> dict:
 
 
 @dataclass(frozen=True, kw_only=True)
-class WordLevelResult:
+class WordLevelResult(StatisticPvalue):
     """Result of :func:`compare_word_level`.
 
     ``statistic``: systems x language pairs of MCC; ``pvalue``: ``{lp: grid}`` (paired

@@ -31,7 +31,7 @@ from ._common import dumps, matrix_tsv, pvalue_matrix_json, table_tsv
 def _rows(table: pd.DataFrame) -> list[dict]:
     out = []
     for system, row in table.iterrows():
-        rec = {"system": str(system)}
+        rec: dict[str, object] = {"system": str(system)}
         for c, v in row.items():
             if c == "rank" or c in ("sentences", "words"):
                 rec[c] = None if pd.isna(v) else int(v)

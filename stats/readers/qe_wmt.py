@@ -379,7 +379,7 @@ def read_qe_exclude(source: Source, *, name: str | None = None) -> pd.DataFrame:
         A row with fewer than two fields or a non-integer segment number (file, line).
     """
     text, label = load_text(source, name)
-    rows = []
+    rows: list[tuple[str, str]] = []
     for i, line in enumerate(_rows(text), start=1):
         if not line.strip():
             continue

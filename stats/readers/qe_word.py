@@ -182,7 +182,8 @@ def read_word_submissions(sources, *, names=None, lp: str | None = None) -> pd.D
     if not isinstance(sources, (list, tuple)):
         sources = [sources]
         names = [names] if isinstance(names, str) else names
-    frames, owner = [], {}
+    frames: list[pd.DataFrame] = []
+    owner: dict[str, str] = {}
     for label, src in expand_sources(list(sources), names):
         if is_submission_metadata(label):
             continue
