@@ -47,6 +47,7 @@ import pandas as pd
 
 from ._budget import check_budget
 from ._errors import StatsInputError
+from ._results import StatisticPvalue
 from ._validation import check_positive_int
 from .meta_eval import (
     CORRELATIONS,
@@ -73,7 +74,7 @@ _TOL = 1e-12
 
 
 @dataclass(frozen=True, kw_only=True)
-class PermBothResult:
+class PermBothResult(StatisticPvalue):
     """Result of :func:`perm_both`: every pair of metrics of one language pair.
 
     Square DataFrames indexed and columned by ``metrics`` (best first); cell ``(row, col)``
