@@ -147,3 +147,25 @@ def resolve_options(metric: str, options: Mapping | None = None, *, lp: str | No
             out["tokenize"] = default_tokenizer(lp)
         check_tokenizer(out["tokenize"])
     return out
+
+
+def metric_spec(metric: str, options: Mapping | None = None) -> str:
+    """One string naming a text metric and its sacreBLEU options (``'chrf'`` or
+    ``'chrf {"word_order": 2}'``), hashable for caches keyed by the metric's name; read back
+    by :func:`parse_metric_spec`."""
+    import json
+
+    opts = {k: v for k, v in sorted(dict(options or {}).items()) if v is not None}
+    return f"{metric} {json.dumps(opts, sort_keys=True)}" if opts else metric
+
+
+def parse_metric_spec(spec: str) -> tuple[str, dict]:
+    """``(metric, options)`` of a :func:`metric_spec` string."""
+    import json
+
+    metric, _, rest = str(spec).partition(" ")
+    try:
+        options = json.loads(rest) if rest else {}
+    except ValueError:
+        raise StatsInputError(f"metric {spec!r}: options are not valid JSON") from None
+    return metric, options

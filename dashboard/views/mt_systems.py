@@ -15,7 +15,7 @@ import streamlit as st
 
 from dashboard import components, figures, page_run, page_settings, state, tables, view_state
 from dashboard.data import mt_systems, samples
-from dashboard.views import mt_choice, mt_explorer, mt_table
+from dashboard.views import mt_choice, mt_explorer, mt_options, mt_table
 from stats.randomized import TESTS
 
 RESAMPLES = page_settings.MT_RESAMPLES
@@ -135,6 +135,13 @@ if not tests:
     st.warning("Choose at least one test in the controls.", icon=":material/warning:")
     st.stop()
 
+metric_options: dict = {}
+if kind == mt_systems.KIND_TEXT:  # sacreBLEU's options travel with the metric's name
+    metric_options = mt_options.expander()
+    metric = mt_options.spec(metric, metric_options)
+    if metric.startswith("ter"):
+        mt_options.ter_estimate(references, files)
+
 # the cached functions' input arguments: which files, metric and direction
 inputs = (kind, references, files, metric, higher_is_better)
 with components.input_errors():
@@ -211,7 +218,8 @@ with right:
 
 mt_table.section(inputs, names if kind == mt_systems.KIND_SCORES else (),
                  [s for s in stats_data.systems if s not in excluded],
-                 n_resamples=n_resamples, seed=seed, alpha=alpha, **chosen)
+                 n_resamples=n_resamples, seed=seed, alpha=alpha, metric_options=metric_options,
+                 **chosen)
 
 # ---- significance grids (paper Figure 8) ----
 st.subheader(f"Pairwise significance ({side}, α = {alpha:g})")
