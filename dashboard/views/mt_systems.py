@@ -43,8 +43,11 @@ if source == TEXT:
         ),
         keys=("mt_refs", "mt_hyps"),
         helps=(
-            "Several files = several references per segment.",
-            "The system name is the file name without its extension.",
+            "Several files = several references per segment (as sacrebleu -r refA refB). "
+            "Any extension.",
+            "Any extension. System names: what the file names do not share "
+            "(generaltest2023.en-de.hyp.ONLINE-W.de, system-outputs/en-de/ONLINE-W.txt -> "
+            "ONLINE-W); the language pair in them sets BLEU's tokenizer.",
         ),
         sample=samples.mt_sample_text(),
         sample_note="Showing the bundled **synthetic sample data**: a pseudo-word reference of "
