@@ -112,7 +112,7 @@ def main() -> None:
         ours = run([py, "-m", "stats", "randomized", "--ref", str(ref_path), "--hyp",
                     *map(str, hyps), "--metric", "bleu", "chrf", "--resamples", "1000"], env)
         theirs = run([sacrebleu_cli, str(ref_path), "-i", *map(str, hyps), "-m", "bleu",
-                      "chrf", "--paired-bs", "--paired-bs-n", "1000"], env)
+                      "chrf", "--paired-bs", "--paired-bs-n", "1000", "-f", "text"], env)
         print(f"BLEU+chrF, all {args.systems * (args.systems - 1) // 2} pairs + table: "
               f"ours {ours:.1f} s; sacrebleu --paired-bs ({args.systems - 1} pairs) "
               f"{theirs:.1f} s; ratio {ours / theirs:.3f}x (goal <= 0.2x)")
