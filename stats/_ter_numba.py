@@ -32,7 +32,7 @@ __all__ = ["available", "ter_edits"]
 
 try:  # numba is a dependency; without it (an odd install) sacreBLEU's own TER runs
     import numba
-    from numba import njit, prange
+    from numba import njit
 except ImportError:  # pragma: no cover
     numba = None
 
@@ -287,9 +287,9 @@ if numba is not None:
             _rows(h, ref, n_h, n_r, p, cur, cur, cur_op, ratio, beam)
         return shifts + cur[n_h, n_r]
 
-    @njit(cache=True, parallel=True)
-    def _ter_batch(words, h_start, h_len, r_start, r_len, out):
-        for k in prange(len(out)):
+    @njit(cache=True, nogil=True)
+    def _ter_batch(words, h_start, h_len, r_start, r_len, which, out):
+        for k in which:
             hs = h_start[k]
             rs = r_start[k]
             out[k] = _ter_pair(words[hs : hs + h_len[k]], words[rs : rs + r_len[k]])
@@ -298,7 +298,8 @@ if numba is not None:
 def ter_edits(pairs: list[tuple[list[int], list[int]]], *, threads: int = 1) -> np.ndarray:
     """sacreBLEU's TER edits of each (hypothesis ids, reference ids) pair, int64 array.
 
-    ``threads`` numba threads share the pairs (``numba.set_num_threads``).
+    ``threads`` threads share the pairs (the compiled kernel releases the GIL): pair ``k``
+    goes to thread ``k % threads``, which balances the long and the short segments.
     """
     n = len(pairs)
     out = np.zeros(n, dtype=np.int64)
@@ -314,6 +315,18 @@ def ter_edits(pairs: list[tuple[list[int], list[int]]], *, threads: int = 1) -> 
     ends = np.cumsum(h_len + r_len)
     h_start = ends - h_len - r_len
     r_start = h_start + h_len
-    numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
-    _ter_batch(words, h_start, h_len, r_start, r_len, out)
+    threads = max(1, min(int(threads), n))
+    args = (words, h_start, h_len, r_start, r_len)
+    if threads == 1:
+        _ter_batch(*args, np.arange(n, dtype=np.int64), out)
+        return out
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(threads) as pool:
+        parts = [
+            pool.submit(_ter_batch, *args, np.arange(t, n, threads, dtype=np.int64), out)
+            for t in range(threads)
+        ]
+        for part in parts:
+            part.result()
     return out
