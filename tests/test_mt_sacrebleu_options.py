@@ -257,3 +257,18 @@ def test_sacrebleu_version_documented():
     # the option names and defaults above are sacreBLEU 2.x's
     assert int(sacrebleu.__version__.split(".")[0]) >= 2
     assert np.isfinite(CHRF().corpus_score(["a"], [["a"]]).score)
+
+
+def test_cli_lp_sets_the_tokenizer_of_plain_names(tmp_path, capsys):
+    ref = _write(tmp_path / "ref.txt", ["今日は良い天気です。", "猫が好きです。"])
+    a = _write(tmp_path / "A.txt", ["今日は良い天気。", "猫が好き。"])
+    b = _write(tmp_path / "B.txt", ["今日は天気です。", "犬が好きです。"])
+    argv = ["randomized", "--ref", str(ref), "--hyp", str(a), str(b), "--resamples", "20"]
+    code, out, err = _cli([*argv, "--lp", "en-ja"], capsys)
+    assert code == 0, err
+    assert "tok:ja-mecab" in json.loads(out)["signature"]
+    code, out, err = _cli(argv, capsys)  # no language known: sacreBLEU's default
+    assert "tok:13a" in json.loads(out)["signature"]
+    with pytest.raises(SystemExit) as stop:  # argparse: not one of sacreBLEU's tokenizers
+        main([*argv, "--tokenize", "nonsense"])
+    assert stop.value.code == 2 and "invalid choice" in capsys.readouterr().err
