@@ -90,10 +90,12 @@ def add_system_outputs(group, *, wmt_scores: bool = False) -> None:
     with ``--lp``, ``--testset`` and ``--refset`` to choose their block."""
     group.add_argument(
         "--ref",
-        action="append",
+        action="extend",
+        nargs="+",
         metavar="FILE",
         default=[],
-        help="reference file, one segment per line (repeat for more references)",
+        help="reference file(s), one segment per line: several give several references "
+        "(--ref refA refB, as sacrebleu; --ref may also be repeated)",
     )
     group.add_argument(
         "--hyp",
@@ -101,7 +103,8 @@ def add_system_outputs(group, *, wmt_scores: bool = False) -> None:
         nargs="+",
         metavar="FILE",
         default=[],
-        help="hypothesis file(s), one per system; system name = file name without extension",
+        help="hypothesis file(s), one per system, any extension; system names: what the file "
+        "names do not share (generaltest2023.en-de.hyp.ONLINE-W.de -> ONLINE-W)",
     )
     if not wmt_scores:
         group.add_argument(
@@ -119,7 +122,9 @@ def add_system_outputs(group, *, wmt_scores: bool = False) -> None:
         "system); or WMT metrics task segment-level files as published (METRIC LP TESTSET "
         "REFSET SYSTEM DOCID SEGID SCORE, gzip, .zip/.tar.gz, directories)",
     )
-    group.add_argument("--lp", metavar="LP", help="with WMT --scores: the language pair")
+    group.add_argument("--lp", metavar="LP", help="with WMT --scores: the language pair; with "
+                       "--ref/--hyp: the pair whose target language sets sacreBLEU's default "
+                       "tokenizer (default: read from the file names)")
     group.add_argument("--testset", metavar="NAME", help="with WMT --scores: the test set")
     group.add_argument(
         "--refset",
