@@ -150,12 +150,17 @@ PRED_B = [35, 30, 20, 50, 40, 60, 30, 25]
 
 def _qe_files(extra="HTER", values=HTER):
     wide = "sid,gold,A,B\n" + "".join(
-        f"{i + 1},{t},{a},{b}\n" for i, (t, a, b) in enumerate(zip(TIME, PRED_A, PRED_B, strict=True))
+        f"{i + 1},{t},{a},{b}\n"
+        for i, (t, a, b) in enumerate(zip(TIME, PRED_A, PRED_B, strict=True))
     )
     head = "SID\tTIME\tWORDS" + (f"\t{extra}" if extra else "")
-    pe = head + "\n" + "".join(
-        f"{i + 1}\t{t}\t{w}" + (f"\t{v}" if extra else "") + "\n"
-        for i, (t, w, v) in enumerate(zip(TIME, WORDS, values, strict=True))
+    pe = (
+        head
+        + "\n"
+        + "".join(
+            f"{i + 1}\t{t}\t{w}" + (f"\t{v}" if extra else "") + "\n"
+            for i, (t, w, v) in enumerate(zip(TIME, WORDS, values, strict=True))
+        )
     )
     return [("pred.csv", wide.encode()), ("pe.tsv", pe.encode())]
 
@@ -256,9 +261,7 @@ def test_score_statistics_hand_made():
 
 def test_pair_tests_equal_the_all_pairs_grid():
     data = A.score_statistics(MT / "segment_scores.tsv", metric="SimCOMET")
-    grid = {
-        t: pairwise_significance(data, test=t, n_resamples=300, rng=7).pvalue for t in TESTS
-    }
+    grid = {t: pairwise_significance(data, test=t, n_resamples=300, rng=7).pvalue for t in TESTS}
     x, y = grid["bootstrap"].index[0], grid["bootstrap"].index[1]
     single = A.pair_tests(data, x, y, tests=TESTS, n_resamples=300, rng=7)
     assert list(single) == list(TESTS)
@@ -316,3 +319,26 @@ def test_accuracy_statistics_and_accuracy_from_results():
             metrics=["chrf"],
             scores=("c.tsv", clash.encode()),
         )
+
+
+def test_each_file_decoded_once_and_duplicates_checked_once_on_the_way_to_a_grid(monkeypatch):
+    """Format detection hands on the decoded text (no second decode or detection per file),
+    and the duplicate check runs once over all files, not per file and again per block."""
+    from stats.readers import system_level
+
+    calls = {"decode": 0, "duplicates": 0}
+
+    def counted(name, real):
+        def wrapper(*args, **kwargs):
+            calls[name] += 1
+            return real(*args, **kwargs)
+
+        return wrapper
+
+    monkeypatch.setattr(system_level, "decode", counted("decode", system_level.decode))
+    monkeypatch.setattr(
+        system_level, "_check_duplicates", counted("duplicates", system_level._check_duplicates)
+    )
+    res = A.metrics_analysis([METRICS / "human.tsv", METRICS / "metrics.tsv"])
+    assert len(res.analyses) == 4  # four language pairs, one grid each
+    assert calls == {"decode": 2, "duplicates": 1}
