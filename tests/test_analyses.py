@@ -150,17 +150,12 @@ PRED_B = [35, 30, 20, 50, 40, 60, 30, 25]
 
 def _qe_files(extra="HTER", values=HTER):
     wide = "sid,gold,A,B\n" + "".join(
-        f"{i + 1},{t},{a},{b}\n"
-        for i, (t, a, b) in enumerate(zip(TIME, PRED_A, PRED_B, strict=True))
+        f"{i + 1},{t},{a},{b}\n" for i, (t, a, b) in enumerate(zip(TIME, PRED_A, PRED_B, strict=True))
     )
     head = "SID\tTIME\tWORDS" + (f"\t{extra}" if extra else "")
-    pe = (
-        head
-        + "\n"
-        + "".join(
-            f"{i + 1}\t{t}\t{w}" + (f"\t{v}" if extra else "") + "\n"
-            for i, (t, w, v) in enumerate(zip(TIME, WORDS, values, strict=True))
-        )
+    pe = head + "\n" + "".join(
+        f"{i + 1}\t{t}\t{w}" + (f"\t{v}" if extra else "") + "\n"
+        for i, (t, w, v) in enumerate(zip(TIME, WORDS, values, strict=True))
     )
     return [("pred.csv", wide.encode()), ("pe.tsv", pe.encode())]
 
@@ -261,7 +256,9 @@ def test_score_statistics_hand_made():
 
 def test_pair_tests_equal_the_all_pairs_grid():
     data = A.score_statistics(MT / "segment_scores.tsv", metric="SimCOMET")
-    grid = {t: pairwise_significance(data, test=t, n_resamples=300, rng=7).pvalue for t in TESTS}
+    grid = {
+        t: pairwise_significance(data, test=t, n_resamples=300, rng=7).pvalue for t in TESTS
+    }
     x, y = grid["bootstrap"].index[0], grid["bootstrap"].index[1]
     single = A.pair_tests(data, x, y, tests=TESTS, n_resamples=300, rng=7)
     assert list(single) == list(TESTS)
