@@ -120,6 +120,7 @@ def test_missing_browser_is_noted_not_fatal(page_report, monkeypatch):
     assert not any(name.endswith(".svg") for name in files)
 
 
+@pytest.mark.browser  # kaleido drives Chromium
 @pytest.mark.skipif(export.find_browser() is None, reason="no Chromium for kaleido")
 def test_svg_figures_rendered_by_kaleido(page_report):
     files = _zip(report.build_report(page_report, svg=True))
