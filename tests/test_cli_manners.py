@@ -150,3 +150,21 @@ def test_cli_and_dashboard_share_one_latex_writer():
     from stats import export_tables
 
     assert export.dataframe_to_latex is export_tables.dataframe_to_latex
+
+
+def test_a_dash_is_standard_input_only_for_file_options(capsys, monkeypatch):
+    # meta-eval's --gold names a human score type (qe's --gold is a file): '-' stays a name
+    argv = [
+        "meta-eval",
+        "--data",
+        ROOT / "sample_data" / "meta" / "en-de_wide.csv",
+        "--gold",
+        "-",
+        "--level",
+        "sys",
+        "--correlation",
+        "pearson",
+    ]
+    code, out, err = _run(capsys, monkeypatch, argv, stdin=b"never read")
+    assert code == 2 and "'-'" in err and "standard input" not in err
+    assert sys.stdin.buffer.read() == b"never read"

@@ -1,6 +1,6 @@
 """Output helpers shared by the ``mt-stats`` (``python -m stats``) subcommands, and the manners
 every subcommand shares: ``--version``, ``-`` for standard input on file arguments and
-``--format latex`` wherever a subcommand has ``--format`` (see :func:`prepare`)."""
+``--format latex`` wherever a subcommand has ``--format`` (see :func:`manners`)."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ STDIN_NAME = "stdin"
 SHARED_FORMATS = ("latex",)
 
 #: Whether :func:`table_tsv` and :func:`matrix_tsv` write TSV or booktabs LaTeX (set by
-#: :func:`prepare` for ``--format latex``; the subcommands' TSV path then writes LaTeX tables).
+#: :func:`manners` for ``--format latex``; the subcommands' TSV path then writes LaTeX tables).
 _TABLES = contextvars.ContextVar("mt_stats_tables", default="tsv")
 
 
@@ -104,30 +104,33 @@ def share_manners(parser: argparse.ArgumentParser) -> None:
                 action.help += " ('-': standard input)"
 
 
-def _file_actions(parser: argparse.ArgumentParser, command: str | None):
-    for sub in _subparsers(parser):
-        if command is None or sub.prog.endswith(f" {command}"):
-            yield from (a for a in sub._actions if a.option_strings and a.metavar in FILE_METAVARS)
+def _file_dests(parser: argparse.ArgumentParser, command: str | None) -> list[str]:
+    """The destinations of the file options of subcommand ``command``."""
+    return list(
+        dict.fromkeys(
+            a.dest
+            for sub in _subparsers(parser)
+            if sub.prog.endswith(f" {command}")
+            for a in sub._actions
+            if a.option_strings and a.metavar in FILE_METAVARS
+        )
+    )
 
 
-def read_stdin(args: argparse.Namespace, parser: argparse.ArgumentParser, stdin=None) -> None:
+def read_stdin(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     """Replace a ``-`` among the file arguments of ``args`` by the bytes of standard input, as
     an upload ``("stdin", bytes)`` that every reader takes. Standard input is read once: ``-``
     given twice is an error."""
-    dests = dict.fromkeys(a.dest for a in _file_actions(parser, None))
-    found = [
-        d
-        for d in dests
-        for v in (lambda x: x if isinstance(x, list) else [x])(getattr(args, d, None))
-        if v == "-"
-    ]
+    found = []
+    for dest in _file_dests(parser, getattr(args, "command", None)):
+        value = getattr(args, dest, None)
+        found += [dest] * (value == "-" if isinstance(value, str) else list(value or ()).count("-"))
     if not found:
         return
     if len(found) > 1:
-        flags = ", ".join(f"--{d.replace('_', '-')}" for d in found)
+        flags = ", ".join(dict.fromkeys(f"--{d.replace('_', '-')}" for d in found))
         raise StatsInputError(f"standard input ('-') can be read once; given to {flags}")
-    stream = stdin if stdin is not None else sys.stdin.buffer
-    data = stream.read()
+    data = sys.stdin.buffer.read()
     if not data:
         raise StatsInputError(f"--{found[0].replace('_', '-')} -: standard input is empty")
     value = getattr(args, found[0])
