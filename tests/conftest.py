@@ -35,7 +35,8 @@ def pytest_collection_modifyitems(config, items):
             continue
         if _TESTS / "browser" in path.parents:
             continue
-        if path.parent == _TESTS / "dashboard" and path.name.startswith("test_app_"):
+        app_run = "app_test" in getattr(item, "fixturenames", ())  # an AppTest page run
+        if app_run or path.parent == _TESTS / "dashboard" and path.name.startswith("test_app_"):
             item.add_marker(pytest.mark.pages)
             continue
         item.add_marker(pytest.mark.fast)
