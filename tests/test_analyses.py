@@ -135,6 +135,29 @@ def test_metrics_warnings_are_recorded_and_still_emitted():
     assert np.isnan(la.correlation.pearson["C"]) and la.warnings
 
 
+def test_one_missing_data_policy_for_the_cli_and_the_dashboard():
+    """metrics_report (CLI) is metrics_analysis (dashboard) block for block: a language pair
+    without human scores is left out with one warning in both, and a block that cannot be
+    analysed (3 systems) is a problem the report names in a warning; the rest is analysed."""
+    rows = ["METRIC\tLP\tTESTSET\tSYSTEM\tSCORE"]
+    for lp, n, human in (("de-en", 6, True), ("fr-en", 3, True), ("zz-en", 6, False)):
+        for i in range(n):
+            rows += [f"M1\t{lp}\tt\ts{i}\t{i * i}", f"M2\t{lp}\tt\ts{i}\t{(7 * i) % 5}"]
+            rows += [f"HUMAN\t{lp}\tt\ts{i}\t{i}"] if human else []
+    files = [("wmt.tsv", "\n".join(rows).encode())]
+    with pytest.warns(DegenerateInputWarning, match="without human scores left out: zz-en"):
+        res = A.metrics_analysis(files)
+    assert list(res.analyses) == ["de-en"] and list(res.problems) == ["fr-en"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        (block,) = A.metrics_report(files)
+    messages = [str(w.message) for w in caught]
+    assert any("zz-en" in m for m in messages)
+    assert any(m.startswith("fr-en left out: ") and "4" in m for m in messages)
+    pd.testing.assert_frame_equal(block.williams.pvalue, res.analyses["de-en"].williams.pvalue)
+    assert (block.lp, block.testset, block.refset) == ("de-en", "t", "")
+
+
 # ---- QE from files ----------------------------------------------------------------------------
 
 # 8 sentences; golden values from R 4: cor() and psych::r.test(n=8, r12=cor(hter,per),
