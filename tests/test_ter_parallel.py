@@ -50,7 +50,9 @@ def test_parallel_equals_sequential_sacrebleu(corpus, cache, opts):
 
 def test_two_references_and_one_job(corpus, cache):
     refs, hyps = corpus
-    refs2 = [refs[0], [" ".join(r.split()[::-1]) for r in refs[0]]]
+    n = 12  # reversed references make TER's shift search slow: fewer segments do
+    refs2 = [refs[0][:n], [" ".join(r.split()[::-1]) for r in refs[0][:n]]]
+    hyps = {k: v[:n] for k, v in hyps.items()}
     data = extract_statistics(refs2, hyps, metric="ter", jobs=1)
     np.testing.assert_array_equal(data.stats, _sequential(refs2, hyps))
 

@@ -103,7 +103,7 @@ def test_lp_with_missing_human_is_a_warning_others_still_shown(at, tmp_path):
     )
     _upload(at, SAMPLE / "human.tsv", SAMPLE / "metrics.tsv", extra)
     assert not at.exception and not at.error
-    assert any("zz-en" in w.value and "no human scores" in w.value for w in at.warning)
+    assert any("zz-en" in w.value and "without human scores" in w.value for w in at.warning)
     assert "zz-en" not in at.selectbox(key="metrics_lp").options
     assert len(_charts(at)) == 5
 
