@@ -136,13 +136,25 @@ def test_williams_latex_is_booktabs_with_significant_cells_bold(capsys, monkeypa
 
 
 def test_latex_of_another_subcommand_comes_from_the_same_writer(capsys, monkeypatch):
-    argv = ["human", "--human", JUDGEMENTS, "--lp", "de-en"]
+    # randomized has no LaTeX of its own: its TSV tables come out as booktabs rows
+    hyps = sorted((ROOT / "sample_data" / "mt" / "hyp").glob("*.txt"))
+    argv = ["randomized", "--ref", ROOT / "sample_data" / "mt" / "reference.txt", "--hyp", *hyps,
+            "--metric", "bleu", "--resamples", "50", "--seed", "1"]  # fmt: skip
     code, tex, err = _run(capsys, monkeypatch, [*argv, "--format", "latex"])
     assert code == 0, err
     code, tsv, _ = _run(capsys, monkeypatch, [*argv, "--format", "tsv"])
     body = [line for line in tex.splitlines() if line.endswith(r"\\")]
-    assert len(body) == len(tsv.strip().splitlines())  # header + one row per system
-    assert re.match(r"LP & system & cluster & z & raw & n \\\\", body[0])
+    rows = [line for line in tsv.splitlines() if line and not line.startswith("#")]
+    assert len(body) == len(rows)  # every TSV row, headers included, is one LaTeX row
+    assert re.match(r"system & score & CI low & CI high \\\\", body[0])
+
+
+def test_a_subcommand_with_its_own_latex_keeps_it(capsys, monkeypatch):
+    # human writes the findings' ranking table itself; the shared path must not replace it
+    argv = ["human", "--human", JUDGEMENTS, "--lp", "de-en", "--format", "latex"]
+    code, tex, err = _run(capsys, monkeypatch, argv)
+    assert code == 0, err
+    assert r"\begin{table}" in tex or r"\begin{tabular}" in tex
 
 
 def test_cli_and_dashboard_share_one_latex_writer():

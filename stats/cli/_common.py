@@ -98,6 +98,8 @@ def share_manners(parser: argparse.ArgumentParser) -> None:
     for sub in dict.fromkeys(_subparsers(parser)):  # aliases share a parser
         for action in sub._actions:
             if "--format" in action.option_strings and action.choices is not None:
+                # a subcommand that writes a format itself keeps writing it
+                sub.set_defaults(own_formats=tuple(action.choices))
                 extra = [f for f in SHARED_FORMATS if f not in action.choices]
                 action.choices = [*action.choices, *extra]
             elif action.option_strings and action.metavar in FILE_METAVARS and action.help:
@@ -149,7 +151,8 @@ def manners(args: argparse.Namespace, parser: argparse.ArgumentParser):
     read_stdin(args, parser)
     shared = None
     token = None
-    if getattr(args, "format", None) in SHARED_FORMATS:
+    fmt = getattr(args, "format", None)
+    if fmt in SHARED_FORMATS and fmt not in getattr(args, "own_formats", ()):
         shared, args.format = args.format, "tsv"
         token = _TABLES.set(shared)
     try:
