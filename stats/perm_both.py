@@ -45,6 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from . import _perm_linear
 from ._budget import check_budget
 from ._errors import StatsInputError
 from ._validation import check_positive_int
@@ -478,16 +479,35 @@ def perm_both(
     pairs = [(order[i], order[j]) for i in range(len(order)) for j in range(i + 1, len(order))]
     options = (correlation, grouping, eps, tie_calibration, threshold)
 
-    def differences(W, todo):
-        return _differences(G, Z, todo, W, *options)
+    lin = None
+    if _perm_linear.applies(G, correlation, grouping, tie_calibration):
+        lin = _perm_linear.linear_terms(G, Z, pairs, correlation, grouping, eps, threshold)
 
-    delta = differences(np.zeros((1, *G.shape), dtype=bool), pairs)[0]
+    def differences(W, idx):
+        todo = [pairs[i] for i in idx]
+        if lin is None:
+            return _differences(G, Z, todo, W, *options)
+        const, L, ok = lin
+        out = np.empty((W.shape[0], len(idx)))
+        fast = ok[idx]
+        if fast.any():
+            out[:, fast] = _perm_linear.linear_differences(W, const[idx[fast]], L[:, idx[fast]])
+        if not fast.all():
+            rest = [todo[i] for i in np.flatnonzero(~fast)]
+            out[:, ~fast] = _differences(G, Z, rest, W, *options)
+        return out
+
+    delta = differences(np.zeros((1, *G.shape), dtype=bool), np.arange(len(pairs)))[0]
     gen = np.random.default_rng(rng)
     counts = np.zeros(len(pairs))
     used = np.zeros(len(pairs), dtype=int)
     active = np.ones(len(pairs), dtype=bool)
     kept = np.full((len(pairs), n_resamples), np.nan) if return_draws else None
-    products = correlation == "pearson" or _quadratic(G, correlation, grouping, tie_calibration)
+    products = (
+        correlation == "pearson"
+        or lin is not None
+        or _quadratic(G, correlation, grouping, tie_calibration)
+    )
     chunk = max(1, (_PRODUCT_CHUNK_CELLS if products else _CHUNK_CELLS) // max(1, G.size))
     if tie_calibration:  # every pair of a group is held at once: bound them too
         Gg, _ = _group(G, G, grouping)
@@ -499,10 +519,9 @@ def perm_both(
     while done < n_resamples and active.any():
         block = min(block_size, n_resamples - done)
         idx = np.flatnonzero(active)
-        todo = [pairs[i] for i in idx]
         for c0 in range(0, block, chunk):  # chunks of one block bound the memory
             W = gen.random((min(chunk, block - c0), *G.shape)) < 0.5
-            diffs = differences(W, todo)
+            diffs = differences(W, idx)
             tol = _TOL * np.maximum(1.0, np.abs(delta[idx]))
             counts[idx] += (diffs >= delta[idx] - tol).sum(axis=0)
             if kept is not None:
