@@ -153,13 +153,12 @@ def _soft_pairwise(args, data) -> str:
 
     if args.level != "sys":
         raise StatsInputError("soft-pairwise-accuracy is a system-level statistic: use --level sys")
-    if args.test is not None:
-        raise StatsInputError("--test perm-both does not apply to soft-pairwise-accuracy")
     if args.resamples < 1:
         raise StatsInputError(f"--resamples must be a positive integer; got {args.resamples}")
     res = soft_pairwise_analysis(
         data, gold=args.gold, lps=args.lp, n_resamples=args.resamples, rng=args.seed
     )
+    tests = _perm_both(args, data)  # SPA's PERM-BOTH (MTME's, inner flips = --resamples)
     blocks = [
         {
             "lp": lp,
@@ -168,6 +167,7 @@ def _soft_pairwise(args, data) -> str:
             "n_items": r.n_items,
             "metrics": list(r.statistic.index),
             "correlation": {m: float(v) for m, v in r.statistic.items()},
+            **_test_json(tests.get(lp), args),
         }
         for lp, r in res.language_pairs.items()
     ]
@@ -180,6 +180,9 @@ def _soft_pairwise(args, data) -> str:
         "language_pairs": blocks,
         "across_language_pairs": {"correlation": res.across_language_pairs},
     }
+    if tests:
+        doc.update(test=args.test, test_resamples=args.resamples, alpha=args.alpha,
+                   correction=args.correction, early_stopping=args.early_stopping)
     if args.format == "json":
         return dumps(doc)
     head = (
@@ -194,9 +197,47 @@ def _soft_pairwise(args, data) -> str:
     columns = ["lp", "gold", "n_systems", "n_items", "metric", "correlation"]
     mean = [{"metric": m, "correlation": v} for m, v in res.across_language_pairs.items()]
     return "\n".join(
-        [head, table_tsv(rows, columns, fmt="{:.10g}"), "",
+        [head, table_tsv(rows, columns, fmt="{:.10g}"), *_tests_tsv(tests, args), "",
          "# soft pairwise accuracy averaged over language pairs",
          table_tsv(mean, ["metric", "correlation"], fmt="{:.10g}")]
+    )
+
+
+def _test_json(t, args) -> dict:
+    """A PERM-BOTH test's keys of a JSON block (none when not tested)."""
+    if t is None:
+        return {}
+    block = {"pvalues": pvalue_matrix_json(t.result.pvalue)}
+    block.update(significance_json(t.significance, "pvalues_adjusted"))
+    block.pop("alpha")
+    if args.early_stopping:
+        block["n_resamples_used"] = pvalue_matrix_json(t.result.n_resamples_used)
+    return block
+
+
+def _tests_tsv(tests: dict, args) -> list:
+    parts = []
+    for lp, t in tests.items():
+        parts += [
+            "",
+            f"# {lp}: PERM-BOTH p-values (row correlates better than column; "
+            f"{t.significance.sidedness}; n_resamples={args.resamples} seed={args.seed})",
+            matrix_tsv(t.result.pvalue, fmt="{:.4g}"),
+            significance_tsv(t.significance, "PERM-BOTH p-values"),
+        ]
+    return parts
+
+
+def _pooled_test(args, data, res):
+    """PERM-BOTH of pairwise accuracy pooled over language pairs (with --test perm-both)."""
+    from ..analyses.meta_significance import pooled_accuracy_perm_both
+
+    if args.test is None or res.across_language_pairs is None:
+        return None
+    return pooled_accuracy_perm_both(
+        data, gold=args.gold, lps=args.lp, n_resamples=args.resamples,
+        early_stopping=args.early_stopping, alpha=args.alpha, correction=args.correction,
+        rng=args.seed,
     )
 
 
@@ -225,6 +266,7 @@ def run(args: argparse.Namespace) -> str:
         rng=args.seed,
     )
     tests = _perm_both(args, data)
+    pooled = _pooled_test(args, data, res)
     resampled = args.confidence_resamples > 0
     blocks = []
     for lp in res.language_pairs:
@@ -271,7 +313,10 @@ def run(args: argparse.Namespace) -> str:
             )
         doc["language_pairs"] = blocks
         if res.across_language_pairs is not None:
-            doc["across_language_pairs"] = {"correlation": res.across_language_pairs}
+            doc["across_language_pairs"] = {
+                "correlation": res.across_language_pairs,
+                **_test_json(pooled, args),
+            }
         return dumps(doc)
     head = f"# level={res.level} correlation={res.correlation} grouping={res.grouping}"
     if args.epsilon is not None:
@@ -314,4 +359,6 @@ def run(args: argparse.Namespace) -> str:
                 fmt="{:.10g}",
             )
         )
+    if pooled is not None:
+        parts += _tests_tsv({f"pooled ({pooled.lp})": pooled}, args)
     return "\n".join(parts)
