@@ -78,3 +78,30 @@ def test_pooled_pairwise_accuracy_perm_both(capsys):
     code, tsv, err = run_cli(capsys, *args, "--format", "tsv")
     assert code == 0, err
     assert "# pooled (en-de,zh-en): PERM-BOTH p-values" in tsv
+
+
+def test_item_pair_permutation(capsys):
+    base = [
+        "--data",
+        SAMPLE,
+        "--gold",
+        "mqm",
+        "--level",
+        "seg",
+        "--lp",
+        "en-de",
+        "--correlation",
+        "acc23",
+        "--grouping",
+        "item",
+        "--tie-calibration",
+        "--test",
+        "perm-both",
+        "--resamples",
+        "100",
+    ]
+    code, out, err = run_cli(capsys, *base, "--perm-test", "pairs")
+    assert code == 0, err
+    _pvalues_ok(json.loads(out)["language_pairs"][0])
+    code, _, err = run_cli(capsys, *base[:-4], "--perm-test", "pairs")
+    assert code == 2 and "--perm-test" in err

@@ -18,6 +18,7 @@ from .._errors import StatsInputError
 from ..grids import GridSignificance, grid_significance
 from ..meta_eval import KENDALL_LIKE_THRESHOLD
 from ..perm_both import PermBothResult, perm_both
+from ..perm_both_pairs import perm_both_pairs
 from ..perm_both_pooled import perm_both_pooled_accuracy
 from ..perm_both_spa import perm_both_soft_pairwise
 from ..readers._common import name_list
@@ -120,11 +121,16 @@ def perm_both_analysis(
     early_stopping: bool = False,
     alpha: float = 0.05,
     correction: str = "none",
+    perm_test: str = "scores",
     rng=None,
 ) -> tuple[LanguagePairPermBoth, ...]:
     """PERM-BOTH (:func:`stats.perm_both.perm_both`) for every pair of metrics of each chosen
     language pair, with clusters at ``alpha`` from the p-values adjusted with ``correction``
     (the family: one language pair's grid).
+
+    ``perm_test='pairs'`` (acc23 at segment level) swaps each pair of cells' comparison
+    instead of the scores (:func:`stats.perm_both_pairs.perm_both_pairs`, MTME's
+    ``perm_test='pairs'``), each metric at its own epsilon.
 
     ``rng`` seeds one generator per language pair (``np.random.default_rng(rng)``), so a
     language pair's p-values do not depend on which others are chosen.
@@ -137,10 +143,31 @@ def perm_both_analysis(
         ``.sys.score`` values are permuted when present (as MTME), else the means of the
         segment scores.
     """
+    if perm_test not in ("scores", "pairs"):
+        raise StatsInputError(f"perm_test must be 'scores' or 'pairs'; got {perm_test!r}")
+    if perm_test == "pairs" and (correlation != "acc23" or level != "seg"):
+        raise StatsInputError(
+            "the item-pair permutation (--perm-test pairs) is for acc23 at segment level"
+        )
     name, chosen = _chosen(data, gold, lps)
     out = []
     for lp in chosen:
         table = data.table(lp, gold=name, level=level)
+        if perm_test == "pairs":
+            if table.gold is None or table.metrics is None:
+                raise StatsInputError(f"{lp}: the item-pair permutation needs segment scores")
+            res = perm_both_pairs(
+                table.metrics,
+                table.gold,
+                grouping=grouping,
+                epsilon=None if tie_calibration else (epsilon or 0.0),
+                n_resamples=n_resamples,
+                early_stopping=early_stopping,
+                rng=rng,
+            )
+            sig = grid_significance(res.pvalue, alpha=alpha, correction=correction)
+            out.append(LanguagePairPermBoth(lp=lp, gold=name, result=res, significance=sig))
+            continue
         res = _perm_both_table(
             table,
             lp,

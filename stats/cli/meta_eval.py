@@ -105,6 +105,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--early-stopping", action="store_true",
                    help="perm-both: stop a pair after a block of 1000 permutations once its p is "
                    "below 0.02 or above 0.5 (as MTME)")
+    p.add_argument("--perm-test", choices=["scores", "pairs"], default="scores",
+                   help="perm-both: swap the metrics' scores per cell (default), or, for acc23 "
+                   "at segment level, each pair of cells' comparison (MTME's perm_test='pairs', "
+                   "WMT24-25)")
     add_correction(p)
     p.add_argument("--format", choices=["json", "tsv"], default="json")
     p.set_defaults(func=run)
@@ -129,8 +133,10 @@ def _perm_both(args, data) -> dict:
     from ..analyses.meta_significance import perm_both_analysis
 
     if args.test is None:
-        if args.early_stopping or args.correction != "none":
-            raise StatsInputError("--early-stopping and --correction apply to --test perm-both")
+        if args.early_stopping or args.correction != "none" or args.perm_test != "scores":
+            raise StatsInputError(
+                "--early-stopping, --perm-test and --correction apply to --test perm-both"
+            )
         return {}
     if args.resamples < 1:
         raise StatsInputError(f"--resamples must be a positive integer; got {args.resamples}")
@@ -142,6 +148,7 @@ def _perm_both(args, data) -> dict:
         early_stopping=args.early_stopping,
         alpha=args.alpha,
         correction=args.correction,
+        perm_test=args.perm_test,
         rng=args.seed,
     )
     return {t.lp: t for t in tested}
