@@ -18,7 +18,7 @@ import warnings
 from .._errors import StatsInputError
 
 #: subcommand modules, in the order ``--help`` lists them
-SUBCOMMANDS = ("williams", "qe", "randomized", "accuracy", "meta_eval", "human")
+SUBCOMMANDS = ("williams", "qe", "randomized", "accuracy", "meta_eval", "human", "dashboard")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -47,6 +47,12 @@ _BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["dashboard"]:  # its options go to `streamlit run`, not to argparse
+        from .dashboard import main as dashboard_main
+
+        return dashboard_main(argv[1:])
     if "numpy" not in sys.modules:  # read when numpy loads its BLAS; a user's setting wins
         for var in _BLAS_THREADS:
             os.environ.setdefault(var, "1")
