@@ -58,7 +58,7 @@ def _scan(WT, step, u, v, s, t, run_end):
 
 
 #: the compiled scan: unset until first needed (importing numba takes seconds, and only
-#: tie-calibrated PERM-BOTH needs it), None where numba (optional extra ``fast``) is absent
+#: tie-calibrated PERM-BOTH needs it), None where numba (a dependency; optional at run time) is absent
 _scan_compiled: object = False
 
 
