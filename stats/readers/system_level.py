@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .. import _budget
 from .._columnwise import constant_columns
 from .._errors import StatsInputError
 from ._archives import expand_sources
@@ -34,6 +35,7 @@ from ._common import (
     _is_number,
     decode,
     file_kind,
+    leading_lines,
     load_bytes,
     name_list,
     read_table,
@@ -111,8 +113,7 @@ def detect_system_format(text: str, label: str = "<input>") -> str:
         The first line is neither a WMT header, a wide header (with a ``system`` column) nor a
         five-field WMT row.
     """
-    head, rows, _ = split_lines(text, label, header=False)
-    del head
+    _, rows, _ = leading_lines(text, label, header=False, lines=50)  # never the whole body
     wmt = detect_wmt_format(rows[0][1])  # REFSET files and DA scores of the metrics task
     if wmt is not None:
         return wmt
@@ -234,6 +235,7 @@ def read_wide_system_scores(source: Source, *, name: str | None = None) -> pd.Da
         name=name,
         extra_columns=True,
         hint=EXPECTED,
+        max_extra=(_budget.MAX_METRICS, "metrics"),
     )
     raw, label = table.frame, table.name
     kind = file_kind([c for c in raw.columns if c != LINE])
