@@ -142,16 +142,25 @@ def ask_for_the_other_half(references: Uploads, outputs: Uploads) -> None:
 
 
 def escape_markdown(text) -> str:
-    """``text`` with Markdown, KaTeX and HTML-significant characters backslash-escaped.
+    """``text`` with every ASCII punctuation character backslash-escaped (CommonMark prints an
+    escaped punctuation character literally).
 
     Use it for every string that carries user-supplied names (file, system, metric, LP names)
-    before it reaches ``st.error``/``st.warning``/``st.info``/``st.markdown``/``st.subheader``, so
-    ``**x**``, ``$x^2$``, ``_a_``, ``:red[x]`` or ``<b>`` print literally instead of as formatting.
+    before it reaches ``st.error``/``st.warning``/``st.info``/``st.markdown``/``st.subheader``,
+    ``st.table`` cells or captions, so ``**x**``, ``$x^2$``, ``_a_``, ``:red[x]``, ``<b>``,
+    ``[x](url)``, a list marker, and the bare ``http://...``, ``www.x`` and ``a@b.c`` that
+    GitHub-flavoured Markdown would turn into links, all print literally.
     """
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
+    text = _AUTOLINK.sub("\\1" + _WORD_JOINER, str(text))
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#$~|])")
+_MARKDOWN_SPECIAL = re.compile(r"([!-/:-@\[-`{-~])")  # the ASCII punctuation ranges
+#: GitHub-flavoured Markdown finds bare links in the text *after* escapes are resolved
+#: (``http://``, ``www.``, ``a@b.c``), so no backslash stops them: an invisible word joiner
+#: after the scheme, ``www`` or before ``@`` does
+_AUTOLINK = re.compile(r"(https?|ftp|mailto|xmpp|www|[\w.+-](?=@))", re.IGNORECASE)
+_WORD_JOINER = "\u2060"
 
 
 def show_warnings(messages, *, prefix: str | None = None) -> None:

@@ -19,6 +19,13 @@ def test_formatting_characters_are_escaped():
     assert _unescape(out) == raw  # renders back to exactly the user's text
 
 
-def test_plain_messages_are_unchanged():
+def test_plain_messages_render_unchanged():
     msg = "human.tsv, line 3, column SCORE: 'abc' is not a number"
-    assert escape_markdown(msg) == msg
+    assert _unescape(escape_markdown(msg)) == msg
+
+
+def test_bare_links_are_broken_by_an_invisible_word_joiner():
+    # GFM finds http://, www. and a@b.c in the text after escapes are resolved
+    for raw in ("http://m.test/x", "HTTPS://m.test", "www.m.test", "me@m.test", "ftp://m.test"):
+        shown = _unescape(escape_markdown(raw))
+        assert "\u2060" in shown and shown.replace("\u2060", "") == raw
