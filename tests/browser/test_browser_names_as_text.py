@@ -134,7 +134,7 @@ def _qe_file(tmp_path: Path) -> Path:
 def _mt_files(tmp_path: Path) -> list[Path]:
     hyps = sorted((SAMPLE / "mt" / "hyp").glob("*.txt"))
     out = []
-    for payload, hyp in zip(FILE_PAYLOADS, hyps):
+    for payload, hyp in zip(FILE_PAYLOADS, hyps[: len(FILE_PAYLOADS)], strict=True):
         path = tmp_path / f"{payload}.txt"
         path.write_bytes(hyp.read_bytes())
         out.append(path)
