@@ -7,6 +7,7 @@ and a first upload in a fresh server)."""
 from __future__ import annotations
 
 import io
+import random
 import shutil
 import struct
 import subprocess
@@ -15,7 +16,15 @@ import zipfile
 
 import pytest
 
-from tests.browser.helpers import ERROR_SELECTOR, EXCEPTION_SELECTOR, upload_files
+from tests.browser.helpers import (
+    ERROR_SELECTOR,
+    EXCEPTION_SELECTOR,
+    assert_no_exception,
+    goto_page,
+    rerun_after,
+    upload_files,
+    wait_for_charts,
+)
 
 
 def _zip_bomb(tmp_path):
@@ -75,3 +84,35 @@ def test_hostile_upload_is_one_line_within_seconds(page, tmp_path, make):
     text = error.locator('[data-testid="stMarkdownContainer"]').inner_text().strip()
     assert "\n" not in text and "Traceback" not in text, text
     assert path.name in text and words in text, text
+
+
+def _segment_scores_mode(page, app_url):
+    goto_page(page, app_url, "mt_systems")
+    radio = page.locator(".st-key-mt_source")
+    rerun_after(page, radio.get_by_text("Segment scores").click)
+
+
+def test_a_score_of_1e308_is_one_line_on_mt_systems(page, app_url, tmp_path):
+    path = tmp_path / "big.tsv"
+    rows = [f"sys{k}\t{j}\t{0.1 * k + 0.01 * j:.2f}" for k in range(3) for j in range(10)]
+    rows[4] = "sys0\t4\t1e308"
+    path.write_text("SYSTEM\tSEGMENT\tSCORE\n" + "\n".join(rows) + "\n")
+    _segment_scores_mode(page, app_url)
+    upload_files(page, [path])
+    error = page.locator(ERROR_SELECTOR).first
+    error.wait_for(timeout=15_000)
+    text = error.locator('[data-testid="stMarkdownContainer"]').inner_text().strip()
+    assert "big.tsv, line 6, column SCORE: 1e+308 is too large" in text, text
+    assert page.locator(EXCEPTION_SELECTOR).count() == 0
+
+
+def test_a_headerless_long_segment_file_is_read_on_mt_systems(page, app_url, tmp_path):
+    path = tmp_path / "wmt.seg.tsv"
+    rng = random.Random(3)
+    rows = [f"sys{k}\t{j}\t{rng.random() + 0.1 * k:.3f}" for k in range(4) for j in range(40)]
+    path.write_text("\n".join(rows) + "\n")
+    _segment_scores_mode(page, app_url)
+    upload_files(page, [path])
+    wait_for_charts(page, minimum=2, timeout=180)
+    assert page.locator(ERROR_SELECTOR).count() == 0
+    assert_no_exception(page)
