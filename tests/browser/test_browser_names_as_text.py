@@ -185,3 +185,23 @@ def test_payload_names_are_text_in_presentation_mode(page, app_url, tmp_path):
     assert page.locator('[data-testid="stTable"]').count() > 0
     assert_no_exception(page)
     assert_inert_page(page)
+
+
+def test_payload_names_are_text_on_the_tests_vs_humans_page(page, app_url, tmp_path):
+    hyps = _mt_files(tmp_path)  # the first systems renamed to FILE_PAYLOADS
+    rename = {
+        old.stem: new.stem
+        for old, new in zip(sorted((SAMPLE / "mt" / "hyp").glob("*.txt")), hyps, strict=False)
+    }
+    rows = list(csv.reader((SAMPLE / "human" / "judgements.csv").open()))
+    rows[1:] = [[rename.get(r[0], r[0]), *r[1:]] for r in rows[1:]]
+    judgements = tmp_path / "judgements_payload.csv"
+    with judgements.open("w", newline="") as f:
+        csv.writer(f).writerows(rows)
+    others = sorted((SAMPLE / "mt" / "hyp").glob("*.txt"))[len(hyps) :]
+    goto_page(page, app_url, "human")
+    upload_files(page, [judgements], index=0)
+    upload_files(page, [SAMPLE / "mt" / "reference.txt"], index=1)
+    upload_files(page, [*hyps, *others], index=2)
+    wait_for_charts(page, minimum=2, timeout=300)
+    _check_page(page, tmp_path, None)
