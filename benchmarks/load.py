@@ -246,16 +246,17 @@ async def heavy_session(browser, url: str, k: int, stop: asyncio.Event) -> tuple
 
 
 async def probe_times(browser, url: str, tmp: Path, args, tag: str, count: int):
-    """``count`` timed uploads of new files in one probe session: (times, all saw own data)."""
-    context, page = await open_session(browser, url)
+    """``count`` timed uploads of new files, each in a new probe session (a second upload in
+    one session would add to the first): (times, every session saw exactly its own data)."""
     times, correct = [], True
     for i in range(count):
+        context, page = await open_session(browser, url)
         path = tmp / f"probe_{tag}_{i}.tsv"
         own = write_file(path, 10 + 10 * i + (50 if tag == "loaded" else 0), args)
         t, ok = await timed_upload(page, path, own)
+        await context.close()
         times.append(t)
         correct &= ok
-    await context.close()
     return times, correct
 
 
