@@ -10,6 +10,8 @@ from __future__ import annotations
 import contextvars
 import functools
 import hashlib
+import os
+import threading
 
 import streamlit as st
 
@@ -40,6 +42,21 @@ def progress_callback(bar, start: float, end: float, text: str):
 
 #: prefix of the Stop buttons' widget keys (one per call of :func:`run_steps` on a page)
 STOP_KEY = "run_steps_stop"
+#: long computations the server runs at once, across all sessions (half the cores, at least
+#: one): more would only share the same cores, slower each, and starve the light work of the
+#: other sessions (uploads, redraws), which never waits for a slot
+HEAVY_SLOTS = max(1, (os.cpu_count() or 2) // 2)
+_SLOTS = threading.BoundedSemaphore(HEAVY_SLOTS)
+
+
+def _wait_for_slot(bar, text: str) -> None:
+    """Take a slot for a long computation; while all are taken, say so on ``bar`` every half
+    second (each update is a point where Stop or a change of a control ends the wait)."""
+    waited = 0
+    while not _SLOTS.acquire(timeout=0.5):
+        waited += 1
+        bar.progress(0.0, text=f"{text} (waiting {waited // 2} s for another session's "
+                     "computation to finish)")  # fmt: skip
 
 
 def _stop_key(text: str, key: str | None) -> str:
@@ -83,6 +100,10 @@ def run_steps(steps, *, text: str, key: str | None = None) -> list:
     (:func:`st.stop`): every control drawn above stays usable, and the next change of one, or
     *Run again*, computes afresh. Every long computation of every page goes through here;
     ``key`` names the button when a page runs two computations with the same ``text``.
+
+    At most :data:`HEAVY_SLOTS` such computations run at once across all sessions; the others
+    wait for a slot, saying so on their bar (Stop works meanwhile), so that a few heavy
+    sessions cannot starve every other session of the server's cores.
     """
     stop_key = _stop_key(text, key)
     if stopped(stop_key):
@@ -98,12 +119,14 @@ def run_steps(steps, *, text: str, key: str | None = None) -> list:
             "the next change.",
         )
     results = []
+    _wait_for_slot(bar, text)
     try:
         for k, (label, call) in enumerate(steps):
             start, end = k / len(steps), (k + 1) / len(steps)
             bar.progress(start, text=label)
             results.append(call(_progress=progress_callback(bar, start, end, label)))
     finally:  # a step that fails (e.g. on an input error) leaves no bar or button behind
+        _SLOTS.release()
         slot.empty()
     return results
 
