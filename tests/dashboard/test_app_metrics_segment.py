@@ -104,7 +104,7 @@ def test_bad_file_gives_one_error_line(app_test, tmp_path):
     assert_no_exception(at)
     assert len(at.error) == 1
     message = at.error[0].value
-    assert "broken\\_segments\\.tsv" in message or "broken_segments.tsv" in message
+    assert "broken\\_segments.tsv" in message or "broken_segments.tsv" in message
     assert "line 2" in message and "\n" not in message.strip()
     assert not _charts(at)
 

@@ -34,14 +34,14 @@ def test_show_warnings_escapes_and_deduplicates():
     values = [w.value for w in at.warning]
     assert values == [
         r"\*\*BOLD\*\* metric \$x\$ is constant",
-        r"x\<b\>y\<\/b\> left out: no human scores",
+        r"x\<b\>y\</b\> left out: no human scores",
     ]
 
 
 def test_file_input_escapes_sample_names_and_uses_the_upload():
     at = AppTest.from_function(_upload_script).run()
     assert_no_exception(at)
-    assert r"sample\_a\.tsv" in at.info[0].value
+    assert r"sample\_a.tsv" in at.info[0].value
     at.file_uploader(key="up").set_value([(EVIL, b"data", "text/plain")]).run()
     assert at.markdown[-1].value == "1 False"
     assert not any("sample" in i.value for i in at.info)

@@ -19,9 +19,16 @@ def test_formatting_characters_are_escaped():
     assert _unescape(out) == raw  # renders back to exactly the user's text
 
 
-def test_plain_messages_render_unchanged():
+def test_plain_messages_are_unchanged():
     msg = "human.tsv, line 3, column SCORE: 'abc' is not a number"
-    assert _unescape(escape_markdown(msg)) == msg
+    assert escape_markdown(msg) == msg
+
+
+def test_list_markers_and_shortcodes_are_inert():
+    assert escape_markdown("- x") == "\\- x" and escape_markdown("12. x") == "12\\. x"
+    assert escape_markdown("a - b") == "a - b"
+    shown = escape_markdown(":material/warning: :smile:")
+    assert ":material/warning:" not in shown and ":smile:" not in shown
 
 
 def test_bare_links_are_broken_by_an_invisible_word_joiner():

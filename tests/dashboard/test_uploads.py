@@ -40,7 +40,7 @@ def test_uploads_survive_switching_pages(app_test):
     assert not at.error
     # the analysis is still on the uploaded data, and the page says so
     assert at.selectbox(key="metrics_lp").options == ["zz-en"]
-    assert "Using your uploaded files: my\\_scores\\.csv" in _infos(at)
+    assert "Using your uploaded files: my\\_scores.csv" in _infos(at)
     assert "synthetic sample data" not in _infos(at)
     # later reruns (a control change) keep them too
     at.radio(key="metrics_alpha").set_value(0.01).run()
