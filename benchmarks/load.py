@@ -1,30 +1,27 @@
-"""Load test: N concurrent browser sessions, each uploading its own file.
+"""Load test: does a heavy session slow another one down? (issue 25's goal)
 
-Starts ``streamlit run dashboard/app.py`` on a free port and, for each N of ``--sessions``
-(default 1, 10, 20), opens N Playwright pages in Debian's chromium (one browser context, i.e.
-one Streamlit session, each) on the "Metrics vs humans" page and waits until every one has drawn
-the sample data. Then all N upload at once a WMT system-level file of their own (synthetic,
-seeded; the language pairs are named after the session, ``s07a-en``...), and each page is timed
-from its upload (the file input's ``change`` event) to the first moment where every
-chart shows that session's data (each chart's ``layout.datarevision`` new, the script idle) --
-both read in the page, so opening the pages and Playwright's own round trips are not timed.
-Each page is then checked for isolation: the language pairs in its charts are exactly its own,
-none of another session's. An untimed upload first warms the fresh server up.
+Starts ``streamlit run dashboard/app.py`` on a free port. A *probe* session (one Playwright page
+in Debian's chromium on the "Metrics vs humans" page) uploads a WMT system-level file of its
+own (synthetic, seeded; its language pairs named after the upload, ``s07a-en``...) and is timed
+from the upload (the file input's ``change`` event) to every chart drawn with its data, read in
+the page. It does so on the idle server, then while ``--heavy`` other sessions (default 5) run
+heavy analyses, one after another for as long as the probe runs: randomized tests of all pairs
+with 10,000 resamples (paired bootstrap, bootstrap, approximate randomization on MT systems; the
+tests of Tests vs humans), each run with a seed of its own. The heavy sessions are browser pages
+too, but while the server computes their browsers have nothing to do: what is measured is the
+server.
 
-Prints, per N: the slowest and median seconds from upload to all charts drawn, the number of
-sessions that saw exactly their own data, the server's peak resident memory (VmHWM of the
-server process and its children, from /proc), and the CPU seconds per session spent by the
-server and by the browser side (Chromium and Playwright's driver) during the uploads, with the
-load average. Goal: with 20 sessions every session is correct and the slowest is within 10x the
-single-session time. Server and browsers share this machine's cores, so the slowest of N
-sessions takes at least N x (server + browser CPU per session) / cores seconds, whatever the
-server does: printed as the CPU floor, with the server's own share (its script runs take turns
-on one core: one process, one GIL).
+Prints the probe's median (and each) upload-to-charts time idle and loaded and their ratio
+(goal: at most 3x), the server's resident memory (VmRSS of the server and its children, sampled
+every 0.2 s throughout; goal: below 1.5 GB), whether every heavy session was still computing
+how many heavy analyses finished meanwhile, and whether every session showed its own numbers:
+the probe exactly its own language pairs, each heavy analysis the seed it asked for beside its
+p-values.
 
 This is a benchmark, not a test: run it on a quiet machine::
 
-    .venv/bin/python benchmarks/load.py                    # N = 1, 10, 20
-    .venv/bin/python benchmarks/load.py --sessions 1 3     # smoke
+    .venv/bin/python benchmarks/load.py                 # 5 heavy sessions, 3 probes each way
+    .venv/bin/python benchmarks/load.py --heavy 2 --probes 1     # smoke
 """
 
 from __future__ import annotations
@@ -49,7 +46,8 @@ from tests.browser.helpers import CHART_SELECTOR  # noqa: E402
 
 N_CHARTS = 5
 _SESSION_LP = re.compile(r"s\d+[a-z]-en")  #: the LP names of session_lps
-GOAL_RATIO = 10.0
+GOAL_RATIO = 3.0
+GOAL_RSS_MB = 1_500
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 # Whether every chart is drawn (at least ``n``, each laid out by plotly.js and none showing a
@@ -153,25 +151,6 @@ def _tree(procs: dict, root: int) -> set[int]:
     return tree & set(procs) | {root}
 
 
-class Usage:
-    """CPU seconds used so far by the server (its process tree) and by the browser side (every
-    other descendant of this process: Playwright's driver, Chromium and its renderers), and the
-    server's peak resident memory."""
-
-    def __init__(self, server_pid: int):
-        self.server_pid = server_pid
-
-    def snapshot(self) -> tuple[float, float, float]:
-        """(server CPU s, browser-side CPU s, server peak memory MB: VmHWM of the server and
-        its live children)."""
-        procs = _processes()
-        server = _tree(procs, self.server_pid)
-        ours = _tree(procs, os.getpid()) - {os.getpid()}
-        cpu = lambda pids: sum(procs[p][1] for p in pids if p in procs)  # noqa: E731
-        hwm = sum(procs[p][2] for p in server if p in procs) / 1024
-        return cpu(server), cpu(ours - server), hwm
-
-
 async def open_session(browser, url: str):
     """A fresh browser context (one Streamlit session) on the page, drawn with the sample."""
     context = await browser.new_context(viewport={"width": 1600, "height": 1000})
@@ -196,31 +175,89 @@ async def timed_upload(page, file: Path, own: list[str]) -> tuple[float, bool]:
     return (t1 - t0) / 1000, seen == set(own)
 
 
-async def run_level(browser, url: str, tmp: Path, n: int, args, usage: Usage, level: int) -> dict:
-    """N sessions opened and idle, then all upload at once; timings, isolation, CPU use.
-    Every file is new to the server (``level`` numbers the calls): no cached results."""
-    files = []
-    for s in range(n):
-        path = tmp / f"load_{level}_{s}.tsv"
-        files.append((path, write_file(path, s + 100 * level, args)))
-    sessions = await asyncio.gather(*(open_session(browser, url) for _ in range(n)))
-    await asyncio.sleep(1)  # the pages' own start-up work settles
-    before = usage.snapshot()
-    load0 = os.getloadavg()[0]
-    results = await asyncio.gather(
-        *(timed_upload(page, f, own) for (_, page), (f, own) in zip(sessions, files, strict=True))
+class RssSampler:
+    """The server's resident memory (VmRSS of its process tree, MB), sampled every ``every``
+    seconds in the background; ``peak`` is the largest sample."""
+
+    def __init__(self, server_pid: int, every: float = 0.2):
+        self.server_pid, self.every, self.peak, self._task = server_pid, every, 0.0, None
+
+    def sample(self) -> float:
+        total = 0
+        for pid in _tree(_processes(), self.server_pid):
+            try:
+                status = Path(f"/proc/{pid}/status").read_text()
+            except OSError:
+                continue
+            total += next((int(line.split()[1]) for line in status.splitlines()
+                           if line.startswith("VmRSS:")), 0)  # fmt: skip
+        mb = total / 1024
+        self.peak = max(self.peak, mb)
+        return mb
+
+    async def _run(self):
+        while True:
+            await asyncio.to_thread(self.sample)
+            await asyncio.sleep(self.every)
+
+    def start(self):
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def stop(self):
+        if self._task:
+            self._task.cancel()
+
+
+#: the heavy analyses: pages with their settings (a new seed per run)
+HEAVY_PAGES = ("mt_systems?resamples=10000&seed={seed}", "human?resamples=10000&seed={seed}")
+
+
+async def heavy_shows_own_seed(page, seed: int) -> bool:
+    """Once its analysis is done: the page names its own seed beside the p-values, and no
+    other."""
+    await page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"stApp\"]')"
+        "?.getAttribute('data-test-script-state') === 'notRunning'"
+        " && document.querySelectorAll('.js-plotly-plot').length > 0"
+        " && !document.querySelector('[data-testid=\"stProgress\"]')",
+        polling=500,
     )
-    after = usage.snapshot()
-    await asyncio.gather(*(context.close() for context, _ in sessions))
-    times = [t for t, _ in results]
-    return {
-        "times": times,
-        "correct": sum(ok for _, ok in results),
-        "server_cpu": (after[0] - before[0]) / n,
-        "browser_cpu": (after[1] - before[1]) / n,
-        "peak_mb": after[2],
-        "load": (load0, os.getloadavg()[0]),
-    }
+    text = await page.evaluate("() => document.body.innerText")
+    return set(re.findall(r"seed (\d+)", text)) == {str(seed)}
+
+
+async def heavy_session(browser, url: str, k: int, stop: asyncio.Event) -> tuple[int, int]:
+    """A session that runs heavy analyses, one after another with a new seed each (so nothing
+    is cached), until ``stop`` is set; returns (analyses finished, those that showed exactly
+    their own seed beside the p-values)."""
+    context = await browser.new_context(viewport={"width": 1600, "height": 1000})
+    page = await context.new_page()
+    page.set_default_timeout(900_000)
+    runs = own = 0
+    try:
+        while not stop.is_set():
+            seed = 700_000 + 1_009 * k + 97 * runs + os.getpid() % 1_000
+            await page.goto(f"{url}/{HEAVY_PAGES[k % len(HEAVY_PAGES)].format(seed=seed)}")
+            own += await heavy_shows_own_seed(page, seed)
+            runs += 1
+    finally:
+        await context.close()
+    return runs, own
+
+
+async def probe_times(browser, url: str, tmp: Path, args, tag: str, count: int):
+    """``count`` timed uploads of new files, each in a new probe session (a second upload in
+    one session would add to the first): (times, every session saw exactly its own data)."""
+    times, correct = [], True
+    for i in range(count):
+        context, page = await open_session(browser, url)
+        path = tmp / f"probe_{tag}_{i}.tsv"
+        own = write_file(path, 10 + 10 * i + (50 if tag == "loaded" else 0), args)
+        t, ok = await timed_upload(page, path, own)
+        await context.close()
+        times.append(t)
+        correct &= ok
+    return times, correct
 
 
 async def main_async(args) -> None:
@@ -231,56 +268,61 @@ async def main_async(args) -> None:
         tmp = Path(tmpdir)
         log = open(tmp / "streamlit.log", "wb")  # noqa: SIM115
         proc = start_app(port, log)
-        usage = Usage(proc.pid)
+        rss = RssSampler(proc.pid)
         url = f"http://127.0.0.1:{port}"
         try:
             async with async_playwright() as pw:
                 browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                rss.start()
                 print(
-                    f"Load test, Metrics vs humans page, each session its own file of "
-                    f"{args.lps} LPs x {args.systems} systems x {args.metrics} metrics"
+                    f"Load test: probe session on Metrics vs humans (its own file of {args.lps} "
+                    f"LPs x {args.systems} systems x {args.metrics} metrics per upload), idle "
+                    f"and beside {args.heavy} heavy sessions (10,000 resamples, all pairs)"
                 )
-                # warm-up, untimed: the first upload in a fresh server process imports and
-                # compiles what the sample data did not need
-                await run_level(browser, url, tmp, 1, args, usage, level=0)
-                single = None
-                for k, n in enumerate(args.sessions, start=1):
-                    level = await run_level(browser, url, tmp, n, args, usage, level=k)
-                    times = level["times"]
-                    slowest = max(times)
-                    single = slowest if single is None and n == 1 else single
-                    ratio = f", {slowest / single:.1f}x the single session" if single else ""
-                    print(
-                        f"  N = {n:2d}: slowest {slowest:.2f} s, median "
-                        f"{statistics.median(times):.2f} s upload to charts{ratio}; "
-                        f"{level['correct']}/{n} sessions saw exactly their own data; server "
-                        f"peak memory {level['peak_mb']:.0f} MB\n"
-                        f"          CPU per session: server {level['server_cpu']:.2f} s, "
-                        f"browser side {level['browser_cpu']:.2f} s; load average "
-                        f"{level['load'][0]:.1f} -> {level['load'][1]:.1f}"
-                    )
-                    # what the cores allow: every session's CPU spread over all cores, and the
-                    # server's script runs one at a time (one process, one GIL)
-                    cores = os.cpu_count() or 1
-                    floor = n * (level["server_cpu"] + level["browser_cpu"]) / cores
-                    serial = n * level["server_cpu"]
-                    print(
-                        f"          CPU floor for the slowest: {floor:.1f} s on {cores} cores"
-                        + (f" ({floor / single:.1f}x the single session)" if single else "")
-                        + f"; the server's share, one run at a time: {serial:.1f} s"
-                    )
-                if single and max(args.sessions) > 1:
-                    print(f"  goal: every session correct, slowest within {GOAL_RATIO:g}x the "
-                          f"single-session time")  # fmt: skip
+                await probe_times(browser, url, tmp, args, "warm", 1)  # imports, compiles
+                idle, idle_ok = await probe_times(browser, url, tmp, args, "idle", args.probes)
+                stop = asyncio.Event()
+                heavy = [
+                    asyncio.create_task(heavy_session(browser, url, k, stop))
+                    for k in range(args.heavy)
+                ]
+                await asyncio.sleep(args.ramp)  # every heavy session computing
+                loaded, loaded_ok = await probe_times(
+                    browser, url, tmp, args, "loaded", args.probes
+                )
+                stop.set()
+                counts = await asyncio.gather(*heavy)
+                rss.stop()
                 await browser.close()
+                ratio = statistics.median(loaded) / statistics.median(idle)
+                fmt = lambda ts: ", ".join(f"{t:.2f}" for t in ts)  # noqa: E731
+                print(
+                    f"  probe idle:   median {statistics.median(idle):.2f} s ({fmt(idle)}); "
+                    f"own data: {idle_ok}\n"
+                    f"  probe loaded: median {statistics.median(loaded):.2f} s ({fmt(loaded)}); "
+                    f"own data: {loaded_ok}\n"
+                    f"  ratio loaded / idle: {ratio:.2f}x (goal: at most {GOAL_RATIO:g}x)\n"
+                    f"  heavy sessions: {sum(r for r, _ in counts)} analyses finished, "
+                    f"{sum(o for _, o in counts)} of them showing exactly their own seed\n"
+                    f"  server RSS peak (sampled every 0.2 s throughout): {rss.peak:.0f} MB "
+                    f"(goal: below {GOAL_RSS_MB:,} MB); load average {os.getloadavg()[0]:.1f}"
+                )
         finally:
+            rss.stop()
             proc.terminate()
             proc.wait(timeout=30)
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sessions", type=int, nargs="+", default=[1, 10, 20])
+    ap.add_argument("--heavy", type=int, default=5, help="heavy sessions (default 5)")
+    ap.add_argument("--probes", type=int, default=3, help="timed uploads each way (default 3)")
+    ap.add_argument(
+        "--ramp",
+        type=float,
+        default=8.0,
+        help="seconds the heavy sessions run before the probe (default 8)",
+    )
     ap.add_argument("--lps", type=int, default=3)
     ap.add_argument("--systems", type=int, default=15)
     ap.add_argument("--metrics", type=int, default=12)

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import hashlib
+import os
+import threading
 
 import streamlit as st
 
@@ -37,25 +40,101 @@ def progress_callback(bar, start: float, end: float, text: str):
     return update
 
 
-def run_steps(steps, *, text: str) -> list:
-    """Run slow cached computations one after another under one ``st.progress`` bar.
+#: prefix of the Stop buttons' widget keys (one per call of :func:`run_steps` on a page)
+STOP_KEY = "run_steps_stop"
+#: long computations the server runs at once, across all sessions (half the cores, at least
+#: one): more would only share the same cores, slower each, and starve the light work of the
+#: other sessions (uploads, redraws), which never waits for a slot
+HEAVY_SLOTS = max(1, (os.cpu_count() or 2) // 2)
+_SLOTS = threading.BoundedSemaphore(HEAVY_SLOTS)
+
+
+def _wait_for_slot(bar, text: str) -> None:
+    """Take a slot for a long computation; while all are taken, say so on ``bar`` every half
+    second (each update is a point where Stop or a change of a control ends the wait)."""
+    waited = 0
+    while not _SLOTS.acquire(timeout=0.5):
+        waited += 1
+        bar.progress(0.0, text=f"{text} (waiting {waited // 2} s for another session's "
+                     "computation to finish)")  # fmt: skip
+
+
+def _stop_key(text: str, key: str | None) -> str:
+    if key is not None:
+        return f"{STOP_KEY}_{key}"
+    digest = hashlib.sha1(text.encode("utf-8")).hexdigest()[:10]
+    return f"{STOP_KEY}_{digest}"
+
+
+def stopped(key: str) -> bool:
+    """Whether this run follows a click on the Stop button ``key`` (a button is True in the one
+    run its click triggers, and False again in the next)."""
+    return bool(st.session_state.get(key))
+
+
+def _show_stopped(text: str, key: str) -> None:
+    st.info(
+        f"Stopped: {text.rstrip(' .…')} was interrupted, and nothing of it was kept. Change "
+        "a setting, or press *Run again*.",
+        icon=":material/stop_circle:",
+    )
+    st.button("Run again", key=f"{key}_again", icon=":material/play_arrow:")
+    st.stop()
+
+
+def run_steps(steps, *, text: str, key: str | None = None) -> list:
+    """Run slow cached computations one after another under one ``st.progress`` bar, with a
+    **Stop** button beside it.
 
     ``steps`` is a sequence of ``(label, call)``: step k of n gets the k-th n-th of the bar,
     shows ``label`` and is called as ``call(_progress=...)`` with a :func:`progress_callback`
     for its part (the data layer's progress argument, not part of a cache key; use
     ``functools.partial`` for the other arguments). ``text`` is shown before the first step;
-    the bar is removed after the last, or when a step raises. Returns the results in order.
+    the bar and the button are removed after the last step, or when a step raises. Returns
+    the results in order.
+
+    Stop: a click asks Streamlit for a rerun, which ends the running step at its next progress
+    update (Streamlit raises in the script thread; an ``st.cache_data`` function that raises
+    stores nothing, and the on-disk statistics cache is written by atomic renames only). The
+    rerun finds the button pressed, says the computation was stopped and ends the page there
+    (:func:`st.stop`): every control drawn above stays usable, and the next change of one, or
+    *Run again*, computes afresh. Every long computation of every page goes through here;
+    ``key`` names the button when a page runs two computations with the same ``text``.
+
+    At most :data:`HEAVY_SLOTS` such computations run at once across all sessions; the others
+    wait for a slot, saying so on their bar (Stop works meanwhile), so that a few heavy
+    sessions cannot starve every other session of the server's cores.
     """
-    bar = st.progress(0.0, text=text)
+    stop_key = _stop_key(text, key)
+    if stopped(stop_key):
+        _show_stopped(text, stop_key)
+    slot = st.empty()
+    with slot.container():
+        bar = st.progress(0.0, text=text)
+        st.button(
+            "Stop",
+            key=stop_key,
+            icon=":material/stop_circle:",
+            help="Stop this computation; the page keeps its settings and computes again on "
+            "the next change.",
+        )
     results = []
+    _wait_for_slot(bar, text)
     try:
         for k, (label, call) in enumerate(steps):
             start, end = k / len(steps), (k + 1) / len(steps)
             bar.progress(start, text=label)
             results.append(call(_progress=progress_callback(bar, start, end, label)))
-    finally:  # a step that fails (e.g. on an input error) leaves no bar stuck behind
-        bar.empty()
+    finally:  # a step that fails (e.g. on an input error) leaves no bar or button behind
+        _SLOTS.release()
+        slot.empty()
     return results
+
+
+def run_long(call, *, text: str, key: str | None = None):
+    """One slow computation under :func:`run_steps` (its progress bar and Stop button):
+    ``call(_progress=...)``'s result."""
+    return run_steps([(text, call)], text=text, key=key)[0]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -74,6 +74,7 @@ def check_budget(
     memory: float = 0.0,
     max_work: float | None = None,
     max_memory: float | None = None,
+    extra_resamples: int = 0,
 ) -> None:
     """Refuse a computation larger than the budget, before anything is allocated.
 
@@ -93,6 +94,9 @@ def check_budget(
         cells for a statistic recomputed over the whole table, as PERM-BOTH does).
     memory : float
         Bytes the computation holds at once (the caller's estimate from its array shapes).
+    extra_resamples : int
+        Resamples the computation adds to ``n_resamples`` (approximate randomization's bootstrap
+        for the interval): counted in the work, while messages name the ``n_resamples`` given.
     max_work, max_memory : float, optional
         Smaller limits than :data:`MAX_WORK` / :data:`MAX_MEMORY_BYTES`; :func:`limited_budget` sets
         them for a whole block (e.g. one dashboard session).
@@ -126,18 +130,21 @@ def check_budget(
             "compare fewer metrics"
         )
     per_resample = float(n_segments) * max(n_systems or 1, 1) + float(n_pairs) * pair_cost
-    work = float(n_resamples) * per_resample
+    work = float(n_resamples + extra_resamples) * per_resample
+    given = f"n_resamples={n_resamples:,}" + (
+        f" (+ {extra_resamples:,} for the interval)" if extra_resamples else ""
+    )
     if memory > memory_limit:
         raise StatsInputError(
-            f"{what}: n_resamples={n_resamples:,} with {n_segments:,} segments"
+            f"{what}: {given} with {n_segments:,} segments"
             f"{f', {n_systems:,} systems' if n_systems else ''} needs about {_size(memory)} of "
             f"memory, over the budget of {_size(memory_limit)}; reduce n_resamples"
             f"{' or the number of systems' if n_systems and n_systems > 2 else ''}"
         )
     if work > work_limit:
-        most = max(1, math.floor(work_limit / max(per_resample, 1)))
+        most = max(1, math.floor(work_limit / max(per_resample, 1)) - extra_resamples)
         raise StatsInputError(
-            f"{what}: n_resamples={n_resamples:,} x {n_segments:,} segments"
+            f"{what}: {given} x {n_segments:,} segments"
             f"{f' x {n_systems:,} systems' if n_systems else ''}"
             f"{f' (+ {n_pairs:,} pairs)' if n_pairs else ''} is {work:.3g} operations, over the "
             f"budget of {work_limit:.3g}; reduce n_resamples to at most {most:,}"

@@ -502,10 +502,12 @@ def _run(
 
     ``stacklevel``: of warnings, counted from this function (2 = its caller)."""
     k, n, d = data.stats.shape
-    resamples = n_resamples + (n_ci_resamples if test == "approximate-randomization" else 0)
+    extra = n_ci_resamples if test == "approximate-randomization" else 0
+    resamples = n_resamples + extra
     check_budget(
         what=test,
-        n_resamples=resamples,
+        n_resamples=n_resamples,
+        extra_resamples=extra,
         n_segments=n,
         n_systems=k,
         n_pairs=len(ii),

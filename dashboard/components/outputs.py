@@ -257,8 +257,13 @@ def presentation_table(
         numeric = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
         formats[label] = _number_formatter(fmt, float_format) if numeric else _text_formatter
     table = df[keep].rename(columns=labels)
-    styler = table.style.format(formats)
-    return styler.format_index(_text_formatter, axis=0).format_index(_text_formatter, axis=1)
+    # st.table renders headers and row labels from the frame itself, not from the Styler's
+    # format_index: they are escaped in the frame
+    table.columns = [_text_formatter(c) for c in table.columns]
+    if not pd.api.types.is_numeric_dtype(table.index):
+        table.index = pd.Index([_text_formatter(i) for i in table.index], name=table.index.name)
+    formats = {_text_formatter(label): fmt for label, fmt in formats.items()}
+    return table.style.format(formats)
 
 
 def _text_formatter(value) -> str:

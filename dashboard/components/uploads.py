@@ -142,16 +142,29 @@ def ask_for_the_other_half(references: Uploads, outputs: Uploads) -> None:
 
 
 def escape_markdown(text) -> str:
-    """``text`` with Markdown, KaTeX and HTML-significant characters backslash-escaped.
+    """``text`` with Markdown, KaTeX and HTML-significant characters backslash-escaped, and
+    the bare links and shortcodes that no backslash stops made inert.
 
     Use it for every string that carries user-supplied names (file, system, metric, LP names)
-    before it reaches ``st.error``/``st.warning``/``st.info``/``st.markdown``/``st.subheader``, so
-    ``**x**``, ``$x^2$``, ``_a_``, ``:red[x]`` or ``<b>`` print literally instead of as formatting.
+    before it reaches ``st.error``/``st.warning``/``st.info``/``st.markdown``/``st.subheader``,
+    ``st.table`` cells or captions, so ``**x**``, ``$x^2$``, ``_a_``, ``:red[x]``, ``<b>``,
+    ``[x](url)`` or a leading list marker print literally. GitHub-flavoured Markdown finds bare
+    links (``http://``, ``www.``, ``a@b.c``) in the text after escapes are resolved, and
+    Streamlit draws ``:material/icon:`` and emoji shortcodes: an invisible word joiner
+    (U+2060) after the scheme, ``www``, the character before ``@`` or the shortcode's colon
+    stops them.
     """
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
+    text = _INERT.sub("\\1" + _WORD_JOINER, str(text))
+    text = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+    return _LIST_MARKER.sub(r"\1\\\2", text)
 
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#$~|])")
+#: a list item's marker at the start (``- x``, ``+ x``, ``1. x``, ``1) x``)
+_LIST_MARKER = re.compile(r"^(\s*\d*)([-+.)])(?=\s|$)")
+#: bare links and shortcodes (see :func:`escape_markdown`)
+_INERT = re.compile(r"(https?|ftp|mailto|xmpp|www|[\w.+-](?=@)|:(?=[\w/+-]+:))", re.IGNORECASE)
+_WORD_JOINER = "\u2060"
 
 
 def show_warnings(messages, *, prefix: str | None = None) -> None:

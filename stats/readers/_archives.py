@@ -4,12 +4,26 @@ gzip is recognised by its magic bytes (``1f 8b``), never by the file name, so a
 ``BLEU.sys.score.gz`` renamed to ``.txt`` or uploaded without its extension still reads.
 A zip archive (``PK\\x03\\x04``), a tar archive (plain, or inside gzip) and a directory each
 stand for every score file they hold, read as one set with :func:`expand_sources`.
+
+This is the one code path every reader takes into an archive or a directory
+(:func:`archive_members`, :func:`directory_files`), so each limit holds for all of them:
+
+* at most :data:`MAX_MEMBERS` entries, counted from the archive's index (zip) or headers (tar)
+  before any member is unpacked;
+* each member's declared size is checked against the input limit before it is read, and its
+  bytes are counted while they stream out, so a member whose header lies (a zip bomb) or a
+  sparse tar member is refused by the bytes it actually produces;
+* all members together unpack to at most :data:`MAX_UNPACKED` bytes (gzipped members counted
+  unpacked);
+* in a directory, only regular files are read: symbolic links (to files or directories),
+  devices and FIFOs are skipped, and each file's size is taken from ``lstat`` before it is read.
 """
 
 from __future__ import annotations
 
 import io
 import os
+import stat
 import tarfile
 import zipfile
 import zlib
@@ -18,16 +32,98 @@ from typing import Any
 
 from .._errors import StatsInputError
 
-__all__ = ["expand_sources", "gunzip", "is_score_file_name"]
+__all__ = [
+    "MAX_MEMBERS",
+    "MAX_UNPACKED",
+    "archive_members",
+    "directory_files",
+    "expand_sources",
+    "gunzip",
+    "is_score_file_name",
+    "read_regular_file",
+]
 
 GZIP_MAGIC = b"\x1f\x8b"
 ZIP_MAGIC = b"PK\x03\x04"
 
 #: name endings (after any ``.gz``) of the files a directory or an archive contributes
 SCORE_SUFFIXES = (".score", ".tsv", ".csv", ".txt")
+#: most entries (files, folders, links) an archive or a directory may hold
+MAX_MEMBERS = 10_000
+#: most bytes all the members of one archive (or files of one directory) may unpack to
+MAX_UNPACKED = 256 * 2**20
+#: bytes read at a time from an archive member
+_CHUNK = 2**20
 
 
-def gunzip(data: bytes, label: str, *, limit: int | None = None) -> bytes:
+def _limit() -> int:
+    from ._limits import MAX_BYTES
+
+    return MAX_BYTES
+
+
+class _Budget:
+    """The bytes an archive or directory may still unpack to; refuses the member that
+    passes it, naming the archive, the member and the limit."""
+
+    def __init__(self, label: str):
+        self.label = label
+        self.left = MAX_UNPACKED
+
+    def take(self, size: int, member: str) -> None:
+        self.left -= size
+        if self.left < 0:
+            raise StatsInputError(
+                f"{self.label}: unpacks to more than {MAX_UNPACKED:,} bytes (the limit for all "
+                f"files of an archive or directory together), reached at {member}; split it"
+            )
+
+
+def _check_count(count: int, label: str, what: str = "archive") -> None:
+    if count > MAX_MEMBERS:
+        raise StatsInputError(
+            f"{label}: the {what} holds {count:,} entries, over the limit of {MAX_MEMBERS:,} "
+            f"entries per {what}; split it"
+        )
+
+
+def _check_declared(size: int, name: str) -> None:
+    limit = _limit()
+    if size > limit:
+        raise StatsInputError(
+            f"{name}: {size:,} bytes unpacked is over the input limit of {limit:,} bytes; "
+            "split the file (e.g. one language pair or metric per file)"
+        )
+
+
+def _stream(fh, name: str, budget: _Budget | None, declared: int | None = None) -> bytes:
+    """Read ``fh`` in chunks, refusing it as soon as it produces more than the input limit,
+    more than ``declared`` bytes (a header that lies) or more than the budget left."""
+    limit = _limit()
+    parts, size = [], 0
+    while True:
+        chunk = fh.read(_CHUNK)
+        if not chunk:
+            break
+        size += len(chunk)
+        if size > limit:
+            raise StatsInputError(
+                f"{name}: unpacks to more than {limit:,} bytes, the input limit; split the file"
+            )
+        if declared is not None and size > declared:
+            raise StatsInputError(
+                f"{name}: unpacks to more than the {declared:,} bytes its archive header "
+                "declares; the archive is corrupt or forged"
+            )
+        if budget is not None:
+            budget.take(len(chunk), name)
+        parts.append(chunk)
+    return b"".join(parts)
+
+
+def gunzip(
+    data: bytes, label: str, *, limit: int | None = None, budget: _Budget | None = None
+) -> bytes:
     """``data`` decompressed when it starts with the gzip magic bytes, else ``data`` itself.
 
     Decompression stops past ``limit`` bytes (default :data:`stats.readers._limits.MAX_BYTES`),
@@ -41,9 +137,9 @@ def gunzip(data: bytes, label: str, *, limit: int | None = None) -> bytes:
     """
     if not data.startswith(GZIP_MAGIC):
         return data
-    from ._limits import MAX_BYTES
-
-    limit = MAX_BYTES if limit is None else limit
+    limit = _limit() if limit is None else limit
+    if budget is not None:
+        limit = min(limit, max(budget.left, 0))
     parts, size, rest = [], 0, data
     try:
         while rest.startswith(GZIP_MAGIC):  # a gzip file may hold several members
@@ -51,6 +147,8 @@ def gunzip(data: bytes, label: str, *, limit: int | None = None) -> bytes:
             part = inflate.decompress(rest, limit + 1 - size)
             size += len(part)
             if size > limit:
+                if budget is not None:
+                    budget.take(size, label)
                 raise StatsInputError(
                     f"{label}: the gzip file unpacks to more than {limit:,} bytes, the input "
                     "limit; split it or give a smaller file"
@@ -61,11 +159,21 @@ def gunzip(data: bytes, label: str, *, limit: int | None = None) -> bytes:
             rest = inflate.unused_data
     except (OSError, EOFError, zlib.error) as exc:
         raise StatsInputError(f"{label}: a gzip file that cannot be decompressed ({exc})") from None
+    if budget is not None:
+        budget.take(size - len(data), label)  # the packed bytes were counted already
     return b"".join(parts)
 
 
-def _is_tar(data: bytes) -> bool:
-    return len(data) > 262 and data[257:262] == b"ustar"
+def _gunzip_head(data: bytes, size: int) -> bytes:
+    """The first ``size`` unpacked bytes of gzip ``data`` (b"" when it cannot be read)."""
+    try:
+        return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data, size)
+    except zlib.error:
+        return b""
+
+
+def _is_tar(head: bytes) -> bool:
+    return len(head) > 262 and head[257:262] == b"ustar"
 
 
 def is_score_file_name(name: str, skip: tuple = ()) -> bool:
@@ -79,36 +187,121 @@ def is_score_file_name(name: str, skip: tuple = ()) -> bool:
     return low.endswith(SCORE_SUFFIXES) and not (skip and low.endswith(tuple(skip)))
 
 
-def _members_zip(data: bytes, label: str, skip: tuple) -> list[tuple[str, bytes]]:
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            names = sorted(i.filename for i in zf.infolist() if not i.is_dir())
-            return [(f"{label}:{n}", zf.read(n)) for n in names if is_score_file_name(n, skip)]
-    except (zipfile.BadZipFile, OSError, EOFError, zlib.error) as exc:
-        raise StatsInputError(f"{label}: a zip archive that cannot be read ({exc})") from None
+def _members_zip(data: bytes, label: str, want, budget: _Budget):
+    names, out = [], []
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        infos = zf.infolist()
+        _check_count(len(infos), label)
+        files = sorted((i for i in infos if not i.is_dir()), key=lambda i: i.filename)
+        chosen = {id(i) for i in files if want(i.filename)}
+        declared = sum(i.file_size for i in files if id(i) in chosen)
+        if declared > MAX_UNPACKED:
+            raise StatsInputError(
+                f"{label}: its files declare {declared:,} bytes unpacked, over the limit of "
+                f"{MAX_UNPACKED:,} bytes for all files of an archive together; split it"
+            )
+        for info in files:
+            names.append(info.filename)
+            if id(info) in chosen:
+                where = f"{label}:{info.filename}"
+                _check_declared(info.file_size, where)
+                with zf.open(info) as fh:
+                    out.append((info.filename, _stream(fh, where, budget, info.file_size)))
+    return names, out
 
 
-def _members_tar(data: bytes, label: str, skip: tuple) -> list[tuple[str, bytes]]:
+class _BoundedReader(io.RawIOBase):
+    """A file object over ``raw`` that refuses to give more than the budget's bytes: a tar
+    stream inside gzip is unpacked as tarfile reads it, never whole."""
+
+    def __init__(self, raw, budget: _Budget):
+        self.raw, self.budget = raw, budget
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        data = self.raw.read(len(buffer))
+        self.budget.take(len(data), f"{self.budget.label} (the tar stream)")
+        buffer[: len(data)] = data
+        return len(data)
+
+
+def _members_tar(data: bytes, label: str, want, budget: _Budget):
+    import gzip
+
+    if data.startswith(GZIP_MAGIC):
+        raw = _BoundedReader(gzip.GzipFile(fileobj=io.BytesIO(data)), budget)
+    else:
+        raw = io.BytesIO(data)
+    names, out = [], []
+    with tarfile.open(fileobj=raw, mode="r|") as tf:  # a stream: one pass, never a seek
+        count = 0
+        for member in tf:
+            count += 1
+            _check_count(count, label)
+            if not member.isfile():  # links, devices, FIFOs, folders: never read
+                continue
+            names.append(member.name)
+            if not want(member.name):
+                continue
+            where = f"{label}:{member.name}"
+            _check_declared(member.size, where)
+            fh = tf.extractfile(member)
+            out.append((member.name, _stream(fh, where, None, member.size) if fh else b""))
+    order = sorted(range(len(out)), key=lambda k: out[k][0])
+    return sorted(names), [out[k] for k in order]
+
+
+def archive_members(data: bytes, label: str, *, want=lambda name: True):
+    """``(names, members)`` of a zip or tar(.gz) archive, or None when ``data`` is neither.
+
+    ``names`` lists every regular file inside (sorted); ``members`` holds ``(name, bytes)`` of
+    those for which ``want(name)`` is true, read under the limits of this module (entry count,
+    declared and actual size of each member, the archive's total unpacked bytes).
+
+    Raises
+    ------
+    StatsInputError
+        An unreadable archive, or one past a limit (naming the archive, the member and the
+        limit).
+    """
+    budget = _Budget(label)
     try:
-        with tarfile.open(fileobj=io.BytesIO(data)) as tf:
-            out = []
-            for m in sorted((m for m in tf.getmembers() if m.isfile()), key=lambda m: m.name):
-                if is_score_file_name(m.name, skip):
-                    out.append((f"{label}:{m.name}", tf.extractfile(m).read()))
-            return out
-    except (tarfile.TarError, OSError, EOFError, zlib.error) as exc:
-        raise StatsInputError(f"{label}: a tar archive that cannot be read ({exc})") from None
+        if data.startswith(ZIP_MAGIC):
+            return _members_zip(data, label, want, budget)
+        head = _gunzip_head(data, 263) if data.startswith(GZIP_MAGIC) else data[:263]
+        if not _is_tar(head):
+            return None
+        return _members_tar(data, label, want, budget)
+    except StatsInputError:
+        raise
+    except (
+        zipfile.BadZipFile,
+        tarfile.TarError,
+        OSError,
+        EOFError,
+        ValueError,
+        zlib.error,
+        NotImplementedError,
+        RuntimeError,
+        KeyError,
+    ) as exc:
+        kind = "zip" if data.startswith(ZIP_MAGIC) else "tar"
+        raise StatsInputError(f"{label}: a {kind} archive that cannot be read ({exc})") from None
 
 
 def _expand_bytes(data: bytes, label: str, skip: tuple = ()) -> list[tuple[str, bytes]]:
-    """One file's bytes -> [(name, bytes)]: the members of an archive, else the file itself."""
-    if data.startswith(ZIP_MAGIC):
-        members = _members_zip(data, label, skip)
-    else:
-        plain = gunzip(data, label)
-        if not _is_tar(plain):
-            return [(label, data)]
-        members = _members_tar(plain, label, skip)
+    """One file's bytes -> [(name, bytes)]: the members of an archive (gzipped members
+    unpacked within the archive's budget), else the file itself."""
+    found = archive_members(data, label, want=lambda n: is_score_file_name(n, skip))
+    if found is None:
+        return [(label, data)]
+    budget = _Budget(label)
+    members = []
+    for name, raw in found[1]:
+        budget.take(len(raw), f"{label}:{name}")
+        members.append((f"{label}:{name}", gunzip(raw, f"{label}:{name}", budget=budget)))
     if not members:
         raise StatsInputError(
             f"{label}: the archive holds no score file (names ending in "
@@ -117,11 +310,51 @@ def _expand_bytes(data: bytes, label: str, skip: tuple = ()) -> list[tuple[str, 
     return members
 
 
-def _read_path(path: Path, label: str) -> bytes:
+def read_regular_file(path: Path, label: str) -> bytes:
+    """The bytes of ``path``, its size checked (``stat``) against the input limit before it is
+    read, so a sparse or huge file costs no memory."""
+    from ._limits import check_bytes
+
     try:
-        return path.read_bytes()
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise StatsInputError(f"{label}: not a regular file (a device, FIFO or socket)")
+        check_bytes(info.st_size, label)
+        with open(path, "rb") as fh:  # (a buffer of the size read, not of the limit)
+            data = fh.read(min(info.st_size, _limit()) + 1)
     except OSError as exc:
         raise StatsInputError(f"{label}: cannot be read ({exc.strerror})") from None
+    check_bytes(len(data), label)  # a file that grew since its stat
+    return data
+
+
+def directory_files(path: Path, label: str, *, want=lambda name: True, sized=None) -> list[Path]:
+    """The regular files under ``path`` (recursively, sorted) whose name ``want`` accepts.
+
+    Symbolic links are never followed, neither to files nor to folders; devices, FIFOs and
+    sockets are skipped. The entries are counted against :data:`MAX_MEMBERS` and the chosen
+    files' sizes (``lstat``) against :data:`MAX_UNPACKED`, before any file is read
+    (``sized(name)``: which files the caller will read, when not all; default all).
+    """
+    out, count, total = [], 0, 0
+    for root, dirs, files in os.walk(path, followlinks=False):
+        count += len(dirs) + len(files)
+        _check_count(count, label, "directory")
+        for f in files:
+            p = Path(root, f)
+            try:
+                info = os.lstat(p)
+            except OSError:
+                continue
+            if stat.S_ISREG(info.st_mode) and want(str(p)):
+                total += info.st_size if sized is None or sized(str(p)) else 0
+                if total > MAX_UNPACKED:
+                    raise StatsInputError(
+                        f"{label}: its files hold more than {MAX_UNPACKED:,} bytes (the limit "
+                        f"for all files of a directory together), reached at {p}; split it"
+                    )
+                out.append(p)
+    return sorted(out)
 
 
 def expand_sources(items, names=None, *, skip: tuple = ()) -> list[tuple[str, Any]]:
@@ -149,8 +382,11 @@ def expand_sources(items, names=None, *, skip: tuple = ()) -> list[tuple[str, An
     Raises
     ------
     StatsInputError
-        A directory or archive holding no score file; an unreadable archive.
+        A directory or archive holding no score file; an unreadable archive; any limit of
+        this module or of :mod:`._limits` (size checked before a file is read).
     """
+    from ._limits import check_bytes
+
     out: list[tuple[str, object]] = []
     for i, item in enumerate(items):
         name = names[i] if names is not None else None
@@ -160,31 +396,36 @@ def expand_sources(items, names=None, *, skip: tuple = ()) -> list[tuple[str, An
             path = Path(item)
             label = name or os.fspath(item)
             if path.is_dir():
-                files = sorted(
-                    p for p in path.rglob("*") if p.is_file() and is_score_file_name(str(p), skip)
-                )
+                files = directory_files(path, label, want=lambda n: is_score_file_name(n, skip))
                 if not files:
                     raise StatsInputError(
                         f"{label}: the directory holds no score file (names ending in "
-                        f"{', '.join(SCORE_SUFFIXES)}, optionally .gz)"
+                        f"{', '.join(SCORE_SUFFIXES)}, optionally .gz; links are not followed)"
                     )
                 out.extend(
-                    m for p in files for m in _expand_bytes(_read_path(p, str(p)), str(p), skip)
+                    m
+                    for p in files
+                    for m in _expand_bytes(read_regular_file(p, str(p)), str(p), skip)
                 )
                 continue
             if not path.is_file():
                 out.append((label, item))  # the reader names what is wrong
                 continue
-            out.extend(_expand_bytes(_read_path(path, label), label, skip))
+            out.extend(_expand_bytes(read_regular_file(path, label), label, skip))
             continue
         if hasattr(item, "getvalue") or hasattr(item, "read"):
             label = name or str(getattr(item, "name", None) or "<input>")
+            size = getattr(item, "size", None)  # an upload's length, known before a copy
+            if isinstance(size, int):
+                check_bytes(size, label)
             data = item.getvalue() if hasattr(item, "getvalue") else item.read()
             if isinstance(data, str):
                 data = data.encode("utf-8")
+            check_bytes(len(data), label)
             out.extend(_expand_bytes(bytes(data), label, skip))
             continue
         if isinstance(item, (bytes, bytearray, memoryview)):
+            check_bytes(len(item), name or "<input>")
             out.extend(_expand_bytes(bytes(item), name or "<input>", skip))
             continue
         out.append((name or "<input>", item))

@@ -25,9 +25,11 @@ import numpy as np
 import pandas as pd
 
 from .._errors import StatsInputError
-from ._archives import gunzip
+from . import _limits
+from ._archives import gunzip, read_regular_file
 from ._limits import (
     check_bytes,
+    check_header_width,
     check_text_size,
     check_value_range,
     csv_error,
@@ -65,17 +67,16 @@ def load_bytes(source: Source, name: str | None = None) -> tuple[bytes, str]:
             raise StatsInputError(f"{label}: file not found")
         if path.is_dir():
             raise StatsInputError(f"{label}: is a directory, not a file")
-        try:
-            check_bytes(path.stat().st_size, label)
-            data = path.read_bytes()
-        except OSError as exc:
-            raise StatsInputError(f"{label}: cannot be read ({exc.strerror})") from None
+        data = read_regular_file(path, label)  # its size (stat) checked before it is read
     elif isinstance(source, (bytes, bytearray, memoryview)):
+        check_bytes(len(source), label)
         data = bytes(source)
-    elif hasattr(source, "getvalue"):
-        data = bytes(source.getvalue())
-    elif hasattr(source, "read"):
-        data = source.read()
+    elif hasattr(source, "getvalue") or hasattr(source, "read"):
+        size = getattr(source, "size", None)  # an upload's length, known before any copy
+        if isinstance(size, int):
+            check_bytes(size, label)
+        data = source.getvalue() if hasattr(source, "getvalue") else source.read()
+        check_bytes(len(data), label)
         if isinstance(data, str):
             data = data.encode("utf-8")
         data = bytes(data)
@@ -177,7 +178,9 @@ _CAREFUL_UTF8 = tuple(
 _SEPARATORS = {"tab": (b"\t", "\t"), "csv": (b",", ","), "whitespace": (None, r"\s+")}
 
 
-def leading_lines(text: str, label: str, *, delimiter: str = "auto", lines: int = 200):
+def leading_lines(
+    text: str, label: str, *, delimiter: str = "auto", lines: int = 200, header: bool = True
+):
     """:func:`split_lines` of the first ``lines`` lines only (the header and a sample of rows,
     enough for the header checks and :func:`wrong_file_hint`); the whole text when the start
     holds no data row."""
@@ -185,11 +188,11 @@ def leading_lines(text: str, label: str, *, delimiter: str = "auto", lines: int 
     for _ in range(lines):
         cut = text.find("\n", cut + 1)
         if cut < 0:
-            return split_lines(text, label, delimiter=delimiter)
+            return split_lines(text, label, delimiter=delimiter, header=header)
     try:
-        return split_lines(text[:cut], label, delimiter=delimiter)
+        return split_lines(text[:cut], label, delimiter=delimiter, header=header)
     except StatsInputError:
-        return split_lines(text, label, delimiter=delimiter)
+        return split_lines(text, label, delimiter=delimiter, header=header)
 
 
 @functools.cache
@@ -197,7 +200,7 @@ def _has_pyarrow() -> bool:
     return importlib.util.find_spec("pyarrow") is not None
 
 
-def _pyarrow_frame(data: bytes, columns, sep: str, dtype) -> pd.DataFrame:
+def _pyarrow_frame(data: bytes, columns, sep: str, dtype, header: int = 1) -> pd.DataFrame:
     """pyarrow's CSV parser, every column typed as asked (strings stay strings: ``007``)."""
     import pyarrow as pa
     from pyarrow import csv as pacsv
@@ -205,7 +208,7 @@ def _pyarrow_frame(data: bytes, columns, sep: str, dtype) -> pd.DataFrame:
     types = {c: pa.float64() if dtype.get(c) == "float64" else pa.string() for c in columns}
     table = pacsv.read_csv(
         io.BytesIO(data),
-        read_options=pacsv.ReadOptions(column_names=list(columns), skip_rows=1),
+        read_options=pacsv.ReadOptions(column_names=list(columns), skip_rows=header),
         parse_options=pacsv.ParseOptions(delimiter=sep, quote_char=False),
         convert_options=pacsv.ConvertOptions(
             column_types=types, strings_can_be_null=False, null_values=[""],
@@ -216,7 +219,12 @@ def _pyarrow_frame(data: bytes, columns, sep: str, dtype) -> pd.DataFrame:
 
 
 def fast_frame(
-    data: bytes, columns: Sequence[str], delimiter: str, dtype: Mapping[str, str]
+    data: bytes,
+    columns: Sequence[str],
+    delimiter: str,
+    dtype: Mapping[str, str],
+    *,
+    header: bool = True,
 ) -> pd.DataFrame | None:
     """The rows of ``data`` (header line skipped) read by :func:`pandas.read_csv` (pyarrow's
     parser, or pandas' C parser for whitespace-separated files),
@@ -237,12 +245,12 @@ def fast_frame(
     byte, sep = _SEPARATORS[delimiter]
     try:
         if byte is not None and _has_pyarrow():
-            frame = _pyarrow_frame(data, columns, byte.decode(), dtype)
+            frame = _pyarrow_frame(data, columns, byte.decode(), dtype, int(header))
         else:  # runs of whitespace: pandas' C parser
             with warnings.catch_warnings():  # a long first row is only a warning to pandas
                 warnings.simplefilter("error", pd.errors.ParserWarning)
                 frame = pd.read_csv(
-                    io.BytesIO(data), sep=sep, header=0, names=list(columns), index_col=False,
+                    io.BytesIO(data), sep=sep, header=0 if header else None, names=list(columns), index_col=False,
                     dtype={c: dtype.get(c, str) for c in columns}, keep_default_na=False,
                     na_values=[""], quoting=csv.QUOTE_NONE, engine="c",
                 )
@@ -252,14 +260,18 @@ def fast_frame(
         if type(exc).__module__.startswith("pyarrow"):
             return None
         raise
-    if data.count(b"\n") + (not data.endswith(b"\n")) != len(frame) + 1:
+    if data.count(b"\n") + (not data.endswith(b"\n")) != len(frame) + header:
         return None  # a blank line (pandas skips it; the careful parser counts it)
-    if byte is not None and data.count(byte) != (len(frame) + 1) * (len(columns) - 1):
+    if byte is not None and data.count(byte) != (len(frame) + header) * (len(columns) - 1):
         return None  # a short row (pandas pads it; the careful parser names it)
     for c in columns:
         col = frame[c]
-        if col.isna().any() or (col.dtype.kind == "f" and not np.isfinite(col.to_numpy()).all()):
+        if col.isna().any():
             return None
+        if col.dtype.kind == "f":  # non-finite or too large: the careful parser names it
+            values = col.to_numpy()
+            if not np.isfinite(values).all() or (np.abs(values) > _limits.MAX_ABS_VALUE).any():
+                return None
         if col.dtype.kind != "f":
             if byte is not None:
                 col = col.str.strip()
@@ -280,6 +292,8 @@ def read_table(
     hint: str | None = None,
     dtype: Mapping[str, str] | None = None,
     text: str | None = None,
+    names: Sequence[str] | None = None,
+    max_extra: tuple[int, str] | None = None,
 ) -> RawTable:
     """Read a delimited text file with a header row into a :class:`RawTable` of strings.
 
@@ -300,6 +314,12 @@ def read_table(
     ``text``: the decoded text of ``source``, when the caller has already decoded it
     (:func:`decode`); ``source`` must then be the file's bytes (:func:`load_bytes`).
 
+    ``names``: the columns of a file without a header line (its line 1 is then data).
+
+    ``max_extra``: ``(limit, what)`` for a wide table, whose columns beyond ``required`` and
+    ``optional`` are ``what`` (systems, metrics): more than ``limit`` of them are refused from
+    the header, before the body is parsed.
+
     Raises
     ------
     StatsInputError
@@ -309,7 +329,11 @@ def read_table(
     data, label = load_bytes(source, name)
     if text is None:
         text = decode(data, label)
-    head, rows, delimiter = leading_lines(text, label, delimiter=delimiter)
+    if names is None:
+        head, rows, delimiter = leading_lines(text, label, delimiter=delimiter)
+    else:  # no header line: the caller names the columns, and line 1 is data
+        _, rows, delimiter = leading_lines(text, label, delimiter=delimiter, header=False)
+        head = list(names)
     extra = wrong_file_hint(head, rows, expected=hint) if hint else ""
     canon = {c.lower(): c for c in [*required, *optional]}
     columns = [canon.get(h.lower(), h) for h in head]
@@ -318,6 +342,11 @@ def read_table(
         if c.lower() in seen:
             raise StatsInputError(f"{label}, line 1: column {c!r} appears twice in the header")
         seen.add(c.lower())
+    if max_extra is not None:
+        check_header_width(
+            sum(c not in canon.values() for c in columns), label, what=max_extra[1],
+            limit=max_extra[0],
+        )
     missing = [c for c in required if c not in columns]
     if missing:
         raise StatsInputError(
@@ -325,11 +354,12 @@ def read_table(
             f"found {', '.join(head) or 'nothing'} (expected {' '.join(required)}){extra}"
         )
     keep = [c for c in columns if extra_columns or c in canon.values()]
-    frame = fast_frame(data, columns, delimiter, dtype or {})
+    has_head = names is None
+    frame = fast_frame(data, columns, delimiter, dtype or {}, header=has_head)
     if frame is not None:
-        frame[LINE] = np.arange(2, len(frame) + 2, dtype=np.int64)
+        frame[LINE] = np.arange(1 + has_head, len(frame) + 1 + has_head, dtype=np.int64)
         return RawTable(frame=frame[[*keep, LINE]], name=label, delimiter=delimiter)
-    _, rows, _ = split_lines(text, label, delimiter=delimiter)
+    _, rows, _ = split_lines(text, label, delimiter=delimiter, header=has_head)
     width = len(columns)
     for line_no, fields in rows:
         if len(fields) != width:

@@ -58,6 +58,16 @@ def check_bytes(size: int, label: str) -> None:
         )
 
 
+def check_header_width(count: int, label: str, *, what: str, limit: int) -> None:
+    """Refuse a wide table whose header names more than ``limit`` ``what`` (systems, metrics)
+    before its body is parsed: the header is all it takes to know."""
+    if count > limit:
+        raise StatsInputError(
+            f"{label}, line 1: {_n(count)} {what} is over the limit of {_n(limit)} (counted in "
+            f"the header, before the rows are read); compare fewer {what}"
+        )
+
+
 def detect_encoding(data: bytes) -> tuple[str, int]:
     """The encoding of ``data`` and the length of its byte-order mark.
 

@@ -23,12 +23,8 @@ metric scores. Every error is one line naming the file and line.
 
 from __future__ import annotations
 
-import io
 import math
 import os
-import tarfile
-import zipfile
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -36,6 +32,7 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 
 from .._errors import StatsInputError
+from ._archives import archive_members, directory_files, read_regular_file
 from ._common import (
     Source,
     _is_number,
@@ -45,7 +42,7 @@ from ._common import (
     source_name,
     split_lines,
 )
-from ._limits import check_bytes, check_value, overflows
+from ._limits import check_value, overflows
 from .system_level import _as_source
 
 __all__ = [
@@ -284,38 +281,23 @@ def _add(store: dict, name: str, label: str, system: str, value, line: int) -> _
 
 
 def _archive_members(data: bytes, label: str) -> dict:
-    """``{posix path: bytes}`` of the files of a zip or tar.gz archive; its unpacked size is
-    checked against the input limit before anything is unpacked."""
-    out = {}
-    try:
-        if data[:4] == b"PK\x03\x04" or label.lower().endswith(".zip"):
-            with zipfile.ZipFile(io.BytesIO(data)) as zf:
-                files = [info for info in zf.infolist() if not info.is_dir()]
-                check_bytes(sum(info.file_size for info in files), f"{label} (unpacked)")
-                for info in files:
-                    out[info.filename] = zf.read(info)
-        else:
-            with tarfile.open(fileobj=io.BytesIO(data), mode="r:*") as tf:
-                members = [member for member in tf.getmembers() if member.isfile()]
-                check_bytes(sum(member.size for member in members), f"{label} (unpacked)")
-                for member in members:
-                    fh = tf.extractfile(member)
-                    out[member.name] = fh.read() if fh else b""
-    except (zipfile.BadZipFile, tarfile.TarError, OSError, EOFError, ValueError, zlib.error,
-            NotImplementedError, RuntimeError) as exc:
-        if isinstance(exc, StatsInputError):
-            raise
-        raise StatsInputError(f"{label}: not a readable .zip or .tar.gz archive ({exc})") from None
-    return out
+    """``{posix path: bytes}`` of the files of a zip or tar.gz archive (score files' bytes, the
+    other files' names only), read under the shared archive limits (:mod:`._archives`)."""
+    found = archive_members(data, label, want=lambda n: n.endswith(".score"))
+    if found is None:
+        raise StatsInputError(f"{label}: not a readable .zip or .tar.gz archive")
+    names, members = found
+    return {**dict.fromkeys(names, b""), **dict(members)}
 
 
 def _directory_members(path: Path) -> dict:
-    """``{posix path: loader}`` of the score files (and system-output names) under ``path``."""
+    """``{posix path: loader}`` of the score files (and system-output names) under ``path``:
+    regular files only, links never followed (:func:`._archives.directory_files`)."""
     out = {}
-    for p in sorted(path.rglob("*")):
+    for p in directory_files(path, os.fspath(path), sized=lambda n: n.endswith(".score")):
         parts = p.relative_to(path).parts
-        if p.is_file() and ("human-scores" in parts or "metric-scores" in parts
-                            or "system-outputs" in parts or "references" in parts):
+        if ("human-scores" in parts or "metric-scores" in parts
+                or "system-outputs" in parts or "references" in parts):
             out[PurePosixPath(*parts).as_posix()] = p
     return out
 
@@ -373,7 +355,7 @@ def _read_mtme(members: dict, label: str, pairs: dict) -> list:
         if level not in _LEVELS:
             continue  # doc and domain levels are not used
         raw = members[path]
-        data = raw.read_bytes() if isinstance(raw, Path) else raw
+        data = read_regular_file(raw, where) if isinstance(raw, Path) else raw
         text = decode(data, where)
         pair = pairs.setdefault(lp, _Pair())
         store = (pair.gold if gold else pair.metrics)[level]

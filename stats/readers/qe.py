@@ -54,6 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._budget import MAX_SYSTEMS
 from .._columnwise import constant_columns
 from .._errors import StatsInputError
 from ._common import (
@@ -61,6 +62,7 @@ from ._common import (
     Source,
     _is_number,
     decode,
+    leading_lines,
     load_bytes,
     load_text,
     name_list,
@@ -70,6 +72,7 @@ from ._common import (
     to_float,
     wrong_file_hint,
 )
+from ._limits import check_header_width
 
 __all__ = [
     "QEData",
@@ -459,9 +462,10 @@ def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData
     )
 
 
+
 def _read_wide(source: Source, name: str | None, allow_constant: bool) -> QEData:
     text, label = load_text(source, name)
-    head, rows, _ = split_lines(text, label)
+    head, rows, _ = leading_lines(text, label)  # the header only: the body is read_table's
     low = [h.lower() for h in head]
     gold_cols = [i for i, h in enumerate(low) if i > 0 and h in _GOLD_NAMES]
     if not gold_cols:
@@ -470,6 +474,7 @@ def _read_wide(source: Source, name: str | None, allow_constant: bool) -> QEData
             f"(found {', '.join(head)})"
         )
     gold_col = gold_cols[0]
+    check_header_width(len(head) - 2, label, what="systems", limit=MAX_SYSTEMS)  # before the body
     table = read_table(source, required=tuple(head), name=name)
     frame = table.frame
     sys_cols = [h for i, h in enumerate(head) if i not in (0, gold_col)]

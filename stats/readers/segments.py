@@ -28,12 +28,14 @@ from pathlib import PurePath
 import numpy as np
 import pandas as pd
 
+from .. import _budget
 from .._errors import StatsInputError
 from ..sufficient import statistics_from_scores
 from ._common import (
     LINE,
     TEXT_FILE_HINT,
     Source,
+    _is_number,
     decode,
     file_kind,
     leading_lines,
@@ -44,6 +46,7 @@ from ._common import (
     read_table,
     to_float,
 )
+from ._limits import check_header_width
 from .mt_text import read_parallel as read_parallel  # the MT output reader
 
 __all__ = [
@@ -134,6 +137,9 @@ def read_segment_scores(
         )
     if {"system", "segment", "score"} <= low:
         return _read_long(data, text, label, metric)
+    if _headerless_long(head, low):  # SYSTEM SEGMENT SCORE [METRIC] rows, as WMT writes them
+        names = _LONG_NAMES[: len(head)]
+        return _read_long(data, text, label, metric, names=names)
     if "system" in low or "score" in low:
         raise StatsInputError(
             f"{label}, line 1: a long-format file needs the columns SYSTEM SEGMENT SCORE "
@@ -159,7 +165,26 @@ def _subset(codes: np.ndarray, names: list[str], keep: np.ndarray) -> tuple[np.n
 _LONG_TYPES = {"SYSTEM": "str", "SEGMENT": "str", "METRIC": "str", "SCORE": "float64"}
 
 
-def _read_long(data: bytes, text: str, label: str, metric: str | None) -> pd.DataFrame:
+#: the columns of a long segment-score file without a header, in WMT's order
+_LONG_NAMES = ("SYSTEM", "SEGMENT", "SCORE", "METRIC")
+_KNOWN = {"system", "segment", "score", "metric", *_ID_COLUMNS}
+
+
+def _headerless_long(head: list[str], low: set[str]) -> bool:
+    """Whether the first line is a row ``SYSTEM SEGMENT SCORE [METRIC]`` rather than a header:
+    three or four fields, the third a number, the fourth (if any) not, no known column name."""
+    return (
+        len(head) in (3, 4)
+        and not (low & _KNOWN)
+        and _is_number(head[2])
+        and not _is_number(head[0])
+        and (len(head) == 3 or not _is_number(head[3]))
+    )
+
+
+def _read_long(
+    data: bytes, text: str, label: str, metric: str | None, *, names=None
+) -> pd.DataFrame:
     table = read_table(
         data,
         required=["SYSTEM", "SEGMENT", "SCORE"],
@@ -168,6 +193,7 @@ def _read_long(data: bytes, text: str, label: str, metric: str | None) -> pd.Dat
         hint="segment-level scores",
         dtype=_LONG_TYPES,
         text=text,
+        names=names,
     )
     frame = table.frame
     lines = frame[LINE].to_numpy()
@@ -272,6 +298,7 @@ def _read_wide(data: bytes, text: str, label: str) -> pd.DataFrame:
     systems = head[1:] if has_id else head
     if not systems:
         raise StatsInputError(f"{label}, line 1: no system columns in the header")
+    check_header_width(len(systems), label, what="systems", limit=_budget.MAX_SYSTEMS)
     for s in systems:
         if not s.strip():
             raise StatsInputError(f"{label}, line 1: a system column has an empty name")
@@ -308,11 +335,14 @@ def score_file_metrics(source: Source, *, name: str | None = None) -> tuple[str,
     text = decode(data, label)
     head, _, _ = leading_lines(text, label)
     low = [h.lower() for h in head]
-    if not {"system", "segment", "score", "metric"} <= set(low):
+    names = None
+    if len(head) == 4 and _headerless_long(head, set(low)):
+        names = _LONG_NAMES
+    elif not {"system", "segment", "score", "metric"} <= set(low):
         return ()
     table = read_table(
         data, required=["SYSTEM", "SEGMENT", "SCORE", "METRIC"], name=label, dtype=_LONG_TYPES,
-        text=text,
+        text=text, names=names,
     )
     return tuple(_codes(table.frame["METRIC"])[1])
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .. import _budget
 from .._columnwise import constant_columns
 from .._errors import StatsInputError
 from ._archives import expand_sources
@@ -34,6 +35,7 @@ from ._common import (
     _is_number,
     decode,
     file_kind,
+    leading_lines,
     load_bytes,
     name_list,
     read_table,
@@ -111,7 +113,7 @@ def detect_system_format(text: str, label: str = "<input>") -> str:
         The first line is neither a WMT header, a wide header (with a ``system`` column) nor a
         five-field WMT row.
     """
-    rows = _leading_rows(text, label)
+    _, rows, _ = leading_lines(text, label, header=False)  # never the whole body
     wmt = detect_wmt_format(rows[0][1])  # REFSET files and DA scores of the metrics task
     if wmt is not None:
         return wmt
@@ -135,20 +137,6 @@ def detect_system_format(text: str, label: str = "<input>") -> str:
         f"WMT columns {' '.join(WMT_COLUMNS)} or a wide table with a 'system' column, a 'human' "
         f"column and one column per metric{hint}"
     )
-
-
-def _leading_rows(text: str, label: str, lines: int = 200) -> list[tuple[int, list[str]]]:
-    """The first ``lines`` lines of ``text`` split into fields (enough to tell the format and
-    hint at another kind of file), without splitting the rest of a large file."""
-    cut = -1
-    for _ in range(lines):
-        cut = text.find("\n", cut + 1)
-        if cut < 0:
-            break
-    try:
-        return split_lines(text if cut < 0 else text[:cut], label, header=False)[1]
-    except StatsInputError:  # the start holds no data row: the whole text says why
-        return split_lines(text, label, header=False)[1]
 
 
 def _wmt_from_rows(rows: list[tuple[int, list[str]]], label: str) -> pd.DataFrame:
@@ -261,6 +249,7 @@ def _wide_system_scores(source, *, name: str | None, text: str | None = None) ->
         extra_columns=True,
         hint=EXPECTED,
         text=text,
+        max_extra=(_budget.MAX_METRICS, "metrics"),
     )
     raw, label = table.frame, table.name
     kind = file_kind([c for c in raw.columns if c != LINE])

@@ -22,3 +22,17 @@ def test_formatting_characters_are_escaped():
 def test_plain_messages_are_unchanged():
     msg = "human.tsv, line 3, column SCORE: 'abc' is not a number"
     assert escape_markdown(msg) == msg
+
+
+def test_list_markers_and_shortcodes_are_inert():
+    assert escape_markdown("- x") == "\\- x" and escape_markdown("12. x") == "12\\. x"
+    assert escape_markdown("a - b") == "a - b"
+    shown = escape_markdown(":material/warning: :smile:")
+    assert ":material/warning:" not in shown and ":smile:" not in shown
+
+
+def test_bare_links_are_broken_by_an_invisible_word_joiner():
+    # GFM finds http://, www. and a@b.c in the text after escapes are resolved
+    for raw in ("http://m.test/x", "HTTPS://m.test", "www.m.test", "me@m.test", "ftp://m.test"):
+        shown = _unescape(escape_markdown(raw))
+        assert "\u2060" in shown and shown.replace("\u2060", "") == raw

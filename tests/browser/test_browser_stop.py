@@ -1,0 +1,54 @@
+"""Real browser: a long computation shows a Stop button beside its progress bar
+(dashboard.page_run.run_steps, used by every page); a click ends it, the page says so without
+an exception, and the session stays usable -- the next change of a control computes afresh."""
+
+from __future__ import annotations
+
+import random
+
+from tests.browser.helpers import (
+    EXCEPTION_SELECTOR,
+    assert_no_exception,
+    fail_with_page_state,
+    rerun_after,
+    wait_for_charts,
+    wait_for_idle,
+)
+
+STOP = '[class*="st-key-run_steps_stop_"]:not([class*="_again"]) button'
+
+
+def test_stop_ends_a_long_test_and_leaves_the_session_usable(page, app_url):
+    seed = random.randrange(1, 2**31)  # no cached result from another test or run
+    # page.goto, not goto_page: that waits for the run to end, and this one must be caught
+    page.goto(f"{app_url}/mt_systems?resamples=10000&seed={seed}")
+    # the tests' own bar (statistics extraction, cached, may come and go before)
+    running = page.locator('[data-testid="stProgress"]').filter(has_text="10,000 resamples")
+    try:
+        running.first.wait_for(state="visible", timeout=120_000)
+    except Exception:  # noqa: BLE001 - reported with what the page shows
+        fail_with_page_state(page, "no progress bar of the randomized tests")
+    # while a script runs Streamlit re-renders its elements (a button may be detached or fading
+    # as Playwright checks it): the DOM click of the button found at that moment
+    stopped = page.get_by_text("Stopped:").first
+    for _ in range(30):
+        page.evaluate(f"() => document.querySelector({STOP!r})?.click()")
+        try:
+            stopped.wait_for(timeout=2_000)
+            break
+        except Exception:  # noqa: BLE001 - not yet: click again
+            continue
+    else:
+        fail_with_page_state(page, "a click on Stop did not stop the tests")
+    wait_for_idle(page)
+    assert page.locator(EXCEPTION_SELECTOR).count() == 0
+    assert page.locator(STOP).count() == 0  # the computation is over, its button gone
+    assert page.locator('[class*="st-key-run_steps_stop_"][class*="_again"] button').count() == 1
+
+    # the session is usable: fewer resamples (a control above the computation) computes afresh
+    box = page.locator(".st-key-mt_resamples")
+    box.click()
+    rerun_after(page, page.get_by_role("option", name="200", exact=True).click)
+    wait_for_charts(page, minimum=2, timeout=180)
+    assert_no_exception(page)
+    assert page.get_by_text("Stopped:").count() == 0

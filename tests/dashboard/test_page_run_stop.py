@@ -1,0 +1,55 @@
+"""dashboard.page_run.run_steps: its Stop button, and the run that follows a click on it."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from tests.dashboard.helpers import assert_no_exception
+
+
+def _script():
+    import streamlit as st
+
+    from dashboard import page_run
+
+    calls = st.session_state.setdefault("calls", [])
+
+    @st.cache_data
+    def square(x, _progress=None):
+        calls.append(x)
+        if _progress:
+            _progress(1.0)
+        return x * x
+
+    out = page_run.run_steps([("one", lambda _progress: square(3, _progress))], text="Working")
+    st.write(f"result {out[0]}")
+
+
+def _stop_key():
+    from dashboard.page_run import _stop_key
+
+    return _stop_key("Working", None)
+
+
+def test_steps_run_and_leave_no_bar_or_button_behind():
+    at = AppTest.from_function(_script).run()
+    assert_no_exception(at)
+    assert at.markdown[-1].value == "result 9"
+    assert not at.button  # the Stop button went with the bar
+    assert at.session_state["calls"] == [3]
+
+
+def test_the_run_after_a_click_on_stop_computes_nothing_and_says_so():
+    at = AppTest.from_function(_script)
+    at.session_state[_stop_key()] = True  # the button's value in the run its click triggers
+    at.run()
+    assert_no_exception(at)
+    assert "calls" not in at.session_state or at.session_state["calls"] == []
+    assert any("Stopped: Working was interrupted" in i.value for i in at.info)
+    assert [b.label for b in at.button] == ["Run again"]
+    assert not any("result" in m.value for m in at.markdown)
+    # Run again: a button is True for one run only (AppTest keeps a value set by hand)
+    at.session_state[_stop_key()] = False
+    at.button[0].click().run()  # computes afresh
+    assert_no_exception(at)
+    assert at.markdown[-1].value == "result 9"

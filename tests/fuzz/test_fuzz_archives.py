@@ -1,0 +1,174 @@
+"""Fuzz targets for archives: zip, tar, tar.gz, gzipped members, nested archives and bombs
+within the limits, through the one archive path every reader shares
+(:mod:`stats.readers._archives`) and the readers and CLI that take archives.
+
+Each case ends in a result or in one :class:`~stats.StatsInputError` line, within
+:data:`CASE_SECONDS`. Bounded as :mod:`tests.fuzz.test_fuzz` is (``FUZZ_CASES`` per target,
+``FUZZ_SECONDS`` per target, ``FUZZ_SEED``); a long local run:
+``FUZZ_CASES=2000 FUZZ_SECONDS=900 pytest -n 0 tests/fuzz/test_fuzz_archives.py``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import struct
+import tarfile
+import time
+import warnings
+import zipfile
+
+import pytest
+
+import stats.readers._archives as archives
+import stats.readers._limits as limits
+from stats import StatsInputError
+from stats import readers as R
+from stats.readers._archives import expand_sources
+from tests._wmt_data import system_level_files
+from tests.fuzz._mutate import mutate
+from tests.fuzz.test_fuzz import CASE_SECONDS, COUNTS, cases
+
+_WMT = system_level_files()
+SCORE_FILES = [(name, data) for name, data in _WMT.items()]
+
+
+def _zip(members, rng) -> bytes:
+    buf = io.BytesIO()
+    method = zipfile.ZIP_DEFLATED if rng.random() < 0.7 else zipfile.ZIP_STORED
+    with zipfile.ZipFile(buf, "w", method) as zf:
+        for name, data in members:
+            zf.writestr(name, data)
+    return buf.getvalue()
+
+
+def _tar(members, rng, gz: bool) -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz" if gz else "w") as tf:
+        for name, data in members:
+            info = tarfile.TarInfo(name)
+            kind = rng.random()
+            if kind < 0.05:  # links, FIFOs, devices: never read
+                info.type = rng.choice([tarfile.SYMTYPE, tarfile.LNKTYPE, tarfile.FIFOTYPE])
+                info.linkname = "/etc/passwd"
+                tf.addfile(info)
+                continue
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def _members(rng) -> list[tuple[str, bytes]]:
+    """Some of the WMT sample files, mutated or gzipped; odd names and extra files."""
+    picked = rng.choice(
+        len(SCORE_FILES), size=int(rng.integers(1, len(SCORE_FILES) + 1)), replace=False
+    )
+    out = []
+    for i in sorted(picked):
+        name, data = SCORE_FILES[i]
+        if rng.random() < 0.5:
+            data = mutate(data, rng)
+        if rng.random() < 0.2:
+            name, data = name + ".gz", gzip.compress(data)
+        if rng.random() < 0.1:
+            name = rng.choice(
+                ["../" + name, "/abs/" + name, "dir/" + name, ".hidden.tsv", "__MACOSX/" + name]
+            )
+        out.append((name, data))
+    if rng.random() < 0.2:
+        out.append(("readme.md", b"not a score file"))
+    return out
+
+
+def _archive(rng) -> tuple[str, bytes]:
+    members = _members(rng)
+    kind = rng.choice(["zip", "tar", "tar.gz", "nested"])
+    if kind == "zip":
+        data = _zip(members, rng)
+    elif kind == "tar":
+        data = _tar(members, rng, gz=False)
+    elif kind == "tar.gz":
+        data = _tar(members, rng, gz=True)
+    else:  # an archive inside an archive: read as a (binary) member, never unpacked
+        inner = _zip(members, rng)
+        data = _zip([("inner.zip.tsv", inner), *members[:1]], rng)
+    if rng.random() < 0.3:  # damage the archive itself
+        data = mutate(data, rng)
+    return f"a.{kind}", data
+
+
+def _bomb(rng) -> tuple[str, bytes]:
+    """Archives past the (lowered) limits: big members, lying sizes, many members."""
+    size = int(rng.integers(limits.MAX_BYTES // 2, 3 * limits.MAX_BYTES))
+    kind = rng.choice(["zip", "zip-lying", "tar", "tar.gz", "many", "gz-member"])
+    if kind == "zip":
+        return "b.zip", _zip([("b.sys.score", b"\0" * size)], rng)
+    if kind == "zip-lying":
+        data = bytearray(_zip([("b.sys.score", b"1\t" * (size // 2))], rng))
+        declared = int(rng.integers(0, 1000))
+        struct.pack_into("<I", data, data.index(b"PK\x03\x04") + 22, declared)
+        struct.pack_into("<I", data, data.index(b"PK\x01\x02") + 24, declared)
+        return "b.zip", bytes(data)
+    if kind in ("tar", "tar.gz"):
+        return f"b.{kind}", _tar([("b.sys.score", b"0" * size)], rng, gz=kind == "tar.gz")
+    if kind == "many":
+        n = int(rng.integers(archives.MAX_MEMBERS - 2, archives.MAX_MEMBERS + 5))
+        return "b.zip", _zip([(f"m{i}.sys.score", b"x") for i in range(n)], rng)
+    return "b.zip", _zip(
+        [(f"m{i}.sys.score.gz", gzip.compress(b"0" * size)) for i in range(3)], rng
+    )
+
+
+def _check(call, name: str, data: bytes, what: str) -> None:
+    t0 = time.monotonic()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            call(name, data)
+    except StatsInputError as exc:
+        assert "\n" not in str(exc) and str(exc), f"{what}: {exc!r}"
+    assert time.monotonic() - t0 < CASE_SECONDS, what
+
+
+READERS = {
+    "expand": lambda name, data: expand_sources([(name, data)]),
+    "system level": lambda name, data: R.read_system_scores((name, data)),
+    "meta-eval": lambda name, data: R.read_meta_eval((name, data)),
+}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _report_case_count(request):
+    """After this module's tests: how many archive cases ran in this process."""
+    yield
+    capture = request.config.pluginmanager.getplugin("capturemanager")
+    ours = {k: v for k, v in COUNTS.items() if k.startswith(("archive ", "bomb "))}
+    with capture.global_and_fixture_disabled():
+        print(f"\narchive fuzz cases in this process: {sum(ours.values())} {ours}")
+
+
+@pytest.fixture
+def small_limits(monkeypatch):
+    monkeypatch.setattr(limits, "MAX_BYTES", 64 * 2**10)
+    monkeypatch.setattr(archives, "MAX_UNPACKED", 128 * 2**10)
+    monkeypatch.setattr(archives, "MAX_MEMBERS", 50)
+
+
+@pytest.mark.parametrize("reader", list(READERS))
+def test_archives(reader):
+    for i, rng in cases(f"archive {reader}"):
+        name, data = _archive(rng)
+        _check(READERS[reader], name, data, f"{reader} case {i} ({name})")
+
+
+@pytest.mark.parametrize("reader", list(READERS))
+def test_bombs_within_the_limits(small_limits, reader):
+    for i, rng in cases(f"bomb {reader}"):
+        name, data = _bomb(rng)
+        _check(READERS[reader], name, data, f"{reader} bomb {i} ({name})")
+        if reader == "expand":  # the bytes given out stay within the budget
+            try:
+                out = expand_sources([(name, data)])
+            except StatsInputError:
+                continue
+            assert sum(len(d) for _, d in out) <= archives.MAX_UNPACKED, name

@@ -1,0 +1,241 @@
+"""Every limit against every reader and every CLI subcommand, from one table.
+
+:data:`READERS` is the registry: one line per reader (or per format a reader tells apart),
+naming how to build a small valid file whose first score cell and first name cell are given,
+how to read it, and the CLI command that reads it. A new reader is added here in one line, and
+then meets every limit of :data:`LIMITS` (score magnitude, non-finite values, field length,
+lines, header columns, bytes) by the same shared path (``load_bytes``/``decode``/``read_table``
+in :mod:`stats.readers._common`, :mod:`stats.readers._limits`).
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import stats.readers._archives as archives
+import stats.readers._limits as limits
+from stats import StatsInputError
+from stats.cli import main
+from stats.readers import (
+    read_judgements,
+    read_meta_eval,
+    read_qe,
+    read_segment_scores,
+    read_system_scores,
+)
+from stats.readers.da_segments import read_da_segment_scores
+from stats.readers.wmt import read_da_system_scores
+
+ROOT = Path(__file__).resolve().parents[1]
+REF = ROOT / "sample_data" / "mt" / "reference.txt"
+SYSTEMS = ("sysA", "sysB", "sysC", "sysD")
+
+
+def _rows(fmt, n_seg=4):
+    """Rows of ``fmt`` over systems x segments; the first score cell is ``{score}`` and the
+    first system name ``{name}``, both filled in by :func:`Case.text`."""
+    out = []
+    for k, s in enumerate(SYSTEMS):
+        for j in range(1, n_seg + 1):
+            out.append(fmt.format(s=s, j=j, v=f"{0.1 * k + 0.01 * j:.3f}", k=k))
+    out[0] = fmt.format(s="{name}", j=1, v="{score}", k=0)
+    return out
+
+
+@dataclass(frozen=True)
+class Case:
+    """One reader (or format): ``template`` a file with ``{score}`` and ``{name}`` fields,
+    ``file`` its name, ``read(path)`` the reader, ``cli(path)`` the command reading it."""
+
+    id: str
+    file: str
+    template: str
+    read: object
+    cli: object
+
+    def text(self, score="0.5", name="sysA"):
+        return self.template.replace("{score}", score).replace("{name}", name)
+
+
+def _zip(name, text):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(name, text)
+    return buf.getvalue()
+
+
+_SEG_LONG = "SYSTEM\tSEGMENT\tSCORE\n" + "\n".join(_rows("{s}\t{j}\t{v}")) + "\n"
+_WMT = (
+    "METRIC\tLP\tTESTSET\tSYSTEM\tSCORE\n"
+    + "\n".join(
+        _rows("BLEU\tde-en\tt\t{s}\t{v}", 1)
+        + [f"HUMAN\tde-en\tt\t{s}\t0.{k}" for k, s in enumerate(SYSTEMS)]
+    )
+    + "\n"
+)
+_SYS_SCORE = "\n".join(_rows("BLEU\tde-en\tnewstest\tnewstest\t{s}\t{v}", 1)) + "\n"
+_DA_SYS = "RAW.SCR Z.SCR N SYS N.ALL\n" + "\n".join(_rows("70 {v} 100 {s} 100", 1)) + "\n"
+_DA_SEG = "SYS SID RAW.SCR Z.SCR N\n" + "\n".join(_rows("{s} {j} 70 {v} 1")) + "\n"
+_JUDGE = (
+    "SYSTEM\tSEGMENT\tANNOTATOR\tCRITERION\tSCORE\n"
+    + "\n".join(_rows("{s}\t{j}\tann1\tadequacy\t{v}"))
+    + "\n"
+)
+_QE_LONG = "METRIC SID SCORE RANK HUMAN\n" + "\n".join(_rows("{s} {j} {v} {j} 0.{j}")) + "\n"
+_QE_WIDE = (
+    "sid,gold,{name},sysB,sysC\n"
+    + "\n".join(
+        f"{j},0.{j},{'{score}' if j == 1 else f'0.{j}1'},0.{j}2,0.{j}3" for j in range(1, 6)
+    )
+    + "\n"
+)
+_SEG_WIDE = (
+    "SEGMENT,{name},sysB,sysC\n"
+    + "\n".join(f"{j},{'{score}' if j == 1 else f'0.{j}1'},0.{j}2,0.{j}3" for j in range(1, 6))
+    + "\n"
+)
+_META = (
+    "METRIC\tLP\tTESTSET\tSYSTEM\tSEGMENT\tSCORE\n"
+    + "\n".join(
+        _rows("BLEU\tde-en\tt\t{s}\t{j}\t{v}")
+        + _rows("HUMAN\tde-en\tt\t{s}\t{j}\t{v}")[1:]
+        + ["HUMAN\tde-en\tt\tsysA\t1\t0.3"]
+    )
+    + "\n"
+)
+
+_RAND = ["randomized", "--resamples", "10", "--scores"]
+_WIL = ["williams", "--scores"]
+
+#: the registry: one line per reader or format (id, file name, template, reader, CLI command)
+READERS = [
+    Case("segments-long", "s.tsv", _SEG_LONG, read_segment_scores, lambda p: [*_RAND, p]),
+    Case(
+        "segments-headerless",
+        "s.tsv",
+        _SEG_LONG.split("\n", 1)[1],
+        read_segment_scores,
+        lambda p: [*_RAND, p],
+    ),
+    Case("segments-wide", "s.csv", _SEG_WIDE, read_segment_scores, lambda p: [*_RAND, p]),
+    Case("system-wmt", "m.tsv", _WMT, read_system_scores, lambda p: [*_WIL, p]),
+    Case(
+        "system-sys-score",
+        "BLEU.sys.score",
+        _SYS_SCORE,
+        read_system_scores,
+        lambda p: ["williams", "--human", p, "--metrics", p],
+    ),
+    Case("system-zip", "m.zip", _WMT, read_system_scores, lambda p: [*_WIL, p]),
+    Case(
+        "da-system",
+        "ad-sys-scores-de-en.csv",
+        _DA_SYS,
+        read_da_system_scores,
+        lambda p: ["williams", "--human", p, "--metrics", p],
+    ),
+    Case(
+        "da-segments",
+        "ad-seg-scores-de-en.csv",
+        _DA_SEG,
+        read_da_segment_scores,
+        lambda p: ["human", "--human", p],
+    ),
+    Case(
+        "judgements",
+        "j.tsv",
+        _JUDGE,
+        read_judgements,
+        lambda p: ["accuracy", "--human", p, "--ref", REF, "--hyp", REF],
+    ),
+    Case("qe-long", "q.txt", _QE_LONG, read_qe, lambda p: ["qe", "--data", p]),
+    Case("qe-wide", "q.csv", _QE_WIDE, read_qe, lambda p: ["qe", "--data", p]),
+    Case(
+        "meta-long",
+        "meta.tsv",
+        _META,
+        read_meta_eval,
+        lambda p: ["meta-eval", "--data", p, "--level", "seg", "--correlation", "pearson"],
+    ),
+]
+
+
+def _write(tmp_path, case, **fill):
+    path = tmp_path / case.file
+    text = case.text(**fill)
+    if case.file.endswith(".zip"):
+        path.write_bytes(_zip("inner/BLEU.tsv", text))
+    else:
+        path.write_text(text)
+    return path
+
+
+#: (id, what is put in the file or which limit is lowered, words the one line must hold)
+LIMITS = [
+    ("magnitude", {"score": "1e308"}, None, "too large"),
+    ("overflow", {"score": "1e400"}, None, "1e400"),
+    ("infinite", {"score": "inf"}, None, "inf"),
+    ("nan", {"score": "nan"}, None, "nan"),
+    ("field", {"name": "n" * (limits.MAX_FIELD_CHARS + 1)}, None, "characters"),
+    ("lines", {}, ("MAX_LINES", 3), "lines is over the limit of 3 lines"),
+    ("columns", {}, ("MAX_COLUMNS", 2), "over the limit of 2 columns"),
+    ("bytes", {}, ("MAX_BYTES", 40), "over the input limit of 40 bytes"),
+]
+
+
+def _lower(monkeypatch, lowered):
+    if lowered is not None:
+        monkeypatch.setattr(limits, *lowered)
+
+
+@pytest.mark.parametrize("limit", LIMITS, ids=[lim[0] for lim in LIMITS])
+@pytest.mark.parametrize("case", READERS, ids=[c.id for c in READERS])
+def test_every_reader_applies_every_limit(tmp_path, monkeypatch, case, limit):
+    _, fill, lowered, words = limit
+    path = _write(tmp_path, case, **fill)
+    _lower(monkeypatch, lowered)
+    with pytest.raises(StatsInputError) as exc:
+        case.read(path)
+    msg = str(exc.value)
+    assert "\n" not in msg and words.lower() in msg.lower(), msg
+    assert case.file in msg, msg
+
+
+@pytest.mark.parametrize("limit", LIMITS, ids=[lim[0] for lim in LIMITS])
+@pytest.mark.parametrize("case", READERS, ids=[c.id for c in READERS])
+def test_every_cli_subcommand_applies_every_limit(tmp_path, monkeypatch, capsys, case, limit):
+    _, fill, lowered, words = limit
+    path = _write(tmp_path, case, **fill)
+    _lower(monkeypatch, lowered)
+    code = main([str(a) for a in case.cli(path)])
+    _, err = capsys.readouterr()
+    assert code == 2, err
+    assert err.count("\n") == 1 and err.startswith("error: "), err
+    assert words.lower() in err.lower(), err
+
+
+@pytest.mark.parametrize("case", READERS, ids=[c.id for c in READERS])
+def test_every_registry_file_reads_when_within_the_limits(tmp_path, case):
+    """The registry's files are valid: each limit test fails for its limit only."""
+    case.read(_write(tmp_path, case))
+
+
+def test_an_archive_member_count_over_the_cap_is_refused_before_reading(tmp_path, monkeypatch):
+    monkeypatch.setattr(archives, "MAX_MEMBERS", 5)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for i in range(6):
+            zf.writestr(f"m{i}.tsv", _WMT)
+    path = tmp_path / "many.zip"
+    path.write_bytes(buf.getvalue())
+    with pytest.raises(
+        StatsInputError,
+        match=r"many\.zip: the archive holds 6 entries, over the "
+        r"limit of 5 entries",
+    ):
+        read_system_scores(path)
