@@ -67,7 +67,7 @@ from dashboard.figures.mt_systems import (
     mt_significance_grids,
     mt_system_scores,
 )
-from dashboard.figures.presentation import apply_presentation
+from dashboard.figures.presentation import apply_presentation, slide_rows
 from dashboard.figures.qe import (
     QE_WINS_NOT_A_RANKING,
     qe_distributions,
@@ -122,6 +122,7 @@ __all__ = [
     "agreement_heatmap",
     "annotator_spread",
     "apply_presentation",
+    "slide_rows",
     "base_layout",
     "category_colours",
     "cell_text",
