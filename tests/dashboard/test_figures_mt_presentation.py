@@ -111,3 +111,15 @@ def test_the_old_single_figure_was_illegible():
     results = {t: _result(WMT_NAMES, k) for k, t in enumerate(TITLES)}
     fig = presentation.apply_presentation(mt_systems.mt_significance_grids(results), True)
     assert min(p[3] for p in _panels(fig)) < grids.MIN_CELL_PX
+
+
+def test_sacrebleu_table_scores_short_on_a_slide(monkeypatch):
+    """The sacreBLEU table on a slide: 0-100 scores with 2 decimals (49.96, as sacreBLEU's own
+    table is short), 0-1 scores keep 4; off a slide always 4."""
+    from dashboard.views import mt_table
+
+    bleu, comet = pd.Series([49.9607, 36.1]), pd.Series([0.8123, 0.7])
+    monkeypatch.setattr(mt_table.components, "presentation_mode", lambda: True)
+    assert (mt_table._score_format(bleu), mt_table._score_format(comet)) == ("%.2f", "%.4f")
+    monkeypatch.setattr(mt_table.components, "presentation_mode", lambda: False)
+    assert (mt_table._score_format(bleu), mt_table._score_format(comet)) == ("%.4f", "%.4f")
