@@ -37,7 +37,9 @@ def presentation_toggle() -> bool:
 # shrink them to body size (they were smaller than their labels). Tables: st.dataframe draws on
 # a canvas (Glide data grid) whose font size comes from the global theme in px, so no CSS can
 # enlarge it per session; in presentation mode show_table draws an HTML st.table instead, whose
-# text follows the root font size below.
+# text follows the root font size below. Cells wrap -- numbers (right-aligned) at spaces only,
+# headers, names and other text anywhere, names not narrower than a short one -- so a wide table
+# of long system names or segments fits the page instead of being cut at its right edge.
 _PRESENTATION_CSS = """
 <style>
 html { font-size: 21px; }
@@ -50,6 +52,14 @@ html { font-size: 21px; }
 [data-testid="stMetricDelta"] div, [data-testid="stMetricDelta"] p { font-size: 1rem; }
 [data-testid="stTable"] table { font-size: 1rem; }
 [data-testid="stTable"] th, [data-testid="stTable"] td { padding: 0.3rem 0.6rem; }
+[data-testid="stTable"] :is(th, td), [data-testid="stTable"] :is(th, td) [data-testid="stMarkdownContainer"] p {
+  white-space: normal;
+}
+[data-testid="stTable"] :is(th, td:not([style*="text-align: right"])),
+[data-testid="stTable"] :is(th, td:not([style*="text-align: right"])) [data-testid="stMarkdownContainer"] p {
+  overflow-wrap: anywhere;
+}
+[data-testid="stTable"] :is(tbody th, td:not([style*="text-align: right"])) { min-width: 5.5em; }
 </style>
 """
 

@@ -71,7 +71,7 @@ from dashboard.figures.overview import (
     grids_side_by_side,
     significance_mosaic,
 )
-from dashboard.figures.presentation import apply_presentation
+from dashboard.figures.presentation import apply_presentation, slide_rows
 from dashboard.figures.qe import (
     QE_WINS_NOT_A_RANKING,
     qe_distributions,
@@ -126,6 +126,7 @@ __all__ = [
     "agreement_heatmap",
     "annotator_spread",
     "apply_presentation",
+    "slide_rows",
     "base_layout",
     "category_colours",
     "cell_text",

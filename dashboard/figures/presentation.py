@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import plotly.graph_objects as go
 
+from dashboard.figures.grids import MIN_CELL_PX
 from dashboard.figures.overview import _grid_geometry
 from dashboard.figures.style import (
     _GLYPH_WIDTH,
@@ -22,6 +24,12 @@ MAX_PRESENTATION_HEIGHT = SLIDE_HEIGHT - 120
 #: Panels of a grid figure in one row in presentation mode (the grids compared stand side by
 #: side); more wrap into further rows.
 MAX_PANELS_PER_ROW = 4
+#: Width (CSS px) of a page's content in presentation mode in the narrowest window it serves:
+#: 1400 px with the sidebar open (measured: 890 px). A 1920 px slide only widens it.
+PRESENTATION_CONTENT_PX = 890
+#: Font size (px) of a grid panel's title (grids_side_by_side's annotations) in presentation
+#: mode.
+_PANEL_TITLE_PX = 16 * PRESENTATION_FONT_SIZE / BASE_FONT_SIZE
 
 
 def apply_presentation(fig: go.Figure, presentation: bool) -> go.Figure:
@@ -155,3 +163,38 @@ def _relayout_grids(fig: go.Figure, factor: float) -> None:
             yaxis.showticklabels = col == 0 or not rows_shared
         ann.update(x=x0 + geo["width"] / 2, y=y1)
     fig.update_layout(margin=geo["margin"], height=geo["height_px"])
+
+
+def panels_per_row(names: Sequence[str], titles: Sequence[str]) -> int:
+    """How many square significance grids over the items ``names`` (the same rows in every
+    panel), titled ``titles``, stand side by side in presentation mode: the most (up to
+    :data:`MAX_PANELS_PER_ROW`) for which, in a figure :data:`PRESENTATION_CONTENT_PX` wide
+    with full row names and a colour bar, every panel keeps cells of :data:`MIN_CELL_PX` and is
+    as wide as its title (so titles never print over each other). At least 1.
+    """
+    n = max(len(names), 1)
+    factor = PRESENTATION_FONT_SIZE / BASE_FONT_SIZE
+    size = int(max(7, min(BASE_FONT_SIZE, 300 / n))) * factor  # grids_side_by_side's ticks
+    longest = max((len(str(v)) for v in names), default=0)
+    title_px = max((_GLYPH_WIDTH * _PANEL_TITLE_PX * len(str(t)) for t in titles), default=0.0)
+    need = max(n * MIN_CELL_PX, title_px + 8)
+    for ncols in range(min(len(titles), MAX_PANELS_PER_ROW), 1, -1):
+        spec = {
+            "ncols": ncols, "nrows": 1, "rows_shared": True, "show": True,
+            "y_chars": longest, "x_chars": longest, "title": True, "panel_height": 400,
+            "colorbar": True, "horizontal_spacing": None,
+        }  # fmt: skip
+        geo = _grid_geometry(spec, size)
+        plot_px = PRESENTATION_CONTENT_PX - geo["margin"]["l"] - geo["margin"]["r"]
+        if geo["width"] * plot_px >= need:
+            return ncols
+    return 1
+
+
+def slide_rows(titles: Sequence[str], names: Sequence[str]) -> list[list[str]]:
+    """``titles`` (grid panels over ``names``) in rows of :func:`panels_per_row`: one figure
+    per row in presentation mode, each a slide high, instead of one figure whose wrapped rows
+    would have to shrink to fit the slide."""
+    titles = list(titles)
+    k = panels_per_row(names, titles)
+    return [titles[i : i + k] for i in range(0, len(titles), k)]

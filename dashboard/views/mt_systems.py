@@ -219,23 +219,38 @@ with right:
         filename=f"mt_system_scores_{first.label}",
     )
 
-mt_table.section(inputs, names if kind == mt_systems.KIND_SCORES else (),
-                 [s for s in stats_data.systems if s not in excluded],
-                 n_resamples=n_resamples, seed=seed, alpha=alpha, metric_options=metric_options,
-                 **chosen)
+mt_table.section(
+    inputs,
+    names if kind == mt_systems.KIND_SCORES else (),
+    [s for s in stats_data.systems if s not in excluded],
+    n_resamples=n_resamples,
+    seed=seed,
+    alpha=alpha,
+    metric_options=metric_options,
+    **chosen,
+)
 
 # ---- significance grids (paper Figure 8) ----
 st.subheader(f"Pairwise significance ({side}, α = {alpha:g})")
 panels = {tables.MT_TEST_LABELS[t]: results[t] for t in tests}
-components.show_figure(
-    figures.mt_significance_grids(
-        panels,
-        alpha=alpha,
-        title=f"{first.label}: row system significantly better than column system",
-    ),
-    key="mt_grids",
-    filename=f"mt_significance_{first.label}_{side}",
+# presentation mode: as many grids a row as keep legible cells and whole titles at 1400 px,
+# one figure (a slide high) per row
+aliases = view_state.current_aliases()
+rows = (
+    figures.slide_rows(list(panels), [aliases.get(s, s) for s in systems])
+    if presentation
+    else [list(panels)]
 )
+for k, row in enumerate(rows):
+    components.show_figure(
+        figures.mt_significance_grids(
+            {name: panels[name] for name in row},
+            alpha=alpha,
+            title=f"{first.label}: row system significantly better than column system",
+        ),
+        key="mt_grids" if k == 0 else f"mt_grids_{k + 1}",
+        filename=f"mt_significance_{first.label}_{side}" + (f"_{k + 1}" if k else ""),
+    )
 components.seed_caption(first.seed, n_resamples=n_resamples)
 if first.min_pvalue >= alpha:
     st.warning(

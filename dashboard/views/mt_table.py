@@ -84,9 +84,20 @@ def section(
             [
                 (
                     f"Systems table: {tables.MT_TABLE_TESTS[test]}, {n_resamples:,} resamples ...",
-                    partial(mt_systems.systems_table, kind, references, files, metrics,
-                            higher_is_better, baseline, test, n_resamples, seed, block,
-                            excluded),
+                    partial(
+                        mt_systems.systems_table,
+                        kind,
+                        references,
+                        files,
+                        metrics,
+                        higher_is_better,
+                        baseline,
+                        test,
+                        n_resamples,
+                        seed,
+                        block,
+                        excluded,
+                    ),
                 )
             ],
             text="Systems table ...",
@@ -97,8 +108,14 @@ def section(
             st.caption(f"μ ± CI from {result.n_ci_resamples:,} bootstrap resamples.")
     frame, dagger = tables.mt_baseline_table(result, alpha)
     level = round(result.confidence_level * 100)
-    number = partial(st.column_config.NumberColumn, format="%.4f")
-    config = {c: number(c) for c in frame.columns if c != "vs baseline"}
+    p_columns = {f"{m} p" for m in result.metrics}
+    config = {
+        c: st.column_config.NumberColumn(
+            c, format="%.4f" if c in p_columns else _score_format(frame[c])
+        )
+        for c in frame.columns
+        if c != "vs baseline"
+    }
     marks = export.Marks(
         dagger=dagger,
         note=f"{export.DAGGER}: differs significantly from the baseline {baseline} "
@@ -121,3 +138,10 @@ def section(
         "With the same seed sacreBLEU gives the same p-values (μ and CI up to its float32 "
         "rounding), except for a copy of the baseline: p = 1 here, 1/(R + 1) in sacreBLEU."
     )
+
+
+def _score_format(values) -> str:
+    """Number format of a score column: 4 decimals, but 2 in presentation mode for scores on a
+    0-100 scale (BLEU 49.96, as sacreBLEU's table prints them), so the table fits the page."""
+    large = bool((values.abs() >= 1).any())
+    return "%.2f" if components.presentation_mode() and large else "%.4f"
