@@ -270,8 +270,19 @@ def bleu_statistics(
     out = np.zeros((n_sys, n_seg, 2 + 2 * order), dtype=np.int64)
     out[..., 0] = hyp_len
     out[..., 1] = closest
-    index = _NgramIndex(tokens, lengths)
     n_hyp_rows = n_sys * n_seg
+    for n in range(1, order + 1):
+        out[..., 1 + order + n] = np.maximum(hyp_len - n + 1, 0)
+    from . import _ngrams_numba
+
+    tokens, n_ids = _dense(tokens)
+    if n_refs == 1 and _ngrams_numba.fits(n_ids, order):  # all orders in one compiled pass
+        hyp_rows = n_ref_rows + np.arange(n_hyp_rows, dtype=np.int64)
+        ref_rows = np.tile(np.arange(n_seg, dtype=np.int64), n_sys)
+        matches = _ngrams_numba.order_matches(tokens, lengths, n_ids, order, hyp_rows, ref_rows)
+        out[..., 2 : 2 + order] = matches.T.reshape(n_sys, n_seg, order)
+        return out
+    index = _NgramIndex(tokens, lengths)
     ref_row_of_hyp_row = np.tile(np.arange(n_seg, dtype=np.int64), n_sys)
     for n in range(1, order + 1):  # loop over n-gram orders only
         seq, ids, n_ids = index.next_order()
@@ -282,7 +293,6 @@ def bleu_statistics(
         out[..., 1 + n] = _clipped_matches(
             hyp_keys, hyp_counts, n_ids, ref_keys, ref_counts, ref_row_of_hyp_row, n_hyp_rows
         ).reshape(n_sys, n_seg)
-        out[..., 1 + order + n] = np.maximum(hyp_len - n + 1, 0)
     return out
 
 
