@@ -93,8 +93,11 @@ if numba is not None:
         return total
 
     @njit(cache=True, nogil=True)
-    def _all_matches(keys, starts, lengths, hyp_rows, ref_rows, max_order, bits, out):
-        """out[n - 1, p] = clipped n-gram matches of pair p (hyp_rows[p], ref_rows[p])."""
+    def _all_matches(tokens, starts, lengths, hyp_rows, ref_rows, max_order, bits):
+        """(max_order, pairs): clipped n-gram matches of pair p (hyp_rows[p], ref_rows[p]).
+        One entry point, so a process loads one cached function."""
+        keys = _sorted_keys(tokens, starts, lengths, max_order, bits)
+        out = np.zeros((max_order, hyp_rows.shape[0]), dtype=np.int64)
         mask = (np.int64(1) << bits) - 1
         for p in range(hyp_rows.shape[0]):
             h = hyp_rows[p]
@@ -105,6 +108,7 @@ if numba is not None:
             re = rs + lengths[r]
             for n in range(1, max_order + 1):
                 out[n - 1, p] = _merge(keys, hs, he, rs, re, bits * (max_order - n), mask)
+        return out
 
 
 def order_matches(
@@ -121,18 +125,12 @@ def order_matches(
     bits = bits_for(n_ids)
     lengths = np.ascontiguousarray(lengths, dtype=np.int64)
     starts = np.cumsum(lengths) - lengths
-    keys = _sorted_keys(
-        np.ascontiguousarray(tokens, dtype=np.int64), starts, lengths, max_order, bits
-    )
-    out = np.zeros((max_order, len(hyp_rows)), dtype=np.int64)
-    _all_matches(
-        keys,
+    return _all_matches(
+        np.ascontiguousarray(tokens, dtype=np.int64),
         starts,
         lengths,
         np.ascontiguousarray(hyp_rows, dtype=np.int64),
         np.ascontiguousarray(ref_rows, dtype=np.int64),
         max_order,
         bits,
-        out,
     )
-    return out
