@@ -12,6 +12,12 @@ n-grams share an id exactly when their token sequences are equal. Counting is th
 hypothesis keys in the (sorted) reference keys. The references are processed once for all
 systems.
 
+Where the tokens of an n-gram of the highest order pack into one int64 (a few hundred distinct
+characters for chrF's 6 orders, any word vocabulary for chrF++'s 2 word orders or BLEU's 4)
+and, for BLEU, with one reference, the matches of all orders come instead from one compiled
+pass (:mod:`stats._ngrams_numba`: each sequence's packed keys sorted once, one merge per order),
+which gives the same counts with about a third of the work.
+
 The statistics are those of sacrebleu's ``_extract_corpus_statistics``:
 
 - BLEU, segment :math:`s`: :math:`(|h_s|, r_s, m_{s,1..N}, t_{s,1..N})` with clipped matches
