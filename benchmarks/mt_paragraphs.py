@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import shutil
 import subprocess
 import sys
@@ -57,8 +58,11 @@ def make_corpus(n_systems: int, n_segments: int, seed: int = 0):
         rate = 0.1 + 0.3 * k / max(n_systems - 1, 1)
         out = []
         for toks in refs:
-            toks = list(np.where(rng.random(len(toks)) < rate,
-                                 rng.choice(vocab, size=len(toks), p=probs), toks))
+            toks = list(
+                np.where(
+                    rng.random(len(toks)) < rate, rng.choice(vocab, size=len(toks), p=probs), toks
+                )
+            )
             for _ in range(rng.poisson(3)):  # reordered phrases: what TER's shifts find
                 a = int(rng.integers(0, len(toks)))
                 block = toks[a : a + int(rng.integers(2, 7))]
@@ -81,13 +85,17 @@ def write(directory: Path, ref, systems):
     return ref_path, hyps
 
 
-def run(cmd, env) -> float:
+def run(cmd, env) -> tuple[float, float]:
+    """Wall time and CPU time (user + system, the process and its children) of ``cmd``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     done = subprocess.run(cmd, env=env, capture_output=True, text=True)
     took = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(map(str, cmd[:4]))} ... failed: {done.stderr[-500:]}")
-    return took
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return took, cpu
 
 
 def main() -> None:
@@ -96,9 +104,12 @@ def main() -> None:
     ap.add_argument("--segments", type=int, default=557)
     ap.add_argument("--ter-systems", type=int, default=1)
     ap.add_argument("--ter-segments", type=int, default=60)
+    ap.add_argument("--no-ter", action="store_true", help="only the BLEU+chrF comparison")
     args = ap.parse_args()
-    print(f"# {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; "
-          f"{args.systems} systems x {args.segments} paragraphs of ~100 words")
+    print(
+        f"# {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; "
+        f"{args.systems} systems x {args.segments} paragraphs of ~100 words"
+    )
     ref, systems = make_corpus(args.systems, args.segments)
     py = sys.executable
     sacrebleu_cli = str(Path(py).with_name("sacrebleu"))
@@ -109,13 +120,49 @@ def main() -> None:
         env = dict(os.environ, MT_SIGNIFICANCE_CACHE=str(cache))
         # --- 1. BLEU + chrF, whole processes, cold cache ---
         shutil.rmtree(cache, ignore_errors=True)
-        ours = run([py, "-m", "stats", "randomized", "--ref", str(ref_path), "--hyp",
-                    *map(str, hyps), "--metric", "bleu", "chrf", "--resamples", "1000"], env)
-        theirs = run([sacrebleu_cli, str(ref_path), "-i", *map(str, hyps), "-m", "bleu",
-                      "chrf", "--paired-bs", "--paired-bs-n", "1000", "-f", "text"], env)
-        print(f"BLEU+chrF, all {args.systems * (args.systems - 1) // 2} pairs + table: "
-              f"ours {ours:.1f} s; sacrebleu --paired-bs ({args.systems - 1} pairs) "
-              f"{theirs:.1f} s; ratio {ours / theirs:.3f}x (goal <= 0.2x)")
+        ours, ours_cpu = run(
+            [
+                py,
+                "-m",
+                "stats",
+                "randomized",
+                "--ref",
+                str(ref_path),
+                "--hyp",
+                *map(str, hyps),
+                "--metric",
+                "bleu",
+                "chrf",
+                "--resamples",
+                "1000",
+            ],
+            env,
+        )
+        theirs, theirs_cpu = run(
+            [
+                sacrebleu_cli,
+                str(ref_path),
+                "-i",
+                *map(str, hyps),
+                "-m",
+                "bleu",
+                "chrf",
+                "--paired-bs",
+                "--paired-bs-n",
+                "1000",
+                "-f",
+                "text",
+            ],
+            env,
+        )
+        print(
+            f"BLEU+chrF, all {args.systems * (args.systems - 1) // 2} pairs + table: "
+            f"ours {ours:.1f} s; sacrebleu --paired-bs ({args.systems - 1} pairs) "
+            f"{theirs:.1f} s; ratio {ours / theirs:.3f}x (goal <= 0.2x); CPU time "
+            f"{ours_cpu:.1f} s vs {theirs_cpu:.1f} s: {ours_cpu / theirs_cpu:.3f}x"
+        )
+    if args.no_ter:
+        return
     # --- 2. TER extraction ---
     names = list(systems)[: args.ter_systems]
     sub_ref = [ref[: args.ter_segments]]
@@ -124,23 +171,28 @@ def main() -> None:
     warm = {n: v[:2] for n, v in sub.items()}
     extract_statistics([sub_ref[0][:2]], warm, metric="ter", jobs=1)  # load the kernel first
     t0 = time.perf_counter()
-    want = [np.array(TER()._extract_corpus_statistics(v, sub_ref), dtype=float)
-            for v in sub.values()]
+    want = [
+        np.array(TER()._extract_corpus_statistics(v, sub_ref), dtype=float) for v in sub.values()
+    ]
     t_sacre = time.perf_counter() - t0
     for jobs in (1, 2):
         t0 = time.perf_counter()
         got = extract_statistics(sub_ref, sub, metric="ter", jobs=jobs)
         took = time.perf_counter() - t0
         same = all(np.array_equal(g, w) for g, w in zip(got.stats, want, strict=True))
-        print(f"TER, {len(sub)} x {args.ter_segments} paragraphs, {jobs} core(s): ours "
-              f"{took:.3f} s, sacreBLEU {t_sacre:.1f} s (1 core): {t_sacre / took:.0f}x "
-              f"(goal {10 if jobs == 1 else 18}x); identical statistics: {same}")
+        print(
+            f"TER, {len(sub)} x {args.ter_segments} paragraphs, {jobs} core(s): ours "
+            f"{took:.3f} s, sacreBLEU {t_sacre:.1f} s (1 core): {t_sacre / took:.0f}x "
+            f"(goal {10 if jobs == 1 else 18}x); identical statistics: {same}"
+        )
     t0 = time.perf_counter()
     extract_statistics([ref], systems, metric="ter", jobs=2)
     full = time.perf_counter() - t0
     per = t_sacre / (len(sub) * args.ter_segments) * len(systems) * len(ref)
-    print(f"TER, all {len(systems)} x {len(ref)} paragraphs, 2 cores, cold: ours {full:.1f} s "
-          f"(sacreBLEU extrapolated from the subset: about {per:.0f} s on 1 core)")
+    print(
+        f"TER, all {len(systems)} x {len(ref)} paragraphs, 2 cores, cold: ours {full:.1f} s "
+        f"(sacreBLEU extrapolated from the subset: about {per:.0f} s on 1 core)"
+    )
 
 
 if __name__ == "__main__":

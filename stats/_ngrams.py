@@ -12,6 +12,12 @@ n-grams share an id exactly when their token sequences are equal. Counting is th
 hypothesis keys in the (sorted) reference keys. The references are processed once for all
 systems.
 
+Where the tokens of an n-gram of the highest order pack into one int64 (a few hundred distinct
+characters for chrF's 6 orders, any word vocabulary for chrF++'s 2 word orders or BLEU's 4)
+and, for BLEU, with one reference, the matches of all orders come instead from one compiled
+pass (:mod:`stats._ngrams_numba`: each sequence's packed keys sorted once, one merge per order),
+which gives the same counts with about a third of the work.
+
 The statistics are those of sacrebleu's ``_extract_corpus_statistics``:
 
 - BLEU, segment :math:`s`: :math:`(|h_s|, r_s, m_{s,1..N}, t_{s,1..N})` with clipped matches
@@ -132,8 +138,7 @@ def warn_tokenized(scorer, hypotheses: dict[str, list[str]]) -> None:
         if sum(h.endswith(" .") for h in lines) >= 100:
             log.warning("That's 100 lines that end in a tokenized period ('.')")
             log.warning(
-                "It looks like you forgot to detokenize your test data, which may hurt your "
-                "score."
+                "It looks like you forgot to detokenize your test data, which may hurt your score."
             )
             log.warning(
                 "If you insist your data is detokenized, or don't care, you can suppress this "
@@ -207,8 +212,11 @@ def _word_token_ids(scorer, texts: list[str]) -> tuple[np.ndarray, np.ndarray, n
     import pandas as pd
 
     if words.size == 0:
-        return (np.zeros(0, dtype=np.int64), np.zeros(len(texts), dtype=np.int64),
-                np.zeros(0, dtype=object))
+        return (
+            np.zeros(0, dtype=np.int64),
+            np.zeros(len(texts), dtype=np.int64),
+            np.zeros(0, dtype=object),
+        )
 
     word_ids, distinct = pd.factorize(words, sort=False)
     del words
@@ -233,8 +241,15 @@ def _word_token_ids(scorer, texts: list[str]) -> tuple[np.ndarray, np.ndarray, n
     return tokens, lengths, np.asarray(vocabulary, dtype=object)
 
 
-def bleu_statistics(scorer, references: list[list[str]], hypotheses: dict[str, list[str]],
-                    *, options: dict | None = None, jobs: int = 1, warn: bool = True):
+def bleu_statistics(
+    scorer,
+    references: list[list[str]],
+    hypotheses: dict[str, list[str]],
+    *,
+    options: dict | None = None,
+    jobs: int = 1,
+    warn: bool = True,
+):
     """BLEU statistics, int64 array (systems, segments, 2 + 2 * max_ngram_order), of the
     sacrebleu ``BLEU`` object ``scorer`` (its tokenizer, lowercasing and n-gram order), built
     from ``options`` (workers rebuild it to tokenize in ``jobs`` processes)."""
@@ -261,8 +276,19 @@ def bleu_statistics(scorer, references: list[list[str]], hypotheses: dict[str, l
     out = np.zeros((n_sys, n_seg, 2 + 2 * order), dtype=np.int64)
     out[..., 0] = hyp_len
     out[..., 1] = closest
-    index = _NgramIndex(tokens, lengths)
     n_hyp_rows = n_sys * n_seg
+    for n in range(1, order + 1):
+        out[..., 1 + order + n] = np.maximum(hyp_len - n + 1, 0)
+    from . import _ngrams_numba
+
+    tokens, n_ids = _dense(tokens)
+    if n_refs == 1 and _ngrams_numba.fits(n_ids, order):  # all orders in one compiled pass
+        hyp_rows = n_ref_rows + np.arange(n_hyp_rows, dtype=np.int64)
+        ref_rows = np.tile(np.arange(n_seg, dtype=np.int64), n_sys)
+        matches = _ngrams_numba.order_matches(tokens, lengths, n_ids, order, hyp_rows, ref_rows)
+        out[..., 2 : 2 + order] = matches.T.reshape(n_sys, n_seg, order)
+        return out
+    index = _NgramIndex(tokens, lengths)
     ref_row_of_hyp_row = np.tile(np.arange(n_seg, dtype=np.int64), n_sys)
     for n in range(1, order + 1):  # loop over n-gram orders only
         seq, ids, n_ids = index.next_order()
@@ -273,37 +299,63 @@ def bleu_statistics(scorer, references: list[list[str]], hypotheses: dict[str, l
         out[..., 1 + n] = _clipped_matches(
             hyp_keys, hyp_counts, n_ids, ref_keys, ref_counts, ref_row_of_hyp_row, n_hyp_rows
         ).reshape(n_sys, n_seg)
-        out[..., 1 + order + n] = np.maximum(hyp_len - n + 1, 0)
     return out
 
 
-def _order_statistics(index, n_ref_rows, n_refs, n_seg, n_sys, max_order):
+def _dense(tokens: np.ndarray) -> tuple[np.ndarray, int]:
+    """Non-negative integer tokens renumbered 0..k-1 (a lookup table, no sort), and k."""
+    if tokens.size == 0:
+        return tokens, 1
+    present = np.zeros(int(tokens.max()) + 1, dtype=bool)
+    present[tokens] = True
+    rank = np.cumsum(present, dtype=np.int64) - 1
+    return rank[tokens], int(rank[-1]) + 1
+
+
+def _order_statistics(tokens, lengths, n_ref_rows, n_refs, n_seg, n_sys, max_order):
     """chrF (hyp, ref, match) counts against each reference: (orders, sys, seg, refs, 3)."""
+    from . import _ngrams_numba
+
     n_hyp_rows = n_sys * n_seg
     out = np.zeros((max_order, n_sys, n_seg, n_refs, 3), dtype=np.int64)
-    ref_len = index.lengths[:n_ref_rows].reshape(n_refs, n_seg)
-    hyp_len = index.lengths[n_ref_rows:].reshape(n_sys, n_seg)
-    for n in range(1, max_order + 1):  # loop over n-gram orders only
-        seq, ids, n_ids = index.next_order()
-        is_ref = seq < n_ref_rows
-        ref_keys, ref_counts = _counts(seq[is_ref], ids[is_ref], n_ids)
-        hyp_keys, hyp_counts = _counts(seq[~is_ref] - n_ref_rows, ids[~is_ref], n_ids)
+    ref_len = lengths[:n_ref_rows].reshape(n_refs, n_seg)
+    hyp_len = lengths[n_ref_rows:].reshape(n_sys, n_seg)
+    seg_of_row = np.tile(np.arange(n_seg, dtype=np.int64), n_sys)
+    tokens, n_ids = _dense(tokens)
+    if _ngrams_numba.fits(n_ids, max_order):  # all orders in one compiled pass
+        hyp_rows = np.tile(n_ref_rows + np.arange(n_hyp_rows, dtype=np.int64), n_refs)
+        ref_rows = (np.arange(n_refs, dtype=np.int64)[:, None] * n_seg + seg_of_row).ravel()
+        matches = _ngrams_numba.order_matches(tokens, lengths, n_ids, max_order, hyp_rows, ref_rows)
+        out[..., 2] = np.moveaxis(matches.reshape(max_order, n_refs, n_sys, n_seg), 1, 3)
+    else:
+        index = _NgramIndex(tokens, lengths)
+        for n in range(1, max_order + 1):  # loop over n-gram orders only
+            seq, ids, n_ids = index.next_order()
+            is_ref = seq < n_ref_rows
+            ref_keys, ref_counts = _counts(seq[is_ref], ids[is_ref], n_ids)
+            hyp_keys, hyp_counts = _counts(seq[~is_ref] - n_ref_rows, ids[~is_ref], n_ids)
+            for k in range(n_refs):  # loop over reference streams (usually 1)
+                out[n - 1, :, :, k, 2] = _clipped_matches(
+                    hyp_keys,
+                    hyp_counts,
+                    n_ids,
+                    ref_keys,
+                    ref_counts,
+                    k * n_seg + seg_of_row,
+                    n_hyp_rows,
+                ).reshape(n_sys, n_seg)
+    for n in range(1, max_order + 1):
         ref_total = np.maximum(ref_len - n + 1, 0)  # (refs, seg)
         hyp_total = np.maximum(hyp_len - n + 1, 0)  # (sys, seg)
-        seg_of_row = np.tile(np.arange(n_seg, dtype=np.int64), n_sys)
-        for k in range(n_refs):  # loop over reference streams (usually 1)
-            out[n - 1, :, :, k, 2] = _clipped_matches(
-                hyp_keys, hyp_counts, n_ids, ref_keys, ref_counts, k * n_seg + seg_of_row,
-                n_hyp_rows,
-            ).reshape(n_sys, n_seg)
         out[n - 1, ..., 1] = ref_total.T[None]
         # sacrebleu counts no hypothesis n-gram of an order the reference has none of
         out[n - 1, ..., 0] = np.where(ref_total.T[None] > 0, hyp_total[..., None], 0)
     return out
 
 
-def chrf_statistics(scorer, references: list[list[str]], hypotheses: dict[str, list[str]],
-                    f_score) -> np.ndarray:
+def chrf_statistics(
+    scorer, references: list[list[str]], hypotheses: dict[str, list[str]], f_score
+) -> np.ndarray:
     """chrF statistics, int64 array (systems, segments, 3 * (char_order + word_order)), of the
     sacrebleu ``CHRF`` object ``scorer``; ``f_score`` is the vectorised sentence chrF used to
     choose among several references."""
@@ -315,14 +367,16 @@ def chrf_statistics(scorer, references: list[list[str]], hypotheses: dict[str, l
     texts += [prep(line) for lines in hypotheses.values() for line in lines]
     chars = texts if scorer.whitespace else ["".join(t.split()) for t in texts]
     parts = [
-        _order_statistics(_NgramIndex(*_flat_chars(chars)), n_ref_rows, n_refs, n_seg, n_sys,
-                          int(scorer.char_order))
+        _order_statistics(
+            *_flat_chars(chars), n_ref_rows, n_refs, n_seg, n_sys, int(scorer.char_order)
+        )
     ]
     if scorer.word_order > 0:
         words = [scorer._remove_punctuation(t) for t in texts]
         parts.append(
-            _order_statistics(_NgramIndex(*_flat_tokens(words)), n_ref_rows, n_refs, n_seg,
-                              n_sys, int(scorer.word_order))
+            _order_statistics(
+                *_flat_tokens(words), n_ref_rows, n_refs, n_seg, n_sys, int(scorer.word_order)
+            )
         )
     per_ref = np.concatenate(parts)  # (orders, sys, seg, refs, 3)
     per_ref = np.moveaxis(per_ref, 0, 3).reshape(n_sys, n_seg, n_refs, -1)
