@@ -23,8 +23,11 @@ from stats import StatsInputError
 from stats.cli import main
 from stats.readers import (
     read_judgements,
+    read_lines,
     read_meta_eval,
+    read_post_edit,
     read_qe,
+    read_qe_gold,
     read_segment_scores,
     read_system_scores,
 )
@@ -62,7 +65,8 @@ class Case:
     ``companions``: other files the command needs, ``{file name: text}``, written beside it.
     They are kept within every lowered limit of :data:`LIMITS` (at most 3 lines, 2 fields on
     the first line, 40 bytes), so that the file refused is the one under test.
-    ``skip``: ``{limit id: reason}`` for the limits that do not apply to the format.
+    ``skip``: ``{limit id: reason}`` for the limits that do not apply to the format. ``cli``
+    None: no subcommand reads the format (the dashboard does).
     """
 
     id: str
@@ -180,6 +184,14 @@ _WORD_GOLD_ONE = "OK BAD\n"
 
 # ---- MT outputs and references as plain text (sacreBLEU's reading) ----
 _MT = "{name} sat on the mat .\n" + "A dog barked at the cat .\n" * 4
+
+# ---- Graham (2015) QE: gold labels of a WMT14 submission, post-editing table ----
+_QE14_GOLD = "{name}\t{score}\n" + "".join(f"{j}\t0.{j}\n" for j in range(2, 10))
+_QE14_SUB_ONE = "sysA\t1\t0.5\t1\n"  # METHOD SEGMENT SCORE RANK
+_POST_EDIT = "SID\tTIME\tWORDS\tHTER\n{name}\t{score}\t10\t0.1\n" + "".join(
+    f"{j}\t{j}.5\t10\t0.{j}\n" for j in range(2, 7)
+)
+_QE_WIDE_ONE = "sid,gold,a\n1,0.5,0.5\n"
 
 #: the reasons a limit does not apply to a format
 _NO_SCORE = "no score in this format (names, categories or tags only)"
@@ -344,6 +356,40 @@ READERS = [
         skip=_SCORE_SKIPS,
     ),
     Case(
+        "qe14-gold",
+        "gold.labels",
+        _QE14_GOLD,
+        read_qe_gold,
+        lambda p: ["qe", "--data", p.parent / "s.txt", "--gold", p],
+        name="1",
+        companions={"s.txt": _QE14_SUB_ONE},
+        skip={
+            "columns": "one or two fields (LABEL or SID LABEL) by format; other widths are "
+            "refused by the reader"
+        },
+    ),
+    Case(
+        "qe-post-edit",
+        "pe.tsv",
+        _POST_EDIT,
+        read_post_edit,
+        lambda p: ["qe", "--data", p.parent / "q.csv", "--post-edit", p],
+        name="1",
+        companions={"q.csv": _QE_WIDE_ONE},
+    ),
+    Case(
+        "text-lines",
+        "source.txt",
+        _MT,
+        read_lines,
+        None,
+        name="The cat",
+        skip={
+            **_SCORE_SKIPS,
+            "columns": "plain text has no header: a line is one segment, not fields",
+        },
+    ),
+    Case(
         "mt-text-ref",
         "ref.txt",
         _MT,
@@ -438,6 +484,8 @@ def test_every_reader_applies_every_limit(tmp_path, monkeypatch, case, limit):
 @pytest.mark.parametrize("case", READERS, ids=[c.id for c in READERS])
 def test_every_cli_subcommand_applies_every_limit(tmp_path, monkeypatch, capsys, case, limit):
     _skip(case, limit)
+    if case.cli is None:
+        pytest.skip(f"no CLI subcommand reads {case.id} (the dashboard does)")
     _, fill, lowered, words = limit
     path = _write(tmp_path, case, **fill)
     _lower(monkeypatch, lowered)
@@ -469,3 +517,36 @@ def test_an_archive_member_count_over_the_cap_is_refused_before_reading(tmp_path
         r"limit of 5 entries",
     ):
         read_system_scores(path)
+
+
+#: public readers that read every file through one of the registry's readers (the WMT
+#: score-file readers at system level, as system-sys-score and system-wmt reach them)
+READ_THROUGH = {
+    "read_judgement_files": read_judgements,
+    "read_parallel": read_mt_lines,
+    "read_wmt_system_level": read_system_scores,
+    "read_wide_system_scores": read_system_scores,
+    "read_wmt_scores": read_system_scores,
+}
+
+
+def test_every_public_reader_is_in_the_registry():
+    """A reader added to :mod:`stats.readers` without a registry line fails here."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import stats.readers as package
+
+    found = set()
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"stats.readers.{info.name}")
+        for name, fn in inspect.getmembers(module, inspect.isfunction):
+            if name.startswith("read_") and fn.__module__ == module.__name__:
+                found.add(name)
+    registered = {c.read.__name__ for c in READERS}
+    assert {fn.__name__ for fn in READ_THROUGH.values()} <= registered
+    missing = sorted(found - registered - set(READ_THROUGH))
+    assert not missing, f"readers without a line in READERS: {missing}"
