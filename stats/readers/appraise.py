@@ -35,6 +35,7 @@ import pandas as pd
 
 from .._errors import StatsInputError
 from ._common import LINE, Source, load_text
+from ._limits import check_value_range
 from .documents import NO_DOMAIN, HumanRatings
 
 __all__ = ["is_appraise_export", "read_appraise"]
@@ -149,6 +150,7 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
             f"{label}, line {line[i]}, field 7 (score): {fixed['score'].iloc[i]!r} is not a "
             "finite number"
         )
+    check_value_range(score, "score (field 7)", label, line)
     end = np.array(
         [float(r[-1]) if len(r) >= 10 and _number(r[-1].strip()) else np.nan for r in rows]
     )

@@ -38,6 +38,7 @@ import pandas as pd
 from .._errors import StatsInputError
 from ._archives import expand_sources
 from ._common import Source, load_text, source_name
+from ._limits import check_value, overflows
 
 __all__ = [
     "QESubmissions",
@@ -207,8 +208,7 @@ def _parse_rows(lines: list[str], start: int, label: str, *, gold: bool):
                 raise StatsInputError(
                     f"{label}, line {i + 1}: score is not a number: {s!r}"
                 ) from None
-            if not math.isfinite(value):
-                raise StatsInputError(f"{label}, line {i + 1}: score is not finite: {s!r}")
+            _check_score(value, s, "SCORE", label, i + 1)
             h = False
         lp.append(parts[0].strip().lower())
         method.append(parts[1].strip())
@@ -216,6 +216,15 @@ def _parse_rows(lines: list[str], start: int, label: str, *, gold: bool):
         score.append(value)
         hallu.append(h)
     return lp, method, sid, score, hallu
+
+
+def _check_score(value: float, raw: str, column: str, label: str, line: int) -> None:
+    """Refuse a score that is NaN, infinite, overflows a float or lies beyond
+    :data:`~._limits.MAX_ABS_VALUE` (the shared limits), naming file, line and column."""
+    if not math.isfinite(value):
+        why = "overflows a 64-bit float" if overflows(raw) else "is not finite"
+        raise StatsInputError(f"{label}, line {line}, column {column}: score {why}: {raw!r}")
+    check_value(value, column, label, line)
 
 
 def _check_unique(frame: pd.DataFrame, keys: list[str], label: str) -> None:
@@ -332,6 +341,8 @@ def _read_gold_table(text: str, label: str, lp: str | None) -> pd.DataFrame:
             value = np.nan if hallu else float(s)
         except ValueError:
             raise StatsInputError(f"{label}, line {i}: {col} is not a number: {s!r}") from None
+        if not hallu:
+            _check_score(value, s, col, label, i)
         sid = _norm_sid(parts[head.index(id_col)]) if id_col else str(i - 2)
         rows.append((parts[lp_j].strip().lower() if lp_j is not None else lp, sid, value, hallu))
     return pd.DataFrame(rows, columns=["lp", "sid", "score", "hallucination"])
