@@ -528,6 +528,7 @@ class TaskSetResult:
     seed: int | None
     alpha: float
     notes: tuple = ()
+    test_set: str | None = None
 
     @property
     def average(self) -> pd.Series:
@@ -538,7 +539,14 @@ class TaskSetResult:
 
 
 def combine_tasks(
-    outcomes, task_set: TaskSet, *, n_resamples: int, seed, alpha: float = 0.05, notes=()
+    outcomes,
+    task_set: TaskSet,
+    *,
+    n_resamples: int,
+    seed,
+    alpha: float = 0.05,
+    notes=(),
+    test_set: str | None = None,
 ) -> TaskSetResult:
     """The global ranking of a task set from its tasks' outcomes (module notes)."""
     alpha = check_alpha(alpha)
@@ -561,4 +569,5 @@ def combine_tasks(
         seed=seed,
         alpha=alpha,
         notes=tuple(notes),
+        test_set=test_set if test_set is not None else task_set.test_set,
     )

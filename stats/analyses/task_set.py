@@ -242,5 +242,6 @@ def rank_task_set(
         seed=seed,
         alpha=alpha,
         notes=tuple(dict.fromkeys(notes)),
+        test_set=test_set,
     )
     return result

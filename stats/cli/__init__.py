@@ -18,7 +18,7 @@ import warnings
 from .._errors import StatsInputError
 
 #: subcommand modules, in the order ``--help`` lists them
-SUBCOMMANDS = ("williams", "qe", "randomized", "accuracy", "meta_eval", "human")
+SUBCOMMANDS = ("williams", "qe", "randomized", "accuracy", "meta_eval", "human", "rank")
 
 
 class _Parser(argparse.ArgumentParser):

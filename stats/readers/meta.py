@@ -234,15 +234,13 @@ class MetaEvalData:
             s for lv in _LEVELS for sc in pair.gold[lv].values() for s in sc.values
         }
         excluded: set = set()
-        for mname, sc in main_metrics.items():
+        for sc in main_metrics.values():
             for s in sc.values:
                 if s not in known:
                     raise StatsInputError(
                         f"{sc.file}, line {sc.lines[s]}: unknown system {s!r} (not among the "
                         f"systems of the human scores or system outputs of {lp})"
                     )
-            own = set(mname.rsplit("-", 1)[1].split(".")) if "-" in mname else set()
-            excluded |= {s for s in systems if s not in sc.values and s in own}
         if refs is not None:
             wanted = set(refs)
             main_metrics = {
@@ -261,6 +259,9 @@ class MetaEvalData:
                 m: sc for m, sc in main_metrics.items()
                 if parse_metric_name(m, pair.references)[0] in names
             }
+        for mname, sc in main_metrics.items():
+            own = set(mname.rsplit("-", 1)[1].split(".")) if "-" in mname else set()
+            excluded |= {s for s in systems if s not in sc.values and s in own}
         # human translations (MTME: a system named like a reference) are not evaluated, as
         # MTME's default (include_human=False)
         humans = set() if include_human else pair.references
