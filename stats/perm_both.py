@@ -45,6 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from . import _perm_linear
 from ._budget import check_budget
 from ._errors import StatsInputError
 from ._validation import check_positive_int
@@ -96,6 +97,14 @@ class PermBothResult:
     correlation, grouping, level : str
     n_resamples : int
     early_stopping : bool
+    draws : ndarray of shape (n_pairs, n_resamples) or None
+        With ``return_draws=True``: every resample's permuted difference
+        :math:`c(\tilde a^{(r)}) - c(\tilde b^{(r)})`, one row per pair in the order of
+        :attr:`pairs` (``np.triu_indices(len(metrics), 1)``: row metric before column metric),
+        NaN after the pair's ``n_resamples_used``. Row ``k`` is MTME's
+        ``TaskResults.Draws(a, b)[:, 0] - Draws(a, b)[:, 1]`` for ``(a, b) = pairs[k]``, all a
+        task set needs (:meth:`pair_draws`; moving both correlations to [0, 1] scales the
+        difference by ``1 / (hi - lo)``).
     """
 
     statistic: pd.DataFrame
@@ -108,6 +117,42 @@ class PermBothResult:
     level: str
     n_resamples: int
     early_stopping: bool
+    draws: np.ndarray | None = None
+
+    def __iter__(self):  # unpacks like scipy: statistic, pvalue
+        return iter((self.statistic, self.pvalue))
+
+    @property
+    def pairs(self) -> list[tuple[str, str]]:
+        """Metric pairs ``(better, worse)`` in the row order of :attr:`draws`."""
+        i, j = np.triu_indices(len(self.metrics), 1)
+        return [(self.metrics[a], self.metrics[b]) for a, b in zip(i, j, strict=True)]
+
+    def pair_draws(self, a: str, b: str) -> np.ndarray:
+        """Permuted differences ``c(a~) - c(b~)`` of one pair, the resamples it used.
+
+        Either order: ``pair_draws(b, a) == -pair_draws(a, b)`` (MTME's ``Draws(m1, m2)``
+        convention that each draw pertains to ``(m1, m2)``).
+
+        Raises
+        ------
+        StatsInputError
+            No draws kept (``return_draws=False``), or a name not among :attr:`metrics`.
+        """
+        if self.draws is None:
+            raise StatsInputError("draws: this test ran without return_draws=True")
+        for m in (a, b):
+            if m not in self.metrics:
+                raise StatsInputError(f"metric {m!r} is not among {list(self.metrics)}")
+        if a == b:
+            raise StatsInputError(f"pair_draws needs two different metrics; got {a!r} twice")
+        i, j = self.metrics.index(a), self.metrics.index(b)
+        lo, hi = min(i, j), max(i, j)
+        n = len(self.metrics)
+        k = lo * n - lo * (lo + 1) // 2 + (hi - lo - 1)  # row of (lo, hi) in triu order
+        used = int(self.n_resamples_used.iat[lo, hi])
+        row = self.draws[k, :used]
+        return row.copy() if i < j else -row
 
 
 def _zscore(x: np.ndarray, valid: np.ndarray) -> np.ndarray:
@@ -179,8 +224,9 @@ def _batched(G, M, correlation, grouping, epsilon, tie_calibration, threshold) -
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(con + dis > 0, (con - dis) / (con + dis), np.nan)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(ok.any(axis=1), np.where(ok, vals, 0.0).sum(axis=1) / ok.sum(axis=1),
-                        np.nan)
+        return np.where(
+            ok.any(axis=1), np.where(ok, vals, 0.0).sum(axis=1) / ok.sum(axis=1), np.nan
+        )
 
 
 def _pearson_terms(G, Z, grouping):
@@ -223,17 +269,27 @@ def _pearson_differences(G, Z, pairs, W, grouping):
             za, zb = zs[a], zs[b]
             d = zb - za  # a swapped cell of a~ takes b's score
             feats += [gc * d, d, zb * zb - za * za]
-            base.append(((gc * za).sum(1), za.sum(1), (za * za).sum(1),
-                         (gc * zb).sum(1), zb.sum(1), (zb * zb).sum(1)))
+            base.append(
+                (
+                    (gc * za).sum(1),
+                    za.sum(1),
+                    (za * za).sum(1),
+                    (gc * zb).sum(1),
+                    zb.sum(1),
+                    (zb * zb).sum(1),
+                )
+            )
         F = np.stack(feats, axis=2)  # groups x cells x 3P
         S = np.matmul(Wg, F)  # groups x R x 3P
         for k, (ga, sa, qa, gb, sb, qb) in enumerate(base):
             dxy, dx, dxx = S[:, :, 3 * k], S[:, :, 3 * k + 1], S[:, :, 3 * k + 2]
             nn = n[:, None]
-            ra = _pearson_from_sums(ga[:, None] + dxy, sa[:, None] + dx, qa[:, None] + dxx,
-                                    nn, syy[:, None])
-            rb = _pearson_from_sums(gb[:, None] - dxy, sb[:, None] - dx, qb[:, None] - dxx,
-                                    nn, syy[:, None])
+            ra = _pearson_from_sums(
+                ga[:, None] + dxy, sa[:, None] + dx, qa[:, None] + dxx, nn, syy[:, None]
+            )
+            rb = _pearson_from_sums(
+                gb[:, None] - dxy, sb[:, None] - dx, qb[:, None] - dxx, nn, syy[:, None]
+            )
             out[:, p0 + k] = _nanmean_groups(ra) - _nanmean_groups(rb)
     return out
 
@@ -310,8 +366,7 @@ def _quadratic(G, correlation, grouping, tie_calibration) -> bool:
     )
 
 
-def _differences(G, Z, pairs, W, correlation, grouping, eps, tie_calibration, threshold,
-                 fast=True):
+def _differences(G, Z, pairs, W, correlation, grouping, eps, tie_calibration, threshold, fast=True):
     """Permuted differences (R x pairs) for the swaps ``W``: Pearson by matrix products, any
     other correlation one batched evaluation of all resamples per metric and pair."""
     if fast and correlation == "pearson":
@@ -322,8 +377,9 @@ def _differences(G, Z, pairs, W, correlation, grouping, eps, tie_calibration, th
     for k, (a, b) in enumerate(pairs):  # a pair's resamples are one array computation
         za, zb = Z[a], Z[b]
         ta, tb = np.where(W, zb, za), np.where(W, za, zb)
-        out[:, k] = _batched(G, ta, correlation, grouping, eps, tie_calibration, threshold) - \
-            _batched(G, tb, correlation, grouping, eps, tie_calibration, threshold)
+        out[:, k] = _batched(
+            G, ta, correlation, grouping, eps, tie_calibration, threshold
+        ) - _batched(G, tb, correlation, grouping, eps, tie_calibration, threshold)
     return out
 
 
@@ -340,6 +396,7 @@ def perm_both(
     n_resamples: int = 1000,
     early_stopping: bool = False,
     block_size: int = 1000,
+    return_draws: bool = False,
     rng=None,
 ) -> PermBothResult:
     r"""PERM-BOTH tests of every pair of metrics (module notes for the formula).
@@ -359,6 +416,9 @@ def perm_both(
         As MTME: after every ``block_size`` resamples, a pair whose p so far is below 0.02 or
         above 0.5 stops (its ``n_resamples_used`` says when).
     block_size : int
+    return_draws : bool
+        Keep every resample's permuted difference (:attr:`PermBothResult.draws`, shape
+        ``(n_pairs, n_resamples)``), for a task set to combine across tasks.
     rng : int, Generator or None
         ``np.random.default_rng(rng)``; one swap matrix per resample serves every pair.
 
@@ -394,16 +454,23 @@ def perm_both(
             raise StatsInputError(f"metrics[{m!r}] has shape {a.shape} but gold has {G.shape}")
     observed = {
         m: meta_correlation(
-            arrays[m], G, correlation=correlation, level=level, grouping=grouping,
-            epsilon=epsilon, tie_calibration=tie_calibration, threshold=threshold,
+            arrays[m],
+            G,
+            correlation=correlation,
+            level=level,
+            grouping=grouping,
+            epsilon=epsilon,
+            tie_calibration=tie_calibration,
+            threshold=threshold,
         ).statistic
         for m in names
     }
     order = sorted(names, key=lambda m: (math.isnan(observed[m]), -np.nan_to_num(observed[m]), m))
     if level == "sys":
         G = mean_system_scores(arrays[order[0]], G)[0][:, None]
-        arrays = {m: mean_system_scores(arrays[m], np.asarray(gold, float))[1][:, None]
-                  for m in order}
+        arrays = {
+            m: mean_system_scores(arrays[m], np.asarray(gold, float))[1][:, None] for m in order
+        }
         grouping = "none"
     valid = ~np.isnan(G)
     standardise_on = np.ones_like(valid) if tie_calibration else valid  # as MTME
@@ -412,30 +479,53 @@ def perm_both(
     pairs = [(order[i], order[j]) for i in range(len(order)) for j in range(i + 1, len(order))]
     options = (correlation, grouping, eps, tie_calibration, threshold)
 
-    def differences(W, todo):
-        return _differences(G, Z, todo, W, *options)
+    lin = None
+    if _perm_linear.applies(G, correlation, grouping, tie_calibration):
+        lin = _perm_linear.linear_terms(G, Z, pairs, correlation, grouping, eps, threshold)
 
-    delta = differences(np.zeros((1, *G.shape), dtype=bool), pairs)[0]
+    def differences(W, idx):
+        todo = [pairs[i] for i in idx]
+        if lin is None:
+            return _differences(G, Z, todo, W, *options)
+        const, L, ok = lin
+        out = np.empty((W.shape[0], len(idx)))
+        fast = ok[idx]
+        if fast.any():
+            out[:, fast] = _perm_linear.linear_differences(W, const[idx[fast]], L[:, idx[fast]])
+        if not fast.all():
+            rest = [todo[i] for i in np.flatnonzero(~fast)]
+            out[:, ~fast] = _differences(G, Z, rest, W, *options)
+        return out
+
+    delta = differences(np.zeros((1, *G.shape), dtype=bool), np.arange(len(pairs)))[0]
     gen = np.random.default_rng(rng)
     counts = np.zeros(len(pairs))
     used = np.zeros(len(pairs), dtype=int)
     active = np.ones(len(pairs), dtype=bool)
-    products = correlation == "pearson" or _quadratic(G, correlation, grouping, tie_calibration)
+    kept = np.full((len(pairs), n_resamples), np.nan) if return_draws else None
+    products = (
+        correlation == "pearson"
+        or lin is not None
+        or _quadratic(G, correlation, grouping, tie_calibration)
+    )
     chunk = max(1, (_PRODUCT_CHUNK_CELLS if products else _CHUNK_CELLS) // max(1, G.size))
     if tie_calibration:  # every pair of a group is held at once: bound them too
         Gg, _ = _group(G, G, grouping)
         n_valid = (~np.isnan(Gg)).sum(axis=1)
-        chunk = max(1, min(chunk, _CHUNK_CELLS // max(1, int((n_valid * (n_valid - 1) // 2).sum()))))
+        chunk = max(
+            1, min(chunk, _CHUNK_CELLS // max(1, int((n_valid * (n_valid - 1) // 2).sum())))
+        )
     done = 0
     while done < n_resamples and active.any():
         block = min(block_size, n_resamples - done)
         idx = np.flatnonzero(active)
-        todo = [pairs[i] for i in idx]
         for c0 in range(0, block, chunk):  # chunks of one block bound the memory
             W = gen.random((min(chunk, block - c0), *G.shape)) < 0.5
-            diffs = differences(W, todo)
+            diffs = differences(W, idx)
             tol = _TOL * np.maximum(1.0, np.abs(delta[idx]))
             counts[idx] += (diffs >= delta[idx] - tol).sum(axis=0)
+            if kept is not None:
+                kept[idx, done + c0 : done + c0 + W.shape[0]] = diffs.T
             used[idx] += W.shape[0]
         done += block
         if early_stopping:
@@ -460,4 +550,5 @@ def perm_both(
         level=level,
         n_resamples=n_resamples,
         early_stopping=bool(early_stopping),
+        draws=kept,
     )
