@@ -1,0 +1,56 @@
+"""The task set's draws are PERM-BOTH's: one piece of resamples equals
+``perm_both(..., return_draws=True)`` (the draws API) run with the piece's seed, pair by pair."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from stats._task_draws import RESAMPLE_CHUNK, assemble, piece_draws, pieces, prepare_task
+from stats.perm_both import perm_both
+from stats.readers.meta import read_meta_eval
+from stats.task_sets import Task
+from tests._task_set_data import write_wmt_like
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    base = write_wmt_like(
+        tmp_path_factory.mktemp("d"), lps=("en-es",), n_systems=5, n_items=10, seed=2
+    )
+    return read_meta_eval(base).table("en-es", refs=["refA"])
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        Task(lp="en-es", level="sys", correlation="pearson"),
+        Task(lp="en-es", level="seg", correlation="kendall", grouping="item"),
+        Task(lp="en-es", level="seg", correlation="acc23", grouping="item", tie_calibration=True),
+    ],
+)
+def test_piece_draws_equal_the_draws_api(table, task):
+    names = {"en-es": {m.rsplit("-", 1)[0]: m for m in table.metric_names}}
+    prepared = prepare_task(7, task, [table], names)
+    n = 40
+    (piece,) = pieces(prepared, n)
+    ours = assemble(prepared, n, {piece: piece_draws(prepared, piece, 11)})
+    seed = np.random.SeedSequence(11, spawn_key=(7, 0, 0))
+    res = perm_both(
+        {d: table.metrics[m] for d, m in names["en-es"].items()},
+        table.gold,
+        correlation=task.correlation,
+        level=task.level,
+        grouping=task.grouping,
+        tie_calibration=task.tie_calibration,
+        n_resamples=n,
+        return_draws=True,
+        rng=seed,
+    )
+    order = prepared.order
+    iu = np.triu_indices(len(order), 1)
+    for k, (i, j) in enumerate(zip(*iu, strict=True)):
+        np.testing.assert_allclose(
+            ours[:, k], res.pair_draws(order[i], order[j]), rtol=1e-9, atol=1e-12
+        )
+    assert n < RESAMPLE_CHUNK
