@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from dashboard.tables import p_label
+from dashboard.tables.common import p_label
 
 #: Colour and width of the lines between significance clusters.
 CLUSTER_LINE = {"color": "#222222", "width": 2.5}

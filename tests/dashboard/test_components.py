@@ -143,10 +143,11 @@ def test_show_table_shows_every_row_of_a_table_up_to_25_rows(monkeypatch):
     import pandas as pd
 
     from dashboard import components
+    from dashboard.components import outputs
 
     heights = []
-    monkeypatch.setattr(components.st, "dataframe", lambda *a, **k: heights.append(k["height"]))
-    monkeypatch.setattr(components, "table_downloads", lambda *a, **k: None)
+    monkeypatch.setattr(outputs.st, "dataframe", lambda *a, **k: heights.append(k["height"]))
+    monkeypatch.setattr(outputs, "table_downloads", lambda *a, **k: None)
     for rows in (3, 12, 25, 26):
         frame = pd.DataFrame({"metric": [f"m{i}" for i in range(rows)], "r": range(rows)})
         components.show_table(frame, key=f"t{rows}", filename=f"t{rows}", index=False)
@@ -159,12 +160,13 @@ def test_presentation_mode_shows_what_a_slide_holds_and_says_so(monkeypatch):
     import pandas as pd
 
     from dashboard import components
+    from dashboard.components import outputs
 
     tables, captions, downloads = [], [], []
-    monkeypatch.setattr(components, "presentation_mode", lambda: True)
-    monkeypatch.setattr(components.st, "table", lambda data, **k: tables.append(data.data))
-    monkeypatch.setattr(components.st, "caption", captions.append)
-    monkeypatch.setattr(components, "table_downloads", lambda df, **k: downloads.append(df))
+    monkeypatch.setattr(outputs, "presentation_mode", lambda: True)
+    monkeypatch.setattr(outputs.st, "table", lambda data, **k: tables.append(data.data))
+    monkeypatch.setattr(outputs.st, "caption", captions.append)
+    monkeypatch.setattr(outputs, "table_downloads", lambda df, **k: downloads.append(df))
     n = components.PRESENTATION_MAX_ROWS
     for rows in (n, n + 1, 500):
         frame = pd.DataFrame({"segment": range(rows), "contribution": range(rows, 0, -1)})

@@ -1,0 +1,285 @@
+"""Figures, tables and their downloads: how a page shows a figure or a table, with PNG/SVG,
+CSV and LaTeX exports, and recorded into the page report."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from dashboard import export, report
+from dashboard.aliases import relabel_figure, relabel_frame
+from dashboard.components.layout import presentation_mode
+from dashboard.components.uploads import escape_markdown
+from dashboard.figures import apply_presentation
+from dashboard.page_run import current_report
+from dashboard.transport import browser_figure
+from dashboard.view_state import current_aliases
+
+_PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
+
+
+def show_figure(
+    fig: go.Figure,
+    *,
+    key: str,
+    filename: str,
+    exports: bool = True,
+    label: str = "",
+) -> go.Figure:
+    """Draw ``fig`` full-width (presentation fonts applied) with PNG/SVG download buttons below.
+
+    Returns the figure as drawn (after :func:`dashboard.figures.apply_presentation`). The
+    browser gets it as :func:`dashboard.figures.browser_figure` (drawn once, not twice); the
+    downloads use the figure itself. Widget keys used: ``key`` (chart), ``f"{key}_png"``,
+    ``f"{key}_svg"``.
+    """
+    shown = apply_presentation(relabel_figure(fig, current_aliases()), presentation_mode())
+    config = dict(_PLOTLY_CONFIG)
+    config["toImageButtonOptions"] = {"filename": export.slugify(filename), "scale": 2}
+    st.plotly_chart(browser_figure(shown), key=key, width="stretch", theme=None, config=config)
+    page_report = current_report()
+    if page_report is not None:
+        page_report.add_figure(key, shown, filename)
+    if exports:
+        figure_downloads(shown, key=key, filename=filename, label=label)
+    return shown
+
+
+def figure_downloads(fig: go.Figure, *, key: str, filename: str, label: str = "") -> None:
+    """PNG and SVG download buttons for ``fig``, rendered lazily by kaleido on click.
+
+    The image is produced only when the button is pressed (deferred ``data`` callable), so
+    reruns stay fast. Without a Chromium for kaleido an ``st.warning`` says so instead.
+    Button labels are ``f"{label} PNG"`` / ``f"{label} SVG"`` (just "PNG"/"SVG" by default).
+    """
+    if export.find_browser() is None:
+        st.warning(
+            "PNG/SVG export is unavailable: no Chromium found for kaleido "
+            "(install chromium or set BROWSER_PATH). The chart toolbar's camera icon still "
+            "saves a PNG.",
+            icon=":material/warning:",
+        )
+        return
+    stem = export.slugify(filename)
+    row = st.container(horizontal=True, gap="small")
+    for fmt in ("png", "svg"):
+        with row:
+            st.download_button(
+                f"{label} {fmt.upper()}".strip(),
+                data=functools.partial(export.figure_to_bytes, fig, fmt),
+                file_name=f"{stem}.{fmt}",
+                mime=export.IMAGE_MIME[fmt],
+                key=f"{key}_{fmt}",
+                on_click="ignore",
+                icon=":material/download:",
+                help=f"Download this figure as {fmt.upper()}",
+            )
+
+
+def table_downloads(
+    df: pd.DataFrame,
+    *,
+    key: str,
+    filename: str,
+    index: bool = True,
+    caption: str | None = None,
+    float_format: str | None = None,
+    label: str = "",
+    column_config: dict | None = None,
+    marks: export.Marks | None = None,
+) -> None:
+    """CSV and LaTeX download buttons for a table or p-value matrix, produced on click, and
+    the table's entry in the page's report (:func:`current_report`).
+
+    Both use the ``column_config`` labels as headers (:func:`dashboard.export.column_specs`);
+    LaTeX gets one precision per column (``float_format`` for floats a ``column_config`` does
+    not format, else chosen per column), ``marks`` and ``caption``. Button labels are
+    ``f"{label} CSV"`` / ``f"{label} LaTeX"``; widget keys ``f"{key}_csv"``, ``f"{key}_tex"``.
+    """
+    df = relabel_frame(df, current_aliases())
+    entry = report.TableEntry(
+        df,
+        filename=filename,
+        caption=caption,
+        index=index,
+        column_config=column_config,
+        float_format=float_format,
+        marks=marks,
+    )
+    page_report = current_report()
+    if page_report is not None:
+        page_report.add_table(key, entry)
+    stem = export.slugify(filename)
+    row = st.container(horizontal=True, gap="small")
+    with row:
+        st.download_button(
+            f"{label} CSV".strip(),
+            data=functools.partial(
+                export.dataframe_to_csv, df, index=index, column_config=column_config
+            ),
+            file_name=f"{stem}.csv",
+            mime="text/csv",
+            key=f"{key}_csv",
+            on_click="ignore",
+            icon=":material/download:",
+        )
+    with row:
+        st.download_button(
+            f"{label} LaTeX".strip(),
+            data=functools.partial(
+                export.dataframe_to_latex, df, caption=caption, **entry.export_kwargs()
+            ),
+            file_name=f"{stem}.tex",
+            mime="application/x-tex",
+            key=f"{key}_tex",
+            on_click="ignore",
+            icon=":material/download:",
+        )
+
+
+def show_table(
+    df: pd.DataFrame,
+    *,
+    key: str,
+    filename: str,
+    index: bool = True,
+    caption: str | None = None,
+    column_config: dict | None = None,
+    float_format: str | None = None,
+    height: int | str = "auto",
+    label: str = "",
+    static: bool = False,
+    marks: export.Marks | None = None,
+) -> None:
+    """A sortable ``st.dataframe`` with CSV/LaTeX downloads below.
+
+    In presentation mode, or with ``static=True``, the table is drawn as a static HTML
+    ``st.table`` instead (the dataframe's canvas keeps its small font whatever the page CSS
+    says), with the ``column_config`` labels and number formats applied by
+    :func:`presentation_table`; presentation mode shows the first ``PRESENTATION_MAX_ROWS``
+    rows (what a slide holds) and says so. ``static`` suits a short table redrawn on every
+    change of a control: the browser mounts a new ``st.dataframe`` grid each time, a static
+    table is cheaper to redraw. ``float_format`` (default ``"{:.4g}"`` on screen, one precision per
+    column in LaTeX), ``column_config`` and ``marks`` go to :func:`table_downloads`.
+    Widget keys used: ``key`` (dataframe), ``f"{key}_csv"``, ``f"{key}_tex"``.
+    """
+    shown = relabel_frame(df, current_aliases())  # table_downloads relabels df itself
+    if static or presentation_mode():
+        slide = presentation_mode() and len(shown) > PRESENTATION_MAX_ROWS
+        st.table(
+            presentation_table(
+                shown.head(PRESENTATION_MAX_ROWS) if slide else shown,
+                column_config,
+                float_format=float_format or "{:.4g}",
+            ),
+            hide_index=not index,
+        )
+        if slide:  # 500 segments made one slide 169,000 px tall
+            st.caption(
+                f"Presentation mode shows the first {PRESENTATION_MAX_ROWS} of {len(shown):,} "
+                "rows; the downloads below hold them all."
+            )
+    else:
+        st.dataframe(
+            shown,
+            key=key,
+            hide_index=not index,
+            column_config=column_config,
+            width="stretch",
+            height=_fitted_height(len(shown)) if height == "auto" else height,
+        )
+    table_downloads(
+        df,
+        key=key,
+        filename=filename,
+        index=index,
+        caption=caption,
+        float_format=float_format,
+        label=label,
+        column_config=column_config,
+        marks=marks,
+    )
+
+
+#: st.dataframe's row height in px (header row included), and the most rows shown unscrolled
+_ROW_PX, _MAX_ROWS_SHOWN = 35, 25
+#: the most rows of a table drawn in presentation mode (enlarged rows on a 1080-px slide)
+PRESENTATION_MAX_ROWS = 20
+
+
+def _fitted_height(n_rows: int) -> int | str:
+    """A height showing every row of a table up to ``_MAX_ROWS_SHOWN`` rows (Streamlit's
+    "auto" stops at 10 and hides the rest behind a scroll bar); "auto" beyond."""
+    if n_rows > _MAX_ROWS_SHOWN:
+        return "auto"
+    return _ROW_PX * (n_rows + 1) + 3
+
+
+def show_clustered_table(
+    df: pd.DataFrame, *, cluster: str, key: str, filename: str, caption: str
+) -> None:
+    """A short ranking table drawn as a static table with a line above each new cluster
+    (the findings' human ranking tables), with CSV/LaTeX downloads below. ``cluster`` names
+    the column holding each row's cluster number."""
+    starts = df[cluster].ne(df[cluster].shift()).to_numpy(copy=True)
+    starts[0] = False
+    styler = presentation_table(df).apply(
+        lambda col: np.where(starts, "border-top: 3px solid currentColor", ""), axis=0
+    )
+    st.table(styler)
+    table_downloads(df, key=key, filename=filename, caption=caption)
+
+
+def presentation_table(
+    df: pd.DataFrame, column_config: dict | None = None, *, float_format: str = "{:.4g}"
+):
+    """``df`` as a pandas ``Styler`` for ``st.table`` (presentation mode).
+
+    ``column_config`` is applied: ``None`` hides a column, a string or a column's ``label``
+    renames it, a printf ``format`` (``"%.4f"``, ``"%.2e"``, ``"%d"``, ``"percent"``) formats
+    it; other floats use ``float_format``; missing values print as an empty cell. Number columns
+    stay numeric (so they are right-aligned); ``st.table`` renders cells as Markdown, so text
+    cells and the index are escaped with :func:`escape_markdown`.
+    """
+    keep, labels, formats = [], {}, {}
+    for column in df.columns:
+        shown, label, fmt = export.config_entry(column, column_config)
+        if not shown:
+            continue
+        keep.append(column)
+        label = label or column
+        labels[column] = label
+        values = df[column]
+        numeric = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
+        formats[label] = _number_formatter(fmt, float_format) if numeric else _text_formatter
+    table = df[keep].rename(columns=labels)
+    styler = table.style.format(formats)
+    return styler.format_index(_text_formatter, axis=0).format_index(_text_formatter, axis=1)
+
+
+def _text_formatter(value) -> str:
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return ""
+    return escape_markdown(value)
+
+
+def _number_formatter(fmt: str | None, float_format: str):
+    def one(value) -> str:
+        if value is None or pd.isna(value):
+            return ""
+        if fmt == "percent":
+            return f"{value:.1%}"
+        if fmt and fmt.startswith("%"):
+            try:
+                return fmt % (int(value) if fmt.endswith(("d", "i")) else value)
+            except (TypeError, ValueError):
+                return str(value)
+        if isinstance(value, float):
+            return float_format.format(value)
+        return str(value)
+
+    return one

@@ -1,0 +1,186 @@
+"""Uploads and input errors: file uploaders that keep a session's files, the reference +
+outputs pair, warnings and input errors shown as one escaped line."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterator
+
+import streamlit as st
+
+from dashboard import state
+from dashboard.data import Uploads, uploads_from_widget
+from dashboard.page_run import record_inputs
+from stats import StatsInputError
+
+
+def file_input(
+    label: str,
+    *,
+    key: str,
+    sample: Uploads = (),
+    sample_note: str | None = None,
+    types: list[str] | None = None,
+    help: str | None = None,
+) -> tuple[Uploads, bool]:
+    """A multi-file uploader that falls back to bundled sample data and keeps the session's
+    uploads across page switches.
+
+    Returns ``(uploads, is_sample)``. While nothing is uploaded, ``sample`` is returned and an
+    ``st.info`` note says so (``sample_note`` or a default naming the sample files). Uploads are
+    copied to ``(name, bytes)`` tuples so they can key :mod:`dashboard.data` caches.
+
+    Streamlit drops the state of widgets that are not rendered, so after a switch to another
+    page and back the uploader is re-created empty. The uploads are therefore also kept in
+    ``st.session_state[state.upload_store_key(key)]`` (this session only) and reused, with an
+    ``st.info`` naming them and a "Clear uploads / use sample data" button
+    (key ``f"{key}_clear"``). A new upload replaces them; removing the files in the widget
+    (its x buttons) while it is shown clears them. The two empty cases are told apart by the
+    widget's file ids remembered from the previous run: a re-created widget has no state
+    before it is drawn, a widget whose files the user removed does.
+    """
+    uploads, is_sample = _file_input(
+        label, key=key, sample=sample, sample_note=sample_note, types=types, help=help
+    )
+    record_inputs(key, uploads, sample=is_sample)
+    return uploads, is_sample
+
+
+def _file_input(label, *, key, sample, sample_note, types, help) -> tuple[Uploads, bool]:
+    store_key = state.upload_store_key(key)
+    stored = st.session_state.get(store_key)
+    widget_existed = key in st.session_state
+    files = st.file_uploader(label, accept_multiple_files=True, key=key, type=types, help=help)
+    if files is not None and not isinstance(files, (list, tuple)):
+        files = [files]
+    files = list(files or [])
+    ids = tuple(f.file_id for f in files)
+    if ids:
+        if stored is None or stored["ids"] != ids:
+            stored = {"uploads": uploads_from_widget(files), "ids": ids}
+            st.session_state[store_key] = stored
+        return stored["uploads"], False
+    if stored is not None and stored["ids"] and widget_existed:
+        # the widget showed files last run and the user removed them: forget them
+        del st.session_state[store_key]
+        stored = None
+    if stored is not None:
+        # the widget was re-created empty (page switch): keep analysing the kept uploads
+        stored = {"uploads": stored["uploads"], "ids": ()}
+        st.session_state[store_key] = stored
+        names = ", ".join(escape_markdown(name) for name, _ in stored["uploads"])
+        st.info(f"Using your uploaded files: {names}", icon=":material/upload_file:")
+        st.button(
+            "Clear uploads / use sample data" if sample else "Clear uploads",
+            key=f"{key}_clear",
+            on_click=_clear_uploads,
+            args=(store_key,),
+            icon=":material/delete:",
+        )
+        return stored["uploads"], False
+    if sample:
+        names = ", ".join(escape_markdown(name) for name, _ in sample)
+        st.info(
+            sample_note
+            or f"Showing the bundled **synthetic sample data** ({names}). "
+            "Upload your own files above to analyse them.",
+            icon=":material/science:",
+        )
+    return sample, True
+
+
+def _clear_uploads(store_key: str) -> None:
+    st.session_state.pop(store_key, None)
+
+
+def reference_and_outputs(
+    labels: tuple[str, str],
+    *,
+    keys: tuple[str, str],
+    sample: tuple[Uploads, Uploads],
+    sample_note: str,
+    helps: tuple[str | None, str | None] = (None, None),
+    types: list[str] | None = None,
+    side_by_side: bool = False,
+) -> tuple[Uploads, Uploads, bool]:
+    """Two :func:`file_input` uploaders, the reference file(s) and one output file per system,
+    with one bundled sample for both.
+
+    Returns ``(references, outputs, is_sample)``. The sample pair is used only while neither
+    uploader has a file, with one ``st.info`` note (``sample_note``): an uploaded output is never
+    paired with the sample reference, nor the reverse. ``labels``, ``keys`` and ``helps`` are
+    (reference, outputs); ``side_by_side`` puts the uploaders in two columns.
+    """
+    places = st.columns(2) if side_by_side else (st.container(), st.container())
+    uploaded = []
+    for place, label, key, help_text in zip(places, labels, keys, helps, strict=True):
+        with place:
+            uploaded.append(file_input(label, key=key, help=help_text, types=types)[0])
+    references, outputs = uploaded
+    if references or outputs:
+        return references, outputs, False
+    st.info(sample_note, icon=":material/science:")
+    for key, files in zip(keys, sample, strict=True):
+        record_inputs(key, files, sample=True)
+    return *sample, True
+
+
+def ask_for_the_other_half(references: Uploads, outputs: Uploads) -> None:
+    """With system outputs but no reference, or a reference but no outputs (one half of
+    :func:`reference_and_outputs`), say which upload comes next (``st.info``) and stop the
+    run: the other half is the user's next step, not an error. Anything else wrong with the
+    files (a single system, unaligned lines) stays an input error of the data layer."""
+    if outputs and not references:
+        missing = "the reference file (one segment per line)"
+    elif references and not outputs:
+        missing = "one output file per system (at least two), aligned with the reference"
+    else:
+        return
+    st.info(f"Now upload {missing}.", icon=":material/upload_file:")
+    st.stop()
+
+
+def escape_markdown(text) -> str:
+    """``text`` with Markdown, KaTeX and HTML-significant characters backslash-escaped.
+
+    Use it for every string that carries user-supplied names (file, system, metric, LP names)
+    before it reaches ``st.error``/``st.warning``/``st.info``/``st.markdown``/``st.subheader``, so
+    ``**x**``, ``$x^2$``, ``_a_``, ``:red[x]`` or ``<b>`` print literally instead of as formatting.
+    """
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#$~|])")
+
+
+def show_warnings(messages, *, prefix: str | None = None) -> None:
+    """One ``st.warning`` per distinct message, escaped with :func:`escape_markdown` (the
+    messages of :mod:`dashboard.data` / :mod:`stats` name user files, systems, metrics, LPs).
+
+    ``messages`` is an iterable of strings, or a mapping ``{name: message}`` shown as
+    ``"<name> <prefix>: <message>"`` (e.g. ``prefix="left out"`` for per-LP problems); only
+    the messages/names are escaped, ``prefix`` is trusted page text.
+    """
+    if isinstance(messages, dict):
+        lines = [
+            f"{escape_markdown(name)}{' ' + prefix if prefix else ''}: {escape_markdown(msg)}"
+            for name, msg in messages.items()
+        ]
+    else:
+        lines = [escape_markdown(msg) for msg in messages]
+    for line in dict.fromkeys(lines):
+        st.warning(line, icon=":material/warning:")
+
+
+@contextlib.contextmanager
+def input_errors() -> Iterator[None]:
+    """Turn a :class:`stats.StatsInputError` into ``st.error`` + ``st.stop()``.
+
+    Only input errors are caught: any other exception is a bug and must stay visible to tests.
+    """
+    try:
+        yield
+    except StatsInputError as exc:
+        st.error(escape_markdown(exc), icon=":material/error:")
+        st.stop()
