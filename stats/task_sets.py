@@ -70,6 +70,7 @@ __all__ = [
     "assign_weights",
     "average_correlations",
     "average_pvalues",
+    "average_confidence_intervals",
     "average_ranks",
     "combine_tasks",
     "correlation_range",
@@ -389,6 +390,11 @@ class TaskOutcome:
     n_systems, n_items : int
     note : str
         How gold and references were chosen.
+    display : dict
+        Metric -> how it is displayed (primary, source-based).
+    bootstrap : dict or None
+        Metric -> the correlation in each bootstrap resample of the items (the same resampled
+        items for every metric), when confidence intervals were asked for.
     """
 
     task: Task
@@ -404,6 +410,7 @@ class TaskOutcome:
     n_items: int = 0
     note: str = ""
     display: dict = field(default_factory=dict)
+    bootstrap: dict | None = None
 
 
 def task_pvalues(metrics, draws, n_used, correlations) -> pd.DataFrame:
@@ -498,6 +505,35 @@ def average_pvalues(
     return pd.DataFrame(out, index=metrics, columns=metrics)
 
 
+def average_confidence_intervals(
+    outcomes: Sequence[TaskOutcome],
+    weights: Sequence[float],
+    average: pd.Series,
+    confidence_level: float = 0.95,
+) -> pd.DataFrame | None:
+    r"""Percentile bootstrap interval of each metric's weighted average: the tasks' bootstrap
+    resamples (items resampled, the same items for every metric of a task, tasks drawn
+    independently) combined resample by resample as the average is,
+    :math:`\sum_t w_t (c^{(t,r)}_m - lo_t) / (hi_t - lo_t)`. None when a task has no
+    bootstrap resamples (e.g. pairwise accuracy pooled over language pairs)."""
+    if any(o.bootstrap is None for o in outcomes):
+        return None
+    n = min(len(next(iter(o.bootstrap.values()))) for o in outcomes)
+    alpha = (1 - confidence_level) / 2
+    rows = {}
+    for m in average.index:
+        total = np.zeros(n)
+        for o, w in zip(outcomes, weights, strict=True):
+            lo, hi = o.task.range
+            total += w * (np.asarray(o.bootstrap[m][:n], dtype=float) - lo) / (hi - lo)
+        with np.errstate(invalid="ignore"):
+            ok = total[~np.isnan(total)]
+        rows[m] = (
+            (np.quantile(ok, alpha), np.quantile(ok, 1 - alpha)) if ok.size else (np.nan, np.nan)
+        )
+    return pd.DataFrame.from_dict(rows, orient="index", columns=["low", "high"])
+
+
 @dataclass(frozen=True, kw_only=True)
 class TaskSetResult:
     """A task set run: per-task outcomes and the global ranking.
@@ -529,6 +565,8 @@ class TaskSetResult:
     alpha: float
     notes: tuple = ()
     test_set: str | None = None
+    confidence_interval: pd.DataFrame | None = None
+    confidence_level: float = 0.95
 
     @property
     def average(self) -> pd.Series:
@@ -547,6 +585,7 @@ def combine_tasks(
     alpha: float = 0.05,
     notes=(),
     test_set: str | None = None,
+    confidence_level: float = 0.95,
 ) -> TaskSetResult:
     """The global ranking of a task set from its tasks' outcomes (module notes)."""
     alpha = check_alpha(alpha)
@@ -570,4 +609,8 @@ def combine_tasks(
         alpha=alpha,
         notes=tuple(notes),
         test_set=test_set if test_set is not None else task_set.test_set,
+        confidence_interval=average_confidence_intervals(
+            outcomes, weights, average, confidence_level
+        ),
+        confidence_level=confidence_level,
     )

@@ -68,6 +68,7 @@ def test_json_output(capsys, wmt_dir):
     # the average is the mean of the tasks' correlations moved to [0, 1]
     expect = np.mean([(t["correlations"][first] + 1) / 2 for t in doc["tasks"]])
     assert doc["average"][first] == pytest.approx(expect, abs=1e-12)
+    assert "ci" not in doc
     # the human translation refA is no system of en-de by default; 5 MT systems
     assert doc["tasks"][0]["n_systems"] == 5
 
@@ -103,9 +104,13 @@ def test_include_human_and_refs(capsys, wmt_dir):
         "en-de",
         "--refs",
         "refA",
+        "--confidence-resamples",
+        "30",
     )
     doc = json.loads(out)
     assert doc["tasks"][0]["refs"] == ["refA"] and doc["tasks"][0]["n_systems"] == 5
+    lo, hi = doc["ci"][next(iter(doc["average"]))]
+    assert lo <= hi and doc["confidence_level"] == 0.95
 
 
 @pytest.mark.parametrize(

@@ -279,3 +279,28 @@ def test_task_set_file_errors(tmp_path, text, match):
     p.write_text(text)
     with pytest.raises(StatsInputError, match=match):
         read_task_set(p)
+
+
+def test_average_confidence_interval_is_the_bootstrap_of_the_average():
+    from dataclasses import replace
+
+    from stats.task_sets import average_confidence_intervals
+
+    rng = np.random.default_rng(5)
+    outcomes = [
+        replace(o, bootstrap={m: rng.uniform(0, 1, 100) for m in METRICS}) for o in _outcomes()[:3]
+    ]
+    weights = [0.5, 0.25, 0.25]
+    avg = average_correlations(outcomes, weights)
+    ci = average_confidence_intervals(outcomes, weights, avg, 0.9)
+    for m in METRICS:  # plain: each resample's average, then its 5th and 95th percentiles
+        per = [
+            sum(
+                w * (o.bootstrap[m][r] - o.task.range[0]) / (o.task.range[1] - o.task.range[0])
+                for o, w in zip(outcomes, weights, strict=True)
+            )
+            for r in range(100)
+        ]
+        assert ci.loc[m, "low"] == pytest.approx(np.percentile(per, 5), abs=1e-12)
+        assert ci.loc[m, "high"] == pytest.approx(np.percentile(per, 95), abs=1e-12)
+    assert average_confidence_intervals(_outcomes(), [0.25] * 4, avg) is None

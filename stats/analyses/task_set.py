@@ -15,9 +15,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from .._choices import CORRELATIONS
 from .._errors import StatsInputError
 from .._task_draws import assemble, pieces, prepare_task
 from ..clusters import significance_clusters
+from ..meta_eval import meta_correlation
 from ..readers._common import name_list
 from ..readers.meta import MetaEvalData, parse_metric_name
 from ..task_set_presets import TEST_SETS, known_test_set, preset
@@ -106,6 +108,8 @@ def rank_task_set(
     include_human: bool | None = None,
     primary_only: bool | None = None,
     scheduler: str | None = None,
+    confidence_resamples: int = 0,
+    confidence_level: float = 0.95,
 ) -> TaskSetResult:
     """Run every task of ``task_set`` on ``data`` and rank the metrics on the weighted average.
 
@@ -126,6 +130,9 @@ def rank_task_set(
         Override every task's values.
     scheduler : str, optional
         ``local:N`` or a Dask scheduler address (:mod:`stats._dask`).
+    confidence_resamples, confidence_level
+        Bootstrap resamples of the items per task for a percentile interval of each average
+        (:func:`stats.task_sets.average_confidence_intervals`; 0: none).
 
     Raises
     ------
@@ -160,7 +167,7 @@ def rank_task_set(
             f"language pair(s) {', '.join(missing)} not in the data: their tasks are left out"
         )
         task_set = task_set.restricted(present)
-    prepared, infos, meta = [], {}, []
+    prepared, infos, meta, meta_names = [], {}, [], {}
     for index, task in enumerate(task_set.tasks):
         if (
             refs is not None
@@ -208,6 +215,7 @@ def rank_task_set(
         p = prepare_task(index, task, tables, names)
         prepared.append(p)
         meta.append((task, tables, tuple(dict.fromkeys(used_refs))))
+        meta_names[index] = names
     jobs = [(p, piece) for p in prepared for piece in pieces(p, n_resamples)]
     results = run_pieces(jobs, seed, scheduler)
     by_task: dict = {}
@@ -233,6 +241,15 @@ def rank_task_set(
                 n_systems=sum(len(t.systems) for t in tables),
                 n_items=sum(t.n_items for t in tables),
                 display={m: infos[m] for m in p.order},
+                bootstrap=_bootstrap(
+                    p,
+                    task,
+                    tables,
+                    meta_names[p.index],
+                    confidence_resamples,
+                    confidence_level,
+                    seed,
+                ),
             )
         )
     result = combine_tasks(
@@ -243,5 +260,31 @@ def rank_task_set(
         alpha=alpha,
         notes=tuple(dict.fromkeys(notes)),
         test_set=test_set,
+        confidence_level=confidence_level,
     )
     return result
+
+
+def _bootstrap(prepared, task, tables, names, n_resamples, confidence_level, seed):
+    """Metric -> bootstrap distribution of the task's correlation (items resampled; the same
+    items for every metric), or None (no resamples, or a pooled / soft-pairwise task)."""
+    if n_resamples <= 0 or len(tables) != 1 or task.correlation not in CORRELATIONS:
+        return None
+    t = tables[0]
+    out = {}
+    for d in prepared.order:
+        res = meta_correlation(
+            t.metrics[names[t.lp][d]],
+            t.gold,
+            correlation=task.correlation,
+            level=task.level,
+            grouping=task.grouping,
+            epsilon=task.epsilon,
+            tie_calibration=task.tie_calibration,
+            threshold=task.threshold,
+            n_resamples=n_resamples,
+            confidence_level=confidence_level,
+            rng=np.random.SeedSequence(seed, spawn_key=(prepared.index, 1_000_000)),
+        )
+        out[d] = res.bootstrap_distribution
+    return out

@@ -118,6 +118,15 @@ def add_parser(subparsers) -> None:
         help="significance level of the clusters (default 0.05)",
     )
     p.add_argument(
+        "--confidence-resamples",
+        type=int,
+        default=0,
+        metavar="N",
+        help="bootstrap resamples of the items per task for a percentile interval of each "
+        "average (default 0: none)",
+    )
+    p.add_argument("--confidence-level", type=float, default=0.95, metavar="C")
+    p.add_argument(
         "--scheduler",
         metavar="ADDRESS",
         help="run on Dask distributed: local:N (a local cluster of N workers) or a "
@@ -265,6 +274,9 @@ def _json(res) -> str:
         "rank": {m: int(r) for m, r in res.rank.items()},
         "metrics": infos,
     }
+    if res.confidence_interval is not None:
+        doc["ci"] = {m: [r.low, r.high] for m, r in res.confidence_interval.iterrows()}
+        doc["confidence_level"] = res.confidence_level
     return dumps(doc)
 
 
@@ -280,6 +292,11 @@ def run(args: argparse.Namespace) -> str:
     if args.resamples < 1:
         raise StatsInputError(f"--resamples must be a positive integer; got {args.resamples}")
     check_alpha_option(args.alpha)
+    if args.confidence_resamples < 0 or not 0 < args.confidence_level < 1:
+        raise StatsInputError(
+            "--confidence-resamples must be >= 0 and --confidence-level in (0, 1); got "
+            f"{args.confidence_resamples} and {args.confidence_level}"
+        )
     task_set = load_task_set(args.task_set)
     if args.lp:
         task_set = task_set.restricted(args.lp)
@@ -300,6 +317,8 @@ def run(args: argparse.Namespace) -> str:
         include_human=args.include_human,
         primary_only=args.primary_only,
         scheduler=args.scheduler,
+        confidence_resamples=args.confidence_resamples,
+        confidence_level=args.confidence_level,
     )
     if args.format == "json":
         return _json(res)
