@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from ._errors import StatsInputError
 from .task_sets import Task, TaskSet
 
-__all__ = ["PRESETS", "TEST_SETS", "KnownTestSet", "preset", "known_test_set"]
+__all__ = ["PRESETS", "TEST_SETS", "KnownTestSet", "known_test_set", "per_language_pair", "preset"]
 
 _SOURCE = "mt-metrics-eval tasks.py {} (commit 68a481a)"
 
@@ -302,6 +302,22 @@ def _spa_acc(test_set: str) -> TaskSet:
 
 #: preset name -> builder
 PRESETS = {"wmt23": _wmt23, "wmt24": lambda: _spa_acc("wmt24"), "wmt25": lambda: _spa_acc("wmt25")}
+
+
+def per_language_pair(lps) -> TaskSet:
+    """A task set for any data: per language pair, system-level Pearson and segment-level
+    Kendall tau-b by item, uniform weights (not a findings' list)."""
+    tasks = []
+    for lp in lps:
+        tasks += [
+            Task(lp=lp, level="sys", correlation="pearson"),
+            Task(lp=lp, level="seg", correlation="kendall", grouping="item"),
+        ]
+    return TaskSet.from_tasks(
+        tasks,
+        name="per-lp",
+        source="sys Pearson + seg Kendall by item per language pair, uniform weights",
+    )
 
 
 def preset(name: str) -> TaskSet:

@@ -306,7 +306,7 @@ def _task_from_dict(raw, where: str, defaults: Mapping) -> Task:
         raise StatsInputError(f"{where}: {exc}") from None
 
 
-def read_task_set(path) -> TaskSet:
+def read_task_set(path, *, text: str | bytes | None = None) -> TaskSet:
     """A task set from a JSON or TOML file::
 
         {"name": "mine", "test_set": "wmt24", "weight_by": ["lp"],
@@ -315,7 +315,8 @@ def read_task_set(path) -> TaskSet:
                     "grouping": "item", "tie_calibration": true, "weight": 1}, ...]}
 
     Keys are ``meta-eval``'s options (``tie-calibration`` or ``tie_calibration``); weights
-    default to uniform.
+    default to uniform. ``text``: the file's content (an upload), ``path`` then only names it
+    (its suffix ``.toml`` chooses TOML).
 
     Raises
     ------
@@ -324,11 +325,17 @@ def read_task_set(path) -> TaskSet:
     """
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        if text is None:
+            text = p.read_text(encoding="utf-8")
+        elif isinstance(text, bytes):
+            text = text.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise StatsInputError(f"{path}: cannot read the task set ({exc})") from None
     if p.suffix.lower() == ".toml":
-        import tomllib  # noqa: PLC0415 (3.11+; the package's 3.10 users write JSON)
+        try:
+            import tomllib
+        except ImportError:  # Python 3.10
+            raise StatsInputError(f"{path}: TOML task sets need Python 3.11+; write JSON") from None
 
         try:
             doc = tomllib.loads(text)

@@ -108,6 +108,7 @@ def rank_task_set(
     include_human: bool | None = None,
     primary_only: bool | None = None,
     scheduler: str | None = None,
+    gold: str | None = None,
     confidence_resamples: int = 0,
     confidence_level: float = 0.95,
 ) -> TaskSetResult:
@@ -126,7 +127,7 @@ def rank_task_set(
     test_set : str, optional
         Known test set (``wmt23``, ``wmt24``, ``wmt25``) whose standard gold, references and
         primary metrics apply (default: the task set's).
-    refs, close_refs, include_human, primary_only
+    refs, close_refs, include_human, primary_only, gold
         Override every task's values.
     scheduler : str, optional
         ``local:N`` or a Dask scheduler address (:mod:`stats._dask`).
@@ -169,6 +170,8 @@ def rank_task_set(
         task_set = task_set.restricted(present)
     prepared, infos, meta, meta_names = [], {}, [], {}
     for index, task in enumerate(task_set.tasks):
+        if gold is not None:
+            task = replace(task, gold=gold)
         if (
             refs is not None
             or close_refs is not None
