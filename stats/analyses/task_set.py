@@ -191,6 +191,18 @@ def rank_task_set(
             gold = _gold_for(data, lp, task, info, notes)
             task_refs = task.refs if task.refs is not None else _refs_for(data, lp, info, notes)
             primary = info.primary_metrics if (task.primary_only and info) else None
+            pair = data.pairs[lp]
+            bases = {
+                parse_metric_name(m, pair.references)[0]
+                for lv in ("seg", "sys")
+                for m in pair.metrics[lv]
+            }
+            if primary and not bases & set(primary):
+                notes.append(
+                    f"{lp}: no metric of the files is a primary metric of "
+                    f"{test_set}; all metrics kept"
+                )
+                primary = None
             table = data.table(
                 lp,
                 gold=gold,
