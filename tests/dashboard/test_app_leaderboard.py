@@ -5,7 +5,6 @@ and the figure builder's dots, whiskers and cluster lines."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from dashboard.figures.leaderboard import ranking_dots
 from stats.analyses.task_set import rank_task_set
