@@ -48,14 +48,21 @@ def test_leaderboard_ranking_and_drill_down(page, app_url, artifacts_dir):
     wait_for_charts(page, minimum=2, timeout=180)
     assert_no_exception(page)
     data = read_meta_eval(ZIP)
-    expected = rank_task_set(data, per_language_pair(data.language_pairs), n_resamples=1000,
-                             rng=12345, gold="mqm", confidence_resamples=200)
+    expected = rank_task_set(
+        data,
+        per_language_pair(data.language_pairs),
+        n_resamples=1000,
+        rng=12345,
+        gold="mqm",
+        confidence_resamples=200,
+    )
     dots = _dots(page, "board_dots")
     assert [t.replace("[noref]", "") for t in dots["ticks"]] == list(expected.statistic.index)
     np.testing.assert_allclose(dots["x"], expected.statistic.to_numpy(), rtol=1e-6)
     ci = expected.confidence_interval
-    np.testing.assert_allclose(dots["plus"], (ci["high"] - expected.statistic).to_numpy(),
-                               rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(
+        dots["plus"], (ci["high"] - expected.statistic).to_numpy(), rtol=1e-6, atol=1e-7
+    )
     assert dots["lines"] == _lines(expected.rank)
     assert page.get_by_text("1,000 resamples").count() >= 1
     screenshot(page, artifacts_dir, "leaderboard")
