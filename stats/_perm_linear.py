@@ -45,7 +45,114 @@ def applies(G: np.ndarray, correlation: str, grouping: str, tie_calibration: boo
     """Whether the linear path can serve this test (it may still refuse single pairs)."""
     if correlation not in LINEAR or tie_calibration:
         return False
-    return _group(G, G, grouping)[0].shape[1] <= MAX_GROUP_CELLS
+    return correlation in SORTED or _group(G, G, grouping)[0].shape[1] <= MAX_GROUP_CELLS
+
+
+#: correlations whose long groups take the sorting path (:func:`_sign_sums`)
+SORTED = ("kendall", "kendall-c")
+
+
+def _level_keys(ru: np.ndarray, big: int) -> list[np.ndarray]:
+    """The merge-sort tree of ``ru`` (positions in gold order): per level, the values sorted
+    within aligned blocks of ``2**level`` positions (block id times ``big`` plus the rank)."""
+    pos = np.arange(len(ru), dtype=np.int64)
+    return [np.sort((pos >> lev) * big + ru) for lev in range(max(1, len(ru).bit_length()))]
+
+
+def _prefix_sign_sums(keys: list, p: np.ndarray, rv: np.ndarray, big: int) -> np.ndarray:
+    r"""For each query :math:`k`: :math:`\sum_{t < p_k} \operatorname{sign}(rv_k - ru_t)`.
+
+    A prefix :math:`[0, p)` is the union of one aligned block of :math:`2^\ell` positions
+    per set bit :math:`\ell` of :math:`p`; within a block of the merge-sort tree
+    (:func:`_level_keys`) two binary searches count the values below and above.
+    :math:`O(n \log^2 n)` for all queries.
+    """
+    out = np.zeros(len(p), dtype=np.int64)
+    for lev, k in enumerate(keys):
+        (has,) = np.nonzero(((p >> lev) & 1) == 1)
+        if not len(has):
+            continue
+        start = (p[has] >> (lev + 1)) << (lev + 1)  # the block's first position
+        q = (start >> lev) * big + rv[has]
+        o = np.argsort(q, kind="stable")  # sorted needles: binary searches 10x faster
+        qs, st = q[o], start[o]
+        lt = np.searchsorted(k, qs, "left") - st
+        le = np.searchsorted(k, qs, "right") - st
+        out[has[o]] += lt - ((1 << lev) - le)
+    return out
+
+
+class _LongGroup:
+    r"""One long group for Kendall tau-b / tau-c by sorting: cells in gold order, every
+    metric's scores as ranks in one shared order, merge-sort trees built once per metric.
+
+    :math:`K_k(v, u) = \sum_t \operatorname{sign}(g_k - g_t)\,\operatorname{sign}(v_k - u_t)`
+    for every cell :math:`k`: the cells below :math:`g_k` are the prefix
+    :math:`[0, p^{lo}_k)`, those above the suffix from :math:`p^{hi}_k`, so
+    :math:`K_k = Q(p^{lo}_k) + Q(p^{hi}_k) - Q(n)` with :math:`Q` the prefix sign sums.
+    """
+
+    def __init__(self, g: np.ndarray, scores: dict, correlation: str):
+        self.valid = ~np.isnan(g)
+        gv = g[self.valid]
+        self.n = n = len(gv)
+        names = list(scores)
+        vals = np.concatenate([scores[m][self.valid] for m in names])
+        uniq, rank = np.unique(vals, return_inverse=True)
+        self.big = len(uniq) + 1
+        self.rank = {m: rank[i * n : (i + 1) * n] for i, m in enumerate(names)}
+        self.order = np.argsort(gv, kind="stable")
+        gs = gv[self.order]
+        self.p_lo = np.searchsorted(gs, gv, "left").astype(np.int64)
+        self.p_hi = np.searchsorted(gs, gv, "right").astype(np.int64)
+        self.p_both = np.concatenate([self.p_lo, self.p_hi])
+        _, g_counts = np.unique(gv, return_counts=True)
+        tot = n * (n - 1) // 2
+        g_ties = int((g_counts * (g_counts - 1) // 2).sum())
+        self.den = np.nan
+        if n >= 2 and g_ties < tot:
+            if correlation == "kendall":
+                self.den = np.sqrt(float(tot) * float(tot - g_ties))
+            else:
+                mc = float(min(len(g_counts), n))
+                self.den = n * n * (mc - 1) / mc / 2.0
+        self._keys: dict = {}
+        self._sorted: dict = {}
+        self._self: dict = {}
+
+    def k_sums(self, v: str, u: str) -> np.ndarray:
+        if u not in self._keys:
+            ru = self.rank[u][self.order]
+            self._keys[u] = _level_keys(ru, self.big)
+            self._sorted[u] = np.sort(ru)
+        keys, srt, rv = self._keys[u], self._sorted[u], self.rank[v]
+        q_n = np.searchsorted(srt, rv, "left") - (self.n - np.searchsorted(srt, rv, "right"))
+        both = _prefix_sign_sums(keys, self.p_both, np.concatenate([rv, rv]), self.big)
+        return both[: self.n] + both[self.n :] - q_n
+
+    def self_sums(self, m: str) -> np.ndarray:
+        if m not in self._self:
+            self._self[m] = self.k_sums(m, m)
+        return self._self[m]
+
+    def tied(self, a: str, b: str) -> bool:
+        """A pair of distinct cells tied in some combination of ``a``'s and ``b``'s scores."""
+        vals = np.concatenate([self.rank[a], self.rank[b]])
+        ids = np.concatenate([np.arange(self.n), np.arange(self.n)])
+        o = np.argsort(vals, kind="stable")
+        same = vals[o][1:] == vals[o][:-1]
+        return bool((same & (ids[o][1:] != ids[o][:-1])).any() or (same[1:] & same[:-1]).any())
+
+    def terms(self, a: str, b: str):
+        """``(const, lin)`` of the pair, or None when a metric tie would move the normaliser."""
+        lin = np.zeros(len(self.valid))
+        if np.isnan(self.den):
+            return 0.0, lin
+        if self.tied(a, b):
+            return None
+        k_aa, k_bb = self.self_sums(a), self.self_sums(b)
+        lin[self.valid] = (self.k_sums(b, a) - self.k_sums(a, b) - k_aa + k_bb) / self.den
+        return 0.5 * float((k_aa - k_bb).sum()) / self.den, lin
 
 
 def _cells_layout(lin: np.ndarray, shape: tuple, grouping: str) -> np.ndarray:
@@ -65,7 +172,8 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold):
     valid = ~np.isnan(Gg)
     n = valid.sum(axis=1)
     tot = n * (n - 1) // 2
-    upper = np.triu(np.ones((c, c), dtype=bool), 1)
+    long = c > MAX_GROUP_CELLS
+    upper = None if long else np.triu(np.ones((c, c), dtype=bool), 1)
     Zg = {m: np.where(valid, _group(G, z, grouping)[1], 0.0) for m, z in Z.items()}
     const = np.zeros(len(pairs))
     L = np.zeros((G.size, len(pairs)))
@@ -74,13 +182,18 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold):
 
     # per-group weight of a pair's term, fixed by gold alone (0 for a group left out)
     g_sorted = np.sort(np.where(valid, Gg, np.inf), axis=1)
-    n_distinct = np.where(
-        n > 0, 1 + ((np.diff(g_sorted, axis=1) != 0) & np.isfinite(g_sorted[:, 1:])).sum(1), 0
-    )
+    with np.errstate(invalid="ignore"):
+        steps = (np.diff(g_sorted, axis=1) != 0) & np.isfinite(g_sorted[:, 1:])
+    n_distinct = np.where(n > 0, 1 + steps.sum(1), 0)
     g_tie_pairs = np.zeros(groups)
     counted = np.zeros(groups)
     for g0 in range(0, groups, step):
         gs = slice(g0, min(groups, g0 + step))
+        if long:  # tau only (SORTED): gold ties from counts of equal scores
+            for gi in range(gs.start, gs.stop):
+                _, cnt = np.unique(Gg[gi][valid[gi]], return_counts=True)
+                g_tie_pairs[gi] = (cnt * (cnt - 1) // 2).sum()
+            continue
         dg = Gg[gs, :, None] - Gg[gs, None, :]
         vp = valid[gs, :, None] & valid[gs, None, :] & upper
         g_tie_pairs[gs] = (vp & (dg == 0)).sum(axis=(1, 2))
@@ -107,6 +220,24 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold):
     if correlation != "kendall-like":
         weight = weight / n_use  # the mean over groups
 
+    if long:  # few long groups: by sorting, group by group
+        used_metrics = sorted({m for pair in pairs for m in pair})
+        ctx = {
+            gi: _LongGroup(Gg[gi], {m: Zg[m][gi] for m in used_metrics}, correlation)
+            for gi in np.flatnonzero(use)
+        }
+        for k, (a, b) in enumerate(pairs):
+            lin = np.zeros((groups, c))
+            for gi in np.flatnonzero(use):
+                got = ctx[gi].terms(a, b)
+                if got is None:
+                    ok[k] = False
+                    break
+                const[k] += got[0] / n_use
+                lin[gi] = got[1] / n_use
+            if ok[k]:
+                L[:, k] = _cells_layout(lin, G.shape, grouping)
+        return const, L, ok
     for k, (a, b) in enumerate(pairs):
         za, zb = Zg[a], Zg[b]
         lin = np.zeros((groups, c))

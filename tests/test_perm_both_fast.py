@@ -101,3 +101,29 @@ def test_pvalues_equal_a_plain_loop(correlation, grouping, kw):
         delta = res.statistic.at[a, b]
         p = np.mean(want[:, k] >= delta - 1e-12 * max(1.0, abs(delta)))
         assert res.pvalue.at[a, b] == p
+
+
+@pytest.mark.parametrize("correlation", ["kendall", "kendall-c"])
+@pytest.mark.parametrize("grouping", ["none", "system"])
+def test_sorting_path_for_long_groups(monkeypatch, correlation, grouping):
+    # groups longer than MAX_GROUP_CELLS take the merge-sort-tree path: lower the bar so
+    # that these small groups take it, and compare with the plain formulation
+    monkeypatch.setattr(lin, "MAX_GROUP_CELLS", 3)
+    G, Z = _data(seed=4, n_items=11)
+    pairs = [("a", "b"), ("c", "a"), ("b", "d")]
+    W = np.random.default_rng(5).random((10, *G.shape)) < 0.5
+    W[0] = False
+    const, L, ok = lin.linear_terms(G, Z, pairs, correlation, grouping, 0.0, 25.0)
+    assert ok.all()
+    want = _plain(G, Z, pairs, W, correlation, grouping, {})
+    np.testing.assert_allclose(lin.linear_differences(W, const, L), want, rtol=0, atol=1e-12)
+
+
+def test_prefix_sign_sums_equal_a_loop():
+    rng = np.random.default_rng(6)
+    ru = rng.integers(0, 8, size=37)
+    rv = rng.integers(0, 8, size=50)
+    p = rng.integers(0, 38, size=50)
+    got = lin._prefix_sign_sums(lin._level_keys(ru, 10), p, rv, 10)
+    want = [np.sign(v - ru[:q]).sum() for q, v in zip(p, rv, strict=True)]
+    np.testing.assert_array_equal(got, want)
