@@ -90,7 +90,11 @@ with components.controls_expander("Controls"):
     keys = list(result.analyses)
     with c_lp:
         lp = components.remembered(
-            st.selectbox, "Language pair", keys, key="metrics_lp", default=keys[0]
+            st.selectbox,
+            "Language pair",
+            keys,
+            key="metrics_lp",
+            default=metrics.findings_order(keys)[0],
         )
     analysis = metrics.lp_analysis(uploads, lp, alternative, choice)
     names = list(analysis.williams.order)
@@ -133,9 +137,7 @@ with components.controls_expander("Controls"):
     if not presentation:  # the names stay; the table is for preparing the slides
         view_state.alias_editor(all_names, key="metrics_aliases")
 
-components.show_warnings(result.problems, prefix="left out")
-components.show_warnings(result.warnings + analysis.warnings)
-metrics_choice.captions(result.analyses)
+metrics_choice.left_out_summary(result, analysis)
 
 w = analysis.williams
 symbol = tables.CORRELATION_SYMBOLS[kind]

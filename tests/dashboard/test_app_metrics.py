@@ -44,7 +44,10 @@ def test_opens_on_sample_data_with_note_and_all_figures(at):
     assert len(_charts(at)) == 5  # dots, scatter, heatmap, grid, all-LP grids
     assert at.selectbox(key="metrics_lp").options == ["es-en", "de-en", "fr-en", "cs-en"]
     assert at.selectbox(key="metrics_baseline").value == "BLEU"
-    assert at.multiselect(key="metrics_scatter").value == ["TerrorCat", "BLEU"]
+    # opens on the first language pair in the findings' order (into English, alphabetical),
+    # scatter: the best metric there and BLEU
+    assert at.selectbox(key="metrics_lp").value == "cs-en"
+    assert at.multiselect(key="metrics_scatter").value == ["chrF", "BLEU"]
     assert "not a ranking" in _texts(at)
     assert not at.error
 
@@ -103,7 +106,10 @@ def test_lp_with_missing_human_is_a_warning_others_still_shown(at, tmp_path):
     )
     _upload(at, SAMPLE / "human.tsv", SAMPLE / "metrics.tsv", extra)
     assert not at.exception and not at.error
-    assert any("zz-en" in w.value and "no human scores" in w.value for w in at.warning)
+    # one collapsed summary of what was left out, not a warning box
+    assert "zz-en" in _texts(at) and "without human scores" in _texts(at)
+    assert "human-score file" not in _texts(at)  # it asks for no file that was uploaded
+    assert not at.warning
     assert "zz-en" not in at.selectbox(key="metrics_lp").options
     assert len(_charts(at)) == 5
 
@@ -183,11 +189,11 @@ def test_alpha_recolours_grid_overview_and_summary(at):
     overview = _specs(at)[4]
     assert [a.text for a in overview.layout.annotations] == ["es-en", "de-en", "fr-en", "cs-en"]
     assert len(overview.data) == 4 and overview.layout.xaxis4.showticklabels
-    # one row per LP, a static table (redrawn with every alpha), after the clusters of es-en
+    # one row per LP, a static table (redrawn with every alpha), after the clusters of cs-en
     summary = at.table[1].value
     assert list(summary.index) == ["es-en", "de-en", "fr-en", "cs-en"]
     before = summary["share significant"].tolist()
-    label = next(m.label for m in at.metric if m.label.startswith("Significant pairs in es-en"))
+    label = next(m.label for m in at.metric if m.label.startswith("Significant pairs in cs-en"))
     assert label.endswith("(α = 0.05)")
     at.radio(key="metrics_alpha").set_value(0.001).run()
     assert_no_exception(at)
@@ -197,7 +203,7 @@ def test_alpha_recolours_grid_overview_and_summary(at):
     assert "α = 0.001" in specs[3].layout.title.text
     after = at.table[1].value["share significant"].tolist()
     assert after != before and all(a <= b for a, b in zip(after, before, strict=True))
-    assert any(m.label == "Significant pairs in es-en (α = 0.001)" for m in at.metric)
+    assert any(m.label == "Significant pairs in cs-en (α = 0.001)" for m in at.metric)
 
 
 def test_many_metrics_overview_is_one_mosaic(at, tmp_path):
