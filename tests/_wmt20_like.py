@@ -1,5 +1,5 @@
 """Seeded WMT20-like system-level files as the organisers published them (generated, no WMT data):
-several language pairs in the findings' order, one ``METRIC.sys.score`` file per metric (REFSET
+several language pairs, one ``METRIC.sys.score`` file per metric (REFSET
 column; QE metrics with REFSET ``src``), DA files ``ad-sys-scores-LP.csv`` whose systems include
 human translations (``Human-A.0``, ``Human-B.0``) that most metrics did not score, and metrics
 that skip a language pair."""
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-#: the order of the WMT20 findings' tables (to-English first)
-LPS = ("cs-en", "de-en", "zh-en", "en-cs", "en-de", "en-zh")
+#: file order (the findings' tables put into-English first: cs-en, de-en, zh-en, en-cs, ...)
+LPS = ("en-zh", "zh-en", "cs-en", "de-en", "en-cs", "en-de")
 METRICS = (
     "BLEU",
     "chrF",
