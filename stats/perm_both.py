@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from . import _perm_linear
+from . import _perm_calibrated, _perm_linear
 from ._budget import check_budget
 from ._errors import StatsInputError
 from ._validation import check_positive_int
@@ -71,6 +71,7 @@ EARLY_MIN, EARLY_MAX = 0.02, 0.5
 _CHUNK_CELLS = 2_000_000
 _PRODUCT_CHUNK_CELLS = 10_000_000
 _TOL = 1e-12
+_CALIBRATED_SWAP_CELLS = 50_000_000
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -483,8 +484,14 @@ def perm_both(
     if _perm_linear.applies(G, correlation, grouping, tie_calibration):
         lin = _perm_linear.linear_terms(G, Z, pairs, correlation, grouping, eps, threshold)
 
+    cal = None
+    if _perm_calibrated.applies(G, correlation, grouping, tie_calibration):
+        cal = _perm_calibrated.Calibrated(G, Z, pairs, grouping)
+
     def differences(W, idx):
         todo = [pairs[i] for i in idx]
+        if cal is not None:
+            return cal.differences(W, idx)
         if lin is None:
             return _differences(G, Z, todo, W, *options)
         const, L, ok = lin
@@ -515,6 +522,8 @@ def perm_both(
         chunk = max(
             1, min(chunk, _CHUNK_CELLS // max(1, int((n_valid * (n_valid - 1) // 2).sum())))
         )
+    if cal is not None:  # swaps only (booleans): the candidate arrays bound themselves
+        chunk = max(1, _CALIBRATED_SWAP_CELLS // max(1, G.size))
     done = 0
     while done < n_resamples and active.any():
         block = min(block_size, n_resamples - done)

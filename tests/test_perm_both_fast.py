@@ -127,3 +127,50 @@ def test_prefix_sign_sums_equal_a_loop():
     got = lin._prefix_sign_sums(lin._level_keys(ru, 10), p, rv, 10)
     want = [np.sign(v - ru[:q]).sum() for q, v in zip(p, rv, strict=True)]
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("grouping", ["item", "system"])
+@pytest.mark.parametrize("decimals", [None, 1])
+def test_calibrated_acc23_equals_plain(grouping, decimals):
+    from stats import _perm_calibrated as cal
+
+    G, Z = _data(seed=7, decimals=decimals)
+    pairs = [("a", "b"), ("c", "a"), ("b", "d"), ("d", "c")]
+    W = np.random.default_rng(8).random((15, *G.shape)) < 0.5
+    W[0] = False
+    assert cal.applies(G, "acc23", grouping, True)
+    got = cal.Calibrated(G, Z, pairs, grouping).differences(W, np.arange(len(pairs)))
+    want = _plain(G, Z, pairs, W, "acc23", grouping, {"tie_calibration": True})
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+
+
+def test_calibrated_pvalues_equal_a_plain_loop():
+    G, Z = _data(seed=9, decimals=1)
+    kw = {"tie_calibration": True}
+    res = pb.perm_both(
+        Z,
+        G,
+        correlation="acc23",
+        grouping="item",
+        n_resamples=30,
+        rng=2,
+        return_draws=True,
+        **kw,
+    )
+    Zs = {m: pb._zscore(v, np.ones(G.shape, bool)) for m, v in Z.items()}  # as MTME
+    W = np.random.default_rng(2).random((30, *G.shape)) < 0.5
+    want = _plain(G, Zs, res.pairs, W, "acc23", "item", kw)
+    np.testing.assert_allclose(res.draws.T, want, rtol=0, atol=1e-12)
+
+
+def test_calibrated_scan_numpy_equals_compiled(monkeypatch):
+    # the numba scan and the numpy cumulative sums give the same differences
+    from stats import _perm_calibrated as cal
+
+    G, Z = _data(seed=11, decimals=1)
+    pairs = [("a", "b"), ("c", "d")]
+    W = np.random.default_rng(3).random((9, *G.shape)) < 0.5
+    first = cal.Calibrated(G, Z, pairs, "item").differences(W, np.arange(2))
+    monkeypatch.setattr(cal, "_scan_compiled", None if cal.numba else cal._scan)
+    second = cal.Calibrated(G, Z, pairs, "item").differences(W, np.arange(2))
+    np.testing.assert_allclose(first, second, rtol=0, atol=1e-12)

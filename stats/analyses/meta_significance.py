@@ -7,6 +7,7 @@ call them.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -27,7 +28,6 @@ __all__ = [
     "perm_both_analysis",
     "soft_pairwise_analysis",
 ]
-
 
 
 def _chosen(data: MetaEvalData, gold, lps) -> tuple[str, list]:
@@ -52,6 +52,34 @@ class LanguagePairPermBoth:
     gold: str
     result: PermBothResult
     significance: GridSignificance
+
+
+def _perm_both_table(table, lp: str, *, level: str, grouping: str, rng, **options):
+    """PERM-BOTH of one language pair's table: at system level on the ``.sys.score`` values
+    when the files give them (each system's pair of scores swapped, as MTME's
+    PermutationSigDiff on system-level Correlations), else on the segment scores."""
+    if level == "sys" and table.gold_sys is not None:
+        names = list(table.metrics_sys)
+        correlation = options.pop("correlation")
+        if correlation == "pairwise-accuracy":  # MTME's Agreement: acc23 at epsilon 0
+            options.update(correlation="acc23", epsilon=None, tie_calibration=False)
+        else:
+            options["correlation"] = correlation
+        res = perm_both(
+            {m: np.asarray(table.metrics_sys[m], float)[:, None] for m in names},
+            np.asarray(table.gold_sys, float)[:, None],
+            level="seg",  # one cell per system: the system-level correlation
+            grouping="none",
+            rng=rng,
+            **options,
+        )
+        return dataclasses.replace(res, level="sys", correlation=correlation)
+    if table.gold is None or table.metrics is None:
+        raise StatsInputError(
+            f"{lp}: PERM-BOTH at segment level needs segment scores, and this language pair "
+            "has system-level (.sys.score) files only; use --level sys or give its segment files"
+        )
+    return perm_both(table.metrics, table.gold, level=level, grouping=grouping, rng=rng, **options)
 
 
 def perm_both_analysis(
@@ -81,25 +109,18 @@ def perm_both_analysis(
     Raises
     ------
     StatsInputError
-        An unknown language pair or gold type; system-level scores read from ``.sys.score``
-        files (PERM-BOTH permutes segment scores); anything :func:`perm_both` rejects.
+        An unknown language pair or gold type; segment level asked of a language pair with
+        system-level files only; anything :func:`perm_both` rejects. At system level the
+        ``.sys.score`` values are permuted when present (as MTME), else the means of the
+        segment scores.
     """
     name, chosen = _chosen(data, gold, lps)
     out = []
     for lp in chosen:
         table = data.table(lp, gold=name, level=level)
-        if (
-            table.gold is None
-            or table.metrics is None
-            or (level == "sys" and table.gold_sys is not None)
-        ):
-            raise StatsInputError(
-                f"{lp}: PERM-BOTH permutes segment scores, and this language pair's scores are "
-                "system-level (.sys.score files); give its segment-level files"
-            )
-        res = perm_both(
-            table.metrics,
-            table.gold,
+        res = _perm_both_table(
+            table,
+            lp,
             correlation=correlation,
             level=level,
             grouping=grouping,
