@@ -59,7 +59,9 @@ def loop_over_pairs(scores, human):
     for i in range(x.shape[1]):
         for j in range(x.shape[1]):
             if ra[i] > ra[j]:
-                out[i, j] = williams_test(corr[i, j], ra[i], ra[j], len(human)).pvalue
+                out[i, j] = williams_test(
+                    r_a_b=corr[i, j], r_human_a=ra[i], r_human_b=ra[j], n=len(human)
+                ).pvalue
     return out
 
 

@@ -4,6 +4,11 @@ WMT 2014), quality-estimation evaluation (Graham, ACL 2015), and the accuracy of
 randomized tests against a human gold standard.
 
 UI-free: depends on numpy, scipy, pandas (and sacrebleu for BLEU/chrF/TER statistics).
+
+Everything is importable from the top: the statistics (``stats.williams_test``, ...), their
+``*Result`` classes (which unpack as ``statistic, pvalue``), and the file-to-result workflows
+of :mod:`stats.analyses` (``stats.metrics_report``, ``stats.load_qe``, ...). Names load on
+first use, so ``import stats`` stays fast.
 """
 
 from ._budget import check_budget, limited_budget
@@ -171,5 +176,16 @@ __all__ = [
     "williams_power_simulation",
 ]
 
+
+# One import for each file-to-result workflow: every public name of stats.analyses
+# (``stats.metrics_report``, ``stats.load_qe``, ``stats.text_statistics``, ...), as lazily as
+# the rest (importing stats.analyses loads only its own lazy table).
+from . import analyses as _analyses  # noqa: E402
+
+for _name in _analyses.__all__:
+    if _name not in _LAZY:
+        _LAZY[_name] = ".analyses"
+        __all__.append(_name)
+del _name
 
 __getattr__, __dir__ = _lazy_exports(__name__, _LAZY)

@@ -267,9 +267,8 @@ def bleu_statistics(scorer, references: list[list[str]], hypotheses: dict[str, l
     for n in range(1, order + 1):  # loop over n-gram orders only
         seq, ids, n_ids = index.next_order()
         is_ref = seq < n_ref_rows
-        ref_keys, ref_counts = _max_over_streams(
-            *_counts(seq[is_ref], ids[is_ref], n_ids), n_ids, n_seg
-        )
+        keys, counts = _counts(seq[is_ref], ids[is_ref], n_ids)
+        ref_keys, ref_counts = _max_over_streams(keys, counts, n_ids, n_seg)
         hyp_keys, hyp_counts = _counts(seq[~is_ref] - n_ref_rows, ids[~is_ref], n_ids)
         out[..., 1 + n] = _clipped_matches(
             hyp_keys, hyp_counts, n_ids, ref_keys, ref_counts, ref_row_of_hyp_row, n_hyp_rows

@@ -28,6 +28,7 @@ import pandas as pd
 from scipy import stats as _st
 
 from ._errors import DegenerateInputWarning, StatsInputError
+from ._results import StatisticPvalue
 from ._validation import check_alpha, check_confidence_level, check_positive_int, warn_degenerate
 from .human import HumanGoldResult, human_gold_standard, pair_conclusions
 from .randomized import TESTS, pairwise_significance
@@ -135,7 +136,7 @@ def compare_accuracies(correct: Mapping[str, int], total: int):
 
 
 @dataclass(frozen=True, kw_only=True)
-class AccuracyResult:
+class AccuracyResult(StatisticPvalue):
     """Accuracy of significance tests against the human gold standard.
 
     Attributes
@@ -194,6 +195,19 @@ class AccuracyResult:
     seed: int | None = None
     confidence_level: float = 0.95
     warnings: tuple[str, ...] = ()
+
+    def confidence_interval(self, confidence_level: float | None = None) -> pd.DataFrame:
+        """Exact Clopper-Pearson intervals of every accuracy at ``confidence_level`` (default:
+        the level the result was computed with): ``ci_low``, ``ci_high`` indexed like
+        :attr:`statistic` by (metric, test, alpha)."""
+        level = self.confidence_level if confidence_level is None else confidence_level
+        level = check_confidence_level(level)
+        rows = [
+            accuracy_interval(int(c), int(n), confidence_level=level)[1:] if n else (np.nan,) * 2
+            for c, n in zip(self.table["correct"], self.table["pairs"], strict=True)
+        ]
+        index = pd.MultiIndex.from_frame(self.table[["metric", "test", "alpha"]])
+        return pd.DataFrame(rows, index=index, columns=["ci_low", "ci_high"], dtype=float)
 
     def paper_table(self) -> pd.DataFrame:
         """The accuracy table laid out as the paper's Tables 1-2.
@@ -577,7 +591,7 @@ def significance_accuracy(
                 rng=seed if run_rng is None else run_rng,
                 progress=None
                 if progress is None
-                else (lambda f, d=done: progress(min(1.0, (d + f) / total))),
+                else (lambda f, d=done: progress(min(1.0, (d + f) / total))),  # type: ignore[misc]
                 jobs=jobs,
             )
             pvalues[(name, test)] = res.pvalue

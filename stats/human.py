@@ -30,6 +30,7 @@ import pandas as pd
 from scipy import stats as _st
 
 from ._errors import DegenerateInputWarning, StatsInputError
+from ._results import StatisticPvalue
 from ._validation import check_alpha, check_alternative
 from .readers.judgements import CRITERIA, Judgements, prepare_judgements
 
@@ -145,7 +146,7 @@ def _system_scores(frame: pd.DataFrame, order: Sequence[str] | None) -> pd.DataF
 
 
 @dataclass(frozen=True, kw_only=True)
-class RankSumMatrixResult:
+class RankSumMatrixResult(StatisticPvalue):
     """One-sided Wilcoxon rank-sum (Mann-Whitney U) tests for every pair of groups.
 
     Attributes
@@ -381,7 +382,7 @@ def combine_criteria(
 
 
 @dataclass(frozen=True, kw_only=True)
-class HumanGoldResult:
+class HumanGoldResult(StatisticPvalue):
     """Human gold standard: pairwise rank-sum tests on standardised judgements.
 
     Attributes

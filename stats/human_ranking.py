@@ -26,6 +26,7 @@ from scipy import stats as _st
 
 from ._choices import HUMAN_SCORES
 from ._errors import StatsInputError
+from ._results import StatisticPvalue
 from ._validation import check_alpha
 
 __all__ = ["HumanRankingResult", "human_ranking", "ranking_clusters", "rank_sum_grid"]
@@ -115,7 +116,7 @@ def ranking_clusters(pvalue: pd.DataFrame, *, alpha: float = 0.05) -> tuple[tupl
 
 
 @dataclass(frozen=True, kw_only=True)
-class HumanRankingResult:
+class HumanRankingResult(StatisticPvalue):
     """A findings-style human ranking of the systems of one language pair.
 
     Attributes

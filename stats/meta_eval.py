@@ -54,6 +54,7 @@ import scipy.stats
 
 from ._budget import check_budget
 from ._errors import DegenerateInputWarning, StatsInputError
+from ._results import StatisticPvalue
 
 __all__ = [
     "CORRELATIONS",
@@ -81,7 +82,7 @@ _ARGMAX_RTOL = 1e-12
 
 
 @dataclass(frozen=True, kw_only=True)
-class MetaCorrelationResult:
+class MetaCorrelationResult(StatisticPvalue):
     """Correlation of a metric with gold scores, averaged over groups.
 
     Attributes
@@ -126,7 +127,7 @@ class MetaCorrelationResult:
 
 
 @dataclass(frozen=True, kw_only=True)
-class PairwiseAccuracyResult:
+class PairwiseAccuracyResult(StatisticPvalue):
     """System-level pairwise accuracy per language pair and pooled over language pairs.
 
     Attributes

@@ -52,7 +52,8 @@ def mad_outliers(values, *, threshold: float = 2.5) -> np.ndarray:
         raise StatsInputError(f"values must be 1-D; got shape {x.shape}")
     if not np.isfinite(x).all():
         raise StatsInputError("values must be finite numbers; got NaN or infinity")
-    if not (np.isscalar(threshold) and np.isfinite(threshold) and threshold > 0):
+    # np.isscalar narrows the annotation to numpy scalar types: only the checker needs the ignore
+    if not (np.isscalar(threshold) and np.isfinite(threshold) and threshold > 0):  # type: ignore[operator]
         raise StatsInputError(f"threshold must be a positive number; got {threshold!r}")
     if x.size == 0:
         return np.zeros(0, dtype=bool)

@@ -48,6 +48,7 @@ import pandas as pd
 from . import _perm_calibrated, _perm_linear
 from ._budget import check_budget
 from ._errors import StatsInputError
+from ._results import StatisticPvalue
 from ._validation import check_positive_int
 from .meta_eval import (
     CORRELATIONS,
@@ -75,7 +76,7 @@ _CALIBRATED_SWAP_CELLS = 50_000_000
 
 
 @dataclass(frozen=True, kw_only=True)
-class PermBothResult:
+class PermBothResult(StatisticPvalue):
     """Result of :func:`perm_both`: every pair of metrics of one language pair.
 
     Square DataFrames indexed and columned by ``metrics`` (best first); cell ``(row, col)``

@@ -35,6 +35,7 @@ from scipy import stats as sps
 
 from ._choices import POWER
 from ._errors import StatsInputError
+from ._keywords import keyword_only
 from ._validation import check_alpha, check_alternative, check_positive_int
 from .williams import _as_correlation, _as_n, _scalarize, _williams_arrays
 
@@ -77,20 +78,27 @@ def _check_n(n) -> np.ndarray:
     return arr
 
 
+@keyword_only(
+    "williams_power(n=..., r_human_a=..., r_human_b=..., r_a_b=...)",
+    refused={"r12": "r_a_b=", "r13": "r_human_a=", "r23": "r_human_b="},
+)
 def williams_power(
-    n, r12, r13, r23, *, alpha: float = 0.05, alternative: str = "greater"
+    *, n, r_human_a, r_human_b, r_a_b, alpha: float = 0.05, alternative: str = "greater"
 ) -> float | np.ndarray:
-    r"""Approximate power of the Williams test of :math:`\rho_{13} > \rho_{23}` (noncentral
-    :math:`t`, see the module notes). Arguments broadcast; ``r13 >= r23`` is the direction
-    tested.
+    r"""Approximate power of the Williams test of "metric A correlates better with humans than
+    metric B" (noncentral :math:`t`, see the module notes). Keyword-only, in the notation of
+    :func:`stats.williams.williams_test`; arguments broadcast; ``r_human_a >= r_human_b`` is
+    the direction tested.
 
     Parameters
     ----------
     n : int or array_like
         Number of systems (at least 4).
-    r12, r13, r23 : float or array_like
-        Population correlations: metric-metric, better metric with humans, other metric with
-        humans.
+    r_human_a, r_human_b : float or array_like
+        Population correlations of the better metric (A) and of the other (B) with humans
+        (the paper's :math:`\rho_{13}`, :math:`\rho_{23}`).
+    r_a_b : float or array_like
+        Population correlation between the two metrics (the paper's :math:`\rho_{12}`).
     alpha : float
     alternative : {'greater', 'two-sided'}
 
@@ -102,8 +110,10 @@ def williams_power(
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, ("greater", "two-sided"))
     n, r12, r13, r23 = np.broadcast_arrays(
-        _check_n(n), _as_correlation(r12, "r12"), _as_correlation(r13, "r13"),
-        _as_correlation(r23, "r23"),
+        _check_n(n),
+        _as_correlation(r_a_b, "r_a_b"),
+        _as_correlation(r_human_a, "r_human_a"),
+        _as_correlation(r_human_b, "r_human_b"),
     )
     k = 1.0 - r12**2 - r13**2 - r23**2 + 2.0 * r12 * r13 * r23
     out = np.where(k > 0, _approx_power(n, r12, r13, r23, alpha, alternative), np.nan)
@@ -121,7 +131,8 @@ class WilliamsPowerResult:
         Smallest :math:`\\Delta r = r_{13} - r_{23}` detected with probability ``power``; NaN
         when no difference that the correlations allow reaches it.
     n, r12, r13 : float or ndarray
-        As passed in.
+        As passed in, in the paper's notation: ``r13`` = ``r_human_a``, ``r12`` = ``r_a_b``
+        (properties of those names return them too).
     alpha, power : float
     alternative : str
     method : str
@@ -137,12 +148,26 @@ class WilliamsPowerResult:
     alternative: str
     method: str = "noncentral t approximation"
 
+    @property
+    def r_human_a(self) -> float | np.ndarray:
+        """The better metric's correlation with humans (the paper's ``r13``)."""
+        return self.r13
 
+    @property
+    def r_a_b(self) -> float | np.ndarray:
+        """The two metrics' correlation (the paper's ``r12``)."""
+        return self.r12
+
+
+@keyword_only(
+    "williams_detectable_difference(n=..., r_human_a=..., r_a_b=...)",
+    refused={"r12": "r_a_b=", "r13": "r_human_a=", "r23": "r_human_b="},
+)
 def williams_detectable_difference(
-    n,
-    r12,
-    r13,
     *,
+    n,
+    r_human_a,
+    r_a_b,
     alpha: float = 0.05,
     power: float = 0.8,
     alternative: str = "greater",
@@ -159,10 +184,10 @@ def williams_detectable_difference(
     ----------
     n : int or array_like
         Number of systems (at least 4).
-    r12 : float or array_like
-        Correlation between the two metrics.
-    r13 : float or array_like
-        Correlation of the better metric with humans.
+    r_human_a : float or array_like
+        Correlation of the better metric (A) with humans (the paper's :math:`r_{13}`).
+    r_a_b : float or array_like
+        Correlation between the two metrics (the paper's :math:`r_{12}`).
     alpha : float
         Level of the test (default 0.05).
     power : float
@@ -181,14 +206,15 @@ def williams_detectable_difference(
     Examples
     --------
     >>> from stats.power import williams_detectable_difference
-    >>> res = williams_detectable_difference(12, 0.9, 0.95)
+    >>> res = williams_detectable_difference(n=12, r_human_a=0.95, r_a_b=0.9)
     >>> round(float(res.difference), 3)
     0.124
     """
     alpha = check_alpha(alpha)
     power = check_alpha(power, "power")
     alternative = check_alternative(alternative, ("greater", "two-sided"))
-    n0, r12_0, r13_0 = _check_n(n), _as_correlation(r12, "r12"), _as_correlation(r13, "r13")
+    n0 = _check_n(n)
+    r12_0, r13_0 = _as_correlation(r_a_b, "r_a_b"), _as_correlation(r_human_a, "r_human_a")
     nn, a, b = np.broadcast_arrays(n0, r12_0, r13_0)
     # the largest difference keeping the 3x3 correlation matrix positive definite
     top = b - (a * b - np.sqrt(np.clip((1 - a**2) * (1 - b**2), 0, None)))
@@ -214,21 +240,26 @@ def williams_detectable_difference(
     )
 
 
+@keyword_only(
+    "williams_power_simulation(n=..., r_human_a=..., r_human_b=..., r_a_b=...)",
+    refused={"r12": "r_a_b=", "r13": "r_human_a=", "r23": "r_human_b="},
+)
 def williams_power_simulation(
-    n: int,
-    r12: float,
-    r13: float,
-    r23: float,
     *,
+    n: int,
+    r_human_a: float,
+    r_human_b: float,
+    r_a_b: float,
     alpha: float = 0.05,
     alternative: str = "greater",
     n_resamples: int = 10_000,
     rng=None,
 ) -> float:
     r"""Power of the Williams test by simulation: the share of ``n_resamples`` samples of
-    ``n`` trivariate normal systems with correlations ``r12``, ``r13``, ``r23`` in which the
-    test rejects at ``alpha`` in the direction :math:`\rho_{13} > \rho_{23}` (for
-    ``'two-sided'``: two-sided p below ``alpha`` and :math:`r_{13} > r_{23}`).
+    ``n`` trivariate normal systems with correlations ``r_human_a``, ``r_human_b`` (metrics A
+    and B with humans) and ``r_a_b`` (the metrics) in which the test rejects at ``alpha`` in
+    the direction "A better" (for ``'two-sided'``: two-sided p below ``alpha`` and A's sample
+    correlation the higher). Keyword-only, as :func:`stats.williams.williams_test`.
 
     Vectorised over the samples; ``rng`` is normalised with :func:`numpy.random.default_rng`.
     """
@@ -236,12 +267,14 @@ def williams_power_simulation(
     alternative = check_alternative(alternative, ("greater", "two-sided"))
     n = check_positive_int(n, "n", 4)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
+    r12, r13, r23 = r_a_b, r_human_a, r_human_b  # the paper's notation below
     c = np.array([[1.0, r12, r13], [r12, 1.0, r23], [r13, r23, 1.0]])
     try:
         chol = np.linalg.cholesky(c)
     except np.linalg.LinAlgError:
         raise StatsInputError(
-            f"r12, r13, r23 = {r12}, {r13}, {r23} are not the correlations of any data"
+            f"r_human_a, r_human_b, r_a_b = {r13}, {r23}, {r12} are not the correlations of "
+            "any data"
         ) from None
     gen = np.random.default_rng(rng)
     x = gen.standard_normal((n_resamples, n, 3)) @ chol.T
@@ -255,9 +288,7 @@ def williams_power_simulation(
     return float(np.mean((p < alpha) & (s13 > s23)))
 
 
-def williams_grid_power(
-    result, *, alpha: float = 0.05, power: float = 0.8
-) -> pd.DataFrame:
+def williams_grid_power(result, *, alpha: float = 0.05, power: float = 0.8) -> pd.DataFrame:
     """:func:`williams_detectable_difference` for every tested cell of a Williams grid.
 
     Parameters
@@ -280,9 +311,12 @@ def williams_grid_power(
     out = np.full(tested.shape, np.nan)
     if ok.any() and result.n >= 4:
         out[ok] = williams_detectable_difference(
-            result.n, r12[ok], r13[ok], alpha=alpha, power=power, alternative=(
-                "two-sided" if result.alternative == "two-sided" else "greater"
-            )
+            n=result.n,
+            r_human_a=r13[ok],
+            r_a_b=r12[ok],
+            alpha=alpha,
+            power=power,
+            alternative=("two-sided" if result.alternative == "two-sided" else "greater"),
         ).difference
     return pd.DataFrame(out, index=result.pvalue.index, columns=result.pvalue.columns)
 

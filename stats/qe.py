@@ -47,6 +47,7 @@ from ._columnwise import (
     spearman_columns,
 )
 from ._errors import DegenerateInputWarning, StatsInputError
+from ._results import StatisticPvalue
 from ._validation import (
     align_by_label,
     as_float_array,
@@ -153,7 +154,7 @@ def _order_by(r: pd.Series) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, kw_only=True)
-class QEScoresResult:
+class QEScoresResult(StatisticPvalue):
     r"""Per-system evaluation of QE predictions against gold labels.
 
     All Series are indexed by system name in :attr:`order` (decreasing Pearson r; systems
@@ -751,10 +752,10 @@ def compare_gold_representations(
         )
     c = pearson_matrix(stacked)
     return williams_test(
-        c[0, 1],
-        c[0, 2],
-        c[1, 2],
-        x1.shape[0],
+        r_human_a=c[0, 2],  # candidate with the reference
+        r_human_b=c[1, 2],  # baseline with the reference
+        r_a_b=c[0, 1],
+        n=x1.shape[0],
         alternative=alternative,
         confidence_level=confidence_level,
     )
@@ -764,7 +765,7 @@ def compare_gold_representations(
 
 
 @dataclass(frozen=True, kw_only=True)
-class QEEvaluationResult:
+class QEEvaluationResult(StatisticPvalue):
     """Everything :func:`evaluate_qe` computes.
 
     Attributes

@@ -76,6 +76,7 @@ import pandas as pd
 
 from ._budget import check_budget
 from ._errors import StatsInputError
+from ._results import StatisticPvalue
 from ._validation import (
     align_by_label,
     as_float_array,
@@ -115,7 +116,7 @@ _REL_TOL = 1e-9
 
 
 @dataclass(frozen=True, kw_only=True)
-class RandomizedTestResult:
+class RandomizedTestResult(StatisticPvalue):
     """Result of a randomized test for one pair of systems (X = ``x``, Y = ``y``).
 
     Attributes
@@ -194,9 +195,21 @@ class RandomizedTestResult:
         bootstrap (Figure 4 counts resamples where Y beats X), the observed statistic else."""
         return 0.0 if self.test == "paired-bootstrap" else self.statistic
 
-    def confidence_interval(self) -> tuple[float, float]:
-        """Bootstrap confidence interval of the difference."""
-        return self.difference_ci
+    def confidence_interval(self, confidence_level: float | None = None) -> tuple[float, float]:
+        """Percentile bootstrap confidence interval of the difference at ``confidence_level``
+        (default: the level the test was run with). The bootstrap tests read another level
+        from their resamples; approximate randomization keeps only its interval's level."""
+        if confidence_level is None or confidence_level == self.confidence_level:
+            return self.difference_ci
+        level = check_confidence_level(confidence_level)
+        if self.test == "approximate-randomization":
+            raise StatsInputError(
+                f"confidence_level: approximate randomization kept its bootstrap interval at "
+                f"{self.confidence_level} only; got {confidence_level!r} (run the test with "
+                "that confidence_level)"
+            )
+        low, high = _quantiles(self.distribution, level)
+        return (float(low), float(high))
 
     @property
     def min_pvalue(self) -> float:
@@ -206,7 +219,7 @@ class RandomizedTestResult:
 
 
 @dataclass(frozen=True, kw_only=True)
-class PairwiseSignificanceResult:
+class PairwiseSignificanceResult(StatisticPvalue):
     """All-pairs randomized test results.
 
     Square DataFrames are indexed and columned by :attr:`systems` (best first). The cell

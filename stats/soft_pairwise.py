@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from ._errors import StatsInputError
+from ._results import StatisticPvalue
 from ._validation import check_positive_int
 
 __all__ = ["SoftPairwiseAccuracyResult", "pairwise_permutation_pvalues", "soft_pairwise_accuracy"]
@@ -47,7 +48,7 @@ _TOL = 1e-12
 
 
 @dataclass(frozen=True, kw_only=True)
-class SoftPairwiseAccuracyResult:
+class SoftPairwiseAccuracyResult(StatisticPvalue):
     """Result of :func:`soft_pairwise_accuracy` for one language pair.
 
     Attributes

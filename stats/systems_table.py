@@ -31,6 +31,7 @@ import pandas as pd
 
 from ._budget import check_budget
 from ._errors import StatsInputError
+from ._results import StatisticPvalue
 from ._validation import check_alpha, check_confidence_level, check_positive_int
 from .randomized import (
     _REL_TOL,
@@ -52,7 +53,7 @@ SYSTEMS_TABLE_TESTS = {"paired-bootstrap": 1000, "approximate-randomization": 10
 
 
 @dataclass(frozen=True, kw_only=True)
-class SystemsTableResult:
+class SystemsTableResult(StatisticPvalue):
     """Every system against the baseline, on every metric.
 
     DataFrames are indexed by :attr:`systems` (the baseline first, then the other systems in
@@ -373,7 +374,7 @@ def systems_table(
                      n_resamples=n_resamples + (n_ci if test != "paired-bootstrap" else 0),
                      n_segments=item.n_segments, n_systems=item.n_systems,
                      n_pairs=item.n_systems - 1, memory=8.0 * (n_resamples + n_ci) * 3 * len(order))
-    columns = {name: {} for name in ("statistic", "pvalue", "score", "mean", "ci")}
+    columns: dict[str, dict] = {name: {} for name in ("statistic", "pvalue", "score", "mean", "ci")}
     for i, item in enumerate(items):
         aligned = item.subset(order)
         stat, pvalue, mean, half = _one_metric(

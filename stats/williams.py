@@ -34,6 +34,8 @@ from scipy import stats as _st
 from ._budget import check_budget
 from ._columnwise import constant_columns, pearson_columns, pearson_matrix
 from ._errors import StatsInputError
+from ._keywords import keyword_only
+from ._results import StatisticPvalue
 from ._validation import (
     align_by_label,
     check_alternative,
@@ -60,8 +62,9 @@ class ConfidenceInterval(NamedTuple):
 
 
 @dataclass(frozen=True, kw_only=True)
-class WilliamsResult:
+class WilliamsResult(StatisticPvalue):
     """Result of :func:`williams_test`; every numeric field broadcasts like the inputs.
+    Unpacks as ``statistic, pvalue = result``.
 
     Attributes
     ----------
@@ -74,7 +77,9 @@ class WilliamsResult:
     n : int or ndarray
         Number of items the correlations were computed on.
     r12, r13, r23 : float or ndarray
-        The correlations as passed in.
+        The correlations as passed in, in the paper's notation: ``r13`` = ``r_human_a``
+        (metric A with humans), ``r23`` = ``r_human_b``, ``r12`` = ``r_a_b`` (the metrics
+        with each other); the properties of those names return the same values.
     difference : float or ndarray
         ``r13 - r23``.
     ci_low, ci_high : float or ndarray
@@ -97,9 +102,32 @@ class WilliamsResult:
     alternative: str
     confidence_level: float
 
-    def confidence_interval(self) -> ConfidenceInterval:
-        """Zou (2007) confidence interval of ``r13 - r23`` (two-sided, ``confidence_level``)."""
-        return ConfidenceInterval(self.ci_low, self.ci_high)
+    def confidence_interval(self, confidence_level: float | None = None) -> ConfidenceInterval:
+        """Zou (2007) two-sided confidence interval of ``r_human_a - r_human_b`` at
+        ``confidence_level`` (default: the level the test was run with)."""
+        if confidence_level is None or confidence_level == self.confidence_level:
+            return ConfidenceInterval(self.ci_low, self.ci_high)
+        level = check_confidence_level(confidence_level)
+        r12, r13, r23, n = (
+            np.asarray(v, dtype=float) for v in (self.r12, self.r13, self.r23, self.n)
+        )
+        low, high = _zou(r12, r13, r23, n, level)
+        return ConfidenceInterval(_scalarize(low), _scalarize(high))
+
+    @property
+    def r_human_a(self) -> float | np.ndarray:
+        """Metric A's correlation with humans (the paper's ``r13``)."""
+        return self.r13
+
+    @property
+    def r_human_b(self) -> float | np.ndarray:
+        """Metric B's correlation with humans (the paper's ``r23``)."""
+        return self.r23
+
+    @property
+    def r_a_b(self) -> float | np.ndarray:
+        """The two metrics' correlation with each other (the paper's ``r12``)."""
+        return self.r12
 
 
 def _scalarize(a):
@@ -148,17 +176,23 @@ def _fisher_ci(r: np.ndarray, n: np.ndarray, zcrit: float) -> tuple[np.ndarray, 
         return np.tanh(z - half), np.tanh(z + half)
 
 
+@keyword_only(
+    "zou_confidence_interval(r_human_a=..., r_human_b=..., r_a_b=..., n=...)",
+    refused={"r12": "r_a_b=", "r13": "r_human_a=", "r23": "r_human_b="},
+)
 def zou_confidence_interval(
-    r12, r13, r23, n, *, confidence_level: float = 0.95
+    *, r_human_a, r_human_b, r_a_b, n, confidence_level: float = 0.95
 ) -> ConfidenceInterval:
-    r"""Zou (2007) confidence interval of ``r13 - r23`` for overlapping dependent correlations.
+    r"""Zou (2007) confidence interval of ``r_human_a - r_human_b`` for overlapping dependent
+    correlations (keyword-only; the notation of :func:`williams_test`).
 
     Parameters
     ----------
-    r12 : float or array_like
-        Correlation between the two compared variables (the two metrics).
-    r13, r23 : float or array_like
-        Correlations of variable 1 and of variable 2 with the shared variable 3 (humans).
+    r_human_a, r_human_b : float or array_like
+        Correlations of metric A and of metric B with the human scores (the paper's
+        :math:`r_{13}`, :math:`r_{23}`).
+    r_a_b : float or array_like
+        Correlation between the two metrics (the paper's :math:`r_{12}`).
     n : int or array_like
         Number of items.
     confidence_level : float, optional
@@ -202,9 +236,9 @@ def zou_confidence_interval(
     *Psychological Methods* 12(4), 399-413. https://doi.org/10.1037/1082-989X.12.4.399
     """
     confidence_level = check_confidence_level(confidence_level)
-    r12 = _as_correlation(r12, "r12")
-    r13 = _as_correlation(r13, "r13")
-    r23 = _as_correlation(r23, "r23")
+    r12 = _as_correlation(r_a_b, "r_a_b")
+    r13 = _as_correlation(r_human_a, "r_human_a")
+    r23 = _as_correlation(r_human_b, "r_human_b")
     n = _as_n(n)
     low, high = _zou(r12, r13, r23, n, confidence_level)
     return ConfidenceInterval(_scalarize(low), _scalarize(high))
@@ -231,32 +265,45 @@ def _zou(r12, r13, r23, n, confidence_level):
     return lo, hi
 
 
+@keyword_only(
+    "williams_test(r_human_a=..., r_human_b=..., r_a_b=..., n=...)",
+    refused={"r12": "r_a_b=", "r13": "r_human_a=", "r23": "r_human_b="},
+)
 def williams_test(
-    r12, r13, r23, n, *, alternative: str = "greater", confidence_level: float = 0.95
+    *,
+    r_human_a,
+    r_human_b,
+    r_a_b,
+    n,
+    alternative: str = "greater",
+    confidence_level: float = 0.95,
 ) -> WilliamsResult:
-    r"""Williams test: does variable 1 correlate with variable 3 more than variable 2 does?
+    r"""Williams test: does metric A correlate with humans more than metric B does?
 
-    Tests :math:`H_0: \rho_{13} = \rho_{23}` for two dependent correlations sharing variable
-    3 (the human score), taking the correlation :math:`r_{12}` between the two compared
-    variables (the metrics) into account. All arguments broadcast against each other, so one
-    call tests any number of pairs.
+    Tests :math:`H_0: \rho_{A,human} = \rho_{B,human}` for two dependent correlations sharing
+    the human scores, taking the correlation of the two metrics with each other into account.
+    All arguments broadcast against each other, so one call tests any number of pairs. The
+    arguments are keyword-only: a positional call is refused (``TypeError``), because
+    ``r12``, ``r13``, ``r23`` name different correlations in the paper, in psych and in
+    mt-metrics-eval (see the table below).
 
     Parameters
     ----------
-    r12 : float or array_like
-        Pearson correlation between metric 1 and metric 2.
-    r13 : float or array_like
-        Pearson correlation of metric 1 with humans.
-    r23 : float or array_like
-        Pearson correlation of metric 2 with humans.
+    r_human_a : float or array_like
+        Pearson correlation of metric A with the human scores.
+    r_human_b : float or array_like
+        Pearson correlation of metric B with the human scores.
+    r_a_b : float or array_like
+        Pearson correlation between metric A and metric B (on the same items).
     n : int or array_like
         Number of items (systems or segments) the correlations were computed on.
     alternative : {'greater', 'less', 'two-sided'}, optional
-        ``'greater'`` (default, as in Graham & Baldwin 2014): :math:`\rho_{13} > \rho_{23}`;
-        ``'less'``: :math:`\rho_{13} < \rho_{23}`; ``'two-sided'``: they differ.
+        ``'greater'`` (default, as in Graham & Baldwin 2014): metric A correlates better,
+        :math:`\rho_{A,human} > \rho_{B,human}`; ``'less'``: metric B does;
+        ``'two-sided'``: they differ.
     confidence_level : float, optional
-        Level of the two-sided Zou (2007) interval of ``r13 - r23`` (default 0.95). The
-        interval is two-sided whatever ``alternative`` is.
+        Level of the two-sided Zou (2007) interval of ``r_human_a - r_human_b`` (default
+        0.95). The interval is two-sided whatever ``alternative`` is.
 
     Returns
     -------
@@ -280,8 +327,26 @@ def williams_test(
 
     Notes
     -----
+    The same three correlations in each notation (tested in ``tests/test_williams_api.py``):
+
+    ==========================  ===============  ===============  ===============
+    here                        ``r_human_a``    ``r_human_b``    ``r_a_b``
+    ==========================  ===============  ===============  ===============
+    Graham & Baldwin (2014)     :math:`r_{13}`   :math:`r_{23}`   :math:`r_{12}`
+    ``psych::r.test``           ``r12``          ``r13``          ``r23``
+    MTME ``WilliamsTest``       ``r12``          ``r13``          ``r23``
+    ==========================  ===============  ===============  ===============
+
+    In the paper, variables 1 and 2 are the metrics and 3 the humans; in
+    ``psych::r.test(n, r12, r13, r23)`` and in mt-metrics-eval's ``WilliamsTest(r12, r13,
+    r23, n)``, variable 1 is the humans. Both of those give a one-sided p-value in the
+    direction observed (from :math:`|t|`): equal to ``pvalue`` here when
+    ``r_human_a >= r_human_b``; ``twotailed=TRUE`` / ``one_sided=False`` equal
+    ``alternative='two-sided'``. The result keeps the paper's names as fields
+    (``r13``, ``r23``, ``r12``) and also answers to ``r_human_a``, ``r_human_b``, ``r_a_b``.
+
     With :math:`K = 1 - r_{12}^2 - r_{13}^2 - r_{23}^2 + 2 r_{12} r_{13} r_{23}` (the
-    determinant of the 3x3 correlation matrix),
+    determinant of the 3x3 correlation matrix; paper notation),
 
     .. math::
 
@@ -304,16 +369,16 @@ def williams_test(
 
     Examples
     --------
-    >>> from stats.williams import williams_test
-    >>> res = williams_test(r12=0.9, r13=0.95, r23=0.85, n=20)
-    >>> round(float(res.statistic), 4), round(float(res.pvalue), 4)
+    >>> from stats import williams_test
+    >>> t, p = williams_test(r_human_a=0.95, r_human_b=0.85, r_a_b=0.9, n=20)
+    >>> round(float(t), 4), round(float(p), 4)
     (2.9261, 0.0047)
     """
     alternative = check_alternative(alternative)
     confidence_level = check_confidence_level(confidence_level)
-    r12a = _as_correlation(r12, "r12")
-    r13a = _as_correlation(r13, "r13")
-    r23a = _as_correlation(r23, "r23")
+    r12a = _as_correlation(r_a_b, "r_a_b")
+    r13a = _as_correlation(r_human_a, "r_human_a")
+    r23a = _as_correlation(r_human_b, "r_human_b")
     na = _as_n(n)
     r12a, r13a, r23a, na = np.broadcast_arrays(r12a, r13a, r23a, na)
     stat, p, low, high = _williams_arrays(r12a, r13a, r23a, na, alternative, confidence_level)
@@ -377,7 +442,7 @@ def _williams_arrays(r12, r13, r23, n, alternative, confidence_level, *, warn=Tr
 
 
 @dataclass(frozen=True, kw_only=True)
-class WilliamsMatrixResult:
+class WilliamsMatrixResult(StatisticPvalue):
     """Result of :func:`williams_all_pairs`: every pair of metrics, in the reference tool's layout.
 
     The square DataFrames are indexed and columned by ``order`` (highest (aligned) correlation
@@ -582,7 +647,7 @@ def williams_all_pairs(
     With :math:`s_j = \operatorname{sign} r(X_j, H)` (or 1), the aligned correlations are
     :math:`\tilde r_{jH} = s_j r_{jH}` and :math:`\tilde r_{jk} = s_j s_k r_{jk}`; cell
     :math:`(j, k)` with :math:`\tilde r_{jH} > \tilde r_{kH}` holds
-    ``williams_test(r12=r~_jk, r13=r~_jH, r23=r~_kH, n)``.
+    ``williams_test(r_human_a=r~_jH, r_human_b=r~_kH, r_a_b=r~_jk, n=n)``.
 
     References
     ----------

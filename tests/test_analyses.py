@@ -92,7 +92,9 @@ def test_metrics_sample_williams_matches_a_direct_williams_test():
     r = {k: scipy.stats.pearsonr(m[k], h)[0] for k in (first, second)}
     r12 = scipy.stats.pearsonr(m[first], m[second])[0]
     s1, s2 = np.sign(r[first]), np.sign(r[second])  # sign alignment: |r| compared
-    direct = williams_test(s1 * s2 * r12, s1 * r[first], s2 * r[second], len(h))  # r12, r13, r23
+    direct = williams_test(
+        r_human_a=s1 * r[first], r_human_b=s2 * r[second], r_a_b=s1 * s2 * r12, n=len(h)
+    )
     assert tests.williams.pvalue.at[first, second] == pytest.approx(direct.pvalue, rel=1e-10)
 
 

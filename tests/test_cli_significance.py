@@ -102,7 +102,7 @@ def test_williams_power(capsys):
     top, second = order[0], order[1]
     r13 = abs(block["pearson"][top])
     r12 = block["metric_corr"][top][second]
-    expected = williams_detectable_difference(12, r12, r13).difference
+    expected = williams_detectable_difference(n=12, r_a_b=r12, r_human_a=r13).difference
     assert power["detectable_difference"][top][second] == pytest.approx(float(expected))
     cells = [v for row in power["detectable_difference"].values() for v in row.values()
              if v is not None]

@@ -71,7 +71,10 @@ def test_json_values_match_independent_computation(capsys):
     xa = de.metrics[a].to_numpy() * block["sign"][a]
     xb = de.metrics[b].to_numpy() * block["sign"][b]
     single = williams_test(
-        np.corrcoef(xa, xb)[0, 1], np.corrcoef(xa, h)[0, 1], np.corrcoef(xb, h)[0, 1], len(h)
+        r_a_b=np.corrcoef(xa, xb)[0, 1],
+        r_human_a=np.corrcoef(xa, h)[0, 1],
+        r_human_b=np.corrcoef(xb, h)[0, 1],
+        n=len(h),
     )
     assert block["williams_p"][a][b] == pytest.approx(single.pvalue, rel=1e-10)
 

@@ -73,3 +73,70 @@ def test_stats_and_its_cli_import_no_ui_package(tmp_path):
     )
     assert '"pvalue"' in out.stdout or "pvalue" in out.stdout
     assert out.stdout.splitlines()[-1] == "[]"
+
+
+def test_dashboard_launcher_passes_streamlit_options_after_the_projects_settings():
+    from stats.cli import dashboard
+
+    cmd = dashboard.command(["--server.port", "8502"])
+    assert cmd[1:4] == ["-m", "streamlit", "run"] and cmd[4].endswith("app.py")
+    # the project's .streamlit/config.toml, then the user's options (the last one wins)
+    assert "--theme.primaryColor=#1f4e99" in cmd and "--server.maxUploadSize=200" in cmd
+    assert cmd[-2:] == ["--server.port", "8502"]
+
+
+def test_mt_stats_dashboard_help_names_the_pass_through_and_lists_it():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    run = [sys.executable, "-m", "stats"]
+    out = subprocess.run([*run, "dashboard", "--help"], capture_output=True, text=True, env=env)
+    assert out.returncode == 0 and "streamlit run" in out.stdout
+    listed = subprocess.run([*run, "--help"], capture_output=True, text=True, env=env)
+    assert "dashboard" in listed.stdout
+
+
+def test_a_checkout_reads_the_dashboards_files_from_the_top_of_the_repository():
+    # an install reads its bundled copies: tests/browser/test_browser_installed.py
+    from dashboard.resources import resource
+
+    assert resource("sample_data") == ROOT / "sample_data"
+    assert resource(".streamlit/config.toml") == ROOT / ".streamlit" / "config.toml"
+
+
+def test_stats_type_checks_clean():
+    # [tool.mypy] in pyproject.toml: lenient (no stubs needed, Optional not enforced); stats
+    # ships py.typed, so its annotations are what users' checkers read
+    pytest.importorskip("mypy")
+    out = subprocess.run(
+        [sys.executable, "-m", "mypy"], capture_output=True, text=True, cwd=ROOT, timeout=600
+    )
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-1000:]
+
+
+def test_dashboard_without_streamlit_is_one_line_and_exit_2(monkeypatch, capsys):
+    import importlib.util
+
+    from stats.cli import dashboard
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "streamlit" else real(name)
+    )
+    assert dashboard.main([]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "mt-significance[dashboard]" in err
+
+
+def test_dashboard_help_loads_no_numpy():
+    probe = (
+        "import sys\nfrom stats.cli import main\nmain(['dashboard', '--help'])\n"
+        "print('numpy' in sys.modules, 'streamlit' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+        check=True,
+    )
+    assert out.stdout.splitlines()[-1] == "False False"

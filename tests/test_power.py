@@ -19,12 +19,20 @@ CASES = [(8, 0.8, 0.9), (12, 0.9, 0.95), (30, 0.7, 0.85), (50, 0.95, 0.95)]
 def test_detectable_difference_has_the_power_by_simulation(n, r12, r13, alternative):
     # independent check: at the difference found, trivariate normal samples with these
     # correlations are rejected (in the true direction) about 80% of the time
-    res = williams_detectable_difference(n, r12, r13, alternative=alternative)
+    res = williams_detectable_difference(n=n, r_a_b=r12, r_human_a=r13, alternative=alternative)
     d = float(res.difference)
     assert 0 < d < 1
-    assert williams_power(n, r12, r13, r13 - d, alternative=alternative) == pytest.approx(0.8)
+    assert williams_power(
+        n=n, r_a_b=r12, r_human_a=r13, r_human_b=r13 - d, alternative=alternative
+    ) == pytest.approx(0.8)
     sim = williams_power_simulation(
-        n, r12, r13, r13 - d, alternative=alternative, n_resamples=8000, rng=7
+        n=n,
+        r_a_b=r12,
+        r_human_a=r13,
+        r_human_b=r13 - d,
+        alternative=alternative,
+        n_resamples=8000,
+        rng=7,
     )
     # simulation SE ~0.0045; the approximation is within ~0.02 of it
     assert abs(sim - 0.8) < 0.035
@@ -32,35 +40,48 @@ def test_detectable_difference_has_the_power_by_simulation(n, r12, r13, alternat
 
 def test_simulated_type_one_error_is_alpha():
     # no difference: the one-sided test rejects at about alpha
-    sim = williams_power_simulation(20, 0.8, 0.9, 0.9, n_resamples=20000, rng=3)
+    sim = williams_power_simulation(
+        n=20, r_a_b=0.8, r_human_a=0.9, r_human_b=0.9, n_resamples=20000, rng=3
+    )
     assert 0.04 < sim < 0.06
 
 
 def test_more_systems_detect_smaller_differences():
-    res = williams_detectable_difference(np.array([6, 12, 25, 50, 100]), 0.85, 0.9)
+    res = williams_detectable_difference(
+        n=np.array([6, 12, 25, 50, 100]), r_a_b=0.85, r_human_a=0.9
+    )
     assert np.all(np.diff(res.difference) < 0)
     assert res.difference.shape == (5,)
 
 
 def test_lower_alpha_or_higher_power_need_larger_differences():
-    base = williams_detectable_difference(15, 0.8, 0.9).difference
-    assert williams_detectable_difference(15, 0.8, 0.9, alpha=0.01).difference > base
-    assert williams_detectable_difference(15, 0.8, 0.9, power=0.9).difference > base
-    assert williams_detectable_difference(15, 0.8, 0.9, alternative="two-sided").difference > base
+    base = williams_detectable_difference(n=15, r_a_b=0.8, r_human_a=0.9).difference
+    assert (
+        williams_detectable_difference(n=15, r_a_b=0.8, r_human_a=0.9, alpha=0.01).difference > base
+    )
+    assert (
+        williams_detectable_difference(n=15, r_a_b=0.8, r_human_a=0.9, power=0.9).difference > base
+    )
+    assert (
+        williams_detectable_difference(
+            n=15, r_a_b=0.8, r_human_a=0.9, alternative="two-sided"
+        ).difference
+        > base
+    )
 
 
 def test_undetectable_is_nan():
     # 4 systems, weakly correlated metrics: no valid difference reaches 80% power
-    assert np.isnan(williams_detectable_difference(4, 0.1, 0.2).difference)
+    assert np.isnan(williams_detectable_difference(n=4, r_a_b=0.1, r_human_a=0.2).difference)
 
 
 @pytest.mark.parametrize(
     "kwargs, match",
     [
-        (dict(n=3, r12=0.5, r13=0.5), "n must be at least 4"),
-        (dict(n=10, r12=1.5, r13=0.5), "r12"),
-        (dict(n=10, r12=0.5, r13=0.5, power=1.0), "power"),
-        (dict(n=10, r12=0.5, r13=0.5, alternative="less"), "alternative"),
+        (dict(n=3, r_a_b=0.5, r_human_a=0.5), "n must be at least 4"),
+        (dict(n=10, r_a_b=1.5, r_human_a=0.5), "r_a_b"),
+        (dict(n=10, r_a_b=0.5, r_human_a=0.5, power=1.0), "power"),
+        (dict(n=10, r_a_b=0.5, r_human_a=0.5, alternative="less"), "alternative"),
     ],
 )
 def test_bad_input(kwargs, match):
@@ -70,7 +91,9 @@ def test_bad_input(kwargs, match):
 
 def test_simulation_rejects_impossible_correlations():
     with pytest.raises(StatsInputError, match="not the correlations"):
-        williams_power_simulation(10, 0.9, 0.9, -0.9, n_resamples=10, rng=0)
+        williams_power_simulation(
+            n=10, r_a_b=0.9, r_human_a=0.9, r_human_b=-0.9, n_resamples=10, rng=0
+        )
 
 
 def test_median_detectable_difference_is_the_median_of_the_tested_cells():

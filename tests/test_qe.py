@@ -154,7 +154,11 @@ def test_williams_grid_signed_and_matches_pairwise_tests():
         for b in res.order[i + 1 :]:
             if r[a] > r[b]:
                 one = williams_test(
-                    np.corrcoef(preds[a], preds[b])[0, 1], r[a], r[b], 60, alternative="greater"
+                    r_human_a=r[a],
+                    r_human_b=r[b],
+                    r_a_b=np.corrcoef(preds[a], preds[b])[0, 1],
+                    n=60,
+                    alternative="greater",
                 )
                 assert res.pvalue.at[a, b] == pytest.approx(float(one.pvalue), rel=1e-10)
                 assert np.isnan(res.pvalue.at[b, a])
@@ -524,7 +528,7 @@ def test_gold_representations_matched_by_sentence_id():
     hter = pd.Series(pe["hter"].to_numpy(dtype=float), index=ids)
     expected = compare_gold_representations(per.to_numpy(), pet.to_numpy(), hter.to_numpy())
     c = np.corrcoef(np.column_stack([per, pet, hter]), rowvar=False)
-    want = williams_test(c[0, 1], c[0, 2], c[1, 2], len(ids))
+    want = williams_test(r_a_b=c[0, 1], r_human_a=c[0, 2], r_human_b=c[1, 2], n=len(ids))
     assert expected.statistic == pytest.approx(want.statistic, rel=1e-12)
     rng = np.random.default_rng(0)
     shuffled = [s.iloc[rng.permutation(len(s))] for s in (per, pet, hter)]

@@ -40,7 +40,8 @@ def _grid_pvalues(h, m, alternative):
     iu, ju = np.triu_indices(K, 1)
     r12 = np.stack([_corr(m[:, :, i], m[:, :, j]) for i, j in zip(iu, ju, strict=True)], axis=1)
     hi, lo = np.maximum(r[:, iu], r[:, ju]), np.minimum(r[:, iu], r[:, ju])
-    return williams_test(r12, hi, lo, N, alternative=alternative).pvalue
+    res = williams_test(r_human_a=hi, r_human_b=lo, r_a_b=r12, n=N, alternative=alternative)
+    return res.pvalue
 
 
 def test_vectorised_grid_is_williams_all_pairs():

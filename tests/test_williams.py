@@ -78,29 +78,33 @@ def _check_against_psych(case, res_greater, res_two):
 @pytest.mark.parametrize("case", PSYCH_GOLDEN)
 def test_matches_recorded_psych_r_test(case):
     n, r12, r13, r23 = case[:4]
-    g = williams_test(r12, r13, r23, n)
-    two = williams_test(r12, r13, r23, n, alternative="two-sided")
+    g = williams_test(r_a_b=r12, r_human_a=r13, r_human_b=r23, n=n)
+    two = williams_test(r_a_b=r12, r_human_a=r13, r_human_b=r23, n=n, alternative="two-sided")
     _check_against_psych(case, g, two)
     assert isinstance(g, WilliamsResult)
     assert g.df == n - 3 and g.n == n
     assert g.difference == pytest.approx(r13 - r23)
-    less = williams_test(r12, r13, r23, n, alternative="less")
+    less = williams_test(r_a_b=r12, r_human_a=r13, r_human_b=r23, n=n, alternative="less")
     assert less.pvalue == pytest.approx(1.0 - g.pvalue, abs=1e-12)
 
 
 def test_vectorised_over_pairs_matches_scalar_calls():
     arr = np.array(PSYCH_GOLDEN)
     n, r12, r13, r23 = (arr[:, i] for i in range(4))
-    vec = williams_test(r12, r13, r23, n.astype(int))
-    two = williams_test(r12, r13, r23, n.astype(int), alternative="two-sided")
+    vec = williams_test(r_a_b=r12, r_human_a=r13, r_human_b=r23, n=n.astype(int))
+    two = williams_test(
+        r_a_b=r12, r_human_a=r13, r_human_b=r23, n=n.astype(int), alternative="two-sided"
+    )
     for i, case in enumerate(PSYCH_GOLDEN):
         np.testing.assert_allclose(vec.statistic[i], case[4], rtol=1e-10)
         np.testing.assert_allclose(two.pvalue[i], case[6], rtol=1e-9)
     assert vec.statistic.shape == (len(PSYCH_GOLDEN),)
     # broadcasting: a column of r12 against a row of r23
-    grid = williams_test(np.array([[0.8], [0.9]]), 0.9, np.array([0.7, 0.75, 0.8]), 30)
+    grid = williams_test(
+        r_a_b=np.array([[0.8], [0.9]]), r_human_a=0.9, r_human_b=np.array([0.7, 0.75, 0.8]), n=30
+    )
     assert grid.pvalue.shape == (2, 3)
-    one = williams_test(0.9, 0.9, 0.75, 30)
+    one = williams_test(r_a_b=0.9, r_human_a=0.9, r_human_b=0.75, n=30)
     assert grid.pvalue[1, 1] == pytest.approx(one.pvalue)
 
 
@@ -123,8 +127,8 @@ def test_live_against_psych_r_test():
         n, r12, r13, r23 = case[:4]
         _check_against_psych(
             live,
-            williams_test(r12, r13, r23, n),
-            williams_test(r12, r13, r23, n, alternative="two-sided"),
+            williams_test(r_a_b=r12, r_human_a=r13, r_human_b=r23, n=n),
+            williams_test(r_a_b=r12, r_human_a=r13, r_human_b=r23, n=n, alternative="two-sided"),
         )
         # and the recorded constants are still what R says
         np.testing.assert_allclose([t, p_one, p_two], case[4:], rtol=1e-12)
@@ -141,7 +145,7 @@ def test_mt_metrics_eval_argument_convention():
     is, by its summary, not Google's library), so its exact inputs are not reproduced here.
     """
     gold_m1, gold_m2, m1_m2, n = 0.95, 0.85, 0.9, 20
-    res = williams_test(r12=m1_m2, r13=gold_m1, r23=gold_m2, n=n)
+    res = williams_test(r_a_b=m1_m2, r_human_a=gold_m1, r_human_b=gold_m2, n=n)
     assert res.pvalue == pytest.approx(0.00471308986345176, rel=1e-9)  # psych, recorded
 
 
@@ -150,17 +154,19 @@ def test_statistic_and_interval_match_cocor(case):
     """Williams' t and Zou's interval against cocor, an R implementation independent of
     psych (recorded above), at three confidence levels."""
     r12, r13, r23, n, level, t, low, high = case
-    res = williams_test(r12, r13, r23, n, confidence_level=level)
+    res = williams_test(r_a_b=r12, r_human_a=r13, r_human_b=r23, n=n, confidence_level=level)
     assert res.statistic == pytest.approx(t, rel=1e-13)
     assert (res.ci_low, res.ci_high) == pytest.approx((low, high), rel=1e-12)
-    ci = zou_confidence_interval(r12, r13, r23, n, confidence_level=level)
+    ci = zou_confidence_interval(
+        r_a_b=r12, r_human_a=r13, r_human_b=r23, n=n, confidence_level=level
+    )
     assert (ci.low, ci.high) == pytest.approx((low, high), rel=1e-12)
 
 
 def test_zou_worked_example_as_printed_in_the_paper():
     """Zou (2007), overlapping correlations: r13 = .396 and r23 = .179 share a variable,
     r12 = .088, n = 66; the paper prints the 95% interval of r13 - r23 as (-.093, .517)."""
-    low, high = zou_confidence_interval(0.088, 0.396, 0.179, 66)
+    low, high = zou_confidence_interval(r_a_b=0.088, r_human_a=0.396, r_human_b=0.179, n=66)
     assert (round(float(low), 3), round(float(high), 3)) == (-0.093, 0.517)
 
 
@@ -180,7 +186,7 @@ def test_terrorcat_not_significantly_better_than_next_metrics(r_next, r_metrics)
     (only a heatmap in which TerrorCat correlates comparatively weakly with the others), so
     this checks the property over a plausible range: next metrics' r in [0.95, 0.969] and
     r12 in [0.90, 0.95]."""
-    res = williams_test(r_metrics, 0.971, r_next, 12)
+    res = williams_test(r_a_b=r_metrics, r_human_a=0.971, r_human_b=r_next, n=12)
     assert res.pvalue >= 0.05
     assert res.ci_low < 0 < res.ci_high  # the 95% interval of the difference covers 0
 
@@ -212,7 +218,7 @@ def test_zou_asymptotic_correlation_matches_simulation():
     r = _sample_correlations(rng, rho, n=400, reps=4000)
     mc = np.corrcoef(r[:, 0, 2], r[:, 1, 2])[0, 1]
     r12, r13, r23, n = 0.6, 0.7, 0.5, 50
-    low, high = zou_confidence_interval(r12, r13, r23, n)
+    low, high = zou_confidence_interval(r_a_b=r12, r_human_a=r13, r_human_b=r23, n=n)
     half = 1.959963984540054 / np.sqrt(n - 3)  # Fisher z +- qnorm(0.975) / sqrt(n - 3), R
     l1, l2 = np.tanh(np.arctanh([r13, r23]) - half)
     u1, u2 = np.tanh(np.arctanh([r13, r23]) + half)
@@ -226,8 +232,10 @@ def test_zou_asymptotic_correlation_matches_simulation():
     assert c_low == pytest.approx(c_high, rel=1e-9)  # one c for both limits
     assert c_low == pytest.approx(mc, abs=0.04)
     # and the interval is narrower than the independent-samples one (c > 0)
-    lo, hi = zou_confidence_interval(r12, r13, r23, 50)
-    lo0, hi0 = zou_confidence_interval(0.35, r13, r23, 50)  # c close to 0
+    lo, hi = zou_confidence_interval(r_a_b=r12, r_human_a=r13, r_human_b=r23, n=50)
+    lo0, hi0 = zou_confidence_interval(
+        r_a_b=0.35, r_human_a=r13, r_human_b=r23, n=50
+    )  # c close to 0
     assert hi - lo < hi0 - lo0
 
 
@@ -239,16 +247,18 @@ def test_zou_interval_coverage_in_simulation():
     rho = np.array([[1, rho12, rho13], [rho12, 1, rho23], [rho13, rho23, 1.0]])
     n = 50
     r = _sample_correlations(rng, rho, n=n, reps=20000)
-    lo, hi = zou_confidence_interval(r[:, 0, 1], r[:, 0, 2], r[:, 1, 2], n)
+    lo, hi = zou_confidence_interval(
+        r_a_b=r[:, 0, 1], r_human_a=r[:, 0, 2], r_human_b=r[:, 1, 2], n=n
+    )
     coverage = np.mean((lo <= rho13 - rho23) & (rho13 - rho23 <= hi))
     assert 0.935 <= coverage <= 0.965
 
 
 def test_result_interval_and_fields():
-    res = williams_test(0.9, 0.95, 0.85, 20, confidence_level=0.9)
+    res = williams_test(r_a_b=0.9, r_human_a=0.95, r_human_b=0.85, n=20, confidence_level=0.9)
     lo, hi = res.confidence_interval()
     assert lo < res.difference < hi
-    wide = williams_test(0.9, 0.95, 0.85, 20, confidence_level=0.99)
+    wide = williams_test(r_a_b=0.9, r_human_a=0.95, r_human_b=0.85, n=20, confidence_level=0.99)
     assert wide.ci_low < lo and wide.ci_high > hi
     assert res.confidence_level == 0.9 and res.alternative == "greater"
     with pytest.raises(AttributeError):
@@ -271,22 +281,22 @@ def test_result_interval_and_fields():
 )
 def test_degenerate_input_gives_nan_and_warning(r12, r13, r23, n):
     with pytest.warns(DegenerateInputWarning):
-        res = williams_test(r12, r13, r23, n)
+        res = williams_test(r_a_b=r12, r_human_a=r13, r_human_b=r23, n=n)
     assert np.isnan(res.statistic) and np.isnan(res.pvalue)
 
 
 def test_degenerate_cells_do_not_spoil_the_others():
     with pytest.warns(DegenerateInputWarning, match="1 of 2"):
-        res = williams_test([1.0, 0.9], 0.95, 0.85, 20)
+        res = williams_test(r_a_b=[1.0, 0.9], r_human_a=0.95, r_human_b=0.85, n=20)
     assert np.isnan(res.pvalue[0]) and res.pvalue[1] == pytest.approx(0.00471308986345176)
 
 
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"r12": 1.5}, "r12 must be a correlation"),
-        ({"r13": float("nan")}, "r13"),
-        ({"r23": "x"}, "r23"),
+        ({"r_a_b": 1.5}, "r_a_b must be a correlation"),
+        ({"r_human_a": float("nan")}, "r_human_a"),
+        ({"r_human_b": "x"}, "r_human_b"),
         ({"n": 12.5}, "n must be an integer"),
         ({"n": 0}, "n must be a positive"),
         ({"alternative": "bigger"}, "alternative"),
@@ -294,7 +304,7 @@ def test_degenerate_cells_do_not_spoil_the_others():
     ],
 )
 def test_bad_arguments_raise(kwargs, match):
-    args = {"r12": 0.9, "r13": 0.8, "r23": 0.7, "n": 12} | kwargs
+    args = {"r_a_b": 0.9, "r_human_a": 0.8, "r_human_b": 0.7, "n": 12} | kwargs
     with pytest.raises(StatsInputError, match=match):
         williams_test(**args)
 
@@ -338,7 +348,9 @@ def test_all_pairs_layout_and_cells_match_single_tests():
                 continue
             sa, sb = np.sign(r[a]), np.sign(r[b])
             r12 = np.corrcoef(sa * scores[a], sb * scores[b])[0, 1]
-            single = williams_test(r12, abs(r[a]), abs(r[b]), len(human))
+            single = williams_test(
+                r_a_b=r12, r_human_a=abs(r[a]), r_human_b=abs(r[b]), n=len(human)
+            )
             assert cell == pytest.approx(single.pvalue, rel=1e-10)
             assert res.difference.iat[i, j] == pytest.approx(abs(r[a]) - abs(r[b]))
             assert res.ci_low.iat[i, j] == pytest.approx(single.ci_low)
@@ -456,11 +468,13 @@ def test_type_one_error_under_simulated_null():
     cov = np.array([[1, rho12, rho], [rho12, 1, rho], [rho, rho, 1.0]])
     n = 20
     r = _sample_correlations(rng, cov, n=n, reps=20000)
-    res = williams_test(r[:, 0, 1], r[:, 0, 2], r[:, 1, 2], n)
+    res = williams_test(r_a_b=r[:, 0, 1], r_human_a=r[:, 0, 2], r_human_b=r[:, 1, 2], n=n)
     rate = np.mean(res.pvalue < 0.05)
     # binomial sd at 20,000 reps is 0.0015; allow for the test's approximate nature
     assert 0.04 <= rate <= 0.06
-    two = williams_test(r[:, 0, 1], r[:, 0, 2], r[:, 1, 2], n, alternative="two-sided")
+    two = williams_test(
+        r_a_b=r[:, 0, 1], r_human_a=r[:, 0, 2], r_human_b=r[:, 1, 2], n=n, alternative="two-sided"
+    )
     assert 0.04 <= np.mean(two.pvalue < 0.05) <= 0.06
 
 

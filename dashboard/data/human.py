@@ -9,6 +9,7 @@ from dashboard.data import Uploads, mt_systems
 from stats import analyses
 from stats.accuracy import AccuracyResult
 from stats.human import HumanGoldResult
+from stats.human_paired import PairedRankingResult
 from stats.human_ranking import HumanRankingResult
 
 
@@ -67,3 +68,36 @@ def rankings(judgements: Uploads, alpha: float) -> list[HumanRankingResult]:
     """Findings-style human rankings of the judgement or published DA files, one per language
     pair (:func:`stats.analyses.human_rankings`: Wilcoxon grid and cluster lines at ``alpha``)."""
     return analyses.human_rankings(judgements, alpha=alpha)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def file_kinds(judgements: Uploads) -> tuple[str, ...]:
+    """What each judgements file is (:func:`stats.analyses.human_wmt.human_file_kind`)."""
+    from stats.analyses.human_wmt import human_file_kind
+    from stats.readers._common import load_text
+
+    return tuple(human_file_kind(load_text(data, name)[0]) for name, data in judgements)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def paired(
+    judgements: Uploads,
+    alpha: float,
+    test: str = "signed-rank",
+    average: str = "macro",
+    correction: str = "none",
+    exclude: tuple[str, ...] = (),
+) -> list[PairedRankingResult]:
+    """WMT24-style rankings of the judgement files (documents files among them give the
+    domains), one per protocol and language pair (:func:`stats.analyses.paired_rankings`)."""
+    return analyses.paired_rankings(
+        judgements, test=test, average=average, alpha=alpha, correction=correction,
+        exclude=exclude,
+    )  # fmt: skip
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def read_summary(judgements: Uploads) -> tuple[str, ...]:
+    """One line per WMT22-25 human file read: protocol, ratings, systems, language pairs and
+    the rows dropped as WMT's scripts drop them (:meth:`HumanRatings.describe`)."""
+    return tuple(r.describe() for r in analyses.read_human_ratings(judgements))

@@ -3,13 +3,12 @@ treat samples and uploads alike."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
 from dashboard.data import Uploads
+from dashboard.resources import resource
 
-SAMPLE_DIR = Path(__file__).resolve().parents[2] / "sample_data"
+SAMPLE_DIR = resource("sample_data")
 
 #: The metrics page's sample under sample_data/metrics/ (es-en_wide.csv repeats es-en and is
 #: left out).

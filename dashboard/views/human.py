@@ -11,10 +11,20 @@ from functools import partial
 
 import streamlit as st
 
-from dashboard import components, figures, page_run, page_settings, state, tables, view_state
+from dashboard import (
+    components,
+    figures,
+    human_gold_view,
+    page_run,
+    page_settings,
+    state,
+    tables,
+    view_state,
+)
 from dashboard.data import human, mt_systems, samples
 from dashboard.views import mt_choice
 from stats.randomized import TESTS
+from stats.readers.segments import system_name
 from stats.readers.wmt import lp_from_name
 
 SOURCES = ("System outputs (text)", "Segment scores")
@@ -34,14 +44,12 @@ st.caption(
 # ---- inputs ----
 col_h, col_s = st.columns(2)
 with col_h:
-    judgements, _ = components.file_input(
-        "Human judgements: SYSTEM SEGMENT ANNOTATOR CRITERION SCORE (TSV or CSV; criterion "
-        "adequacy or fluency; several files are read as one set)",
+    judgements, judgements_sample = components.file_input(
+        human_gold_view.JUDGEMENTS_LABEL,
         key="human_judgements_upload",
         sample=samples.human_sample_judgements(),
         sample_note="Showing the bundled **synthetic judgements** (sample_data/human/"
         "judgements.tsv: 25 invented annotators). Upload your own file above.",
-        types=["tsv", "csv", "txt"],
     )
 with col_s:
     shared = st.session_state.get(state.MT_SHARED_INPUTS_KEY) or {}
@@ -50,6 +58,7 @@ with col_s:
         st.radio, "System outputs", sources, horizontal=True, key="human_source", default=sources[0]
     )
     references = hypotheses = scores = ()
+    outputs_sample = False
     if source == REUSE:
         references = tuple(shared.get("references", ()))
         hypotheses = tuple(shared.get("hypotheses", ()))
@@ -62,19 +71,19 @@ with col_s:
             icon=":material/link:",
         )
     elif source == SOURCES[0]:
-        references, hypotheses, _ = components.reference_and_outputs(
+        references, hypotheses, outputs_sample = components.reference_and_outputs(
             (
-                "Reference translation(s), one segment per line",
-                "System outputs, one file per system (system name = file name)",
+                "Reference translation(s), one segment per line (any extension, e.g. "
+                "generaltest2023.en-de.ref.refA.de)",
+                "System outputs, one file per system (system name = file name; any extension)",
             ),
             keys=("human_ref_upload", "human_hyp_upload"),
             sample=samples.mt_sample_text(),
             sample_note="Sample reference and systems: sample_data/mt/reference.txt and "
             "sample_data/mt/hyp/*.txt (8 synthetic systems).",
-            types=["txt"],
         )
     else:
-        scores, _ = components.file_input(
+        scores, outputs_sample = components.file_input(
             "Segment scores: SYSTEM SEGMENT SCORE [METRIC], wide CSV (one column per system), "
             "or WMT metrics task .seg.score files (several, .gz, .zip)",
             key="human_scores_upload",
@@ -83,8 +92,10 @@ with col_s:
         )
 
 with components.input_errors():
+    kinds = human.file_kinds(judgements)
     gold = human.gold(judgements)
     flagged = human.outliers(judgements)
+wmt = human_gold_view.is_wmt(kinds)
 components.ask_for_the_other_half(references, hypotheses)
 
 text_mode = bool(references or hypotheses)
@@ -191,6 +202,21 @@ elif flagged:
         "outliers* to leave them out): " + components.escape_markdown(", ".join(flagged))
     )
 
+sample_systems = {system_name(name) for name, _ in samples.mt_sample_text()[1]}
+if outputs_sample and not judgements_sample and len(sample_systems & set(gold.systems)) < 2:
+    # human files of other systems than the sample's, and no outputs uploaded: the human files
+    # alone are a gold standard (rankings, clusters and grids)
+    st.info(
+        "Ranking the systems from the human files alone. Upload system outputs and a reference "
+        "(or segment scores) to measure how often each metric × test reaches the humans' "
+        "conclusions.",
+        icon=":material/leaderboard:",
+    )
+    human_gold_view.show_rankings(judgements, kinds, alpha, excluded)
+    human_gold_view.show_gold(gold, list(gold.systems), alpha, wmt=wmt)
+    view_state.write_url(page_settings.HUMAN)
+    st.stop()
+
 if not metrics or not tests:
     st.warning("Choose at least one metric and one test.", icon=":material/warning:")
     st.stop()
@@ -219,7 +245,15 @@ for name, metric, higher_is_better in chosen:
 with components.input_errors():
     page_run.run_steps(steps, text="Running the randomized tests…")
     accuracy = human.accuracy(
-        judgements, kind, references, files, chosen, tuple(tests), n_resamples, seed, excluded,
+        judgements,
+        kind,
+        references,
+        files,
+        chosen,
+        tuple(tests),
+        n_resamples,
+        seed,
+        excluded,
         block,
     )
 
@@ -227,7 +261,6 @@ components.show_warnings(accuracy.warnings)
 
 systems = list(accuracy.systems)
 view_state.alias_editor([*systems, *metrics], key="human_aliases")
-combined = gold.combined_pvalue(alpha).loc[systems, systems]
 conclusions = gold.conclusions(alpha)
 # the humans' verdicts over the pairs actually compared (systems with outputs and judgements)
 compared = conclusions["system_a"].isin(systems) & conclusions["system_b"].isin(systems)
@@ -270,63 +303,9 @@ m4.metric(
     + "; ".join(components.escape_markdown(s) for s in tied),
 )
 
-# ---- human gold standard (paper Figure 7) ----
-st.subheader("Human gold standard")
-st.markdown(
-    f"Cell (row, column) is coloured when humans judge the row system significantly better "
-    f"than the column system (one-sided Wilcoxon rank-sum on per-annotator z scores, "
-    f"p < {alpha:g}). **Combined**: adequacy decides when significant; when adequacy is tied, "
-    "the fluency test decides (paper Section 4)."
-)
-panels = {c: gold.pvalue[c].loc[systems, systems] for c in gold.criteria}
-panels["combined"] = combined
-mean_z = {c: gold.scores[f"{c}_z"] for c in gold.criteria}
-components.show_figure(
-    figures.human_gold_grids(panels, alpha=alpha, mean_z=mean_z),
-    key="human_gold_grids",
-    filename=f"human_gold_standard_alpha_{alpha:g}",
-)
-with st.expander("Gold p-value matrices and system scores", expanded=False):
-    which = components.persistent(
-        st.selectbox,
-        "Matrix",
-        list(panels),
-        key="human_matrix_choice",
-        format_func=lambda c: (
-            figures.CRITERION_TITLES[c] + (f" (α = {alpha:g})" if c == "combined" else "")
-        ),
-    )
-    components.show_table(
-        panels[which],
-        key="human_matrix_table",
-        filename=f"human_pvalues_{which}",
-        caption=f"One-sided Wilcoxon rank-sum p-values, {which} (row better than column)",
-    )
-    components.show_table(
-        gold.scores.loc[systems],
-        key="human_scores_table",
-        filename="human_system_scores",
-        caption="Mean raw score, mean standardised (z) score and number of judgements per system",
-        float_format="{:.3f}",
-    )
-
-# ---- human ranking as in the WMT findings ----
-with components.input_errors():
-    ranked = human.rankings(judgements, alpha)
-for ranking in ranked:
-    st.markdown(
-        f"**Human ranking, {components.escape_markdown(ranking.lp)}** (WMT findings style): "
-        f"systems by mean {ranking.score} score; a line is drawn below a system when every "
-        f"system above it significantly beats every system below it (one-sided Wilcoxon "
-        f"rank-sum, p < {alpha:g})."
-    )
-    components.show_clustered_table(
-        tables.human_ranking_table(ranking),
-        cluster="cluster",
-        key=f"human_ranking_{ranking.lp}",
-        filename=f"human_ranking_{ranking.lp}",
-        caption=f"Human ranking, {ranking.lp}: clusters at alpha = {alpha:g}",
-    )
+# ---- human gold standard (paper Figure 7) and the findings' rankings ----
+human_gold_view.show_gold(gold, systems, alpha, wmt=wmt)
+human_gold_view.show_rankings(judgements, kinds, alpha, excluded)
 
 # ---- accuracy (paper Tables 1-2) ----
 st.subheader("Accuracy of the significance tests")
@@ -377,36 +356,37 @@ with st.expander(f"The {len(disagree)} disagreements, listed", expanded=False):
         index=False,
     )
 
-# ---- annotators ----
-st.subheader("Annotators: why standardisation matters")
-st.markdown(
-    "Lenient annotators score everything high, strict ones low, and spreads differ. Raw means "
-    "then depend on which annotators happened to judge a system; standardising each annotator's "
-    "scores (z = (score − annotator mean) / annotator SD) removes that."
-)
-left, right = components.two_columns()
-with left:
-    components.show_figure(
-        figures.annotator_spread(gold.annotators),
-        key="human_annotators_chart",
+# ---- annotators (judgement files: what standardisation removes) ----
+if not wmt:
+    st.subheader("Annotators: why standardisation matters")
+    st.markdown(
+        "Lenient annotators score everything high, strict ones low, and spreads differ. Raw means "
+        "then depend on which annotators happened to judge a system; standardising each annotator's "
+        "scores (z = (score − annotator mean) / annotator SD) removes that."
+    )
+    left, right = components.two_columns()
+    with left:
+        components.show_figure(
+            figures.annotator_spread(gold.annotators),
+            key="human_annotators_chart",
+            filename="annotators",
+        )
+    with right:
+        components.show_figure(
+            figures.standardisation_ranks(gold.scores.loc[systems]),
+            key="human_rank_chart",
+            filename="ranks_raw_vs_z",
+        )
+    components.show_table(
+        gold.annotators,
+        key="human_annotator_table",
         filename="annotators",
+        index=False,
+        caption="Judgements, mean and SD of raw scores per annotator and criterion",
+        float_format="{:.2f}",
     )
-with right:
-    components.show_figure(
-        figures.standardisation_ranks(gold.scores.loc[systems]),
-        key="human_rank_chart",
-        filename="ranks_raw_vs_z",
-    )
-components.show_table(
-    gold.annotators,
-    key="human_annotator_table",
-    filename="annotators",
-    index=False,
-    caption="Judgements, mean and SD of raw scores per annotator and criterion",
-    float_format="{:.2f}",
-)
-if len(gold.excluded):
-    st.markdown("**Excluded** (cannot be standardised):")
-    st.dataframe(gold.excluded, key="human_excluded", hide_index=True)
+    if len(gold.excluded):
+        st.markdown("**Excluded** (cannot be standardised):")
+        st.dataframe(gold.excluded, key="human_excluded", hide_index=True)
 
 view_state.write_url(page_settings.HUMAN)

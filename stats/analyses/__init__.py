@@ -183,3 +183,14 @@ __all__ = [
 
 
 __getattr__, __dir__ = _lazy_exports(__name__, _LAZY)
+
+# ---- WMT22-25 human rankings (stats.analyses.human_wmt) ----
+_LAZY.update(
+    {
+        "paired_rankings": ".human_wmt",
+        "read_human_ratings": ".human_wmt",
+        "wmt_gold": ".human_wmt",
+        "is_wmt_human_file": ".human_wmt",
+    }
+)
+__all__ += ["paired_rankings", "read_human_ratings", "wmt_gold", "is_wmt_human_file"]

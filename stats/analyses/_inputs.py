@@ -6,9 +6,12 @@ import os
 import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Union
+from typing import TYPE_CHECKING, Union, cast
 
 from .._errors import DegenerateInputWarning
+
+if TYPE_CHECKING:  # numpy and pandas stay unloaded at run time
+    from ..readers._common import Source
 
 #: One input file: a path, or a ``(name, bytes)`` pair (an upload).
 FileInput = Union[str, "os.PathLike[str]", tuple[str, bytes]]
@@ -16,11 +19,11 @@ FileInput = Union[str, "os.PathLike[str]", tuple[str, bytes]]
 Files = Sequence[FileInput]
 
 
-def _named(item: FileInput) -> tuple[object, str | None]:
+def _named(item: FileInput) -> tuple[Source, str | None]:
     """``(source, display name)`` of a :data:`FileInput` (the name None for a path)."""
     if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
         return item[1], item[0]
-    return item, None
+    return cast("Source", item), None
 
 
 @contextmanager

@@ -42,6 +42,8 @@ def human_gold(
     one set, e.g. batches) and build the human gold standard, combined at ``alpha``
     (:func:`stats.human.human_gold_standard`). Exclusion messages are in ``result.warnings``.
 
+    Appraise exports (ESA, DA+SQM) and MQM files (with a WMT documents file among them for the
+    domains) give the WMT24 paired ranking's grid (:func:`stats.analyses.human_wmt.wmt_gold`).
     Published segment-level DA files (``SYS SID RAW.SCR Z.SCR N``, one language pair) are a
     gold standard as they are: the Wilcoxon tests run on their z scores
     (:func:`stats.human.gold_from_segment_scores`).
@@ -51,6 +53,10 @@ def human_gold(
     standardisation included -- and ``result.warnings`` names them."""
     if not judgements:
         raise StatsInputError("judgements: no judgements file given")
+    from .human_wmt import is_wmt_human_file, wmt_gold
+
+    if any(is_wmt_human_file(f) for f in judgements):  # WMT22-25: the paired ranking's grid
+        return _noting_exclusion(wmt_gold(judgements, alpha=alpha, exclude=exclude), exclude)
     da, judged = _split_da_files(judgements, lp=None, lp_required=False)
     if da and judged:
         raise StatsInputError(
@@ -212,9 +218,30 @@ def accuracy_from_results(
     corpus = {
         metric: res.scores.drop(left_out, errors="ignore") for (metric, _), res in results.items()
     }
+    # outputs named as WMT publishes them (generaltest2023.en-de.hyp.ONLINE-W.de) meet the
+    # judged system whose name ends theirs after a dot
+    names = {s for p in pvalues.values() for s in p.index}
+    rename = _judged_names(names, gold.systems)
+    if rename:
+        pvalues = {k: p.rename(index=rename, columns=rename) for k, p in pvalues.items()}
+        corpus = {k: v.rename(index=rename) for k, v in corpus.items()}
     return accuracy_from_pvalues(
         gold, pvalues, alphas=alphas, scores=corpus, n_resamples=n_resamples, seed=seed
     )
+
+
+def _judged_names(names, judged) -> dict[str, str]:
+    """``{output name: judged name}`` for outputs not judged under their own name whose name
+    ends in ``"." + judged name`` for exactly one judged system."""
+    judged = [str(j) for j in judged]
+    out = {}
+    for name in map(str, names):
+        if name in judged:
+            continue
+        hits = [j for j in judged if name.endswith("." + j)]
+        if len(hits) == 1 and hits[0] not in names:
+            out[name] = hits[0]
+    return out
 
 
 def human_rankings(
@@ -229,6 +256,16 @@ def human_rankings(
 
     Several files of one language pair are one set; the rankings come in language-pair order.
     """
+    scores = segment_scores_frame(files, lp=lp)
+    return [
+        human_ranking(block, score=score, alpha=alpha, lp=str(pair))
+        for pair, block in scores.groupby("lp", sort=True)
+    ]
+
+
+def segment_scores_frame(files: Files, *, lp: str | None = None) -> pd.DataFrame:
+    """Per (language pair, system, segment): ``raw``, ``z`` and ``n``, from published DA segment
+    files or judgement files (see :func:`human_rankings`)."""
     if not files:
         raise StatsInputError("human: no file given")
     frames, judged = _split_da_files(files, lp=lp)
@@ -246,7 +283,4 @@ def human_rankings(
         frames.append(per_segment.assign(lp=pair, n=per_segment["n"].astype(float)))
     scores = pd.concat(frames, ignore_index=True)
     _check_segments_once(scores)
-    return [
-        human_ranking(block, score=score, alpha=alpha, lp=str(pair))
-        for pair, block in scores.groupby("lp", sort=True)
-    ]
+    return scores

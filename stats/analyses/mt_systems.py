@@ -204,10 +204,10 @@ def score_statistics(
         else bool(lower_is_better)
     )
     _check_two_systems(frame.shape[1], frame.columns, label)
-    data = statistics_from_scores(
+    seg = statistics_from_scores(
         frame, label=frame.columns.name or "mean score", higher_is_better=not lower
     )
-    return dataclasses.replace(data, block=block) if block else data
+    return dataclasses.replace(seg, block=block) if block else seg
 
 
 # ---- WMT metrics task segment-level files ----

@@ -18,7 +18,8 @@ import warnings
 from .._errors import StatsInputError
 
 #: subcommand modules, in the order ``--help`` lists them
-SUBCOMMANDS = ("williams", "qe", "randomized", "accuracy", "meta_eval", "human", "rank")
+SUBCOMMANDS = ("williams", "qe", "randomized", "accuracy", "meta_eval", "human", "dashboard")
+SUBCOMMANDS += ("rank",)  # metrics ranked by a task set (issue 23)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -47,6 +48,12 @@ _BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["dashboard"]:  # its options go to `streamlit run`, not to argparse
+        from .dashboard import main as dashboard_main
+
+        return dashboard_main(argv[1:])
     if "numpy" not in sys.modules:  # read when numpy loads its BLAS; a user's setting wins
         for var in _BLAS_THREADS:
             os.environ.setdefault(var, "1")

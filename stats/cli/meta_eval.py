@@ -249,7 +249,7 @@ def run(args: argparse.Namespace) -> str:
                 block["n_resamples_used"] = pvalue_matrix_json(t.result.n_resamples_used)
         blocks.append(block)
     if args.format == "json":
-        doc = {"level": res.level, "correlation": res.correlation, "grouping": res.grouping}
+        doc: dict = {"level": res.level, "correlation": res.correlation, "grouping": res.grouping}
         if args.epsilon is not None:
             doc["epsilon"] = args.epsilon
         if args.correlation == "kendall-like":

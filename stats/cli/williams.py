@@ -211,7 +211,7 @@ def _num(value, fmt: str) -> str:
 def _tsv(doc: dict, analyses, args) -> str:
     import pandas as pd
 
-    parts = []
+    parts: list = []
     for block in doc["language_pairs"]:
         order = block["metrics"]
         matrix = pd.DataFrame(

@@ -66,3 +66,11 @@ __all__ += ["MetaEvalData", "MetaEvalTable", "is_meta_eval_source", "read_meta_e
 from .wmt import WMTScoreTable, read_da_system_scores, read_wmt_scores  # noqa: E402
 
 __all__ += ["WMTScoreTable", "read_da_system_scores", "read_wmt_scores"]
+
+# ---- WMT22-25 human evaluations (Appraise ESA/DA+SQM exports, MQM error spans, documents) ----
+from .appraise import is_appraise_export, read_appraise  # noqa: E402
+from .documents import HumanRatings, attach_domains, read_documents  # noqa: E402
+from .mqm import is_mqm_file, read_mqm  # noqa: E402
+
+__all__ += ["HumanRatings", "attach_domains", "is_appraise_export", "is_mqm_file",
+            "read_appraise", "read_documents", "read_mqm"]  # fmt: skip

@@ -14,6 +14,7 @@ import tarfile
 import zipfile
 import zlib
 from pathlib import Path
+from typing import Any
 
 from .._errors import StatsInputError
 
@@ -123,7 +124,7 @@ def _read_path(path: Path, label: str) -> bytes:
         raise StatsInputError(f"{label}: cannot be read ({exc.strerror})") from None
 
 
-def expand_sources(items, names=None, *, skip: tuple = ()) -> list[tuple[str, object]]:
+def expand_sources(items, names=None, *, skip: tuple = ()) -> list[tuple[str, Any]]:
     """Each source as ``(display name, source)``, with directories and archives expanded.
 
     Parameters

@@ -92,7 +92,7 @@ class _Pair:
 
     gold: dict = field(default_factory=lambda: {lv: {} for lv in _LEVELS})
     metrics: dict = field(default_factory=lambda: {lv: {} for lv in _LEVELS})
-    items: list | None = None  #: item keys (long/wide formats) in order of first appearance
+    items: dict | None = None  #: item keys (long/wide formats) in order of first appearance
     known_systems: set | None = None  #: system-outputs (MTME layout)
     references: set = field(default_factory=set)  #: reference names (MTME ``references/``)
 
@@ -353,9 +353,9 @@ def _archive_members(data: bytes, label: str) -> dict:
                     out[info.filename] = zf.read(info)
         else:
             with tarfile.open(fileobj=io.BytesIO(data), mode="r:*") as tf:
-                files = [member for member in tf.getmembers() if member.isfile()]
-                check_bytes(sum(member.size for member in files), f"{label} (unpacked)")
-                for member in files:
+                members = [member for member in tf.getmembers() if member.isfile()]
+                check_bytes(sum(member.size for member in members), f"{label} (unpacked)")
+                for member in members:
                     fh = tf.extractfile(member)
                     out[member.name] = fh.read() if fh else b""
     except (zipfile.BadZipFile, tarfile.TarError, OSError, EOFError, ValueError, zlib.error,

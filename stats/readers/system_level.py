@@ -521,7 +521,7 @@ def _as_source(item, name):
 
 
 def read_system_scores(
-    *sources: Source,
+    *sources: Source | tuple[str, bytes],
     names: Sequence[str] | None = None,
     lp: str | None = None,
     human_score: str = "z",

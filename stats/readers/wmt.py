@@ -228,8 +228,8 @@ def read_wmt_scores(
     head = data[:65536]
     if len(data) > len(head) and b"\n" in head:
         head = head[: head.rindex(b"\n")]  # whole lines only
-    head = decode(head, label)  # a bad byte here is named by line and byte
-    first = next(_content_lines(head), None)
+    head_text = decode(head, label)  # a bad byte here is named by line and byte
+    first = next(_content_lines(head_text), None)
     if first is None:  # a very long first line, or comments: look at the whole file
         first = next(_content_lines(decode(data, label)), None)
     if first is None:

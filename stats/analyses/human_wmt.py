@@ -1,0 +1,182 @@
+"""Human rankings of WMT22-25 from the files as published: Appraise exports (ESA, DA+SQM), MQM
+error spans, the documents file -- and the 2014-2020 formats (published DA segment scores,
+judgement files) in the same paired procedure (:mod:`stats.human_paired`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .._errors import StatsInputError
+from ..human import HumanGoldResult
+from ..human_paired import PairedRankingResult, gold_from_ranking, paired_ranking
+from ..readers._common import LINE, load_text
+from ..readers.appraise import is_appraise_export, read_appraise
+from ..readers.da_segments import is_da_segment_file
+from ..readers.documents import (
+    NO_DOMAIN,
+    HumanRatings,
+    attach_domains,
+    is_documents_file,
+    read_documents,
+)
+from ..readers.mqm import is_mqm_file, read_mqm
+from ._inputs import Files, _named
+
+__all__ = [
+    "human_file_kind",
+    "is_wmt_human_file",
+    "paired_rankings",
+    "read_human_ratings",
+    "wmt_gold",
+]
+
+#: what :func:`human_file_kind` calls each format, as upload labels name them
+KINDS = {
+    "appraise": "Appraise export (ESA or DA+SQM)",
+    "mqm": "MQM error spans",
+    "documents": "WMT documents file",
+    "da": "published DA segment scores",
+    "judgements": "judgements (SYSTEM SEGMENT ANNOTATOR CRITERION SCORE)",
+}
+
+
+def human_file_kind(text: str) -> str:
+    """``'appraise'``, ``'mqm'``, ``'da'``, ``'documents'`` or ``'judgements'`` (the rest)."""
+    if is_appraise_export(text):
+        return "appraise"
+    if is_mqm_file(text):
+        return "mqm"
+    head = text.lstrip().split("\n", 1)[0].split()
+    if is_da_segment_file(head):
+        return "da"
+    if is_documents_file(text):
+        return "documents"
+    return "judgements"
+
+
+def is_wmt_human_file(item, *, documents: bool = False) -> bool:
+    """True for an Appraise export or an MQM file (ranked with :func:`paired_rankings`), and
+    with ``documents`` for a WMT documents file too."""
+    source, name = _named(item)
+    text, _ = load_text(source, name)
+    return human_file_kind(text) in ("appraise", "mqm", *(("documents",) if documents else ()))
+
+
+def read_human_ratings(
+    files: Files, *, documents: Files = (), lp: str | None = None
+) -> list[HumanRatings]:
+    """Read human evaluation files, each detected from its content, into ratings with domains.
+
+    Appraise exports and MQM files are read as published (:mod:`stats.readers.appraise`,
+    :mod:`stats.readers.mqm`); published DA segment files and judgement files give one rating
+    per segment (its z score; judgements standardised per annotator, first criterion), so the
+    2014-2020 formats run through the same paired procedure. ``documents`` (WMT documents
+    files, ``en-ja.docs``) give the domains; a documents file among ``files`` counts as one.
+    ``lp`` names the language pair of MQM and 2014-2020 files (Appraise exports carry theirs).
+    """
+    from .human import segment_scores_frame
+
+    if not files:
+        raise StatsInputError("human: no file given")
+    docs = [_read_docs(d) for d in documents]
+    out: list[HumanRatings] = []
+    other = []
+    for item in files:
+        source, name = _named(item)
+        text, label = load_text(source, name)
+        kind = human_file_kind(text)
+        data = text.encode("utf-8")
+        if kind == "appraise":
+            out.append(read_appraise(data, name=label))
+        elif kind == "mqm":
+            out.append(read_mqm(data, name=label, lp=lp))
+        elif kind == "documents":
+            docs.append(read_documents(data, name=label))
+        else:
+            other.append((label, data))
+    if other:
+        frame = segment_scores_frame(other, lp=lp)
+        rated = pd.DataFrame(
+            {
+                "lp": frame["lp"].astype(str).to_numpy(dtype=object),
+                "domain": NO_DOMAIN,
+                "system": frame["system"].astype(str).to_numpy(dtype=object),
+                "document": "",
+                "segment": frame["segment"].astype(str).to_numpy(dtype=object),
+                "rater": "(segment z)",
+                "score": frame["z"].to_numpy(dtype=float),
+                LINE: np.arange(len(frame), dtype=np.int64),
+            }
+        )
+        label = " + ".join(name for name, _ in other)
+        out.append(HumanRatings(frame=rated, name=label, protocol="DA (z)"))
+    if not out:
+        raise StatsInputError("human: only documents files given; add the ratings")
+    if docs:
+        out = [r if r.protocol == "DA (z)" else attach_domains(r, docs) for r in out]
+    return out
+
+
+def _read_docs(item):
+    source, name = _named(item)
+    return read_documents(source, name=name)
+
+
+def paired_rankings(
+    files: Files,
+    *,
+    documents: Files = (),
+    test: str = "signed-rank",
+    by_domain: bool = True,
+    average: str = "macro",
+    alpha: float = 0.05,
+    correction: str = "none",
+    exclude: Sequence[str] = (),
+    lp: str | None = None,
+) -> list[PairedRankingResult]:
+    """WMT24-style rankings (:func:`stats.human_paired.paired_ranking`), one per protocol and
+    language pair, in that order. Several files of one protocol are one set; the systems of
+    ``exclude`` are left out first."""
+    ratings = read_human_ratings(files, documents=documents, lp=lp)
+    if exclude:
+        from .human import _without_systems
+
+        rated = pd.concat([r.frame for r in ratings], ignore_index=True)
+        _without_systems(rated, exclude)  # each must be among the systems rated
+        ratings = [
+            dataclasses.replace(r, frame=r.frame[~r.frame["system"].isin(list(exclude))])
+            for r in ratings
+        ]
+    by_protocol: dict[str, list[HumanRatings]] = {}
+    for r in ratings:
+        by_protocol.setdefault(r.protocol, []).append(r)
+    results = []
+    for protocol, group in by_protocol.items():
+        frame = pd.concat([r.frame for r in group], ignore_index=True)
+        domains = all(r.has_domains for r in group)
+        for lp, block in frame.groupby("lp", sort=True):
+            res = paired_ranking(
+                block, test=test, by_domain=by_domain and domains, average=average,
+                alpha=alpha, correction=correction, lp=str(lp),
+            )  # fmt: skip
+            results.append(dataclasses.replace(res, protocol=protocol))
+    return results
+
+
+def wmt_gold(
+    files: Files, *, documents: Files = (), alpha: float = 0.05, exclude: Sequence[str] = ()
+) -> HumanGoldResult:
+    """The gold standard of one language pair from WMT22-25 files: the paired ranking's grid
+    (:func:`stats.human_paired.gold_from_ranking`)."""
+    results = paired_rankings(files, documents=documents, alpha=alpha, exclude=exclude)
+    if len(results) > 1:
+        raise StatsInputError(
+            "judgements: the gold standard is one language pair in one protocol; these files "
+            "hold " + ", ".join(f"{r.lp} ({r.protocol})" for r in results)
+        )
+    return gold_from_ranking(results[0])
