@@ -1,10 +1,10 @@
-"""PERM-BOTH draws of one task, in fixed pieces: (pair chunk x resample chunk).
+"""PERM-BOTH draws of one task, in fixed pieces: (language pair x resample chunk).
 
-A task's resamples are split into chunks of :data:`RESAMPLE_CHUNK`, each with its own
-generator seeded from ``(seed, task index, chunk index)``, and its metric pairs into chunks of
-:data:`PAIR_CHUNK`. Every piece is a pure function of its inputs, so running the pieces in one
-process or on Dask workers (:mod:`stats._dask`) gives the same bytes. The permuted differences
-are those of :func:`stats.perm_both.perm_both` (the same standardisation and swaps).
+A task's resamples are split into chunks of :data:`RESAMPLE_CHUNK`; each piece is one call of
+:func:`stats.perm_both.perm_both` with ``return_draws=True`` (the draws API) on one language
+pair of the task, its generator seeded from ``(seed, task index, language pair index, chunk
+index)``. Every piece is a pure function of its inputs, so running the pieces in one process or
+on Dask workers (:mod:`stats._dask`) gives the same bytes.
 """
 
 from __future__ import annotations
@@ -16,21 +16,19 @@ import numpy as np
 
 from ._errors import StatsInputError
 from .meta_eval import mean_system_scores, meta_correlation, pairwise_accuracy
-from .perm_both import _differences, _zscore
+from .perm_both import perm_both
 
 #: resamples per piece and seed
-RESAMPLE_CHUNK = 250
-#: metric pairs per piece
-PAIR_CHUNK = 64
+RESAMPLE_CHUNK = 500
 
 
 @dataclass(frozen=True)
 class Block:
     """What the pieces of one language pair of a task need (picklable)."""
 
-    gold: np.ndarray  # S x I (or S x 1 at system level)
-    z: dict  # metric -> standardised scores, same shape
-    options: tuple  # correlation, grouping, eps, tie_calibration, threshold
+    gold: np.ndarray  # S x I segment gold scores (NaN where missing)
+    metrics: dict  # metric -> S x I segment scores
+    options: dict  # perm_both's correlation settings
     weight: float  # share of this block in a pooled statistic
 
 
@@ -94,67 +92,69 @@ def prepare_task(index: int, task, tables: list, names: dict) -> PreparedTask:
     blocks = []
     pair_counts = []
     for t in tables:
-        G = t.gold
-        arrays = {d: t.metrics[names[t.lp][d]] for d in order}
-        grouping = task.grouping
         if task.level == "sys":
-            G = mean_system_scores(arrays[order[0]], t.gold)[0][:, None]
-            arrays = {d: mean_system_scores(a, t.gold)[1][:, None] for d, a in arrays.items()}
-            grouping = "none"
-        valid = ~np.isnan(G)
-        on = np.ones_like(valid) if task.tie_calibration else valid
-        z = {d: _zscore(a, on) for d, a in arrays.items()}
-        eps = 0.0 if task.epsilon is None else float(task.epsilon)
-        corr = "acc23" if task.correlation == "pairwise-accuracy" else task.correlation
-        n = int(valid.sum())
+            n = int(
+                (~np.isnan(mean_system_scores(t.metrics[names[t.lp][order[0]]], t.gold)[0])).sum()
+            )
+        else:
+            n = 0
         pair_counts.append(n * (n - 1) // 2)
-        blocks.append(Block(G, z, (corr, grouping, eps, task.tie_calibration, task.threshold), 0.0))
-    total = sum(pair_counts) or 1
+        options = {
+            "correlation": task.correlation,
+            "level": task.level,
+            "grouping": task.grouping,
+            "epsilon": task.epsilon,
+            "tie_calibration": task.tie_calibration,
+            "threshold": task.threshold,
+        }
+        arrays = {d: t.metrics[names[t.lp][d]] for d in order}
+        blocks.append(Block(t.gold, arrays, options, 1.0))
     if task.correlation == "pairwise-accuracy":  # pooled accuracy = pair-weighted mean
+        total = sum(pair_counts) or 1
         blocks = [
-            Block(b.gold, b.z, b.options, c / total)
+            Block(b.gold, b.metrics, b.options, c / total)
             for b, c in zip(blocks, pair_counts, strict=True)
         ]
-    else:
-        blocks = [Block(b.gold, b.z, b.options, 1.0) for b in blocks]
     k = len(order)
     return PreparedTask(index, order, correlations, tuple(blocks), k * (k - 1) // 2)
 
 
 def pieces(prepared: PreparedTask, n_resamples: int) -> list:
-    """``(pair_start, pair_stop, chunk_index, chunk_size)`` of every piece of a task."""
-    out = []
-    for c0 in range(0, n_resamples, RESAMPLE_CHUNK):
-        size = min(RESAMPLE_CHUNK, n_resamples - c0)
-        for p0 in range(0, prepared.n_pairs, PAIR_CHUNK):
-            out.append((p0, min(prepared.n_pairs, p0 + PAIR_CHUNK), c0 // RESAMPLE_CHUNK, size))
-    return out
+    """``(block, chunk_index, chunk_size)`` of every piece of a task."""
+    return [
+        (b, c0 // RESAMPLE_CHUNK, min(RESAMPLE_CHUNK, n_resamples - c0))
+        for c0 in range(0, n_resamples, RESAMPLE_CHUNK)
+        for b in range(len(prepared.blocks))
+    ]
 
 
 def piece_draws(prepared: PreparedTask, piece: tuple, seed: int) -> np.ndarray:
-    """Permuted differences (chunk_size x pairs of the piece): each language pair of the task
-    draws its swaps from its own generator ``(seed, task, lp, chunk)``."""
-    p0, p1, chunk, size = piece
-    k = len(prepared.order)
+    """Permuted differences (chunk_size x the task's pairs, in ``prepared.order``'s
+    ``triu_indices`` order) of one language pair of the task, weighted by its share:
+    :func:`~stats.perm_both.perm_both` with ``return_draws=True`` and the piece's seed."""
+    b, chunk, size = piece
+    block = prepared.blocks[b]
+    rng = np.random.SeedSequence(seed, spawn_key=(prepared.index, b, chunk))
+    res = perm_both(
+        block.metrics, block.gold, **block.options, n_resamples=size, return_draws=True, rng=rng
+    )
+    order = prepared.order
+    pos = {m: i for i, m in enumerate(res.metrics)}
+    k = len(order)
     iu = np.triu_indices(k, 1)
-    pairs = [
-        (prepared.order[i], prepared.order[j])
-        for i, j in zip(iu[0][p0:p1], iu[1][p0:p1], strict=True)
-    ]
-    out = np.zeros((size, len(pairs)))
-    for b_i, block in enumerate(prepared.blocks):
-        gen = np.random.default_rng(
-            np.random.SeedSequence(seed, spawn_key=(prepared.index, b_i, chunk))
-        )
-        W = gen.random((size, *block.gold.shape)) < 0.5
-        out += block.weight * _differences(block.gold, block.z, pairs, W, *block.options)
-    return out
+    i = np.array([pos[order[x]] for x in iu[0]], dtype=int)
+    j = np.array([pos[order[x]] for x in iu[1]], dtype=int)
+    lo, hi = np.minimum(i, j), np.maximum(i, j)
+    row = lo * k - lo * (lo + 1) // 2 + (hi - lo - 1)  # row of (lo, hi) in res.draws
+    sign = np.where(i < j, 1.0, -1.0)
+    return block.weight * (res.draws[row] * sign[:, None]).T
 
 
 def assemble(prepared: PreparedTask, n_resamples: int, results: dict) -> np.ndarray:
-    """The task's draws (n_resamples x n_pairs) from ``{piece: array}``."""
-    out = np.empty((n_resamples, prepared.n_pairs))
-    for (p0, p1, chunk, size), arr in results.items():
+    """The task's draws (n_resamples x n_pairs) from ``{piece: array}`` (the language pairs of
+    a pooled task summed)."""
+    out = np.zeros((n_resamples, prepared.n_pairs))
+    for (_, chunk, size), arr in results.items():
         r0 = chunk * RESAMPLE_CHUNK
-        out[r0 : r0 + size, p0:p1] = arr
+        out[r0 : r0 + size] += arr
     return out

@@ -1,5 +1,6 @@
-"""The task set's draws are PERM-BOTH's: one piece of resamples equals
-``perm_both(..., return_draws=True)`` (the draws API) run with the piece's seed, pair by pair."""
+"""The task set's draws are PERM-BOTH's: a task's draws equal ``perm_both(...,
+return_draws=True)`` (the draws API) run with each piece's seed, pair by pair in the task's
+order; a pooled pairwise-accuracy task's draws are the pair-weighted sum of its language pairs'."""
 
 from __future__ import annotations
 
@@ -54,3 +55,29 @@ def test_piece_draws_equal_the_draws_api(table, task):
             ours[:, k], res.pair_draws(order[i], order[j]), rtol=1e-9, atol=1e-12
         )
     assert n < RESAMPLE_CHUNK
+
+
+def test_pooled_pairwise_accuracy_draws_are_pair_weighted(tmp_path):
+    base = write_wmt_like(tmp_path, lps=("en-es", "ja-zh"), n_systems=5, n_items=8, seed=3)
+    data = read_meta_eval(base)
+    tables = [data.table(lp, refs=["refA"]) for lp in ("en-es", "ja-zh")]
+    names = {t.lp: {m.rsplit("-", 1)[0]: m for m in t.metric_names} for t in tables}
+    task = Task(lp="en-es,ja-zh", level="sys", correlation="pairwise-accuracy")
+    prepared = prepare_task(0, task, tables, names)
+    n = 30
+    results = {p: piece_draws(prepared, p, 5) for p in pieces(prepared, n)}
+    ours = assemble(prepared, n, results)
+    a, b = prepared.order[0], prepared.order[-1]
+    expect = np.zeros(n)
+    for k, t in enumerate(tables):  # 5 systems each: 10 pairs, weight 1/2
+        res = perm_both(
+            {d: t.metrics[m] for d, m in names[t.lp].items()},
+            t.gold,
+            correlation="pairwise-accuracy",
+            level="sys",
+            n_resamples=n,
+            return_draws=True,
+            rng=np.random.SeedSequence(5, spawn_key=(0, k, 0)),
+        )
+        expect += 0.5 * res.pair_draws(a, b)
+    np.testing.assert_allclose(ours[:, len(prepared.order) - 2], expect, atol=1e-12)
