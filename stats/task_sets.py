@@ -488,13 +488,13 @@ def average_pvalues(
     iu = np.triu_indices(k, 1)
     a, b = np.array(metrics, dtype=object)[iu[0]], np.array(metrics, dtype=object)[iu[1]]
     observed = average.to_numpy()[iu[0]] - average.to_numpy()[iu[1]]
-    lengths = []
+    per_task = []
     parts = []
     for o in outcomes:
         col, sign = _pair_columns(o, a, b)
-        lengths.append(o.n_resamples_used[col])
+        per_task.append(o.n_resamples_used[col])
         parts.append((o, col, sign))
-    lengths = np.array(lengths)  # tasks x pairs
+    lengths = np.array(per_task)  # tasks x pairs
     if (lengths <= 0).any():
         raise StatsInputError("average p-values need every task's draws (resamples >= 1)")
     max_draws = lengths.max(axis=0)

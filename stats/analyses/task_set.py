@@ -148,7 +148,7 @@ def rank_task_set(
         or (n_resamples < 1)
     ):
         raise StatsInputError(f"--resamples must be a positive integer; got {n_resamples!r}")
-    seed = int(np.random.SeedSequence(rng).entropy) if rng is None else int(rng)
+    seed = int(np.random.SeedSequence().entropy) if rng is None else int(rng)  # type: ignore[arg-type]
     test_set = (test_set or task_set.test_set or "").lower() or None
     notes: list = []
     if test_set and test_set not in TEST_SETS:
@@ -185,12 +185,15 @@ def rank_task_set(
                 include_human=task.include_human if include_human is None else include_human,
                 primary_only=task.primary_only if primary_only is None else primary_only,
             )
-        tables, names, golds, used_refs = [], {}, [], []
+        tables: list = []
+        names: dict = {}
+        golds: list = []
+        used_refs: list = []
         for lp in task.lps:
             info = known_test_set(test_set, lp)
             gold = _gold_for(data, lp, task, info, notes)
             task_refs = task.refs if task.refs is not None else _refs_for(data, lp, info, notes)
-            primary = info.primary_metrics if (task.primary_only and info) else None
+            primary = sorted(info.primary_metrics) if (task.primary_only and info) else None
             pair = data.pairs[lp]
             bases = {
                 parse_metric_name(m, pair.references)[0]
@@ -212,10 +215,10 @@ def rank_task_set(
                 include_human=task.include_human,
                 primary=primary,
             )
-            bases = {m: parse_metric_name(m, data.pairs[lp].references) for m in table.metric_names}
-            counts = Counter(b for b, _ in bases.values())
+            parsed = {m: parse_metric_name(m, pair.references) for m in table.metric_names}
+            counts = Counter(b for b, _ in parsed.values())
             names[lp] = {}
-            for m, (base, r) in bases.items():
+            for m, (base, r) in parsed.items():
                 display = base if counts[base] == 1 else m
                 names[lp][display] = m
                 infos[display] = MetricInfo(
@@ -237,7 +240,7 @@ def rank_task_set(
     for (p, piece), arr in zip(jobs, results, strict=True):
         by_task.setdefault(p.index, {})[piece] = arr
     outcomes = []
-    for p, (task, tables, used_refs) in zip(prepared, meta, strict=True):
+    for p, (task, tables, task_refs_used) in zip(prepared, meta, strict=True):
         draws = assemble(p, n_resamples, by_task.get(p.index, {}))
         n_used = np.full(p.n_pairs, n_resamples)
         pval = task_pvalues(p.order, draws, n_used, p.correlations)
@@ -252,7 +255,7 @@ def rank_task_set(
                 pvalue=pval,
                 rank=rank,
                 gold=task.gold or "",
-                refs=used_refs,
+                refs=task_refs_used,
                 n_systems=sum(len(t.systems) for t in tables),
                 n_items=sum(t.n_items for t in tables),
                 display={m: infos[m] for m in p.order},

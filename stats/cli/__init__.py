@@ -18,8 +18,16 @@ import warnings
 from .._errors import StatsInputError
 
 #: subcommand modules, in the order ``--help`` lists them
-SUBCOMMANDS = ("williams", "qe", "randomized", "accuracy", "meta_eval", "human", "dashboard")
-SUBCOMMANDS += ("rank",)  # metrics ranked by a task set (issue 23)
+SUBCOMMANDS = (
+    "williams",
+    "qe",
+    "randomized",
+    "accuracy",
+    "meta_eval",
+    "human",
+    "dashboard",
+    "rank",
+)
 
 
 class _Parser(argparse.ArgumentParser):

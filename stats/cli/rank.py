@@ -255,7 +255,7 @@ def _json(res) -> str:
                 "rank": {m: int(o.rank[m]) for m in o.metrics},
             }
         )
-    infos = {}
+    infos: dict = {}
     for o in res.tasks:
         for m, i in o.display.items():
             infos.setdefault(m, {"label": i.label, "primary": i.primary, "noref": i.noref})
