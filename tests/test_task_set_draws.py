@@ -81,3 +81,46 @@ def test_pooled_pairwise_accuracy_draws_are_pair_weighted(tmp_path):
         )
         expect += 0.5 * res.pair_draws(a, b)
     np.testing.assert_allclose(ours[:, len(prepared.order) - 2], expect, atol=1e-12)
+
+
+def test_average_pvalues_agree_with_mtme_on_independent_draws(tmp_path):
+    """p-values of the average (rank_task_set) against MTME's AverageCorrMatrix written plainly
+    (tasks.py: per pair, each task's draws weighted and scaled to [0, 1], summed, share >= the
+    observed difference) on draws of perm_both with another seed: Monte Carlo error only."""
+    from stats.analyses.task_set import rank_task_set
+    from stats.task_sets import TaskSet
+
+    base = write_wmt_like(tmp_path, lps=("en-es",), n_systems=6, n_items=20, seed=8)
+    data = read_meta_eval(base)
+    tasks = [
+        Task(lp="en-es", level="sys", correlation="pearson"),
+        Task(lp="en-es", level="seg", correlation="kendall", grouping="item"),
+    ]
+    ts = TaskSet.from_tasks(tasks, weight_by=["level"])
+    R = 2000
+    res = rank_task_set(data, ts, n_resamples=R, rng=1, refs=["refA"])
+    table = data.table("en-es", refs=["refA"])
+    metrics = {m.rsplit("-", 1)[0]: table.metrics[m] for m in table.metric_names}
+    runs = [
+        perm_both(
+            metrics,
+            table.gold,
+            correlation=t.correlation,
+            level=t.level,
+            grouping=t.grouping,
+            n_resamples=R,
+            return_draws=True,
+            rng=99 + k,
+        )
+        for k, t in enumerate(tasks)
+    ]
+    avg = res.statistic
+    names = list(avg.index)
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            a, b = names[i], names[j]
+            null = sum(w * r.pair_draws(a, b) / 2.0 for r, w in zip(runs, ts.weights, strict=True))
+            p_mtme = np.mean(null >= avg[a] - avg[b])
+            p = res.pvalue.loc[a, b]
+            se = np.sqrt(max(p_mtme * (1 - p_mtme), 1 / R) * 2 / R)
+            assert abs(p - p_mtme) <= 5 * se + 1e-9, (a, b, p, p_mtme)
