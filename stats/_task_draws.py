@@ -9,6 +9,7 @@ on Dask workers (:mod:`stats._dask`) gives the same bytes.
 
 from __future__ import annotations
 
+import inspect
 import math
 from dataclasses import dataclass
 
@@ -18,6 +19,8 @@ from ._errors import StatsInputError
 from .meta_eval import mean_system_scores, meta_correlation, pairwise_accuracy
 from .perm_both import perm_both
 
+#: whether perm_both takes MTME's ``perm_test`` (item-pair permutation) in this version
+PERM_TEST_SUPPORTED = "perm_test" in inspect.signature(perm_both).parameters
 #: resamples per piece and seed
 RESAMPLE_CHUNK = 500
 
@@ -107,6 +110,8 @@ def prepare_task(index: int, task, tables: list, names: dict) -> PreparedTask:
             "tie_calibration": task.tie_calibration,
             "threshold": task.threshold,
         }
+        if task.perm_test != "scores" and PERM_TEST_SUPPORTED:
+            options["perm_test"] = task.perm_test
         arrays = {d: t.metrics[names[t.lp][d]] for d in order}
         blocks.append(Block(t.gold, arrays, options, 1.0))
     if task.correlation == "pairwise-accuracy":  # pooled accuracy = pair-weighted mean

@@ -17,7 +17,7 @@ import pandas as pd
 
 from .._choices import CORRELATIONS
 from .._errors import StatsInputError
-from .._task_draws import assemble, pieces, prepare_task
+from .._task_draws import PERM_TEST_SUPPORTED, assemble, pieces, prepare_task
 from ..clusters import significance_clusters
 from ..meta_eval import meta_correlation
 from ..readers._common import name_list
@@ -230,6 +230,12 @@ def rank_task_set(
             golds.append(gold)
             used_refs.extend(task_refs)
         task = replace(task, gold=",".join(dict.fromkeys(golds)))
+        if task.perm_test != "scores" and not PERM_TEST_SUPPORTED:
+            notes.append(
+                f"{task.label}: MTME's item-pair permutation is not available in this version; "
+                "PERM-BOTH swaps the segment scores"
+            )
+            task = replace(task, perm_test="scores")
         p = prepare_task(index, task, tables, names)
         prepared.append(p)
         meta.append((task, tables, tuple(dict.fromkeys(used_refs))))
