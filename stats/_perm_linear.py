@@ -164,9 +164,12 @@ def _cells_layout(lin: np.ndarray, shape: tuple, grouping: str) -> np.ndarray:
     return lin.T.reshape(-1)
 
 
-def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold):
+def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=False):
     """``(const, L, ok)``: per pair the constant, the cell coefficients (cells x pairs, in
-    ``G``'s row-major cell order) and whether the pair qualifies for this path."""
+    ``G``'s row-major cell order) and whether the pair qualifies for this path.
+
+    ``pooled`` (acc23 only): one accuracy over the pairs of all groups (MTME's pairwise
+    accuracy across language pairs) instead of the mean of the groups' accuracies."""
     Gg, _ = _group(G, G, grouping)
     groups, c = Gg.shape
     valid = ~np.isnan(Gg)
@@ -217,7 +220,9 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold):
         ok[:] = False
         return const, L, ok
     weight = np.where(use, 1.0 / np.where(use, den, 1.0), 0.0)
-    if correlation != "kendall-like":
+    if pooled and correlation == "acc23":
+        weight = np.where(use, 1.0 / max(1, int(tot[use].sum())), 0.0)
+    elif correlation != "kendall-like":
         weight = weight / n_use  # the mean over groups
 
     if long:  # few long groups: by sorting, group by group

@@ -505,12 +505,6 @@ def perm_both(
             out[:, ~fast] = _differences(G, Z, rest, W, *options)
         return out
 
-    delta = differences(np.zeros((1, *G.shape), dtype=bool), np.arange(len(pairs)))[0]
-    gen = np.random.default_rng(rng)
-    counts = np.zeros(len(pairs))
-    used = np.zeros(len(pairs), dtype=int)
-    active = np.ones(len(pairs), dtype=bool)
-    kept = np.full((len(pairs), n_resamples), np.nan) if return_draws else None
     products = (
         correlation == "pearson"
         or lin is not None
@@ -525,12 +519,60 @@ def perm_both(
         )
     if cal is not None:  # swaps only (booleans): the candidate arrays bound themselves
         chunk = max(1, _CALIBRATED_SWAP_CELLS // max(1, G.size))
+    delta, counts, used, kept = _resample(
+        differences,
+        len(pairs),
+        G.shape,
+        n_resamples=n_resamples,
+        block_size=block_size,
+        early_stopping=early_stopping,
+        return_draws=return_draws,
+        chunk=chunk,
+        rng=rng,
+    )
+    return _result(
+        order,
+        observed,
+        delta,
+        counts,
+        used,
+        kept,
+        correlation=correlation,
+        grouping=grouping,
+        level=level,
+        n_resamples=n_resamples,
+        early_stopping=early_stopping,
+    )
+
+
+def _resample(
+    differences,
+    n_pairs,
+    shape,
+    *,
+    n_resamples,
+    block_size,
+    early_stopping,
+    return_draws,
+    chunk,
+    rng,
+):
+    """The resampling loop shared by the PERM-BOTH tests: ``differences(W, idx)`` gives the
+    permuted differences (resamples x pairs ``idx``) for swaps ``W`` (resamples x ``shape``);
+    blocks with early stopping as MTME, chunks of a block bounding the memory. Returns the
+    observed differences, the counts at least as large, the resamples used and the draws."""
+    delta = differences(np.zeros((1, *shape), dtype=bool), np.arange(n_pairs))[0]
+    gen = np.random.default_rng(rng)
+    counts = np.zeros(n_pairs)
+    used = np.zeros(n_pairs, dtype=int)
+    active = np.ones(n_pairs, dtype=bool)
+    kept = np.full((n_pairs, n_resamples), np.nan) if return_draws else None
     done = 0
     while done < n_resamples and active.any():
         block = min(block_size, n_resamples - done)
         idx = np.flatnonzero(active)
         for c0 in range(0, block, chunk):  # chunks of one block bound the memory
-            W = gen.random((min(chunk, block - c0), *G.shape)) < 0.5
+            W = gen.random((min(chunk, block - c0), *shape)) < 0.5
             diffs = differences(W, idx)
             tol = _TOL * np.maximum(1.0, np.abs(delta[idx]))
             counts[idx] += (diffs >= delta[idx] - tol).sum(axis=0)
@@ -541,6 +583,11 @@ def perm_both(
         if early_stopping:
             p_now = counts / np.maximum(used, 1)
             active &= ~((p_now < EARLY_MIN) | (p_now > EARLY_MAX))
+    return delta, counts, used, kept
+
+
+def _result(order, observed, delta, counts, used, kept, **meta) -> PermBothResult:
+    """The result grids (row metric before column metric) from the per-pair arrays."""
     iu = np.triu_indices(len(order), 1)  # the order of ``pairs``
 
     def grid(values) -> pd.DataFrame:
@@ -555,10 +602,6 @@ def perm_both(
         metrics=tuple(order),
         correlations=pd.Series({m: observed[m] for m in order}, dtype=float),
         n_resamples_used=n_used,
-        correlation=correlation,
-        grouping=grouping,
-        level=level,
-        n_resamples=n_resamples,
-        early_stopping=bool(early_stopping),
         draws=kept,
+        **{**meta, "early_stopping": bool(meta["early_stopping"])},
     )
