@@ -1,9 +1,11 @@
-"""PERM-BOTH draws of one task, in fixed pieces: (language pair x resample chunk).
+"""PERM-BOTH draws of one task, in fixed pieces of resamples.
 
 A task's resamples are split into chunks of :data:`RESAMPLE_CHUNK`; each piece is one call of
-:func:`stats.perm_both.perm_both` with ``return_draws=True`` (the draws API) on one language
-pair of the task, its generator seeded from ``(seed, task index, language pair index, chunk
-index)``. Every piece is a pure function of its inputs, so running the pieces in one process or
+the draws API (``return_draws=True``) -- :func:`stats.perm_both.perm_both`,
+:func:`stats.perm_both_pooled.perm_both_pooled_accuracy` (pairwise accuracy pooled over
+language pairs) or :func:`stats.perm_both_spa.perm_both_soft_pairwise` (one piece: its inner
+sign flips are the same for every resample, as MTME's) -- its generator seeded from ``(seed,
+task index, block, chunk index)``. Every piece is a pure function of its inputs, so running the pieces in one process or
 on Dask workers (:mod:`stats._dask`) gives the same bytes.
 """
 
@@ -15,24 +17,34 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._choices import SOFT_PAIRWISE_ACCURACY
 from ._errors import StatsInputError
 from .meta_eval import mean_system_scores, meta_correlation, pairwise_accuracy
 from .perm_both import perm_both
+from .perm_both_pooled import perm_both_pooled_accuracy
+from .perm_both_spa import perm_both_soft_pairwise
+from .soft_pairwise import soft_pairwise_accuracy
 
 #: whether perm_both takes MTME's ``perm_test`` (item-pair permutation) in this version
 PERM_TEST_SUPPORTED = "perm_test" in inspect.signature(perm_both).parameters
 #: resamples per piece and seed
 RESAMPLE_CHUNK = 500
+#: sign flips of soft pairwise accuracy's inner permutation tests (MTME's default)
+N_PERMUTATIONS = 1000
 
 
 @dataclass(frozen=True)
 class Block:
-    """What the pieces of one language pair of a task need (picklable)."""
+    """What the pieces of one language pair of a task need (picklable). ``kind``: ``scores``
+    (:func:`~stats.perm_both.perm_both` on segment scores), ``spa``
+    (:func:`~stats.perm_both_spa.perm_both_soft_pairwise`) or ``pooled``
+    (:func:`~stats.perm_both_pooled.perm_both_pooled_accuracy`: every language pair's system
+    scores at once, ``gold`` and ``metrics`` by language pair)."""
 
-    gold: np.ndarray  # S x I segment gold scores (NaN where missing)
-    metrics: dict  # metric -> S x I segment scores
-    options: dict  # perm_both's correlation settings
-    weight: float  # share of this block in a pooled statistic
+    gold: object
+    metrics: dict
+    options: dict
+    kind: str = "scores"
 
 
 @dataclass(frozen=True)
@@ -42,9 +54,10 @@ class PreparedTask:
     correlations: dict
     blocks: tuple
     n_pairs: int
+    chunked: bool = True  # False: one piece holds every resample (soft pairwise accuracy)
 
 
-def _observed(task, metric, gold, *, sys_files=None) -> float:
+def _observed(task, metric, gold) -> float:
     return meta_correlation(
         metric,
         gold,
@@ -57,17 +70,18 @@ def _observed(task, metric, gold, *, sys_files=None) -> float:
     ).statistic
 
 
-def prepare_task(index: int, task, tables: list, names: dict) -> PreparedTask:
-    """Observed correlations and the standardised blocks of a task.
+def _seed(seed: int, index: int, block: int, chunk: int) -> np.random.SeedSequence:
+    return np.random.SeedSequence(seed, spawn_key=(index, block, chunk))
+
+
+def prepare_task(index: int, task, tables: list, names: dict, seed: int = 0) -> PreparedTask:
+    """Observed correlations and the blocks of a task.
 
     ``tables`` holds one :class:`~stats.readers.meta.MetaEvalTable` per language pair of the
-    task; ``names[lp]`` maps a display name to the table's metric name.
+    task; ``names[lp]`` maps a display name to the table's metric name. ``seed``: soft pairwise
+    accuracy's inner sign flips (the same as its PERM-BOTH piece's, as MTME flips the same
+    signs in every call).
     """
-    if task.correlation == "soft-pairwise-accuracy":
-        raise StatsInputError(
-            f"task {task.label}: PERM-BOTH draws of soft pairwise accuracy are not available "
-            "in this version; use a pearson/kendall/acc23 system-level task instead"
-        )
     for t in tables:
         if t.gold is None or t.metrics is None:
             raise StatsInputError(
@@ -75,33 +89,43 @@ def prepare_task(index: int, task, tables: list, names: dict) -> PreparedTask:
                 "permutes segment scores"
             )
     displays = [d for d in names[tables[0].lp] if all(d in names[t.lp] for t in tables)]
+    if len(displays) < 2:
+        raise StatsInputError(
+            f"task {task.label}: {len(displays)} metric(s) in every language pair; a ranking "
+            "needs two"
+        )
+
+    def arrays(t):
+        return {d: t.metrics[names[t.lp][d]] for d in displays}
+
     if task.correlation == "pairwise-accuracy":
-        correlations = {}
-        for d in displays:
-            m, g = {}, {}
-            for t in tables:
-                gs, ms = mean_system_scores(t.metrics[names[t.lp][d]], t.gold)
-                m[t.lp], g[t.lp] = ms, gs
-            correlations[d] = pairwise_accuracy(m, g).statistic
+        sys_m: dict = {}
+        sys_g: dict = {}
+        for t in tables:
+            sys_m[t.lp] = {}
+            for d, a in arrays(t).items():
+                g, m = mean_system_scores(a, t.gold)
+                sys_m[t.lp][d], sys_g[t.lp] = m, g
+        correlations = {
+            d: pairwise_accuracy({lp: sys_m[lp][d] for lp in sys_m}, sys_g).statistic
+            for d in displays
+        }
+        blocks = [Block(sys_g, sys_m, {}, "pooled")]
+        chunked = True
+    elif task.correlation == SOFT_PAIRWISE_ACCURACY:
+        t = tables[0]
+        spa = soft_pairwise_accuracy(
+            arrays(t),
+            t.gold,
+            n_resamples=N_PERMUTATIONS,
+            rng=np.random.default_rng(_seed(seed, index, 0, 0)),
+        )
+        correlations = {d: float(spa.statistic[d]) for d in displays}
+        blocks = [Block(t.gold, arrays(t), {"n_permutations": N_PERMUTATIONS}, "spa")]
+        chunked = False
     else:
         t = tables[0]
-        correlations = {d: _observed(task, t.metrics[names[t.lp][d]], t.gold) for d in displays}
-    order = tuple(
-        sorted(
-            displays,
-            key=lambda d: (math.isnan(correlations[d]), -np.nan_to_num(correlations[d]), d),
-        )
-    )
-    blocks = []
-    pair_counts = []
-    for t in tables:
-        if task.level == "sys":
-            n = int(
-                (~np.isnan(mean_system_scores(t.metrics[names[t.lp][order[0]]], t.gold)[0])).sum()
-            )
-        else:
-            n = 0
-        pair_counts.append(n * (n - 1) // 2)
+        correlations = {d: _observed(task, a, t.gold) for d, a in arrays(t).items()}
         options = {
             "correlation": task.correlation,
             "level": task.level,
@@ -112,20 +136,22 @@ def prepare_task(index: int, task, tables: list, names: dict) -> PreparedTask:
         }
         if task.perm_test != "scores" and PERM_TEST_SUPPORTED:
             options["perm_test"] = task.perm_test
-        arrays = {d: t.metrics[names[t.lp][d]] for d in order}
-        blocks.append(Block(t.gold, arrays, options, 1.0))
-    if task.correlation == "pairwise-accuracy":  # pooled accuracy = pair-weighted mean
-        total = sum(pair_counts) or 1
-        blocks = [
-            Block(b.gold, b.metrics, b.options, c / total)
-            for b, c in zip(blocks, pair_counts, strict=True)
-        ]
+        blocks = [Block(t.gold, arrays(t), options, "scores")]
+        chunked = True
+    order = tuple(
+        sorted(
+            displays,
+            key=lambda d: (math.isnan(correlations[d]), -np.nan_to_num(correlations[d]), d),
+        )
+    )
     k = len(order)
-    return PreparedTask(index, order, correlations, tuple(blocks), k * (k - 1) // 2)
+    return PreparedTask(index, order, correlations, tuple(blocks), k * (k - 1) // 2, chunked)
 
 
 def pieces(prepared: PreparedTask, n_resamples: int) -> list:
     """``(block, chunk_index, chunk_size)`` of every piece of a task."""
+    if not prepared.chunked:
+        return [(b, 0, n_resamples) for b in range(len(prepared.blocks))]
     return [
         (b, c0 // RESAMPLE_CHUNK, min(RESAMPLE_CHUNK, n_resamples - c0))
         for c0 in range(0, n_resamples, RESAMPLE_CHUNK)
@@ -135,14 +161,17 @@ def pieces(prepared: PreparedTask, n_resamples: int) -> list:
 
 def piece_draws(prepared: PreparedTask, piece: tuple, seed: int) -> np.ndarray:
     """Permuted differences (chunk_size x the task's pairs, in ``prepared.order``'s
-    ``triu_indices`` order) of one language pair of the task, weighted by its share:
-    :func:`~stats.perm_both.perm_both` with ``return_draws=True`` and the piece's seed."""
+    ``triu_indices`` order): the draws API (``return_draws=True``) with the piece's seed."""
     b, chunk, size = piece
     block = prepared.blocks[b]
-    rng = np.random.SeedSequence(seed, spawn_key=(prepared.index, b, chunk))
-    res = perm_both(
-        block.metrics, block.gold, **block.options, n_resamples=size, return_draws=True, rng=rng
-    )
+    rng = _seed(seed, prepared.index, b, chunk)
+    common = {"n_resamples": size, "return_draws": True, "rng": rng}
+    if block.kind == "pooled":
+        res = perm_both_pooled_accuracy(block.metrics, block.gold, **common)
+    elif block.kind == "spa":
+        res = perm_both_soft_pairwise(block.metrics, block.gold, **block.options, **common)
+    else:
+        res = perm_both(block.metrics, block.gold, **block.options, **common)
     order = prepared.order
     pos = {m: i for i, m in enumerate(res.metrics)}
     k = len(order)
@@ -152,12 +181,11 @@ def piece_draws(prepared: PreparedTask, piece: tuple, seed: int) -> np.ndarray:
     lo, hi = np.minimum(i, j), np.maximum(i, j)
     row = lo * k - lo * (lo + 1) // 2 + (hi - lo - 1)  # row of (lo, hi) in res.draws
     sign = np.where(i < j, 1.0, -1.0)
-    return block.weight * (res.draws[row] * sign[:, None]).T
+    return (res.draws[row] * sign[:, None]).T
 
 
 def assemble(prepared: PreparedTask, n_resamples: int, results: dict) -> np.ndarray:
-    """The task's draws (n_resamples x n_pairs) from ``{piece: array}`` (the language pairs of
-    a pooled task summed)."""
+    """The task's draws (n_resamples x n_pairs) from ``{piece: array}``."""
     out = np.zeros((n_resamples, prepared.n_pairs))
     for (_, chunk, size), arr in results.items():
         r0 = chunk * RESAMPLE_CHUNK

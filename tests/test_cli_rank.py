@@ -206,3 +206,35 @@ def test_dask_local_cluster_gives_the_same_bytes(capsys, wmt_dir):
     code, there, err = _run(capsys, *argv, "--scheduler", "local:2")
     assert code == 0, err
     assert here == there
+
+
+def test_wmt24_preset_end_to_end(capsys, wmt_dir):
+    base, _ = wmt_dir
+    code, out, err = _run(
+        capsys,
+        "rank",
+        "--data",
+        str(base),
+        "--task-set",
+        "wmt24",
+        "--resamples",
+        "20",
+        "--all-metrics",
+        "--lp",
+        "en-de",
+    )
+    assert code == 0, err
+    doc = json.loads(out)
+    # mt-metrics-eval tasks.py WMT24: per lp soft pairwise accuracy (sys) and tie-calibrated
+    # acc23 by item (seg)
+    assert [(t["lp"], t["correlation"]) for t in doc["tasks"]] == [
+        ("en-de", "soft-pairwise-accuracy"),
+        ("en-de", "acc23"),
+    ]
+    assert doc["tasks"][1]["tie_calibration"] and doc["tasks"][1]["grouping"] == "item"
+    assert doc["tasks"][0]["include_human"] and doc["tasks"][0]["n_systems"] == 6  # + refA
+    # accuracies stay in [0, 1]: the average is their plain weighted mean
+    m = next(iter(doc["average"]))
+    assert doc["average"][m] == pytest.approx(
+        np.mean([t["correlations"][m] for t in doc["tasks"]]), abs=1e-12
+    )

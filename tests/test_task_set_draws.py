@@ -57,30 +57,51 @@ def test_piece_draws_equal_the_draws_api(table, task):
     assert n < RESAMPLE_CHUNK
 
 
-def test_pooled_pairwise_accuracy_draws_are_pair_weighted(tmp_path):
+def test_pooled_accuracy_and_soft_pairwise_draws_are_the_draws_api(tmp_path):
+    from stats.meta_eval import mean_system_scores
+    from stats.perm_both_pooled import perm_both_pooled_accuracy
+    from stats.perm_both_spa import perm_both_soft_pairwise
+
     base = write_wmt_like(tmp_path, lps=("en-es", "ja-zh"), n_systems=5, n_items=8, seed=3)
     data = read_meta_eval(base)
     tables = [data.table(lp, refs=["refA"]) for lp in ("en-es", "ja-zh")]
     names = {t.lp: {m.rsplit("-", 1)[0]: m for m in t.metric_names} for t in tables}
-    task = Task(lp="en-es,ja-zh", level="sys", correlation="pairwise-accuracy")
-    prepared = prepare_task(0, task, tables, names)
     n = 30
-    results = {p: piece_draws(prepared, p, 5) for p in pieces(prepared, n)}
-    ours = assemble(prepared, n, results)
+    # pooled pairwise accuracy: one piece per chunk over both language pairs
+    task = Task(lp="en-es,ja-zh", level="sys", correlation="pairwise-accuracy")
+    prepared = prepare_task(0, task, tables, names, seed=5)
+    ours = assemble(prepared, n, {p: piece_draws(prepared, p, 5) for p in pieces(prepared, n)})
+    sys_m = {t.lp: {} for t in tables}
+    sys_g = {}
+    for t in tables:
+        for d, m in names[t.lp].items():
+            sys_g[t.lp], sys_m[t.lp][d] = mean_system_scores(t.metrics[m], t.gold)
+    res = perm_both_pooled_accuracy(
+        sys_m,
+        sys_g,
+        n_resamples=n,
+        return_draws=True,
+        rng=np.random.SeedSequence(5, spawn_key=(0, 0, 0)),
+    )
     a, b = prepared.order[0], prepared.order[-1]
-    expect = np.zeros(n)
-    for k, t in enumerate(tables):  # 5 systems each: 10 pairs, weight 1/2
-        res = perm_both(
-            {d: t.metrics[m] for d, m in names[t.lp].items()},
-            t.gold,
-            correlation="pairwise-accuracy",
-            level="sys",
-            n_resamples=n,
-            return_draws=True,
-            rng=np.random.SeedSequence(5, spawn_key=(0, k, 0)),
-        )
-        expect += 0.5 * res.pair_draws(a, b)
-    np.testing.assert_allclose(ours[:, len(prepared.order) - 2], expect, atol=1e-12)
+    np.testing.assert_allclose(ours[:, len(prepared.order) - 2], res.pair_draws(a, b), atol=1e-12)
+    # soft pairwise accuracy: one piece, the observed values from the same inner sign flips
+    t = tables[0]
+    spa_task = Task(lp="en-es", level="sys", correlation="soft-pairwise-accuracy")
+    prepared = prepare_task(2, spa_task, [t], names, seed=5)
+    (piece,) = pieces(prepared, n)
+    ours = assemble(prepared, n, {piece: piece_draws(prepared, piece, 5)})
+    res = perm_both_soft_pairwise(
+        {d: t.metrics[m] for d, m in names[t.lp].items()},
+        t.gold,
+        n_resamples=n,
+        return_draws=True,
+        rng=np.random.SeedSequence(5, spawn_key=(2, 0, 0)),
+    )
+    for d in prepared.order:
+        assert prepared.correlations[d] == pytest.approx(res.correlations[d], abs=1e-12)
+    a, b = prepared.order[0], prepared.order[1]
+    np.testing.assert_allclose(ours[:, 0], res.pair_draws(a, b), atol=1e-12)
 
 
 def test_average_pvalues_agree_with_mtme_on_independent_draws(tmp_path):

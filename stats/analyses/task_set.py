@@ -236,7 +236,7 @@ def rank_task_set(
                 "PERM-BOTH swaps the segment scores"
             )
             task = replace(task, perm_test="scores")
-        p = prepare_task(index, task, tables, names)
+        p = prepare_task(index, task, tables, names, seed)
         prepared.append(p)
         meta.append((task, tables, tuple(dict.fromkeys(used_refs))))
         meta_names[index] = names
