@@ -48,23 +48,38 @@ def main() -> None:
     noise = np.linspace(0.5, 2.0, max(1, args.metrics - 1))
     metrics = {f"metric{k:02d}": float(s) for k, s in enumerate(noise)}
     with tempfile.TemporaryDirectory() as tmp:
-        base = write_wmt_like(tmp, lps=lps, n_systems=args.systems, n_items=args.items,
-                              seed=args.seed, metrics=metrics)
+        base = write_wmt_like(
+            tmp,
+            lps=lps,
+            n_systems=args.systems,
+            n_items=args.items,
+            seed=args.seed,
+            metrics=metrics,
+        )
         t0 = time.perf_counter()
         data = read_meta_eval(base)
         t_read = time.perf_counter() - t0
         ts = preset("wmt24").restricted(lps) if set(lps) <= {"en-de", "en-es", "ja-zh"} else None
         tasks = []
         for lp in lps:
-            tasks += [Task(lp=lp, level="sys", correlation="soft-pairwise-accuracy"),
-                      Task(lp=lp, level="seg", correlation="acc23", grouping="item",
-                           tie_calibration=True)]
+            tasks += [
+                Task(lp=lp, level="sys", correlation="soft-pairwise-accuracy"),
+                Task(
+                    lp=lp, level="seg", correlation="acc23", grouping="item", tie_calibration=True
+                ),
+            ]
         ts = ts or TaskSet.from_tasks(tasks, name="wmt24-like", test_set="wmt24")
         label = "WMT24 task list"
 
         def run(scheduler):
-            return rank_task_set(data, ts, n_resamples=args.resamples, rng=args.seed,
-                                 primary_only=False, scheduler=scheduler)
+            return rank_task_set(
+                data,
+                ts,
+                n_resamples=args.resamples,
+                rng=args.seed,
+                primary_only=False,
+                scheduler=scheduler,
+            )
 
         try:
             t0 = time.perf_counter()
@@ -73,28 +88,39 @@ def main() -> None:
             if "soft pairwise" not in str(exc):
                 raise
             print(f"note: {exc}; the system-level tasks are Pearson instead")
-            tasks = [Task(lp=t.lp, level="sys", correlation="pearson") if t.level == "sys"
-                     else t for t in ts.tasks]
+            tasks = [
+                Task(lp=t.lp, level="sys", correlation="pearson") if t.level == "sys" else t
+                for t in ts.tasks
+            ]
             ts = TaskSet.from_tasks(tasks, name="wmt24-like", test_set="wmt24")
             label = "WMT24 task list with system-level Pearson"
             t0 = time.perf_counter()
             res = run(None)
         t_run = time.perf_counter() - t0
         n_m = len(res.statistic)
-        print(f"{label}: {len(ts.tasks)} tasks over {len(lps)} lps, {args.systems} systems x "
-              f"{args.items} segments x {n_m} metrics ({n_m * (n_m - 1) // 2} pairs), "
-              f"{args.resamples} resamples")
-        print(f"read: {t_read:.2f} s; run (one process): {t_run:.1f} s; "
-              f"total {t_read + t_run:.1f} s")
+        print(
+            f"{label}: {len(ts.tasks)} tasks over {len(lps)} lps, {args.systems} systems x "
+            f"{args.items} segments x {n_m} metrics ({n_m * (n_m - 1) // 2} pairs), "
+            f"{args.resamples} resamples"
+        )
+        print(
+            f"read: {t_read:.2f} s; run (one process): {t_run:.1f} s; total {t_read + t_run:.1f} s"
+        )
         if args.scheduler:
             t0 = time.perf_counter()
             other = run(args.scheduler)
             t_dask = time.perf_counter() - t0
             same = other.statistic.equals(res.statistic) and other.pvalue.equals(res.pvalue)
-            print(f"run on {args.scheduler}: {t_dask:.1f} s (cluster start included); "
-                  f"speed-up x{t_run / t_dask:.2f}; same result: {same}")
-        print("top 3:", ", ".join(f"{m} {v:.4f} (cluster {res.rank[m]})"
-                                  for m, v in res.statistic.head(3).items()))
+            print(
+                f"run on {args.scheduler}: {t_dask:.1f} s (cluster start included); "
+                f"speed-up x{t_run / t_dask:.2f}; same result: {same}"
+            )
+        print(
+            "top 3:",
+            ", ".join(
+                f"{m} {v:.4f} (cluster {res.rank[m]})" for m, v in res.statistic.head(3).items()
+            ),
+        )
 
 
 if __name__ == "__main__":
