@@ -15,6 +15,7 @@ same run on Dask and the speed-up (and checks that both give the same average an
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -82,7 +83,7 @@ def main() -> None:
             )
 
         try:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             res = run(None)
         except StatsInputError as exc:
             if "soft pairwise" not in str(exc):
@@ -94,9 +95,9 @@ def main() -> None:
             ]
             ts = TaskSet.from_tasks(tasks, name="wmt24-like", test_set="wmt24")
             label = "WMT24 task list with system-level Pearson"
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             res = run(None)
-        t_run = time.perf_counter() - t0
+        t_run, c_run = time.perf_counter() - t0, time.process_time() - c0
         n_m = len(res.statistic)
         print(
             f"{label}: {len(ts.tasks)} tasks over {len(lps)} lps, {args.systems} systems x "
@@ -104,7 +105,8 @@ def main() -> None:
             f"{args.resamples} resamples"
         )
         print(
-            f"read: {t_read:.2f} s; run (one process): {t_run:.1f} s; total {t_read + t_run:.1f} s"
+            f"read: {t_read:.2f} s; run (one process): {t_run:.1f} s wall, {c_run:.1f} s CPU; "
+            f"total {t_read + t_run:.1f} s; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
         )
         if args.scheduler:
             t0 = time.perf_counter()
