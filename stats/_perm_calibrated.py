@@ -28,11 +28,6 @@ import numpy as np
 from . import _perm_linear
 from .meta_eval import _group
 
-try:  # a compiled path for the gain scan (optional extra ``fast``); numpy otherwise
-    import numba
-except ImportError:  # pragma: no cover - exercised where numba is absent
-    numba = None
-
 
 def _scan(WT, step, u, v, s, t, run_end):
     """Best gain of ``a~`` and ``b~`` per resample: the running sum of the steps each selects,
@@ -62,7 +57,22 @@ def _scan(WT, step, u, v, s, t, run_end):
     return out
 
 
-_scan_compiled = numba.njit(cache=True, nogil=True)(_scan) if numba is not None else None
+#: the compiled scan: unset until first needed (importing numba takes seconds, and only
+#: tie-calibrated PERM-BOTH needs it), None where numba (optional extra ``fast``) is absent
+_scan_compiled: object = False
+
+
+def _compiled():
+    global _scan_compiled
+    if _scan_compiled is False:
+        try:
+            import numba  # noqa: PLC0415 (lazy: a slow import)
+        except ImportError:  # pragma: no cover - exercised where numba is absent
+            _scan_compiled = None
+        else:
+            _scan_compiled = numba.njit(cache=True, nogil=True)(_scan)
+    return _scan_compiled
+
 
 #: candidates (4 per pair of cells) of one pair of metrics held at once; more take the
 #: general path
@@ -144,10 +154,11 @@ class Calibrated:
             step, u, v, s, t, run_end = self._candidates(*self.pairs[k])
             if not len(step):
                 continue
-            if _scan_compiled is not None:
+            scan = _compiled()
+            if scan is not None:
                 if WT is None:
                     WT = np.ascontiguousarray(Wf.T).view(np.uint8)
-                best = _scan_compiled(WT, step, u.view(np.uint8), v.view(np.uint8), s, t, run_end)
+                best = scan(WT, step, u.view(np.uint8), v.view(np.uint8), s, t, run_end)
                 out[:, col] += (best[0] - best[1]) / self.n_groups
                 continue
             ends = np.flatnonzero(run_end)

@@ -30,11 +30,12 @@ metrics with such a tie takes the general path.
 from __future__ import annotations
 
 import numpy as np
+import scipy.stats
 
 from .meta_eval import _group
 
 #: correlations this path handles
-LINEAR = ("kendall", "kendall-c", "acc23", "kendall-like")
+LINEAR = ("kendall", "kendall-c", "spearman", "acc23", "kendall-like")
 #: pair-of-cells terms held at once (groups x cells x cells per matrix)
 _BLOCK = 2_000_000
 #: groups longer than this are left to the general path (the pair matrices grow as cells^2)
@@ -49,7 +50,9 @@ def applies(G: np.ndarray, correlation: str, grouping: str, tie_calibration: boo
 
 
 #: correlations whose long groups take the sorting path (:func:`_sign_sums`)
-SORTED = ("kendall", "kendall-c")
+SORTED = ("kendall", "kendall-c", "spearman")
+#: correlations whose normaliser is fixed only without metric ties (checked per pair)
+_TIE_FREE = SORTED
 
 
 def _level_keys(ru: np.ndarray, big: int) -> list[np.ndarray]:
@@ -110,7 +113,13 @@ class _LongGroup:
         tot = n * (n - 1) // 2
         g_ties = int((g_counts * (g_counts - 1) // 2).sum())
         self.den = np.nan
-        if n >= 2 and g_ties < tot:
+        self.qc = None
+        if correlation == "spearman":  # centred average ranks of gold; metric ranks 1..n
+            self.qc = scipy.stats.rankdata(gv) - (n + 1) / 2.0
+            sqq = float((self.qc**2).sum())
+            if n >= 2 and sqq > 0:
+                self.den = np.sqrt(n * (n * n - 1) / 12.0 * sqq)
+        elif n >= 2 and g_ties < tot:
             if correlation == "kendall":
                 self.den = np.sqrt(float(tot) * float(tot - g_ties))
             else:
@@ -121,6 +130,12 @@ class _LongGroup:
         self._self: dict = {}
 
     def k_sums(self, v: str, u: str) -> np.ndarray:
+        r"""Per cell :math:`k`: :math:`\sum_t h(k, t)\,\operatorname{sign}(v_k - u_t)`, with
+        :math:`h = \operatorname{sign}(g_k - g_t)` (Kendall) or
+        :math:`(q_k - q_t) / 2` (Spearman, :math:`q` the centred gold ranks: a rank is a count
+        of smaller scores, so the rank products are this pair sum plus a constant)."""
+        if self.qc is not None:
+            return self._spearman_sums(v, u)
         if u not in self._keys:
             ru = self.rank[u][self.order]
             self._keys[u] = _level_keys(ru, self.big)
@@ -129,6 +144,19 @@ class _LongGroup:
         q_n = np.searchsorted(srt, rv, "left") - (self.n - np.searchsorted(srt, rv, "right"))
         both = _prefix_sign_sums(keys, self.p_both, np.concatenate([rv, rv]), self.big)
         return both[: self.n] + both[self.n :] - q_n
+
+    def _spearman_sums(self, v: str, u: str) -> np.ndarray:
+        # sum_t q_t sign(v_k - u_t) by one sort of u and cumulative sums of q in its order
+        if u not in self._sorted:
+            o = np.argsort(self.rank[u], kind="stable")
+            self._sorted[u] = (self.rank[u][o], np.r_[0.0, np.cumsum(self.qc[o])])
+        srt, cs = self._sorted[u]
+        rv = self.rank[v]
+        lt = np.searchsorted(srt, rv, "left")
+        le = np.searchsorted(srt, rv, "right")
+        signs = lt - (self.n - le)
+        weighted = 2.0 * cs[lt] + (cs[le] - cs[lt])  # the sum of q is 0
+        return 0.5 * (self.qc * signs - weighted)
 
     def self_sums(self, m: str) -> np.ndarray:
         if m not in self._self:
@@ -192,7 +220,7 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=F
     counted = np.zeros(groups)
     for g0 in range(0, groups, step):
         gs = slice(g0, min(groups, g0 + step))
-        if long:  # tau only (SORTED): gold ties from counts of equal scores
+        if long:  # SORTED only: gold ties from counts of equal scores
             for gi in range(gs.start, gs.stop):
                 _, cnt = np.unique(Gg[gi][valid[gi]], return_counts=True)
                 g_tie_pairs[gi] = (cnt * (cnt - 1) // 2).sum()
@@ -201,8 +229,16 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=F
         vp = valid[gs, :, None] & valid[gs, None, :] & upper
         g_tie_pairs[gs] = (vp & (dg == 0)).sum(axis=(1, 2))
         counted[gs] = (vp & (np.abs(dg) >= threshold)).sum(axis=(1, 2))
+    qc = None
+    if correlation == "spearman":
+        ranks = scipy.stats.rankdata(np.where(valid, Gg, np.inf), axis=1)
+        qc = np.where(valid, ranks - (n[:, None] + 1) / 2.0, 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        if correlation == "kendall":
+        if correlation == "spearman":
+            sqq = (qc**2).sum(axis=1)
+            den = np.sqrt(n * (n.astype(float) ** 2 - 1) / 12.0 * sqq)
+            use = (n >= 2) & (sqq > 0)
+        elif correlation == "kendall":
             den = np.sqrt(tot * (tot - g_tie_pairs))
             use = (n >= 2) & (g_tie_pairs < tot)
         elif correlation == "kendall-c":
@@ -252,13 +288,13 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=F
             vp = valid[gs, :, None] & valid[gs, None, :] & upper & use[gs, None, None]
             x = {u: (za, zb)[u][gs] for u in (0, 1)}
             dm = {(u, v): x[u][:, :, None] - x[v][:, None, :] for u in (0, 1) for v in (0, 1)}
-            if correlation in ("kendall", "kendall-c") and any(
-                (vp & (d == 0)).any() for d in dm.values()
-            ):
+            if correlation in _TIE_FREE and any((vp & (d == 0)).any() for d in dm.values()):
                 ok[k] = False
                 break
             sg = np.sign(dg)
-            if correlation in ("kendall", "kendall-c"):
+            if correlation == "spearman":
+                sg = 0.5 * (qc[gs, :, None] - qc[gs, None, :])
+            if correlation in _TIE_FREE:
                 f = {uv: np.sign(d) * sg for uv, d in dm.items()}
             elif correlation == "acc23":
                 g_tie = dg == 0

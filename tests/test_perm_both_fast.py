@@ -48,6 +48,7 @@ def _plain(G, Z, pairs, W, correlation, grouping, kw):
 
 
 CASES = [
+    ("spearman", {}),
     ("kendall", {}),
     ("kendall-c", {}),
     ("acc23", {"epsilon": 0.3}),
@@ -76,7 +77,12 @@ def test_linear_path_equals_plain(grouping, correlation, kw, decimals):
 
 @pytest.mark.parametrize(
     "correlation, grouping, kw",
-    [("kendall", "item", {}), ("acc23", "none", {"epsilon": 0.2}), ("kendall", "none", {})],
+    [
+        ("kendall", "item", {}),
+        ("acc23", "none", {"epsilon": 0.2}),
+        ("kendall", "none", {}),
+        ("spearman", "none", {}),
+    ],
 )
 def test_pvalues_equal_a_plain_loop(correlation, grouping, kw):
     # perm_both draws one swap matrix per chunk of resamples from default_rng(seed); the plain
@@ -103,7 +109,7 @@ def test_pvalues_equal_a_plain_loop(correlation, grouping, kw):
         assert res.pvalue.at[a, b] == p
 
 
-@pytest.mark.parametrize("correlation", ["kendall", "kendall-c"])
+@pytest.mark.parametrize("correlation", ["kendall", "kendall-c", "spearman"])
 @pytest.mark.parametrize("grouping", ["none", "system"])
 def test_sorting_path_for_long_groups(monkeypatch, correlation, grouping):
     # groups longer than MAX_GROUP_CELLS take the merge-sort-tree path: lower the bar so
@@ -171,6 +177,7 @@ def test_calibrated_scan_numpy_equals_compiled(monkeypatch):
     pairs = [("a", "b"), ("c", "d")]
     W = np.random.default_rng(3).random((9, *G.shape)) < 0.5
     first = cal.Calibrated(G, Z, pairs, "item").differences(W, np.arange(2))
-    monkeypatch.setattr(cal, "_scan_compiled", None if cal.numba else cal._scan)
+    compiled = cal._compiled()
+    monkeypatch.setattr(cal, "_scan_compiled", None if compiled is not None else cal._scan)
     second = cal.Calibrated(G, Z, pairs, "item").differences(W, np.arange(2))
     np.testing.assert_allclose(first, second, rtol=0, atol=1e-12)

@@ -24,6 +24,11 @@ QE_SAMPLES = {
         "pet_long.txt",
         "post_edit.tsv",
     ),
+    "WMT23-style QE task: zipped submissions, gold, hallucination index, word tags (wmt23/)": (
+        "wmt23/submissions.zip",
+        "wmt23/gold_*.tsv",
+        "wmt23/word/*/predictions.txt",
+    ),
 }
 
 

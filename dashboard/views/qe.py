@@ -13,6 +13,8 @@ import streamlit as st
 
 from dashboard import components, export, figures, page_settings, tables, view_state
 from dashboard.data import qe, samples
+from dashboard.data import qe_wmt as qe_wmt_data
+from dashboard.views import qe_wmt
 
 #: The paper's λ, the default of the rescaling slider.
 LAMBDA = 0.5
@@ -38,7 +40,9 @@ uploads, is_sample = components.file_input(
     "QE files: long format (METRIC SID SCORE RANK HUMAN), wide CSV (sid, gold, one column per "
     "system), or WMT QE submission files (<METHOD NAME> <SEGMENT NUMBER> <SEGMENT SCORE> "
     "<SEGMENT RANK>) together with a gold file (one label per line, or SID LABEL). Optionally "
-    "add a post-editing table (SID TIME WORDS [HTER ...]).",
+    "add a post-editing table (SID TIME WORDS [HTER ...]). WMT20-24 QE task files as "
+    "published: submissions (LP METHOD SEGMENT_NUMBER SCORE, header lines optional; files or "
+    "zipped team folders), the gold file, the hallucination index, word-level tag files.",
     key="qe_upload",
     sample=samples.sample_files("qe", samples.QE_SAMPLES[sample_label]),
     sample_note=(
@@ -47,6 +51,13 @@ uploads, is_sample = components.file_input(
     ),
     types=None,  # WMT submission files often have no or odd extensions; the reader checks
 )
+
+with components.input_errors():
+    wmt_files = qe_wmt_data.files(uploads)
+if wmt_files is not None:  # WMT20-24 QE files: compared as the shared tasks do
+    qe_wmt.section(uploads, wmt_files)
+    view_state.write_url(page_settings.QE)
+    st.stop()
 
 with components.controls_expander("Controls"):
     c1, c2, c3 = st.columns(3)

@@ -18,6 +18,9 @@ from .._errors import StatsInputError
 from ..grids import GridSignificance, grid_significance
 from ..meta_eval import KENDALL_LIKE_THRESHOLD
 from ..perm_both import PermBothResult, perm_both
+from ..perm_both_pairs import perm_both_pairs
+from ..perm_both_pooled import perm_both_pooled_accuracy
+from ..perm_both_spa import perm_both_soft_pairwise
 from ..readers._common import name_list
 from ..readers.meta import MetaEvalData
 from ..soft_pairwise import soft_pairwise_accuracy
@@ -27,6 +30,7 @@ __all__ = [
     "SoftPairwiseAnalysis",
     "perm_both_analysis",
     "soft_pairwise_analysis",
+    "pooled_accuracy_perm_both",
 ]
 
 
@@ -55,6 +59,26 @@ class LanguagePairPermBoth:
 
 
 def _perm_both_table(table, lp: str, *, level: str, grouping: str, rng, **options):
+    """PERM-BOTH of one language pair's table (soft pairwise accuracy from the segment
+    scores, its inner permutation tests with as many sign flips as ``n_resamples``)."""
+    if options.get("correlation") == SOFT_PAIRWISE_ACCURACY:
+        if table.gold is None or table.metrics is None:
+            raise StatsInputError(
+                f"{lp}: soft pairwise accuracy needs segment scores; this language pair has "
+                "system-level (.sys.score) files only"
+            )
+        return perm_both_soft_pairwise(
+            table.metrics,
+            table.gold,
+            n_resamples=options["n_resamples"],
+            n_permutations=options["n_resamples"],
+            early_stopping=options["early_stopping"],
+            rng=rng,
+        )
+    return _perm_both_scores(table, lp, level=level, grouping=grouping, rng=rng, **options)
+
+
+def _perm_both_scores(table, lp: str, *, level: str, grouping: str, rng, **options):
     """PERM-BOTH of one language pair's table: at system level on the ``.sys.score`` values
     when the files give them (each system's pair of scores swapped, as MTME's
     PermutationSigDiff on system-level Correlations), else on the segment scores."""
@@ -97,11 +121,16 @@ def perm_both_analysis(
     early_stopping: bool = False,
     alpha: float = 0.05,
     correction: str = "none",
+    perm_test: str = "scores",
     rng=None,
 ) -> tuple[LanguagePairPermBoth, ...]:
     """PERM-BOTH (:func:`stats.perm_both.perm_both`) for every pair of metrics of each chosen
     language pair, with clusters at ``alpha`` from the p-values adjusted with ``correction``
     (the family: one language pair's grid).
+
+    ``perm_test='pairs'`` (acc23 at segment level) swaps each pair of cells' comparison
+    instead of the scores (:func:`stats.perm_both_pairs.perm_both_pairs`, MTME's
+    ``perm_test='pairs'``), each metric at its own epsilon.
 
     ``rng`` seeds one generator per language pair (``np.random.default_rng(rng)``), so a
     language pair's p-values do not depend on which others are chosen.
@@ -114,10 +143,31 @@ def perm_both_analysis(
         ``.sys.score`` values are permuted when present (as MTME), else the means of the
         segment scores.
     """
+    if perm_test not in ("scores", "pairs"):
+        raise StatsInputError(f"perm_test must be 'scores' or 'pairs'; got {perm_test!r}")
+    if perm_test == "pairs" and (correlation != "acc23" or level != "seg"):
+        raise StatsInputError(
+            "the item-pair permutation (--perm-test pairs) is for acc23 at segment level"
+        )
     name, chosen = _chosen(data, gold, lps)
     out = []
     for lp in chosen:
         table = data.table(lp, gold=name, level=level)
+        if perm_test == "pairs":
+            if table.gold is None or table.metrics is None:
+                raise StatsInputError(f"{lp}: the item-pair permutation needs segment scores")
+            res = perm_both_pairs(
+                table.metrics,
+                table.gold,
+                grouping=grouping,
+                epsilon=None if tie_calibration else (epsilon or 0.0),
+                n_resamples=n_resamples,
+                early_stopping=early_stopping,
+                rng=rng,
+            )
+            sig = grid_significance(res.pvalue, alpha=alpha, correction=correction)
+            out.append(LanguagePairPermBoth(lp=lp, gold=name, result=res, significance=sig))
+            continue
         res = _perm_both_table(
             table,
             lp,
@@ -134,6 +184,45 @@ def perm_both_analysis(
         sig = grid_significance(res.pvalue, alpha=alpha, correction=correction)
         out.append(LanguagePairPermBoth(lp=lp, gold=name, result=res, significance=sig))
     return tuple(out)
+
+
+def pooled_accuracy_perm_both(
+    data: MetaEvalData,
+    *,
+    gold: str | None = None,
+    lps: Sequence[str] | None = None,
+    n_resamples: int = 1000,
+    early_stopping: bool = False,
+    alpha: float = 0.05,
+    correction: str = "none",
+    rng=None,
+) -> LanguagePairPermBoth:
+    """PERM-BOTH of pairwise accuracy pooled over the chosen language pairs
+    (:func:`stats.perm_both_pooled.perm_both_pooled_accuracy`), on the system scores the
+    meta-evaluation pools (``.sys.score`` files when given, else means of segment scores);
+    metrics present in every language pair. ``lp`` of the result is the chosen pairs joined
+    by commas (MTME's task name for it).
+
+    Raises
+    ------
+    StatsInputError
+        As :func:`perm_both_analysis`; fewer than two metrics common to the language pairs.
+    """
+    from .meta_eval import _system_vectors
+
+    name, chosen = _chosen(data, gold, lps)
+    tables = [data.table(lp, gold=name, level="sys") for lp in chosen]
+    vectors = [_system_vectors(t) for t in tables]
+    common = [m for m in tables[0].metric_names if all(m in v[1] for v in vectors)]
+    res = perm_both_pooled_accuracy(
+        {t.lp: {m: v[1][m] for m in common} for t, v in zip(tables, vectors, strict=True)},
+        {t.lp: v[0] for t, v in zip(tables, vectors, strict=True)},
+        n_resamples=n_resamples,
+        early_stopping=early_stopping,
+        rng=rng,
+    )
+    sig = grid_significance(res.pvalue, alpha=alpha, correction=correction)
+    return LanguagePairPermBoth(lp=",".join(chosen), gold=name, result=res, significance=sig)
 
 
 @dataclass(frozen=True, kw_only=True)

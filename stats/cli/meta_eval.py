@@ -105,6 +105,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--early-stopping", action="store_true",
                    help="perm-both: stop a pair after a block of 1000 permutations once its p is "
                    "below 0.02 or above 0.5 (as MTME)")
+    p.add_argument("--perm-test", choices=["scores", "pairs"], default="scores",
+                   help="perm-both: swap the metrics' scores per cell (default), or, for acc23 "
+                   "at segment level, each pair of cells' comparison (MTME's perm_test='pairs', "
+                   "WMT24-25)")
     add_correction(p)
     p.add_argument("--format", choices=["json", "tsv"], default="json")
     p.set_defaults(func=run)
@@ -129,8 +133,10 @@ def _perm_both(args, data) -> dict:
     from ..analyses.meta_significance import perm_both_analysis
 
     if args.test is None:
-        if args.early_stopping or args.correction != "none":
-            raise StatsInputError("--early-stopping and --correction apply to --test perm-both")
+        if args.early_stopping or args.correction != "none" or args.perm_test != "scores":
+            raise StatsInputError(
+                "--early-stopping, --perm-test and --correction apply to --test perm-both"
+            )
         return {}
     if args.resamples < 1:
         raise StatsInputError(f"--resamples must be a positive integer; got {args.resamples}")
@@ -142,6 +148,7 @@ def _perm_both(args, data) -> dict:
         early_stopping=args.early_stopping,
         alpha=args.alpha,
         correction=args.correction,
+        perm_test=args.perm_test,
         rng=args.seed,
     )
     return {t.lp: t for t in tested}
@@ -153,13 +160,12 @@ def _soft_pairwise(args, data) -> str:
 
     if args.level != "sys":
         raise StatsInputError("soft-pairwise-accuracy is a system-level statistic: use --level sys")
-    if args.test is not None:
-        raise StatsInputError("--test perm-both does not apply to soft-pairwise-accuracy")
     if args.resamples < 1:
         raise StatsInputError(f"--resamples must be a positive integer; got {args.resamples}")
     res = soft_pairwise_analysis(
         data, gold=args.gold, lps=args.lp, n_resamples=args.resamples, rng=args.seed
     )
+    tests = _perm_both(args, data)  # SPA's PERM-BOTH (MTME's, inner flips = --resamples)
     blocks = [
         {
             "lp": lp,
@@ -168,6 +174,7 @@ def _soft_pairwise(args, data) -> str:
             "n_items": r.n_items,
             "metrics": list(r.statistic.index),
             "correlation": {m: float(v) for m, v in r.statistic.items()},
+            **_test_json(tests.get(lp), args),
         }
         for lp, r in res.language_pairs.items()
     ]
@@ -180,6 +187,9 @@ def _soft_pairwise(args, data) -> str:
         "language_pairs": blocks,
         "across_language_pairs": {"correlation": res.across_language_pairs},
     }
+    if tests:
+        doc.update(test=args.test, test_resamples=args.resamples, alpha=args.alpha,
+                   correction=args.correction, early_stopping=args.early_stopping)
     if args.format == "json":
         return dumps(doc)
     head = (
@@ -194,9 +204,47 @@ def _soft_pairwise(args, data) -> str:
     columns = ["lp", "gold", "n_systems", "n_items", "metric", "correlation"]
     mean = [{"metric": m, "correlation": v} for m, v in res.across_language_pairs.items()]
     return "\n".join(
-        [head, table_tsv(rows, columns, fmt="{:.10g}"), "",
+        [head, table_tsv(rows, columns, fmt="{:.10g}"), *_tests_tsv(tests, args), "",
          "# soft pairwise accuracy averaged over language pairs",
          table_tsv(mean, ["metric", "correlation"], fmt="{:.10g}")]
+    )
+
+
+def _test_json(t, args) -> dict:
+    """A PERM-BOTH test's keys of a JSON block (none when not tested)."""
+    if t is None:
+        return {}
+    block = {"pvalues": pvalue_matrix_json(t.result.pvalue)}
+    block.update(significance_json(t.significance, "pvalues_adjusted"))
+    block.pop("alpha")
+    if args.early_stopping:
+        block["n_resamples_used"] = pvalue_matrix_json(t.result.n_resamples_used)
+    return block
+
+
+def _tests_tsv(tests: dict, args) -> list:
+    parts = []
+    for lp, t in tests.items():
+        parts += [
+            "",
+            f"# {lp}: PERM-BOTH p-values (row correlates better than column; "
+            f"{t.significance.sidedness}; n_resamples={args.resamples} seed={args.seed})",
+            matrix_tsv(t.result.pvalue, fmt="{:.4g}"),
+            significance_tsv(t.significance, "PERM-BOTH p-values"),
+        ]
+    return parts
+
+
+def _pooled_test(args, data, res):
+    """PERM-BOTH of pairwise accuracy pooled over language pairs (with --test perm-both)."""
+    from ..analyses.meta_significance import pooled_accuracy_perm_both
+
+    if args.test is None or res.across_language_pairs is None:
+        return None
+    return pooled_accuracy_perm_both(
+        data, gold=args.gold, lps=args.lp, n_resamples=args.resamples,
+        early_stopping=args.early_stopping, alpha=args.alpha, correction=args.correction,
+        rng=args.seed,
     )
 
 
@@ -225,6 +273,7 @@ def run(args: argparse.Namespace) -> str:
         rng=args.seed,
     )
     tests = _perm_both(args, data)
+    pooled = _pooled_test(args, data, res)
     resampled = args.confidence_resamples > 0
     blocks = []
     for lp in res.language_pairs:
@@ -271,7 +320,10 @@ def run(args: argparse.Namespace) -> str:
             )
         doc["language_pairs"] = blocks
         if res.across_language_pairs is not None:
-            doc["across_language_pairs"] = {"correlation": res.across_language_pairs}
+            doc["across_language_pairs"] = {
+                "correlation": res.across_language_pairs,
+                **_test_json(pooled, args),
+            }
         return dumps(doc)
     head = f"# level={res.level} correlation={res.correlation} grouping={res.grouping}"
     if args.epsilon is not None:
@@ -314,4 +366,6 @@ def run(args: argparse.Namespace) -> str:
                 fmt="{:.10g}",
             )
         )
+    if pooled is not None:
+        parts += _tests_tsv({f"pooled ({pooled.lp})": pooled}, args)
     return "\n".join(parts)

@@ -20,6 +20,16 @@ JSON output::
      "alpha", "correction", "sidedness", "test_note", "rank": {system: cluster},
      "williams_p_adjusted": {...}}   # only with --correction
 
+WMT20-24 QE files (sentence-level submissions as published, the tasks' gold with
+``hallucination`` marks, word-level tag files) are recognised by content and compared as the
+tasks do -- Spearman primary, all three correlations with bootstrap CIs, Williams/PERM-BOTH
+grids per language pair, the average over language pairs (:mod:`stats.cli.qe_wmt` documents
+that JSON)::
+
+    python -m stats qe --data submissions.zip --gold gold_labels_task1_sentence.tsv \
+        --exclude gold_hallucinations_task1_sentence.tsv --primary spearman --format latex
+    python -m stats qe --data word/ --gold gold_labels_task1_word.tsv     # word level
+
 Systems are listed by decreasing (signed) Pearson r; a QE system with negative r is worse
 than any with positive r, it is not flipped. ``williams_p[row][col]`` is the p-value that
 row's r exceeds col's, filled only when it does (null otherwise), as in ``python -m stats
@@ -35,6 +45,7 @@ from .._errors import StatsInputError
 from ._common import (
     add_correction,
     check_alpha_option,
+    check_resamples_seed,
     dumps,
     matrix_tsv,
     pvalue_matrix_json,
@@ -42,6 +53,7 @@ from ._common import (
     significance_tsv,
     table_tsv,
 )
+from .randomized import DEFAULT_SEED
 
 COLUMNS = (
     "system",
@@ -128,7 +140,47 @@ def add_parser(subparsers) -> None:
         help="convert gold labels and predictions (post-edit times) to seconds per word "
         "using the WORDS of --post-edit before evaluating",
     )
-    p.add_argument("--format", choices=("json", "tsv"), default="json", help="output format")
+    wmt = p.add_argument_group("WMT20-24 QE files (recognised by content)")
+    wmt.add_argument(
+        "--exclude",
+        metavar="FILE",
+        help="index of items to leave out (LP<TAB>SEGMENT_NUMBER per line, e.g. the tasks' "
+        "hallucination index); gold items marked 'hallucination' are always left out",
+    )
+    wmt.add_argument(
+        "--primary",
+        choices=("spearman", "pearson", "kendall"),
+        default="spearman",
+        help="ranking measure, tested per pair of systems: Williams for pearson, PERM-BOTH for "
+        "spearman and kendall (default spearman, as WMT22-24)",
+    )
+    wmt.add_argument(
+        "--resamples",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="bootstrap resamples of the CIs and PERM-BOTH permutations (default 1000)",
+    )
+    wmt.add_argument(
+        "--seed",
+        type=int,
+        default=DEFAULT_SEED,
+        metavar="S",
+        help=f"random seed (default {DEFAULT_SEED})",
+    )
+    wmt.add_argument(
+        "--confidence-level",
+        type=float,
+        default=0.95,
+        metavar="C",
+        help="level of the bootstrap CIs (default 0.95)",
+    )
+    p.add_argument(
+        "--format",
+        choices=("json", "tsv", "latex"),
+        default="json",
+        help="output format (latex: WMT20-24 files only)",
+    )
     p.set_defaults(func=run)
 
 
@@ -146,8 +198,52 @@ def _post_edit_block(reference: str, res) -> dict:
     }
 
 
+def _run_wmt(args, level: str) -> str:
+    from ..analyses.qe_wmt import load_qe_wmt, load_qe_word, qe_wmt_analysis, qe_word_analysis
+    from .qe_wmt import sentence_output, word_output
+
+    check_resamples_seed(args.resamples, args.seed)
+    check_alpha_option(args.alpha)
+    if not 0 < args.confidence_level < 1:
+        raise StatsInputError(
+            f"--confidence-level must be in (0, 1); got {args.confidence_level:g}"
+        )
+    if args.gold is None:
+        raise StatsInputError("--gold FILE is required with WMT20-24 QE submissions")
+    common = dict(
+        n_resamples=args.resamples,
+        confidence_level=args.confidence_level,
+        alpha=args.alpha,
+        correction=args.correction,
+        seed=args.seed,
+    )
+    if level == "word":
+        from ..readers.qe_wmt import read_qe_exclude
+
+        subs, gold = load_qe_word(args.data, gold=args.gold)
+        ex = read_qe_exclude(args.exclude) if args.exclude else None
+        res = qe_word_analysis(subs, gold, exclude=ex, **common)
+        return word_output(res, fmt=args.format, seed=args.seed)
+    inp = load_qe_wmt(args.data, gold=args.gold, exclude=args.exclude)
+    analysis = qe_wmt_analysis(inp, primary=args.primary, sd_ratio=args.rescale_sd, **common)
+    return sentence_output(analysis, fmt=args.format)
+
+
 def run(args) -> str:
     import pandas as pd
+
+    from ..analyses.qe_wmt import is_wmt_qe_input
+
+    if args.layout == "auto":
+        level = is_wmt_qe_input(args.data, args.gold)
+        if level is not None:
+            return _run_wmt(args, level)
+    if args.format == "latex":
+        raise StatsInputError("--format latex is for WMT20-24 QE files")
+    if args.exclude is not None:
+        raise StatsInputError(
+            "--exclude is for WMT20-24 QE files (LP<TAB>METHOD<TAB>SEGMENT<TAB>SCORE)"
+        )
 
     from ..analyses import load_qe, qe_analysis
     from ..grids import grid_significance

@@ -1,0 +1,97 @@
+"""AppTest tests of the WMT20-24 part of the "Quality estimation" page
+(dashboard/views/qe_wmt.py): uploads as published, leaderboards, grids, word level."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from stats.grids import grid_significance
+from stats.qe_wmt import compare_qe_systems, qe_pair_tests
+from stats.readers.qe_wmt import read_qe_exclude, read_qe_submissions, read_qe_wmt_gold
+from tests._qe_wmt_data import generate
+from tests.dashboard.helpers import assert_no_exception, frame_with, metric_values
+
+PAGE = "views/qe.py"
+
+
+def _uploads(d, *, word=True):
+    out = [
+        ("subs.zip", d["zip"], "application/zip"),
+        ("gold.tsv", d["gold"].encode(), "text/plain"),
+        ("hall.tsv", d["exclude"].encode(), "text/plain"),
+    ]
+    if word:
+        out.append(("word_gold.tsv", d["word_gold"].encode(), "text/plain"))
+        out += [(f"w_{t}.txt", x.encode(), "text/plain") for t, x in d["word_submissions"].items()]
+    return out
+
+
+def test_zipped_submissions_page(app_test):
+    d = generate()
+    at = app_test(PAGE)
+    at.session_state["qe_wmt_resamples"] = 100
+    at.run()
+    at.file_uploader(key="qe_upload").set_value(_uploads(d)).run()
+    assert_no_exception(at)
+    assert not at.error, [e.value for e in at.error]
+    m = metric_values(at)
+    assert m["Language pairs"] == "3" and m["Systems"] == "5" and m["Excluded"] == "9"
+    board = frame_with(at, "spearman_low")
+    want = compare_qe_systems(
+        read_qe_submissions([("s.zip", d["zip"])]),
+        read_qe_wmt_gold(d["gold"].encode(), name="g"),
+        exclude=read_qe_exclude(d["exclude"].encode(), name="x"),
+        n_resamples=100,
+        tests=False,
+        rng=12345,
+    ).language_pairs["en-de"]
+    assert list(board.index) == list(want.table.index)
+    assert np.allclose(board["spearman"], want.table["spearman"], atol=1e-12)
+    assert np.allclose(board["spearman_low"], want.table["spearman_low"], atol=1e-12)
+    # the clusters: PERM-BOTH of en-de alone, seeded with the page's seed
+    tests = qe_pair_tests(
+        want.predictions, want.gold, measure="spearman", n_resamples=100, rng=12345
+    )
+    rank = grid_significance(tests.pvalue, alpha=0.05).rank
+    assert list(board["rank"]) == list(rank.reindex(board.index))
+    word = frame_with(at, "f1_bad")
+    assert {"mcc", "f1_ok"} <= set(word.columns)
+    # PERM-BOTH for the primary Spearman; Pearson gets the Williams grid
+    at.radio(key="qe_wmt_primary").set_value("pearson").run()
+    assert_no_exception(at)
+    assert frame_with(at, "pearson_low").columns[1] == "pearson"
+
+
+def test_presentation_mode_and_report(app_test):
+    from dashboard.state import PRESENTATION_KEY
+
+    d = generate()
+    at = app_test(PAGE)
+    at.session_state["qe_wmt_resamples"] = 50
+    at.run()
+    at.file_uploader(key="qe_upload").set_value(_uploads(d, word=False)).run()
+    at.sidebar.toggle(key=PRESENTATION_KEY).set_value(True).run()
+    assert_no_exception(at)
+    assert not at.error
+    assert len(at.get("plotly_chart")) >= 6  # heatmap, leaderboard, two grids, scatter, r
+    assert not any("Word level" == h.value for h in at.header)
+    # "Download report" gets what the page showed, with the seed used
+    from dashboard import state
+
+    report = at.session_state[state.REPORT_KEY]
+    assert {"qe_wmt_heatmap", "qe_wmt_grid", "qe_wmt_grid_other"} <= set(report.figures)
+    assert {"qe_wmt_board", "qe_wmt_average"} <= set(report.tables)
+    assert report.settings["seed_used"]["value"] == 12345
+
+
+def test_bad_submission_is_a_one_line_error(app_test):
+    at = app_test(PAGE)
+    at.session_state["qe_wmt_resamples"] = 50
+    at.run()
+    bad = [
+        ("team.txt", b"en-de\tA\t0\t0.5\nen-de\tA\t1\tbroken\n", "text/plain"),
+        ("gold.tsv", generate()["gold"].encode(), "text/plain"),
+    ]
+    at.file_uploader(key="qe_upload").set_value(bad).run()
+    assert_no_exception(at)
+    assert "team.txt, line 2: score is not a number: 'broken'" in at.error[0].value
