@@ -11,7 +11,6 @@ on Dask workers (:mod:`stats._dask`) gives the same bytes.
 
 from __future__ import annotations
 
-import inspect
 import math
 from dataclasses import dataclass
 
@@ -21,12 +20,13 @@ from ._choices import SOFT_PAIRWISE_ACCURACY
 from ._errors import StatsInputError
 from .meta_eval import mean_system_scores, meta_correlation, pairwise_accuracy
 from .perm_both import perm_both
+from .perm_both_pairs import perm_both_pairs
 from .perm_both_pooled import perm_both_pooled_accuracy
 from .perm_both_spa import perm_both_soft_pairwise
 from .soft_pairwise import soft_pairwise_accuracy
 
-#: whether perm_both takes MTME's ``perm_test`` (item-pair permutation) in this version
-PERM_TEST_SUPPORTED = "perm_test" in inspect.signature(perm_both).parameters
+#: MTME's item-pair permutation (``perm_test='pairs'``) is available
+PERM_TEST_SUPPORTED = True
 #: resamples per piece and seed
 RESAMPLE_CHUNK = 500
 #: sign flips of soft pairwise accuracy's inner permutation tests (MTME's default)
@@ -36,7 +36,8 @@ N_PERMUTATIONS = 1000
 @dataclass(frozen=True)
 class Block:
     """What the pieces of one language pair of a task need (picklable). ``kind``: ``scores``
-    (:func:`~stats.perm_both.perm_both` on segment scores), ``spa``
+    (:func:`~stats.perm_both.perm_both` on segment scores), ``pairs``
+    (:func:`~stats.perm_both_pairs.perm_both_pairs`, MTME's item-pair permutation), ``spa``
     (:func:`~stats.perm_both_spa.perm_both_soft_pairwise`) or ``pooled``
     (:func:`~stats.perm_both_pooled.perm_both_pooled_accuracy`: every language pair's system
     scores at once, ``gold`` and ``metrics`` by language pair)."""
@@ -134,9 +135,16 @@ def prepare_task(index: int, task, tables: list, names: dict, seed: int = 0) -> 
             "tie_calibration": task.tie_calibration,
             "threshold": task.threshold,
         }
-        if task.perm_test != "scores" and PERM_TEST_SUPPORTED:
-            options["perm_test"] = task.perm_test
-        blocks = [Block(t.gold, arrays(t), options, "scores")]
+        kind = "scores"
+        if task.perm_test == "pairs":
+            if task.correlation != "acc23" or task.level != "seg":
+                raise StatsInputError(
+                    f"task {task.label}: perm_test 'pairs' (MTME's item-pair permutation) is "
+                    "for segment-level acc23"
+                )
+            eps = None if task.tie_calibration else (task.epsilon or 0.0)
+            options, kind = {"grouping": task.grouping, "epsilon": eps}, "pairs"
+        blocks = [Block(t.gold, arrays(t), options, kind)]
         chunked = True
     order = tuple(
         sorted(
@@ -168,6 +176,8 @@ def piece_draws(prepared: PreparedTask, piece: tuple, seed: int) -> np.ndarray:
     common = {"n_resamples": size, "return_draws": True, "rng": rng}
     if block.kind == "pooled":
         res = perm_both_pooled_accuracy(block.metrics, block.gold, **common)
+    elif block.kind == "pairs":
+        res = perm_both_pairs(block.metrics, block.gold, **block.options, **common)
     elif block.kind == "spa":
         res = perm_both_soft_pairwise(block.metrics, block.gold, **block.options, **common)
     else:

@@ -145,3 +145,31 @@ def test_average_pvalues_agree_with_mtme_on_independent_draws(tmp_path):
             p = res.pvalue.loc[a, b]
             se = np.sqrt(max(p_mtme * (1 - p_mtme), 1 / R) * 2 / R)
             assert abs(p - p_mtme) <= 5 * se + 1e-9, (a, b, p, p_mtme)
+
+
+def test_item_pair_permutation_draws_are_perm_both_pairs(table):
+    from stats.perm_both_pairs import perm_both_pairs
+
+    names = {"en-es": {m.rsplit("-", 1)[0]: m for m in table.metric_names}}
+    task = Task(
+        lp="en-es",
+        level="seg",
+        correlation="acc23",
+        grouping="item",
+        tie_calibration=True,
+        perm_test="pairs",
+    )
+    prepared = prepare_task(3, task, [table], names)
+    n = 40
+    (piece,) = pieces(prepared, n)
+    ours = assemble(prepared, n, {piece: piece_draws(prepared, piece, 11)})
+    res = perm_both_pairs(
+        {d: table.metrics[m] for d, m in names["en-es"].items()},
+        table.gold,
+        grouping="item",
+        n_resamples=n,
+        return_draws=True,
+        rng=np.random.SeedSequence(11, spawn_key=(3, 0, 0)),
+    )
+    a, b = prepared.order[0], prepared.order[1]
+    np.testing.assert_allclose(ours[:, 0], res.pair_draws(a, b), atol=1e-12)
