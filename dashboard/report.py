@@ -5,7 +5,9 @@ While a page runs, :mod:`dashboard.components` records what it shows in a :class
 :func:`build_report` turns that record into one zip:
 
 - ``report.html``: self-contained (plotly.js inlined once by plotly's own
-  ``include_plotlyjs=True``, no network), the figures interactive and the tables;
+  ``include_plotlyjs=True``, no network): a summary first (page, inputs, settings, the key
+  table), the figures interactive at the size they were laid out for, the other tables, and
+  the record at the end, folded;
 - ``tables/<name>.tex`` (booktabs, one per table) and ``tables/<name>.csv``;
 - ``figures/<name>.svg``: vector figures rendered by kaleido (skipped, with a note in the
   record, when no Chromium is found);
@@ -201,19 +203,90 @@ def table_html(entry: TableEntry) -> str:
 
 
 _STYLE = """
-body { font-family: system-ui, sans-serif; margin: 2rem; color: #222; }
+body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 1400px; color: #222;
+       padding: 0 1.5rem; }
 table { border-collapse: collapse; margin: 1rem 0 2rem; font-size: 0.9rem; }
 caption { caption-side: top; text-align: left; font-weight: 600; padding-bottom: 0.4rem; }
 th, td { padding: 0.2rem 0.6rem; border-bottom: 1px solid #ddd; text-align: left; }
 thead th { border-bottom: 2px solid #444; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.summary th { font-weight: 600; width: 16rem; }
+code { font-size: 0.85rem; }
+details { margin: 1rem 0; }
+summary { cursor: pointer; font-weight: 600; }
 pre { background: #f6f6f6; padding: 1rem; overflow-x: auto; }
+.figure { margin: 0.5rem 0 2rem; overflow-x: auto; }
 """
+
+#: Tables longer than this many rows are folded (``<details>``) in report.html; their CSV and
+#: LaTeX files hold them whole.
+FOLD_ROWS = 30
+#: Height (px) a figure without one of its own gets per row of subplots, so that no subplot
+#: title is drawn over the panel above it.
+SUBPLOT_ROW_PX = 320
+
+
+def figure_size(fig: go.Figure) -> tuple[str, str]:
+    """CSS ``(width, height)`` of ``fig`` in report.html: the size it was laid out for (its
+    layout's; the full width and :data:`~dashboard.export.DEFAULT_EXPORT_HEIGHT` otherwise, at
+    least :data:`SUBPLOT_ROW_PX` per row of subplots), never the 450 px plotly falls back to
+    in a page, which crowds the subplot titles of a tall figure."""
+    rows = {tuple(ax.domain) for ax in fig.select_yaxes() if ax.domain is not None}
+    height = fig.layout.height or max(export.DEFAULT_EXPORT_HEIGHT, SUBPLOT_ROW_PX * len(rows))
+    width = f"{int(fig.layout.width)}px" if fig.layout.width else "100%"
+    return width, f"{int(height)}px"
+
+
+def _summary_rows(pairs) -> str:
+    esc = html.escape
+    return "".join(f"<tr><th>{esc(str(k))}</th><td>{v}</td></tr>" for k, v in pairs)
+
+
+def _summary(report: PageReport, record: dict) -> list[str]:
+    """The summary report.html opens with: inputs, settings and the page's first (key)
+    table."""
+    esc = html.escape
+    files = []
+    for value in record["inputs"].values():
+        for f in value["files"]:
+            label = f"{f['name']} (sample)" if value["sample"] else f["name"]
+            files.append(
+                (label, f"{f['bytes']:,} bytes, SHA-256 <code>{esc(f['sha256'][:16])}…</code>")
+            )
+    settings = [
+        (v["label"], esc(json.dumps(v["value"], ensure_ascii=False)))
+        for v in record["settings"].values()
+    ]
+    parts = ["<h2>Summary</h2>"]
+    if files:
+        parts.append(
+            f'<table class="summary"><caption>Inputs</caption>{_summary_rows(files)}</table>'
+        )
+    if settings:
+        parts.append(
+            f'<table class="summary"><caption>Settings</caption>{_summary_rows(settings)}</table>'
+        )
+    if report.tables:
+        parts.append(_table_block(next(iter(report.tables.values()))))
+    return parts
+
+
+def _table_block(entry: TableEntry) -> str:
+    """A table of report.html; one longer than :data:`FOLD_ROWS` rows folded."""
+    body = table_html(entry)
+    if len(entry.df) <= FOLD_ROWS:
+        return body
+    title = html.escape(entry.caption or entry.filename)
+    return (
+        f"<details><summary>{title} ({len(entry.df):,} rows; also in tables/"
+        f"{html.escape(_stem(entry.filename))}.csv)</summary>{body}</details>"
+    )
 
 
 def report_html(report: PageReport, record: dict) -> str:
-    """The self-contained ``report.html``: title, settings and inputs, every figure
-    (interactive; plotly.js inlined with the first one) and every table."""
+    """The self-contained ``report.html``: title; a summary (inputs, settings, the page's first
+    table); every figure at the size it was laid out for (interactive; plotly.js inlined with
+    the first one); the other tables; the JSON record at the end, folded."""
     esc = html.escape
     parts = [
         "<!DOCTYPE html>",
@@ -223,28 +296,36 @@ def report_html(report: PageReport, record: dict) -> str:
         f"<h1>{esc(report.page)}</h1>",
         f"<p>Created {esc(record['created'])} with mt-significance "
         f"{esc(str(record['versions'].get('mt-significance')))}.</p>",
-        "<h2>Settings and inputs</h2>",
-        "<pre>"
-        + esc(
-            json.dumps({k: record[k] for k in ("settings", "inputs")}, indent=2, ensure_ascii=False)
-        )
-        + "</pre>",
+        *_summary(report, record),
     ]
     if report.figures:
         parts.append("<h2>Figures</h2>")
     for k, (name, fig) in enumerate(report.figures.values()):
+        width, height = figure_size(fig)
         parts.append(f"<h3>{esc(name)}</h3>")
         parts.append(
-            fig.to_html(
+            '<div class="figure">'
+            + fig.to_html(
                 full_html=False,
                 include_plotlyjs=k == 0,  # plotly's own inlining, once for the whole page
                 config={"displaylogo": False},
+                default_width=width,
+                default_height=height,
             )
+            + "</div>"
         )
-    if report.tables:
+    others = list(report.tables.values())[1:]  # the first is in the summary
+    if others:
         parts.append("<h2>Tables</h2>")
-    parts += [table_html(entry) for entry in report.tables.values()]
-    parts.append("</body></html>")
+    parts += [_table_block(entry) for entry in others]
+    parts += [
+        "<h2>Record</h2>",
+        "<details><summary>Settings, inputs (SHA-256), versions and every number "
+        "(record.json)</summary><pre>"
+        + esc(json.dumps(record, indent=2, ensure_ascii=False, allow_nan=False))
+        + "</pre></details>",
+        "</body></html>",
+    ]
     return "\n".join(parts)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -18,3 +19,24 @@ def _statistics_cache_in_tmp(tmp_path_factory):
         os.environ.pop("MT_SIGNIFICANCE_CACHE", None)
     else:
         os.environ["MT_SIGNIFICANCE_CACHE"] = old
+
+
+#: Tiers: ``pytest`` runs everything (CI). ``pytest -m fast`` is the local tier of unit and CLI
+#: tests (minutes on 2 cores): everything but ``slow`` simulations, ``browser`` tests and the
+#: dashboard's page runs (``tests/dashboard/test_app_*.py``, AppTest), which get ``pages``.
+_TESTS = Path(__file__).resolve().parent
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        path = Path(str(item.fspath)).resolve()
+        if item.get_closest_marker("slow") or item.get_closest_marker("browser"):
+            continue
+        if _TESTS / "browser" in path.parents:
+            continue
+        app_run = "app_test" in getattr(item, "fixturenames", ())  # an AppTest page run
+        if app_run or path.parent == _TESTS / "dashboard" and path.name.startswith("test_app_"):
+            item.add_marker(pytest.mark.pages)
+            continue
+        item.add_marker(pytest.mark.fast)

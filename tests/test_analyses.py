@@ -137,6 +137,29 @@ def test_metrics_warnings_are_recorded_and_still_emitted():
     assert np.isnan(la.correlation.pearson["C"]) and la.warnings
 
 
+def test_one_missing_data_policy_for_the_cli_and_the_dashboard():
+    """metrics_report (CLI) is metrics_analysis (dashboard) block for block: a language pair
+    without human scores is left out with one warning in both, and a block that cannot be
+    analysed (3 systems) is a problem the report names in a warning; the rest is analysed."""
+    rows = ["METRIC\tLP\tTESTSET\tSYSTEM\tSCORE"]
+    for lp, n, human in (("de-en", 6, True), ("fr-en", 3, True), ("zz-en", 6, False)):
+        for i in range(n):
+            rows += [f"M1\t{lp}\tt\ts{i}\t{i * i}", f"M2\t{lp}\tt\ts{i}\t{(7 * i) % 5}"]
+            rows += [f"HUMAN\t{lp}\tt\ts{i}\t{i}"] if human else []
+    files = [("wmt.tsv", "\n".join(rows).encode())]
+    with pytest.warns(DegenerateInputWarning, match="without human scores left out: zz-en"):
+        res = A.metrics_analysis(files)
+    assert list(res.analyses) == ["de-en"] and list(res.problems) == ["fr-en"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        (block,) = A.metrics_report(files)
+    messages = [str(w.message) for w in caught]
+    assert any("zz-en" in m for m in messages)
+    assert any(m.startswith("fr-en left out: ") and "4" in m for m in messages)
+    pd.testing.assert_frame_equal(block.williams.pvalue, res.analyses["de-en"].williams.pvalue)
+    assert (block.lp, block.testset, block.refset) == ("de-en", "t", "")
+
+
 # ---- QE from files ----------------------------------------------------------------------------
 
 # 8 sentences; golden values from R 4: cor() and psych::r.test(n=8, r12=cor(hter,per),
@@ -318,3 +341,26 @@ def test_accuracy_statistics_and_accuracy_from_results():
             metrics=["chrf"],
             scores=("c.tsv", clash.encode()),
         )
+
+
+def test_each_file_decoded_once_and_duplicates_checked_once_on_the_way_to_a_grid(monkeypatch):
+    """Format detection hands on the decoded text (no second decode or detection per file),
+    and the duplicate check runs once over all files, not per file and again per block."""
+    from stats.readers import system_level
+
+    calls = {"decode": 0, "duplicates": 0}
+
+    def counted(name, real):
+        def wrapper(*args, **kwargs):
+            calls[name] += 1
+            return real(*args, **kwargs)
+
+        return wrapper
+
+    monkeypatch.setattr(system_level, "decode", counted("decode", system_level.decode))
+    monkeypatch.setattr(
+        system_level, "_check_duplicates", counted("duplicates", system_level._check_duplicates)
+    )
+    res = A.metrics_analysis([METRICS / "human.tsv", METRICS / "metrics.tsv"])
+    assert len(res.analyses) == 4  # four language pairs, one grid each
+    assert calls == {"decode": 2, "duplicates": 1}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
@@ -34,16 +36,13 @@ def run(capsys, *args):
 
 @pytest.fixture(scope="module")
 def text_json():
-    """JSON of ``accuracy TEXT_ARGS`` in a subprocess (module-wide, ~seconds)."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "stats", "accuracy", *map(str, TEXT_ARGS)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout
+    """JSON of ``accuracy TEXT_ARGS`` (module-wide, ~seconds; in process: the CLI's exit as a
+    process is tested in test_input_boundary)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["accuracy", *map(str, TEXT_ARGS)])
+    assert code == 0, err.getvalue()
+    return out.getvalue()
 
 
 def test_json_layout_on_sample_text(text_json):

@@ -17,7 +17,8 @@ from tests._data import write_mt_sample_head
 ROOT = Path(__file__).resolve().parents[1]
 MT = ROOT / "sample_data" / "mt"
 KEYS = ["metric", "test", "alternative", "n_resamples", "seed", "n_segments", "systems",
-        "scores", "pvalues", "higher_is_better", "signature", "confidence_level", "score_ci",
+        "scores", "pvalues", "higher_is_better", "signature", "metric_options",
+        "confidence_level", "score_ci",
         # clusters and the sidedness of the grid
         "alpha", "correction", "sidedness", "test_note", "rank"]
 

@@ -187,7 +187,7 @@ def test_generator_is_deterministic(tmp_path):
         assert (tmp_path / name).read_bytes() == (SAMPLE / name).read_bytes(), name
 
 
-def test_constant_metric_gives_dashes_in_tsv_and_nulls_in_json(tmp_path):
+def test_constant_metric_gives_dashes_in_tsv_and_nulls_in_json(tmp_path, capsys):
     # G report item 3: a constant metric has no Pearson r; TSV used to crash formatting None
     human = [0.956, 0.057, 0.835, 0.670, 0.606, 0.581]
     bleu = [31.5, 1.95, 27.3, 21.0, 20.0, 17.9]
@@ -197,22 +197,16 @@ def test_constant_metric_gives_dashes_in_tsv_and_nulls_in_json(tmp_path):
         + "".join(f"s{i},{h},{b},5\n" for i, (h, b) in enumerate(zip(human, bleu, strict=True)))
     )
     r_bleu = ss.pearsonr(bleu, human).statistic  # independent value (scipy)
-    for fmt in ("tsv", "json"):
-        proc = subprocess.run(
-            [sys.executable, "-m", "stats", "williams", "--scores", str(path), "--format", fmt],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            timeout=60,
-        )
-        assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
-        assert "warning: constant metric(s) CONST" in proc.stderr
+    for fmt in ("tsv", "json"):  # in process (the process's exit: test_input_boundary)
+        code, out, err = run_cli(capsys, "--scores", path, "--format", fmt)
+        assert code == 0 and "Traceback" not in err, err
+        assert "warning: constant metric(s) CONST" in err
         if fmt == "tsv":
-            lines = proc.stdout.splitlines()
+            lines = out.splitlines()
             assert lines[1] == f"# pearson\tBLEU={r_bleu:.4f}\tCONST=-"
             assert lines[2:] == ["\tBLEU\tCONST", "BLEU\t-\t-", "CONST\t-\t-"]
         else:
-            block = json.loads(proc.stdout)["language_pairs"][0]
+            block = json.loads(out)["language_pairs"][0]
             assert block["pearson"]["CONST"] is None
             assert block["pearson"]["BLEU"] == pytest.approx(r_bleu, rel=1e-12)
             assert block["williams_p"]["BLEU"]["CONST"] is None

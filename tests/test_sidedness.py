@@ -54,6 +54,7 @@ def test_vectorised_grid_is_williams_all_pairs():
             np.testing.assert_allclose(np.sort(grid[~np.isnan(grid)]), np.sort(p[s]), rtol=1e-9)
 
 
+@pytest.mark.slow
 def test_williams_type_one_error_of_each_reading():
     h, m = _null_scores(np.random.default_rng(20261124), 20000)
     two = _grid_pvalues(h, m, "two-sided")
@@ -71,6 +72,7 @@ def test_williams_type_one_error_of_each_reading():
     assert unadjusted > 2 * ALPHA  # what the correction is for
 
 
+@pytest.mark.slow
 def test_randomized_grid_type_one_error_of_each_reading():
     # approximate randomization on null segment scores (all systems equal), 6 systems
     rng = np.random.default_rng(11)

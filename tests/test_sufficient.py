@@ -95,9 +95,12 @@ def test_multiple_references_equal_sacrebleu(corpus):
     second = [" ".join(r.split()[1:] + r.split()[:1]) for r in refs[0]]  # rotated words
     refs2 = [refs[0], second]
     for metric in ("bleu", "chrf", "ter"):
-        data = extract_statistics(refs2, hyps, metric=metric)
+        n = 40 if metric == "ter" else len(second)  # TER's shift search is slow: a slice
+        sub_refs, sub_hyps = [r[:n] for r in refs2], {k: v[:n] for k, v in hyps.items()}
+        data = extract_statistics(sub_refs, sub_hyps, metric=metric)
         for k, name in enumerate(data.systems):
-            assert data.corpus_scores[k] == CLASSES[metric]().corpus_score(hyps[name], refs2).score
+            golden = CLASSES[metric]().corpus_score(sub_hyps[name], sub_refs).score
+            assert data.corpus_scores[k] == golden
         assert "nrefs:2" in data.signature
 
 

@@ -12,6 +12,7 @@ import streamlit as st
 
 from dashboard.data import Uploads
 from stats import StatsInputError, analyses
+from stats._tokenize_options import parse_metric_spec
 from stats.contributions import SegmentContributions, segment_contributions
 from stats.randomized import (
     PairwiseSignificanceResult,
@@ -61,7 +62,8 @@ def statistics(
     """Per-segment sufficient statistics of all systems, extracted once.
 
     ``kind`` :data:`KIND_TEXT`: ``references`` and one output file per system in ``files``,
-    ``metric`` one of bleu/chrf/ter (:func:`stats.analyses.text_statistics`). ``kind``
+    ``metric`` one of bleu/chrf/ter, optionally with its sacreBLEU options
+    (:func:`stats._tokenize_options.metric_spec`; :func:`stats.analyses.text_statistics`). ``kind``
     :data:`KIND_SCORES`: one segment-score file in ``files``, ``metric`` the METRIC to use (""
     when the file has no METRIC column; :func:`stats.analyses.score_statistics`), ``block``
     the ``(lp, testset, refset)`` of WMT metrics task segment-level files (``()``, or None
@@ -76,7 +78,12 @@ def statistics(
             raise StatsInputError(
                 f"upload one output file per system (at least two); got {len(files)}"
             )
-        return analyses.text_statistics(references, files, metric=metric, progress=_progress)
+        # the metric with its sacreBLEU options (stats._tokenize_options.metric_spec): part
+        # of every cache key that holds the metric
+        name, options = parse_metric_spec(metric)
+        return analyses.text_statistics(
+            references, files, metric=name, options=options, progress=_progress
+        )
     lp, testset, refset = tuple(block) + (None,) * (3 - len(block))
     return analyses.score_statistics(
         _score_files(files),

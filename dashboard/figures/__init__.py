@@ -10,8 +10,9 @@ Modules:
   label and number formatting.
 - :mod:`~dashboard.figures.grids` -- the builders every page shares (keep their signatures
   stable): :func:`correlation_heatmap`, :func:`significance_grid` (cell (row i, column j)
-  coloured when i significantly beats j at ``alpha``; darker for smaller p),
-  :func:`significance_mosaic` and :func:`grids_side_by_side`.
+  coloured when i significantly beats j at ``alpha``; darker for smaller p); many of them in
+  one figure in :mod:`~dashboard.figures.overview`: :func:`significance_mosaic` and
+  :func:`grids_side_by_side`, wrapped into rows.
 - :mod:`~dashboard.figures.presentation` -- :func:`apply_presentation`, larger fonts for a
   projector.
 - One module per page: :mod:`~dashboard.figures.metrics` (Metrics vs humans; its
@@ -32,13 +33,11 @@ from dashboard.figures.grids import (
     cell_text,
     correlation_heatmap,
     fits_half_column,
-    grids_side_by_side,
     in_order,
     round_as_shown,
     significance_coloraxis,
     significance_colour_value,
     significance_grid,
-    significance_mosaic,
 )
 from dashboard.figures.human import (
     AGREEMENT_COLOURS,
@@ -66,6 +65,11 @@ from dashboard.figures.mt_systems import (
     mt_pseudo_distributions,
     mt_significance_grids,
     mt_system_scores,
+)
+from dashboard.figures.overview import (
+    MIN_OVERVIEW_CELL_PX,
+    grids_side_by_side,
+    significance_mosaic,
 )
 from dashboard.figures.presentation import apply_presentation
 from dashboard.figures.qe import (
@@ -156,6 +160,7 @@ __all__ = [
     "significance_colour_value",
     "significance_grid",
     "significance_mosaic",
+    "MIN_OVERVIEW_CELL_PX",
     "standardisation_ranks",
     "williams_grid",
 ]

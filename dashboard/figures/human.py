@@ -10,7 +10,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from dashboard.figures.grids import correlation_heatmap, grids_side_by_side, significance_grid
+from dashboard.figures.grids import correlation_heatmap, significance_grid
+from dashboard.figures.overview import grids_side_by_side
 from dashboard.figures.style import (
     BASE_FONT_SIZE,
     _label_px,

@@ -6,7 +6,7 @@ import math
 
 import plotly.graph_objects as go
 
-from dashboard.figures.grids import _grid_geometry
+from dashboard.figures.overview import _grid_geometry
 from dashboard.figures.style import (
     _GLYPH_WIDTH,
     BASE_FONT_SIZE,

@@ -15,7 +15,7 @@ import streamlit as st
 
 from dashboard import components, figures, page_run, page_settings, state, tables, view_state
 from dashboard.data import mt_systems, samples
-from dashboard.views import mt_choice, mt_explorer, mt_table
+from dashboard.views import mt_choice, mt_explorer, mt_options, mt_table
 from stats.randomized import TESTS
 
 RESAMPLES = page_settings.MT_RESAMPLES
@@ -43,8 +43,11 @@ if source == TEXT:
         ),
         keys=("mt_refs", "mt_hyps"),
         helps=(
-            "Several files = several references per segment.",
-            "The system name is the file name without its extension.",
+            "Several files = several references per segment (as sacrebleu -r refA refB). "
+            "Any extension.",
+            "Any extension. System names: what the file names do not share "
+            "(generaltest2023.en-de.hyp.ONLINE-W.de, system-outputs/en-de/ONLINE-W.txt -> "
+            "ONLINE-W); the language pair in them sets BLEU's tokenizer.",
         ),
         sample=samples.mt_sample_text(),
         sample_note="Showing the bundled **synthetic sample data**: a pseudo-word reference of "
@@ -135,6 +138,13 @@ if not tests:
     st.warning("Choose at least one test in the controls.", icon=":material/warning:")
     st.stop()
 
+metric_options: dict = {}
+if kind == mt_systems.KIND_TEXT:  # sacreBLEU's options travel with the metric's name
+    metric_options = mt_options.expander()
+    metric = mt_options.spec(metric, metric_options)
+    if metric.startswith("ter"):
+        mt_options.ter_estimate(references, files)
+
 # the cached functions' input arguments: which files, metric and direction
 inputs = (kind, references, files, metric, higher_is_better)
 with components.input_errors():
@@ -211,7 +221,8 @@ with right:
 
 mt_table.section(inputs, names if kind == mt_systems.KIND_SCORES else (),
                  [s for s in stats_data.systems if s not in excluded],
-                 n_resamples=n_resamples, seed=seed, alpha=alpha, **chosen)
+                 n_resamples=n_resamples, seed=seed, alpha=alpha, metric_options=metric_options,
+                 **chosen)
 
 # ---- significance grids (paper Figure 8) ----
 st.subheader(f"Pairwise significance ({side}, α = {alpha:g})")

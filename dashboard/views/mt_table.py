@@ -15,6 +15,7 @@ import streamlit as st
 
 from dashboard import components, export, page_run, tables
 from dashboard.data import mt_systems
+from dashboard.views import mt_options
 
 
 def section(
@@ -27,13 +28,15 @@ def section(
     alpha: float,
     block: tuple = (),
     excluded: tuple = (),
+    metric_options: dict | None = None,
 ) -> None:
     """Draw the table for the page's ``inputs`` (kind, references, files, metric,
     higher_is_better: the arguments of :func:`dashboard.data.mt_systems.statistics`).
     ``score_metrics``: the METRIC names of a score file (``()`` for text or a file without
     METRIC column); ``systems`` in input order (the default baseline is the first, as in
     sacreBLEU); ``n_resamples``, ``seed`` and ``alpha`` are the page's controls; ``block``
-    (WMT files) and ``excluded`` systems as the page's tests use them."""
+    (WMT files) and ``excluded`` systems as the page's tests use them; ``metric_options``
+    the sacreBLEU options of the page's expander (:mod:`dashboard.views.mt_options`)."""
     kind, references, files, _, higher_is_better = inputs
     st.subheader("Systems against a baseline (sacreBLEU table)")
     if kind == mt_systems.KIND_TEXT:
@@ -74,6 +77,8 @@ def section(
         st.info("Choose at least one metric for the table.", icon=":material/info:")
         return
     metrics = tuple(choices[m] for m in chosen)
+    if kind == mt_systems.KIND_TEXT:
+        metrics = tuple(mt_options.spec(m, metric_options or {}) for m in metrics)
     with components.input_errors():
         (result,) = page_run.run_steps(
             [

@@ -24,15 +24,16 @@ Workflows
 ---------
 Metrics against humans, per language pair (Graham & Baldwin, EMNLP 2014)
     - :func:`read_metric_scores` (files) -> :class:`~stats.readers.system_level.SystemScores`
-    - :func:`metrics_analysis` (files or SystemScores; alternative, confidence level, sign
-      alignment; reference, reference-free metrics, excluded systems and outliers) ->
-      :class:`MetricsAnalysis`: Williams all-pairs tests of every language pair, test set and
-      reference (:class:`LanguagePairTests`, with what was left out in a
-      :class:`BlockSelection`), a block that cannot be analysed is reported in ``problems``.
+    - :func:`metrics_analysis` (files or SystemScores; language pairs, test set; alternative,
+      confidence level, sign alignment; reference, reference-free metrics, excluded systems
+      and outliers) -> :class:`MetricsAnalysis`: the one workflow (CLI and dashboard) --
+      Williams all-pairs tests of every block (language pair, test set, reference:
+      :class:`LanguagePairTests`, with what was left out in a :class:`BlockSelection`); one
+      missing-data policy: a block that cannot be analysed is reported in ``problems``.
     - :func:`language_pair_analysis` (:class:`LanguagePairTests`) -> :class:`LanguagePairAnalysis`:
       adds correlations with humans, leave-one-out influence and metric-metric correlations.
-    - :func:`metrics_report` (files; language pairs, test set, ...) -> tuple of
-      :class:`LanguagePairAnalysis`: the chosen language pairs, any problem raised.
+    - :func:`metrics_report` (the same arguments) -> tuple of :class:`LanguagePairAnalysis`:
+      every block of :func:`metrics_analysis` analysed, the left-out ones named in warnings.
 QE from files (Graham, ACL 2015)
     - :func:`load_qe` (files; gold, post-editing table, layout) -> :class:`QEInput`
     - :func:`qe_evaluated_data` (QEInput; rate) -> :class:`~stats.readers.qe.QEData`: the

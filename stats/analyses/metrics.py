@@ -289,9 +289,33 @@ def _choice(refset, reference_free, exclude_systems, exclude_outliers) -> System
     )
 
 
+def _wanted(data: SystemScores, language_pairs, testset) -> list[tuple[str, list]]:
+    """``[(lp, test sets)]`` to analyse: the language pairs asked for (each must be in the
+    files) or every one with human scores (:func:`_with_human`); ``testset`` (when given,
+    it must be a test set of each) or all of them."""
+    if language_pairs:
+        lps = list(dict.fromkeys(language_pairs))
+        for lp_name in lps:
+            if lp_name not in data.language_pairs:
+                data.language_pair(lp_name)  # raises, naming the language pairs present
+    else:
+        lps = _with_human(data)
+    out = []
+    for lp_name in lps:
+        testsets = list(data.testsets(lp_name))
+        if testset is not None:
+            if testset not in testsets and testset != "":
+                data.language_pair(lp_name, testset=testset)  # raises, naming those present
+            testsets = [testset]
+        out.append((lp_name, testsets))
+    return out
+
+
 def metrics_analysis(
     files: Files | SystemScores,
     *,
+    language_pairs: Sequence[str] | None = None,
+    testset: str | None = None,
     alternative: str = "greater",
     confidence_level: float = 0.95,
     sign_align: bool = True,
@@ -303,30 +327,46 @@ def metrics_analysis(
     human_score: str = "z",
 ) -> MetricsAnalysis:
     """Williams all-pairs tests (Graham & Baldwin 2014) for every language pair, test set and
-    reference.
+    reference: the one workflow of this analysis (the CLI's ``williams`` and the dashboard's
+    "Metrics vs humans" page).
+
+    Missing data, one policy: language pairs without any human score (published metric files
+    cover more than humans judged) are left out with one warning naming them; a system
+    without a human score is left out of its block, and a metric without a score for a kept
+    system is dropped from it, each with a warning (as the organisers do); a block that still
+    cannot be analysed (e.g. fewer than 4 systems) is reported in ``problems`` and the others
+    are analysed. Only when no block can be analysed is that an error.
 
     Parameters
     ----------
     files : Files or SystemScores
         Score files, or their contents already read with :func:`read_metric_scores`.
+    language_pairs : sequence of str, optional
+        The language pairs to analyse, in this order (each must be in the files). Default:
+        every language pair with human scores, in file order.
+    testset : str, optional
+        Only this test set (it must be one of each chosen language pair's). Default: every
+        test set, each its own block.
     alternative, confidence_level, sign_align
         As in :func:`stats.williams.williams_all_pairs`.
     refset, reference_free, exclude_systems, exclude_outliers
         As in :class:`SystemsChoice`.
     lp, human_score
-        As in :func:`read_metric_scores` (not used when ``files`` is a SystemScores).
+        As in :func:`read_metric_scores` (not used when ``files`` is a SystemScores): the
+        language pair of DA files whose name ends in none, and the DA score (``'z'`` or
+        ``'raw'``).
 
     Returns
     -------
     MetricsAnalysis
-        A block that cannot be analysed (e.g. fewer than 4 systems, a system without a
-        human score) is reported in ``problems`` and the others are still analysed.
+        The blocks by key: the language pair, with `` / <testset>`` and `` / <refset>`` added
+        where it has several (each block also holds ``lp``, ``testset`` and ``refset`` apart).
 
     Raises
     ------
     StatsInputError
-        A file cannot be read; an unknown reference-free metric; no block can be analysed
-        (the first problem).
+        A file cannot be read; a language pair or test set asked for is not in the files; an
+        unknown reference-free metric; no block can be analysed (the first problem).
     """
     data = (
         files
@@ -338,15 +378,15 @@ def metrics_analysis(
     analyses: dict[str, LanguagePairTests] = {}
     problems: dict[str, str] = {}
     with _recorded() as messages:
-        for lp_name in data.language_pairs:
+        for lp_name, testsets in _wanted(data, language_pairs, testset):
             try:
-                keys = _block_keys(data, lp_name, data.testsets(lp_name), choice.refset)
+                keys = _block_keys(data, lp_name, testsets, choice.refset)
             except StatsInputError as exc:
                 problems[lp_name] = str(exc)
                 continue
-            for key, testset, ref in keys:
+            for key, t, ref in keys:
                 try:
-                    scores, selection = _block_scores(data, lp_name, testset, ref, choice)
+                    scores, selection = _block_scores(data, lp_name, t, ref, choice)
                     williams = _williams(scores, alternative, confidence_level, sign_align)
                 except StatsInputError as exc:
                     problems[key] = str(exc)
@@ -373,15 +413,12 @@ def _block_fields(key, scores: LanguagePairScores, refset: str, selection) -> di
     }
 
 
-def _pair_analysis(
-    key, scores, williams, alternative, confidence_level, sign_align, refset="", selection=None
-):
-    """Correlations, the Williams tests (computed here when ``williams`` is None), influence
-    and metric-metric correlations of one block."""
+def language_pair_analysis(tests: LanguagePairTests) -> LanguagePairAnalysis:
+    """Correlations with humans (Pearson, Spearman, Kendall), leave-one-out influence and the
+    metric-metric matrices of one block of :func:`metrics_analysis`."""
+    scores, williams = tests.scores, tests.williams
     with _recorded() as messages:
         correlation = correlate_with_human(scores.metrics, scores.human)
-        if williams is None:
-            williams = _williams(scores, alternative, confidence_level, sign_align)
         influence = leave_one_out(scores.metrics, scores.human)
     aligned = scores.metrics[list(williams.order)] * williams.sign
     metric_corr = {"pearson": williams.metric_corr}
@@ -393,74 +430,21 @@ def _pair_analysis(
         influence=influence,
         metric_corr=metric_corr,
         warnings=tuple(messages),
-        **_block_fields(key, scores, refset, selection or BlockSelection()),
+        **_block_fields(tests.key, scores, tests.refset, tests.selection),
     )
 
 
-def language_pair_analysis(tests: LanguagePairTests) -> LanguagePairAnalysis:
-    """Correlations with humans (Pearson, Spearman, Kendall), leave-one-out influence and the
-    metric-metric matrices of one block of :func:`metrics_analysis`."""
-    return _pair_analysis(
-        tests.key, tests.scores, tests.williams, None, None, None, tests.refset, tests.selection
-    )
-
-
-def metrics_report(
-    files: Files,
-    *,
-    language_pairs: Sequence[str] | None = None,
-    testset: str | None = None,
-    alternative: str = "greater",
-    confidence_level: float = 0.95,
-    sign_align: bool = True,
-    refset: str | None = None,
-    reference_free: Sequence[str] = (),
-    exclude_systems: Sequence[str] = (),
-    exclude_outliers: bool = False,
-    lp: str | None = None,
-    human_score: str = "z",
-) -> tuple[LanguagePairAnalysis, ...]:
-    """:class:`LanguagePairAnalysis` of the chosen language pairs, in the order given (each
-    reference of a language pair its own block with ``refset='all'``).
-
-    Parameters
-    ----------
-    files : Files
-    language_pairs : sequence of str, optional
-        Default: every language pair of the files that has human scores, in file order (the
-        others named in a warning).
-    testset : str, optional
-        The test set, needed for a language pair that has several.
-    alternative, confidence_level, sign_align
-        As in :func:`stats.williams.williams_all_pairs`.
-    refset, reference_free, exclude_systems, exclude_outliers
-        As in :class:`SystemsChoice`.
-    lp, human_score
-        As in :func:`read_metric_scores`: the language pair of DA files whose name ends in
-        none, and the DA score (``'z'`` or ``'raw'``).
+def metrics_report(files: Files | SystemScores, **options) -> tuple[LanguagePairAnalysis, ...]:
+    """Every block of :func:`metrics_analysis` (same arguments) with its correlations and
+    influence (:func:`language_pair_analysis`), in order. A block left out (``problems`` of
+    the analysis) is named in a :class:`~stats.DegenerateInputWarning`, with its reason.
 
     Raises
     ------
     StatsInputError
-        A file cannot be read, or a chosen language pair cannot be analysed (see
-        :meth:`~stats.readers.system_level.SystemScores.language_pair`).
+        As :func:`metrics_analysis`.
     """
-    data = read_metric_scores(files, lp=lp, human_score=human_score)
-    choice = _choice(refset, reference_free, exclude_systems, exclude_outliers)
-    data = _reference_free(data, choice.reference_free)
-    wanted = list(language_pairs) if language_pairs else _with_human(data)
-    out = []
-    for lp_name in wanted:
-        if lp_name not in data.language_pairs or (
-            testset is None and len(data.testsets(lp_name)) > 1
-        ):
-            data.language_pair(lp_name, testset=testset)  # raises, naming what is there
-        chosen = testset if testset is not None else data.testsets(lp_name)[0]
-        for key, t, ref in _block_keys(data, lp_name, [chosen], choice.refset):
-            scores, selection = _block_scores(data, lp_name, t, ref, choice)
-            out.append(
-                _pair_analysis(
-                    key, scores, None, alternative, confidence_level, sign_align, ref, selection
-                )
-            )
-    return tuple(out)
+    result = metrics_analysis(files, **options)
+    for key, problem in result.problems.items():
+        warnings.warn(f"{key} left out: {problem}", DegenerateInputWarning, stacklevel=2)
+    return tuple(language_pair_analysis(t) for t in result.analyses.values())

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,6 +21,7 @@ import pandas as pd
 
 from .._choices import TEXT_METRICS as TEXT_METRICS  # re-exported
 from .._errors import StatsInputError
+from .._tokenize_options import resolve_options
 from ..randomized import (
     RandomizedTestResult,
     approximate_randomization,
@@ -29,6 +30,7 @@ from ..randomized import (
 )
 from ..readers._archives import expand_sources
 from ..readers._common import load_bytes, name_list, source_name, split_lines
+from ..readers.mt_text import language_pair_of
 from ..readers.segments import (
     pivot_scores,
     read_lines,
@@ -63,6 +65,8 @@ def text_statistics(
     metric: str = "bleu",
     progress: Callable[[float], None] | None = None,
     jobs: int | None = None,
+    options: Mapping | None = None,
+    lp: str | None = None,
 ) -> SegmentStatistics:
     """Per-segment sufficient statistics of ``metric`` (bleu, chrf or ter) for every system.
 
@@ -78,16 +82,28 @@ def text_statistics(
         Receives the fraction of systems done.
     jobs : int, optional
         Worker processes for TER extraction (default: all cores).
+    options : mapping, optional
+        sacreBLEU's options of the metric under its names (``tokenize``, ``lowercase``,
+        ``smooth_method``; ``word_order``, ``beta``, ``whitespace``; ``asian_support``, ...).
+    lp : str, optional
+        The language pair (``en-ja``); default the one the file names hold
+        (:func:`stats.readers.mt_text.language_pair_of`). BLEU's tokenizer defaults by its
+        target language as in sacreBLEU (``zh``, ``ja-mecab``, ``ko-mecab``, else ``13a``);
+        the one used is in the options and the signature.
 
     Raises
     ------
     StatsInputError
         Fewer than two systems; anything :func:`stats.readers.segments.read_parallel` or
-        :func:`stats.sufficient.extract_statistics` rejects.
+        :func:`stats.sufficient.extract_statistics` rejects; an unknown option; a tokenizer
+        that cannot run here (a missing MeCab package or SentencePiece model).
     """
+    if lp is None:
+        lp = language_pair_of(references, hypotheses)
+    opts = resolve_options(metric, options, lp=lp)
     refs, hyps = read_parallel(references, hypotheses)
     _check_two_systems(len(hyps), hyps)
-    return extract_statistics(refs, hyps, metric=metric, progress=progress, jobs=jobs)
+    return extract_statistics(refs, hyps, metric=metric, progress=progress, jobs=jobs, **opts)
 
 
 def segment_texts(
@@ -479,6 +495,8 @@ def systems_table_analysis(
     jobs: int | None = None,
     progress: Callable[[float], None] | None = None,
     load: Callable[[str], SegmentStatistics] | None = None,
+    options: Mapping[str, Mapping] | None = None,
+    lp: str | None = None,
 ) -> SystemsTableResult:
     """The sacreBLEU-style systems table (:func:`stats.systems_table.systems_table`) of text
     files or of a segment-score file.
@@ -501,6 +519,9 @@ def systems_table_analysis(
     load : callable, optional
         ``load(metric)`` returns the statistics of one metric in place of reading the files
         (the dashboard passes its cached extraction); the metric names are those above.
+    options, lp : optional
+        Text: sacreBLEU's options per metric (``{"bleu": {"tokenize": "char"}}``) and the
+        language pair, as for :func:`text_statistics`.
 
     Raises
     ------
@@ -532,7 +553,10 @@ def systems_table_analysis(
             )
 
         def read(metric: str) -> SegmentStatistics:
-            return text_statistics(references, hypotheses, metric=metric, jobs=jobs)
+            return text_statistics(
+                references, hypotheses, metric=metric, jobs=jobs,
+                options=(options or {}).get(metric), lp=lp,
+            )
     if not chosen:
         raise StatsInputError("metrics: choose at least one metric")
     data = [(load or read)(m) for m in dict.fromkeys(chosen)]

@@ -1,4 +1,4 @@
-"""``python -m stats``: the command-line front end.
+"""``mt-stats`` (``python -m stats``): the command-line front end.
 
 Each subcommand lives in its own module exposing ``add_parser(subparsers)`` (which registers
 the subcommand and sets ``func`` to a callable taking the parsed arguments and returning the
@@ -16,6 +16,7 @@ import sys
 import warnings
 
 from .._errors import StatsInputError
+from ._common import manners, program_name, share_manners, version_text
 
 #: subcommand modules, in the order ``--help`` lists them
 SUBCOMMANDS = (
@@ -39,13 +40,15 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
-        prog="python -m stats",
+        prog=program_name(),
         description="Significance tests for MT evaluation (Williams, randomized tests, QE, "
         "human gold standard).",
     )
+    parser.add_argument("--version", action="version", version=version_text())
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name in SUBCOMMANDS:
         importlib.import_module(f"{__name__}.{name}").add_parser(sub)
+    share_manners(parser)  # --format latex, '-' for standard input
     return parser
 
 
@@ -70,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            text = args.func(args)
+            with manners(args, parser) as finish:
+                text = finish(args.func(args))
     except StatsInputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

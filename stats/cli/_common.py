@@ -1,10 +1,16 @@
-"""Output helpers shared by the ``python -m stats`` subcommands."""
+"""Output helpers shared by the ``mt-stats`` (``python -m stats``) subcommands, and the manners
+every subcommand shares: ``--version``, ``-`` for standard input on file arguments and
+``--format latex`` wherever a subcommand has ``--format`` (see :func:`manners`)."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import contextvars
 import json
 import math
+import os
+import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -45,6 +51,131 @@ def dumps(obj) -> str:
     return json.dumps(jsonable(obj), indent=2, allow_nan=False)
 
 
+# ---- the manners shared by every subcommand (as sacreBLEU's) ----
+
+#: The distribution whose version ``--version`` prints.
+DISTRIBUTION = "mt-significance"
+#: Metavars of the options that name input files: ``-`` there is standard input.
+FILE_METAVARS = ("FILE", "PATH")
+#: The name standard input gets as an input file (``-``); readers see its bytes under it.
+STDIN_NAME = "stdin"
+#: Output formats every subcommand with ``--format`` accepts on top of its own.
+SHARED_FORMATS = ("latex",)
+
+#: Whether :func:`table_tsv` and :func:`matrix_tsv` write TSV or booktabs LaTeX (set by
+#: :func:`manners` for ``--format latex``; the subcommands' TSV path then writes LaTeX tables).
+_TABLES = contextvars.ContextVar("mt_stats_tables", default="tsv")
+
+
+def program_name(argv0: str | None = None) -> str:
+    """The name usage lines show: ``mt-stats`` from the installed command, ``python -m stats``
+    when run as a module."""
+    base = os.path.basename(argv0 if argv0 is not None else (sys.argv[0] if sys.argv else ""))
+    return "python -m stats" if base in ("__main__.py", "") else base
+
+
+def version_text() -> str:
+    """``mt-stats X.Y.Z`` (the installed distribution's version)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        number = version(DISTRIBUTION)
+    except PackageNotFoundError:  # a source checkout that was never installed
+        number = "unknown"
+    return f"%(prog)s {number}"
+
+
+def _subparsers(parser: argparse.ArgumentParser):
+    for action in parser._actions:  # argparse keeps no public list of subcommands
+        if isinstance(action, argparse._SubParsersAction):
+            yield from action.choices.values()
+
+
+def share_manners(parser: argparse.ArgumentParser) -> None:
+    """Give every subcommand of ``parser`` the shared manners: ``latex`` among the choices of
+    its ``--format`` (the help lists it), and ``-`` (standard input) mentioned in the help of
+    its file options."""
+    for sub in dict.fromkeys(_subparsers(parser)):  # aliases share a parser
+        for action in sub._actions:
+            if "--format" in action.option_strings and action.choices is not None:
+                # a subcommand that writes a format itself keeps writing it
+                sub.set_defaults(own_formats=tuple(action.choices))
+                extra = [f for f in SHARED_FORMATS if f not in action.choices]
+                action.choices = [*action.choices, *extra]
+            elif action.option_strings and action.metavar in FILE_METAVARS and action.help:
+                action.help += " ('-': standard input)"
+
+
+def _file_dests(parser: argparse.ArgumentParser, command: str | None) -> list[str]:
+    """The destinations of the file options of subcommand ``command``."""
+    return list(
+        dict.fromkeys(
+            a.dest
+            for sub in _subparsers(parser)
+            if sub.prog.endswith(f" {command}")
+            for a in sub._actions
+            if a.option_strings and a.metavar in FILE_METAVARS
+        )
+    )
+
+
+def read_stdin(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """Replace a ``-`` among the file arguments of ``args`` by the bytes of standard input, as
+    an upload ``("stdin", bytes)`` that every reader takes. Standard input is read once: ``-``
+    given twice is an error."""
+    found = []
+    for dest in _file_dests(parser, getattr(args, "command", None)):
+        value = getattr(args, dest, None)
+        found += [dest] * (value == "-" if isinstance(value, str) else list(value or ()).count("-"))
+    if not found:
+        return
+    if len(found) > 1:
+        flags = ", ".join(dict.fromkeys(f"--{d.replace('_', '-')}" for d in found))
+        raise StatsInputError(f"standard input ('-') can be read once; given to {flags}")
+    data = sys.stdin.buffer.read()
+    if not data:
+        raise StatsInputError(f"--{found[0].replace('_', '-')} -: standard input is empty")
+    value = getattr(args, found[0])
+    upload = (STDIN_NAME, data)
+    if isinstance(value, list):
+        setattr(args, found[0], [upload if v == "-" else v for v in value])
+    else:
+        setattr(args, found[0], upload)
+
+
+@contextlib.contextmanager
+def manners(args: argparse.Namespace, parser: argparse.ArgumentParser):
+    """While a subcommand runs: standard input read (:func:`read_stdin`), and ``--format
+    latex`` turned into the subcommand's table path with LaTeX tables. Yields the function
+    that finishes its output text (:func:`finish`)."""
+    read_stdin(args, parser)
+    shared = None
+    token = None
+    fmt = getattr(args, "format", None)
+    if fmt in SHARED_FORMATS and fmt not in getattr(args, "own_formats", ()):
+        shared, args.format = args.format, "tsv"
+        token = _TABLES.set(shared)
+    try:
+        yield lambda text: finish(text, shared)
+    finally:
+        if token is not None:
+            _TABLES.reset(token)
+
+
+def finish(text: str, shared: str | None) -> str:
+    """The output of a subcommand in a shared format: for LaTeX, its ``#`` caption lines become
+    LaTeX comments (``%``) around the booktabs tables."""
+    if shared != "latex" or not text:
+        return text
+    return "\n".join("%" + line[1:] if line.startswith("#") else line for line in text.split("\n"))
+
+
+def _latex(df: pd.DataFrame, *, index: bool, marks=None) -> str:
+    from ..export_tables import dataframe_to_latex
+
+    return dataframe_to_latex(df, index=index, marks=marks).rstrip("\n")
+
+
 def pvalue_matrix_json(matrix: pd.DataFrame) -> dict:
     """``{row: {col: p or None}}`` from a square p-value DataFrame (NaN -> None)."""
     return {
@@ -52,21 +183,34 @@ def pvalue_matrix_json(matrix: pd.DataFrame) -> dict:
     }
 
 
-def matrix_tsv(matrix: pd.DataFrame, *, empty: str = "-", fmt: str = "{:.6g}") -> str:
-    """Tab-separated matrix with a header row; NaN cells print as ``empty``."""
+def matrix_tsv(matrix: pd.DataFrame, *, empty: str = "-", fmt: str = "{:.6g}", marks=None) -> str:
+    """Tab-separated matrix with a header row; NaN cells print as ``empty``. With ``--format
+    latex``, a booktabs tabular (one number format for the matrix; ``marks``, a
+    :class:`stats.export_tables.Marks`, in bold and dagger)."""
+    if _TABLES.get() == "latex":
+        return _latex(matrix, index=True, marks=marks)
     lines = ["\t".join(["", *map(str, matrix.columns)])]
     for r in matrix.index:
         cells = []
         for c in matrix.columns:
             v = matrix.at[r, c]
-            cells.append(empty if v is None or (isinstance(v, float) and math.isnan(v)) else fmt.format(v))
+            cells.append(
+                empty if v is None or (isinstance(v, float) and math.isnan(v)) else fmt.format(v)
+            )
         lines.append("\t".join([str(r), *cells]))
     return "\n".join(lines)
 
 
 def table_tsv(rows: Sequence[Mapping], columns: Sequence[str], *, fmt: str = "{:.6g}") -> str:
-    """Tab-separated table of ``rows`` (dicts) restricted to ``columns``."""
+    """Tab-separated table of ``rows`` (dicts) restricted to ``columns``; with ``--format
+    latex``, a booktabs tabular of the same cells (numbers formatted per column)."""
     import numpy as np
+
+    if _TABLES.get() == "latex":
+        import pandas as pd
+
+        frame = pd.DataFrame([{c: row.get(c) for c in columns} for row in rows], columns=columns)
+        return _latex(frame, index=False)
 
     def cell(v):
         if v is None:
@@ -90,10 +234,12 @@ def add_system_outputs(group, *, wmt_scores: bool = False) -> None:
     with ``--lp``, ``--testset`` and ``--refset`` to choose their block."""
     group.add_argument(
         "--ref",
-        action="append",
+        action="extend",
+        nargs="+",
         metavar="FILE",
         default=[],
-        help="reference file, one segment per line (repeat for more references)",
+        help="reference file(s), one segment per line: several give several references "
+        "(--ref refA refB, as sacrebleu; --ref may also be repeated)",
     )
     group.add_argument(
         "--hyp",
@@ -101,7 +247,8 @@ def add_system_outputs(group, *, wmt_scores: bool = False) -> None:
         nargs="+",
         metavar="FILE",
         default=[],
-        help="hypothesis file(s), one per system; system name = file name without extension",
+        help="hypothesis file(s), one per system, any extension; system names: what the file "
+        "names do not share (generaltest2023.en-de.hyp.ONLINE-W.de -> ONLINE-W)",
     )
     if not wmt_scores:
         group.add_argument(
@@ -119,7 +266,9 @@ def add_system_outputs(group, *, wmt_scores: bool = False) -> None:
         "system); or WMT metrics task segment-level files as published (METRIC LP TESTSET "
         "REFSET SYSTEM DOCID SEGID SCORE, gzip, .zip/.tar.gz, directories)",
     )
-    group.add_argument("--lp", metavar="LP", help="with WMT --scores: the language pair")
+    group.add_argument("--lp", metavar="LP", help="with WMT --scores: the language pair; with "
+                       "--ref/--hyp: the pair whose target language sets sacreBLEU's default "
+                       "tokenizer (default: read from the file names)")
     group.add_argument("--testset", metavar="NAME", help="with WMT --scores: the test set")
     group.add_argument(
         "--refset",

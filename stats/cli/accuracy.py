@@ -51,6 +51,7 @@ from ._common import (
     significance_tsv,
     table_tsv,
 )
+from ._sacrebleu_options import add_sacrebleu_options, metric_options
 from .randomized import DEFAULT_SEED
 
 DEFAULT_RESAMPLES = 1000
@@ -127,6 +128,7 @@ def add_parser(subparsers) -> None:
     add_correction(p, alpha=False)
     p.add_argument("--format", choices=["json", "tsv"], default="json")
     add_jobs(p)
+    add_sacrebleu_options(p, lp=True)
     p.set_defaults(func=run)
 
 
@@ -157,16 +159,30 @@ def _load_metrics(args: argparse.Namespace) -> dict:
     if has_text and not text_metrics:
         raise StatsInputError("--ref/--hyp given but --metric names none of bleu, chrf, ter")
     from ..analyses import accuracy_statistics
+    from ..analyses.mt_systems import text_statistics
 
-    return accuracy_statistics(
-        references=args.ref,
-        hypotheses=args.hyp,
-        metrics=text_metrics,
-        scores=args.scores,
-        score_metrics=args.score_metric,
-        lower_is_better=args.lower_is_better or (),
-        jobs=args.jobs,
-    )
+    options = metric_options(args)
+    out = {  # each text metric with sacreBLEU's options (tokenizer by --lp / the file names)
+        m: text_statistics(
+            args.ref, args.hyp, metric=m, jobs=args.jobs, options=options[m], lp=args.lp
+        )
+        for m in text_metrics
+    }
+    if args.scores:
+        found = accuracy_statistics(
+            scores=args.scores,
+            score_metrics=args.score_metric,
+            lower_is_better=args.lower_is_better or (),
+            jobs=args.jobs,
+        )
+        for name, data in found.items():
+            if name in out:
+                raise StatsInputError(
+                    f"metric name {name!r} of {args.scores} clashes with the text metric {name} "
+                    "(metrics)"
+                )
+            out[name] = data
+    return out
 
 
 def run(args: argparse.Namespace) -> str:

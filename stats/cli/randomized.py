@@ -64,6 +64,7 @@ from ._common import (
     significance_tsv,
     table_tsv,
 )
+from ._sacrebleu_options import add_sacrebleu_options, metric_options
 
 DEFAULT_SEED = 12345
 DEFAULT_RESAMPLES = {"paired-bootstrap": 1000, "bootstrap": 1000, "approximate-randomization": 10000}
@@ -101,6 +102,7 @@ def add_parser(subparsers) -> None:
     add_correction(p)
     p.add_argument("--format", choices=["json", "tsv"], default="json")
     add_jobs(p)
+    add_sacrebleu_options(p)
     p.set_defaults(func=run)
 
 
@@ -130,7 +132,7 @@ def _load(args: argparse.Namespace, metric: str):
             refset=args.refset,
         )
         return data
-    wmt_only = [f"--{k}" for k in ("lp", "testset", "refset") if getattr(args, k)]
+    wmt_only = [f"--{k}" for k in ("testset", "refset") if getattr(args, k)]
     if wmt_only:
         raise StatsInputError(
             f"{', '.join(wmt_only)}: only with --scores (WMT segment-level files)"
@@ -144,7 +146,10 @@ def _load(args: argparse.Namespace, metric: str):
         raise StatsInputError(
             "--metric mean needs --scores (segment scores); use bleu, chrf or ter with text files"
         )
-    return text_statistics(args.ref, args.hyp, metric=metric, jobs=args.jobs)
+    return text_statistics(
+        args.ref, args.hyp, metric=metric, jobs=args.jobs,
+        options=metric_options(args)[metric], lp=args.lp,
+    )
 
 
 def run(args: argparse.Namespace) -> str:
@@ -249,6 +254,7 @@ def _block(args: argparse.Namespace, data, metric: str, n: int):
                 "pvalues": pvalue_matrix_json(res.pvalue),
                 "higher_is_better": bool(res.higher_is_better),
                 "signature": res.signature or None,
+                "metric_options": dict(data.options) if data.signature else None,
                 **({"wmt_block": dict(data.block)} if data.block else {}),
                 "confidence_level": res.confidence_level,
                 "score_ci": {

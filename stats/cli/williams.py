@@ -54,7 +54,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         help="language pair (default: all); with one, also the language pair of DA files whose "
         "name does not end in xx-yy",
     )
-    p.add_argument("--testset", metavar="NAME", help="test set, if a language pair has several")
+    p.add_argument(
+        "--testset",
+        metavar="NAME",
+        help="only this test set (default: every test set, each its own block)",
+    )
     p.add_argument(
         "--refset",
         metavar="NAME|all",
@@ -116,19 +120,24 @@ def _many(parser, flag: str, metavar: str, help: str) -> None:
     parser.add_argument(flag, action="extend", nargs="+", default=[], metavar=metavar, help=help)
 
 
-def _power(a: LanguagePairAnalysis, alpha: float) -> dict:
-    """The ``power`` entry of a language pair: the smallest detectable difference per cell and
-    its median over the grid."""
+def _power(a: LanguagePairAnalysis, alpha: float):
+    """``(detectable difference per cell, its median over the grid)`` of one block."""
     from ..power import median_detectable_difference, williams_grid_power
 
     grid = williams_grid_power(a.williams, alpha=alpha, power=POWER)
-    median = median_detectable_difference(grid)
+    return grid, median_detectable_difference(grid)
+
+
+def _power_json(a: LanguagePairAnalysis, alpha: float) -> dict:
+    """The ``power`` entry of a block: the smallest detectable difference per cell and its
+    median over the grid."""
+    grid, median = _power(a, alpha)
     return {
         "n": a.williams.n,
         "alpha": alpha,
         "power": POWER,
         "method": "noncentral t approximation",
-        "median_detectable_difference": None if median != median else median,
+        "median_detectable_difference": median,
         "detectable_difference": pvalue_matrix_json(grid),
     }
 
@@ -143,17 +152,18 @@ def _grid(a: LanguagePairAnalysis, alpha: float, correction: str):
 
 
 def _block(a: LanguagePairAnalysis, grid, power: bool) -> dict:
-    """One language pair of the JSON document."""
+    """One block (language pair, test set, reference) of the JSON document: ``lp``,
+    ``testset`` and ``refset`` each hold one name (null when the files name none)."""
     from ..williams import williams_winners
 
     corr, res, loo = a.correlation, a.williams, a.influence
     order = list(res.order)
     extra = significance_json(grid, "williams_p_adjusted")
     if power:
-        extra["power"] = _power(a, grid.alpha)
+        extra["power"] = _power_json(a, grid.alpha)
     sel = a.selection
     return {
-        "lp": a.key,
+        "lp": a.lp,
         "testset": a.testset or None,
         "refset": a.refset or None,
         "n": res.n,
@@ -195,12 +205,10 @@ def _block(a: LanguagePairAnalysis, grid, power: bool) -> dict:
 
 def document(analyses, *, alpha=0.05, correction="none", power=False) -> dict:
     """The CLI's JSON document (as plain JSON types) of :func:`stats.analyses.metrics_report`;
-    each language pair with its clusters (``rank``), sidedness, ``williams_p_adjusted`` with a
+    each block with its clusters (``rank``), sidedness, ``williams_p_adjusted`` with a
     ``correction`` and ``power`` when asked."""
-    grids = [_grid(a, alpha, correction) for a in analyses]
-    return jsonable(
-        {"language_pairs": [_block(a, g, power) for a, g in zip(analyses, grids, strict=True)]}
-    )
+    blocks = [_block(a, _grid(a, alpha, correction), power) for a in analyses]
+    return jsonable({"language_pairs": blocks})
 
 
 def _num(value, fmt: str) -> str:
@@ -208,38 +216,38 @@ def _num(value, fmt: str) -> str:
     return "-" if value is None or value != value else fmt.format(value)
 
 
-def _tsv(doc: dict, analyses, args) -> str:
-    import pandas as pd
+def _tables(analyses, args) -> str:
+    """TSV (or, with ``--format latex``, booktabs LaTeX) of each block, from the result
+    objects: caption lines (``#``), then the Williams p-value matrix, significant cells
+    marked."""
+    from ..export_tables import pvalue_marks
 
     parts: list = []
-    for block in doc["language_pairs"]:
-        order = block["metrics"]
-        matrix = pd.DataFrame(
-            [[block["williams_p"][r][c] for c in order] for r in order],
-            index=order,
-            columns=order,
-            dtype=float,
-        )
-        side = "one-sided" if block["alternative"] == "greater" else "two-sided"
+    for a in analyses:
+        res = a.williams
+        order = list(res.order)
+        grid = _grid(a, args.alpha, args.correction)
+        side = "one-sided" if res.alternative == "greater" else "two-sided"
         head = (
-            f"# {block['lp']}"
-            + (f" {block['testset']}" if block["testset"] else "")
-            + (f" refset={block['refset']}" if block["refset"] else "")
-            + f"\tn={block['n']}\t{side} Williams p: row correlates better than column"
+            f"# {a.lp}"
+            + (f" {a.testset}" if a.testset else "")
+            + (f" refset={a.refset}" if a.refset else "")
+            + f"\tn={res.n}\t{side} Williams p: row correlates better than column"
         )
-        # an undefined r (constant metric: null in the JSON) is '-', as in the matrix
-        rs = "\t".join(f"{m}={_num(block['pearson'][m], '{:.4f}')}" for m in order)
+        # an undefined r (constant metric) is '-', as in the matrix
+        rs = "\t".join(f"{m}={_num(a.correlation.pearson[m], '{:.4f}')}" for m in order)
         lines = [head, f"# pearson\t{rs}"]
-        if block["refset"] or _left_out(block):  # blocks of WMT metrics task files
-            lines += _selection_lines(block, args.alpha)
-        lines.append(matrix_tsv(matrix, fmt="{:.4g}"))
+        if a.refset or _left_out(a.selection):  # blocks of WMT metrics task files
+            lines += _selection_lines(a, args.alpha)
+        matrix = res.pvalue.loc[order, order]
+        marks = pvalue_marks(res.significant(args.alpha).loc[order, order], alpha=args.alpha)
+        lines.append(matrix_tsv(matrix, fmt="{:.4g}", marks=marks))
         if args.correction != "none":
-            grid = _grid(analyses[len(parts)], args.alpha, args.correction)
             lines.append(significance_tsv(grid, "Williams p"))
-        if "power" in block:
-            d = block["power"]["median_detectable_difference"]
+        if args.power:
+            d = _power(a, args.alpha)[1]
             lines.append(
-                f"# power: with {block['n']} systems, differences in r below "
+                f"# power: with {res.n} systems, differences in r below "
                 f"{_num(d, '{:.3f}')} (median over the pairs) are not detected with "
                 f"{POWER:.0%} power at alpha={args.alpha:g}"
             )
@@ -247,25 +255,28 @@ def _tsv(doc: dict, analyses, args) -> str:
     return "\n\n".join(parts)
 
 
-def _left_out(block: dict) -> bool:
-    return bool(block["excluded_systems"] or block["without_human"] or block["dropped_metrics"])
+def _left_out(sel) -> bool:
+    return bool(sel.excluded_systems or sel.without_human or sel.dropped_metrics)
 
 
-def _selection_lines(block: dict, alpha: float) -> list[str]:
-    """The TSV captions of a block: winners, and what was left out of it."""
+def _selection_lines(a: LanguagePairAnalysis, alpha: float) -> list[str]:
+    """The caption lines of a block: winners, and what was left out of it."""
+    from ..williams import williams_winners
+
+    sel = a.selection
     lines = [
         f"# winners (alpha={alpha:g}, not outperformed by any metric)\t"
-        + "\t".join(block["winners"])
+        + "\t".join(williams_winners(a.williams, alpha=alpha))
     ]
-    outliers = set(block["outliers"])
-    if block["excluded_systems"]:
-        names = [s + (" (outlier)" if s in outliers else "") for s in block["excluded_systems"]]
+    outliers = set(sel.outliers)
+    if sel.excluded_systems:
+        names = [s + (" (outlier)" if s in outliers else "") for s in sel.excluded_systems]
         lines.append("# excluded systems\t" + "\t".join(names))
-    if block["without_human"]:
-        lines.append("# systems without human scores\t" + "\t".join(block["without_human"]))
-    if block["dropped_metrics"]:
+    if sel.without_human:
+        lines.append("# systems without human scores\t" + "\t".join(sel.without_human))
+    if sel.dropped_metrics:
         lines.append(
-            "# dropped metrics (no score for a kept system)\t" + "\t".join(block["dropped_metrics"])
+            "# dropped metrics (no score for a kept system)\t" + "\t".join(sel.dropped_metrics)
         )
     return lines
 
@@ -293,7 +304,6 @@ def run(args) -> str:
         lp=args.lp[0] if args.lp and len(args.lp) == 1 else None,
         human_score=args.human_score,
     )
-    doc = document(analyses, alpha=args.alpha, correction=args.correction, power=args.power)
-    if args.format == "tsv":
-        return _tsv(doc, analyses, args)
-    return dumps(doc)
+    if args.format == "tsv":  # also --format latex (stats.cli._common.manners)
+        return _tables(analyses, args)
+    return dumps(document(analyses, alpha=args.alpha, correction=args.correction, power=args.power))

@@ -23,8 +23,6 @@ column, system or segment at fault.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Sequence
 from pathlib import PurePath
 
 import numpy as np
@@ -46,6 +44,7 @@ from ._common import (
     read_table,
     to_float,
 )
+from .mt_text import read_parallel as read_parallel  # the MT output reader
 
 __all__ = [
     "read_lines",
@@ -84,81 +83,6 @@ def read_lines(source: Source, name: str | None = None) -> tuple[list[str], str]
     if lines and lines[-1] == "":
         lines = lines[:-1]
     return [ln[:-1] if ln.endswith("\r") else ln for ln in lines], label
-
-
-def read_parallel(
-    references: Sequence, hypotheses: Sequence
-) -> tuple[list[list[str]], dict[str, list[str]]]:
-    """Read reference file(s) and one hypothesis file per system.
-
-    Parameters
-    ----------
-    references : sequence of sources
-        One or more reference files (paths, bytes, file objects, or ``(name, source)`` pairs).
-    hypotheses : sequence of sources
-        One file per system; the system name is the file name without its extension.
-
-    Returns
-    -------
-    (references, hypotheses)
-        ``references`` as a list of reference streams (sacrebleu's layout) and
-        ``hypotheses`` as a dict system name -> list of segments, in input order.
-
-    Raises
-    ------
-    StatsInputError
-        No reference or no hypothesis file; files with different numbers of lines (naming
-        both files and counts); an empty reference line (file and line); two hypothesis
-        files with the same system name.
-    """
-    if isinstance(references, (str, os.PathLike)):
-        references = [references]  # one path
-    if isinstance(hypotheses, (str, os.PathLike)):
-        hypotheses = [hypotheses]
-    if isinstance(references, bytes) or not references:
-        raise StatsInputError("references: give at least one reference file")
-    if isinstance(hypotheses, bytes) or not hypotheses:
-        raise StatsInputError("hypotheses: give at least one hypothesis file (one per system)")
-    refs: list[tuple[str, list[str]]] = []
-    for item in references:
-        src, nm = _named(item)
-        lines, label = read_lines(src, nm)
-        refs.append((label, lines))
-    first_label, first = refs[0]
-    n = len(first)
-
-    def check_aligned(label: str, lines: list[str]) -> None:
-        if len(lines) != n:
-            raise StatsInputError(
-                f"{label} has {len(lines)} lines but {first_label} has {n}; "
-                "all files must have one segment per line, aligned"
-            )
-
-    for label, lines in refs[1:]:
-        check_aligned(label, lines)
-    hyps: dict[str, list[str]] = {}
-    files: dict[str, str] = {}
-    for item in hypotheses:
-        src, nm = _named(item)
-        lines, label = read_lines(src, nm)
-        sys_name = system_name(label)
-        if sys_name in hyps:
-            raise StatsInputError(
-                f"{label}: system name {sys_name!r} is also used by {files[sys_name]}; "
-                "rename one of the files"
-            )
-        check_aligned(label, lines)
-        hyps[sys_name] = lines
-        files[sys_name] = label
-    for label, lines in refs:
-        empty = [i for i, ln in enumerate(lines, start=1) if not ln.strip()]
-        if empty:
-            more = f" (and {len(empty) - 1} more)" if len(empty) > 1 else ""
-            raise StatsInputError(
-                f"{label}, line {empty[0]}: empty reference segment{more}; the metric cannot "
-                "score a segment without a reference"
-            )
-    return [lines for _, lines in refs], hyps
 
 
 def read_segment_scores(

@@ -111,8 +111,7 @@ def detect_system_format(text: str, label: str = "<input>") -> str:
         The first line is neither a WMT header, a wide header (with a ``system`` column) nor a
         five-field WMT row.
     """
-    head, rows, _ = split_lines(text, label, header=False)
-    del head
+    rows = _leading_rows(text, label)
     wmt = detect_wmt_format(rows[0][1])  # REFSET files and DA scores of the metrics task
     if wmt is not None:
         return wmt
@@ -136,6 +135,20 @@ def detect_system_format(text: str, label: str = "<input>") -> str:
         f"WMT columns {' '.join(WMT_COLUMNS)} or a wide table with a 'system' column, a 'human' "
         f"column and one column per metric{hint}"
     )
+
+
+def _leading_rows(text: str, label: str, lines: int = 200) -> list[tuple[int, list[str]]]:
+    """The first ``lines`` lines of ``text`` split into fields (enough to tell the format and
+    hint at another kind of file), without splitting the rest of a large file."""
+    cut = -1
+    for _ in range(lines):
+        cut = text.find("\n", cut + 1)
+        if cut < 0:
+            break
+    try:
+        return split_lines(text if cut < 0 else text[:cut], label, header=False)[1]
+    except StatsInputError:  # the start holds no data row: the whole text says why
+        return split_lines(text, label, header=False)[1]
 
 
 def _wmt_from_rows(rows: list[tuple[int, list[str]]], label: str) -> pd.DataFrame:
@@ -188,7 +201,14 @@ def read_wmt_system_level(source: Source, *, name: str | None = None) -> pd.Data
     """
     data, label = load_bytes(source, name)
     text = decode(data, label)
-    fmt = detect_system_format(text, label)
+    tidy = _wmt_system_level(data, text, detect_system_format(text, label), label)
+    _check_duplicates(tidy)
+    return tidy
+
+
+def _wmt_system_level(data: bytes, text: str, fmt: str, label: str) -> pd.DataFrame:
+    """The tidy frame of a WMT system-level file already decoded (``text``) and detected
+    (``fmt``), duplicates not yet checked."""
     if fmt == "wide":
         raise StatsInputError(
             f"{label}, line 1: missing header column(s) METRIC, SCORE (expected "
@@ -202,9 +222,7 @@ def read_wmt_system_level(source: Source, *, name: str | None = None) -> pd.Data
         raw = raw.rename(columns={c: c.upper() for c in raw if c != LINE})
     else:
         raw = read_table(data, required=WMT_COLUMNS, name=label, hint=EXPECTED, text=text).frame
-    tidy = _wmt_tidy(raw, label)
-    _check_duplicates(tidy)
-    return tidy
+    return _wmt_tidy(raw, label)
 
 
 def read_wide_system_scores(source: Source, *, name: str | None = None) -> pd.DataFrame:
@@ -227,6 +245,14 @@ def read_wide_system_scores(source: Source, *, name: str | None = None) -> pd.Da
         wrong number of fields, an empty system name, a non-numeric/NaN/infinite score (naming
         file, line and column), or a system listed twice for the same language pair.
     """
+    tidy = _wide_system_scores(source, name=name)
+    _check_duplicates(tidy, wide=True)
+    return tidy
+
+
+def _wide_system_scores(source, *, name: str | None, text: str | None = None) -> pd.DataFrame:
+    """The tidy frame of a wide file (``text``: its decoded text, when the caller has it),
+    duplicates not yet checked."""
     table = read_table(
         source,
         required=("system",),
@@ -234,6 +260,7 @@ def read_wide_system_scores(source: Source, *, name: str | None = None) -> pd.Da
         name=name,
         extra_columns=True,
         hint=EXPECTED,
+        text=text,
     )
     raw, label = table.frame, table.name
     kind = file_kind([c for c in raw.columns if c != LINE])
@@ -273,20 +300,13 @@ def read_wide_system_scores(source: Source, *, name: str | None = None) -> pd.Da
                 raw[LINE].to_numpy(),
             )
         )
-    tidy = pd.concat(parts, ignore_index=True)
-    dup = tidy.duplicated(["lp", "testset", "system", "metric"], keep=False)
-    if dup.any():
-        first = tidy[dup].iloc[0]
-        same = tidy[dup & (tidy["system"] == first["system"]) & (tidy["lp"] == first["lp"])]
-        lines = sorted(set(int(v) for v in same["line"]))
-        raise StatsInputError(
-            f"{label}, lines {' and '.join(map(str, lines[:2]))}: system {first['system']!r} appears "
-            f"twice{'' if first['lp'] == DEFAULT_LP else ' for language pair ' + repr(first['lp'])}"
-        )
-    return tidy
+    return pd.concat(parts, ignore_index=True)
 
 
-def _check_duplicates(tidy: pd.DataFrame) -> None:
+def _check_duplicates(tidy: pd.DataFrame, *, wide=()) -> None:
+    """Raise on a (metric, lp, testset, refset, system) score given twice, naming both
+    places; within one wide file (``wide``: True, or the names of the wide files) as a system
+    listed twice."""
     key = ["metric", "lp", "testset", *(["refset"] if "refset" in tidy else []), "system"]
     dup = tidy.duplicated(key, keep=False)
     if not dup.any():
@@ -294,6 +314,14 @@ def _check_duplicates(tidy: pd.DataFrame) -> None:
     rows = tidy[dup]
     first = rows.iloc[0]
     same = rows[(rows[key] == first[key]).all(axis=1)]
+    files = set(same["file"])
+    if len(files) == 1 and (wide is True or first["file"] in wide):
+        lines = sorted(set(int(v) for v in same["line"]))
+        lp = "" if first["lp"] == DEFAULT_LP else " for language pair " + repr(first["lp"])
+        raise StatsInputError(
+            f"{first['file']}, lines {' and '.join(map(str, lines[:2]))}: system "
+            f"{first['system']!r} appears twice{lp}"
+        )
     where = " and ".join(
         f"{f}, line {ln}" for f, ln in zip(same["file"], same["line"], strict=True)
     )
@@ -432,9 +460,15 @@ class SystemScores:
             rows = rows[(rows["refset"] == refs[0]) | (rows["refset"] == "")]
             where += f", reference {refs[0]!r}"
         files = tuple(pd.unique(rows["file"]))
-        _check_duplicates(
-            rows.assign(testset=testset, **({"refset": refs[0]} if "refset" in rows else {}))
+        # the files were checked when read: only rows without a test set or reference, which
+        # join the chosen one here, can make a new duplicate
+        joined = (rows["testset"] == "").any() or (
+            "refset" in rows and (rows["refset"] == "").any()
         )
+        if joined:
+            _check_duplicates(
+                rows.assign(testset=testset, **({"refset": refs[0]} if "refset" in rows else {}))
+            )
         human_rows = rows[rows["metric"] == HUMAN]
         metric_rows = rows[rows["metric"] != HUMAN]
         if human_rows.empty:
@@ -572,13 +606,16 @@ def read_system_scores(
         )
     parts = []
     labels = []
+    wide: list[str] = []
+    # each file decoded and its format told once; duplicates checked once, over all files
     # directories and archives contribute their system-level files only
     for name, src in expand_sources(sources, names, skip=(".seg.score", ".doc.score")):
         data, label = load_bytes(src, name)
         text = decode(data, label)
         fmt = detect_system_format(text, label)
         if fmt == "wide":
-            part = read_wide_system_scores(data, name=label)
+            part = _wide_system_scores(data, name=label, text=text)
+            wide.append(label)
         elif fmt == "da-sys":
             da = read_da_system_scores(data, name=label, lp=lp, human_score=human_score)
             n = len(da)
@@ -591,11 +628,11 @@ def read_system_scores(
                 "(*.sys.score: METRIC LP TESTSET REFSET SYSTEM SCORE)"
             )
         else:
-            part = read_wmt_system_level(data, name=label)
+            part = _wmt_system_level(data, text, fmt, label)
         parts.append(part)
         labels.append(label)
     frame = pd.concat(parts, ignore_index=True)
     if "refset" in frame:
         frame["refset"] = frame["refset"].fillna("")
-    _check_duplicates(frame)
+    _check_duplicates(frame, wide=wide)
     return SystemScores(frame=frame, files=tuple(labels))

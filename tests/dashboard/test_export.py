@@ -76,6 +76,7 @@ def test_missing_browser_raises_export_unavailable(monkeypatch):
         export.figure_to_bytes(go.Figure(), "png")
 
 
+@pytest.mark.browser  # kaleido drives Chromium
 @pytest.mark.skipif(not os.path.exists(export.DEBIAN_CHROMIUM), reason="no /usr/bin/chromium")
 def test_kaleido_renders_real_png_and_svg(monkeypatch):
     monkeypatch.setenv("BROWSER_PATH", export.DEBIAN_CHROMIUM)

@@ -13,7 +13,7 @@ import pytest
 from plotly.subplots import make_subplots
 
 from dashboard import transport
-from dashboard.figures import grids, style
+from dashboard.figures import grids, overview, style
 
 NAMES = ["TerrorCat", "Meteor", "BLEU", "TER"]
 
@@ -118,7 +118,7 @@ def test_meta_and_width_are_dropped_and_the_data_revision_follows_the_data(pvalu
 
 
 def test_the_original_figure_is_untouched(pvalues):
-    fig = grids.significance_mosaic({"es-en": pvalues, "de-en": pvalues}, alpha=0.05)
+    fig = overview.significance_mosaic({"es-en": pvalues, "de-en": pvalues}, alpha=0.05)
     before = pio.to_json(fig)
     transport.browser_figure(fig)
     assert pio.to_json(fig) == before

@@ -58,6 +58,7 @@ def test_slope_chart_end_labels_key():
     assert names == {"FBK-UPV-UEDIN-now…": "FBK-UPV-UEDIN-nowp-long"}  # not "r" (Pearson r)
 
 
+@pytest.mark.browser  # kaleido drives Chromium
 @pytest.mark.skipif(export.find_browser() is None, reason="kaleido needs Chromium")
 def test_svg_export_holds_full_names():
     svg = export.figure_to_bytes(_grid(), "svg").decode()

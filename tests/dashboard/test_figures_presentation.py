@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from plotly.subplots import make_subplots
 
-from dashboard.figures import grids, presentation
+from dashboard.figures import grids, overview, presentation
 from tests.dashboard.test_figures_metrics import LONG, _long_pvalues
 
 
@@ -24,7 +24,7 @@ def test_full_names_replace_shortened_tick_labels():
 
 def test_grid_panels_stand_in_one_row_and_fit_the_slide():
     panels = {f"test {k}": grids.significance_grid(_long_pvalues(LONG)) for k in range(3)}
-    fig = grids.grids_side_by_side(panels, cols=1)  # stacked: as a page built it
+    fig = overview.grids_side_by_side(panels, cols=1)  # stacked: as a page built it
     assert len({fig.layout[f"yaxis{s}"].domain[1] for s in ("", "2", "3")}) == 3
     big = presentation.apply_presentation(fig, True)
     tops = {big.layout[f"yaxis{s}"].domain[1] for s in ("", "2", "3")}
@@ -45,7 +45,7 @@ def test_many_panels_wrap_and_still_fit():
     names = [f"n{i}" for i in range(12)]
     pvalue = _long_pvalues(names)
     panels = {f"lp{k}": grids.significance_grid(pvalue) for k in range(6)}
-    big = presentation.apply_presentation(grids.grids_side_by_side(panels, cols=1), True)
+    big = presentation.apply_presentation(overview.grids_side_by_side(panels, cols=1), True)
     tops = sorted({round(big.layout[f"yaxis{s}"].domain[1], 6) for s in ("", *"23456")})
     assert len(tops) == 2  # 4 + 2 panels
     assert big.layout.height <= presentation.MAX_PRESENTATION_HEIGHT

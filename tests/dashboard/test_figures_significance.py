@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dashboard.figures import grids, meta_eval, metrics
+from dashboard.figures import grids, meta_eval, metrics, overview
 from dashboard.figures.clusters import adjusted_grid_args, cluster_boundaries, cluster_shapes
 from stats.grids import grid_significance
 from stats.perm_both import perm_both
@@ -107,7 +107,7 @@ def test_perm_both_grid_and_panels_keep_each_grids_clusters():
     # side by side: the second panel's lines on its own axes
     one = grid_significance(res.pvalue, alpha=0.5)
     other = meta_eval.perm_both_grid(res, one, label="Pearson r")
-    both = grids.grids_side_by_side({"en-de": fig, "zh-en": other})
+    both = overview.grids_side_by_side({"en-de": fig, "zh-en": other})
     assert _horizontal(both, "y") == boundaries
     assert {s.xref for s in both.layout.shapes if s.yref == "y2"} == {"x2"}
     assert len(both.layout.shapes) == len(fig.layout.shapes) + len(other.layout.shapes)

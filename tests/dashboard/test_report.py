@@ -120,6 +120,7 @@ def test_missing_browser_is_noted_not_fatal(page_report, monkeypatch):
     assert not any(name.endswith(".svg") for name in files)
 
 
+@pytest.mark.browser  # kaleido drives Chromium
 @pytest.mark.skipif(export.find_browser() is None, reason="no Chromium for kaleido")
 def test_svg_figures_rendered_by_kaleido(page_report):
     files = _zip(report.build_report(page_report, svg=True))
@@ -134,3 +135,46 @@ def test_jsonable():
     assert report._jsonable(np.float64("nan")) is None
     assert report._jsonable((np.int32(3), float("inf"), "a")) == [3, None, "a"]
     assert report._jsonable({1: np.bool_(True)}) == {"1": True}
+
+
+# ---- what people carry out: summary first, record last and folded, figures at their size ----
+
+
+def _sections(html: str) -> list[str]:
+    return [h.split("</h2>")[0] for h in html.split("<h2>")[1:]]
+
+
+def test_html_opens_with_a_summary_and_ends_with_the_folded_record(page_report):
+    html = _zip(report.build_report(page_report, svg=False))["report.html"].decode()
+    assert _sections(html) == ["Summary", "Figures", "Record"]
+    summary = html.split("<h2>Summary</h2>")[1].split("<h2>Figures</h2>")[0]
+    # inputs (name, size, hash), settings (label: value) and the key table
+    assert "human.tsv" in summary and hashlib.sha256(b"abc").hexdigest()[:16] in summary
+    assert "Significance level α</th><td>0.05" in summary
+    assert "<caption>Correlations, 95% CI Bold: best.</caption>" in summary
+    assert html.count("<table>") == len(page_report.tables)  # the key table once
+    record = html.split("<h2>Record</h2>")[1].lstrip()
+    assert record.startswith("<details><summary>") and "&quot;sha256&quot;" in record
+    assert html.index('class="plotly-graph-div"') > html.index("<h2>Figures</h2>")
+
+
+def test_long_tables_fold_and_others_follow_the_figures(page_report):
+    long = pd.DataFrame({"score": np.arange(report.FOLD_ROWS + 5, dtype=float)})
+    page_report.add_table("long", report.TableEntry(long, filename="segments", caption="Seg"))
+    html = _zip(report.build_report(page_report, svg=False))["report.html"].decode()
+    assert _sections(html) == ["Summary", "Figures", "Tables", "Record"]
+    tables = html.split("<h2>Tables</h2>")[1].lstrip()
+    assert tables.startswith("<details><summary>Seg (35 rows; also in tables/segments.csv)")
+
+
+def test_figures_keep_the_height_they_were_laid_out_for():
+    from plotly.subplots import make_subplots
+
+    tall = make_subplots(rows=5, cols=1, subplot_titles=list("abcde"))
+    assert report.figure_size(tall) == ("100%", f"{5 * report.SUBPLOT_ROW_PX}px")
+    sized = go.Figure(layout={"height": 2400, "width": 900})
+    assert report.figure_size(sized) == ("900px", "2400px")
+    r = report.PageReport("p")
+    r.add_figure("t", tall, "tall")
+    html = report.report_html(r, report.report_record(r))
+    assert f"height:{5 * report.SUBPLOT_ROW_PX}px" in html.replace(" ", "")
