@@ -55,6 +55,12 @@ pages = [
     st.Page(
         _PAGES / "human.py", title="Tests vs humans", icon=":material/groups:", url_path="human"
     ),
+    st.Page(
+        _PAGES / "leaderboard.py",
+        title="Leaderboard",
+        icon=":material/leaderboard:",
+        url_path="leaderboard",
+    ),
 ]
 page = st.navigation(pages)
 

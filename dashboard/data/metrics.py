@@ -86,3 +86,17 @@ def williams_power(
         analysis(uploads, alternative, choice).analyses[key].williams, alpha=alpha, power=POWER
     )
     return median_detectable_difference(grid)
+
+
+def findings_order(keys) -> list:
+    """Block keys in the order of the WMT findings' tables: into English first, then out of
+    English, then the rest, each alphabetical (``cs-en``, ``de-en``, ..., ``en-cs``, ...); a
+    key's language pair is its text before the first `` / ``."""
+
+    def rank(key: str):
+        lp = key.split(" / ")[0]
+        src, _, tgt = lp.partition("-")
+        group = 0 if tgt == "en" else 1 if src == "en" else 2
+        return (group, lp, key)
+
+    return sorted(keys, key=rank)

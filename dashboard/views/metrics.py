@@ -66,6 +66,13 @@ uploads, is_sample = components.file_input(
     ),
     help=metrics_segment.UPLOAD_HELP,
 )
+# other files open on their own defaults (language pair, scatter metrics), not on what the
+# previous files left selected; the first run keeps a shared URL's settings
+_seen = tuple((str(u[0]), len(u[1])) if isinstance(u, tuple) else str(u) for u in uploads)
+if st.session_state.get("metrics_files_seen", _seen) != _seen:
+    for _key in ("metrics_lp", "metrics_scatter"):
+        st.session_state.pop(_key, None)
+st.session_state["metrics_files_seen"] = _seen
 if meta_eval.is_segment_level(uploads) and not metrics.is_published(uploads):
     metrics_segment.render(uploads)
     st.stop()  # the system-level Williams view below is for system-level files
@@ -90,7 +97,12 @@ with components.controls_expander("Controls"):
     keys = list(result.analyses)
     with c_lp:
         lp = components.remembered(
-            st.selectbox, "Language pair", keys, key="metrics_lp", default=keys[0]
+            st.selectbox,
+            "Language pair",
+            keys,
+            key="metrics_lp",
+            # WMT files as published: the findings' order; a user's own files: theirs
+            default=metrics.findings_order(keys)[0] if metrics.is_published(uploads) else keys[0],
         )
     analysis = metrics.lp_analysis(uploads, lp, alternative, choice)
     names = list(analysis.williams.order)
@@ -127,15 +139,21 @@ with components.controls_expander("Controls"):
         "Metrics in the scatter plots",
         names,
         key="metrics_scatter",
-        default=list(dict.fromkeys([names[0], baseline if baseline in names else names[-1]])),
+        # the best metric beside the baseline (BLEU), as a user compares them
+        default=list(
+            dict.fromkeys(
+                [
+                    next((m for m in names if m != baseline), names[0]),
+                    baseline if baseline in names else names[-1],
+                ]
+            )
+        ),
         max_selections=6,
     )
     if not presentation:  # the names stay; the table is for preparing the slides
         view_state.alias_editor(all_names, key="metrics_aliases")
 
-components.show_warnings(result.problems, prefix="left out")
-components.show_warnings(result.warnings + analysis.warnings)
-metrics_choice.captions(result.analyses)
+metrics_choice.left_out_summary(result, analysis)
 
 w = analysis.williams
 symbol = tables.CORRELATION_SYMBOLS[kind]

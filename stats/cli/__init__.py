@@ -19,7 +19,16 @@ from .._errors import StatsInputError
 from ._common import manners, program_name, share_manners, version_text
 
 #: subcommand modules, in the order ``--help`` lists them
-SUBCOMMANDS = ("williams", "qe", "randomized", "accuracy", "meta_eval", "human", "dashboard")
+SUBCOMMANDS = (
+    "williams",
+    "qe",
+    "randomized",
+    "accuracy",
+    "meta_eval",
+    "human",
+    "dashboard",
+    "rank",
+)
 
 
 class _Parser(argparse.ArgumentParser):

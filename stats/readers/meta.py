@@ -47,6 +47,7 @@ from .system_level import _as_source
 
 __all__ = [
     "MetaEvalData",
+    "parse_metric_name",
     "MetaEvalTable",
     "is_meta_eval_source",
     "read_meta_eval",
@@ -56,6 +57,21 @@ MISSING = frozenset({"none", "na", "nan", "n/a", ""})
 LONG_COLUMNS = ("METRIC", "LP", "TESTSET", "SYSTEM", "SEGMENT", "SCORE")
 GOLD_DEFAULT = "human"
 _LEVELS = ("seg", "sys")
+
+
+def parse_metric_name(name: str, all_refs=()) -> tuple[str, frozenset | None]:
+    """Base name and references of a metric named as MTME names them (``EvalSet.
+    ParseMetricName``): ``NAME-refA``, ``NAME-refA.refB`` (both), ``NAME-src`` (none: source-
+    based), ``NAME-all`` (every reference in ``all_refs``). A name without ``-`` has unknown
+    references (None)."""
+    if "-" not in name:
+        return name, None
+    base, tail = name.rsplit("-", 1)
+    if tail == "src":
+        return base, frozenset()
+    if tail == "all":
+        return base, frozenset(all_refs)
+    return base, frozenset(tail.split("."))
 
 
 @dataclass
@@ -161,12 +177,28 @@ class MetaEvalData:
             raise StatsInputError(f"human score type {gold!r} not found; present: {', '.join(names)}")
         return match[0]
 
-    def table(self, lp: str, *, gold: str | None = None, level: str = "seg") -> MetaEvalTable:
+    def table(
+        self,
+        lp: str,
+        *,
+        gold: str | None = None,
+        level: str = "seg",
+        refs: Sequence[str] | None = None,
+        close_refs: Sequence[str] = (),
+        include_human: bool = False,
+        primary: Sequence[str] | None = None,
+    ) -> MetaEvalTable:
         """The aligned scores of ``lp`` for gold type ``gold`` (see :meth:`choose_gold`).
 
         Systems are those with at least one gold score (as MTME); a system that a metric uses as
         its reference (MTME's ``NAME-REF``) and does not score is left out, and so are human
         translations (systems named like a file in MTME's ``references/``), as MTME's default.
+
+        With ``refs`` (MTME's ``GetCorrelations``): only metrics whose references
+        (:func:`parse_metric_name`) are among ``refs`` are kept, and the human translations
+        named in ``refs`` or ``close_refs`` are never systems; ``include_human`` keeps the other
+        human translations as systems. ``primary``: only metrics with these base names (when
+        non-empty).
 
         Raises
         ------
@@ -198,19 +230,39 @@ class MetaEvalData:
         known = set(pair.known_systems or ()) | {
             s for lv in _LEVELS for sc in pair.gold[lv].values() for s in sc.values
         }
-        refs: set = set()
-        for mname, sc in main_metrics.items():
+        excluded: set = set()
+        for sc in main_metrics.values():
             for s in sc.values:
                 if s not in known:
                     raise StatsInputError(
                         f"{sc.file}, line {sc.lines[s]}: unknown system {s!r} (not among the "
                         f"systems of the human scores or system outputs of {lp})"
                     )
+        if refs is not None:
+            wanted = set(refs)
+            main_metrics = {
+                m: sc for m, sc in main_metrics.items()
+                if (r := parse_metric_name(m, pair.references)[1]) is None or r <= wanted
+            }
+            if not main_metrics:
+                raise StatsInputError(
+                    f"language pair {lp!r}: no metric uses only the reference(s) "
+                    f"{', '.join(sorted(wanted))}"
+                )
+            excluded |= wanted | set(close_refs)
+        if primary:
+            names = set(primary)
+            main_metrics = {
+                m: sc for m, sc in main_metrics.items()
+                if parse_metric_name(m, pair.references)[0] in names
+            }
+        for mname, sc in main_metrics.items():
             own = set(mname.rsplit("-", 1)[1].split(".")) if "-" in mname else set()
-            refs |= {s for s in systems if s not in sc.values and s in own}
+            excluded |= {s for s in systems if s not in sc.values and s in own}
         # human translations (MTME: a system named like a reference) are not evaluated, as
         # MTME's default (include_human=False)
-        systems = [s for s in systems if s not in refs and s not in pair.references]
+        humans = set() if include_human else pair.references
+        systems = [s for s in systems if s not in excluded and s not in humans]
         for sc in main_metrics.values():
             lacking = [s for s in systems if s not in sc.values]
             if lacking:
@@ -218,6 +270,9 @@ class MetaEvalData:
                     f"{sc.file}: no scores for system(s) {name_list(lacking)}, which have "
                     f"human scores in {main_gold.file}"
                 )
+
+        if not main_metrics:
+            raise StatsInputError(f"language pair {lp!r}: no primary metric among the files")
 
         def matrix(sc):
             return np.array([sc.values[s] for s in systems], dtype=float)
@@ -234,7 +289,9 @@ class MetaEvalData:
             gold=matrix(seg_gold) if seg_ok else None,
             metrics={m: matrix(seg_metrics[m]) for m in main_metrics} if seg_ok else None,
             gold_sys=matrix(sys_gold)[:, 0] if use_sys else None,
-            metrics_sys={m: matrix(sc)[:, 0] for m, sc in sys_metrics.items()} if use_sys else None,
+            metrics_sys=(
+                {m: matrix(sys_metrics[m])[:, 0] for m in main_metrics} if use_sys else None
+            ),
             files=tuple(dict.fromkeys(sc.file for sc in used)),
         )
 

@@ -11,7 +11,11 @@ from tests.dashboard.helpers import assert_no_exception
 
 
 def _texts(at):
-    return " ".join([c.value for c in at.caption] + [w.value for w in at.warning])
+    return " ".join(
+        [c.value for c in at.caption]
+        + [w.value for w in at.warning]
+        + [m.value for m in at.markdown]
+    )
 
 
 @pytest.fixture
@@ -30,15 +34,17 @@ def at(app_test):
 def test_zip_of_published_files_is_read_as_system_level(at):
     assert len(at.get("plotly_chart")) == 5  # not the segment-level view
     assert at.selectbox(key="metrics_lp").options == ["cs-en", "en-de"]
+    # the metric whose every REFSET is src starts as reference-free: src is no reference
+    assert at.multiselect(key="metrics_reference_free").value == ["COMET-QE"]
+    assert at.selectbox(key="metrics_refset").options[1:-1] == ["newstest2020", "newstestB2020"]
+    at.multiselect(key="metrics_reference_free").set_value([]).run()
     own, *refs, every = at.selectbox(key="metrics_refset").options
     assert (own, refs, every) == (
         "the test set's own",
         ["newstest2020", "newstestB2020", "src"],
         "all (one block each)",
     )
-    # a reference-free metric's REFSET is not a reference
     at.multiselect(key="metrics_reference_free").set_value(["COMET-QE"]).run()
-    assert at.selectbox(key="metrics_refset").options[1:-1] == ["newstest2020", "newstestB2020"]
     # the metric without a score for one cs-en system is dropped, and a caption says so
     assert "Left out of cs-en" in _texts(at) and "METEOR" in _texts(at)
 

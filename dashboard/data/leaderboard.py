@@ -1,0 +1,108 @@
+"""Cached data of the Leaderboard page: the files read once (:mod:`dashboard.data.meta_eval`),
+a task set run by :func:`stats.analyses.task_set.rank_task_set`, and the table shaped from its
+result."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from dashboard.data import Uploads
+from dashboard.data.meta_eval import load
+from stats.analyses.task_set import load_task_set, rank_task_set
+from stats.task_set_presets import PRESETS, known_test_set, per_language_pair
+from stats.task_sets import TaskSet, TaskSetResult, read_task_set
+
+#: choice label -> preset name (None: per language pair; "file": an uploaded task-set file)
+CHOICES = {
+    "Per language pair: system Pearson + segment Kendall by item": None,
+    **{f"{name.upper()} findings' task set": name for name in PRESETS},
+    "Task-set file (JSON / TOML)": "file",
+}
+
+
+def default_choice(uploads: Uploads) -> str:
+    """The WMT preset all of whose language pairs the data holds (the newest first), else
+    per language pair."""
+    lps = set(load(uploads).language_pairs)
+    for label, name in reversed(list(CHOICES.items())):
+        if name in PRESETS and all(lp in lps for t in PRESETS[name]().tasks for lp in t.lps):
+            return label
+    return next(iter(CHOICES))
+
+
+def task_set(uploads: Uploads, choice: str, file: tuple | None = None) -> TaskSet:
+    """The task set chosen (``file``: an uploaded ``(name, bytes)``)."""
+    name = CHOICES[choice]
+    if name is None:
+        return per_language_pair(load(uploads).language_pairs)
+    if name == "file":
+        return read_task_set(file[0], text=file[1])
+    return load_task_set(name)
+
+
+@st.cache_data(show_spinner="Running the task set (PERM-BOTH per task)…", max_entries=16)
+def ranking(
+    uploads: Uploads,
+    choice: str,
+    file: tuple | None,
+    *,
+    gold: str | None,
+    n_resamples: int,
+    seed: int,
+    alpha: float,
+    confidence_resamples: int,
+) -> TaskSetResult:
+    """The task set run on the files (cached on their content and the settings)."""
+    return rank_task_set(
+        load(uploads),
+        task_set(uploads, choice, file),
+        n_resamples=n_resamples,
+        rng=seed,
+        alpha=alpha,
+        gold=gold,
+        confidence_resamples=confidence_resamples,
+    )
+
+
+def gold_names(uploads: Uploads) -> tuple:
+    return load(uploads).gold_names()
+
+
+def is_known(result: TaskSetResult) -> bool:
+    return any(known_test_set(result.test_set, lp) for t in result.tasks for lp in t.task.lps)
+
+
+def leaderboard_table(result: TaskSetResult) -> pd.DataFrame:
+    """One row per metric, best first: MTME's label (``*`` not primary, ``[noref]``), cluster,
+    average, its interval, average rank, then each task's correlation."""
+    rows = []
+    for m in result.statistic.index:
+        info = next(o.display[m] for o in result.tasks if m in o.display)
+        row = {
+            "metric": info.label,
+            "cluster": int(result.rank[m]),
+            "average": float(result.statistic[m]),
+        }
+        if result.confidence_interval is not None:
+            row["ci low"] = float(result.confidence_interval.loc[m, "low"])
+            row["ci high"] = float(result.confidence_interval.loc[m, "high"])
+        row["average rank"] = float(result.average_rank.get(m, float("nan")))
+        for i, o in enumerate(result.tasks):
+            row[f"{i + 1}: {o.task.label}"] = (
+                float(o.correlations[m]) if m in o.correlations.index else float("nan")
+            )
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("metric")
+
+
+def task_table(result: TaskSetResult, index: int) -> pd.DataFrame:
+    """One task's metrics, best first: correlation and cluster."""
+    o = result.tasks[index]
+    return pd.DataFrame(
+        {
+            "metric": [o.display[m].label for m in o.metrics],
+            "correlation": [float(o.correlations[m]) for m in o.metrics],
+            "cluster": [int(o.rank[m]) for m in o.metrics],
+        }
+    ).set_index("metric")

@@ -1,0 +1,314 @@
+"""Metrics ranked by a task set, from files (:func:`rank_task_set`): the CLI (``python -m stats
+rank``) and the dashboard's leaderboard both call it.
+
+For each task and language pair the gold, references and human systems are chosen as MTME's
+``Task`` chooses them: the task's own values, else the standard ones of a known test set
+(:mod:`stats.task_set_presets`), else what the files hold (one note says which was taken).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from .._choices import CORRELATIONS
+from .._errors import StatsInputError
+from .._task_draws import PERM_TEST_SUPPORTED, assemble, pieces, prepare_task
+from ..clusters import significance_clusters
+from ..meta_eval import meta_correlation
+from ..readers._common import name_list
+from ..readers.meta import MetaEvalData, parse_metric_name
+from ..task_set_presets import TEST_SETS, known_test_set, preset
+from ..task_sets import (
+    TaskOutcome,
+    TaskSet,
+    TaskSetResult,
+    combine_tasks,
+    read_task_set,
+    task_pvalues,
+)
+
+__all__ = ["MetricInfo", "load_task_set", "rank_task_set"]
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    """How a metric is displayed: base name, primary, source-based (``[noref]``)."""
+
+    name: str
+    primary: bool
+    noref: bool
+
+    @property
+    def label(self) -> str:
+        """MTME's spreadsheet form: ``*`` before a non-primary metric, ``[noref]`` after a
+        source-based one."""
+        return f"{'' if self.primary else '*'}{self.name}{'[noref]' if self.noref else ''}"
+
+
+def load_task_set(spec: str) -> TaskSet:
+    """A preset name (``wmt23``, ``wmt24``, ``wmt25``) or a .json/.toml file."""
+    low = str(spec).lower()
+    if low.endswith((".json", ".toml")):
+        return read_task_set(spec)
+    return preset(spec)
+
+
+def _gold_for(data: MetaEvalData, lp: str, task, info, notes: list) -> str:
+    present = data.gold_names(lp)
+    if task.gold is not None:
+        return data.choose_gold(task.gold)
+    if info is not None:
+        std = info.std_gold.get(task.level)
+        match = [g for g in present if g.lower() == str(std).lower()]
+        if match:
+            return match[0]
+    if not present:
+        raise StatsInputError(f"{lp}: no human (gold) scores")
+    notes.append(
+        f"{lp}: gold {present[0]!r} taken (the first of {', '.join(present)})"
+        if len(present) > 1
+        else f"{lp}: gold {present[0]!r} taken (the only one)"
+    )
+    return present[0]
+
+
+def _refs_for(data: MetaEvalData, lp: str, info, notes: list) -> tuple:
+    if info is not None:
+        return (info.std_ref,)
+    pair = data.pairs[lp]
+    names = list(pair.metrics["seg"]) + list(pair.metrics["sys"])
+    counts = Counter(
+        r
+        for m in names
+        if (refs := parse_metric_name(m, pair.references)[1]) and len(refs) == 1
+        for r in refs
+    )
+    if not counts:
+        return ()
+    ref = sorted(counts, key=lambda r: (-counts[r], r))[0]
+    notes.append(f"{lp}: reference {ref!r} taken (used by the most metrics)")
+    return (ref,)
+
+
+def rank_task_set(
+    data: MetaEvalData,
+    task_set: TaskSet,
+    *,
+    n_resamples: int = 1000,
+    rng: int | None = None,
+    alpha: float = 0.05,
+    test_set: str | None = None,
+    refs: Sequence[str] | None = None,
+    close_refs: Sequence[str] | None = None,
+    include_human: bool | None = None,
+    primary_only: bool | None = None,
+    scheduler: str | None = None,
+    gold: str | None = None,
+    confidence_resamples: int = 0,
+    confidence_level: float = 0.95,
+) -> TaskSetResult:
+    """Run every task of ``task_set`` on ``data`` and rank the metrics on the weighted average.
+
+    Parameters
+    ----------
+    data : MetaEvalData
+    task_set : TaskSet
+        Its tasks of language pairs missing from ``data`` are left out (with a note).
+    n_resamples : int
+        PERM-BOTH resamples per task.
+    rng : int or None
+        Seed: each task, language pair and chunk of 250 resamples has its own generator derived
+        from it, so the result does not depend on the scheduler.
+    test_set : str, optional
+        Known test set (``wmt23``, ``wmt24``, ``wmt25``) whose standard gold, references and
+        primary metrics apply (default: the task set's).
+    refs, close_refs, include_human, primary_only, gold
+        Override every task's values.
+    scheduler : str, optional
+        ``local:N`` or a Dask scheduler address (:mod:`stats._dask`).
+    confidence_resamples, confidence_level
+        Bootstrap resamples of the items per task for a percentile interval of each average
+        (:func:`stats.task_sets.average_confidence_intervals`; 0: none).
+
+    Raises
+    ------
+    StatsInputError
+        No task left, a bad option, anything the readers or PERM-BOTH reject.
+    """
+    from .._dask import run_pieces
+
+    if (
+        isinstance(n_resamples, bool)
+        or not isinstance(n_resamples, (int, np.integer))
+        or (n_resamples < 1)
+    ):
+        raise StatsInputError(f"--resamples must be a positive integer; got {n_resamples!r}")
+    seed = int(np.random.SeedSequence().entropy) if rng is None else int(rng)  # type: ignore[arg-type]
+    test_set = (test_set or task_set.test_set or "").lower() or None
+    notes: list = []
+    if test_set and test_set not in TEST_SETS:
+        notes.append(
+            f"test set {test_set!r} is not a known WMT set: gold and references "
+            "are taken from the files"
+        )
+    present = [lp for t in task_set.tasks for lp in t.lps if lp in data.pairs]
+    missing = sorted({lp for t in task_set.tasks for lp in t.lps} - set(data.pairs))
+    if not present:
+        raise StatsInputError(
+            f"task set {task_set.name!r} needs language pair(s) {name_list(missing)}; the data "
+            f"has {name_list(data.language_pairs)}"
+        )
+    if missing:
+        notes.append(
+            f"language pair(s) {', '.join(missing)} not in the data: their tasks are left out"
+        )
+        task_set = task_set.restricted(present)
+    prepared, infos, meta, meta_names = [], {}, [], {}
+    for index, task in enumerate(task_set.tasks):
+        if gold is not None:
+            task = replace(task, gold=gold)
+        if (
+            refs is not None
+            or close_refs is not None
+            or include_human is not None
+            or (primary_only is not None)
+        ):
+            task = replace(
+                task,
+                refs=tuple(refs) if refs is not None else task.refs,
+                close_refs=tuple(close_refs) if close_refs is not None else task.close_refs,
+                include_human=task.include_human if include_human is None else include_human,
+                primary_only=task.primary_only if primary_only is None else primary_only,
+            )
+        tables: list = []
+        names: dict = {}
+        golds: list = []
+        used_refs: list = []
+        for lp in task.lps:
+            info = known_test_set(test_set, lp)
+            gold = _gold_for(data, lp, task, info, notes)
+            task_refs = task.refs if task.refs is not None else _refs_for(data, lp, info, notes)
+            primary = sorted(info.primary_metrics) if (task.primary_only and info) else None
+            pair = data.pairs[lp]
+            bases = {
+                parse_metric_name(m, pair.references)[0]
+                for lv in ("seg", "sys")
+                for m in pair.metrics[lv]
+            }
+            if primary and not bases & set(primary):
+                notes.append(
+                    f"{lp}: no metric of the files is a primary metric of "
+                    f"{test_set}; all metrics kept"
+                )
+                primary = None
+            table = data.table(
+                lp,
+                gold=gold,
+                level="seg" if task.level == "sys" else task.level,
+                refs=task_refs if task_refs else None,
+                close_refs=task.close_refs,
+                include_human=task.include_human,
+                primary=primary,
+            )
+            parsed = {m: parse_metric_name(m, pair.references) for m in table.metric_names}
+            counts = Counter(b for b, _ in parsed.values())
+            names[lp] = {}
+            for m, (base, r) in parsed.items():
+                display = base if counts[base] == 1 else m
+                names[lp][display] = m
+                infos[display] = MetricInfo(
+                    display,
+                    primary=info is None or base in info.primary_metrics,
+                    noref=r is not None and not r,
+                )
+            tables.append(table)
+            golds.append(gold)
+            used_refs.extend(task_refs)
+        task = replace(task, gold=",".join(dict.fromkeys(golds)))
+        if task.perm_test != "scores" and not PERM_TEST_SUPPORTED:
+            notes.append(
+                f"{task.label}: MTME's item-pair permutation is not available in this version; "
+                "PERM-BOTH swaps the segment scores"
+            )
+            task = replace(task, perm_test="scores")
+        p = prepare_task(index, task, tables, names, seed)
+        prepared.append(p)
+        meta.append((task, tables, tuple(dict.fromkeys(used_refs))))
+        meta_names[index] = names
+    jobs = [(p, piece) for p in prepared for piece in pieces(p, n_resamples)]
+    results = run_pieces(jobs, seed, scheduler)
+    by_task: dict = {}
+    for (p, piece), arr in zip(jobs, results, strict=True):
+        by_task.setdefault(p.index, {})[piece] = arr
+    outcomes = []
+    for p, (task, tables, task_refs_used) in zip(prepared, meta, strict=True):
+        draws = assemble(p, n_resamples, by_task.get(p.index, {}))
+        n_used = np.full(p.n_pairs, n_resamples)
+        pval = task_pvalues(p.order, draws, n_used, p.correlations)
+        rank = significance_clusters(pval, alpha=alpha)
+        outcomes.append(
+            TaskOutcome(
+                task=task,
+                metrics=p.order,
+                correlations=pd.Series({m: p.correlations[m] for m in p.order}, dtype=float),
+                draws=draws,
+                n_resamples_used=n_used,
+                pvalue=pval,
+                rank=rank,
+                gold=task.gold or "",
+                refs=task_refs_used,
+                n_systems=sum(len(t.systems) for t in tables),
+                n_items=sum(t.n_items for t in tables),
+                display={m: infos[m] for m in p.order},
+                bootstrap=_bootstrap(
+                    p,
+                    task,
+                    tables,
+                    meta_names[p.index],
+                    confidence_resamples,
+                    confidence_level,
+                    seed,
+                ),
+            )
+        )
+    result = combine_tasks(
+        outcomes,
+        task_set,
+        n_resamples=n_resamples,
+        seed=seed,
+        alpha=alpha,
+        notes=tuple(dict.fromkeys(notes)),
+        test_set=test_set,
+        confidence_level=confidence_level,
+    )
+    return result
+
+
+def _bootstrap(prepared, task, tables, names, n_resamples, confidence_level, seed):
+    """Metric -> bootstrap distribution of the task's correlation (items resampled; the same
+    items for every metric), or None (no resamples, or a pooled / soft-pairwise task)."""
+    if n_resamples <= 0 or len(tables) != 1 or task.correlation not in CORRELATIONS:
+        return None
+    t = tables[0]
+    out = {}
+    for d in prepared.order:
+        res = meta_correlation(
+            t.metrics[names[t.lp][d]],
+            t.gold,
+            correlation=task.correlation,
+            level=task.level,
+            grouping=task.grouping,
+            epsilon=task.epsilon,
+            tie_calibration=task.tie_calibration,
+            threshold=task.threshold,
+            n_resamples=n_resamples,
+            confidence_level=confidence_level,
+            rng=np.random.SeedSequence(seed, spawn_key=(prepared.index, 1_000_000)),
+        )
+        out[d] = res.bootstrap_distribution
+    return out

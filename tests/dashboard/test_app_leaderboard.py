@@ -1,0 +1,54 @@
+"""AppTest of the Leaderboard page on the bundled MTME sample: the table holds the task set's
+result (stats.analyses.task_set.rank_task_set with the page's seed), the drill-down shows a task,
+and the figure builder's dots, whiskers and cluster lines."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dashboard.figures.leaderboard import ranking_dots
+from stats.analyses.task_set import rank_task_set
+from stats.readers import read_meta_eval
+from stats.task_set_presets import per_language_pair
+from tests.dashboard.helpers import assert_no_exception, frame_with
+
+ZIP = "sample_data/meta/wmt-sample.zip"
+
+
+def test_ranking_dots_layout():
+    fig = ranking_dots(
+        ["a", "b", "c"],
+        [0.9, 0.8, 0.7],
+        [1, 1, 2],
+        low=[0.85, 0.7, np.nan],
+        high=[0.95, 0.9, np.nan],
+    )
+    (trace,) = fig.data
+    assert list(trace.y) == [0, 1, 2] and list(fig.layout.yaxis.ticktext) == ["a", "b", "c"]
+    assert fig.layout.yaxis.autorange == "reversed"
+    np.testing.assert_allclose(trace.error_x.array, [0.05, 0.1, 0.0])
+    np.testing.assert_allclose(trace.error_x.arrayminus, [0.05, 0.1, 0.0])
+    assert [s.y0 for s in fig.layout.shapes] == [1.5]  # one line between clusters 1 and 2
+    assert ranking_dots(["a"], [0.5], [1]).data[0].error_x.array is None
+
+
+def test_leaderboard_page(app_test):
+    at = app_test("views/leaderboard.py", timeout=120)
+    at.session_state["board_resamples"] = 200
+    at.run()
+    assert_no_exception(at)
+    table = frame_with(at, "average")
+    expected = rank_task_set(
+        read_meta_eval(ZIP),
+        per_language_pair(("en-de", "zh-en")),
+        n_resamples=200,
+        rng=12345,
+        gold="mqm",
+    )
+    assert [m.replace("[noref]", "") for m in table.index] == list(expected.statistic.index)
+    np.testing.assert_allclose(table["average"], expected.statistic.to_numpy(), atol=1e-12)
+    assert list(table["cluster"]) == list(expected.rank)
+    at.selectbox(key="board_task").set_value(at.selectbox(key="board_task").options[1]).run()
+    assert_no_exception(at)
+    assert frame_with(at, "average") is not None
+    assert any("correlation=kendall grouping=item" in c.value for c in at.caption)
