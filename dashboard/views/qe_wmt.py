@@ -124,6 +124,7 @@ def sentence_section(
                     )
                 ],
                 text="Pairwise tests",
+                key="qe_wmt_primary_tests",
             )
         board = board.assign(rank=rank.reindex(board.index).to_numpy())
     st.subheader(f"Leaderboard, {lp} (n = {r.n}, {r.excluded} excluded)")
@@ -179,6 +180,7 @@ def sentence_section(
                 )
             ],
             text="Pairwise tests",
+            key="qe_wmt_other_tests",
         )
     _grid(
         tests_o,
