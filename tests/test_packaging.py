@@ -71,7 +71,11 @@ def test_dashboard_launcher_passes_streamlit_options_after_the_projects_settings
     cmd = dashboard.command(["--server.port", "8502"])
     assert cmd[1:4] == ["-m", "streamlit", "run"] and cmd[4].endswith("app.py")
     # the project's .streamlit/config.toml, then the user's options (the last one wins)
-    assert "--theme.primaryColor=#1f4e99" in cmd and "--server.maxUploadSize=200" in cmd
+    import tomllib
+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    size = config["server"]["maxUploadSize"]
+    assert "--theme.primaryColor=#1f4e99" in cmd and f"--server.maxUploadSize={size}" in cmd
     assert cmd[-2:] == ["--server.port", "8502"]
 
 

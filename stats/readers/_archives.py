@@ -230,6 +230,7 @@ class _BoundedReader(io.RawIOBase):
 def _members_tar(data: bytes, label: str, want, budget: _Budget):
     import gzip
 
+    raw: io.RawIOBase | io.BytesIO
     if data.startswith(GZIP_MAGIC):
         raw = _BoundedReader(gzip.GzipFile(fileobj=io.BytesIO(data)), budget)
     else:

@@ -75,11 +75,9 @@ def load_bytes(source: Source, name: str | None = None) -> tuple[bytes, str]:
         size = getattr(source, "size", None)  # an upload's length, known before any copy
         if isinstance(size, int):
             check_bytes(size, label)
-        data = source.getvalue() if hasattr(source, "getvalue") else source.read()
-        check_bytes(len(data), label)
-        if isinstance(data, str):
-            data = data.encode("utf-8")
-        data = bytes(data)
+        got = source.getvalue() if hasattr(source, "getvalue") else source.read()
+        check_bytes(len(got), label)
+        data = bytes(got.encode("utf-8") if isinstance(got, str) else got)
     else:
         raise StatsInputError(
             f"source must be a path, bytes or a binary file object; got {type(source).__name__}"
