@@ -141,7 +141,7 @@ def _mt_files(tmp_path: Path) -> list[Path]:
     return out
 
 
-def _check_page(page, tmp_path, table_key: str | None) -> None:
+def _check_page(page, tmp_path, table_key: str | None) -> Path:
     assert_no_exception(page)
     assert_inert_page(page)
     report = download(page, "download_report", tmp_path, timeout=300)
@@ -152,6 +152,7 @@ def _check_page(page, tmp_path, table_key: str | None) -> None:
         tex_path = download(page, f"{table_key}_tex", tmp_path)
         assert_inert_tex(tex_path.read_text(), tex_path.name)
     assert_inert_page(page)
+    return report
 
 
 def test_payload_names_are_text_on_the_metrics_page(page, app_url, tmp_path):
@@ -205,3 +206,64 @@ def test_payload_names_are_text_on_the_tests_vs_humans_page(page, app_url, tmp_p
     upload_files(page, [*hyps, *others], index=2)
     wait_for_charts(page, minimum=2, timeout=300)
     _check_page(page, tmp_path, None)
+
+
+def _segment_file(tmp_path: Path) -> Path:
+    """The segment-level wide CSV (lp, system, segment, human:*, one column per metric) with
+    payload metric and system names."""
+    rows = list(csv.reader((SAMPLE / "meta" / "en-de_wide.csv").open()))
+    header = rows[0]
+    metric_cols = [k for k, h in enumerate(header) if k > 2 and not h.startswith("human")]
+    for k, payload in zip(metric_cols, PAYLOADS, strict=False):
+        header[k] = payload
+    systems = sorted({r[1] for r in rows[1:]})
+    rename = dict(zip(systems, PAYLOADS[len(metric_cols) :] + PAYLOADS[:2], strict=False))
+    for r in rows[1:]:
+        r[1] = rename.get(r[1], r[1])
+    out = tmp_path / "seg_payload.csv"
+    with out.open("w", newline="") as f:
+        csv.writer(f).writerows(rows)
+    return out
+
+
+def _assert_names_shown(page) -> None:
+    """The payload metric names reached the page (as literal text in the charts' labels), so
+    the inertness checks are about them and not about a page that refused the file."""
+    text = page.evaluate("() => document.body.textContent")
+    for name in PAYLOADS[:4]:
+        assert name in text, name
+
+
+def _assert_names_in_report(path: Path) -> None:
+    """The report holds the names, escaped (so its inertness is about them)."""
+    with zipfile.ZipFile(path) as zf:
+        html = zf.read("report.html").decode()
+    assert "mlink" in html and "&lt;b id=pwn&gt;" in html
+
+
+def _check_table_exports(page, tmp_path, key: str) -> None:
+    csv_path = download(page, f"{key}_csv", tmp_path)
+    text = csv_path.read_text(encoding="utf-8-sig")
+    assert "[mlink](http://m.test/md)" in text, csv_path.name
+    assert_inert_csv(text, csv_path.name)
+    tex_path = download(page, f"{key}_tex", tmp_path)
+    assert_inert_tex(tex_path.read_text(), tex_path.name)
+
+
+def test_payload_names_are_text_on_the_metrics_segment_level_view(page, app_url, tmp_path):
+    upload_files(page, [_segment_file(tmp_path)])
+    wait_for_charts(page, minimum=3, timeout=180)
+    assert page.get_by_text("Segment-level meta-evaluation").count() >= 1
+    _assert_names_shown(page)
+    _assert_names_in_report(_check_page(page, tmp_path, "meta_table"))
+    for key in ("meta_pairwise_table", "meta_soft_table"):
+        _check_table_exports(page, tmp_path, key)
+
+
+def test_payload_names_are_text_on_the_leaderboard_page(page, app_url, tmp_path):
+    goto_page(page, app_url, "leaderboard", timeout=180)
+    upload_files(page, [_segment_file(tmp_path)])
+    wait_for_charts(page, minimum=2, timeout=180)
+    assert page.get_by_text("synthetic sample data").count() == 0
+    _assert_names_shown(page)
+    _assert_names_in_report(_check_page(page, tmp_path, "board_table"))
