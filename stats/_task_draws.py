@@ -167,13 +167,14 @@ def pieces(prepared: PreparedTask, n_resamples: int) -> list:
     ]
 
 
-def piece_draws(prepared: PreparedTask, piece: tuple, seed: int) -> np.ndarray:
+def piece_draws(prepared: PreparedTask, piece: tuple, seed: int, *, progress=None) -> np.ndarray:
     """Permuted differences (chunk_size x the task's pairs, in ``prepared.order``'s
-    ``triu_indices`` order): the draws API (``return_draws=True``) with the piece's seed."""
+    ``triu_indices`` order): the draws API (``return_draws=True``) with the piece's seed;
+    ``progress(fraction)`` (optional) is passed on to it and changes nothing drawn."""
     b, chunk, size = piece
     block = prepared.blocks[b]
     rng = _seed(seed, prepared.index, b, chunk)
-    common = {"n_resamples": size, "return_draws": True, "rng": rng}
+    common = {"n_resamples": size, "return_draws": True, "rng": rng, "progress": progress}
     if block.kind == "pooled":
         res = perm_both_pooled_accuracy(block.metrics, block.gold, **common)
     elif block.kind == "pairs":

@@ -48,6 +48,7 @@ import pandas as pd
 from . import _perm_calibrated, _perm_linear
 from ._budget import check_budget
 from ._errors import StatsInputError
+from ._progress import check_progress
 from ._results import StatisticPvalue
 from ._validation import check_positive_int
 from .meta_eval import (
@@ -400,6 +401,7 @@ def perm_both(
     block_size: int = 1000,
     return_draws: bool = False,
     rng=None,
+    progress=None,
 ) -> PermBothResult:
     r"""PERM-BOTH tests of every pair of metrics (module notes for the formula).
 
@@ -423,6 +425,10 @@ def perm_both(
         ``(n_pairs, n_resamples)``), for a task set to combine across tasks.
     rng : int, Generator or None
         ``np.random.default_rng(rng)``; one swap matrix per resample serves every pair.
+    progress : callable or None
+        Called as ``progress(fraction)`` after every chunk of resamples with the share done
+        (increasing, 1.0 last); a caller may raise from it to interrupt the run. It does not
+        change the result.
 
     Returns
     -------
@@ -436,6 +442,7 @@ def perm_both(
     """
     _check_choice(correlation, CORRELATIONS, "correlation")
     _check_choice(grouping, GROUPINGS, "grouping")
+    check_progress(progress)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     block_size = check_positive_int(block_size, "block_size")
     names = list(metrics)
@@ -529,6 +536,7 @@ def perm_both(
         return_draws=return_draws,
         chunk=chunk,
         rng=rng,
+        progress=progress,
     )
     return _result(
         order,
@@ -556,11 +564,16 @@ def _resample(
     return_draws,
     chunk,
     rng,
+    progress=None,
 ):
     """The resampling loop shared by the PERM-BOTH tests: ``differences(W, idx)`` gives the
     permuted differences (resamples x pairs ``idx``) for swaps ``W`` (resamples x ``shape``);
     blocks with early stopping as MTME, chunks of a block bounding the memory. Returns the
-    observed differences, the counts at least as large, the resamples used and the draws."""
+    observed differences, the counts at least as large, the resamples used and the draws.
+
+    ``progress(fraction)``, if given, is called after every chunk with the share of the
+    resamples done (increasing, 1.0 last, also when early stopping ends every pair sooner);
+    it draws nothing from ``rng``, so results are the same with or without it."""
     delta = differences(np.zeros((1, *shape), dtype=bool), np.arange(n_pairs))[0]
     gen = np.random.default_rng(rng)
     counts = np.zeros(n_pairs)
@@ -579,10 +592,14 @@ def _resample(
             if kept is not None:
                 kept[idx, done + c0 : done + c0 + W.shape[0]] = diffs.T
             used[idx] += W.shape[0]
+            if progress is not None:
+                progress((done + c0 + W.shape[0]) / n_resamples)
         done += block
         if early_stopping:
             p_now = counts / np.maximum(used, 1)
             active &= ~((p_now < EARLY_MIN) | (p_now > EARLY_MAX))
+    if progress is not None and done < n_resamples:  # early stopping ended every pair
+        progress(1.0)
     return delta, counts, used, kept
 
 

@@ -29,6 +29,7 @@ import numpy as np
 
 from ._budget import check_budget
 from ._errors import StatsInputError
+from ._progress import check_progress
 from ._validation import check_positive_int
 from .meta_eval import GROUPINGS, _check_choice, _group, meta_correlation
 from .perm_both import PermBothResult, _resample, _result
@@ -50,6 +51,7 @@ def perm_both_pairs(
     block_size: int = 1000,
     return_draws: bool = False,
     rng=None,
+    progress=None,
 ) -> PermBothResult:
     """Item-pair permutation tests of every pair of metrics on segment-level acc23.
 
@@ -63,7 +65,7 @@ def perm_both_pairs(
     epsilon : float or None
         The metrics' tie threshold; None (default) calibrates each metric's own, as MTME's
         ``epsilon1=epsilon2=None``.
-    n_resamples, early_stopping, block_size, return_draws, rng
+    n_resamples, early_stopping, block_size, return_draws, rng, progress
         As :func:`stats.perm_both.perm_both`; a resample draws one swap per pair of cells.
 
     Returns
@@ -78,6 +80,7 @@ def perm_both_pairs(
         (use grouping 'item').
     """
     _check_choice(grouping, GROUPINGS, "grouping")
+    check_progress(progress)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     block_size = check_positive_int(block_size, "block_size")
     names = list(metrics)
@@ -153,6 +156,7 @@ def perm_both_pairs(
         return_draws=return_draws,
         chunk=max(1, 10_000_000 // max(1, total)),
         rng=rng,
+        progress=progress,
     )
     return _result(
         order,

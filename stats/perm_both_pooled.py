@@ -26,6 +26,7 @@ import numpy as np
 
 from . import _perm_linear
 from ._errors import StatsInputError
+from ._progress import check_progress
 from ._validation import check_positive_int
 from .perm_both import PermBothResult, _resample, _result, _zscore
 
@@ -41,6 +42,7 @@ def perm_both_pooled_accuracy(
     block_size: int = 1000,
     return_draws: bool = False,
     rng=None,
+    progress=None,
 ) -> PermBothResult:
     """PERM-BOTH tests of every pair of metrics on pairwise accuracy pooled over language pairs.
 
@@ -51,7 +53,7 @@ def perm_both_pooled_accuracy(
         language pair).
     gold : mapping of language pair to array_like (n_systems,)
         Human system scores, NaN for a system without one (left out, as MTME's None).
-    n_resamples, early_stopping, block_size, return_draws, rng
+    n_resamples, early_stopping, block_size, return_draws, rng, progress
         As :func:`stats.perm_both.perm_both`.
 
     Returns
@@ -65,6 +67,7 @@ def perm_both_pooled_accuracy(
         No language pair, metrics that differ between language pairs, fewer than two metrics,
         lengths that differ from the gold's.
     """
+    check_progress(progress)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     block_size = check_positive_int(block_size, "block_size")
     lps = list(gold)
@@ -117,6 +120,7 @@ def perm_both_pooled_accuracy(
         return_draws=return_draws,
         chunk=chunk,
         rng=rng,
+        progress=progress,
     )
     return _result(
         order,

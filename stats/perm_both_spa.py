@@ -23,6 +23,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ._errors import StatsInputError
+from ._progress import check_progress
 from ._validation import check_positive_int
 from .perm_both import PermBothResult, _resample, _result, _zscore
 from .soft_pairwise import pairwise_permutation_pvalues, soft_pairwise_accuracy
@@ -44,6 +45,7 @@ def perm_both_soft_pairwise(
     block_size: int = 1000,
     return_draws: bool = False,
     rng=None,
+    progress=None,
 ) -> PermBothResult:
     """PERM-BOTH tests of every pair of metrics on soft pairwise accuracy (module notes).
 
@@ -57,7 +59,7 @@ def perm_both_soft_pairwise(
         PERM-BOTH swaps (default 1000).
     n_permutations : int
         Sign flips of the inner pairwise permutation tests (default 1000, MTME's).
-    early_stopping, block_size, return_draws
+    early_stopping, block_size, return_draws, progress
         As :func:`stats.perm_both.perm_both`.
     rng : int, Generator or None
         One generator: the inner sign flips first (the same as
@@ -74,6 +76,7 @@ def perm_both_soft_pairwise(
     StatsInputError
         As :func:`~stats.soft_pairwise.soft_pairwise_accuracy`; fewer than two metrics.
     """
+    check_progress(progress)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     n_permutations = check_positive_int(n_permutations, "n_permutations")
     block_size = check_positive_int(block_size, "block_size")
@@ -135,6 +138,7 @@ def perm_both_soft_pairwise(
         return_draws=return_draws,
         chunk=max(1, 20_000_000 // max(1, G.size)),
         rng=gen,
+        progress=progress,
     )
     return _result(
         order,

@@ -4,6 +4,8 @@ result."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 import streamlit as st
 
@@ -41,7 +43,7 @@ def task_set(uploads: Uploads, choice: str, file: tuple | None = None) -> TaskSe
     return load_task_set(name)
 
 
-@st.cache_data(show_spinner="Running the task set (PERM-BOTH per task)…", max_entries=16)
+@st.cache_data(show_spinner=False, max_entries=16)
 def ranking(
     uploads: Uploads,
     choice: str,
@@ -52,8 +54,11 @@ def ranking(
     seed: int,
     alpha: float,
     confidence_resamples: int,
+    _progress: Callable[[float], None] | None = None,
 ) -> TaskSetResult:
-    """The task set run on the files (cached on their content and the settings)."""
+    """The task set run on the files (cached on their content and the settings).
+    ``_progress`` (not part of the cache key) receives the fraction of the tasks' PERM-BOTH
+    resamples done while it runs (:func:`dashboard.page_run.run_long`)."""
     return rank_task_set(
         load(uploads),
         task_set(uploads, choice, file),
@@ -62,6 +67,7 @@ def ranking(
         alpha=alpha,
         gold=gold,
         confidence_resamples=confidence_resamples,
+        progress=_progress,
     )
 
 

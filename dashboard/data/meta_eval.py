@@ -7,6 +7,7 @@ and the settings."""
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import replace
 
 import streamlit as st
@@ -91,18 +92,37 @@ def _recording_warnings(func, *args, **kwargs) -> tuple:
     return result, tuple(dict.fromkeys(str(w.message) for w in caught))
 
 
-@st.cache_data(show_spinner="Testing every pair of metrics (PERM-BOTH)…", max_entries=32)
+@st.cache_data(show_spinner=False, max_entries=32)
 def _perm_both(
-    uploads: Uploads, *, n_resamples: int, seed: int, threshold: float | None = None, **settings
+    uploads: Uploads,
+    *,
+    n_resamples: int,
+    seed: int,
+    threshold: float | None = None,
+    _progress: Callable[[float], None] | None = None,
+    **settings,
 ) -> tuple[tuple[LanguagePairPermBoth, ...], tuple[str, ...]]:
     extra = {} if threshold is None else {"threshold": threshold}
     return _recording_warnings(
-        perm_both_analysis, load(uploads), n_resamples=n_resamples, rng=seed, **settings, **extra
+        perm_both_analysis,
+        load(uploads),
+        n_resamples=n_resamples,
+        rng=seed,
+        progress=_progress,
+        **settings,
+        **extra,
     )
 
 
 def perm_both_grids(
-    uploads: Uploads, *, alpha: float, correction: str, n_resamples: int, seed: int, **settings
+    uploads: Uploads,
+    *,
+    alpha: float,
+    correction: str,
+    n_resamples: int,
+    seed: int,
+    _progress: Callable[[float], None] | None = None,
+    **settings,
 ) -> tuple[dict[str, LanguagePairPermBoth], tuple[str, ...]]:
     """PERM-BOTH for every pair of metrics of every language pair
     (:func:`stats.analyses.meta_significance.perm_both_analysis` with ``settings``: gold,
@@ -112,9 +132,12 @@ def perm_both_grids(
 
     The permutations are cached on (file content, settings, ``n_resamples``, ``seed``):
     changing alpha or the correction only re-reads the grids
-    (:func:`stats.grids.grid_significance`).
+    (:func:`stats.grids.grid_significance`). ``_progress`` (not part of the cache key)
+    receives the fraction done while the permutations run (:func:`dashboard.page_run.run_long`).
     """
-    tests, problems = _perm_both(uploads, n_resamples=n_resamples, seed=seed, **settings)
+    tests, problems = _perm_both(
+        uploads, n_resamples=n_resamples, seed=seed, _progress=_progress, **settings
+    )
     grids = {
         t.lp: replace(
             t,

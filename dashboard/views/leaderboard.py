@@ -8,9 +8,11 @@ dashboard.figures.leaderboard.
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
-from dashboard import components
+from dashboard import components, page_run
 from dashboard.data import leaderboard, samples
 from dashboard.figures.leaderboard import ranking_dots
 
@@ -84,15 +86,20 @@ with components.controls_expander("Controls"):
 
 gold = None if gold_label == gold_options[0] else gold_label
 with components.input_errors():
-    result = leaderboard.ranking(
-        uploads,
-        choice,
-        file,
-        gold=gold,
-        n_resamples=n_resamples,
-        seed=seed,
-        alpha=alpha,
-        confidence_resamples=200,
+    result = page_run.run_long(
+        partial(
+            leaderboard.ranking,
+            uploads,
+            choice,
+            file,
+            gold=gold,
+            n_resamples=n_resamples,
+            seed=seed,
+            alpha=alpha,
+            confidence_resamples=200,
+        ),
+        text=f"Running the task set: PERM-BOTH, {n_resamples:,} resamples per task …",
+        key="board_ranking",
     )
 
 components.seed_caption(seed, n_resamples=n_resamples)

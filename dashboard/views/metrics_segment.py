@@ -11,9 +11,11 @@ reads widgets, calls :mod:`dashboard.data.meta_eval` (cached), shapes tables wit
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
-from dashboard import components, figures, tables
+from dashboard import components, figures, page_run, tables
 from dashboard.data import Uploads, meta_eval, samples
 
 #: Sample choices of the page: label -> whether it is the segment-level sample.
@@ -255,13 +257,11 @@ def render(uploads: Uploads) -> None:
         tests, n_permutations, test_seed = _test_controls(uploads, settings)
         with components.input_errors():
             result, problems = meta_eval.evaluation(uploads, **settings)
-            grids, test_problems = (
-                meta_eval.perm_both_grids(uploads, **tests) if tests else ({}, ())
-            )
         lps = [lp.lp for lp in result.language_pairs]
         lp = components.remembered(
             st.selectbox, "Language pair (table, distribution)", lps, key="meta_lp", default=lps[0]
         )
+    grids, test_problems = _perm_both_grids(uploads, tests)
     components.show_warnings(problems + test_problems)
     gold, n_resamples, seed = settings["gold"], settings["n_resamples"], settings["seed"]
     one = next(x for x in result.language_pairs if x.lp == lp)
@@ -395,6 +395,20 @@ def render(uploads: Uploads) -> None:
     # ---- soft pairwise accuracy ----
     if not meta_eval.system_scores_from_files(uploads, gold):
         _soft_pairwise_section(uploads, gold=gold, n_resamples=n_permutations, seed=test_seed)
+
+
+def _perm_both_grids(uploads: Uploads, tests: dict | None) -> tuple[dict, tuple]:
+    """:func:`dashboard.data.meta_eval.perm_both_grids` under a progress bar with a Stop
+    button (outside the Controls, which presentation mode collapses); nothing when off."""
+    if not tests:
+        return {}, ()
+    with components.input_errors():
+        return page_run.run_long(
+            partial(meta_eval.perm_both_grids, uploads, **tests),
+            text=f"Testing every pair of metrics (PERM-BOTH): {tests['n_resamples']:,} "
+            "permutations …",
+            key="meta_perm_both",
+        )
 
 
 def _perm_both_section(grids: dict, lp: str, *, label: str, variant: str, seed: int) -> None:

@@ -15,6 +15,7 @@ import numpy as np
 
 from .._choices import SOFT_PAIRWISE_ACCURACY as SOFT_PAIRWISE_ACCURACY  # re-exported
 from .._errors import StatsInputError
+from .._progress import check_progress, part
 from ..grids import GridSignificance, grid_significance
 from ..meta_eval import KENDALL_LIKE_THRESHOLD
 from ..perm_both import PermBothResult, perm_both
@@ -74,6 +75,7 @@ def _perm_both_table(table, lp: str, *, level: str, grouping: str, rng, **option
             n_permutations=options["n_resamples"],
             early_stopping=options["early_stopping"],
             rng=rng,
+            progress=options.get("progress"),
         )
     return _perm_both_scores(table, lp, level=level, grouping=grouping, rng=rng, **options)
 
@@ -123,6 +125,7 @@ def perm_both_analysis(
     correction: str = "none",
     perm_test: str = "scores",
     rng=None,
+    progress=None,
 ) -> tuple[LanguagePairPermBoth, ...]:
     """PERM-BOTH (:func:`stats.perm_both.perm_both`) for every pair of metrics of each chosen
     language pair, with clusters at ``alpha`` from the p-values adjusted with ``correction``
@@ -133,7 +136,8 @@ def perm_both_analysis(
     ``perm_test='pairs'``), each metric at its own epsilon.
 
     ``rng`` seeds one generator per language pair (``np.random.default_rng(rng)``), so a
-    language pair's p-values do not depend on which others are chosen.
+    language pair's p-values do not depend on which others are chosen. ``progress(fraction)``
+    (optional) is told the share done, each language pair an equal part.
 
     Raises
     ------
@@ -149,9 +153,10 @@ def perm_both_analysis(
         raise StatsInputError(
             "the item-pair permutation (--perm-test pairs) is for acc23 at segment level"
         )
+    check_progress(progress)
     name, chosen = _chosen(data, gold, lps)
     out = []
-    for lp in chosen:
+    for k, lp in enumerate(chosen):
         table = data.table(lp, gold=name, level=level)
         if perm_test == "pairs":
             if table.gold is None or table.metrics is None:
@@ -164,6 +169,7 @@ def perm_both_analysis(
                 n_resamples=n_resamples,
                 early_stopping=early_stopping,
                 rng=rng,
+                progress=part(progress, k, len(chosen)),
             )
             sig = grid_significance(res.pvalue, alpha=alpha, correction=correction)
             out.append(LanguagePairPermBoth(lp=lp, gold=name, result=res, significance=sig))
@@ -180,6 +186,7 @@ def perm_both_analysis(
             n_resamples=n_resamples,
             early_stopping=early_stopping,
             rng=rng,
+            progress=part(progress, k, len(chosen)),
         )
         sig = grid_significance(res.pvalue, alpha=alpha, correction=correction)
         out.append(LanguagePairPermBoth(lp=lp, gold=name, result=res, significance=sig))
@@ -196,12 +203,13 @@ def pooled_accuracy_perm_both(
     alpha: float = 0.05,
     correction: str = "none",
     rng=None,
+    progress=None,
 ) -> LanguagePairPermBoth:
     """PERM-BOTH of pairwise accuracy pooled over the chosen language pairs
     (:func:`stats.perm_both_pooled.perm_both_pooled_accuracy`), on the system scores the
     meta-evaluation pools (``.sys.score`` files when given, else means of segment scores);
     metrics present in every language pair. ``lp`` of the result is the chosen pairs joined
-    by commas (MTME's task name for it).
+    by commas (MTME's task name for it). ``progress`` as :func:`perm_both_analysis`.
 
     Raises
     ------
@@ -220,6 +228,7 @@ def pooled_accuracy_perm_both(
         n_resamples=n_resamples,
         early_stopping=early_stopping,
         rng=rng,
+        progress=check_progress(progress),
     )
     sig = grid_significance(res.pvalue, alpha=alpha, correction=correction)
     return LanguagePairPermBoth(lp=",".join(chosen), gold=name, result=res, significance=sig)

@@ -17,7 +17,8 @@ import pandas as pd
 
 from .._choices import CORRELATIONS
 from .._errors import StatsInputError
-from .._task_draws import PERM_TEST_SUPPORTED, assemble, pieces, prepare_task
+from .._progress import check_progress, part
+from .._task_draws import PERM_TEST_SUPPORTED, assemble, piece_draws, pieces, prepare_task
 from ..clusters import significance_clusters
 from ..meta_eval import meta_correlation
 from ..readers._common import name_list
@@ -111,6 +112,7 @@ def rank_task_set(
     gold: str | None = None,
     confidence_resamples: int = 0,
     confidence_level: float = 0.95,
+    progress=None,
 ) -> TaskSetResult:
     """Run every task of ``task_set`` on ``data`` and rank the metrics on the weighted average.
 
@@ -134,6 +136,11 @@ def rank_task_set(
     confidence_resamples, confidence_level
         Bootstrap resamples of the items per task for a percentile interval of each average
         (:func:`stats.task_sets.average_confidence_intervals`; 0: none).
+    progress : callable or None
+        Called as ``progress(fraction)`` with the share of the PERM-BOTH pieces done (every
+        task's chunks of resamples in turn, each an equal part; increasing, 1.0 last); a
+        caller may raise from it to interrupt the run. It changes no number. With a
+        ``scheduler`` it is told 1.0 once the workers are done.
 
     Raises
     ------
@@ -142,6 +149,7 @@ def rank_task_set(
     """
     from .._dask import run_pieces
 
+    check_progress(progress)
     if (
         isinstance(n_resamples, bool)
         or not isinstance(n_resamples, (int, np.integer))
@@ -241,7 +249,15 @@ def rank_task_set(
         meta.append((task, tables, tuple(dict.fromkeys(used_refs))))
         meta_names[index] = names
     jobs = [(p, piece) for p in prepared for piece in pieces(p, n_resamples)]
-    results = run_pieces(jobs, seed, scheduler)
+    if scheduler is None and progress is not None:  # here, piece by piece, with progress
+        results = [
+            piece_draws(p, piece, seed, progress=part(progress, k, len(jobs)))
+            for k, (p, piece) in enumerate(jobs)
+        ]
+    else:
+        results = run_pieces(jobs, seed, scheduler)
+        if progress is not None:
+            progress(1.0)
     by_task: dict = {}
     for (p, piece), arr in zip(jobs, results, strict=True):
         by_task.setdefault(p.index, {})[piece] = arr

@@ -1,6 +1,8 @@
 """Real browser: a long computation shows a Stop button beside its progress bar
 (dashboard.page_run.run_steps, used by every page); a click ends it, the page says so without
-an exception, and the session stays usable -- the next change of a control computes afresh."""
+an exception, and the session stays usable -- the next change of a control computes afresh.
+Two pages: the randomized tests of MT systems, and the Leaderboard's task set (PERM-BOTH per
+task, interrupted between chunks of resamples through its progress callback)."""
 
 from __future__ import annotations
 
@@ -18,16 +20,9 @@ from tests.browser.helpers import (
 STOP = '[class*="st-key-run_steps_stop_"]:not([class*="_again"]) button'
 
 
-def test_stop_ends_a_long_test_and_leaves_the_session_usable(page, app_url):
-    seed = random.randrange(1, 2**31)  # no cached result from another test or run
-    # page.goto, not goto_page: that waits for the run to end, and this one must be caught
-    page.goto(f"{app_url}/mt_systems?resamples=10000&seed={seed}")
-    # the tests' own bar (statistics extraction, cached, may come and go before)
-    running = page.locator('[data-testid="stProgress"]').filter(has_text="10,000 resamples")
-    try:
-        running.first.wait_for(state="visible", timeout=120_000)
-    except Exception:  # noqa: BLE001 - reported with what the page shows
-        fail_with_page_state(page, "no progress bar of the randomized tests")
+def _click_stop(page, what: str) -> None:
+    """Click Stop until the page says the computation stopped; then it is idle, without an
+    exception, its Stop button gone and *Run again* offered."""
     # while a script runs Streamlit re-renders its elements (a button may be detached or fading
     # as Playwright checks it): the DOM click of the button found at that moment
     stopped = page.get_by_text("Stopped:").first
@@ -39,11 +34,24 @@ def test_stop_ends_a_long_test_and_leaves_the_session_usable(page, app_url):
         except Exception:  # noqa: BLE001 - not yet: click again
             continue
     else:
-        fail_with_page_state(page, "a click on Stop did not stop the tests")
+        fail_with_page_state(page, f"a click on Stop did not stop {what}")
     wait_for_idle(page)
     assert page.locator(EXCEPTION_SELECTOR).count() == 0
     assert page.locator(STOP).count() == 0  # the computation is over, its button gone
     assert page.locator('[class*="st-key-run_steps_stop_"][class*="_again"] button').count() == 1
+
+
+def test_stop_ends_a_long_test_and_leaves_the_session_usable(page, app_url):
+    seed = random.randrange(1, 2**31)  # no cached result from another test or run
+    # page.goto, not goto_page: that waits for the run to end, and this one must be caught
+    page.goto(f"{app_url}/mt_systems?resamples=10000&seed={seed}")
+    # the tests' own bar (statistics extraction, cached, may come and go before)
+    running = page.locator('[data-testid="stProgress"]').filter(has_text="10,000 resamples")
+    try:
+        running.first.wait_for(state="visible", timeout=120_000)
+    except Exception:  # noqa: BLE001 - reported with what the page shows
+        fail_with_page_state(page, "no progress bar of the randomized tests")
+    _click_stop(page, "the tests")
 
     # the session is usable: fewer resamples (a control above the computation) computes afresh
     box = page.locator(".st-key-mt_resamples")
@@ -52,3 +60,33 @@ def test_stop_ends_a_long_test_and_leaves_the_session_usable(page, app_url):
     wait_for_charts(page, minimum=2, timeout=180)
     assert_no_exception(page)
     assert page.get_by_text("Stopped:").count() == 0
+
+
+def test_stop_ends_a_leaderboard_task_set_and_leaves_the_session_usable(page, app_url):
+    page.goto(f"{app_url}/leaderboard")
+    seed_box = page.locator(".st-key-board_seed input")
+    resamples = page.locator(".st-key-board_resamples input")
+    try:
+        seed_box.wait_for(timeout=120_000)
+    except Exception:  # noqa: BLE001 - reported with what the page shows
+        fail_with_page_state(page, "no seed input on the Leaderboard")
+    # a fresh seed (no cached result), then 10,000 resamples per task (about a minute on 2
+    # cores): each commit reruns the page, the second interrupting the first
+    seed_box.fill(str(random.randrange(1, 2**31)))
+    seed_box.press("Enter")
+    resamples.fill("10000")
+    resamples.press("Enter")
+    running = page.locator('[data-testid="stProgress"]').filter(has_text="10,000 resamples")
+    try:
+        running.first.wait_for(state="visible", timeout=120_000)
+    except Exception:  # noqa: BLE001 - reported with what the page shows
+        fail_with_page_state(page, "no progress bar of the task set")
+    _click_stop(page, "the task set")
+
+    # the session is usable: fewer resamples computes afresh
+    resamples.fill("100")
+    rerun_after(page, lambda: resamples.press("Enter"))
+    wait_for_charts(page, minimum=2, timeout=180)
+    assert_no_exception(page)
+    assert page.get_by_text("Stopped:").count() == 0
+    assert page.get_by_text("100 resamples").count() >= 1
