@@ -315,6 +315,9 @@ def upload_files(page, paths: Sequence[str | Path], index: int = 0) -> None:
     the run they trigger has finished; fails unless the uploader then lists at least as many
     files as ``paths``, none uploading or failed (file chips may show shortened names, so they
     are not matched)."""
+    # uploaders are counted on a page at rest: mid-run, elements not yet redrawn can leave the
+    # ``index``-th uploader another one (a reference once landed in the explorer's source)
+    wait_for_idle(page)
     uploader = page.locator('[data-testid="stFileUploader"]').nth(index)
     field = uploader.locator('input[type="file"]')
     rerun_after(page, lambda: field.set_input_files([str(p) for p in paths]))
