@@ -500,7 +500,7 @@ def test_every_cli_subcommand_applies_every_limit(tmp_path, monkeypatch, capsys,
 @pytest.mark.parametrize("case", READERS, ids=[c.id for c in READERS])
 def test_every_registry_file_reads_when_within_the_limits(tmp_path, case):
     """The registry's files are valid: each limit test fails for its limit only."""
-    case.read(_write(tmp_path, case))
+    assert case.read(_write(tmp_path, case)) is not None
 
 
 def test_an_archive_member_count_over_the_cap_is_refused_before_reading(tmp_path, monkeypatch):

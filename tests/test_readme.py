@@ -49,7 +49,9 @@ def test_the_readme_has_python_and_cli_examples():
 
 @pytest.mark.parametrize("code", list(_python_blocks()))
 def test_python_block_runs(code, in_root, capsys):
-    exec(compile(code, "<README block>", "exec"), {"__name__": "__readme__"})
+    namespace = {"__name__": "__readme__"}
+    exec(compile(code, "<README block>", "exec"), namespace)
+    assert len(namespace) > 2  # the block ran to its end and defined what it shows
 
 
 @pytest.mark.parametrize("command", list(_cli_calls()))

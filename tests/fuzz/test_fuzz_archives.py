@@ -119,7 +119,7 @@ def _bomb(rng) -> tuple[str, bytes]:
     )
 
 
-def _check(call, name: str, data: bytes, what: str) -> None:
+def check_one_line_or_result(call, name: str, data: bytes, what: str) -> None:
     t0 = time.monotonic()
     try:
         with warnings.catch_warnings():
@@ -158,14 +158,14 @@ def small_limits(monkeypatch):
 def test_archives(reader):
     for i, rng in cases(f"archive {reader}"):
         name, data = _archive(rng)
-        _check(READERS[reader], name, data, f"{reader} case {i} ({name})")
+        check_one_line_or_result(READERS[reader], name, data, f"{reader} case {i} ({name})")
 
 
 @pytest.mark.parametrize("reader", list(READERS))
 def test_bombs_within_the_limits(small_limits, reader):
     for i, rng in cases(f"bomb {reader}"):
         name, data = _bomb(rng)
-        _check(READERS[reader], name, data, f"{reader} bomb {i} ({name})")
+        check_one_line_or_result(READERS[reader], name, data, f"{reader} bomb {i} ({name})")
         if reader == "expand":  # the bytes given out stay within the budget
             try:
                 out = expand_sources([(name, data)])
