@@ -12,7 +12,9 @@ from tests.browser.helpers import (
     EXCEPTION_SELECTOR,
     assert_no_exception,
     fail_with_page_state,
+    goto_page,
     rerun_after,
+    upload_files,
     wait_for_charts,
     wait_for_idle,
 )
@@ -41,10 +43,38 @@ def _click_stop(page, what: str) -> None:
     assert page.locator('[class*="st-key-run_steps_stop_"][class*="_again"] button').count() == 1
 
 
-def test_stop_ends_a_long_test_and_leaves_the_session_usable(page, app_url):
-    seed = random.randrange(1, 2**31)  # no cached result from another test or run
-    # page.goto, not goto_page: that waits for the run to end, and this one must be caught
-    page.goto(f"{app_url}/mt_systems?resamples=10000&seed={seed}")
+def _long_corpus(folder, n_systems: int = 16, n_segments: int = 3000):
+    """Outputs whose randomized tests at 10,000 resamples run for seconds even on a quiet
+    machine (the bundled sample's take about half a second: a click could come too late)."""
+    rng = random.Random(7)
+    words = [f"w{i}" for i in range(400)]
+    ref_lines = [" ".join(rng.choices(words, k=12)) for _ in range(n_segments)]
+    ref = folder / "reference.txt"
+    ref.write_text("\n".join(ref_lines) + "\n")
+    hyps = []
+    for k in range(n_systems):
+        lines = [
+            " ".join(
+                w if rng.random() > 0.1 + 0.02 * k else rng.choice(words) for w in line.split()
+            )
+            for line in ref_lines
+        ]
+        path = folder / f"S{k:02d}.txt"
+        path.write_text("\n".join(lines) + "\n")
+        hyps.append(path)
+    return ref, hyps
+
+
+def test_stop_ends_a_long_test_and_leaves_the_session_usable(page, app_url, tmp_path):
+    goto_page(page, app_url, "mt_systems")
+    wait_for_charts(page, minimum=3)
+    ref, hyps = _long_corpus(tmp_path)
+    upload_files(page, [ref], index=0)
+    upload_files(page, hyps, index=1)
+    wait_for_charts(page, minimum=3)
+    # 10,000 resamples of 16 systems x 3,000 segments: chosen without waiting for the run
+    page.locator(".st-key-mt_resamples").click()
+    page.get_by_role("option", name="10,000", exact=True).click()
     # the tests' own bar (statistics extraction, cached, may come and go before)
     running = page.locator('[data-testid="stProgress"]').filter(has_text="10,000 resamples")
     try:
