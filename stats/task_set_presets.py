@@ -34,42 +34,6 @@ class KnownTestSet:
     outlier_systems: frozenset = frozenset()
 
 
-WMT23_PRIMARIES = frozenset(
-    {
-        "Calibri-COMET22",
-        "Calibri-COMET22-QE",
-        "cometoid22-wmt22",
-        "eBLEU",
-        "embed_llama",
-        "GEMBA-MQM",
-        "KG-BERTScore",
-        "MaTESe",
-        "MEE4",
-        "MetricX-23",
-        "MetricX-23-QE",
-        "mre-score-labse-regular",
-        "mbr-metricx-qe",
-        "sescoreX",
-        "tokengram_F",
-        "XCOMET-Ensemble",
-        "XCOMET-QE-Ensemble",
-        "XLsim",
-        "BERTscore",
-        "BLEU",
-        "BLEURT-20",
-        "chrF",
-        "COMET",
-        "CometKiwi",
-        "docWMT22CometDA",
-        "docWMT22CometKiwiDA",
-        "f200spBLEU",
-        "MS-COMET-QE-22",
-        "prismRef",
-        "prismSrc",
-        "Random-sysname",
-        "YiSi-1",
-    }
-)
 WMT23_BASELINES = frozenset(
     {
         "BERTscore",
@@ -88,35 +52,30 @@ WMT23_BASELINES = frozenset(
         "YiSi-1",
     }
 )
-WMT24_PRIMARIES = frozenset(
-    {
-        "BLCOM_1",
-        "bright-qe",
-        "chrfS",
-        "damonmonli",
-        "gemba_esa",
-        "MEE4",
-        "metametrics_mt_mqm_hybrid_kendall",
-        "metametrics_mt_mqm_qe_kendall.seg.s",
-        "MetricX-24-Hybrid",
-        "MetricX-24-Hybrid-QE",
-        "XCOMET",
-        "XCOMET-QE",
-        "XLsimMqm",
-        "BERTScore",
-        "BLEU",
-        "BLEURT-20",
-        "chrF",
-        "COMET-22",
-        "CometKiwi",
-        "PrismRefMedium",
-        "PrismRefSmall",
-        "spBLEU",
-        "YiSi-1",
-        "sentinel-cand-mqm",
-        "sentinel-ref-mqm",
-        "sentinel-src-mqm",
-    }
+WMT23_PRIMARIES = (
+    frozenset(
+        {
+            "Calibri-COMET22",
+            "Calibri-COMET22-QE",
+            "cometoid22-wmt22",
+            "eBLEU",
+            "embed_llama",
+            "GEMBA-MQM",
+            "KG-BERTScore",
+            "MaTESe",
+            "MEE4",
+            "MetricX-23",
+            "MetricX-23-QE",
+            "mre-score-labse-regular",
+            "mbr-metricx-qe",
+            "sescoreX",
+            "tokengram_F",
+            "XCOMET-Ensemble",
+            "XCOMET-QE-Ensemble",
+            "XLsim",
+        }
+    )
+    | WMT23_BASELINES
 )
 WMT24_BASELINES = frozenset(
     {
@@ -134,6 +93,26 @@ WMT24_BASELINES = frozenset(
         "sentinel-ref-mqm",
         "sentinel-src-mqm",
     }
+)
+WMT24_PRIMARIES = (
+    frozenset(
+        {
+            "BLCOM_1",
+            "bright-qe",
+            "chrfS",
+            "damonmonli",
+            "gemba_esa",
+            "MEE4",
+            "metametrics_mt_mqm_hybrid_kendall",
+            "metametrics_mt_mqm_qe_kendall.seg.s",
+            "MetricX-24-Hybrid",
+            "MetricX-24-Hybrid-QE",
+            "XCOMET",
+            "XCOMET-QE",
+            "XLsimMqm",
+        }
+    )
+    | WMT24_BASELINES
 )
 WMT25_PRIMARIES = frozenset(
     {
