@@ -45,6 +45,7 @@ from ._errors import DegenerateInputWarning, StatsInputError
 from ._results import StatisticPvalue
 from ._validation import check_confidence_level, check_positive_int
 from .grids import grid_significance
+from .randomized import _resample_counts
 from .readers.qe_wmt import QEGold, QESubmissions
 
 __all__ = [
@@ -72,9 +73,8 @@ def _check_measure(primary: str) -> str:
 
 
 def _counts(gen, R: int, n: int) -> np.ndarray:
-    """R bootstrap resamples of n items as counts (R x n)."""
-    idx = gen.integers(0, n, size=(R, n)) + (np.arange(R) * n)[:, None]
-    return np.bincount(idx.ravel(), minlength=R * n).reshape(R, n).astype(float)
+    """R bootstrap resamples of n items as counts (R x n), drawn as the MT tests draw them."""
+    return _resample_counts(gen.integers(0, n, size=(R, n)), float)
 
 
 def _weighted_pearson(W: np.ndarray, X: np.ndarray, Y: np.ndarray) -> np.ndarray:

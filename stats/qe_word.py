@@ -42,6 +42,7 @@ from ._errors import DegenerateInputWarning, StatsInputError
 from ._results import StatisticPvalue
 from ._validation import check_confidence_level, check_positive_int
 from .grids import grid_significance
+from .qe_wmt import _counts  # bootstrap counts (one home)
 
 __all__ = [
     "WORD_MEASURES",
@@ -134,11 +135,6 @@ class WordLevelResult(StatisticPvalue):
     confidence_level: float
     alpha: float
     correction: str
-
-
-def _counts(gen, R: int, n: int) -> np.ndarray:
-    idx = gen.integers(0, n, size=(R, n)) + (np.arange(R) * n)[:, None]
-    return np.bincount(idx.ravel(), minlength=R * n).reshape(R, n).astype(float)
 
 
 def compare_word_level(
