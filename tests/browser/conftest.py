@@ -14,7 +14,8 @@ page (function)
     A fresh ``Page`` (own browser context = own Streamlit session) 1600x1000, 60 s timeouts,
     with the ``app_url`` opened and the first script run finished (as the server reports it
     over the websocket, followed from the start: see ``track_script_runs``). Downloads are
-    accepted.
+    accepted. A test marked ``opens_its_page`` gets the page blank (its script runs tracked)
+    and opens the app itself: loading the default page first would only cost its run.
 slide_page (function)
     The same in a 1920x1080 window (presentation mode on a projector).
 artifacts_dir : pathlib.Path (session)
@@ -59,7 +60,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.helpers import goto_page, set_server_log
+from tests.browser.helpers import goto_page, set_server_log, track_script_runs
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -159,28 +160,41 @@ def browser():
 
 
 @contextlib.contextmanager
-def opened_page(browser, app_url, viewport: dict):
-    """A fresh page (own context and session) of ``viewport`` size with the app opened."""
+def opened_page(browser, app_url, viewport: dict, *, blank: bool = False):
+    """A fresh page (own context and session) of ``viewport`` size with the app opened (left
+    blank, its script runs tracked, when ``blank``)."""
     context = browser.new_context(viewport=viewport, accept_downloads=True)
     pg = context.new_page()
     pg.set_default_timeout(60_000)
-    # Wait for the server to report the first run finished (a server that has just started
-    # can be slow to begin it; the page alone may read "notRunning" before it starts).
-    goto_page(pg, app_url, timeout=180)
+    if blank:
+        track_script_runs(pg)
+    else:
+        # Wait for the server to report the first run finished (a server that has just
+        # started can be slow to begin it; the page alone may read "notRunning" before it
+        # starts).
+        goto_page(pg, app_url, timeout=180)
     try:
         yield pg
     finally:
         context.close()
 
 
+def _blank(request) -> bool:
+    return request.node.get_closest_marker("opens_its_page") is not None
+
+
 @pytest.fixture
-def page(browser, app_url):
-    with opened_page(browser, app_url, {"width": 1600, "height": 1000}) as pg:
+def page(browser, app_url, request):
+    with opened_page(
+        browser, app_url, {"width": 1600, "height": 1000}, blank=_blank(request)
+    ) as pg:
         yield pg
 
 
 @pytest.fixture
-def slide_page(browser, app_url):
+def slide_page(browser, app_url, request):
     """Like ``page``, in a 1920 x 1080 window (a projector's slide)."""
-    with opened_page(browser, app_url, {"width": 1920, "height": 1080}) as pg:
+    with opened_page(
+        browser, app_url, {"width": 1920, "height": 1080}, blank=_blank(request)
+    ) as pg:
         yield pg

@@ -175,9 +175,13 @@ def rerun_after(page, action, timeout: float = 60.0) -> None:
 
 def goto_page(page, app_url: str, url_path: str = "", timeout: float = 120.0) -> None:
     """Open a page by its ``url_path`` (see dashboard/app.py) and wait until its first run
-    has finished (a fresh load opens a new websocket, so the page is tracked from here on)."""
+    has finished (a fresh load opens a new websocket, so the page is tracked from here on)
+    and the browser has drawn what it sent (a context's first load also parses the frontend's
+    bundles: on a loaded machine the elements can lag the run's end, and an uploader counted
+    by its index before its neighbour is drawn would be the wrong one)."""
     track_script_runs(page)
     rerun_after(page, lambda: page.goto(f"{app_url}/{url_path}"), timeout=timeout)
+    wait_until_still(page, quiet=0.3, frames=5, timeout=timeout)
 
 
 _STILL_JS = """

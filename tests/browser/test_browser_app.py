@@ -25,20 +25,13 @@ PAGES = [
 ]
 
 
-@pytest.mark.parametrize(("url_path", "title"), PAGES)
-def test_every_page_opens_without_exception(page, app_url, url_path, title):
-    goto_page(page, app_url, url_path)
-    assert_no_exception(page)
-    nav = page.locator('[data-testid="stSidebarNav"]')
-    assert nav.get_by_text(title, exact=True).count() == 1
-    assert page.title() != ""
-
-
-def test_pages_request_nothing_beyond_their_server(page, app_url):
-    """Every request of every page goes to the dashboard's own server (or is a data/blob URL
-    made in the page): the dashboard works on a machine without internet -- a meeting room,
-    an air-gapped lab -- and no third party learns it was opened (Streamlit fetches a
-    ``:material/...:`` favicon from Google's font CDN, for one)."""
+@pytest.mark.opens_its_page
+def test_every_page_opens_by_its_link_and_requests_nothing_beyond_its_server(page, app_url):
+    """Each page opens from its own URL (a deep link) with its title, its name in the
+    navigation and no exception; and every request of every page goes to the dashboard's own
+    server (or is a data/blob URL made in the page): the dashboard works on a machine without
+    internet -- a meeting room, an air-gapped lab -- and no third party learns it was opened
+    (Streamlit fetches a ``:material/...:`` favicon from Google's font CDN, for one)."""
     server = urlsplit(app_url).netloc
     outside: list[str] = []
 
@@ -48,9 +41,15 @@ def test_pages_request_nothing_beyond_their_server(page, app_url):
             outside.append(request.url)
 
     page.on("request", note)
-    for url_path, _ in PAGES:
+    for url_path, title in PAGES:
         goto_page(page, app_url, url_path)
+        assert page.get_by_text("Page not found").count() == 0, url_path
+        assert page.locator("h1").first.inner_text().strip() == title
+        nav = page.locator('[data-testid="stSidebarNav"]')
+        assert nav.get_by_text(title, exact=True).count() == 1, title
+        assert page.title() != ""
         wait_for_charts(page, minimum=1, timeout=120)
+        assert_no_exception(page)
     page.wait_for_timeout(1000)  # late requests (icons, fonts) of the last page
     assert outside == []
 

@@ -92,6 +92,7 @@ def _segment_scores_mode(page, app_url):
     rerun_after(page, radio.get_by_text("Segment scores").click)
 
 
+@pytest.mark.opens_its_page
 def test_a_score_of_1e308_is_one_line_on_mt_systems(page, app_url, tmp_path):
     path = tmp_path / "big.tsv"
     rows = [f"sys{k}\t{j}\t{0.1 * k + 0.01 * j:.2f}" for k in range(3) for j in range(10)]
@@ -106,6 +107,7 @@ def test_a_score_of_1e308_is_one_line_on_mt_systems(page, app_url, tmp_path):
     assert page.locator(EXCEPTION_SELECTOR).count() == 0
 
 
+@pytest.mark.opens_its_page
 def test_a_headerless_long_segment_file_is_read_on_mt_systems(page, app_url, tmp_path):
     path = tmp_path / "wmt.seg.tsv"
     rng = random.Random(3)

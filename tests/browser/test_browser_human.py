@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.browser.helpers import (
     ERROR_SELECTOR,
     assert_no_exception,
@@ -34,6 +36,7 @@ def _svg_texts(page) -> set[str]:
     )
 
 
+@pytest.mark.opens_its_page
 def test_sample_then_upload_then_malformed_file(page, app_url, artifacts_dir, tmp_path):
     goto_page(page, app_url, "human")
     wait_for_charts(page, minimum=N_CHARTS, timeout=120)
@@ -63,6 +66,7 @@ def test_sample_then_upload_then_malformed_file(page, app_url, artifacts_dir, tm
     screenshot(page, artifacts_dir, "human_malformed")
 
 
+@pytest.mark.opens_its_page
 def test_alpha_change_and_exports(page, app_url, tmp_path):
     goto_page(page, app_url, "human")
     wait_for_charts(page, minimum=N_CHARTS, timeout=120)
@@ -84,6 +88,7 @@ def test_alpha_change_and_exports(page, app_url, tmp_path):
     assert_no_exception(page)
 
 
+@pytest.mark.opens_its_page
 def test_published_da_file_as_gold_with_ranking_lines(page, app_url, tmp_path):
     from tests._data import da_segment_text
 

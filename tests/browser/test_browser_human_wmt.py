@@ -5,6 +5,8 @@ the gold grid."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.browser.helpers import (
     assert_no_exception,
     download,
@@ -30,6 +32,7 @@ def _files(tmp_path):
         (tmp_path / name).write_text(text, encoding="utf-8")
 
 
+@pytest.mark.opens_its_page
 def test_esa_export_alone_ranks_the_systems(page, app_url, artifacts_dir, tmp_path):
     _files(tmp_path)
     goto_page(page, app_url, "human")
@@ -45,6 +48,7 @@ def test_esa_export_alone_ranks_the_systems(page, app_url, artifacts_dir, tmp_pa
     screenshot(page, artifacts_dir, "human_wmt_esa_alone")
 
 
+@pytest.mark.opens_its_page
 def test_mqm_file_alone_ranks_the_systems(page, app_url, tmp_path):
     _files(tmp_path)
     goto_page(page, app_url, "human")

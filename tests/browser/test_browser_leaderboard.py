@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from stats.analyses.task_set import rank_task_set
 from stats.readers import read_meta_eval
@@ -43,6 +44,7 @@ def _lines(rank) -> list[float]:
     return [float(k) - 0.5 for k in np.flatnonzero(np.diff(r)) + 1]
 
 
+@pytest.mark.opens_its_page
 def test_leaderboard_ranking_and_drill_down(page, app_url, artifacts_dir):
     goto_page(page, app_url, "leaderboard", timeout=180)
     wait_for_charts(page, minimum=2, timeout=180)

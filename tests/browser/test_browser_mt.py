@@ -3,6 +3,8 @@ the page's file inputs, wait for the significance grids, screenshot."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests._data import write_mt_sample_head
 from tests.browser.helpers import (
     ERROR_SELECTOR,
@@ -14,6 +16,7 @@ from tests.browser.helpers import (
 )
 
 
+@pytest.mark.opens_its_page
 def test_mt_page_upload_and_grids(page, app_url, artifacts_dir, tmp_path):
     goto_page(page, app_url, "mt_systems")
     wait_for_charts(page, minimum=3)  # sample data: scores, grids, distributions
@@ -38,6 +41,7 @@ def test_mt_page_upload_and_grids(page, app_url, artifacts_dir, tmp_path):
     screenshot(page, artifacts_dir, "mt_systems_uploaded")
 
 
+@pytest.mark.opens_its_page
 def test_mt_page_malformed_upload(page, app_url, artifacts_dir, tmp_path):
     goto_page(page, app_url, "mt_systems")
     ref = tmp_path / "ref.txt"

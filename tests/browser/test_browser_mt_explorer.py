@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from dashboard import explorer_tables
 from stats import segment_contributions
 from stats.analyses import segment_texts, text_statistics
@@ -30,6 +32,7 @@ def _shown(page) -> tuple[int, int]:
     return int(n.replace(",", "")), int(total.replace(",", ""))
 
 
+@pytest.mark.opens_its_page
 def test_explorer_search_and_source(page, app_url, artifacts_dir, tmp_path):
     goto_page(page, app_url, "mt_systems")
     wait_for_charts(page, minimum=3)

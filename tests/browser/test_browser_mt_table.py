@@ -12,6 +12,7 @@ import io
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from stats import systems_table
 from stats.readers.segments import read_parallel
@@ -32,6 +33,7 @@ from tests.browser.helpers import (
 SYSTEMS = ("Aurora", "Cirrus", "Delta", "Harbor")
 
 
+@pytest.mark.opens_its_page
 def test_mt_table_upload_baseline_csv_and_screen(page, app_url, artifacts_dir, tmp_path):
     goto_page(page, app_url, "mt_systems")
     wait_for_charts(page, minimum=3)
@@ -67,9 +69,13 @@ def test_mt_table_upload_baseline_csv_and_screen(page, app_url, artifacts_dir, t
         p = pd.to_numeric(csv[f"{m} p"].replace("", np.nan))
         np.testing.assert_array_equal(p.to_numpy(), expected.pvalue[m].to_numpy())
     marks = {
-        s: ("baseline" if s == "Delta" else
-            "† " + ", ".join(m for m in expected.metrics if sig.at[s, m]) if sig.loc[s].any()
-            else "")
+        s: (
+            "baseline"
+            if s == "Delta"
+            else "† " + ", ".join(m for m in expected.metrics if sig.at[s, m])
+            if sig.loc[s].any()
+            else ""
+        )
         for s in expected.systems
     }
     assert csv["vs baseline"].to_dict() == marks

@@ -6,6 +6,7 @@ browser holds the workflow's p-values of the chosen block."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from dashboard.figures import grids
 from stats.analyses import score_statistics
@@ -32,6 +33,7 @@ _GRID_JS = """
 """
 
 
+@pytest.mark.opens_its_page
 def test_zip_of_published_segment_files_pvalue_grid(page, app_url, artifacts_dir, tmp_path):
     goto_page(page, app_url, "mt_systems")
     wait_for_charts(page, minimum=3)

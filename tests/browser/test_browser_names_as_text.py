@@ -161,6 +161,7 @@ def test_payload_names_are_text_on_the_metrics_page(page, app_url, tmp_path):
     _check_page(page, tmp_path, "metrics_corr_table")
 
 
+@pytest.mark.opens_its_page
 def test_payload_names_are_text_on_the_qe_page(page, app_url, tmp_path):
     goto_page(page, app_url, "qe")
     upload_files(page, [_qe_file(tmp_path)])
@@ -168,6 +169,7 @@ def test_payload_names_are_text_on_the_qe_page(page, app_url, tmp_path):
     _check_page(page, tmp_path, "qe_rescale_table")
 
 
+@pytest.mark.opens_its_page
 def test_payload_names_are_text_on_the_mt_systems_page(page, app_url, tmp_path):
     goto_page(page, app_url, "mt_systems")
     upload_files(page, [SAMPLE / "mt" / "reference.txt"], index=0)
@@ -188,6 +190,7 @@ def test_payload_names_are_text_in_presentation_mode(page, app_url, tmp_path):
     assert_inert_page(page)
 
 
+@pytest.mark.opens_its_page
 def test_payload_names_are_text_on_the_tests_vs_humans_page(page, app_url, tmp_path):
     hyps = _mt_files(tmp_path)  # the first systems renamed to FILE_PAYLOADS
     rename = {
@@ -260,6 +263,7 @@ def test_payload_names_are_text_on_the_metrics_segment_level_view(page, app_url,
         _check_table_exports(page, tmp_path, key)
 
 
+@pytest.mark.opens_its_page
 def test_payload_names_are_text_on_the_leaderboard_page(page, app_url, tmp_path):
     goto_page(page, app_url, "leaderboard", timeout=180)
     upload_files(page, [_segment_file(tmp_path)])

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.browser.helpers import (
     ERROR_SELECTOR,
     assert_no_exception,
@@ -19,6 +21,7 @@ from tests.browser.helpers import (
 QE = Path(__file__).resolve().parents[2] / "sample_data" / "qe"
 
 
+@pytest.mark.opens_its_page
 def test_qe_page_sample_draws_all_charts(page, app_url, artifacts_dir):
     goto_page(page, app_url, "qe")
     n = wait_for_charts(page, minimum=7)
@@ -37,6 +40,7 @@ def test_qe_page_sample_draws_all_charts(page, app_url, artifacts_dir):
         assert (artifacts_dir / f"qe_sample_chart{i}.png").stat().st_size > 5000
 
 
+@pytest.mark.opens_its_page
 def test_qe_upload_wmt_submissions_and_gold(page, app_url, artifacts_dir):
     goto_page(page, app_url, "qe")
     wait_for_charts(page, minimum=7)
@@ -54,6 +58,7 @@ def test_qe_upload_wmt_submissions_and_gold(page, app_url, artifacts_dir):
     screenshot(page, artifacts_dir, "qe_uploaded_wmt")
 
 
+@pytest.mark.opens_its_page
 def test_qe_malformed_upload_shows_one_line_error(page, app_url, tmp_path, artifacts_dir):
     bad = tmp_path / "broken.txt"
     bad.write_text("METRIC SID SCORE RANK HUMAN\nA 1 0.2 0 0.5\nA 2 oops 0 0.4\n")
@@ -68,6 +73,7 @@ def test_qe_malformed_upload_shows_one_line_error(page, app_url, tmp_path, artif
     screenshot(page, artifacts_dir, "qe_malformed_upload")
 
 
+@pytest.mark.opens_its_page
 def test_qe_lambda_slider_in_browser(page, app_url, artifacts_dir):
     goto_page(page, app_url, "qe")
     wait_for_charts(page, minimum=7)

@@ -3,6 +3,8 @@ team submissions uploaded with the gold file and the hallucination index."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests._qe_wmt_data import generate
 from tests.browser.helpers import (
     ERROR_SELECTOR,
@@ -14,6 +16,7 @@ from tests.browser.helpers import (
 )
 
 
+@pytest.mark.opens_its_page
 def test_qe_upload_zipped_wmt_submissions(page, app_url, tmp_path, artifacts_dir):
     d = generate()
     (tmp_path / "submissions.zip").write_bytes(d["zip"])

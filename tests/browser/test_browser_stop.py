@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from tests.browser.helpers import (
     EXCEPTION_SELECTOR,
     assert_no_exception,
@@ -65,6 +67,7 @@ def _long_corpus(folder, n_systems: int = 16, n_segments: int = 3000):
     return ref, hyps
 
 
+@pytest.mark.opens_its_page
 def test_stop_ends_a_long_test_and_leaves_the_session_usable(page, app_url, tmp_path):
     goto_page(page, app_url, "mt_systems")
     wait_for_charts(page, minimum=3)
@@ -92,6 +95,7 @@ def test_stop_ends_a_long_test_and_leaves_the_session_usable(page, app_url, tmp_
     assert page.get_by_text("Stopped:").count() == 0
 
 
+@pytest.mark.opens_its_page
 def test_stop_ends_a_leaderboard_task_set_and_leaves_the_session_usable(page, app_url):
     page.goto(f"{app_url}/leaderboard")
     seed_box = page.locator(".st-key-board_seed input")

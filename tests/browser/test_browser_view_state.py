@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from urllib.parse import parse_qs, quote, urlparse
 
+import pytest
+
 from tests.browser.helpers import (
     assert_no_exception,
     goto_page,
@@ -21,6 +23,7 @@ key => [...document.querySelectorAll('.st-key-' + key + ' .xtick text')].map(e =
 """
 
 
+@pytest.mark.opens_its_page
 def test_url_with_settings_opens_that_view(page, app_url, artifacts_dir):
     aliases = quote(json.dumps({"BLEU": "BLEU-4"}))
     goto_page(page, app_url, f"?lp=fr-en&alpha=0.01&test=two-sided&aliases={aliases}")
@@ -57,6 +60,7 @@ def test_alpha_click_updates_url(page, app_url):
     assert query["alpha"] == ["0.001"] and query["lp"] == ["es-en"]
 
 
+@pytest.mark.opens_its_page
 def test_mt_systems_url_with_settings_opens_that_view(page, app_url, artifacts_dir):
     aliases = quote(json.dumps({"Aurora": "Aurora-2"}))
     goto_page(

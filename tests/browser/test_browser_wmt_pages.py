@@ -174,6 +174,7 @@ def _wait_for_static_tables(page, timeout: float = 60.0) -> None:
         fail_with_page_state(page, f"no static table cells within {timeout} s")
 
 
+@pytest.mark.opens_its_page
 @pytest.mark.parametrize(("url_path", "charts", "resamples", "choice", "bleu"), PAGES)
 def test_wmt_files_baseline_report_and_presentation(
     slide_page,
@@ -242,22 +243,7 @@ def test_wmt_files_baseline_report_and_presentation(
 # ---- flow ----
 
 
-@pytest.mark.parametrize(
-    ("url_path", "title"),
-    [
-        ("metrics", "Metrics vs humans"),
-        ("qe", "Quality estimation"),
-        ("mt_systems", "MT systems"),
-        ("human", "Tests vs humans"),
-    ],
-)
-def test_deep_link_opens_the_page(page, app_url, url_path, title):
-    goto_page(page, app_url, url_path)
-    assert page.get_by_text("Page not found").count() == 0
-    assert page.locator("h1").first.inner_text().strip() == title
-    assert_no_exception(page)
-
-
+@pytest.mark.opens_its_page
 def test_reference_alone_on_mt_systems_gives_one_message(page, app_url, wmt_files):
     goto_page(page, app_url, "mt_systems")
     upload_files(page, [wmt_files / "mt" / REFERENCE], index=0)
@@ -273,6 +259,7 @@ def test_reference_alone_on_mt_systems_gives_one_message(page, app_url, wmt_file
     assert page.locator(CHART_SELECTOR).count() == 0
 
 
+@pytest.mark.opens_its_page
 def test_tests_vs_humans_analyses_the_mt_systems_uploads(page, app_url, wmt_files):
     goto_page(page, app_url, "mt_systems")
     upload_files(page, [wmt_files / "mt" / REFERENCE], index=0)
