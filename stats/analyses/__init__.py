@@ -11,7 +11,8 @@ Inputs
 Files enter as :data:`FileInput`: a path (``str`` / ``os.PathLike``, as the CLI passes them),
 or a ``(name, bytes)`` pair (as the dashboard passes uploads: the name is what error messages
 call the file). :data:`Files` is a sequence of them. Every reader of :mod:`stats.readers`
-accepts both.
+accepts both. :func:`decode_files` reads and decodes files once for several steps (a kind
+detected from the content, then the workflow): its items are taken as they are.
 
 Results
 -------
@@ -94,6 +95,7 @@ from .._lazy import lazy_exports as _lazy_exports
 _LAZY = {
     "FileInput": "._inputs",
     "Files": "._inputs",
+    "decode_files": "._inputs",
     "accuracy_from_results": ".human",
     "accuracy_statistics": ".human",
     "human_gold": ".human",
@@ -137,6 +139,7 @@ _LAZY = {
 __all__ = [
     "FileInput",
     "Files",
+    "decode_files",
     # metrics against humans (stats.analyses.metrics)
     "LanguagePairTests",
     "LanguagePairAnalysis",

@@ -26,6 +26,16 @@ def _named(item: FileInput) -> tuple[Source, str | None]:
     return cast("Source", item), None
 
 
+def decode_files(files: Files) -> list:
+    """Each file read, decoded and checked once (:class:`stats.readers._common.Decoded`, its
+    text and display name), for work that looks at a file's content before reading it (its
+    kind detected, then its reader chosen): every reader and workflow takes these as they are,
+    without decoding again."""
+    from ..readers._common import decoded
+
+    return [decoded(*_named(item)) for item in files]
+
+
 @contextmanager
 def _recorded() -> Iterator[list[str]]:
     """Collect the DegenerateInputWarning messages raised inside (each once, in order) into

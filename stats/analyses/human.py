@@ -22,7 +22,7 @@ from ..outliers import mad_outliers
 from ..randomized import (
     PairwiseSignificanceResult,
 )
-from ..readers._common import load_text, source_name
+from ..readers._common import Decoded, source_name
 from ..readers.da_segments import (
     is_da_segment_file,
     language_pair_from_name,
@@ -31,7 +31,7 @@ from ..readers.da_segments import (
 from ..readers.judgements import CRITERIA, read_judgement_files
 from ..readers.segments import read_parallel, statistics_from_score_file
 from ..sufficient import SegmentStatistics, extract_statistics
-from ._inputs import FileInput, Files, _named
+from ._inputs import FileInput, Files, _named, decode_files
 from .mt_systems import TEXT_METRICS
 
 
@@ -55,12 +55,13 @@ def human_gold(
         raise StatsInputError("judgements: no judgements file given")
     from .human_wmt import is_wmt_human_file, wmt_gold
 
+    judgements = decode_files(judgements)  # read once, whichever reader takes them
     if any(is_wmt_human_file(f) for f in judgements):  # WMT22-25: the paired ranking's grid
         return _noting_exclusion(wmt_gold(judgements, alpha=alpha, exclude=exclude), exclude)
     da, judged = _split_da_files(judgements, lp=None, lp_required=False)
     if da and judged:
         raise StatsInputError(
-            f"judgements: {judged[0][0]} is a judgement file and {da[0].attrs['name']} a DA "
+            f"judgements: {judged[0].name} is a judgement file and {da[0].attrs['name']} a DA "
             "segment-score file; give one kind"
         )
     if judged:
@@ -121,23 +122,21 @@ def human_outliers(gold: HumanGoldResult, *, threshold: float = 2.5) -> tuple[st
 
 def _split_da_files(
     files: Files, *, lp: str | None, lp_required: bool = True
-) -> tuple[list[pd.DataFrame], list[tuple[str, bytes]]]:
+) -> tuple[list[pd.DataFrame], list[Decoded]]:
     """Published segment-level DA files read (each frame's ``attrs["name"]`` is its display
-    name), and the other files as ``(name, bytes)`` for the judgement reader."""
+    name), and the other files, decoded, for the judgement reader."""
     da, judged = [], []
-    for item in files:
-        source, name = _named(item)
-        text, label = load_text(source, name)
-        head = text.lstrip().split("\n", 1)[0].split()
+    for item in decode_files(files):  # each decoded once: its kind, then its reader
+        head = item.text.lstrip().split("\n", 1)[0].split()
         if is_da_segment_file(head):
-            pair = lp or language_pair_from_name(label)
+            pair = lp or language_pair_from_name(item.name)
             if pair is None and not lp_required:
                 pair = "(language pair not named)"
-            frame = read_da_segment_scores(text.encode("utf-8"), name=label, lp=pair)
-            frame.attrs["name"] = label
+            frame = read_da_segment_scores(item, lp=pair)
+            frame.attrs["name"] = item.name
             da.append(frame)
         else:
-            judged.append((label, text.encode("utf-8")))
+            judged.append(item)
     return da, judged
 
 
@@ -279,7 +278,7 @@ def segment_scores_frame(files: Files, *, lp: str | None = None) -> pd.DataFrame
             .agg(raw=("score", "mean"), z=("z", "mean"), n=("score", "size"))
             .reset_index()
         )
-        pair = lp or language_pair_from_name(judged[0][0]) or "all"
+        pair = lp or language_pair_from_name(judged[0].name) or "all"
         frames.append(per_segment.assign(lp=pair, n=per_segment["n"].astype(float)))
     scores = pd.concat(frames, ignore_index=True)
     _check_segments_once(scores)

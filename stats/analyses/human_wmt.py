@@ -25,7 +25,7 @@ from ..readers.documents import (
     read_documents,
 )
 from ..readers.mqm import is_mqm_file, read_mqm
-from ._inputs import Files, _named
+from ._inputs import Files, _named, decode_files
 
 __all__ = [
     "human_file_kind",
@@ -63,7 +63,7 @@ def is_wmt_human_file(item, *, documents: bool = False) -> bool:
     """True for an Appraise export or an MQM file (ranked with :func:`paired_rankings`), and
     with ``documents`` for a WMT documents file too."""
     source, name = _named(item)
-    text, _ = load_text(source, name)
+    text, _ = load_text(source, name)  # a Decoded item is not decoded again
     return human_file_kind(text) in ("appraise", "mqm", *(("documents",) if documents else ()))
 
 
@@ -86,19 +86,16 @@ def read_human_ratings(
     docs = [_read_docs(d) for d in documents]
     out: list[HumanRatings] = []
     other = []
-    for item in files:
-        source, name = _named(item)
-        text, label = load_text(source, name)
-        kind = human_file_kind(text)
-        data = text.encode("utf-8")
+    for item in decode_files(files):  # each decoded once: its kind, then its reader
+        kind = human_file_kind(item.text)
         if kind == "appraise":
-            out.append(read_appraise(data, name=label))
+            out.append(read_appraise(item))
         elif kind == "mqm":
-            out.append(read_mqm(data, name=label, lp=lp))
+            out.append(read_mqm(item, lp=lp))
         elif kind == "documents":
-            docs.append(read_documents(data, name=label))
+            docs.append(read_documents(item))
         else:
-            other.append((label, data))
+            other.append(item)
     if other:
         frame = segment_scores_frame(other, lp=lp)
         rated = pd.DataFrame(
@@ -113,7 +110,7 @@ def read_human_ratings(
                 LINE: np.arange(len(frame), dtype=np.int64),
             }
         )
-        label = " + ".join(name for name, _ in other)
+        label = " + ".join(item.name for item in other)
         out.append(HumanRatings(frame=rated, name=label, protocol="DA (z)"))
     if not out:
         raise StatsInputError("human: only documents files given; add the ratings")

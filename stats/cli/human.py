@@ -108,9 +108,10 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> str:
-    from ..analyses import human_rankings, is_wmt_human_file
+    from ..analyses import decode_files, human_rankings, is_wmt_human_file
 
     alpha = check_alpha_option(args.alpha)
+    args.human = decode_files(args.human)  # read once: its kind, then the ranking
     paired = (
         args.test is not None
         or args.documents

@@ -37,7 +37,21 @@ from ._limits import (
     overflows,
 )
 
-Source = Union[str, "os.PathLike[str]", bytes, IO[bytes]]
+
+@dataclass(frozen=True)
+class Decoded:
+    """A file already read, decoded and checked (:func:`decoded`): every reader takes it as a
+    source and uses its text as it is, so a workflow that looks at a file's content to choose
+    its reader does not decode the file a second time."""
+
+    text: str
+    name: str
+
+    def __repr__(self) -> str:  # not the whole text in messages and tracebacks
+        return f"Decoded(name={self.name!r}, {len(self.text)} characters)"
+
+
+Source = Union[str, "os.PathLike[str]", bytes, IO[bytes], Decoded]
 
 LINE = "_line"  #: column holding the 1-based line number each row came from
 
@@ -46,6 +60,8 @@ def source_name(source: Source, name: str | None = None) -> str:
     """The display name used for ``source`` in error messages."""
     if name:
         return str(name)
+    if isinstance(source, Decoded):
+        return source.name
     if isinstance(source, (str, os.PathLike)):
         return os.fspath(source)
     return str(getattr(source, "name", None) or "<input>")
@@ -61,6 +77,8 @@ def load_bytes(source: Source, name: str | None = None) -> tuple[bytes, str]:
         :data:`~._limits.MAX_BYTES` (checked before a file is read).
     """
     label = source_name(source, name)
+    if isinstance(source, Decoded):  # checked when it was decoded; the bytes of its text
+        return source.text.encode("utf-8"), label
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
         if not path.exists():
@@ -104,8 +122,17 @@ def decode(data: bytes, label: str) -> str:
 
 def load_text(source: Source, name: str | None = None) -> tuple[str, str]:
     """Return the decoded text of ``source`` and its display name."""
+    if isinstance(source, Decoded):
+        return source.text, source_name(source, name)
     data, label = load_bytes(source, name)
     return decode(data, label), label
+
+
+def decoded(source: Source, name: str | None = None) -> Decoded:
+    """``source`` read, decoded and checked once (:func:`load_text`), for several readers."""
+    if isinstance(source, Decoded) and not name:
+        return source
+    return Decoded(*load_text(source, name))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -142,7 +169,9 @@ def split_lines(
     Blank lines and lines starting with ``#`` are skipped.
     """
     lines = [
-        (i, ln) for i, ln in enumerate(text.splitlines(), start=1) if ln.strip() and not ln.lstrip().startswith("#")
+        (i, ln)
+        for i, ln in enumerate(text.splitlines(), start=1)
+        if ln.strip() and not ln.lstrip().startswith("#")
     ]
     if not lines:
         raise StatsInputError(f"{label}: file is empty")
@@ -209,7 +238,9 @@ def _pyarrow_frame(data: bytes, columns, sep: str, dtype, header: int = 1) -> pd
         read_options=pacsv.ReadOptions(column_names=list(columns), skip_rows=header),
         parse_options=pacsv.ParseOptions(delimiter=sep, quote_char=False),
         convert_options=pacsv.ConvertOptions(
-            column_types=types, strings_can_be_null=False, null_values=[""],
+            column_types=types,
+            strings_can_be_null=False,
+            null_values=[""],
             quoted_strings_can_be_null=False,
         ),
     )
@@ -248,9 +279,16 @@ def fast_frame(
             with warnings.catch_warnings():  # a long first row is only a warning to pandas
                 warnings.simplefilter("error", pd.errors.ParserWarning)
                 frame = pd.read_csv(
-                    io.BytesIO(data), sep=sep, header=0 if header else None, names=list(columns), index_col=False,
-                    dtype={c: dtype.get(c, str) for c in columns}, keep_default_na=False,
-                    na_values=[""], quoting=csv.QUOTE_NONE, engine="c",
+                    io.BytesIO(data),
+                    sep=sep,
+                    header=0 if header else None,
+                    names=list(columns),
+                    index_col=False,
+                    dtype={c: dtype.get(c, str) for c in columns},
+                    keep_default_na=False,
+                    na_values=[""],
+                    quoting=csv.QUOTE_NONE,
+                    engine="c",
                 )
     except (ValueError, pd.errors.ParserWarning):  # ParserError and bad numbers: ValueErrors
         return None
@@ -326,7 +364,7 @@ def read_table(
     """
     data, label = load_bytes(source, name)
     if text is None:
-        text = decode(data, label)
+        text = source.text if isinstance(source, Decoded) else decode(data, label)
     if names is None:
         head, rows, delimiter = leading_lines(text, label, delimiter=delimiter)
     else:  # no header line: the caller names the columns, and line 1 is data
@@ -342,7 +380,9 @@ def read_table(
         seen.add(c.lower())
     if max_extra is not None:
         check_header_width(
-            sum(c not in canon.values() for c in columns), label, what=max_extra[1],
+            sum(c not in canon.values() for c in columns),
+            label,
+            what=max_extra[1],
             limit=max_extra[0],
         )
     missing = [c for c in required if c not in columns]
