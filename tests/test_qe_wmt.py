@@ -130,6 +130,17 @@ def test_gold_table_z_mean():
         read_qe_wmt_gold(text.encode(), name="dev.tsv")
 
 
+def test_gold_table_errors_name_the_files_line_after_blank_lines():
+    """Blank lines are skipped, not counted away: the message names the line in the file, and
+    a table without an id column still numbers its rows 0, 1, ... (blank lines not counted)."""
+    text = "translation\tmean\tz_mean\n\nt0\t50\t0.1\n\n\nt1\t51\tnope\n"
+    with pytest.raises(StatsInputError, match=r"x.en-de.tsv, line 6: z_mean is not a number"):
+        read_qe_wmt_gold(text.encode(), name="x.en-de.tsv")
+    good = read_qe_wmt_gold(text.replace("nope", "0.2").encode(), name="x.en-de.tsv")
+    assert good.labels.sid.tolist() == ["0", "1"]
+    assert good.labels.score.tolist() == [0.1, 0.2]
+
+
 def _plain(d, exclude_extra=()):
     """The task's scoring semantics, written plainly: delete the hallucination items (and the
     extra excluded ones) from gold and predictions by index, then scipy on what is left (the

@@ -316,7 +316,9 @@ def _lp_from_name(label: str) -> str | None:
 
 
 def _read_gold_table(text: str, label: str, lp: str | None) -> pd.DataFrame:
-    lines = [ln for ln in _rows(text) if ln.strip()]
+    # (line number in the file, line): blank lines skipped, messages still name the file's line
+    numbered = [(i, ln) for i, ln in enumerate(_rows(text), start=1) if ln.strip()]
+    lines = [ln for _, ln in numbered]
     head = [h.strip().lower() for h in lines[0].split("\t")]
     col = next(c for c in ("z_mean", "mean", "score") if c in head)
     j = head.index(col)
@@ -329,7 +331,7 @@ def _read_gold_table(text: str, label: str, lp: str | None) -> pd.DataFrame:
                 f"{label}: no 'lp' column and no language pair (xx-yy) in the file name"
             )
     rows = []
-    for i, line in enumerate(lines[1:], start=2):
+    for row, (i, line) in enumerate(numbered[1:]):
         parts = line.split("\t")
         if len(parts) != len(head):
             raise StatsInputError(
@@ -343,7 +345,7 @@ def _read_gold_table(text: str, label: str, lp: str | None) -> pd.DataFrame:
             raise StatsInputError(f"{label}, line {i}: {col} is not a number: {s!r}") from None
         if not hallu:
             _check_score(value, s, col, label, i)
-        sid = _norm_sid(parts[head.index(id_col)]) if id_col else str(i - 2)
+        sid = _norm_sid(parts[head.index(id_col)]) if id_col else str(row)
         rows.append((parts[lp_j].strip().lower() if lp_j is not None else lp, sid, value, hallu))
     return pd.DataFrame(rows, columns=["lp", "sid", "score", "hallucination"])
 
