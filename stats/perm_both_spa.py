@@ -38,8 +38,9 @@ __all__ = ["perm_both_soft_pairwise"]
 
 _TOL = 1e-12
 #: bytes of the per-metric partial sums (metrics x resamples x systems x permutations) of
-#: one span of resamples; each thread holds one span
-_Q_BYTES = 48_000_000
+#: one span of resamples; each thread holds one span (under glibc's 32 MiB mmap threshold, so
+#: the buffers are reused rather than mapped and faulted in afresh)
+_Q_BYTES = 16_000_000
 
 
 def perm_both_soft_pairwise(
