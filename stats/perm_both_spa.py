@@ -120,17 +120,18 @@ def perm_both_soft_pairwise(
     kernel = _spa_numba.compiled()
     former_span = max(1, 2_000_000 // max(1, K * S))  # resamples of the former code's spans
 
-    def span(W, single, pa, pb, used_m):
+    def span(W, single, pa, pb, used_m, buf):
         """SPA differences of the resamples ``W`` (one span) for the columns ``pa``/``pb``
-        (positions in ``used_m``, the metrics they use)."""
+        (positions in ``used_m``, the metrics they use); ``buf``: the thread's (Q, T, xw)."""
         R = W.shape[0]
-        Q = np.empty((len(used_m), R, S, K))
-        T = np.empty((len(used_m), R, S))
+        Q, T, xw = buf  # reused span after span (no fresh pages to fault in)
+        xw = xw[:R]
         for u, m in enumerate(used_m):  # linear in the swaps: one product per metric, not pair
-            xw = np.where(W, Zs[m], 0.0)  # the swapped cells' scores
-            Q[u] = (xw.reshape(-1, n_items) @ signs.T).reshape(R, S, K)
-            T[u] = xw.sum(axis=2)
-        t = (T[pb] - T[pa]).transpose(1, 0, 2)  # R x columns x systems
+            np.copyto(xw, 0.0)
+            np.copyto(xw, Zs[m], where=W)  # the swapped cells' scores
+            np.matmul(xw.reshape(-1, n_items), signs.T, out=Q[u, :R].reshape(-1, K))
+            np.sum(xw, axis=2, out=T[u, :R])
+        t = (T[pb, :R] - T[pa, :R]).transpose(1, 0, 2)  # R x columns x systems
         tot = np.stack([total[used_m[pa]] + t, total[used_m[pb]] - t], axis=2)  # R x c x 2 x S
         obs = tot[..., iu[0]] - tot[..., iu[1]]
         thr = obs - _TOL * np.maximum(1.0, np.abs(obs))
@@ -138,7 +139,7 @@ def perm_both_soft_pairwise(
             n = np.empty(thr.shape, dtype=np.int64)
             kernel(Q, base[used_m], thr, pa, pb, np.arange(R), n)
         else:
-            n = _spa_numba.counts_numpy(Q, base[used_m], thr, pa, pb)
+            n = _spa_numba.counts_numpy(Q[:, :R], base[used_m], thr, pa, pb)
         x = np.abs(n / K - p_h)  # R x columns x 2 x system pairs
         # mean over the system pairs in the former array code's order (same bytes): a running
         # sum, but numpy's pairwise sum where that code's span had one resample
@@ -152,22 +153,28 @@ def perm_both_soft_pairwise(
         used_m, cols = np.unique([pairs[k] for k in idx], return_inverse=True)
         cols = cols.reshape(len(idx), 2).astype(np.int64)
         pa, pb = np.ascontiguousarray(cols[:, 0]), np.ascontiguousarray(cols[:, 1])
-        width = max(1, _Q_BYTES // (8 * len(used_m) * S * K))
+        width = min(R, max(1, _Q_BYTES // (8 * len(used_m) * S * K)))
         starts = range(0, R, width)
         out = np.empty((R, len(idx)))
         single = np.zeros(R, dtype=bool)
         single[-1] = (R - 1) % former_span == 0
+        n_threads = min(n_jobs, len(starts))
 
-        def one(r0):
-            rows = slice(r0, r0 + width)
-            out[rows] = span(W[rows], single[rows], pa, pb, used_m)
+        def thread(t):  # spans t, t + n_threads, ...: fixed spans, so any n_jobs, same bytes
+            buf = (
+                np.empty((len(used_m), width, S, K)),
+                np.empty((len(used_m), width, S)),
+                np.empty((width, S, n_items)),
+            )
+            for r0 in starts[t::n_threads]:
+                rows = slice(r0, r0 + width)
+                out[rows] = span(W[rows], single[rows], pa, pb, used_m, buf)
 
-        if n_jobs > 1 and len(starts) > 1:  # the spans are fixed: any n_jobs, same bytes
-            with ThreadPoolExecutor(min(n_jobs, len(starts))) as pool:
-                list(pool.map(one, starts))
+        if n_threads > 1:
+            with ThreadPoolExecutor(n_threads) as pool:
+                list(pool.map(thread, range(n_threads)))
         else:
-            for r0 in starts:
-                one(r0)
+            thread(0)
         return out
 
     delta, counts, used, kept = _resample(
