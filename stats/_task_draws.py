@@ -12,6 +12,7 @@ on Dask workers (:mod:`stats._dask`) gives the same bytes.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -156,6 +157,17 @@ def prepare_task(index: int, task, tables: list, names: dict, seed: int = 0) -> 
     return PreparedTask(index, order, correlations, tuple(blocks), k * (k - 1) // 2, chunked)
 
 
+def _worker_threads() -> int | None:
+    """Threads of the Dask worker running this piece (its share of the cores), else None."""
+    distributed = sys.modules.get("distributed")  # only ever loaded with --scheduler
+    if distributed is None:
+        return None
+    try:
+        return int(distributed.get_worker().state.nthreads)
+    except (ValueError, AttributeError):  # not on a worker
+        return None
+
+
 def pieces(prepared: PreparedTask, n_resamples: int) -> list:
     """``(block, chunk_index, chunk_size)`` of every piece of a task."""
     if not prepared.chunked:
@@ -179,8 +191,10 @@ def piece_draws(prepared: PreparedTask, piece: tuple, seed: int, *, progress=Non
         res = perm_both_pooled_accuracy(block.metrics, block.gold, **common)
     elif block.kind == "pairs":
         res = perm_both_pairs(block.metrics, block.gold, **block.options, **common)
-    elif block.kind == "spa":
-        res = perm_both_soft_pairwise(block.metrics, block.gold, **block.options, **common)
+    elif block.kind == "spa":  # its threads: a Dask worker's own, else all cores (same bytes)
+        res = perm_both_soft_pairwise(
+            block.metrics, block.gold, **block.options, jobs=_worker_threads(), **common
+        )
     else:
         res = perm_both(block.metrics, block.gold, **block.options, **common)
     order = prepared.order

@@ -144,7 +144,9 @@ def perm_both_pairs(
     def differences(W, idx):
         if D is None:
             return np.full((W.shape[0], len(idx)), np.nan)
-        return (1.0 - 2.0 * W) @ D[:, idx]  # a swapped pair (W true) changes sides
+        # every pair active (no early stopping): D itself, not a copy of it per chunk
+        Dk = D if len(idx) == D.shape[1] else D[:, idx]
+        return (1.0 - 2.0 * W) @ Dk  # a swapped pair (W true) changes sides
 
     delta, counts, used, kept = _resample(
         differences,

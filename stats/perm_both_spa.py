@@ -11,17 +11,23 @@ vectors for the humans and every permuted metric, as MTME (``pce.compute_pairwis
 seeds its generator with a fixed seed in every call, so every call flips the same signs; ours
 come from ``rng``). The permuted metrics' partial sums are linear in the swaps:
 for :math:`\tilde a = a + w \circ (b - a)`, :math:`\sigma \tilde a_s^\top = \sigma a_s^\top +
-\sigma (w_s \circ (b_s - a_s))^\top`, so a chunk of resamples is one matrix product with the
-sign matrix, and :math:`\tilde b`'s sums are :math:`\sigma(a_s + b_s)^\top` minus
-:math:`\tilde a`'s.
+\sigma (w_s \circ (b_s - a_s))^\top`, and the last term is :math:`Q_b - Q_a` with :math:`Q_m =
+\sigma (w_s \circ m_s)^\top`: a span of resamples is one matrix product with the sign matrix
+per metric (not per pair of metrics), and :math:`\tilde b`'s sums are :math:`\sigma b_s^\top -
+(Q_b - Q_a)`. What remains, counting for every resample, pair of metrics and pair of systems the
+sign flips whose null sum reaches the observed one, is a compiled loop
+(:mod:`stats._spa_numba`) on threads over fixed spans of resamples.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from . import _spa_numba
 from ._errors import StatsInputError
 from ._progress import check_progress
 from ._validation import check_positive_int
@@ -31,8 +37,10 @@ from .soft_pairwise import pairwise_permutation_pvalues, soft_pairwise_accuracy
 __all__ = ["perm_both_soft_pairwise"]
 
 _TOL = 1e-12
-#: resamples x permutations x systems held at once
-_CHUNK = 2_000_000
+#: bytes of the per-metric partial sums (metrics x resamples x systems x permutations) of
+#: one span of resamples; each thread holds one span (under glibc's 32 MiB mmap threshold, so
+#: the buffers are reused rather than mapped and faulted in afresh)
+_Q_BYTES = 16_000_000
 
 
 def perm_both_soft_pairwise(
@@ -44,6 +52,7 @@ def perm_both_soft_pairwise(
     early_stopping: bool = False,
     block_size: int = 1000,
     return_draws: bool = False,
+    jobs: int | None = None,
     rng=None,
     progress=None,
 ) -> PermBothResult:
@@ -61,6 +70,9 @@ def perm_both_soft_pairwise(
         Sign flips of the inner pairwise permutation tests (default 1000, MTME's).
     early_stopping, block_size, return_draws, progress
         As :func:`stats.perm_both.perm_both`.
+    jobs : int, optional
+        Threads over spans of resamples (default: all cores); the spans are fixed, so any
+        number gives the same bytes.
     rng : int, Generator or None
         One generator: the inner sign flips first (the same as
         ``soft_pairwise_accuracy(..., n_resamples=n_permutations, rng=rng)``, whose values are
@@ -80,6 +92,7 @@ def perm_both_soft_pairwise(
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     n_permutations = check_positive_int(n_permutations, "n_permutations")
     block_size = check_positive_int(block_size, "block_size")
+    n_jobs = (os.cpu_count() or 1) if jobs is None else check_positive_int(jobs, "jobs")
     if len(metrics) < 2:
         raise StatsInputError(f"metrics: PERM-BOTH needs at least two metrics; got {len(metrics)}")
     gen = np.random.default_rng(rng)
@@ -98,34 +111,70 @@ def perm_both_soft_pairwise(
     human = pairwise_permutation_pvalues(G, signs)
     iu = np.triu_indices(G.shape[0], 1)
     p_h = human[iu]
-    partial = {m: signs @ z.T for m, z in Z.items()}  # permutations x systems
-    total = {m: z.sum(axis=1) for m, z in Z.items()}
-    pairs = [(order[i], order[j]) for i in range(len(order)) for j in range(i + 1, len(order))]
+    base = np.stack([(signs @ Z[m].T).T for m in order])  # metrics x systems x permutations
+    total = np.stack([Z[m].sum(axis=1) for m in order])  # metrics x systems
+    Zs = np.stack([Z[m] for m in order])
+    pairs = [(i, j) for i in range(len(order)) for j in range(i + 1, len(order))]
+    S, n_items = G.shape
+    K = n_permutations
+    kernel = _spa_numba.compiled()
+    former_span = max(1, 2_000_000 // max(1, K * S))  # resamples of the former code's spans
 
-    def spa_rows(P, T):
-        """SPA per resample from partial sums P (R x K x S) and totals T (R x S)."""
-        obs = T[:, iu[0]] - T[:, iu[1]]  # R x pairs
-        null = P[:, :, iu[0]] - P[:, :, iu[1]]  # R x K x pairs
-        tol = _TOL * np.maximum(1.0, np.abs(obs))
-        p = (null >= (obs - tol)[:, None, :]).mean(axis=1)
-        return 1.0 - np.abs(p - p_h[None, :]).mean(axis=1)
+    def span(W, single, pa, pb, used_m, buf):
+        """SPA differences of the resamples ``W`` (one span) for the columns ``pa``/``pb``
+        (positions in ``used_m``, the metrics they use); ``buf``: the thread's (Q, T, xw)."""
+        R = W.shape[0]
+        Q, T, xw = buf  # reused span after span (no fresh pages to fault in)
+        xw = xw[:R]
+        for u, m in enumerate(used_m):  # linear in the swaps: one product per metric, not pair
+            np.copyto(xw, 0.0)
+            np.copyto(xw, Zs[m], where=W)  # the swapped cells' scores
+            np.matmul(xw.reshape(-1, n_items), signs.T, out=Q[u, :R].reshape(-1, K))
+            np.sum(xw, axis=2, out=T[u, :R])
+        t = (T[pb, :R] - T[pa, :R]).transpose(1, 0, 2)  # R x columns x systems
+        tot = np.stack([total[used_m[pa]] + t, total[used_m[pb]] - t], axis=2)  # R x c x 2 x S
+        obs = tot[..., iu[0]] - tot[..., iu[1]]
+        thr = obs - _TOL * np.maximum(1.0, np.abs(obs))
+        if kernel is not None:
+            n = np.empty(thr.shape, dtype=np.int64)
+            kernel(Q, base[used_m], thr, pa, pb, np.arange(R), n)
+        else:
+            n = _spa_numba.counts_numpy(Q[:, :R], base[used_m], thr, pa, pb)
+        x = np.abs(n / K - p_h)  # R x columns x 2 x system pairs
+        # mean over the system pairs in the former array code's order (same bytes): a running
+        # sum, but numpy's pairwise sum where that code's span had one resample
+        mean = np.ascontiguousarray(np.moveaxis(x, -1, 0)).sum(axis=0) / x.shape[-1]
+        mean[single] = x[single].mean(axis=-1)
+        spa = 1.0 - mean
+        return spa[..., 0] - spa[..., 1]
 
     def differences(W, idx):
         R = W.shape[0]
+        used_m, cols = np.unique([pairs[k] for k in idx], return_inverse=True)
+        cols = cols.reshape(len(idx), 2).astype(np.int64)
+        pa, pb = np.ascontiguousarray(cols[:, 0]), np.ascontiguousarray(cols[:, 1])
+        width = min(R, max(1, _Q_BYTES // (8 * len(used_m) * S * K)))
+        starts = range(0, R, width)
         out = np.empty((R, len(idx)))
-        S, n_items = G.shape
-        width = max(1, _CHUNK // max(1, n_permutations * S))
-        for col, k in enumerate(idx):
-            a, b = pairs[k]
-            d = Z[b] - Z[a]
-            for r0 in range(0, R, width):
-                xw = np.where(W[r0 : r0 + width], d, 0.0)  # the swapped cells' changes
-                q = (xw.reshape(-1, n_items) @ signs.T).reshape(len(xw), S, -1)
-                q = q.transpose(0, 2, 1)  # R x K x S
-                t = xw.sum(axis=2)
-                spa_a = spa_rows(partial[a][None] + q, total[a][None] + t)
-                spa_b = spa_rows(partial[b][None] - q, total[b][None] - t)
-                out[r0 : r0 + width, col] = spa_a - spa_b
+        single = np.zeros(R, dtype=bool)
+        single[-1] = (R - 1) % former_span == 0
+        n_threads = min(n_jobs, len(starts))
+
+        def thread(t):  # spans t, t + n_threads, ...: fixed spans, so any n_jobs, same bytes
+            buf = (
+                np.empty((len(used_m), width, S, K)),
+                np.empty((len(used_m), width, S)),
+                np.empty((width, S, n_items)),
+            )
+            for r0 in starts[t::n_threads]:
+                rows = slice(r0, r0 + width)
+                out[rows] = span(W[rows], single[rows], pa, pb, used_m, buf)
+
+        if n_threads > 1:
+            with ThreadPoolExecutor(n_threads) as pool:
+                list(pool.map(thread, range(n_threads)))
+        else:
+            thread(0)
         return out
 
     delta, counts, used, kept = _resample(

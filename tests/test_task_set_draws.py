@@ -173,3 +173,32 @@ def test_item_pair_permutation_draws_are_perm_both_pairs(table):
     )
     a, b = prepared.order[0], prepared.order[1]
     np.testing.assert_allclose(ours[:, 0], res.pair_draws(a, b), atol=1e-12)
+
+
+def test_spa_piece_takes_a_dask_workers_threads(table, monkeypatch):
+    """On a Dask worker the soft pairwise accuracy piece runs on the worker's threads (not all
+    cores), with the same draws; elsewhere it takes all cores."""
+    import sys
+    import types
+
+    from stats import _task_draws
+
+    assert _task_draws._worker_threads() is None
+    task = Task(lp="en-es", level="sys", correlation="soft-pairwise-accuracy")
+    names = {"en-es": {m.rsplit("-", 1)[0]: m for m in table.metric_names}}
+    prepared = prepare_task(0, task, [table], names, seed=3)
+    here = piece_draws(prepared, pieces(prepared, 20)[0], 3)
+    seen = []
+    real = _task_draws.perm_both_soft_pairwise
+
+    def spy(*args, **kw):
+        seen.append(kw["jobs"])
+        return real(*args, **kw)
+
+    worker = types.SimpleNamespace(state=types.SimpleNamespace(nthreads=1))
+    fake = types.SimpleNamespace(get_worker=lambda: worker)
+    monkeypatch.setitem(sys.modules, "distributed", fake)
+    monkeypatch.setattr(_task_draws, "perm_both_soft_pairwise", spy)
+    there = piece_draws(prepared, pieces(prepared, 20)[0], 3)
+    assert seen == [1]
+    np.testing.assert_array_equal(there, here)
