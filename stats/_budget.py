@@ -18,12 +18,25 @@ import math
 
 from ._errors import StatsInputError
 
-__all__ = ["MAX_MEMORY_BYTES", "MAX_METRICS", "MAX_SYSTEMS", "MAX_WORK", "check_budget", "limited_budget"]
+__all__ = [
+    "MAX_MEMORY_BYTES",
+    "MAX_METRICS",
+    "MAX_SYSTEMS",
+    "MAX_WORK",
+    "PRODUCT_SPEEDUP",
+    "check_budget",
+    "limited_budget",
+]
 
 #: element operations one call may do (about a minute of numpy on one core)
 MAX_WORK = 1e10
 #: bytes one call may hold at once
 MAX_MEMORY_BYTES = 2 * 2**30
+#: how many of the work's element operations a matrix product (BLAS) does in the time numpy's
+#: element-wise work does one: a conservative share of the measured ratio (PERM-BOTH's item-pair
+#: product at WMT24 size, 1.5e10 multiply-adds per 500 resamples, took about 2 s of CPU, some 45x
+#: the element-wise rate MAX_WORK assumes); a path that is one product divides its cost by it
+PRODUCT_SPEEDUP = 10.0
 #: systems compared in one test (all pairs: n (n - 1) / 2 of them)
 MAX_SYSTEMS = 1000
 #: metrics compared in one test or grid

@@ -102,3 +102,26 @@ def test_too_many_pairs_is_refused():
     G = np.zeros((40, 80))
     with pytest.raises(StatsInputError, match="grouping 'item'"):
         perm_both_pairs({"a": G, "b": G}, G, grouping="none")
+
+
+class _Started(Exception):
+    pass
+
+
+def test_wmt24_size_runs_within_the_default_budget():
+    """The WMT24 task's piece (15 systems x 1,500 items, 20 metrics: 190 pairs, 500 resamples)
+    is one matrix product per chunk: within the default work budget (it was refused as
+    element-wise work), while ten times that work in one call still is not. Four metrics (6
+    pairs) at 500 x 190 / 6 resamples do the same work, faster to set up."""
+    rng = np.random.default_rng(0)
+    G = np.round(rng.normal(size=(15, 1500)) * 4) / 4
+    metrics = {f"m{k}": G + rng.normal(scale=1 + k, size=G.shape) for k in range(4)}
+    same_work = 500 * 190 // 6
+
+    def stop(fraction):
+        raise _Started  # the first chunk ran: not refused
+
+    with pytest.raises(_Started):
+        perm_both_pairs(metrics, G, n_resamples=same_work, epsilon=0.0, progress=stop, rng=1)
+    with pytest.raises(StatsInputError, match="PERM-BOTH \\(item pairs\\)"):
+        perm_both_pairs(metrics, G, n_resamples=10 * same_work, epsilon=0.0)
