@@ -252,7 +252,8 @@ def bleu_statistics(
 ):
     """BLEU statistics, int64 array (systems, segments, 2 + 2 * max_ngram_order), of the
     sacrebleu ``BLEU`` object ``scorer`` (its tokenizer, lowercasing and n-gram order), built
-    from ``options`` (workers rebuild it to tokenize in ``jobs`` processes)."""
+    from ``options`` (workers rebuild it to tokenize in ``jobs`` processes; the compiled
+    n-gram matching runs in ``jobs`` threads)."""
     order = int(scorer.max_ngram_order)
     n_refs, n_seg = len(references), len(references[0])
     n_sys = len(hypotheses)
@@ -285,7 +286,9 @@ def bleu_statistics(
     if n_refs == 1 and _ngrams_numba.fits(n_ids, order):  # all orders in one compiled pass
         hyp_rows = n_ref_rows + np.arange(n_hyp_rows, dtype=np.int64)
         ref_rows = np.tile(np.arange(n_seg, dtype=np.int64), n_sys)
-        matches = _ngrams_numba.order_matches(tokens, lengths, n_ids, order, hyp_rows, ref_rows)
+        matches = _ngrams_numba.order_matches(
+            tokens, lengths, n_ids, order, hyp_rows, ref_rows, threads=jobs
+        )
         out[..., 2 : 2 + order] = matches.T.reshape(n_sys, n_seg, order)
         return out
     index = _NgramIndex(tokens, lengths)
@@ -312,7 +315,7 @@ def _dense(tokens: np.ndarray) -> tuple[np.ndarray, int]:
     return rank[tokens], int(rank[-1]) + 1
 
 
-def _order_statistics(tokens, lengths, n_ref_rows, n_refs, n_seg, n_sys, max_order):
+def _order_statistics(tokens, lengths, n_ref_rows, n_refs, n_seg, n_sys, max_order, jobs=1):
     """chrF (hyp, ref, match) counts against each reference: (orders, sys, seg, refs, 3)."""
     from . import _ngrams_numba
 
@@ -325,7 +328,9 @@ def _order_statistics(tokens, lengths, n_ref_rows, n_refs, n_seg, n_sys, max_ord
     if _ngrams_numba.fits(n_ids, max_order):  # all orders in one compiled pass
         hyp_rows = np.tile(n_ref_rows + np.arange(n_hyp_rows, dtype=np.int64), n_refs)
         ref_rows = (np.arange(n_refs, dtype=np.int64)[:, None] * n_seg + seg_of_row).ravel()
-        matches = _ngrams_numba.order_matches(tokens, lengths, n_ids, max_order, hyp_rows, ref_rows)
+        matches = _ngrams_numba.order_matches(
+            tokens, lengths, n_ids, max_order, hyp_rows, ref_rows, threads=jobs
+        )
         out[..., 2] = np.moveaxis(matches.reshape(max_order, n_refs, n_sys, n_seg), 1, 3)
     else:
         index = _NgramIndex(tokens, lengths)
@@ -354,11 +359,16 @@ def _order_statistics(tokens, lengths, n_ref_rows, n_refs, n_seg, n_sys, max_ord
 
 
 def chrf_statistics(
-    scorer, references: list[list[str]], hypotheses: dict[str, list[str]], f_score
+    scorer,
+    references: list[list[str]],
+    hypotheses: dict[str, list[str]],
+    f_score,
+    *,
+    jobs: int = 1,
 ) -> np.ndarray:
     """chrF statistics, int64 array (systems, segments, 3 * (char_order + word_order)), of the
     sacrebleu ``CHRF`` object ``scorer``; ``f_score`` is the vectorised sentence chrF used to
-    choose among several references."""
+    choose among several references; ``jobs`` threads run the compiled n-gram matching."""
     n_refs, n_seg = len(references), len(references[0])
     n_sys = len(hypotheses)
     n_ref_rows = n_refs * n_seg
@@ -368,14 +378,14 @@ def chrf_statistics(
     chars = texts if scorer.whitespace else ["".join(t.split()) for t in texts]
     parts = [
         _order_statistics(
-            *_flat_chars(chars), n_ref_rows, n_refs, n_seg, n_sys, int(scorer.char_order)
+            *_flat_chars(chars), n_ref_rows, n_refs, n_seg, n_sys, int(scorer.char_order), jobs
         )
     ]
     if scorer.word_order > 0:
         words = [scorer._remove_punctuation(t) for t in texts]
         parts.append(
             _order_statistics(
-                *_flat_tokens(words), n_ref_rows, n_refs, n_seg, n_sys, int(scorer.word_order)
+                *_flat_tokens(words), n_ref_rows, n_refs, n_seg, n_sys, int(scorer.word_order), jobs
             )
         )
     per_ref = np.concatenate(parts)  # (orders, sys, seg, refs, 3)
