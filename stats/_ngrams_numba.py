@@ -20,20 +20,20 @@ Used where ``bits * max_order`` fits in 63 bits (:func:`fits`); otherwise
 
 from __future__ import annotations
 
+import functools
+import importlib.util
+
 import numpy as np
 
 __all__ = ["available", "bits_for", "fits", "order_matches"]
 
-try:  # numba is a dependency; without it the numpy path of stats._ngrams runs
-    import numba
-    from numba import njit
-except ImportError:  # pragma: no cover
-    numba = None
 
-
+@functools.cache
 def available() -> bool:
-    """Whether the compiled n-gram matching can run (numba importable)."""
-    return numba is not None
+    """Whether the compiled n-gram matching can run (numba installed; a dependency, without
+    which the numpy path of :mod:`stats._ngrams` runs). numba itself is imported only where
+    the kernels run (:mod:`stats._ngrams_kernel`)."""
+    return importlib.util.find_spec("numba") is not None
 
 
 def bits_for(n_ids: int) -> int:
@@ -43,139 +43,11 @@ def bits_for(n_ids: int) -> int:
 
 def fits(n_ids: int, max_order: int) -> bool:
     """Whether ``max_order`` tokens of ``n_ids`` distinct ids pack into a non-negative int64."""
-    return numba is not None and bits_for(n_ids) * max_order <= 63
+    return available() and bits_for(n_ids) * max_order <= 63
 
 
-#: rows shorter than this many elements per radix pass are sorted by comparisons instead
-_RADIX_MIN = 32
 #: below this many tokens one thread does it all (starting threads costs more)
 MIN_THREADED = 200_000
-
-if numba is not None:
-
-    @njit(cache=True, nogil=True)
-    def _radix_sort(a, scratch, count, passes):
-        """Sort the non-negative ``a`` in place: LSD radix, 8 bits per pass, ``passes``
-        passes (a pass whose digit is the same everywhere is skipped)."""
-        n = a.shape[0]
-        src = a
-        dst = scratch
-        in_a = True
-        shift = 0
-        for _ in range(passes):
-            count[:] = 0
-            for i in range(n):
-                count[((src[i] >> shift) & 255) + 1] += 1
-            if count[((src[0] >> shift) & 255) + 1] != n:
-                for d in range(256):
-                    count[d + 1] += count[d]
-                for i in range(n):
-                    d = (src[i] >> shift) & 255
-                    dst[count[d]] = src[i]
-                    count[d] += 1
-                src, dst = dst, src
-                in_a = not in_a
-            shift += 8
-        if not in_a:
-            a[:] = src
-
-    @njit(cache=True, nogil=True)
-    def _merge_orders(keys, hs, he, rs, re, max_order, bits, mask, out, p, open_h, open_r):
-        """Clipped matches of every order of the sorted keys ``hs:he`` (hypothesis) against
-        ``rs:re`` (reference), added to ``out[:, p]``: one merge of the two runs in key
-        order, in which the n-grams of order n are contiguous groups (a group ends where the
-        key's first n digits change); ``open_h``/``open_r`` count each order's open group."""
-        top = bits * (max_order - 1)
-        open_h[:] = 0
-        open_r[:] = 0
-        i = hs
-        j = rs
-        prev = np.int64(0)  # differs from every key in the first digit (a token, not 0)
-        while i < he or j < re:
-            if j >= re or (i < he and keys[i] <= keys[j]):
-                x = keys[i]
-                i += 1
-                from_h = True
-            else:
-                x = keys[j]
-                j += 1
-                from_h = False
-            if x != prev:
-                diff = x ^ prev
-                first = 0  # the first digit where x and prev differ
-                shift = top
-                while ((diff >> shift) & mask) == 0:
-                    first += 1
-                    shift -= bits
-                for n in range(first, max_order):  # the groups of orders > first end
-                    out[n, p] += min(open_h[n], open_r[n])
-                    open_h[n] = 0
-                    open_r[n] = 0
-                if first == 0 and (j >= re if from_h else i >= he):
-                    break  # the other run is done and every group closed: no more matches
-                prev = x
-            shift = top
-            for n in range(max_order):  # x holds an n-gram of every order up to its end
-                if ((x >> shift) & mask) == 0:
-                    break
-                if from_h:
-                    open_h[n] += 1
-                else:
-                    open_r[n] += 1
-                shift -= bits
-        for n in range(max_order):
-            out[n, p] += min(open_h[n], open_r[n])
-
-    @njit(cache=True, nogil=True)
-    def _kernel(
-        tokens,
-        starts,
-        lengths,
-        max_order,
-        bits,
-        keys,
-        rows_lo,
-        rows_hi,
-        hyp_rows,
-        ref_rows,
-        out,
-        pairs_lo,
-        pairs_hi,
-    ):
-        """Rows ``rows_lo:rows_hi``: their packed keys into ``keys``, sorted within each row;
-        then pairs ``pairs_lo:pairs_hi``: their clipped matches of every order into ``out``
-        (whose rows must be sorted by then). One entry point, so a process loads one cached
-        function; threads call it on disjoint ranges."""
-        top = bits * (max_order - 1)
-        passes = (bits * max_order + 7) // 8  # radix digits of 8 bits
-        longest = 0
-        for r in range(rows_lo, rows_hi):
-            longest = max(longest, lengths[r])
-        scratch = np.empty(longest, dtype=np.int64)
-        count = np.empty(257, dtype=np.int64)
-        for r in range(rows_lo, rows_hi):
-            s = starts[r]
-            n = lengths[r]
-            k = np.int64(0)
-            for i in range(n - 1, -1, -1):  # key(i) = token i, then key(i + 1)'s digits
-                k = (k >> bits) | (np.int64(tokens[s + i] + 1) << top)
-                keys[s + i] = k
-            row = keys[s : s + n]
-            if n < _RADIX_MIN * passes:
-                row.sort()
-            else:
-                _radix_sort(row, scratch[:n], count, passes)
-        mask = (np.int64(1) << bits) - 1
-        open_h = np.zeros(max_order, dtype=np.int64)
-        open_r = np.zeros(max_order, dtype=np.int64)
-        for p in range(pairs_lo, pairs_hi):
-            h = hyp_rows[p]
-            r = ref_rows[p]
-            hs = starts[h]
-            he = hs + lengths[h]
-            rs = starts[r]
-            re = rs + lengths[r]
-            _merge_orders(keys, hs, he, rs, re, max_order, bits, mask, out, p, open_h, open_r)
 
 
 def _cuts(cost: np.ndarray, parts: int) -> list[int]:
@@ -199,7 +71,34 @@ def order_matches(
     sequence ``ref_rows[p]`` for n = 1..max_order; ``tokens`` are ids in ``0..n_ids-1`` of the
     concatenated sequences of ``lengths``. Needs :func:`fits`. ``threads``: the compiled code
     runs without the GIL in that many threads (sorting the rows, then matching the pairs),
-    for :data:`MIN_THREADED` tokens or more; the counts do not depend on it."""
+    for :data:`MIN_THREADED` tokens or more; the counts do not depend on it. Where this
+    process started a helper that has the kernel loaded (:mod:`stats._ngrams_helper`), it
+    runs there."""
+    from . import _ngrams_helper
+
+    done = _ngrams_helper.order_matches(
+        tokens, lengths, n_ids, max_order, hyp_rows, ref_rows, threads=threads
+    )
+    if done is not None:
+        return done
+    return local_order_matches(
+        tokens, lengths, n_ids, max_order, hyp_rows, ref_rows, threads=threads
+    )
+
+
+def local_order_matches(
+    tokens: np.ndarray,
+    lengths: np.ndarray,
+    n_ids: int,
+    max_order: int,
+    hyp_rows: np.ndarray,
+    ref_rows: np.ndarray,
+    *,
+    threads: int = 1,
+) -> np.ndarray:
+    """:func:`order_matches` in this process."""
+    from ._ngrams_kernel import _kernel
+
     bits = bits_for(n_ids)
     tokens = np.ascontiguousarray(tokens, dtype=np.int64)
     lengths = np.ascontiguousarray(lengths, dtype=np.int64)
