@@ -3,17 +3,22 @@
 Loading numba and the cached kernel of :mod:`stats._ngrams_kernel` costs about 0.4 s of CPU
 (numba's import and its typing registries), all of it holding the GIL: a thread cannot
 overlap it with anything. A one-shot command (``python -m stats randomized`` with BLEU or
-chrF on text files) calls :func:`start` first: a helper process loads the kernel on another
-core while this one imports pandas, reads and tokenizes the files; then
+chrF on text files) calls :func:`start` first: a forked copy of this process loads the
+kernel on another core while this one imports pandas, reads and tokenizes the files; then
 :func:`stats._ngrams_numba.order_matches` sends it the token arrays (pickled over a pipe) and
 reads the counts back. The helper runs the same kernel on the same arrays, so the counts are
-the same. If anything goes wrong with it (it could not start, it died, it answered with an
-error), the matching runs in this process instead. :func:`stop` (also called at exit) ends
-it, at once if it was never asked, and reaps it (its CPU time counts as this process's
-children's).
+the same. If anything goes wrong with it (it died, it answered with an error), the matching
+runs in this process instead. :func:`stop` (also called at exit) ends it, at once if it was
+never asked, and reaps it (its CPU time counts as this process's children's).
 
-Only started where numba is not loaded yet (a process that has the kernel loaded gains
-nothing from a helper), and only when more than one core may be used.
+A fork, not a new interpreter: the helper starts with numpy already loaded and costs little
+more CPU than loading the kernel here would (a new interpreter importing numpy again cost
+about 0.2 s more, which a busy machine pays in wall time too). So only where ``os.fork`` is
+safe to use without ``exec``: on Linux, from a process running one thread. Nor where numba is
+missing or already loaded here, or when one core is asked for. And only when a core is free
+(the load average below the cores less one, plus a half; as ``make --load-average`` decides
+whether to start another job): on a busy machine the helper only waits for a core, and its
+own cost (a fork, the pipe) is then not repaid.
 """
 
 from __future__ import annotations
@@ -22,54 +27,76 @@ import atexit
 import importlib.util
 import os
 import pickle
-import subprocess
+import signal
 import sys
 import threading
-from pathlib import Path
 
 __all__ = ["order_matches", "running", "start", "stop"]
 
 _lock = threading.Lock()
-_helper: subprocess.Popen | None = None
+_pid: int | None = None  # the helper's process id
+_requests = None  # this process's ends of the two pipes (binary files)
+_replies = None
 _asked = False
-
-#: the helper's program: this package's directory first on its path, then :func:`serve`
-_PROGRAM = (
-    "import sys; sys.path.insert(0, {root!r}); from stats._ngrams_helper import serve; serve()"
-)
 
 
 def start(jobs: int | None = None) -> bool:
-    """Start the helper, once per process; return whether one runs.
+    """Fork the helper, once per process; return whether one runs.
 
-    Not started when ``jobs`` (default: all cores) is 1, when numba is missing, or when
-    numba is already loaded here.
+    Not started when ``jobs`` (default: all cores) is 1, when numba is missing or already
+    loaded here, off Linux, when this process runs other threads, or when no core is free.
     """
-    global _helper
-    if (jobs or os.cpu_count() or 1) < 2 or "numba" in sys.modules:
+    global _pid, _requests, _replies
+    cores = os.cpu_count() or 1
+    if min(jobs or cores, cores) < 2 or "numba" in sys.modules:
+        return False
+    if not sys.platform.startswith("linux") or threading.active_count() != 1:
+        return False
+    if os.getloadavg()[0] >= cores - 0.5:  # with this process running: no core left
         return False
     if importlib.util.find_spec("numba") is None:
         return False
+    import numpy  # noqa: F401 - loaded before the fork: the helper needs it, and so do we
+
     with _lock:
-        if _helper is None:
-            root = str(Path(__file__).resolve().parents[1])
+        if _pid is not None:
+            return True
+        to_helper, from_here = os.pipe()
+        to_here, from_helper = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        try:
+            pid = os.fork()
+        except OSError:
+            for fd in (to_helper, from_here, to_here, from_helper):
+                os.close(fd)
+            return False
+        if pid == 0:  # the helper: never returns
             try:
-                _helper = subprocess.Popen(
-                    [sys.executable, "-c", _PROGRAM.format(root=root)],
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL,
-                )
-            except OSError:
-                return False
-            atexit.register(stop)
+                os.close(from_here)
+                os.close(to_here)
+                serve(os.fdopen(to_helper, "rb"), os.fdopen(from_helper, "wb"))
+            finally:
+                os._exit(0)
+        os.close(to_helper)
+        os.close(from_helper)
+        _pid = pid
+        _requests = os.fdopen(from_here, "wb")
+        _replies = os.fdopen(to_here, "rb")
+        atexit.register(stop)
     return True
 
 
 def running() -> bool:
     """Whether a helper is running."""
     with _lock:
-        return _helper is not None and _helper.poll() is None
+        if _pid is None:
+            return False
+        try:
+            done, _ = os.waitpid(_pid, os.WNOHANG)
+        except ChildProcessError:
+            return False
+        return done == 0
 
 
 def order_matches(tokens, lengths, n_ids, max_order, hyp_rows, ref_rows, *, threads: int):
@@ -79,8 +106,7 @@ def order_matches(tokens, lengths, n_ids, max_order, hyp_rows, ref_rows, *, thre
 
     global _asked
     with _lock:  # one request at a time on the pipe
-        helper = _helper
-        if helper is None or helper.poll() is not None:
+        if _pid is None or _requests is None or _replies is None:
             return None
         _asked = True
         small = np.min_scalar_type(max(int(n_ids) - 1, 0))  # ids as sent: smallest dtype
@@ -96,10 +122,9 @@ def order_matches(tokens, lengths, n_ids, max_order, hyp_rows, ref_rows, *, thre
             int(threads),
         )
         try:
-            assert helper.stdin is not None and helper.stdout is not None
-            pickle.dump(request, helper.stdin, protocol=pickle.HIGHEST_PROTOCOL)
-            helper.stdin.flush()
-            status, value = pickle.load(helper.stdout)
+            pickle.dump(request, _requests, protocol=pickle.HIGHEST_PROTOCOL)
+            _requests.flush()
+            status, value = pickle.load(_replies)
         except Exception:  # noqa: BLE001 - a dead or confused helper: compute here
             status, value = "error", None
     if status != "ok":
@@ -110,30 +135,37 @@ def order_matches(tokens, lengths, n_ids, max_order, hyp_rows, ref_rows, *, thre
 
 def stop() -> None:
     """End the helper (at once if it was never asked) and reap it."""
-    global _helper
+    global _pid, _requests, _replies
     with _lock:
-        helper, _helper = _helper, None
-    if helper is None:
+        pid, requests, replies = _pid, _requests, _replies
+        _pid = _requests = _replies = None
+    if pid is None:
         return
     if not _asked:
-        helper.kill()  # still loading numba, for nothing
+        try:
+            os.kill(pid, signal.SIGKILL)  # still loading numba, for nothing
+        except ProcessLookupError:
+            pass
+    for end in (requests, replies):
+        try:
+            if end is not None:
+                end.close()  # the helper's end of input: it exits
+        except OSError:
+            pass
     try:
-        assert helper.stdin is not None
-        helper.stdin.close()  # the helper's end of input: it exits
-    except OSError:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
         pass
-    helper.wait()
-    if helper.stdout is not None:
-        helper.stdout.close()
 
 
-def serve() -> None:
+def serve(requests, replies) -> None:
     """The helper's main loop: load the kernel, then answer requests until the input ends."""
     import gc
 
     gc.disable()  # loading numba makes some 10^5 long-lived objects and no garbage
-    out = os.fdopen(os.dup(1), "wb")  # the answers' pipe; anything printed goes to stderr
-    os.dup2(2, 1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)  # nothing the helper prints reaches the command's output
+    os.dup2(devnull, 2)
     import numpy as np
 
     from . import _ngrams_numba
@@ -142,10 +174,9 @@ def serve() -> None:
     _ngrams_numba.local_order_matches(np.arange(4), one * 2, 4, 4, one[:1], one[:1] * 0)
     gc.freeze()
     gc.enable()
-    source = sys.stdin.buffer
     while True:
         try:
-            args, threads = pickle.load(source)
+            args, threads = pickle.load(requests)
         except EOFError:
             break
         reply: tuple[str, object]
@@ -153,7 +184,5 @@ def serve() -> None:
             reply = ("ok", _ngrams_numba.local_order_matches(*args, threads=threads))
         except Exception as exc:  # noqa: BLE001 - reported; the caller computes it itself
             reply = ("error", repr(exc))
-        pickle.dump(reply, out, protocol=pickle.HIGHEST_PROTOCOL)
-        out.flush()
-    out.close()
-    os._exit(0)  # a helper process: nothing to tidy (the kernel and arrays die with it)
+        pickle.dump(reply, replies, protocol=pickle.HIGHEST_PROTOCOL)
+        replies.flush()

@@ -1,7 +1,7 @@
 """The n-gram matching helper process (stats._ngrams_helper): the counts it returns equal this
 process's own; a helper that dies or was never asked changes nothing; it is not started where
-numba is loaded already or one core is asked for. Run in a fresh interpreter (numba not yet
-loaded there, as in a command-line process)."""
+numba is loaded already, one core is asked for, or other threads run. Run in a fresh
+interpreter (numba not yet loaded there, as in a command-line process); Linux only (fork)."""
 
 from __future__ import annotations
 
@@ -11,20 +11,36 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork: Linux only")
 
 SCRIPT = """
 import sys
 import numpy as np
 from stats import _ngrams_helper as helper, _ngrams_numba
+import os
+os.getloadavg = lambda: (0.0, 0.0, 0.0)  # an idle machine (else no helper: a busy one)
+os.cpu_count = lambda: 2  # (one core: no helper)
 
+os.getloadavg = lambda: (9.0, 9.0, 9.0)
+assert not helper.start(2), "no core free: no helper"
+os.getloadavg = lambda: (0.0, 0.0, 0.0)
 rng = np.random.default_rng(1)
 lengths = rng.integers(0, 300, 12)
 tokens = rng.integers(0, 40, int(lengths.sum()))
 hyp, ref = np.arange(6, 12), np.arange(6)
 args = (tokens, lengths, 40, 6, hyp, ref)
 assert not helper.start(1), "one core: no helper"
+import threading
+stop_waiting = threading.Event()
+other = threading.Thread(target=stop_waiting.wait)
+other.start()
+assert not helper.start(2), "another thread runs: no fork"
+stop_waiting.set()
+other.join()
 assert helper.start(2)
 helper.stop()  # never asked: killed at once
 assert not helper.running()
@@ -42,10 +58,14 @@ print("ok")
 DIES = """
 import numpy as np
 from stats import _ngrams_helper as helper, _ngrams_numba
+import os
+os.getloadavg = lambda: (0.0, 0.0, 0.0)  # an idle machine (else no helper: a busy one)
+os.cpu_count = lambda: 2  # (one core: no helper)
 
+import os, signal
 assert helper.start(2)
-helper._helper.kill()
-helper._helper.wait()
+os.kill(helper._pid, signal.SIGKILL)
+os.waitpid(helper._pid, 0)
 tokens, lengths = np.array([0, 0, 1, 0, 1]), np.array([3, 2])
 got = _ngrams_numba.order_matches(tokens, lengths, 2, 3, np.array([0]), np.array([1]), threads=2)
 assert got[:, 0].tolist() == [2, 1, 0] and not helper.running()
