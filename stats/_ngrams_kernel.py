@@ -6,8 +6,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-#: rows shorter than this many elements per radix pass are sorted by comparisons instead
-_RADIX_MIN = 32
+#: rows shorter than this many elements per radix pass are insertion-sorted instead (at most
+#: (16 * passes)**2 / 4 moves; numba's own sort would add a second to compiling)
+_RADIX_MIN = 16
+
+
+@njit(cache=True, nogil=True)
+def _insertion_sort(a):
+    """Sort the short ``a`` in place."""
+    for i in range(1, a.shape[0]):
+        x = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
 
 
 @njit(cache=True, nogil=True)
@@ -121,7 +134,7 @@ def _kernel(
             keys[s + i] = k
         row = keys[s : s + n]
         if n < _RADIX_MIN * passes:
-            row.sort()
+            _insertion_sort(row)
         else:
             _radix_sort(row, scratch[:n], count, passes)
     mask = (np.int64(1) << bits) - 1

@@ -3,8 +3,8 @@
 Each position of a sequence gets one packed integer key: the token ids (plus one) of the
 ``max_order`` tokens starting there, ``bits`` bits each, most significant first, and 0 for
 the places past the sequence's end (built right to left, one shift per position). The keys
-of a sequence are sorted once (LSD radix, 8 bits a pass, for long sequences; comparisons for
-short ones); a lexicographic order of the ``max_order``-grams also groups every shorter
+of a sequence are sorted once (LSD radix, 8 bits a pass, for long sequences; insertion sort
+for short ones); a lexicographic order of the ``max_order``-grams also groups every shorter
 prefix, so the n-grams of each order :math:`n` are the keys' first :math:`n` digits (exact,
 no hashing), already sorted and contiguous, and an n-gram that runs past the end is one whose
 :math:`n`-th digit is 0. The clipped matches :math:`\\sum_g \\min(c_h(g), c_r(g))` of a
