@@ -187,6 +187,42 @@ def _by_words(scorer, texts: list[str]) -> bool:
     )
 
 
+def _split_words(texts: list[str]) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """``str.split()`` of every text, factorized: the id of each word occurrence (ids in order
+    of first appearance), the distinct words, and each text's number of words.
+
+    pyarrow splits and hashes the words without a Python object per occurrence. Its
+    ``utf8_split_whitespace`` splits at exactly the characters ``str.split()`` splits at
+    (every Unicode code point checked), but leaves empty strings at the ends of a text and
+    for an empty text, which are dropped (``str.split()`` gives none). Texts pyarrow cannot
+    hold (lone surrogates) are split by Python instead.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    try:
+        array = pa.array(texts, type=pa.large_string())
+    except (UnicodeError, pa.ArrowException):
+        import itertools
+
+        import pandas as pd
+
+        splits = list(map(str.split, texts))
+        counts = np.fromiter(map(len, splits), dtype=np.int64, count=len(splits))
+        words = np.empty(int(counts.sum()), dtype=object)
+        words[:] = list(itertools.chain.from_iterable(splits))
+        ids, uniques = pd.factorize(words, sort=False)
+        return ids.astype(np.int64, copy=False), list(uniques), counts
+    split = pc.utf8_split_whitespace(array)
+    flat = pc.list_flatten(split)
+    keep = pc.not_equal(pc.binary_length(flat), 0)
+    parent = pc.list_parent_indices(split).filter(keep).to_numpy()
+    encoded = pc.dictionary_encode(flat.filter(keep))
+    ids = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    counts = np.bincount(parent, minlength=len(texts)).astype(np.int64)
+    return ids, encoded.dictionary.to_pylist(), counts
+
+
 def _word_token_ids(scorer, texts: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Token ids, each text's number of tokens and the token strings by id, as
     :func:`_flat_tokens` of ``scorer``'s pre-processing of ``texts``, with the tokenizer called
@@ -203,24 +239,17 @@ def _word_token_ids(scorer, texts: list[str]) -> tuple[np.ndarray, np.ndarray, n
     """
     import itertools
 
-    if scorer.lowercase:
-        texts = [t.lower() for t in texts]
-    splits = list(map(str.split, texts))
-    words_per_line = np.fromiter(map(len, splits), dtype=np.int64, count=len(splits))
-    words = np.empty(int(words_per_line.sum()), dtype=object)
-    words[:] = list(itertools.chain.from_iterable(splits))
-    del splits
     import pandas as pd
 
-    if words.size == 0:
+    if scorer.lowercase:
+        texts = [t.lower() for t in texts]
+    word_ids, distinct, words_per_line = _split_words(texts)
+    if word_ids.size == 0:
         return (
             np.zeros(0, dtype=np.int64),
             np.zeros(len(texts), dtype=np.int64),
             np.zeros(0, dtype=object),
         )
-
-    word_ids, distinct = pd.factorize(words, sort=False)
-    del words
     tokenizer = scorer.tokenizer
     pieces = [tokenizer(w).split() for w in distinct]  # each distinct word once
     piece_len = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
