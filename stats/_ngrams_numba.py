@@ -2,13 +2,17 @@
 
 Each position of a sequence gets one packed integer key: the token ids (plus one) of the
 ``max_order`` tokens starting there, ``bits`` bits each, most significant first, and 0 for
-the places past the sequence's end. The keys of a sequence are sorted once; a lexicographic
-order of the ``max_order``-grams also groups every shorter prefix, so the n-grams of each
-order :math:`n` are the keys shifted right by ``bits * (max_order - n)`` (exact, no hashing),
-already sorted, and an n-gram that runs past the end is the one whose last digit is 0. The
-clipped matches :math:`\\sum_g \\min(c_h(g), c_r(g))` of a hypothesis against a reference
-are then one merge of their sorted keys per order. References are sorted once for all
-systems.
+the places past the sequence's end (built right to left, one shift per position). The keys
+of a sequence are sorted once (LSD radix, 8 bits a pass, for long sequences; insertion sort
+for short ones); a lexicographic order of the ``max_order``-grams also groups every shorter
+prefix, so the n-grams of each order :math:`n` are the keys' first :math:`n` digits (exact,
+no hashing), already sorted and contiguous, and an n-gram that runs past the end is one whose
+:math:`n`-th digit is 0. The clipped matches :math:`\\sum_g \\min(c_h(g), c_r(g))` of a
+hypothesis against a reference, for every order at once, come from one merge of their sorted
+keys: where the merged sequence's first :math:`n` digits change, the open group of each order
+from :math:`n` on closes and adds its minimum. References are sorted once for all systems.
+The compiled code releases the GIL: several threads sort disjoint rows, then match disjoint
+pairs.
 
 Used where ``bits * max_order`` fits in 63 bits (:func:`fits`); otherwise
 :mod:`stats._ngrams` counts with ``np.unique`` as before. Same numbers either way.
@@ -16,20 +20,20 @@ Used where ``bits * max_order`` fits in 63 bits (:func:`fits`); otherwise
 
 from __future__ import annotations
 
+import functools
+import importlib.util
+
 import numpy as np
 
 __all__ = ["available", "bits_for", "fits", "order_matches"]
 
-try:  # numba is a dependency; without it the numpy path of stats._ngrams runs
-    import numba
-    from numba import njit
-except ImportError:  # pragma: no cover
-    numba = None
 
-
+@functools.cache
 def available() -> bool:
-    """Whether the compiled n-gram matching can run (numba importable)."""
-    return numba is not None
+    """Whether the compiled n-gram matching can run (numba installed; a dependency, without
+    which the numpy path of :mod:`stats._ngrams` runs). numba itself is imported only where
+    the kernels run (:mod:`stats._ngrams_kernel`)."""
+    return importlib.util.find_spec("numba") is not None
 
 
 def bits_for(n_ids: int) -> int:
@@ -39,76 +43,18 @@ def bits_for(n_ids: int) -> int:
 
 def fits(n_ids: int, max_order: int) -> bool:
     """Whether ``max_order`` tokens of ``n_ids`` distinct ids pack into a non-negative int64."""
-    return numba is not None and bits_for(n_ids) * max_order <= 63
+    return available() and bits_for(n_ids) * max_order <= 63
 
 
-if numba is not None:
+#: below this many tokens one thread does it all (starting threads costs more)
+MIN_THREADED = 200_000
 
-    @njit(cache=True, nogil=True)
-    def _sorted_keys(tokens, starts, lengths, max_order, bits):
-        """Packed ``max_order``-gram key of every position, sorted within each sequence."""
-        keys = np.empty(tokens.shape[0], dtype=np.int64)
-        for r in range(starts.shape[0]):
-            s = starts[r]
-            n = lengths[r]
-            for i in range(n):
-                k = np.int64(0)
-                for j in range(max_order):
-                    k <<= bits
-                    if i + j < n:
-                        k |= tokens[s + i + j] + 1
-                keys[s + i] = k
-            keys[s : s + n].sort()
-        return keys
 
-    @njit(cache=True, nogil=True)
-    def _merge(keys, hs, he, rs, re, shift, mask):
-        """sum over n-grams of min(hyp count, ref count): one merge of sorted keys."""
-        i = hs
-        j = rs
-        total = 0
-        while i < he and j < re:
-            a = keys[i] >> shift
-            if (a & mask) == 0:  # runs past the hypothesis' end
-                i += 1
-                continue
-            b = keys[j] >> shift
-            if (b & mask) == 0:
-                j += 1
-                continue
-            if a < b:
-                i += 1
-            elif a > b:
-                j += 1
-            else:
-                ci = 0
-                while i < he and (keys[i] >> shift) == a:
-                    ci += 1
-                    i += 1
-                cj = 0
-                while j < re and (keys[j] >> shift) == a:
-                    cj += 1
-                    j += 1
-                total += min(ci, cj)
-        return total
-
-    @njit(cache=True, nogil=True)
-    def _all_matches(tokens, starts, lengths, hyp_rows, ref_rows, max_order, bits):
-        """(max_order, pairs): clipped n-gram matches of pair p (hyp_rows[p], ref_rows[p]).
-        One entry point, so a process loads one cached function."""
-        keys = _sorted_keys(tokens, starts, lengths, max_order, bits)
-        out = np.zeros((max_order, hyp_rows.shape[0]), dtype=np.int64)
-        mask = (np.int64(1) << bits) - 1
-        for p in range(hyp_rows.shape[0]):
-            h = hyp_rows[p]
-            r = ref_rows[p]
-            hs = starts[h]
-            he = hs + lengths[h]
-            rs = starts[r]
-            re = rs + lengths[r]
-            for n in range(1, max_order + 1):
-                out[n - 1, p] = _merge(keys, hs, he, rs, re, bits * (max_order - n), mask)
-        return out
+def _cuts(cost: np.ndarray, parts: int) -> list[int]:
+    """Bounds cutting ``cost``'s items into ``parts`` runs of about equal total cost."""
+    cum = np.cumsum(cost)
+    inner = np.searchsorted(cum, cum[-1] * np.arange(1, parts) / parts, side="right")
+    return [0, *inner.tolist(), len(cost)]
 
 
 def order_matches(
@@ -118,19 +64,73 @@ def order_matches(
     max_order: int,
     hyp_rows: np.ndarray,
     ref_rows: np.ndarray,
+    *,
+    threads: int = 1,
 ) -> np.ndarray:
     """Clipped matches, int64 (max_order, pairs), of sequence ``hyp_rows[p]`` against
     sequence ``ref_rows[p]`` for n = 1..max_order; ``tokens`` are ids in ``0..n_ids-1`` of the
-    concatenated sequences of ``lengths``. Needs :func:`fits`."""
+    concatenated sequences of ``lengths``. Needs :func:`fits`. ``threads``: the compiled code
+    runs without the GIL in that many threads (sorting the rows, then matching the pairs),
+    for :data:`MIN_THREADED` tokens or more; the counts do not depend on it. Where this
+    process started a helper that has the kernel loaded (:mod:`stats._ngrams_helper`), it
+    runs there."""
+    from . import _ngrams_helper
+
+    done = _ngrams_helper.order_matches(
+        tokens, lengths, n_ids, max_order, hyp_rows, ref_rows, threads=threads
+    )
+    if done is not None:
+        return done
+    return local_order_matches(
+        tokens, lengths, n_ids, max_order, hyp_rows, ref_rows, threads=threads
+    )
+
+
+def local_order_matches(
+    tokens: np.ndarray,
+    lengths: np.ndarray,
+    n_ids: int,
+    max_order: int,
+    hyp_rows: np.ndarray,
+    ref_rows: np.ndarray,
+    *,
+    threads: int = 1,
+) -> np.ndarray:
+    """:func:`order_matches` in this process."""
+    from ._ngrams_kernel import _kernel
+
     bits = bits_for(n_ids)
+    tokens = np.ascontiguousarray(tokens, dtype=np.int64)
     lengths = np.ascontiguousarray(lengths, dtype=np.int64)
     starts = np.cumsum(lengths) - lengths
-    return _all_matches(
-        np.ascontiguousarray(tokens, dtype=np.int64),
-        starts,
-        lengths,
-        np.ascontiguousarray(hyp_rows, dtype=np.int64),
-        np.ascontiguousarray(ref_rows, dtype=np.int64),
-        max_order,
-        bits,
-    )
+    hyp_rows = np.ascontiguousarray(hyp_rows, dtype=np.int64)
+    ref_rows = np.ascontiguousarray(ref_rows, dtype=np.int64)
+    keys = np.empty(tokens.shape[0], dtype=np.int64)
+    out = np.zeros((max_order, hyp_rows.shape[0]), dtype=np.int64)
+
+    def run(rows: tuple[int, int], pairs: tuple[int, int]) -> None:
+        _kernel(
+            tokens, starts, lengths, max_order, bits, keys, *rows, hyp_rows, ref_rows, out, *pairs
+        )
+
+    n_rows, n_pairs = len(lengths), len(hyp_rows)
+    threads = max(1, min(int(threads), n_pairs))
+    if threads == 1 or tokens.shape[0] < MIN_THREADED:
+        run((0, n_rows), (0, n_pairs))
+        return out
+    from concurrent.futures import ThreadPoolExecutor
+
+    run((0, 0), (0, 0))  # load the compiled function in this thread first
+    row_cuts = _cuts(lengths + 1, threads)
+    pair_cuts = _cuts(lengths[hyp_rows] + lengths[ref_rows] + 1, threads)
+    with ThreadPoolExecutor(threads - 1) as pool:
+        for cuts, phase in ((row_cuts, 0), (pair_cuts, 1)):  # all rows sorted, then pairs
+            spans = [
+                (0, 0, a, b) if phase else (a, b, 0, 0)
+                for a, b in zip(cuts[:-1], cuts[1:], strict=True)
+            ]
+            futures = [pool.submit(run, span[:2], span[2:]) for span in spans[1:]]
+            run(spans[0][:2], spans[0][2:])  # this thread takes the first part
+            for future in futures:
+                future.result()
+    return out

@@ -383,8 +383,8 @@ def extract_statistics(
         segments (TER).
     jobs : int, optional
         Worker processes (default: all cores, ``os.cpu_count()``) for TER, and for BLEU's
-        tokenization of large inputs; the n-grams of BLEU and chrF are counted with array
-        operations in this process.
+        tokenization of large inputs; the n-grams of BLEU and chrF are counted in this
+        process (their compiled matching in ``jobs`` threads).
     **options
         Passed to sacrebleu's ``BLEU``/``CHRF``/``TER`` constructor (e.g. ``tokenize``,
         ``lowercase``, ``word_order=2`` for chrF++).
@@ -455,14 +455,19 @@ def extract_statistics(
             width = 2 + 2 * int(scorer.max_ngram_order)
 
             def compute(todo):
-                return bleu_statistics(scorer, refs, todo, options=dict(options), jobs=jobs,
-                                       warn=False)
+                return bleu_statistics(
+                    scorer, refs, todo, options=dict(options), jobs=jobs, warn=False
+                )
         else:
             width = 3 * (int(scorer.char_order) + int(scorer.word_order))
 
             def compute(todo):
                 return chrf_statistics(
-                    scorer, refs, todo, lambda sums: _chrf_from_sums(sums, dict(options))
+                    scorer,
+                    refs,
+                    todo,
+                    lambda sums: _chrf_from_sums(sums, dict(options)),
+                    jobs=jobs,
                 )
 
         counts = cached_statistics(metric, dict(options), refs, hyps, width, compute)
@@ -514,7 +519,9 @@ def statistics_from_scores(
             f"scores must be a DataFrame (segments x systems); got {type(scores).__name__}"
         )
     if scores.shape[1] < 1 or scores.shape[0] < 1:
-        raise StatsInputError(f"scores must have at least one segment and one system; got shape {scores.shape}")
+        raise StatsInputError(
+            f"scores must have at least one segment and one system; got shape {scores.shape}"
+        )
     try:
         values = scores.to_numpy(dtype=float)
     except (TypeError, ValueError):

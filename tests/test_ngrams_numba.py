@@ -66,3 +66,39 @@ def test_order_matches_by_hand():
     tokens = np.array([0, 0, 1, 0, 1])
     got = _ngrams_numba.order_matches(tokens, np.array([3, 2]), 2, 3, np.array([0]), np.array([1]))
     np.testing.assert_array_equal(got[:, 0], [2, 1, 0])
+
+
+def _brute_matches(tokens, lengths, max_order, hyp_rows, ref_rows):
+    """sum over n-grams of min(hyp count, ref count), with Counters (a second formulation)."""
+    from collections import Counter
+
+    starts = np.cumsum(lengths) - lengths
+    seqs = [tuple(tokens[s : s + n]) for s, n in zip(starts, lengths, strict=True)]
+    out = np.zeros((max_order, len(hyp_rows)), dtype=np.int64)
+    for p, (h, r) in enumerate(zip(hyp_rows, ref_rows, strict=True)):
+        for n in range(1, max_order + 1):
+            ch = Counter(seqs[h][i : i + n] for i in range(len(seqs[h]) - n + 1))
+            cr = Counter(seqs[r][i : i + n] for i in range(len(seqs[r]) - n + 1))
+            out[n - 1, p] = sum(min(c, cr[g]) for g, c in ch.items())
+    return out
+
+
+@pytest.mark.parametrize(("n_ids", "max_order"), [(1, 4), (3, 6), (7, 3), (255, 4), (256, 6)])
+def test_order_matches_equal_counting_sorting_and_threads(n_ids, max_order, monkeypatch):
+    # rows long enough for the radix sort (and empty ones), a digit equal to the mask
+    # (n_ids = 2**k - 1), and the threaded path (forced on small input) giving the same counts
+    rng = np.random.default_rng(n_ids)
+    lengths = rng.integers(0, 400, 24)
+    lengths[3] = 0
+    tokens = rng.integers(0, n_ids, int(lengths.sum()))
+    tokens[: n_ids // 2] = n_ids - 1
+    hyp_rows = np.arange(8, 24)
+    ref_rows = np.tile(np.arange(8), 2)
+    want = _brute_matches(tokens, lengths, max_order, hyp_rows, ref_rows)
+    got = _ngrams_numba.order_matches(tokens, lengths, n_ids, max_order, hyp_rows, ref_rows)
+    np.testing.assert_array_equal(got, want)
+    monkeypatch.setattr(_ngrams_numba, "MIN_THREADED", 0)
+    got = _ngrams_numba.order_matches(
+        tokens, lengths, n_ids, max_order, hyp_rows, ref_rows, threads=3
+    )
+    np.testing.assert_array_equal(got, want)

@@ -47,7 +47,9 @@ QE from files (Graham, ACL 2015)
     - :func:`qe_rescaling_curve` (QEInput; rate) -> DataFrame
 MT systems: randomized tests from files (Graham, Mathur & Baldwin, WMT 2014)
     - :func:`text_statistics` (reference files, one output file per system; metric) ->
-      :class:`~stats.sufficient.SegmentStatistics`
+      :class:`~stats.sufficient.SegmentStatistics`; :func:`text_statistics_by_metric` (the
+      same files; several metrics) -> dict of metric name -> SegmentStatistics, the files
+      read once
     - :func:`score_statistics` (one segment-score file, or WMT metrics task segment-level
       files; metric, lower_is_better, lp, testset, refset) ->
       :class:`~stats.sufficient.SegmentStatistics`
@@ -126,6 +128,7 @@ _LAZY = {
     "score_file_options": ".mt_systems",
     "wmt_segment_scores": ".mt_systems",
     "text_statistics": ".mt_systems",
+    "text_statistics_by_metric": ".mt_systems",
     "QEAnalysis": ".qe",
     "QEInput": ".qe",
     "load_qe": ".qe",
@@ -161,6 +164,7 @@ __all__ = [
     # MT systems (stats.analyses.mt_systems)
     "TEXT_METRICS",
     "text_statistics",
+    "text_statistics_by_metric",
     "score_statistics",
     "ScoreFileOptions",
     "segment_texts",

@@ -106,6 +106,46 @@ def text_statistics(
     return extract_statistics(refs, hyps, metric=metric, progress=progress, jobs=jobs, **opts)
 
 
+def text_statistics_by_metric(
+    references: Files,
+    hypotheses: Files,
+    *,
+    metrics: Sequence[str],
+    jobs: int | None = None,
+    options: Mapping[str, Mapping | None] | None = None,
+    lp: str | None = None,
+) -> dict[str, SegmentStatistics]:
+    """:func:`text_statistics` of several metrics, the files read and decoded once.
+
+    Parameters
+    ----------
+    references, hypotheses, jobs, lp
+        As for :func:`text_statistics`.
+    metrics : sequence of {'bleu', 'chrf', 'ter'}
+        Each once, in the order wanted.
+    options : mapping, optional
+        Metric name -> sacreBLEU's options of that metric (as ``options`` of
+        :func:`text_statistics`).
+
+    Returns
+    -------
+    dict
+        Metric name -> :class:`~stats.sufficient.SegmentStatistics`, in the order of
+        ``metrics``; each equal to :func:`text_statistics` of that metric.
+
+    Raises
+    ------
+    StatsInputError
+        As :func:`text_statistics`.
+    """
+    if lp is None:
+        lp = language_pair_of(references, hypotheses)
+    opts = {m: resolve_options(m, (options or {}).get(m), lp=lp) for m in metrics}
+    refs, hyps = read_parallel(references, hypotheses)
+    _check_two_systems(len(hyps), hyps)
+    return {m: extract_statistics(refs, hyps, metric=m, jobs=jobs, **opts[m]) for m in opts}
+
+
 def segment_texts(
     references: Files,
     hypotheses: Files,

@@ -132,6 +132,14 @@ def _load(args: argparse.Namespace, metric: str):
             refset=args.refset,
         )
         return data
+    _check_text_input(args, metric)
+    return text_statistics(
+        args.ref, args.hyp, metric=metric, jobs=args.jobs,
+        options=metric_options(args)[metric], lp=args.lp,
+    )
+
+
+def _check_text_input(args: argparse.Namespace, metric: str) -> None:
     wmt_only = [f"--{k}" for k in ("testset", "refset") if getattr(args, k)]
     if wmt_only:
         raise StatsInputError(
@@ -146,17 +154,35 @@ def _load(args: argparse.Namespace, metric: str):
         raise StatsInputError(
             "--metric mean needs --scores (segment scores); use bleu, chrf or ter with text files"
         )
-    return text_statistics(
-        args.ref, args.hyp, metric=metric, jobs=args.jobs,
-        options=metric_options(args)[metric], lp=args.lp,
-    )
+
+
+def _load_all(args: argparse.Namespace, metrics: list[str]) -> dict:
+    """Each metric's statistics; text files read once for all the metrics."""
+    from .. import _ngrams_helper
+
+    if getattr(args, "one_shot", False) and not args.scores and {"bleu", "chrf"} & set(metrics):
+        _ngrams_helper.start(args.jobs)  # loads the compiled n-gram matching meanwhile
+    try:
+        if args.scores or len(metrics) == 1:
+            return {m: _load(args, m) for m in metrics}
+        from ..analyses import text_statistics_by_metric
+
+        for m in metrics:
+            _check_text_input(args, m)
+        options = metric_options(args)
+        return text_statistics_by_metric(
+            args.ref, args.hyp, metrics=metrics, jobs=args.jobs,
+            options={m: options[m] for m in metrics}, lp=args.lp,
+        )
+    finally:
+        _ngrams_helper.stop()
 
 
 def run(args: argparse.Namespace) -> str:
     check_resamples_seed(args.resamples, args.seed)
     check_alpha_option(args.alpha)
     metrics = _metrics(args)
-    loaded = {m: _load(args, m) for m in metrics}
+    loaded = _load_all(args, metrics)
     n = args.resamples if args.resamples is not None else DEFAULT_RESAMPLES[args.test]
     table = None
     if len(metrics) > 1 or args.baseline is not None:
