@@ -13,10 +13,7 @@ Two comparisons, each on the same files in the same run:
    process loads the compiled n-gram kernel, so that numba's on-disk compile cache is warm,
    as an installed copy's is after its first use; the output says how long that took (a
    first-ever run compiles the kernel, once per install). The statistics cache
-   (``MT_SIGNIFICANCE_CACHE``) is empty for the timed run. On an idle machine (load
-   average), ours loads its compiled n-gram kernel in a helper process on another core
-   (:mod:`stats._ngrams_helper`), which it forks and reaps itself: CPU times are those of the
-   whole process tree.
+   (``MT_SIGNIFICANCE_CACHE``) is empty for the timed run.
 2. **TER extraction** (the statistics sacreBLEU computes, checked equal): the compiled TER
    (``extract_statistics(metric="ter")``, cold cache) on 1 and 2 cores against sacreBLEU's
    ``TER._extract_corpus_statistics``. sacreBLEU needs minutes per system on paragraphs, so it

@@ -1,5 +1,4 @@
-"""The compiled kernels of :mod:`stats._ngrams_numba` (numba; imported only where they run:
-in this process, or in the helper process of :mod:`stats._ngrams_helper`)."""
+"""The compiled kernels of :mod:`stats._ngrams_numba` (numba, imported only where they run)."""
 
 from __future__ import annotations
 

@@ -71,32 +71,7 @@ def order_matches(
     sequence ``ref_rows[p]`` for n = 1..max_order; ``tokens`` are ids in ``0..n_ids-1`` of the
     concatenated sequences of ``lengths``. Needs :func:`fits`. ``threads``: the compiled code
     runs without the GIL in that many threads (sorting the rows, then matching the pairs),
-    for :data:`MIN_THREADED` tokens or more; the counts do not depend on it. Where this
-    process started a helper that has the kernel loaded (:mod:`stats._ngrams_helper`), it
-    runs there."""
-    from . import _ngrams_helper
-
-    done = _ngrams_helper.order_matches(
-        tokens, lengths, n_ids, max_order, hyp_rows, ref_rows, threads=threads
-    )
-    if done is not None:
-        return done
-    return local_order_matches(
-        tokens, lengths, n_ids, max_order, hyp_rows, ref_rows, threads=threads
-    )
-
-
-def local_order_matches(
-    tokens: np.ndarray,
-    lengths: np.ndarray,
-    n_ids: int,
-    max_order: int,
-    hyp_rows: np.ndarray,
-    ref_rows: np.ndarray,
-    *,
-    threads: int = 1,
-) -> np.ndarray:
-    """:func:`order_matches` in this process."""
+    for :data:`MIN_THREADED` tokens or more; the counts do not depend on it."""
     from ._ngrams_kernel import _kernel
 
     bits = bits_for(n_ids)

@@ -81,19 +81,18 @@ def main(argv: list[str] | None = None) -> int:
         # (garbage cycles still go, in bigger batches), and freeze the heap before exit.
         gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     try:
-        return _run(argv, one_shot=program)
+        return _run(argv)
     finally:
         if program:
             gc.freeze()
 
 
-def _run(argv: list[str], *, one_shot: bool) -> int:
+def _run(argv: list[str]) -> int:
     if "numpy" not in sys.modules:  # read when numpy loads its BLAS; a user's setting wins
         for var in _BLAS_THREADS:
             os.environ.setdefault(var, "1")
     parser = build_parser()
     args = parser.parse_args(argv)
-    args.one_shot = one_shot  # the program's own process, which ends with the command
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")

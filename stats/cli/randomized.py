@@ -158,24 +158,17 @@ def _check_text_input(args: argparse.Namespace, metric: str) -> None:
 
 def _load_all(args: argparse.Namespace, metrics: list[str]) -> dict:
     """Each metric's statistics; text files read once for all the metrics."""
-    from .. import _ngrams_helper
+    if args.scores or len(metrics) == 1:
+        return {m: _load(args, m) for m in metrics}
+    from ..analyses import text_statistics_by_metric
 
-    if getattr(args, "one_shot", False) and not args.scores and {"bleu", "chrf"} & set(metrics):
-        _ngrams_helper.start(args.jobs)  # loads the compiled n-gram matching meanwhile
-    try:
-        if args.scores or len(metrics) == 1:
-            return {m: _load(args, m) for m in metrics}
-        from ..analyses import text_statistics_by_metric
-
-        for m in metrics:
-            _check_text_input(args, m)
-        options = metric_options(args)
-        return text_statistics_by_metric(
-            args.ref, args.hyp, metrics=metrics, jobs=args.jobs,
-            options={m: options[m] for m in metrics}, lp=args.lp,
-        )
-    finally:
-        _ngrams_helper.stop()
+    for m in metrics:
+        _check_text_input(args, m)
+    options = metric_options(args)
+    return text_statistics_by_metric(
+        args.ref, args.hyp, metrics=metrics, jobs=args.jobs,
+        options={m: options[m] for m in metrics}, lp=args.lp,
+    )  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> str:
