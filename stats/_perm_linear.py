@@ -24,7 +24,8 @@ The normalisers are fixed for acc23 (pairs with a gold score), Kendall-like (pai
 :math:`|\Delta g| \ge` threshold) and, when no pair of cells is tied in any of the four
 combinations of the two metrics' scores, for :math:`\tau_b` (:math:`\sqrt{n_0 (n_0 - n_2)}`)
 and :math:`\tau_c` (:math:`n^2 (m - 1) / m`, :math:`m` the distinct gold scores); a pair of
-metrics with such a tie takes the general path.
+metrics with such a tie takes :mod:`stats._perm_ties` (each permuted metric evaluated exactly,
+compiled).
 """
 
 from __future__ import annotations
