@@ -193,12 +193,17 @@ def _cells_layout(lin: np.ndarray, shape: tuple, grouping: str) -> np.ndarray:
     return lin.T.reshape(-1)
 
 
-def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=False):
+def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=False, raw=False):
     """``(const, L, ok)``: per pair the constant, the cell coefficients (cells x pairs, in
     ``G``'s row-major cell order) and whether the pair qualifies for this path.
 
     ``pooled`` (acc23 only): one accuracy over the pairs of all groups (MTME's pairwise
-    accuracy across language pairs) instead of the mean of the groups' accuracies."""
+    accuracy across language pairs) instead of the mean of the groups' accuracies.
+
+    ``raw`` (tau and Spearman only): the numerators' difference unnormalised, metric ties
+    allowed, group by group: ``(const, lin)`` of shapes (pairs x groups) and (pairs x groups
+    x cells of a group), sums of sign products (exact in floating point) for every group with
+    two gold scores (:mod:`stats._perm_ties`)."""
     Gg, _ = _group(G, G, grouping)
     groups, c = Gg.shape
     valid = ~np.isnan(Gg)
@@ -252,6 +257,8 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=F
         else:  # kendall-like: pooled over groups, (con - dis) / counted pairs
             den = np.full(groups, float(counted[n >= 2].sum()))
             use = n >= 2
+    if raw:
+        return _raw_terms(Gg, Zg, pairs, correlation, grouping, n >= 2, qc, upper, step)
     n_use = int(use.sum())
     if n_use == 0 or (correlation == "kendall-like" and den[0] == 0):
         ok[:] = False
@@ -318,6 +325,43 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=F
         if ok[k]:
             L[:, k] = _cells_layout(lin, G.shape, grouping)
     return const, L, ok
+
+
+def _raw_terms(Gg, Zg, pairs, correlation, grouping, use, qc, upper, step):
+    """:func:`linear_terms` with ``raw=True``."""
+    groups, c = Gg.shape
+    valid = ~np.isnan(Gg)
+    const = np.zeros((len(pairs), groups))
+    lin = np.zeros((len(pairs), groups, c))
+    if upper is None:  # long groups: by sorting, group by group
+        used_metrics = sorted({m for pair in pairs for m in pair})
+        for gi in np.flatnonzero(use):
+            ctx = _LongGroup(Gg[gi], {m: Zg[m][gi] for m in used_metrics}, correlation)
+            for k, (a, b) in enumerate(pairs):
+                k_aa, k_bb = ctx.self_sums(a), ctx.self_sums(b)
+                lin[k, gi, ctx.valid] = ctx.k_sums(b, a) - ctx.k_sums(a, b) - k_aa + k_bb
+                const[k, gi] = 0.5 * float((k_aa - k_bb).sum())
+        return const, lin
+    for k, (a, b) in enumerate(pairs):
+        za, zb = Zg[a], Zg[b]
+        for g0 in range(0, groups, step):
+            gs = slice(g0, min(groups, g0 + step))
+            dg = Gg[gs, :, None] - Gg[gs, None, :]
+            vp = valid[gs, :, None] & valid[gs, None, :] & upper & use[gs, None, None]
+            x = {u: (za, zb)[u][gs] for u in (0, 1)}
+            sg = np.sign(dg)
+            if correlation == "spearman":
+                sg = 0.5 * (qc[gs, :, None] - qc[gs, None, :])
+            f = {
+                (u, v): np.sign(x[u][:, :, None] - x[v][:, None, :]) * sg
+                for u in (0, 1)
+                for v in (0, 1)
+            }
+            h00 = np.where(vp, f[0, 0] - f[1, 1], 0.0)
+            h10 = np.where(vp, f[1, 0] - f[0, 1], 0.0)
+            const[k, gs] = h00.sum(axis=(1, 2))
+            lin[k, gs] = (h10 - h00).sum(axis=2) + (-h10 - h00).sum(axis=1)
+    return const, lin
 
 
 def linear_differences(W: np.ndarray, const: np.ndarray, L: np.ndarray) -> np.ndarray:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.stats
 
+from . import _perm_linear
 from .meta_eval import _group
 
 #: correlations this path serves
@@ -38,9 +39,12 @@ _MODE = {"kendall": 0, "kendall-c": 1, "spearman": 2}
 _RANK_CELLS = 4_000_000
 
 
-def _kernel(W, cells, goff, newblock, ra, rb, nv, q, syy, n2, gdist, mode, out):  # pragma: no cover
+def _kernel(
+    W, cells, goff, newblock, ra, rb, nv, dc, dl, sym, q, syy, n2, gdist, mode, out
+):  # pragma: no cover
     """``out[p, 0, r, g]``: correlation of ``a~`` of pair ``p`` in group ``g`` of resample
-    ``r`` (NaN where undefined); ``out[p, 1, r, g]`` that of ``b~``."""
+    ``r`` (NaN where undefined), ``out[p, 1, r, g]`` that of ``b~``; for a pair whose ties
+    are symmetric (``sym``) the difference and 0."""
     R = W.shape[0]
     P = ra.shape[0]
     groups = len(goff) - 1
@@ -58,12 +62,16 @@ def _kernel(W, cells, goff, newblock, ra, rb, nv, q, syy, n2, gdist, mode, out):
             for g in range(groups):
                 lo = goff[g]
                 n = goff[g + 1] - lo
+                out[p, 0, r, g] = np.nan
+                out[p, 1, r, g] = np.nan
                 if n < 2:
-                    out[p, 0, r, g] = np.nan
-                    out[p, 1, r, g] = np.nan
                     continue
                 V = nv[p, g]
                 tot = n * (n - 1) // 2
+                ds = dc[p, g]  # numerator of a~ minus that of b~: linear in the swaps
+                for i in range(n):
+                    if wr[cells[lo + i]] != 0:
+                        ds += dl[p, lo + i]
                 for flip in range(2):  # 0: a~ (a cell swapped takes b), 1: b~
                     for i in range(n):
                         k = lo + i
@@ -73,13 +81,32 @@ def _kernel(W, cells, goff, newblock, ra, rb, nv, q, syy, n2, gdist, mode, out):
                             x[i] = ra[p, k]
                     n1 = 0
                     dist = 0
+                    t3 = 0.0
                     for i in range(n):
                         c = cnt[x[i]]
                         n1 += c
+                        t3 += 3.0 * c * (c + 1)  # (c+1)^3 - (c+1) - (c^3 - c)
                         if c == 0:
                             dist += 1
                         cnt[x[i]] = c + 1
                     val = np.nan
+                    if sym[p]:  # the same ties in b~: one common normaliser
+                        if mode == 2:
+                            sxx = (float(n) ** 3 - n - t3) / 12.0
+                            if dist >= 2 and gdist[g] >= 2:
+                                val = ds / np.sqrt(sxx * syy[g])
+                        elif n1 != tot and n2[g] != tot:
+                            if mode == 0:
+                                val = ds / np.sqrt((tot - n1) * (tot - n2[g]))
+                            else:
+                                mc = min(gdist[g], dist)
+                                val = 2 * ds / (float(n) ** 2 * (mc - 1) / mc)
+                        for i in range(n):
+                            cnt[x[i]] = 0
+                        if not np.isnan(val):
+                            out[p, 0, r, g] = val
+                            out[p, 1, r, g] = 0.0
+                        break
                     if mode == 2:
                         run = 0
                         for v in range(V):
@@ -98,34 +125,40 @@ def _kernel(W, cells, goff, newblock, ra, rb, nv, q, syy, n2, gdist, mode, out):
                             val = num / np.sqrt(sxx * syy[g])
                             val = min(1.0, max(-1.0, val))
                     else:
-                        s = 0
-                        inserted = 0
-                        i = 0
-                        while i < n:
-                            j = i + 1
-                            while j < n and not newblock[lo + j]:
-                                j += 1
-                            for t in range(i, j):  # cells below in gold: lower ranks minus higher
-                                v = x[t]
-                                less = 0
-                                pos = v  # prefix [0, v): Fenwick positions 1..v
-                                while pos > 0:
-                                    less += fen[pos]
-                                    pos -= pos & -pos
-                                s += less - (inserted - less - ins[v])
-                            for t in range(i, j):
-                                v = x[t]
-                                ins[v] += 1
-                                pos = v + 1
-                                while pos <= V:
-                                    fen[pos] += 1
-                                    pos += pos & -pos
-                            inserted += j - i
-                            i = j
-                        for v in range(V + 1):
-                            fen[v] = 0
-                        for i in range(n):
-                            ins[x[i]] = 0
+                        if flip == 0:  # a~'s numerator by a Fenwick tree; b~'s from ds
+                            s = 0
+                            inserted = 0
+                            i = 0
+                            while i < n:
+                                j = i + 1
+                                while j < n and not newblock[lo + j]:
+                                    j += 1
+                                for t in range(
+                                    i, j
+                                ):  # cells below in gold: lower ranks minus higher
+                                    v = x[t]
+                                    less = 0
+                                    pos = v  # prefix [0, v): Fenwick positions 1..v
+                                    while pos > 0:
+                                        less += fen[pos]
+                                        pos -= pos & -pos
+                                    s += less - (inserted - less - ins[v])
+                                for t in range(i, j):
+                                    v = x[t]
+                                    ins[v] += 1
+                                    pos = v + 1
+                                    while pos <= V:
+                                        fen[pos] += 1
+                                        pos += pos & -pos
+                                inserted += j - i
+                                i = j
+                            for v in range(V + 1):
+                                fen[v] = 0
+                            for i in range(n):
+                                ins[x[i]] = 0
+                            s_a = s
+                        else:
+                            s = s_a - np.int64(round(ds))
                         if n1 != tot and n2[g] != tot:
                             if mode == 0:
                                 val = s / np.sqrt((tot - n1) * (tot - n2[g]))
@@ -166,6 +199,7 @@ class Tied:
 
     def __init__(self, G, Z, pairs, correlation, grouping):
         self.Z, self.pairs, self.mode = Z, pairs, _MODE[correlation]
+        self.G, self.correlation, self.grouping = G, correlation, grouping
         Gg, _ = _group(G, G, grouping)
         cells = _group(G, np.arange(G.size, dtype=np.int64).reshape(G.shape), grouping)[1]
         valid = ~np.isnan(Gg)
@@ -211,8 +245,20 @@ class Tied:
         nv = np.zeros(groups, dtype=np.int64)
         np.maximum.at(nv, grp, rank + 1)
         m = len(self.gi)
-        got = (rank[:m], rank[m:], nv)
-        if len(self._ranks) * 2 * m < _RANK_CELLS:
+        ra, rb = rank[:m], rank[m:]
+        # symmetric ties: a's scores tie on the same cells as b's, and no score of a is one of
+        # b's, so b~ ties exactly where a~ does (a~ and b~ exchange every cell's two scores)
+        big = int(nv.max(initial=1))
+        key_a, key_b = self.gi * big + ra, self.gi * big + rb
+        sym = (
+            len(np.unique(key_a)) == len(np.unique(key_b)) == len(np.unique(key_a * big + rb))
+            and not np.isin(key_a, key_b).any()
+        )
+        const, lin = _perm_linear.linear_terms(
+            self.G, self.Z, [(a, b)], self.correlation, self.grouping, 0.0, 25.0, raw=True
+        )
+        got = (ra, rb, nv, const[0], lin[0][self.gi, self.ci], sym)
+        if len(self._ranks) * 4 * m < _RANK_CELLS:
             self._ranks[a, b] = got
         return got
 
@@ -223,16 +269,18 @@ class Tied:
         out = np.empty((R, len(idx)))
         kernel = compiled()
         groups = len(self.goff) - 1
-        width = max(1, _RANK_CELLS // max(1, 2 * len(self.gi), 2 * R * groups))
+        width = max(1, _RANK_CELLS // max(1, 4 * len(self.gi), 2 * R * groups))
         for p0 in range(0, len(idx), width):  # a few pairs' ranks at a time bound the memory
             chunk = idx[p0 : p0 + width]
             got = [self._pair_ranks(*self.pairs[k]) for k in chunk]
             ra = np.stack([g[0] for g in got])
             rb = np.stack([g[1] for g in got])
             nv = np.stack([g[2] for g in got])
+            lin = (np.stack([g[3] for g in got]), np.stack([g[4] for g in got]))
+            sym = np.array([g[5] for g in got])
             vals = np.empty((len(chunk), 2, R, groups))
             gold = (self.q, self.syy, self.n2, self.gdist, self.mode)
-            kernel(Wf, self.cells, self.goff, self.newblock, ra, rb, nv, *gold, vals)
+            kernel(Wf, self.cells, self.goff, self.newblock, ra, rb, nv, *lin, sym, *gold, vals)
             # the mean over defined groups exactly as the general path takes it
             ok = ~np.isnan(vals)
             with np.errstate(invalid="ignore", divide="ignore"):

@@ -77,3 +77,36 @@ def test_perm_both_with_ties_equals_the_general_path(monkeypatch, correlation, g
     np.testing.assert_allclose(fast.statistic, slow.statistic, rtol=0, atol=1e-12)
     if correlation == "kendall":
         np.testing.assert_array_equal(fast.draws, slow.draws)
+
+
+def _twin_data(seed=5, S=5, n_items=60):
+    """Continuous metrics that tie only where systems share an output (every metric ties
+    there), one item where all systems do; metrics a and b take the same constant on it."""
+    rng = np.random.default_rng(seed)
+    G = np.round(rng.normal(size=(S, n_items)))
+    Z = {m: G + rng.normal(size=G.shape) for m in "abc"}
+    G[rng.random(G.shape) < 0.1] = np.nan
+    same = rng.random(n_items) < 0.4
+    for z in Z.values():
+        z[1:4, same] = z[0, same]
+        z[:, 7] = 3.0
+    Z["c"][:, 7] = 2.0
+    return G, Z
+
+
+@pytest.mark.parametrize("grouping", ["none", "item", "system"])
+@pytest.mark.parametrize("correlation", ["kendall", "kendall-c", "spearman"])
+def test_symmetric_ties_equal_the_general_path(correlation, grouping):
+    # ties only between cells tied in both metrics: a~ and b~ share the normaliser, and the
+    # difference is the linear numerator over it (no Fenwick tree); a and b share a score
+    # (3.0), so that pair takes the exact per-metric route
+    G, Z = _twin_data()
+    pairs = [("a", "b"), ("c", "a"), ("b", "c")]
+    W = np.random.default_rng(2).random((30, *G.shape)) < 0.5
+    W[0] = False
+    tied = _perm_ties.Tied(G, Z, pairs, correlation, grouping)
+    assert [tied._pair_ranks(*p)[5] for p in pairs] == [False, True, True]
+    got = tied.differences(W, np.arange(3))
+    want = pb._differences(G, Z, pairs, W, correlation, grouping, 0.0, False, 25.0, fast=False)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
