@@ -33,13 +33,15 @@ from __future__ import annotations
 import numpy as np
 import scipy.stats
 
+from . import _perm_long
 from .meta_eval import _group
 
 #: correlations this path handles
 LINEAR = ("kendall", "kendall-c", "spearman", "acc23", "kendall-like")
 #: pair-of-cells terms held at once (groups x cells x cells per matrix)
 _BLOCK = 2_000_000
-#: groups longer than this are left to the general path (the pair matrices grow as cells^2)
+#: groups longer than this are not held as pair matrices (they grow as cells^2): tau and
+#: Spearman take the sorting path, acc23 and Kendall-like the compiled one (stats._perm_long)
 MAX_GROUP_CELLS = 2_000
 
 
@@ -47,7 +49,9 @@ def applies(G: np.ndarray, correlation: str, grouping: str, tie_calibration: boo
     """Whether the linear path can serve this test (it may still refuse single pairs)."""
     if correlation not in LINEAR or tie_calibration:
         return False
-    return correlation in SORTED or _group(G, G, grouping)[0].shape[1] <= MAX_GROUP_CELLS
+    if correlation in SORTED or _group(G, G, grouping)[0].shape[1] <= MAX_GROUP_CELLS:
+        return True
+    return correlation in _perm_long.LONG and _perm_long.compiled() is not None
 
 
 #: correlations whose long groups take the sorting path (:func:`_sign_sums`)
@@ -226,10 +230,12 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=F
     counted = np.zeros(groups)
     for g0 in range(0, groups, step):
         gs = slice(g0, min(groups, g0 + step))
-        if long:  # SORTED only: gold ties from counts of equal scores
+        if long:  # gold ties from counts of equal scores
             for gi in range(gs.start, gs.stop):
                 _, cnt = np.unique(Gg[gi][valid[gi]], return_counts=True)
                 g_tie_pairs[gi] = (cnt * (cnt - 1) // 2).sum()
+                if correlation == "kendall-like":
+                    counted[gi] = _perm_long.counted_pairs(Gg[gi][valid[gi]], threshold)
             continue
         dg = Gg[gs, :, None] - Gg[gs, None, :]
         vp = valid[gs, :, None] & valid[gs, None, :] & upper
@@ -269,6 +275,18 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=F
     elif correlation != "kendall-like":
         weight = weight / n_use  # the mean over groups
 
+    if long and correlation in _perm_long.LONG:  # few long groups: compiled, pair by pair
+        for k, (a, b) in enumerate(pairs):
+            lin = np.zeros((groups, c))
+            for gi in np.flatnonzero(use):
+                v = valid[gi]
+                c0, lin0 = _perm_long.pair_terms(
+                    Gg[gi][v], Zg[a][gi][v], Zg[b][gi][v], correlation, eps, threshold
+                )
+                const[k] += c0 * weight[gi]
+                lin[gi, v] = lin0 * weight[gi]
+            L[:, k] = _cells_layout(lin, G.shape, grouping)
+        return const, L, ok
     if long:  # few long groups: by sorting, group by group
         used_metrics = sorted({m for pair in pairs for m in pair})
         ctx = {
