@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from . import _perm_calibrated, _perm_linear, _perm_ties
+from . import _perm_calibrated, _perm_calibrated_one, _perm_linear, _perm_ties
 from ._budget import check_budget
 from ._errors import StatsInputError
 from ._progress import check_progress
@@ -499,6 +499,8 @@ def perm_both(
     cal = None
     if _perm_calibrated.applies(G, correlation, grouping, tie_calibration):
         cal = _perm_calibrated.Calibrated(G, Z, pairs, grouping)
+    elif _perm_calibrated_one.applies(G, grouping, tie_calibration, correlation):
+        cal = _perm_calibrated_one.CalibratedOne(G, Z, pairs)  # one long group
 
     def differences(W, idx):
         todo = [pairs[i] for i in idx]
