@@ -496,7 +496,7 @@ def perm_both(
     if lin is not None and not lin[2].all() and _perm_ties.applies(correlation, tie_calibration):
         tied = _perm_ties.Tied(G, Z, pairs, correlation, grouping)
 
-    cal = None
+    cal: _perm_calibrated.Calibrated | _perm_calibrated_one.CalibratedOne | None = None
     if _perm_calibrated.applies(G, correlation, grouping, tie_calibration):
         cal = _perm_calibrated.Calibrated(G, Z, pairs, grouping)
     elif _perm_calibrated_one.applies(G, grouping, tie_calibration, correlation):
