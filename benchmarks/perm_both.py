@@ -2,11 +2,15 @@
 
     .venv/bin/python benchmarks/perm_both.py [--systems 15] [--items 1500] [--metrics 20]
         [--resamples 1000] [--mtme PATH] [--mtme-pairs 2] [--mtme-resamples 1000]
-        [--cases pearson-none,kendall-none,kendall-item,acc23cal-item]
+        [--cases pearson-none,kendall-none,kendall-item,acc23cal-item] [--twins 0.2]
+        [--discrete 1]
 
 Synthetic data (issue 23's size): ``--systems`` x ``--items`` segment scores, MQM-like gold
 (minus error penalties in steps of 0.5 or 1: many ties; 3% missing), ``--metrics`` metrics of
-different quality as unrounded floats (no metric ties, as neural metrics' scores). PERM-BOTH
+different quality as unrounded floats (no metric ties, as neural metrics' scores; with
+``--twins F`` every system after the first repeats the first one's output, gold and scores on
+a share ``F`` of the items, as identical outputs do, and ``--discrete K`` rounds the first
+``K`` metrics to integers, as a discrete metric: ties that move tau's normaliser). PERM-BOTH
 (:func:`stats.perm_both.perm_both`) of every pair of metrics with ``--resamples`` permutations
 (no early stopping) for segment-level Pearson (grouping none), Kendall tau-b (none and item)
 and tie-calibrated acc23 (item); the wall time of each is printed.
@@ -38,7 +42,9 @@ CASES = {
 }
 
 
-def _data(systems: int, items: int, n_metrics: int, seed: int = 0):
+def _data(
+    systems: int, items: int, n_metrics: int, seed: int = 0, twins: float = 0.0, discrete: int = 0
+):
     rng = np.random.default_rng(seed)
     quality = rng.normal(scale=1.0, size=(systems, 1))
     errors = rng.poisson(np.exp(0.3 * quality + 0.2), size=(systems, items))
@@ -49,6 +55,13 @@ def _data(systems: int, items: int, n_metrics: int, seed: int = 0):
     metrics = {
         f"metric{k:02d}": latent + rng.normal(scale=s, size=gold.shape) for k, s in enumerate(noise)
     }
+    if twins > 0:  # identical outputs: the same gold and the same score for every metric
+        same = rng.random(items) < twins
+        gold[1:, same] = gold[0, same]
+        for m in metrics.values():
+            m[1:, same] = m[0, same]
+    for name in list(metrics)[:discrete]:
+        metrics[name] = np.round(metrics[name])
     gold[rng.random(gold.shape) < 0.03] = np.nan
     return gold, metrics
 
@@ -87,15 +100,20 @@ def main() -> None:
     ap.add_argument("--mtme", help="directory containing the mt_metrics_eval package")
     ap.add_argument("--mtme-pairs", type=int, default=2)
     ap.add_argument("--mtme-resamples", type=int, default=1000)
+    ap.add_argument("--twins", type=float, default=0.0, help="share of items with one output")
+    ap.add_argument("--discrete", type=int, default=0, help="metrics rounded to integers")
     ap.add_argument(
         "--cases", default=",".join(CASES), help="comma-separated, of " + ", ".join(CASES)
     )
     args = ap.parse_args()
-    gold, metrics = _data(args.systems, args.items, args.metrics)
+    gold, metrics = _data(
+        args.systems, args.items, args.metrics, twins=args.twins, discrete=args.discrete
+    )
     n_pairs = args.metrics * (args.metrics - 1) // 2
     print(
         f"PERM-BOTH, {args.metrics} metrics ({n_pairs} pairs), {args.systems} systems x "
-        f"{args.items} items, {args.resamples} resamples"
+        f"{args.items} items, {args.resamples} resamples, identical outputs on "
+        f"{args.twins:.0%} of the items, {args.discrete} discrete metric(s)"
     )
     ms = _mtme_module(args.mtme)
     if ms is None:

@@ -24,7 +24,8 @@ The normalisers are fixed for acc23 (pairs with a gold score), Kendall-like (pai
 :math:`|\Delta g| \ge` threshold) and, when no pair of cells is tied in any of the four
 combinations of the two metrics' scores, for :math:`\tau_b` (:math:`\sqrt{n_0 (n_0 - n_2)}`)
 and :math:`\tau_c` (:math:`n^2 (m - 1) / m`, :math:`m` the distinct gold scores); a pair of
-metrics with such a tie takes the general path.
+metrics with such a tie takes :mod:`stats._perm_ties` (each permuted metric evaluated exactly,
+compiled).
 """
 
 from __future__ import annotations
@@ -32,13 +33,15 @@ from __future__ import annotations
 import numpy as np
 import scipy.stats
 
+from . import _perm_long
 from .meta_eval import _group
 
 #: correlations this path handles
 LINEAR = ("kendall", "kendall-c", "spearman", "acc23", "kendall-like")
 #: pair-of-cells terms held at once (groups x cells x cells per matrix)
 _BLOCK = 2_000_000
-#: groups longer than this are left to the general path (the pair matrices grow as cells^2)
+#: groups longer than this are not held as pair matrices (they grow as cells^2): tau and
+#: Spearman take the sorting path, acc23 and Kendall-like the compiled one (stats._perm_long)
 MAX_GROUP_CELLS = 2_000
 
 
@@ -46,7 +49,9 @@ def applies(G: np.ndarray, correlation: str, grouping: str, tie_calibration: boo
     """Whether the linear path can serve this test (it may still refuse single pairs)."""
     if correlation not in LINEAR or tie_calibration:
         return False
-    return correlation in SORTED or _group(G, G, grouping)[0].shape[1] <= MAX_GROUP_CELLS
+    if correlation in SORTED or _group(G, G, grouping)[0].shape[1] <= MAX_GROUP_CELLS:
+        return True
+    return correlation in _perm_long.LONG and _perm_long.compiled() is not None
 
 
 #: correlations whose long groups take the sorting path (:func:`_sign_sums`)
@@ -192,12 +197,17 @@ def _cells_layout(lin: np.ndarray, shape: tuple, grouping: str) -> np.ndarray:
     return lin.T.reshape(-1)
 
 
-def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=False):
+def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=False, raw=False):
     """``(const, L, ok)``: per pair the constant, the cell coefficients (cells x pairs, in
     ``G``'s row-major cell order) and whether the pair qualifies for this path.
 
     ``pooled`` (acc23 only): one accuracy over the pairs of all groups (MTME's pairwise
-    accuracy across language pairs) instead of the mean of the groups' accuracies."""
+    accuracy across language pairs) instead of the mean of the groups' accuracies.
+
+    ``raw`` (tau and Spearman only): the numerators' difference unnormalised, metric ties
+    allowed, group by group: ``(const, lin)`` of shapes (pairs x groups) and (pairs x groups
+    x cells of a group), sums of sign products (exact in floating point) for every group with
+    two gold scores (:mod:`stats._perm_ties`)."""
     Gg, _ = _group(G, G, grouping)
     groups, c = Gg.shape
     valid = ~np.isnan(Gg)
@@ -220,10 +230,12 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=F
     counted = np.zeros(groups)
     for g0 in range(0, groups, step):
         gs = slice(g0, min(groups, g0 + step))
-        if long:  # SORTED only: gold ties from counts of equal scores
+        if long:  # gold ties from counts of equal scores
             for gi in range(gs.start, gs.stop):
                 _, cnt = np.unique(Gg[gi][valid[gi]], return_counts=True)
                 g_tie_pairs[gi] = (cnt * (cnt - 1) // 2).sum()
+                if correlation == "kendall-like":
+                    counted[gi] = _perm_long.counted_pairs(Gg[gi][valid[gi]], threshold)
             continue
         dg = Gg[gs, :, None] - Gg[gs, None, :]
         vp = valid[gs, :, None] & valid[gs, None, :] & upper
@@ -251,6 +263,8 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=F
         else:  # kendall-like: pooled over groups, (con - dis) / counted pairs
             den = np.full(groups, float(counted[n >= 2].sum()))
             use = n >= 2
+    if raw:
+        return _raw_terms(Gg, Zg, pairs, correlation, grouping, n >= 2, qc, upper, step)
     n_use = int(use.sum())
     if n_use == 0 or (correlation == "kendall-like" and den[0] == 0):
         ok[:] = False
@@ -261,6 +275,18 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=F
     elif correlation != "kendall-like":
         weight = weight / n_use  # the mean over groups
 
+    if long and correlation in _perm_long.LONG:  # few long groups: compiled, pair by pair
+        for k, (a, b) in enumerate(pairs):
+            lin = np.zeros((groups, c))
+            for gi in np.flatnonzero(use):
+                v = valid[gi]
+                c0, lin0 = _perm_long.pair_terms(
+                    Gg[gi][v], Zg[a][gi][v], Zg[b][gi][v], correlation, eps, threshold
+                )
+                const[k] += c0 * weight[gi]
+                lin[gi, v] = lin0 * weight[gi]
+            L[:, k] = _cells_layout(lin, G.shape, grouping)
+        return const, L, ok
     if long:  # few long groups: by sorting, group by group
         used_metrics = sorted({m for pair in pairs for m in pair})
         ctx = {
@@ -317,6 +343,43 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=F
         if ok[k]:
             L[:, k] = _cells_layout(lin, G.shape, grouping)
     return const, L, ok
+
+
+def _raw_terms(Gg, Zg, pairs, correlation, grouping, use, qc, upper, step):
+    """:func:`linear_terms` with ``raw=True``."""
+    groups, c = Gg.shape
+    valid = ~np.isnan(Gg)
+    const = np.zeros((len(pairs), groups))
+    lin = np.zeros((len(pairs), groups, c))
+    if upper is None:  # long groups: by sorting, group by group
+        used_metrics = sorted({m for pair in pairs for m in pair})
+        for gi in np.flatnonzero(use):
+            ctx = _LongGroup(Gg[gi], {m: Zg[m][gi] for m in used_metrics}, correlation)
+            for k, (a, b) in enumerate(pairs):
+                k_aa, k_bb = ctx.self_sums(a), ctx.self_sums(b)
+                lin[k, gi, ctx.valid] = ctx.k_sums(b, a) - ctx.k_sums(a, b) - k_aa + k_bb
+                const[k, gi] = 0.5 * float((k_aa - k_bb).sum())
+        return const, lin
+    for k, (a, b) in enumerate(pairs):
+        za, zb = Zg[a], Zg[b]
+        for g0 in range(0, groups, step):
+            gs = slice(g0, min(groups, g0 + step))
+            dg = Gg[gs, :, None] - Gg[gs, None, :]
+            vp = valid[gs, :, None] & valid[gs, None, :] & upper & use[gs, None, None]
+            x = {u: (za, zb)[u][gs] for u in (0, 1)}
+            sg = np.sign(dg)
+            if correlation == "spearman":
+                sg = 0.5 * (qc[gs, :, None] - qc[gs, None, :])
+            f = {
+                (u, v): np.sign(x[u][:, :, None] - x[v][:, None, :]) * sg
+                for u in (0, 1)
+                for v in (0, 1)
+            }
+            h00 = np.where(vp, f[0, 0] - f[1, 1], 0.0)
+            h10 = np.where(vp, f[1, 0] - f[0, 1], 0.0)
+            const[k, gs] = h00.sum(axis=(1, 2))
+            lin[k, gs] = (h10 - h00).sum(axis=2) + (-h10 - h00).sum(axis=1)
+    return const, lin
 
 
 def linear_differences(W: np.ndarray, const: np.ndarray, L: np.ndarray) -> np.ndarray:

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from . import _perm_calibrated, _perm_linear
+from . import _perm_calibrated, _perm_calibrated_one, _perm_linear, _perm_ties
 from ._budget import check_budget
 from ._errors import StatsInputError
 from ._progress import check_progress
@@ -492,9 +492,15 @@ def perm_both(
     if _perm_linear.applies(G, correlation, grouping, tie_calibration):
         lin = _perm_linear.linear_terms(G, Z, pairs, correlation, grouping, eps, threshold)
 
-    cal = None
+    tied = None  # pairs whose metric ties move tau's or Spearman's normaliser
+    if lin is not None and not lin[2].all() and _perm_ties.applies(correlation, tie_calibration):
+        tied = _perm_ties.Tied(G, Z, pairs, correlation, grouping)
+
+    cal: _perm_calibrated.Calibrated | _perm_calibrated_one.CalibratedOne | None = None
     if _perm_calibrated.applies(G, correlation, grouping, tie_calibration):
         cal = _perm_calibrated.Calibrated(G, Z, pairs, grouping)
+    elif _perm_calibrated_one.applies(G, grouping, tie_calibration, correlation):
+        cal = _perm_calibrated_one.CalibratedOne(G, Z, pairs)  # one long group
 
     def differences(W, idx):
         todo = [pairs[i] for i in idx]
@@ -507,7 +513,9 @@ def perm_both(
         fast = ok[idx]
         if fast.any():
             out[:, fast] = _perm_linear.linear_differences(W, const[idx[fast]], L[:, idx[fast]])
-        if not fast.all():
+        if not fast.all() and tied is not None:
+            out[:, ~fast] = tied.differences(W, idx[~fast])
+        elif not fast.all():
             rest = [todo[i] for i in np.flatnonzero(~fast)]
             out[:, ~fast] = _differences(G, Z, rest, W, *options)
         return out
