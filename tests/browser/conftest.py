@@ -11,8 +11,8 @@ app_url : str (session)
 browser (session)
     A Playwright ``Browser``: chromium at ``/usr/bin/chromium`` with the flags of the brief.
 page (function)
-    A fresh ``Page`` (own browser context = own Streamlit session) 1600x1000, 60 s timeouts,
-    with the ``app_url`` opened and the first script run finished (as the server reports it
+    A fresh ``Page`` (its own Streamlit session, in the browser context of its size that the
+    worker's pages share) 1600x1000, 60 s timeouts, with the ``app_url`` opened and the first script run finished (as the server reports it
     over the websocket, followed from the start: see ``track_script_runs``). Downloads are
     accepted. A test marked ``opens_its_page`` gets the page blank (its script runs tracked)
     and opens the app itself: loading the default page first would only cost its run.
@@ -159,11 +159,30 @@ def browser():
             b.close()
 
 
+@pytest.fixture(scope="session")
+def _context_for(browser):
+    """``viewport -> context``: one browser context per window size, shared by the pages of a
+    test session (worker). Its HTTP cache keeps the frontend's bundles parsed, which a fresh
+    context parses again (about 0.7 s of CPU per page load). Each page is still its own
+    Streamlit session (its own websocket); the tests of session isolation open contexts of
+    their own."""
+    made: dict = {}
+
+    def context_for(viewport: dict):
+        size = (viewport["width"], viewport["height"])
+        if size not in made:
+            made[size] = browser.new_context(viewport=viewport, accept_downloads=True)
+        return made[size]
+
+    yield context_for
+    for context in made.values():
+        context.close()
+
+
 @contextlib.contextmanager
-def opened_page(browser, app_url, viewport: dict, *, blank: bool = False):
-    """A fresh page (own context and session) of ``viewport`` size with the app opened (left
-    blank, its script runs tracked, when ``blank``)."""
-    context = browser.new_context(viewport=viewport, accept_downloads=True)
+def opened_page(context, app_url, *, blank: bool = False):
+    """A fresh page (own Streamlit session) in ``context`` with the app opened (left blank,
+    its script runs tracked, when ``blank``)."""
     pg = context.new_page()
     pg.set_default_timeout(60_000)
     if blank:
@@ -176,7 +195,7 @@ def opened_page(browser, app_url, viewport: dict, *, blank: bool = False):
     try:
         yield pg
     finally:
-        context.close()
+        pg.close()
 
 
 def _blank(request) -> bool:
@@ -184,17 +203,17 @@ def _blank(request) -> bool:
 
 
 @pytest.fixture
-def page(browser, app_url, request):
+def page(_context_for, app_url, request):
     with opened_page(
-        browser, app_url, {"width": 1600, "height": 1000}, blank=_blank(request)
+        _context_for({"width": 1600, "height": 1000}), app_url, blank=_blank(request)
     ) as pg:
         yield pg
 
 
 @pytest.fixture
-def slide_page(browser, app_url, request):
+def slide_page(_context_for, app_url, request):
     """Like ``page``, in a 1920 x 1080 window (a projector's slide)."""
     with opened_page(
-        browser, app_url, {"width": 1920, "height": 1080}, blank=_blank(request)
+        _context_for({"width": 1920, "height": 1080}), app_url, blank=_blank(request)
     ) as pg:
         yield pg
