@@ -232,12 +232,14 @@ def test_wmt_files_baseline_report_and_presentation(
         '[data-testid="stTable"] td',
     )
     assert cell_font >= normal_font * 1.2, (cell_font, normal_font)
-    # the toggle stays on screen and turns the mode off again
+    # the toggle stays on screen and turns the mode off again (one sidebar component, the
+    # same on every page: switched off on one of them, a full redraw the others need not pay)
     box = _toggle(page).bounding_box()
     assert box is not None and 0 <= box["x"] < SLIDE["width"] and 0 <= box["y"] < SLIDE["height"]
-    rerun_after(page, _toggle(page).click, timeout=300)
-    page.wait_for_function(f"{_ROOT_FONT} < {normal_font * 1.05}", timeout=60_000)
-    assert_no_exception(page)
+    if url_path == "metrics":
+        rerun_after(page, _toggle(page).click, timeout=300)
+        page.wait_for_function(f"{_ROOT_FONT} < {normal_font * 1.05}", timeout=60_000)
+        assert_no_exception(page)
 
 
 # ---- flow ----
