@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _perm_linear
+from ._jit import njit_one
 from .meta_eval import _group
 
 
@@ -57,21 +58,9 @@ def _scan(WT, step, u, v, s, t, run_end):
     return out
 
 
-#: the compiled scan: unset until first needed (importing numba takes seconds, and only
-#: tie-calibrated PERM-BOTH needs it), None where numba (a dependency; optional at run time) is absent
-_scan_compiled: object = False
-
-
 def _compiled():
-    global _scan_compiled
-    if _scan_compiled is False:
-        try:
-            import numba  # noqa: PLC0415 (lazy: a slow import)
-        except ImportError:  # pragma: no cover - exercised where numba is absent
-            _scan_compiled = None
-        else:
-            _scan_compiled = numba.njit(cache=True, nogil=True)(_scan)
-    return _scan_compiled
+    """The compiled :func:`_scan`, or None without numba (the numpy cumulative sums then)."""
+    return njit_one(_scan)
 
 
 #: candidates (4 per pair of cells) of one pair of metrics held at once; more take the

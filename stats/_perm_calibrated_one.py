@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _perm_linear
+from ._jit import njit_one
 
 #: candidates of one pair of metrics held at once (5 bytes each sorted; about 20 while sorting)
 MAX_CANDIDATES = 24_000_000
@@ -52,21 +53,9 @@ def _scan(WT, key, si, ti, run_end):  # pragma: no cover - compiled
     return out
 
 
-#: the compiled scan: unset until first needed, None where numba is absent
-_compiled: object = False
-
-
 def compiled():
     """The compiled scan, or None without numba."""
-    global _compiled
-    if _compiled is False:
-        try:
-            import numba  # noqa: PLC0415 (lazy: a slow import)
-        except ImportError:  # pragma: no cover - exercised where numba is absent
-            _compiled = None
-        else:
-            _compiled = numba.njit(cache=True, nogil=True)(_scan)
-    return _compiled
+    return njit_one(_scan)
 
 
 def applies(G: np.ndarray, grouping: str, tie_calibration: bool, correlation: str) -> bool:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._jit import njit
+
 #: correlations served
 LONG = ("acc23", "kendall-like")
 
@@ -73,22 +75,9 @@ def _counted(g, thr):  # pragma: no cover - compiled
     return out
 
 
-#: the compiled functions: unset until first needed, None where numba is absent
-_compiled: object = False
-
-
 def compiled():
     """``(terms, counted)`` compiled, or None without numba."""
-    global _compiled
-    if _compiled is False:
-        try:
-            import numba  # noqa: PLC0415 (lazy: a slow import)
-        except ImportError:  # pragma: no cover - exercised where numba is absent
-            _compiled = None
-        else:
-            jit = numba.njit(cache=True, nogil=True)
-            _compiled = (jit(_terms), jit(_counted))
-    return _compiled
+    return njit(_terms, _counted)
 
 
 def pair_terms(g, xa, xb, correlation, eps, threshold):

@@ -39,6 +39,7 @@ import numpy as np
 import scipy.stats
 
 from . import _perm_linear
+from ._jit import njit_one
 from .meta_eval import _group
 
 #: correlations this path serves
@@ -179,22 +180,9 @@ def _kernel(
                     out[p, flip, r, g] = val
 
 
-#: the compiled kernel: unset until first needed (importing numba takes seconds), None where
-#: numba (a dependency; optional at run time) is absent
-_compiled_kernel: object = False
-
-
 def compiled():
     """The compiled kernel, or None without numba."""
-    global _compiled_kernel
-    if _compiled_kernel is False:
-        try:
-            import numba  # noqa: PLC0415 (lazy: a slow import)
-        except ImportError:  # pragma: no cover - exercised where numba is absent
-            _compiled_kernel = None
-        else:
-            _compiled_kernel = numba.njit(cache=True, nogil=True)(_kernel)
-    return _compiled_kernel
+    return njit_one(_kernel)
 
 
 def applies(correlation: str, tie_calibration: bool) -> bool:

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._jit import njit_one
+
 __all__ = ["compiled", "counts_numpy"]
 
 
@@ -70,19 +72,6 @@ def counts_numpy(Q, base, thr, pa, pb) -> np.ndarray:
     return out
 
 
-#: the compiled kernel: unset until first needed (importing numba takes seconds), None where
-#: numba (a dependency; optional at run time) is absent
-_kernel: object = False
-
-
 def compiled():
     """The compiled :func:`_counts` (it releases the GIL), or None without numba."""
-    global _kernel
-    if _kernel is False:
-        try:
-            import numba  # noqa: PLC0415 (lazy: a slow import)
-        except ImportError:  # pragma: no cover - exercised where numba is absent
-            _kernel = None
-        else:
-            _kernel = numba.njit(cache=True, nogil=True)(_counts)
-    return _kernel
+    return njit_one(_counts)

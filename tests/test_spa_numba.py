@@ -67,7 +67,7 @@ def test_threads_spans_and_array_path_give_the_same_bytes(monkeypatch):
     # spans of 2 resamples on 2 threads, then the array path (as without numba)
     monkeypatch.setattr(pbs, "_Q_BYTES", 2 * 8 * 4 * 6 * 50)
     two = pbs.perm_both_soft_pairwise(metrics, G, jobs=2, **kw)
-    monkeypatch.setattr(_spa_numba, "_kernel", None)
+    monkeypatch.setattr(_spa_numba, "compiled", lambda: None)
     arr = pbs.perm_both_soft_pairwise(metrics, G, jobs=1, **kw)
     for other in (two, arr):
         np.testing.assert_array_equal(other.draws, one.draws)
