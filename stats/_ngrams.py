@@ -16,8 +16,8 @@ Where the tokens of an n-gram of the highest order pack into one int64 (a few hu
 characters for chrF's 6 orders, any word vocabulary for chrF++'s 2 word orders or BLEU's 4)
 and, for BLEU, with one reference, the matches of all orders come instead from one compiled
 pass (:mod:`stats._ngrams_numba`: each sequence's packed keys sorted once, one merge of a
-hypothesis and its reference for all orders, in threads; in a helper process when the CLI
-started one), which gives the same counts with a fraction of the work.
+hypothesis and its reference for all orders, in threads), which gives the same counts with
+a fraction of the work.
 
 The statistics are those of sacrebleu's ``_extract_corpus_statistics``:
 

@@ -67,6 +67,19 @@ def _long_corpus(folder, n_systems: int = 16, n_segments: int = 3000):
     return ref, hyps
 
 
+def _progress(page):
+    """The progress bar of a run at 10,000 resamples."""
+    return page.locator('[data-testid="stProgress"]').filter(has_text="10,000 resamples").first
+
+
+def _wait_for(page, locator, what: str) -> None:
+    """Wait up to 120 s for ``locator`` to be visible, else fail with what the page shows."""
+    try:
+        locator.wait_for(state="visible", timeout=120_000)
+    except Exception:  # noqa: BLE001 - reported with what the page shows
+        fail_with_page_state(page, what)
+
+
 @pytest.mark.opens_its_page
 def test_stop_ends_a_long_test_and_leaves_the_session_usable(page, app_url, tmp_path):
     goto_page(page, app_url, "mt_systems")
@@ -79,11 +92,7 @@ def test_stop_ends_a_long_test_and_leaves_the_session_usable(page, app_url, tmp_
     page.locator(".st-key-mt_resamples").click()
     page.get_by_role("option", name="10,000", exact=True).click()
     # the tests' own bar (statistics extraction, cached, may come and go before)
-    running = page.locator('[data-testid="stProgress"]').filter(has_text="10,000 resamples")
-    try:
-        running.first.wait_for(state="visible", timeout=120_000)
-    except Exception:  # noqa: BLE001 - reported with what the page shows
-        fail_with_page_state(page, "no progress bar of the randomized tests")
+    _wait_for(page, _progress(page), "no progress bar of the randomized tests")
     _click_stop(page, "the tests")
 
     # the session is usable: fewer resamples (a control above the computation) computes afresh
@@ -100,21 +109,14 @@ def test_stop_ends_a_leaderboard_task_set_and_leaves_the_session_usable(page, ap
     page.goto(f"{app_url}/leaderboard")
     seed_box = page.locator(".st-key-board_seed input")
     resamples = page.locator(".st-key-board_resamples input")
-    try:
-        seed_box.wait_for(timeout=120_000)
-    except Exception:  # noqa: BLE001 - reported with what the page shows
-        fail_with_page_state(page, "no seed input on the Leaderboard")
+    _wait_for(page, seed_box, "no seed input on the Leaderboard")
     # a fresh seed (no cached result), then 10,000 resamples per task (about a minute on 2
     # cores): each commit reruns the page, the second interrupting the first
     seed_box.fill(str(random.randrange(1, 2**31)))
     seed_box.press("Enter")
     resamples.fill("10000")
     resamples.press("Enter")
-    running = page.locator('[data-testid="stProgress"]').filter(has_text="10,000 resamples")
-    try:
-        running.first.wait_for(state="visible", timeout=120_000)
-    except Exception:  # noqa: BLE001 - reported with what the page shows
-        fail_with_page_state(page, "no progress bar of the task set")
+    _wait_for(page, _progress(page), "no progress bar of the task set")
     _click_stop(page, "the task set")
 
     # the session is usable: fewer resamples computes afresh
