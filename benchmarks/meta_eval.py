@@ -5,7 +5,7 @@
 
 Synthetic data: ``--lps`` language pairs x ``--systems`` systems x ``--items`` items x
 ``--metrics`` metrics; DA-like gold on 0-100 in whole numbers (ties) with 10% missing, metric
-scores rounded to 3 decimals. Every correlation of :func:`stats.meta_eval.meta_correlation` is
+scores rounded to 3 decimals. Every correlation of :func:`stats.metaeval.meta_eval.meta_correlation` is
 computed with item grouping for every (language pair, metric): Pearson, Spearman, Kendall
 tau-b, tau-c, Kendall-like (threshold 25), acc23 (epsilon 0) and tie-calibrated acc23; then
 system-level pairwise accuracy per language pair and pooled (:func:`pairwise_accuracy`). The
@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from stats.meta_eval import mean_system_scores, meta_correlation, pairwise_accuracy
+from stats.metaeval.meta_eval import mean_system_scores, meta_correlation, pairwise_accuracy
 
 CORRELATIONS = (
     ("pearson", {}),

@@ -47,14 +47,14 @@ sys.path.insert(0, str(ROOT))
 
 from sacrebleu.metrics import TER  # noqa: E402
 
-from stats.sufficient import extract_statistics  # noqa: E402
+from stats.mt.sufficient import extract_statistics  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # benchmarks/: _bytecode
 from _bytecode import precompile  # noqa: E402
 
 #: loads (or, the first time ever, compiles and caches) the compiled n-gram kernel
 WARM_KERNEL = (
-    "import numpy as np; from stats._ngrams_numba import order_matches; "
+    "import numpy as np; from stats.mt._ngrams_numba import order_matches; "
     "order_matches(np.arange(4), np.array([2, 2]), 4, 4, np.array([1]), np.array([0]))"
 )
 

@@ -11,7 +11,7 @@ different quality as unrounded floats (no metric ties, as neural metrics' scores
 ``--twins F`` every system after the first repeats the first one's output, gold and scores on
 a share ``F`` of the items, as identical outputs do, and ``--discrete K`` rounds the first
 ``K`` metrics to integers, as a discrete metric: ties that move tau's normaliser). PERM-BOTH
-(:func:`stats.perm_both.perm_both`) of every pair of metrics with ``--resamples`` permutations
+(:func:`stats.metaeval.perm_both.core.perm_both`) of every pair of metrics with ``--resamples`` permutations
 (no early stopping) for segment-level Pearson (grouping none), Kendall tau-b (none and item)
 and tie-calibrated acc23 (item); the wall time of each is printed.
 
@@ -32,7 +32,7 @@ import warnings
 import numpy as np
 from meta_eval import _mtme_module  # benchmarks/meta_eval.py: imports MTME when available
 
-from stats.perm_both import perm_both
+from stats.metaeval.perm_both.core import perm_both
 
 CASES = {
     "pearson-none": ("pearson", "none", {}),

@@ -6,7 +6,7 @@
 
 Synthetic data (issue 23's size): MQM-like gold (steps of 0.5, ties, 3% missing, so the items
 scored for every system are kept, as soft pairwise accuracy does) and ``--metrics`` unrounded
-metrics of different quality. Times :func:`stats.perm_both_spa.perm_both_soft_pairwise` (every
+metrics of different quality. Times :func:`stats.metaeval.perm_both.spa.perm_both_soft_pairwise` (every
 pair of metrics, ``--resamples`` swaps, 1,000 inner sign flips) against two others on the same
 data, both too slow to run in full and extrapolated from fewer resamples (and said so):
 
@@ -38,9 +38,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from meta_eval import _mtme_module  # noqa: E402 (benchmarks/meta_eval.py: MTME when available)
 
-from stats.perm_both import _zscore  # noqa: E402
-from stats.perm_both_spa import perm_both_soft_pairwise  # noqa: E402
-from stats.soft_pairwise import pairwise_permutation_pvalues  # noqa: E402
+from stats.metaeval.perm_both.core import _zscore  # noqa: E402
+from stats.metaeval.perm_both.spa import perm_both_soft_pairwise  # noqa: E402
+from stats.metaeval.soft_pairwise import pairwise_permutation_pvalues  # noqa: E402
 
 
 def _data(n_systems, n_items, n_metrics, seed):

@@ -3,7 +3,7 @@
 Figures printed (seconds, medians of 3 alternating runs, same data and resamples):
 
 * Kendall tau-b on 1,000 bootstrap resamples of n segments: ours (a Fenwick tree over the y
-  ranks holding all resamples at once, ``stats.qe_wmt._weighted_kendall``) against ``scipy.stats.kendalltau``
+  ranks holding all resamples at once, ``stats.qe.wmt._weighted_kendall``) against ``scipy.stats.kendalltau``
   called on each resample (what a loop around the WMT23 scoring program's call would do);
 * Spearman on the same resamples: weighted mid-ranks against ``scipy.stats.spearmanr`` per
   resample;
@@ -22,8 +22,8 @@ import time
 import numpy as np
 from scipy import stats as sps
 
-from stats.qe_wmt import _counts, _weighted_kendall, _weighted_pearson, _weighted_ranks
-from stats.qe_word import word_scores_from_confusion
+from stats.qe.wmt import _counts, _weighted_kendall, _weighted_pearson, _weighted_ranks
+from stats.qe.word import word_scores_from_confusion
 
 
 def _median_time(fn, runs: int = 3) -> float:

@@ -1,4 +1,4 @@
-"""Benchmark: all-pairs randomized tests (stats.randomized) vs sacrebleu's PairedTest.
+"""Benchmark: all-pairs randomized tests (stats.mt.randomized) vs sacrebleu's PairedTest.
 
 Same data, one process. A synthetic corpus of N systems x M segments (default 20 x 2,000;
 8 x 500 for TER, whose extraction is slow) is scored with BLEU, chrF and TER. We run paired
@@ -44,8 +44,8 @@ import sacrebleu  # noqa: E402
 from _bytecode import precompile  # noqa: E402  (benchmarks/, the script's own folder)
 from sacrebleu.significance import PairedTest  # noqa: E402
 
-from stats.randomized import pairwise_significance  # noqa: E402
-from stats.sufficient import extract_statistics  # noqa: E402
+from stats.mt.randomized import pairwise_significance  # noqa: E402
+from stats.mt.sufficient import extract_statistics  # noqa: E402
 
 
 def make_corpus(n_systems: int, n_segments: int, seed: int = 0):

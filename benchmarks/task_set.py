@@ -10,7 +10,7 @@ tie-calibrated acc23 by item, uniform weights; mt-metrics-eval tasks.py ``WMT24`
 version has no PERM-BOTH draws for soft pairwise accuracy, the system-level task is Pearson,
 and the script says so. Prints reading, running and total wall time; with ``--scheduler``, the
 same run on Dask and the speed-up (and checks that both give the same average and p-values).
-The full size runs within the library's default work budget (``stats._budget.MAX_WORK``, as
+The full size runs within the library's default work budget (``stats._core.budget.MAX_WORK``, as
 ``python -m stats rank`` has it); ``--max-work`` raises it for bigger runs (more language pairs,
 metrics or resamples per piece), on Dask workers too, and says so.
 """
@@ -32,12 +32,12 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from stats import _budget  # noqa: E402
-from stats._errors import StatsInputError  # noqa: E402
+from stats._core import budget as _budget  # noqa: E402
+from stats._core.errors import StatsInputError  # noqa: E402
 from stats.analyses.task_set import rank_task_set  # noqa: E402
+from stats.metaeval.task_set_presets import preset  # noqa: E402
+from stats.metaeval.task_sets import Task, TaskSet  # noqa: E402
 from stats.readers.meta import read_meta_eval  # noqa: E402
-from stats.task_set_presets import preset  # noqa: E402
-from stats.task_sets import Task, TaskSet  # noqa: E402
 from tests._task_set_data import write_wmt_like  # noqa: E402
 
 LPS = ("en-de", "en-es", "ja-zh", "en-cs", "en-zh")

@@ -2,10 +2,10 @@
 
     .venv/bin/python benchmarks/williams_all_pairs.py [--metrics 200] [--items 1000] [--repeat 5]
 
-Prints the best-of-``repeat`` wall time of :func:`stats.williams.williams_all_pairs` (the
+Prints the best-of-``repeat`` wall time of :func:`stats.metaeval.williams.williams_all_pairs` (the
 correlations included), and for comparison, on the same data in the same process:
 
-* a Python loop over pairs calling :func:`stats.williams.williams_test` once per pair (what a
+* a Python loop over pairs calling :func:`stats.metaeval.williams.williams_test` once per pair (what a
   straightforward port would do), and
 * the reference approach of Graham & Baldwin's R tool, a loop over pairs calling
   ``psych::r.test`` (timed inside one ``Rscript`` process on the same correlations; skipped
@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from stats.williams import williams_all_pairs, williams_test
+from stats.metaeval.williams import williams_all_pairs, williams_test
 
 
 def make_data(n_metrics: int, n_items: int, seed: int = 0):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dashboard import components, tables
 from dashboard.view_state import ALIASES, Setting
-from stats.randomized import TESTS
+from stats.mt.randomized import TESTS
 
 #: Resamples offered on the MT systems page.
 MT_RESAMPLES = (200, 1000, 2000, 5000, 10000)

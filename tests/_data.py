@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from stats.randomized import approximate_randomization, bootstrap, paired_bootstrap
+from stats.mt.randomized import approximate_randomization, bootstrap, paired_bootstrap
 from stats.readers.segments import read_parallel
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: segment_scores.tsv.
 MT = ROOT / "sample_data" / "mt"
 
-#: Test name -> single-pair function of :mod:`stats.randomized`.
+#: Test name -> single-pair function of :mod:`stats.mt.randomized`.
 SINGLE = {
     "paired-bootstrap": paired_bootstrap,
     "bootstrap": bootstrap,

@@ -10,7 +10,7 @@ import pytest
 
 @pytest.fixture(autouse=True, scope="session")
 def _statistics_cache_in_tmp(tmp_path_factory):
-    """The on-disk statistics cache (stats._ter_parallel) of the test session lives in a
+    """The on-disk statistics cache (stats.mt._ter_parallel) of the test session lives in a
     temporary directory, never in the user's ~/.cache; subprocesses inherit the setting."""
     old = os.environ.get("MT_SIGNIFICANCE_CACHE")
     os.environ["MT_SIGNIFICANCE_CACHE"] = str(tmp_path_factory.mktemp("stats-cache"))

@@ -1,4 +1,4 @@
-"""The column-wise Pearson/Spearman every stats module uses (stats._columnwise).
+"""The column-wise Pearson/Spearman every stats module uses (stats._core.columnwise).
 
 Golden values: scipy.stats.pearsonr / spearmanr (r, rho and their two-sided p-values) and
 numpy.corrcoef, column by column; a hand-computed 4-item case."""
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats as st
 
-from stats._columnwise import (
+from stats._core.columnwise import (
     constant_columns,
     correlation_pvalue,
     pearson_columns,

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import stats._budget as budget
+import stats._core.budget as budget
 import stats.readers._limits as limits
 from stats import StatsInputError
 from stats.cli import main
@@ -190,8 +190,8 @@ def test_check_budget_reports_each_limit(monkeypatch):
 
 
 def test_perm_both_and_bootstrap_intervals_check_the_budget():
-    from stats.meta_eval import meta_correlation
-    from stats.perm_both import perm_both
+    from stats.metaeval.meta_eval import meta_correlation
+    from stats.metaeval.perm_both.core import perm_both
 
     rng = np.random.default_rng(1)
     gold = rng.random((4, 50))
@@ -293,8 +293,8 @@ def test_a_stop_request_ends_a_long_test_within_one_chunk(test):
     raises its StopException there. Any exception from the callback ends the test at once."""
     import pandas as pd
 
-    from stats.randomized import pairwise_significance
-    from stats.sufficient import statistics_from_scores
+    from stats.mt.randomized import pairwise_significance
+    from stats.mt.sufficient import statistics_from_scores
 
     rng = np.random.default_rng(2)
     data = statistics_from_scores(pd.DataFrame(rng.random((200, 4)), columns=list("ABCD")))

@@ -65,8 +65,12 @@ def test_every_public_name_resolves(package):
         package.no_such_name  # noqa: B018
 
 
-def test_function_named_like_its_module_stays_the_function():
+def test_public_functions_stay_functions_and_subpackages_are_modules():
     import importlib
+    import types
 
-    module = importlib.import_module("stats.perm_both")
-    assert callable(stats.perm_both) and stats.perm_both is module.perm_both
+    core = importlib.import_module("stats.metaeval.perm_both.core")
+    assert stats.perm_both is core.perm_both
+    assert isinstance(importlib.import_module("stats.metaeval.perm_both"), types.ModuleType)
+    table = importlib.import_module("stats.mt.systems_table")
+    assert stats.systems_table is table.systems_table

@@ -1,4 +1,4 @@
-"""stats._workers.run_chunks: tasks shared between this process (from the back) and worker
+"""stats._core.workers.run_chunks: tasks shared between this process (from the back) and worker
 processes (from the front), results in task order, errors raised here, progress reported
 from the calling thread only."""
 
@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from stats._workers import run_chunks
+from stats._core.workers import run_chunks
 
 
 def _where(i: int, pause: float) -> tuple[int, int]:

@@ -8,7 +8,7 @@ import streamlit as st
 from dashboard import view_state
 from dashboard.page_run import record_setting
 from dashboard.tables.common import CORRECTION_LABELS
-from stats.accuracy import ALPHAS
+from stats.human.accuracy import ALPHAS
 
 
 def persistent(widget, label: str, *args, key: str, **kwargs):
@@ -108,7 +108,7 @@ def alpha_input(
     help: str | None = None,
 ) -> float:
     """Horizontal radio for the significance level α, one of the levels of the papers' tables
-    (:data:`stats.accuracy.ALPHAS`, shown as ``0.05``, ``0.01``, ...); its value survives page
+    (:data:`stats.human.accuracy.ALPHAS`, shown as ``0.05``, ``0.01``, ...); its value survives page
     switches (:func:`persistent`), like the other settings here."""
     return persistent(
         st.radio,
@@ -123,7 +123,7 @@ def alpha_input(
 
 def correction_input(key: str) -> str:
     """Horizontal radio beside α: the multiple-comparison correction of each grid (one of
-    :data:`stats.multiple.CORRECTIONS`; labels :data:`dashboard.tables.CORRECTION_LABELS`)."""
+    :data:`stats.metaeval.multiple.CORRECTIONS`; labels :data:`dashboard.tables.CORRECTION_LABELS`)."""
     return persistent(
         st.radio,
         "Multiple comparisons",

@@ -7,17 +7,17 @@ import streamlit as st
 
 from dashboard.data import Uploads, mt_systems
 from stats import analyses
-from stats.accuracy import AccuracyResult
-from stats.human import HumanGoldResult
-from stats.human_paired import PairedRankingResult
-from stats.human_ranking import HumanRankingResult
+from stats.human.accuracy import AccuracyResult
+from stats.human.gold import HumanGoldResult
+from stats.human.paired import PairedRankingResult
+from stats.human.ranking import HumanRankingResult
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def gold(judgements: Uploads, exclude: tuple[str, ...] = ()) -> HumanGoldResult:
     """The human gold standard of the judgements file(s) without the systems of ``exclude``,
     combined at 0.05 (:func:`stats.analyses.human_gold`; use
-    :meth:`~stats.human.HumanGoldResult.combined_pvalue` for other levels)."""
+    :meth:`~stats.human.gold.HumanGoldResult.combined_pvalue` for other levels)."""
     return analyses.human_gold(judgements, exclude=exclude)
 
 

@@ -12,8 +12,8 @@ import streamlit as st
 from dashboard.data import Uploads
 from dashboard.data.meta_eval import load
 from stats.analyses.task_set import load_task_set, rank_task_set
-from stats.task_set_presets import PRESETS, known_test_set, per_language_pair
-from stats.task_sets import TaskSet, TaskSetResult, read_task_set
+from stats.metaeval.task_set_presets import PRESETS, known_test_set, per_language_pair
+from stats.metaeval.task_sets import TaskSet, TaskSetResult, read_task_set
 
 #: choice label -> preset name (None: per language pair; "file": an uploaded task-set file)
 CHOICES = {

@@ -20,7 +20,7 @@ from stats.analyses.meta_significance import (
     perm_both_analysis,
     soft_pairwise_analysis,
 )
-from stats.grids import grid_significance
+from stats.metaeval.grids import grid_significance
 from stats.readers import MetaEvalData, is_meta_eval_source, read_meta_eval
 
 
@@ -132,7 +132,7 @@ def perm_both_grids(
 
     The permutations are cached on (file content, settings, ``n_resamples``, ``seed``):
     changing alpha or the correction only re-reads the grids
-    (:func:`stats.grids.grid_significance`). ``_progress`` (not part of the cache key)
+    (:func:`stats.metaeval.grids.grid_significance`). ``_progress`` (not part of the cache key)
     receives the fraction done while the permutations run (:func:`dashboard.page_run.run_long`).
     """
     tests, problems = _perm_both(

@@ -1,6 +1,6 @@
 """Cached data of the "Metrics vs humans" page: :mod:`stats.analyses` (metrics against humans
-per language pair), the grids' adjusted p-values and clusters (:mod:`stats.grids`) and the
-Williams test's power (:mod:`stats.power`), cached on the files' content and the settings."""
+per language pair), the grids' adjusted p-values and clusters (:mod:`stats.metaeval.grids`) and the
+Williams test's power (:mod:`stats.metaeval.power`), cached on the files' content and the settings."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import streamlit as st
 
 from dashboard.data import Uploads
 from stats import analyses
-from stats.grids import GridSignificance, grid_significance
-from stats.power import POWER, median_detectable_difference, williams_grid_power
+from stats.metaeval.grids import GridSignificance, grid_significance
+from stats.metaeval.power import POWER, median_detectable_difference, williams_grid_power
 from stats.readers.system_level import SystemScores, is_published_system_level
 
 #: No selection: the test set's own reference, every system, no reference-free metric.
@@ -66,7 +66,7 @@ def williams_significance(
     uploads: Uploads, alternative: str, alpha: float, correction: str, choice: tuple = ALL_SYSTEMS
 ) -> dict[str, GridSignificance]:
     """Language pair -> its Williams grid's p-values adjusted with ``correction`` and its
-    significance clusters at ``alpha`` (:func:`stats.grids.grid_significance`)."""
+    significance clusters at ``alpha`` (:func:`stats.metaeval.grids.grid_significance`)."""
     return {
         key: grid_significance(
             a.williams.pvalue, alpha=alpha, correction=correction, alternative=alternative
@@ -80,8 +80,8 @@ def williams_power(
     uploads: Uploads, key: str, alternative: str, alpha: float, choice: tuple = ALL_SYSTEMS
 ) -> float:
     """The smallest difference in r that the Williams tests of language pair ``key`` detect
-    with :data:`stats.power.POWER` power at ``alpha``, median over its metric pairs
-    (:func:`stats.power.williams_grid_power`; NaN when no pair has one)."""
+    with :data:`stats.metaeval.power.POWER` power at ``alpha``, median over its metric pairs
+    (:func:`stats.metaeval.power.williams_grid_power`; NaN when no pair has one)."""
     grid = williams_grid_power(
         analysis(uploads, alternative, choice).analyses[key].williams, alpha=alpha, power=POWER
     )

@@ -12,16 +12,16 @@ import streamlit as st
 
 from dashboard.data import Uploads
 from stats import StatsInputError, analyses
-from stats._tokenize_options import parse_metric_spec
-from stats.contributions import SegmentContributions, segment_contributions
-from stats.randomized import (
+from stats.mt._tokenize_options import parse_metric_spec
+from stats.mt.contributions import SegmentContributions, segment_contributions
+from stats.mt.randomized import (
     PairwiseSignificanceResult,
     RandomizedTestResult,
     pairwise_significance,
 )
-from stats.sufficient import SegmentStatistics
-from stats.systems_table import SystemsTableResult
-from stats.systems_table import systems_table as stats_systems_table
+from stats.mt.sufficient import SegmentStatistics
+from stats.mt.systems_table import SystemsTableResult
+from stats.mt.systems_table import systems_table as stats_systems_table
 
 #: Input kinds (the ``kind`` argument): system outputs + reference, or segment scores.
 KIND_TEXT = "text"
@@ -63,7 +63,7 @@ def statistics(
 
     ``kind`` :data:`KIND_TEXT`: ``references`` and one output file per system in ``files``,
     ``metric`` one of bleu/chrf/ter, optionally with its sacreBLEU options
-    (:func:`stats._tokenize_options.metric_spec`; :func:`stats.analyses.text_statistics`). ``kind``
+    (:func:`stats.mt._tokenize_options.metric_spec`; :func:`stats.analyses.text_statistics`). ``kind``
     :data:`KIND_SCORES`: one segment-score file in ``files``, ``metric`` the METRIC to use (""
     when the file has no METRIC column; :func:`stats.analyses.score_statistics`), ``block``
     the ``(lp, testset, refset)`` of WMT metrics task segment-level files (``()``, or None
@@ -78,7 +78,7 @@ def statistics(
             raise StatsInputError(
                 f"upload one output file per system (at least two); got {len(files)}"
             )
-        # the metric with its sacreBLEU options (stats._tokenize_options.metric_spec): part
+        # the metric with its sacreBLEU options (stats.mt._tokenize_options.metric_spec): part
         # of every cache key that holds the metric
         name, options = parse_metric_spec(metric)
         return analyses.text_statistics(

@@ -8,7 +8,7 @@ import streamlit as st
 
 from dashboard.data import Uploads
 from stats import analyses
-from stats.qe import RescaleResult
+from stats.qe.graham import RescaleResult
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

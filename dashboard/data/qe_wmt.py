@@ -10,7 +10,7 @@ import streamlit as st
 from dashboard.data import Uploads
 from stats import StatsInputError
 from stats.analyses import qe_wmt as wmt
-from stats.qe_wmt import QEPairTestsResult, qe_clusters, qe_pair_tests
+from stats.qe.wmt import QEPairTestsResult, qe_clusters, qe_pair_tests
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -59,8 +59,8 @@ def pair_tests(
     _progress=None,
 ) -> tuple[QEPairTestsResult, pd.DataFrame, pd.Series]:
     """Every pair of systems of ``lp`` tested on ``measure`` (Williams for Pearson, PERM-BOTH
-    for Spearman and Kendall; :func:`stats.qe_wmt.qe_pair_tests`, seeded with ``seed``) and
-    the grid's adjusted p-values and clusters (:func:`stats.qe_wmt.qe_clusters`)."""
+    for Spearman and Kendall; :func:`stats.qe.wmt.qe_pair_tests`, seeded with ``seed``) and
+    the grid's adjusted p-values and clusters (:func:`stats.qe.wmt.qe_clusters`)."""
     res = comparison(uploads, primary, n_resamples, seed).result
     lpr = res.language_pairs[lp]
     tests = qe_pair_tests(

@@ -22,7 +22,7 @@ from dashboard.figures.style import (
     short_labels,
 )
 
-#: Colours of the agreement heatmap, one per :data:`stats.accuracy.OUTCOMES` code
+#: Colours of the agreement heatmap, one per :data:`stats.human.accuracy.OUTCOMES` code
 #: (agree, significant where humans tie, tied where humans differ, opposite direction).
 AGREEMENT_COLOURS = ("#E3E3E3", "#E69F00", "#56B4E9", "#D55E00")
 #: Short labels of the outcome codes for the colour bar.
@@ -87,7 +87,7 @@ def accuracy_intervals(
 ) -> go.Figure:
     """Accuracy of each metric x test with its exact 95% CI, one panel per alpha.
 
-    ``table`` has the columns of :attr:`stats.accuracy.AccuracyResult.table` (``metric``,
+    ``table`` has the columns of :attr:`stats.human.accuracy.AccuracyResult.table` (``metric``,
     ``test``, ``alpha``, ``correct``, ``pairs``, ``accuracy``, ``ci_low``, ``ci_high``;
     fractions). Metrics run top to bottom in first-appearance order; the tests of a metric are
     dodged vertically and coloured by :func:`category_colours`. A dashed line marks ``chance`` (%), the
@@ -184,7 +184,7 @@ def agreement_heatmap(
     Parameters
     ----------
     outcome : DataFrame of int codes 0-3
-        E.g. :meth:`stats.accuracy.AccuracyResult.agreement_matrix`.
+        E.g. :meth:`stats.human.accuracy.AccuracyResult.agreement_matrix`.
     details : DataFrame of str, optional
         Same shape; hover text per cell (e.g. "humans: A better; test: no difference").
 
@@ -242,7 +242,7 @@ def annotator_spread(summary: pd.DataFrame, *, title: str | None = None) -> go.F
 
     Shows what per-annotator standardisation removes: lenient and strict annotators (means far
     apart) and different spreads (SD). ``summary`` has the columns of
-    :func:`stats.human.annotator_summary` (``criterion``, ``annotator``, ``n``, ``mean``,
+    :func:`stats.human.gold.annotator_summary` (``criterion``, ``annotator``, ``n``, ``mean``,
     ``sd``, ``min``, ``max``). A dashed line marks each criterion's mean over all judgements.
 
     Returns
@@ -300,7 +300,7 @@ def standardisation_ranks(scores: pd.DataFrame, *, title: str | None = None) -> 
     """System ranks by raw mean score and by mean standardised (z) score, per criterion.
 
     A slope chart (1 = best, at the top): a line that crosses others is a system whose place
-    depends on who happened to judge it. ``scores`` is :func:`stats.human.system_scores`
+    depends on who happened to judge it. ``scores`` is :func:`stats.human.gold.system_scores`
     (columns ``<criterion>_raw`` and ``<criterion>_z``). Systems whose rank changes are drawn
     in colour, the others in grey. The criteria are stacked (one panel per row) and the labels
     carry the ranks ("1. name" on the left, "name (1)" on the right) in margins sized from the

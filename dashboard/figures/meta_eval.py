@@ -206,11 +206,11 @@ def perm_both_grid(
 ) -> go.Figure:
     """PERM-BOTH significance grid of one language pair (Deutsch, Dror & Roth 2021): cell (row
     i, column j) coloured when metric i correlates significantly better with humans than
-    metric j, by the p-values of ``significance`` (:class:`stats.grids.GridSignificance` of
+    metric j, by the p-values of ``significance`` (:class:`stats.metaeval.grids.GridSignificance` of
     ``result.pvalue``: adjusted for multiple comparisons when it says so), with lines between
     its significance clusters.
 
-    ``result`` is a :class:`stats.perm_both.PermBothResult`; ``label`` names the correlation.
+    ``result`` is a :class:`stats.metaeval.perm_both.core.PermBothResult`; ``label`` names the correlation.
 
     Returns
     -------

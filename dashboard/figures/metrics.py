@@ -148,12 +148,12 @@ def williams_grid(
     order: Sequence[str] | None = None,
 ) -> go.Figure:
     """Williams significance grid (paper Figure 2b) from a
-    :class:`stats.williams.WilliamsMatrixResult`: cell (row i, column j) coloured when metric i
+    :class:`stats.metaeval.williams.WilliamsMatrixResult`: cell (row i, column j) coloured when metric i
     correlates significantly better with humans than metric j; hover shows p, the difference in
     r and its Zou confidence interval (``hover=False``: p and alpha only, no hover matrices and
     no "significant" text, lighter for big overviews).
 
-    With ``significance`` (:class:`stats.grids.GridSignificance` of ``result.pvalue``) the
+    With ``significance`` (:class:`stats.metaeval.grids.GridSignificance` of ``result.pvalue``) the
     cells are coloured by its adjusted p-values (the raw ones in the hover) and its clusters
     are drawn (:func:`dashboard.figures.clusters.adjusted_grid_args`).
 

@@ -45,7 +45,7 @@ def qe_rank_change(
     """Slope chart of each system's rank under several measures (1 = best, at the top).
 
     ``table`` is indexed by system with columns ``rank_<measure>`` (see
-    :meth:`stats.qe.QEScoresResult.to_frame`). Systems whose rank differs between the measures are
+    :meth:`stats.qe.graham.QEScoresResult.to_frame`). Systems whose rank differs between the measures are
     drawn in colour with thick lines; systems ranked the same are thin grey lines.
 
     Returns
@@ -118,7 +118,7 @@ def qe_rescale_bars(table: pd.DataFrame, *, sd_ratio: float, title: str | None =
     ``sd_ratio`` x the gold SD (paper Tables 2 and 3), as grouped bars in two panels.
 
     ``table`` is indexed by system (display order) with columns ``mae``, ``mae_rescaled``,
-    ``rmse``, ``rmse_rescaled`` (see :meth:`stats.qe.RescaleResult.to_frame`).
+    ``rmse``, ``rmse_rescaled`` (see :meth:`stats.qe.graham.RescaleResult.to_frame`).
 
     Returns
     -------
@@ -211,7 +211,7 @@ def qe_rescale_curve(
     """``measure`` (MAE or RMSE) of each system as a function of lambda (predictions shifted to
     the gold mean and rescaled to lambda x the gold SD), with a vertical line at ``sd_ratio``.
 
-    ``curve`` is the long table of :func:`stats.qe.rescaling_curve`. ``original`` (system ->
+    ``curve`` is the long table of :func:`stats.qe.graham.rescaling_curve`. ``original`` (system ->
     value of the unmodified predictions) adds a dotted horizontal reference per system.
 
     Returns
@@ -470,7 +470,7 @@ def qe_standardised_scatter(
 
 def qe_williams_grid(result, *, alpha: float = 0.05, title: str | None = None) -> go.Figure:
     """Williams significance grid for QE systems (paper Figures 5-7) from a
-    :class:`stats.williams.WilliamsMatrixResult` computed with signed r: the shared
+    :class:`stats.metaeval.williams.WilliamsMatrixResult` computed with signed r: the shared
     :func:`significance_grid` with the difference in r, its confidence interval and the
     correlation between the two systems' predictions on hover."""
     return significance_grid(

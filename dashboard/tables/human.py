@@ -9,8 +9,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from stats.accuracy import OUTCOMES, AccuracyResult
-from stats.human_ranking import HumanRankingResult
+from stats.human.accuracy import OUTCOMES, AccuracyResult
+from stats.human.ranking import HumanRankingResult
 
 #: Column labels of the paper's Tables 1-2.
 HUMAN_TEST_LABELS = {

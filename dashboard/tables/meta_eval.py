@@ -14,7 +14,7 @@ from stats.analyses.meta_eval import LanguagePairMetaEvaluation, MetaEvaluation
 from stats.analyses.meta_significance import SoftPairwiseAnalysis
 
 
-#: Correlation choices of the segment-level section: label -> :func:`stats.meta_eval.meta_correlation`
+#: Correlation choices of the segment-level section: label -> :func:`stats.metaeval.meta_eval.meta_correlation`
 #: ``correlation``.
 def refset_options(frame: pd.DataFrame, reference_free: Sequence[str] = ()) -> list:
     """The reference choices of system-level scores: None (the test set's own reference),
@@ -111,7 +111,7 @@ def meta_eval_table(
     lp: LanguagePairMetaEvaluation, clusters: pd.Series | None = None
 ) -> pd.DataFrame:
     """One row per metric, best first: rank, the significance cluster (when ``clusters``,
-    metric -> rank, e.g. PERM-BOTH's :attr:`stats.grids.GridSignificance.rank`), the
+    metric -> rank, e.g. PERM-BOTH's :attr:`stats.metaeval.grids.GridSignificance.rank`), the
     correlation, its bootstrap CI (when resampled), the acc23 epsilon (when acc23) and the
     groups averaged."""
     results = lp.results

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from stats.analyses import LanguagePairAnalysis, LanguagePairTests
-from stats.grids import GridSignificance
-from stats.power import POWER
+from stats.metaeval.grids import GridSignificance
+from stats.metaeval.power import POWER
 
 #: Radio labels of the correlation kinds -> the kind.
 CORRELATION_KINDS = {"Pearson": "pearson", "Spearman": "spearman", "Kendall": "kendall"}
@@ -155,7 +155,7 @@ def significance_summary(
     """Per language pair: systems, metrics, pairs tested, share of pairs significantly
     different at ``alpha``, best metric, and the metrics significantly beating ``baseline``.
 
-    With ``significance`` (language pair -> :class:`stats.grids.GridSignificance` of its
+    With ``significance`` (language pair -> :class:`stats.metaeval.grids.GridSignificance` of its
     Williams grid), "significant" reads the adjusted p-values and a last column lists the
     metrics of the top significance cluster."""
     rows = []
@@ -197,7 +197,7 @@ def cluster_table(
     values: pd.Series, rank: pd.Series, *, value_name: str = "correlation"
 ) -> pd.DataFrame:
     """The items of a significance grid best first (``rank``'s order, e.g.
-    :attr:`stats.grids.GridSignificance.rank`) with their significance cluster (1 = top) and
+    :attr:`stats.metaeval.grids.GridSignificance.rank`) with their significance cluster (1 = top) and
     their value (``values``, e.g. each metric's correlation with humans) as ``value_name``."""
     order = list(rank.index)
     return pd.DataFrame(
@@ -211,7 +211,7 @@ def cluster_table(
 
 def power_line(n: int, detectable: float, alpha: float, power: float = POWER) -> str:
     """The Williams power sentence of one language pair: the median smallest difference in r
-    detected with ``power`` at ``alpha`` (:func:`stats.power.median_detectable_difference`),
+    detected with ``power`` at ``alpha`` (:func:`stats.metaeval.power.median_detectable_difference`),
     phrased as the CLI's ``williams --power``."""
     if detectable != detectable:
         return f"**Power:** with {n} systems, no pair of metrics has a detectable difference."

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from stats.qe import QEEvaluationResult, RescaleResult
+from stats.qe.graham import QEEvaluationResult, RescaleResult
 
 
 def qe_rank_table(result: QEEvaluationResult, rescale: RescaleResult) -> pd.DataFrame:

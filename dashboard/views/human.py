@@ -11,19 +11,11 @@ from functools import partial
 
 import streamlit as st
 
-from dashboard import (
-    components,
-    figures,
-    human_gold_view,
-    page_run,
-    page_settings,
-    state,
-    tables,
-    view_state,
-)
+from dashboard import components, figures, page_run, page_settings, state, tables, view_state
 from dashboard.data import human, mt_systems, samples
-from dashboard.views import mt_choice
-from stats.randomized import TESTS
+from dashboard.sections import human_gold as human_gold_view
+from dashboard.sections import mt_choice
+from stats.mt.randomized import TESTS
 from stats.readers.segments import system_name
 from stats.readers.wmt import lp_from_name
 

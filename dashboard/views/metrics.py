@@ -3,7 +3,7 @@ significance grids per language pair and across all of them (Graham & Baldwin, E
 
 Thin: reads widgets, calls dashboard.data.metrics (cached), shapes tables with
 dashboard.tables and draws dashboard.figures builders. Segment-level uploads (or the
-segment-level sample) get the WMT-style meta-evaluation of dashboard/views/metrics_segment.py
+segment-level sample) get the WMT-style meta-evaluation of dashboard/sections/metrics_segment.py
 instead of the Williams view.
 """
 
@@ -16,7 +16,7 @@ import streamlit as st
 
 from dashboard import components, export, figures, tables, view_state
 from dashboard.data import meta_eval, metrics, samples
-from dashboard.views import metrics_choice, metrics_segment
+from dashboard.sections import metrics_choice, metrics_segment
 
 #: Print values in heatmap cells up to this many metrics (beyond, text is unreadably small and
 #: thousands of SVG labels slow the browser down; hover shows the value).

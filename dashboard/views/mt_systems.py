@@ -15,8 +15,8 @@ import streamlit as st
 
 from dashboard import components, figures, page_run, page_settings, state, tables, view_state
 from dashboard.data import mt_systems, samples
-from dashboard.views import mt_choice, mt_explorer, mt_options, mt_table
-from stats.randomized import TESTS
+from dashboard.sections import mt_choice, mt_explorer, mt_options, mt_table
+from stats.mt.randomized import TESTS
 
 RESAMPLES = page_settings.MT_RESAMPLES
 TEXT, SCORES = "System outputs + reference", "Segment scores"

@@ -14,7 +14,7 @@ import streamlit as st
 from dashboard import components, export, figures, page_settings, tables, view_state
 from dashboard.data import qe, samples
 from dashboard.data import qe_wmt as qe_wmt_data
-from dashboard.views import qe_wmt
+from dashboard.sections import qe_wmt
 
 #: The paper's λ, the default of the rescaling slider.
 LAMBDA = 0.5

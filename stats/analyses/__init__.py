@@ -43,16 +43,16 @@ QE from files (Graham, ACL 2015)
       choosing the reference column.
     - :func:`qe_analysis` (QEInput; rate, sd_ratio, alternative, reference) ->
       :class:`QEAnalysis`
-    - :func:`qe_rescaling` (QEInput; sd_ratio, rate) -> :class:`~stats.qe.RescaleResult`
+    - :func:`qe_rescaling` (QEInput; sd_ratio, rate) -> :class:`~stats.qe.graham.RescaleResult`
     - :func:`qe_rescaling_curve` (QEInput; rate) -> DataFrame
 MT systems: randomized tests from files (Graham, Mathur & Baldwin, WMT 2014)
     - :func:`text_statistics` (reference files, one output file per system; metric) ->
-      :class:`~stats.sufficient.SegmentStatistics`; :func:`text_statistics_by_metric` (the
+      :class:`~stats.mt.sufficient.SegmentStatistics`; :func:`text_statistics_by_metric` (the
       same files; several metrics) -> dict of metric name -> SegmentStatistics, the files
       read once
     - :func:`score_statistics` (one segment-score file, or WMT metrics task segment-level
       files; metric, lower_is_better, lp, testset, refset) ->
-      :class:`~stats.sufficient.SegmentStatistics`
+      :class:`~stats.mt.sufficient.SegmentStatistics`
     - :func:`score_file_options` (the same files) -> :class:`ScoreFileOptions`: the metrics,
       and the (metric, lp, testset, refset) blocks of WMT files, to choose from
     - :func:`wmt_segment_scores` (WMT segment-level files; metric, lp, testset, refset) ->
@@ -61,24 +61,24 @@ MT systems: randomized tests from files (Graham, Mathur & Baldwin, WMT 2014)
       DataFrame of each segment's source, reference, both hypotheses and length, for the
       segment explorer with :func:`stats.segment_contributions`
     - :func:`without_systems` (SegmentStatistics; names) -> SegmentStatistics without them
-    - then :func:`stats.randomized.pairwise_significance` for all pairs, or
+    - then :func:`stats.mt.randomized.pairwise_significance` for all pairs, or
       :func:`pair_tests` (SegmentStatistics; two systems, tests) -> dict of test name ->
-      :class:`~stats.randomized.RandomizedTestResult`
+      :class:`~stats.mt.randomized.RandomizedTestResult`
     - :func:`systems_table_analysis` (text files or a segment-score file; metrics, baseline,
-      test) -> :class:`~stats.systems_table.SystemsTableResult` (sacreBLEU's paired tests
+      test) -> :class:`~stats.mt.systems_table.SystemsTableResult` (sacreBLEU's paired tests
       against a baseline)
 Tests against humans (Graham, Mathur & Baldwin, WMT 2014, Tables 1-2)
     - :func:`human_gold` (judgement files; alpha, systems to exclude) ->
-      :class:`~stats.human.HumanGoldResult`; :func:`human_outliers` (gold; threshold) -> the
+      :class:`~stats.human.gold.HumanGoldResult`; :func:`human_outliers` (gold; threshold) -> the
       systems the findings' MAD rule flags
     - :func:`accuracy_statistics` (text files with metrics and/or a segment-score file) ->
       dict of metric name -> SegmentStatistics
-    - then :func:`stats.accuracy.significance_accuracy` (runs the tests), or
+    - then :func:`stats.human.accuracy.significance_accuracy` (runs the tests), or
       :func:`accuracy_from_results` (gold, all-pairs results already computed, excluded
       systems) ->
-      :class:`~stats.accuracy.AccuracyResult`
+      :class:`~stats.human.accuracy.AccuracyResult`
     - :func:`human_rankings` (published DA segment files or judgement files; lp, score, alpha)
-      -> list of :class:`~stats.human_ranking.HumanRankingResult` (findings' Wilcoxon grid
+      -> list of :class:`~stats.human.ranking.HumanRankingResult` (findings' Wilcoxon grid
       and cluster lines)
 
 Choice of the post-edit reference column
@@ -91,9 +91,9 @@ else none (no PER-vs-PET test).
 
 from __future__ import annotations
 
-from .._lazy import lazy_exports as _lazy_exports
+from stats._core.lazy import lazy_exports as _lazy_exports
 
-#: public name -> the module defining it, imported on first access (:mod:`stats._lazy`)
+#: public name -> the module defining it, imported on first access (:mod:`stats._core.lazy`)
 _LAZY = {
     "FileInput": "._inputs",
     "Files": "._inputs",

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Union, cast
 
-from .._errors import DegenerateInputWarning
+from stats._core.errors import DegenerateInputWarning
 
 if TYPE_CHECKING:  # numpy and pandas stay unloaded at run time
     from ..readers._common import Source

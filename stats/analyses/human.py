@@ -9,19 +9,21 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from .._errors import StatsInputError
-from ..accuracy import ALPHAS, AccuracyResult, accuracy_from_pvalues
-from ..human import (
+from stats._core.errors import StatsInputError
+from stats.human.accuracy import ALPHAS, AccuracyResult, accuracy_from_pvalues
+from stats.human.gold import (
     HumanGoldResult,
     gold_from_segment_scores,
     human_gold_standard,
     standardize_judgements,
 )
-from ..human_ranking import HumanRankingResult, human_ranking
-from ..outliers import mad_outliers
-from ..randomized import (
+from stats.human.ranking import HumanRankingResult, human_ranking
+from stats.metaeval.outliers import mad_outliers
+from stats.mt.randomized import (
     PairwiseSignificanceResult,
 )
+from stats.mt.sufficient import SegmentStatistics, extract_statistics
+
 from ..readers._common import Decoded, source_name
 from ..readers.da_segments import (
     is_da_segment_file,
@@ -30,7 +32,6 @@ from ..readers.da_segments import (
 )
 from ..readers.judgements import CRITERIA, read_judgement_files
 from ..readers.segments import read_parallel, statistics_from_score_file
-from ..sufficient import SegmentStatistics, extract_statistics
 from ._inputs import FileInput, Files, _named, decode_files
 from .mt_systems import TEXT_METRICS
 
@@ -40,13 +41,13 @@ def human_gold(
 ) -> HumanGoldResult:
     """Read judgement files (``SYSTEM SEGMENT ANNOTATOR CRITERION SCORE``; several files are
     one set, e.g. batches) and build the human gold standard, combined at ``alpha``
-    (:func:`stats.human.human_gold_standard`). Exclusion messages are in ``result.warnings``.
+    (:func:`stats.human.gold.human_gold_standard`). Exclusion messages are in ``result.warnings``.
 
     Appraise exports (ESA, DA+SQM) and MQM files (with a WMT documents file among them for the
     domains) give the WMT24 paired ranking's grid (:func:`stats.analyses.human_wmt.wmt_gold`).
     Published segment-level DA files (``SYS SID RAW.SCR Z.SCR N``, one language pair) are a
     gold standard as they are: the Wilcoxon tests run on their z scores
-    (:func:`stats.human.gold_from_segment_scores`).
+    (:func:`stats.human.gold.gold_from_segment_scores`).
 
     The judgements of the systems in ``exclude`` (e.g. the outliers of
     :func:`human_outliers`) are left out before anything is computed -- the per-annotator
@@ -104,7 +105,7 @@ def _noting_exclusion(gold: HumanGoldResult, exclude: Sequence[str]) -> HumanGol
 
 def human_outliers(gold: HumanGoldResult, *, threshold: float = 2.5) -> tuple[str, ...]:
     r"""Systems whose human score is an outlier by the rule of the WMT metrics findings
-    (:func:`stats.outliers.mad_outliers`: robust z of the median absolute deviation above
+    (:func:`stats.metaeval.outliers.mad_outliers`: robust z of the median absolute deviation above
     ``threshold``), applied to the systems' mean z scores in the gold standard's first
     criterion (adequacy; fluency when there is none).
 
@@ -203,7 +204,7 @@ def accuracy_from_results(
     exclude: Sequence[str] = (),
 ) -> AccuracyResult:
     """Accuracy against the gold standard of all-pairs results already computed, keyed by
-    ``(metric, test)`` (:func:`stats.accuracy.accuracy_from_pvalues`). Messages about systems
+    ``(metric, test)`` (:func:`stats.human.accuracy.accuracy_from_pvalues`). Messages about systems
     left out are in ``result.warnings``. The systems of ``exclude`` (those left out of
     ``gold`` by :func:`human_gold`) leave every test's results first, so each accuracy is
     over the pairs of the systems kept."""
@@ -246,7 +247,7 @@ def _judged_names(names, judged) -> dict[str, str]:
 def human_rankings(
     files: Files, *, lp: str | None = None, score: str = "z", alpha: float = 0.05
 ) -> list[HumanRankingResult]:
-    """Findings-style human rankings (:func:`stats.human_ranking.human_ranking`), one per
+    """Findings-style human rankings (:func:`stats.human.ranking.human_ranking`), one per
     language pair, from published segment-level DA files (``SYS SID RAW.SCR Z.SCR N``; the
     language pair from ``lp`` or the ``xx-yy`` ending each file name) or from judgement files
     (``SYSTEM SEGMENT ANNOTATOR CRITERION SCORE``: each annotator's scores standardised, the

@@ -1,6 +1,6 @@
 """Human rankings of WMT22-25 from the files as published: Appraise exports (ESA, DA+SQM), MQM
 error spans, the documents file -- and the 2014-2020 formats (published DA segment scores,
-judgement files) in the same paired procedure (:mod:`stats.human_paired`).
+judgement files) in the same paired procedure (:mod:`stats.human.paired`).
 """
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .._errors import StatsInputError
-from ..human import HumanGoldResult
-from ..human_paired import PairedRankingResult, gold_from_ranking, paired_ranking
+from stats._core.errors import StatsInputError
+from stats.human.gold import HumanGoldResult
+from stats.human.paired import PairedRankingResult, gold_from_ranking, paired_ranking
+
 from ..readers._common import LINE, load_text
 from ..readers.appraise import is_appraise_export, read_appraise
 from ..readers.da_segments import is_da_segment_file
@@ -136,7 +137,7 @@ def paired_rankings(
     exclude: Sequence[str] = (),
     lp: str | None = None,
 ) -> list[PairedRankingResult]:
-    """WMT24-style rankings (:func:`stats.human_paired.paired_ranking`), one per protocol and
+    """WMT24-style rankings (:func:`stats.human.paired.paired_ranking`), one per protocol and
     language pair, in that order. Several files of one protocol are one set; the systems of
     ``exclude`` are left out first."""
     ratings = read_human_ratings(files, documents=documents, lp=lp)
@@ -169,7 +170,7 @@ def wmt_gold(
     files: Files, *, documents: Files = (), alpha: float = 0.05, exclude: Sequence[str] = ()
 ) -> HumanGoldResult:
     """The gold standard of one language pair from WMT22-25 files: the paired ranking's grid
-    (:func:`stats.human_paired.gold_from_ranking`)."""
+    (:func:`stats.human.paired.gold_from_ranking`)."""
     results = paired_rankings(files, documents=documents, alpha=alpha, exclude=exclude)
     if len(results) > 1:
         raise StatsInputError(

@@ -12,14 +12,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._errors import StatsInputError
-from ..meta_eval import (
+from stats._core.errors import StatsInputError
+from stats.metaeval.meta_eval import (
     KENDALL_LIKE_THRESHOLD,
     MetaCorrelationResult,
     mean_system_scores,
     meta_correlation,
     pairwise_accuracy,
 )
+
 from ..readers._common import name_list
 from ..readers.meta import MetaEvalData, MetaEvalTable
 
@@ -39,7 +40,7 @@ class LanguagePairMetaEvaluation:
     metrics : tuple of str
         Best first (NaN last; ties by name, as MTME).
     results : dict
-        Metric -> :class:`~stats.meta_eval.MetaCorrelationResult`.
+        Metric -> :class:`~stats.metaeval.meta_eval.MetaCorrelationResult`.
     """
 
     lp: str
@@ -109,7 +110,7 @@ def meta_evaluate(
         From :func:`stats.readers.meta.read_meta_eval`.
     correlation, level, grouping, epsilon, tie_calibration, threshold, n_resamples, \
 confidence_level
-        As :func:`stats.meta_eval.meta_correlation`.
+        As :func:`stats.metaeval.meta_eval.meta_correlation`.
     gold : str, optional
         Gold score type (default: the only one).
     lps : sequence of str, optional
@@ -126,7 +127,7 @@ confidence_level
     ------
     StatsInputError
         An unknown language pair or gold type, or any error of the reader's alignment or of
-        :func:`~stats.meta_eval.meta_correlation`.
+        :func:`~stats.metaeval.meta_eval.meta_correlation`.
     """
     name = data.choose_gold(gold)
     chosen = list(dict.fromkeys(lps)) if lps else list(data.language_pairs)

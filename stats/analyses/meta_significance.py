@@ -13,18 +13,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._choices import SOFT_PAIRWISE_ACCURACY as SOFT_PAIRWISE_ACCURACY  # re-exported
-from .._errors import StatsInputError
-from .._progress import check_progress, part
-from ..grids import GridSignificance, grid_significance
-from ..meta_eval import KENDALL_LIKE_THRESHOLD
-from ..perm_both import PermBothResult, perm_both
-from ..perm_both_pairs import perm_both_pairs
-from ..perm_both_pooled import perm_both_pooled_accuracy
-from ..perm_both_spa import perm_both_soft_pairwise
+from stats._core.choices import SOFT_PAIRWISE_ACCURACY as SOFT_PAIRWISE_ACCURACY  # re-exported
+from stats._core.errors import StatsInputError
+from stats._core.progress import check_progress, part
+from stats.metaeval.grids import GridSignificance, grid_significance
+from stats.metaeval.meta_eval import KENDALL_LIKE_THRESHOLD
+from stats.metaeval.perm_both.core import PermBothResult, perm_both
+from stats.metaeval.perm_both.pairs import perm_both_pairs
+from stats.metaeval.perm_both.pooled import perm_both_pooled_accuracy
+from stats.metaeval.perm_both.spa import perm_both_soft_pairwise
+from stats.metaeval.soft_pairwise import soft_pairwise_accuracy
+
 from ..readers._common import name_list
 from ..readers.meta import MetaEvalData
-from ..soft_pairwise import soft_pairwise_accuracy
 
 __all__ = [
     "LanguagePairPermBoth",
@@ -127,12 +128,12 @@ def perm_both_analysis(
     rng=None,
     progress=None,
 ) -> tuple[LanguagePairPermBoth, ...]:
-    """PERM-BOTH (:func:`stats.perm_both.perm_both`) for every pair of metrics of each chosen
+    """PERM-BOTH (:func:`stats.metaeval.perm_both.core.perm_both`) for every pair of metrics of each chosen
     language pair, with clusters at ``alpha`` from the p-values adjusted with ``correction``
     (the family: one language pair's grid).
 
     ``perm_test='pairs'`` (acc23 at segment level) swaps each pair of cells' comparison
-    instead of the scores (:func:`stats.perm_both_pairs.perm_both_pairs`, MTME's
+    instead of the scores (:func:`stats.metaeval.perm_both.pairs.perm_both_pairs`, MTME's
     ``perm_test='pairs'``), each metric at its own epsilon.
 
     ``rng`` seeds one generator per language pair (``np.random.default_rng(rng)``), so a
@@ -206,7 +207,7 @@ def pooled_accuracy_perm_both(
     progress=None,
 ) -> LanguagePairPermBoth:
     """PERM-BOTH of pairwise accuracy pooled over the chosen language pairs
-    (:func:`stats.perm_both_pooled.perm_both_pooled_accuracy`), on the system scores the
+    (:func:`stats.metaeval.perm_both.pooled.perm_both_pooled_accuracy`), on the system scores the
     meta-evaluation pools (``.sys.score`` files when given, else means of segment scores);
     metrics present in every language pair. ``lp`` of the result is the chosen pairs joined
     by commas (MTME's task name for it). ``progress`` as :func:`perm_both_analysis`.
@@ -237,7 +238,7 @@ def pooled_accuracy_perm_both(
 @dataclass(frozen=True, kw_only=True)
 class SoftPairwiseAnalysis:
     """Soft pairwise accuracy of every metric per language pair (``language_pairs``: lp ->
-    :class:`~stats.soft_pairwise.SoftPairwiseAccuracyResult`) and its mean over the language
+    :class:`~stats.metaeval.soft_pairwise.SoftPairwiseAccuracyResult`) and its mean over the language
     pairs (``across_language_pairs``: metric -> mean, best first; metrics present in all)."""
 
     gold: str
@@ -254,7 +255,7 @@ def soft_pairwise_analysis(
     n_resamples: int = 1000,
     rng=None,
 ) -> SoftPairwiseAnalysis:
-    """Soft pairwise accuracy (:func:`stats.soft_pairwise.soft_pairwise_accuracy`) of the
+    """Soft pairwise accuracy (:func:`stats.metaeval.soft_pairwise.soft_pairwise_accuracy`) of the
     chosen language pairs, from segment scores; ``rng`` seeds each language pair's generator
     alike (``np.random.default_rng(rng)``).
 

@@ -4,7 +4,7 @@ tests of each language pair, correlations with humans, leave-one-out influence.
 A *block* is one language pair, test set and reference (the WMT metrics task's REFSET): by
 default the test set's own reference; with ``refset='all'`` every reference is its own block.
 Reference-free metrics join every block of their language pair. Systems are left out by name
-patterns and by the findings' MAD outlier rule (:func:`stats.outliers.mad_outliers`); a metric
+patterns and by the findings' MAD outlier rule (:func:`stats.metaeval.outliers.mad_outliers`); a metric
 without a score for a kept system is dropped from the block with a warning, as the organisers
 do.
 """
@@ -18,18 +18,19 @@ from fnmatch import fnmatchcase
 
 import pandas as pd
 
-from .._errors import DegenerateInputWarning, StatsInputError
-from ..correlation import (
+from stats._core.errors import DegenerateInputWarning, StatsInputError
+from stats.metaeval.correlation import (
     CorrelationResult,
     LeaveOneOutResult,
     correlate_with_human,
     leave_one_out,
 )
-from ..outliers import mad_outliers
+from stats.metaeval.outliers import mad_outliers
+from stats.metaeval.williams import WilliamsMatrixResult, williams_all_pairs
+
 from ..readers._common import name_list
 from ..readers.system_level import HUMAN, LanguagePairScores, SystemScores, read_system_scores
 from ..readers.wmt import select_refsets
-from ..williams import WilliamsMatrixResult, williams_all_pairs
 from ._inputs import Files, _recorded
 
 
@@ -59,7 +60,7 @@ class SystemsChoice:
     exclude_systems : tuple of str
         System names or shell patterns (:func:`fnmatch.fnmatchcase`), e.g. ``'Human-*'``.
     exclude_outliers : bool
-        Leave out the outliers of the block's human scores (:func:`~stats.outliers.mad_outliers`).
+        Leave out the outliers of the block's human scores (:func:`~stats.metaeval.outliers.mad_outliers`).
     """
 
     refset: str | None = None
@@ -348,7 +349,7 @@ def metrics_analysis(
         Only this test set (it must be one of each chosen language pair's). Default: every
         test set, each its own block.
     alternative, confidence_level, sign_align
-        As in :func:`stats.williams.williams_all_pairs`.
+        As in :func:`stats.metaeval.williams.williams_all_pairs`.
     refset, reference_free, exclude_systems, exclude_outliers
         As in :class:`SystemsChoice`.
     lp, human_score

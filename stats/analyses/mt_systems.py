@@ -19,15 +19,18 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._choices import TEXT_METRICS as TEXT_METRICS  # re-exported
-from .._errors import StatsInputError
-from .._tokenize_options import resolve_options
-from ..randomized import (
+from stats._core.choices import TEXT_METRICS as TEXT_METRICS  # re-exported
+from stats._core.errors import StatsInputError
+from stats.mt._tokenize_options import resolve_options
+from stats.mt.randomized import (
     RandomizedTestResult,
     approximate_randomization,
     bootstrap,
     paired_bootstrap,
 )
+from stats.mt.sufficient import SegmentStatistics, extract_statistics, statistics_from_scores
+from stats.mt.systems_table import SystemsTableResult, systems_table
+
 from ..readers._archives import expand_sources
 from ..readers._common import load_bytes, name_list, source_name, split_lines
 from ..readers.mt_text import language_pair_of
@@ -39,8 +42,6 @@ from ..readers.segments import (
     score_file_metrics,
 )
 from ..readers.wmt import detect_wmt_format, read_wmt_scores, select_refsets
-from ..sufficient import SegmentStatistics, extract_statistics, statistics_from_scores
-from ..systems_table import SystemsTableResult, systems_table
 from ._inputs import FileInput, Files, _named
 
 _SINGLE_TESTS = {
@@ -95,7 +96,7 @@ def text_statistics(
     ------
     StatsInputError
         Fewer than two systems; anything :func:`stats.readers.segments.read_parallel` or
-        :func:`stats.sufficient.extract_statistics` rejects; an unknown option; a tokenizer
+        :func:`stats.mt.sufficient.extract_statistics` rejects; an unknown option; a tokenizer
         that cannot run here (a missing MeCab package or SentencePiece model).
     """
     if lp is None:
@@ -130,7 +131,7 @@ def text_statistics_by_metric(
     Returns
     -------
     dict
-        Metric name -> :class:`~stats.sufficient.SegmentStatistics`, in the order of
+        Metric name -> :class:`~stats.mt.sufficient.SegmentStatistics`, in the order of
         ``metrics``; each equal to :func:`text_statistics` of that metric.
 
     Raises
@@ -211,7 +212,7 @@ def score_statistics(
     testset: str | None = None,
     refset: str | None = None,
 ) -> SegmentStatistics:
-    """Segment scores as :class:`~stats.sufficient.SegmentStatistics` (the corpus score is the
+    """Segment scores as :class:`~stats.mt.sufficient.SegmentStatistics` (the corpus score is the
     mean): one file, long ``SYSTEM SEGMENT SCORE [METRIC]`` or wide, or WMT metrics task
     segment-level files (:func:`wmt_segment_scores`).
 
@@ -504,9 +505,9 @@ def pair_tests(
     alternative: str = "greater",
     rng=None,
 ) -> dict[str, RandomizedTestResult]:
-    """The randomized ``tests`` (names of :data:`stats.randomized.TESTS`) of system ``x``
+    """The randomized ``tests`` (names of :data:`stats.mt.randomized.TESTS`) of system ``x``
     against ``y``, with their pseudo-statistic distributions; with the same integer ``rng``
-    the p-values equal those of :func:`stats.randomized.pairwise_significance`."""
+    the p-values equal those of :func:`stats.mt.randomized.pairwise_significance`."""
     unknown = [t for t in tests if t not in _SINGLE_TESTS]
     if unknown:
         raise StatsInputError(
@@ -538,7 +539,7 @@ def systems_table_analysis(
     options: Mapping[str, Mapping] | None = None,
     lp: str | None = None,
 ) -> SystemsTableResult:
-    """The sacreBLEU-style systems table (:func:`stats.systems_table.systems_table`) of text
+    """The sacreBLEU-style systems table (:func:`stats.mt.systems_table.systems_table`) of text
     files or of a segment-score file.
 
     Parameters
@@ -555,7 +556,7 @@ def systems_table_analysis(
         Scores only: see :func:`score_statistics` (the table's p-values are two-sided, so the
         direction only labels the metric).
     baseline, test, n_resamples, rng, jobs, progress
-        See :func:`stats.systems_table.systems_table` (``jobs`` also extracts TER).
+        See :func:`stats.mt.systems_table.systems_table` (``jobs`` also extracts TER).
     load : callable, optional
         ``load(metric)`` returns the statistics of one metric in place of reading the files
         (the dashboard passes its cached extraction); the metric names are those above.

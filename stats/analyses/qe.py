@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from .._errors import StatsInputError
-from ..qe import (
+from stats._core.errors import StatsInputError
+from stats.metaeval.williams import WilliamsResult
+from stats.qe.graham import (
     QEEvaluationResult,
     RescaleResult,
     compare_gold_representations,
@@ -18,9 +19,9 @@ from ..qe import (
     rescaling_curve,
     rescaling_experiment,
 )
+
 from ..readers._common import source_name
 from ..readers.qe import QEData, read_post_edit, read_qe, split_qe_files
-from ..williams import WilliamsResult
 from ._inputs import FileInput, Files, _named, _recorded
 
 
@@ -181,7 +182,7 @@ def qe_analysis(
 ) -> QEAnalysis:
     """Evaluate QE systems (Graham 2015): Pearson/Spearman/MAE/RMSE with ranks, MAE/RMSE after
     rescaling to ``sd_ratio`` x the gold SD, Williams tests of all pairs, prediction
-    correlations (:func:`stats.qe.evaluate_qe`), and with a post-editing table the Williams
+    correlations (:func:`stats.qe.graham.evaluate_qe`), and with a post-editing table the Williams
     test of post-edit rate vs post-edit time against its reference column
     (:func:`post_edit_reference` chooses it from ``reference``).
 
@@ -213,11 +214,11 @@ def qe_analysis(
 
 def qe_rescaling(inp: QEInput, *, sd_ratio: float = 0.5, rate: bool = False) -> RescaleResult:
     """MAE/RMSE before and after shifting the predictions to the gold mean and rescaling them to
-    ``sd_ratio`` x the gold SD (:func:`stats.qe.rescaling_experiment`)."""
+    ``sd_ratio`` x the gold SD (:func:`stats.qe.graham.rescaling_experiment`)."""
     return rescaling_experiment(qe_evaluated_data(inp, rate=rate), sd_ratio=sd_ratio)
 
 
 def qe_rescaling_curve(inp: QEInput, *, rate: bool = False) -> pd.DataFrame:
     """MAE and RMSE of every system for lambda = 0.05, 0.10, ..., 1.50 (long table,
-    :func:`stats.qe.rescaling_curve`)."""
+    :func:`stats.qe.graham.rescaling_curve`)."""
     return rescaling_curve(qe_evaluated_data(inp, rate=rate))

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from .._errors import StatsInputError
-from ..qe_wmt import QEComparisonResult, compare_qe_systems
-from ..qe_word import WordLevelResult, compare_word_level
+from stats._core.errors import StatsInputError
+from stats.qe.wmt import QEComparisonResult, compare_qe_systems
+from stats.qe.word import WordLevelResult, compare_word_level
+
 from ..readers._archives import expand_sources
 from ..readers._common import load_bytes, load_text
 from ..readers.qe_wmt import (
@@ -121,7 +122,7 @@ def qe_wmt_analysis(
     tests: bool = True,
 ) -> QEWMTAnalysis:
     """Compare the systems per language pair and on average
-    (:func:`stats.qe_wmt.compare_qe_systems`), seeded with ``seed``; ``tests=False`` leaves
+    (:func:`stats.qe.wmt.compare_qe_systems`), seeded with ``seed``; ``tests=False`` leaves
     the pairwise tests out (the dashboard tests the chosen language pair alone)."""
     with _recorded() as messages:
         result = compare_qe_systems(
@@ -161,7 +162,7 @@ def qe_word_analysis(
     seed: int = 1,
     exclude: pd.DataFrame | None = None,
 ) -> WordLevelResult:
-    """Word-level scores and paired bootstrap tests (:func:`stats.qe_word.compare_word_level`);
+    """Word-level scores and paired bootstrap tests (:func:`stats.qe.word.compare_word_level`);
     the sentences of ``exclude`` (``lp, sid``) are left out of both, as the WMT23 word-level
     scoring program leaves out the hallucination index."""
     if exclude is not None and len(exclude):

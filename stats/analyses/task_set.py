@@ -3,7 +3,7 @@ rank``) and the dashboard's leaderboard both call it.
 
 For each task and language pair the gold, references and human systems are chosen as MTME's
 ``Task`` chooses them: the task's own values, else the standard ones of a known test set
-(:mod:`stats.task_set_presets`), else what the files hold (one note says which was taken).
+(:mod:`stats.metaeval.task_set_presets`), else what the files hold (one note says which was taken).
 """
 
 from __future__ import annotations
@@ -15,16 +15,20 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from .._choices import CORRELATIONS
-from .._errors import StatsInputError
-from .._progress import check_progress, part
-from .._task_draws import PERM_TEST_SUPPORTED, assemble, piece_draws, pieces, prepare_task
-from ..clusters import significance_clusters
-from ..meta_eval import meta_correlation
-from ..readers._common import name_list
-from ..readers.meta import MetaEvalData, parse_metric_name
-from ..task_set_presets import TEST_SETS, known_test_set, preset
-from ..task_sets import (
+from stats._core.choices import CORRELATIONS
+from stats._core.errors import StatsInputError
+from stats._core.progress import check_progress, part
+from stats.metaeval._task_draws import (
+    PERM_TEST_SUPPORTED,
+    assemble,
+    piece_draws,
+    pieces,
+    prepare_task,
+)
+from stats.metaeval.clusters import significance_clusters
+from stats.metaeval.meta_eval import meta_correlation
+from stats.metaeval.task_set_presets import TEST_SETS, known_test_set, preset
+from stats.metaeval.task_sets import (
     TaskOutcome,
     TaskSet,
     TaskSetResult,
@@ -32,6 +36,9 @@ from ..task_sets import (
     read_task_set,
     task_pvalues,
 )
+
+from ..readers._common import name_list
+from ..readers.meta import MetaEvalData, parse_metric_name
 
 __all__ = ["MetricInfo", "load_task_set", "rank_task_set"]
 
@@ -132,10 +139,10 @@ def rank_task_set(
     refs, close_refs, include_human, primary_only, gold
         Override every task's values.
     scheduler : str, optional
-        ``local:N`` or a Dask scheduler address (:mod:`stats._dask`).
+        ``local:N`` or a Dask scheduler address (:mod:`stats.metaeval._dask`).
     confidence_resamples, confidence_level
         Bootstrap resamples of the items per task for a percentile interval of each average
-        (:func:`stats.task_sets.average_confidence_intervals`; 0: none).
+        (:func:`stats.metaeval.task_sets.average_confidence_intervals`; 0: none).
     progress : callable or None
         Called as ``progress(fraction)`` with the share of the PERM-BOTH pieces done (every
         task's chunks of resamples in turn, each an equal part; increasing, 1.0 last); a
@@ -147,7 +154,7 @@ def rank_task_set(
     StatsInputError
         No task left, a bad option, anything the readers or PERM-BOTH reject.
     """
-    from .._dask import run_pieces
+    from stats.metaeval._dask import run_pieces
 
     check_progress(progress)
     if (

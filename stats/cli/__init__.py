@@ -16,7 +16,8 @@ import os
 import sys
 import warnings
 
-from .._errors import StatsInputError
+from stats._core.errors import StatsInputError
+
 from ._common import manners, program_name, share_manners, version_text
 
 #: subcommand modules, in the order ``--help`` lists them

@@ -14,8 +14,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from .._choices import CORRECTIONS
-from .._errors import StatsInputError
+from stats._core.choices import CORRECTIONS
+from stats._core.errors import StatsInputError
 
 if TYPE_CHECKING:  # numpy and pandas are imported when output is formatted, not for --help
     import pandas as pd
@@ -392,7 +392,7 @@ def check_alpha_option(alpha: float) -> float:
 
 
 def significance_json(grid, adjusted_key: str) -> dict:
-    """The keys a :class:`stats.grids.GridSignificance` adds to a JSON block: ``alpha``,
+    """The keys a :class:`stats.metaeval.grids.GridSignificance` adds to a JSON block: ``alpha``,
     ``correction``, ``sidedness``, ``test_note``, ``rank`` ({item: cluster}) and, with a
     correction, ``adjusted_key`` (the adjusted p-value grid)."""
     out = {

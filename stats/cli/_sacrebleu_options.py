@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from .._tokenize_options import TOKENIZERS
+from stats.mt._tokenize_options import TOKENIZERS
 
 #: sacreBLEU 2.6's tokenizers (from an import-light module: ``--help`` loads no sacreBLEU)
 TOKENIZER_CHOICES = TOKENIZERS

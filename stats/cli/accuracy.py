@@ -34,8 +34,9 @@ from __future__ import annotations
 import argparse
 import os
 
-from .._choices import ALPHAS, CRITERIA, TESTS, TEXT_METRICS
-from .._errors import StatsInputError
+from stats._core.choices import ALPHAS, CRITERIA, TESTS, TEXT_METRICS
+from stats._core.errors import StatsInputError
+
 from ._common import (
     add_correction,
     add_jobs,
@@ -186,9 +187,10 @@ def _load_metrics(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> str:
-    from ..accuracy import significance_accuracy
+    from stats.human.accuracy import significance_accuracy
+    from stats.metaeval.grids import grid_significance
+
     from ..analyses import human_gold
-    from ..grids import grid_significance
 
     check_resamples_seed(args.resamples, args.seed)
     for a in args.alpha:

@@ -12,7 +12,7 @@ JSON output::
                          "pvalues": {a: {b: p}}, "clusters": [[names], ...]}]}
 
 WMT22-25 files (Appraise ESA/DA+SQM exports, MQM error spans; the domains from
-``--documents en-de.docs``) are ranked as the WMT24 findings do (:mod:`stats.human_paired`):
+``--documents en-de.docs``) are ranked as the WMT24 findings do (:mod:`stats.human.paired`):
 two-sided Wilcoxon signed-rank tests on shared items per domain, Stouffer-combined; rank
 ranges; clusters. So is any file when ``--test``, ``--documents``, ``--by-domain`` or
 ``--format latex`` is given::
@@ -38,10 +38,11 @@ from __future__ import annotations
 
 import argparse
 
-from .._choices import CORRECTIONS, HUMAN_SCORES
+from stats._core.choices import CORRECTIONS, HUMAN_SCORES
+
 from ._common import check_alpha_option, dumps, jsonable, pvalue_matrix_json, table_tsv
 
-PAIRED_TESTS = ("signed-rank", "rank-sum")  # stats.human_paired.PAIRED_TESTS (no import here)
+PAIRED_TESTS = ("signed-rank", "rank-sum")  # stats.human.paired.PAIRED_TESTS (no import here)
 
 
 def add_parser(subparsers) -> None:
@@ -150,8 +151,9 @@ def run(args) -> str:
 
 
 def _paired(args, alpha: float) -> str:
+    from stats.human.paired import ranking_latex
+
     from ..analyses import paired_rankings
-    from ..human_paired import ranking_latex
 
     results = paired_rankings(
         args.human,

@@ -32,14 +32,15 @@ from __future__ import annotations
 
 import argparse
 
-from .._choices import (
+from stats._core.choices import (
     CORRELATIONS,
     GROUPINGS,
     KENDALL_LIKE_THRESHOLD,
     LEVELS,
     SOFT_PAIRWISE_ACCURACY,
 )
-from .._errors import StatsInputError
+from stats._core.errors import StatsInputError
+
 from ._common import (
     add_correction,
     check_alpha_option,

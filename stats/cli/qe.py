@@ -41,7 +41,8 @@ from __future__ import annotations
 import argparse
 import math
 
-from .._errors import StatsInputError
+from stats._core.errors import StatsInputError
+
 from ._common import (
     add_correction,
     check_alpha_option,
@@ -245,8 +246,9 @@ def run(args) -> str:
             "--exclude is for WMT20-24 QE files (LP<TAB>METHOD<TAB>SEGMENT<TAB>SCORE)"
         )
 
+    from stats.metaeval.grids import grid_significance
+
     from ..analyses import load_qe, qe_analysis
-    from ..grids import grid_significance
 
     if args.gold and args.gold in args.data:
         raise StatsInputError(f"{args.gold}: given both as --gold and in --data")

@@ -46,8 +46,9 @@ from __future__ import annotations
 import argparse
 import os
 
-from .._choices import TESTS
-from .._errors import StatsInputError
+from stats._core.choices import TESTS
+from stats._core.errors import StatsInputError
+
 from ._common import (
     add_correction,
     add_jobs,
@@ -191,8 +192,9 @@ def run(args: argparse.Namespace) -> str:
 
 def _table(args: argparse.Namespace, loaded: dict, n: int):
     """The systems table of the loaded metrics (the workflow reuses the statistics)."""
+    from stats.mt.systems_table import SYSTEMS_TABLE_TESTS, systems_table
+
     from ..analyses import systems_table_analysis
-    from ..systems_table import SYSTEMS_TABLE_TESTS, systems_table
 
     common = {
         "baseline": args.baseline,
@@ -249,8 +251,8 @@ def _table_tsv(table, alpha: float) -> str:
 
 def _block(args: argparse.Namespace, data, metric: str, n: int):
     """Today's output of one metric: the all-pairs test (a dict for JSON, text for TSV)."""
-    from ..grids import grid_significance
-    from ..randomized import pairwise_significance
+    from stats.metaeval.grids import grid_significance
+    from stats.mt.randomized import pairwise_significance
 
     res = pairwise_significance(
         data, test=args.test, n_resamples=n, alternative=args.alternative, rng=args.seed,

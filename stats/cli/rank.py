@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import argparse
 
-from .._errors import StatsInputError
+from stats._core.errors import StatsInputError
+
 from ._common import check_alpha_option, dumps, pvalue_matrix_json
 from .randomized import DEFAULT_SEED
 
@@ -283,9 +284,10 @@ def _json(res) -> str:
 def run(args: argparse.Namespace) -> str:
     from pathlib import Path
 
+    from stats.metaeval.task_set_presets import TEST_SETS
+
     from ..analyses.task_set import load_task_set, rank_task_set
     from ..readers.meta import read_meta_eval
-    from ..task_set_presets import TEST_SETS
 
     if args.seed < 0:
         raise StatsInputError(f"--seed must be a non-negative integer; got {args.seed}")

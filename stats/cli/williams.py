@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from .._choices import POWER
-from .._errors import StatsInputError
+from stats._core.choices import POWER
+from stats._core.errors import StatsInputError
+
 from ._common import (
     add_correction,
     check_alpha_option,
@@ -122,7 +123,7 @@ def _many(parser, flag: str, metavar: str, help: str) -> None:
 
 def _power(a: LanguagePairAnalysis, alpha: float):
     """``(detectable difference per cell, its median over the grid)`` of one block."""
-    from ..power import median_detectable_difference, williams_grid_power
+    from stats.metaeval.power import median_detectable_difference, williams_grid_power
 
     grid = williams_grid_power(a.williams, alpha=alpha, power=POWER)
     return grid, median_detectable_difference(grid)
@@ -143,7 +144,7 @@ def _power_json(a: LanguagePairAnalysis, alpha: float) -> dict:
 
 
 def _grid(a: LanguagePairAnalysis, alpha: float, correction: str):
-    from ..grids import grid_significance
+    from stats.metaeval.grids import grid_significance
 
     res = a.williams
     return grid_significance(
@@ -154,7 +155,7 @@ def _grid(a: LanguagePairAnalysis, alpha: float, correction: str):
 def _block(a: LanguagePairAnalysis, grid, power: bool) -> dict:
     """One block (language pair, test set, reference) of the JSON document: ``lp``,
     ``testset`` and ``refset`` each hold one name (null when the files name none)."""
-    from ..williams import williams_winners
+    from stats.metaeval.williams import williams_winners
 
     corr, res, loo = a.correlation, a.williams, a.influence
     order = list(res.order)
@@ -261,7 +262,7 @@ def _left_out(sel) -> bool:
 
 def _selection_lines(a: LanguagePairAnalysis, alpha: float) -> list[str]:
     """The caption lines of a block: winners, and what was left out of it."""
-    from ..williams import williams_winners
+    from stats.metaeval.williams import williams_winners
 
     sel = a.selection
     lines = [

@@ -30,7 +30,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from .._errors import StatsInputError
+from stats._core.errors import StatsInputError
 
 __all__ = [
     "MAX_MEMBERS",

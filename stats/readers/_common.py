@@ -24,7 +24,8 @@ from typing import IO, Union
 import numpy as np
 import pandas as pd
 
-from .._errors import StatsInputError
+from stats._core.errors import StatsInputError
+
 from . import _limits
 from ._archives import gunzip, read_regular_file
 from ._limits import (

@@ -18,7 +18,7 @@ import re
 
 import numpy as np
 
-from .._errors import StatsInputError
+from stats._core.errors import StatsInputError
 
 #: largest input accepted, in bytes (a file, an upload, or an archive)
 MAX_BYTES = 256 * 2**20

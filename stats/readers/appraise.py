@@ -33,7 +33,8 @@ import re
 import numpy as np
 import pandas as pd
 
-from .._errors import StatsInputError
+from stats._core.errors import StatsInputError
+
 from ._common import LINE, Source, load_text
 from ._limits import check_value_range
 from .documents import NO_DOMAIN, HumanRatings

@@ -19,7 +19,8 @@ import re
 
 import pandas as pd
 
-from .._errors import StatsInputError
+from stats._core.errors import StatsInputError
+
 from ._common import LINE, Source, read_table, source_name, to_float
 
 __all__ = ["DA_SEGMENT_COLUMNS", "is_da_segment_file", "language_pair_from_name",

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._errors import StatsInputError
+from stats._core.errors import StatsInputError
+
 from ._common import LINE, Source, load_text
 from .da_segments import language_pair_from_name
 

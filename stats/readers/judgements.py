@@ -25,7 +25,7 @@ and shrink every p-value of the gold standard:
 raise :class:`~stats.StatsInputError` naming the judgement and both places (file and line).
 
 An annotator's scores are standardised within each criterion by their own mean and standard
-deviation (:mod:`stats.human`), which needs at least two judgements with different scores.
+deviation (:mod:`stats.human.gold`), which needs at least two judgements with different scores.
 Annotators with a single judgement in a criterion, or with all their scores in a criterion
 identical, cannot be standardised: their judgements in that criterion are excluded, with a
 :class:`~stats.DegenerateInputWarning` and a message in :attr:`Judgements.warnings` that a user
@@ -42,7 +42,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .._errors import DegenerateInputWarning, StatsInputError
+from stats._core.errors import DegenerateInputWarning, StatsInputError
+
 from ._common import LINE, Source, name_list, read_table, to_float
 
 __all__ = [
@@ -56,7 +57,7 @@ __all__ = [
 ]
 
 #: criteria a judgement may carry, in the order the gold standard uses them
-from .._choices import CRITERIA  # noqa: E402  (re-exported)
+from stats._core.choices import CRITERIA  # noqa: E402  (re-exported)
 
 #: header columns of the long format
 JUDGEMENT_COLUMNS = ("SYSTEM", "SEGMENT", "ANNOTATOR", "CRITERION", "SCORE")

@@ -1,5 +1,5 @@
 """Readers for segment-level meta-evaluation data: metric and human (gold) scores per system and
-segment, for :func:`stats.meta_eval.meta_correlation`.
+segment, for :func:`stats.metaeval.meta_eval.meta_correlation`.
 
 Three formats, recognised per source:
 
@@ -31,7 +31,8 @@ from pathlib import Path, PurePosixPath
 
 import numpy as np
 
-from .._errors import StatsInputError
+from stats._core.errors import StatsInputError
+
 from ._archives import archive_members, directory_files, read_regular_file
 from ._common import (
     Source,

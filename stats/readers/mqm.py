@@ -22,7 +22,7 @@ it does not list is an error here rather than a silent 0.)
 
 .. math:: s_{r,i} = -\sum_{e \in E_{r,i}} w(e)
 
-and an item's score is the mean over its raters (:mod:`stats.human_paired`). The language pair
+and an item's score is the mean over its raters (:mod:`stats.human.paired`). The language pair
 is ``lp=``, else the ``xx-yy`` in the file name, else ``"(language pair not named)"``. A
 ``domain`` column, when present, gives each row's domain.
 
@@ -41,7 +41,8 @@ import re
 import numpy as np
 import pandas as pd
 
-from .._errors import StatsInputError
+from stats._core.errors import StatsInputError
+
 from ._common import LINE, Source, load_text
 from .documents import NO_DOMAIN, HumanRatings
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from .._errors import StatsInputError
+from stats._core.errors import StatsInputError
+
 from ._common import Source, decode, load_bytes
 from .mt_names import short_system_names
 

@@ -40,7 +40,7 @@ for a sentence in the long layout, constant gold labels, and -- unless ``allow_c
 the rescaling experiment) is undefined for a system that predicts one value for every
 sentence. By default the reader rejects such a file with an error naming the system and the
 value, because every headline number of a QE evaluation would be missing for it. With
-``allow_constant=True`` the system is kept; the statistics in :mod:`stats.qe` then report
+``allow_constant=True`` the system is kept; the statistics in :mod:`stats.qe.graham` then report
 NaN for its undefined quantities with a :class:`~stats.DegenerateInputWarning`, while MAE and
 RMSE, which are defined, are reported as usual.
 """
@@ -54,9 +54,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._budget import MAX_SYSTEMS
-from .._columnwise import constant_columns
-from .._errors import StatsInputError
+from stats._core.budget import MAX_SYSTEMS
+from stats._core.columnwise import constant_columns
+from stats._core.errors import StatsInputError
+
 from ._common import (
     LINE,
     Source,

@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .._errors import StatsInputError
+from stats._core.errors import StatsInputError
+
 from ._archives import expand_sources
 from ._common import Source, load_text, source_name
 from ._limits import check_value, overflows

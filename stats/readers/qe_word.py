@@ -8,7 +8,7 @@ Gold
       ``OK``/``BAD`` tags; the segment numbers are the line numbers from 0 and the language
       pair is ``lp`` or the ``xx-yy`` of the file name. MT tags with gaps interleaved
       (``2m + 1`` tags for ``m`` words) are recognised when the submissions are matched to
-      them (:func:`stats.qe_word.align_word_tags`).
+      them (:func:`stats.qe.word.align_word_tags`).
 Submissions
     Optional three header lines, then one row per token, tab separated:
     ``LP METHOD TYPE SEGMENT_NUMBER WORD_INDEX WORD TAG`` (WMT21-23) or without ``LP``
@@ -26,7 +26,8 @@ import re
 import numpy as np
 import pandas as pd
 
-from .._errors import StatsInputError
+from stats._core.errors import StatsInputError
+
 from ._archives import expand_sources
 from ._common import Source, load_text
 from .qe_wmt import _lp_from_name, _norm_sid, is_submission_metadata

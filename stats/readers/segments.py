@@ -15,7 +15,7 @@ Three inputs:
   one row per segment, optionally a first column ``SEGMENT`` (or ``ID``) with segment ids.
 
 :func:`statistics_from_score_file` turns every metric of a segment-score file into
-:class:`~stats.sufficient.SegmentStatistics` for the randomized tests.
+:class:`~stats.mt.sufficient.SegmentStatistics` for the randomized tests.
 
 Errors are :class:`~stats.StatsInputError` with a one-line message naming the file, line,
 column, system or segment at fault.
@@ -28,9 +28,10 @@ from pathlib import PurePath
 import numpy as np
 import pandas as pd
 
-from .. import _budget
-from .._errors import StatsInputError
-from ..sufficient import statistics_from_scores
+from stats._core import budget as _budget
+from stats._core.errors import StatsInputError
+from stats.mt.sufficient import statistics_from_scores
+
 from ._common import (
     LINE,
     TEXT_FILE_HINT,
@@ -350,7 +351,7 @@ def score_file_metrics(source: Source, *, name: str | None = None) -> tuple[str,
 def statistics_from_score_file(
     source, *, name: str | None = None, metrics=None, lower_is_better=()
 ) -> dict:
-    """Every metric of a segment-score file as :class:`~stats.sufficient.SegmentStatistics`.
+    """Every metric of a segment-score file as :class:`~stats.mt.sufficient.SegmentStatistics`.
 
     A long file (``SYSTEM SEGMENT SCORE METRIC``) may hold several metrics (e.g. COMET and
     sentence chrF); each becomes one entry, so their accuracies can be compared. A long file

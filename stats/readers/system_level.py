@@ -13,8 +13,8 @@ Two formats are read, and recognised by their header:
 Human and metric scores may come in one file or in several; :func:`read_system_scores` merges
 any number of files of either format into a :class:`SystemScores`, whose
 :meth:`SystemScores.language_pair` returns the aligned (systems x metrics) table and the human
-scores for one language pair, ready for :func:`stats.correlation.correlate_with_human` and
-:func:`stats.williams.williams_all_pairs`.
+scores for one language pair, ready for :func:`stats.metaeval.correlation.correlate_with_human` and
+:func:`stats.metaeval.williams.williams_all_pairs`.
 """
 
 from __future__ import annotations
@@ -25,9 +25,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import _budget
-from .._columnwise import constant_columns
-from .._errors import StatsInputError
+from stats._core import budget as _budget
+from stats._core.columnwise import constant_columns
+from stats._core.errors import StatsInputError
+
 from ._archives import expand_sources
 from ._common import (
     LINE,

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._errors import StatsInputError
+from stats._core.errors import StatsInputError
+
 from ._common import LINE, Source, _is_number, decode, load_bytes, split_lines, to_float
 
 __all__ = [

@@ -15,7 +15,7 @@ from tests.browser.helpers import (
     upload_files,
     wait_for_charts,
 )
-from tests.test_human_paired import make
+from tests.human.test_human_paired import make
 
 OTHER = {"ONLINE-W": 0.8, "GPT-4": 0.75, "Lan-BridgeMT": 0.6, "ONLINE-Y": 0.5, "NLLB": 0.3}
 

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from stats.analyses.task_set import rank_task_set
+from stats.metaeval.task_set_presets import per_language_pair
 from stats.readers import read_meta_eval
-from stats.task_set_presets import per_language_pair
 from tests.browser.helpers import (
     assert_no_exception,
     goto_page,

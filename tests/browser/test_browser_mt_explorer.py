@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from dashboard import explorer_tables
+from dashboard.tables import explorer as explorer_tables
 from stats import segment_contributions
 from stats.analyses import segment_texts, text_statistics
 from tests._data import write_mt_sample_head

@@ -3,7 +3,7 @@ files, choose the baseline, download the table's CSV and read the table on scree
 static HTML table of presentation mode: the dataframe canvas holds no readable text).
 
 The numbers must be those of :func:`stats.systems_table` on the same files and seed (whose
-golden tests against sacreBLEU's PairedTest are in tests/test_systems_table.py).
+golden tests against sacreBLEU's PairedTest are in tests/mt/test_systems_table.py).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import pandas as pd
 import pytest
 
 from stats import systems_table
+from stats.mt.sufficient import extract_statistics
 from stats.readers.segments import read_parallel
-from stats.sufficient import extract_statistics
 from tests._data import write_mt_sample_head
 from tests.browser.helpers import (
     ERROR_SELECTOR,

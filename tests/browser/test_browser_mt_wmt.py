@@ -10,7 +10,7 @@ import pytest
 
 from dashboard.figures import grids
 from stats.analyses import score_statistics
-from stats.randomized import pairwise_significance
+from stats.mt.randomized import pairwise_significance
 from tests import _wmt_data as wmt
 from tests.browser.helpers import (
     assert_no_exception,

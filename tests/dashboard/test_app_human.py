@@ -242,7 +242,7 @@ def test_wmt_segment_files_of_several_language_pairs_take_the_judgements_pair(at
     # published segment-level files (cs-en and en-de in each) beside organisers' DA file of
     # en-de: the language pair comes from the DA file's name, and every test runs on that block
     from stats.analyses import accuracy_from_results, human_gold, score_statistics
-    from stats.randomized import pairwise_significance
+    from stats.mt.randomized import pairwise_significance
     from tests import _wmt_data as wmt
     from tests._data import da_segment_text
 

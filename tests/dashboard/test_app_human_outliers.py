@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.dashboard.helpers import assert_no_exception, files
-from tests.test_human_outliers import lowered_judgements
+from tests.human.test_human_outliers import lowered_judgements
 
 
 def _metric(at, label_start: str) -> str:

@@ -9,7 +9,7 @@ import pytest
 
 from tests._data import MT
 from tests.dashboard.helpers import assert_no_exception, frame_with
-from tests.test_human_paired import make
+from tests.human.test_human_paired import make
 
 PAGE = "views/human.py"
 OTHER = {"ONLINE-W": 0.8, "GPT-4": 0.75, "Lan-BridgeMT": 0.6, "ONLINE-Y": 0.5, "NLLB": 0.3}

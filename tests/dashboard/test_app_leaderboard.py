@@ -8,8 +8,8 @@ import numpy as np
 
 from dashboard.figures.leaderboard import ranking_dots
 from stats.analyses.task_set import rank_task_set
+from stats.metaeval.task_set_presets import per_language_pair
 from stats.readers import read_meta_eval
-from stats.task_set_presets import per_language_pair
 from tests.dashboard.helpers import assert_no_exception, frame_with
 
 ZIP = "sample_data/meta/wmt-sample.zip"

@@ -7,7 +7,7 @@ findings' order, scatter of the best metric and BLEU)."""
 from __future__ import annotations
 
 from dashboard.data.metrics import findings_order
-from dashboard.left_out import headline, summarise
+from dashboard.sections.left_out import headline, summarise
 from tests._wmt20_like import write_wmt20_like
 from tests.dashboard.helpers import assert_no_exception
 

@@ -8,8 +8,8 @@ import zipfile
 
 import pytest
 
+from dashboard.sections.metrics_segment import SAMPLES
 from dashboard.state import PRESENTATION_KEY
-from dashboard.views.metrics_segment import SAMPLES
 from stats.analyses.meta_eval import meta_evaluate
 from stats.readers import read_meta_eval
 from tests.dashboard.conftest import REPO_ROOT

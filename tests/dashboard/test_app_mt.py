@@ -8,9 +8,9 @@ import pytest
 
 from dashboard import state
 from dashboard.figures import grids
-from stats.randomized import pairwise_significance
+from stats.mt.randomized import pairwise_significance
+from stats.mt.sufficient import extract_statistics, statistics_from_scores
 from stats.readers.segments import read_parallel, read_segment_scores
-from stats.sufficient import extract_statistics, statistics_from_scores
 from tests._data import MT, mt_sample_head, mt_sample_text
 from tests.dashboard.helpers import arr, assert_no_exception, frame_with, metric_values
 

@@ -1,4 +1,4 @@
-"""AppTest tests of the segment explorer on "MT systems" (dashboard/views/mt_explorer.py): the
+"""AppTest tests of the segment explorer on "MT systems" (dashboard/sections/mt_explorer.py): the
 table equals :func:`stats.segment_contributions` sorted by |contribution|, the length slider
 and the search filter it, a source upload is shown, a source of another length is one error."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from stats import segment_contributions
+from stats.mt.sufficient import extract_statistics, statistics_from_scores
 from stats.readers.segments import read_parallel, read_segment_scores
-from stats.sufficient import extract_statistics, statistics_from_scores
 from tests._data import MT, mt_sample_head
 from tests.dashboard.helpers import assert_no_exception, frame_with
 

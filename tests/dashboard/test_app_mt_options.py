@@ -1,4 +1,4 @@
-"""AppTest tests of the MT systems page's sacreBLEU options (dashboard/views/mt_options.py),
+"""AppTest tests of the MT systems page's sacreBLEU options (dashboard/sections/mt_options.py),
 WMT file names and the TER estimate."""
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""The systems table against a baseline on the "MT systems" page (dashboard/views/mt_table.py):
+"""The systems table against a baseline on the "MT systems" page (dashboard/sections/mt_table.py):
 AppTest of the section, and the table shaping and its CSV/LaTeX/report exports.
 
 The numbers on the page must be those of :func:`stats.systems_table` on the same files, seed
 and resamples (whose golden tests against sacreBLEU's own PairedTest are in
-tests/test_systems_table.py).
+tests/mt/test_systems_table.py).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 
 from dashboard import export, report, state, tables
 from stats import analyses, systems_table
+from stats.mt.sufficient import extract_statistics, statistics_from_scores
 from stats.readers.segments import read_segment_scores
-from stats.sufficient import extract_statistics, statistics_from_scores
 from tests._data import MT, mt_sample_text
 from tests.dashboard.helpers import assert_no_exception, frame_with
 

@@ -9,7 +9,7 @@ import plotly.io as pio
 
 from dashboard.figures import grids
 from stats.analyses import score_statistics
-from stats.randomized import pairwise_significance
+from stats.mt.randomized import pairwise_significance
 from tests import _wmt_data as wmt
 from tests.dashboard.helpers import arr, assert_no_exception, frame_with, metric_values
 

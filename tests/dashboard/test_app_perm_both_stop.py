@@ -9,7 +9,7 @@ import streamlit as st
 
 from dashboard.data import leaderboard, meta_eval, samples
 from dashboard.page_run import _stop_key
-from dashboard.views.metrics_segment import SAMPLES
+from dashboard.sections.metrics_segment import SAMPLES
 from tests.dashboard.helpers import assert_no_exception, frame_with
 
 SEGMENT_SAMPLE = next(label for label, segment in SAMPLES.items() if segment)

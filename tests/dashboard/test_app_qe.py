@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from dashboard.data import samples
-from stats.qe import evaluate_qe, rescaling_experiment
+from stats.qe.graham import evaluate_qe, rescaling_experiment
 from stats.readers import read_qe
 from tests.dashboard.helpers import assert_no_exception, files, frame_with, metric_values
 

@@ -1,12 +1,12 @@
 """AppTest tests of the WMT20-24 part of the "Quality estimation" page
-(dashboard/views/qe_wmt.py): uploads as published, leaderboards, grids, word level."""
+(dashboard/sections/qe_wmt.py): uploads as published, leaderboards, grids, word level."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from stats.grids import grid_significance
-from stats.qe_wmt import compare_qe_systems, qe_pair_tests
+from stats.metaeval.grids import grid_significance
+from stats.qe.wmt import compare_qe_systems, qe_pair_tests
 from stats.readers.qe_wmt import read_qe_exclude, read_qe_submissions, read_qe_wmt_gold
 from tests._qe_wmt_data import generate
 from tests.dashboard.helpers import assert_no_exception, frame_with, metric_values

@@ -10,9 +10,9 @@ import pytest
 from dashboard import tables
 from dashboard.data import metrics, samples
 from stats import StatsInputError
-from stats.correlation import correlate_with_human
+from stats.metaeval.correlation import correlate_with_human
+from stats.metaeval.williams import williams_all_pairs
 from stats.readers.system_level import read_system_scores
-from stats.williams import williams_all_pairs
 
 # Golden values for es-en of the bundled sample, from R 4.2.2 + psych 2.2.9 running
 # METRICS_R_SCRIPT below from the repository root (printed with %.17g): the metrics' r with

@@ -10,8 +10,8 @@ import pytest
 
 from dashboard import tables
 from dashboard.figures import human, style
-from stats.accuracy import accuracy_from_pvalues
-from stats.human import annotator_summary, combine_criteria, human_gold_standard, system_scores
+from stats.human.accuracy import accuracy_from_pvalues
+from stats.human.gold import annotator_summary, combine_criteria, human_gold_standard, system_scores
 
 NAMES = ["A", "B", "C"]
 

@@ -388,7 +388,7 @@ def test_metric_scatter_rejects_empty_selection(system_scores):
 
 @pytest.fixture
 def williams_result():
-    from stats.williams import williams_all_pairs
+    from stats.metaeval.williams import williams_all_pairs
 
     rng = np.random.default_rng(7)
     human = rng.normal(size=15)

@@ -7,12 +7,12 @@ import pandas as pd
 import pytest
 
 from dashboard.figures import grids, mt_systems, style
-from stats.randomized import (
+from stats.mt.randomized import (
     TESTS,
     bootstrap,
     pairwise_significance,
 )
-from stats.sufficient import extract_statistics, statistics_from_scores
+from stats.mt.sufficient import extract_statistics, statistics_from_scores
 from tests._data import SINGLE, mt_sample_text
 
 

@@ -116,7 +116,7 @@ def test_the_old_single_figure_was_illegible():
 def test_sacrebleu_table_scores_short_on_a_slide(monkeypatch):
     """The sacreBLEU table on a slide: 0-100 scores with 2 decimals (49.96, as sacreBLEU's own
     table is short), 0-1 scores keep 4; off a slide always 4."""
-    from dashboard.views import mt_table
+    from dashboard.sections import mt_table
 
     bleu, comet = pd.Series([49.9607, 36.1]), pd.Series([0.8123, 0.7])
     monkeypatch.setattr(mt_table.components, "presentation_mode", lambda: True)

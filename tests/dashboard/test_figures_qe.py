@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from dashboard.figures import grids, qe, style
-from stats.qe import evaluate_qe, rescaling_curve, rescaling_experiment
+from stats.qe.graham import evaluate_qe, rescaling_curve, rescaling_experiment
 from stats.readers import read_qe
 
 QE = Path(__file__).resolve().parents[2] / "sample_data" / "qe"

@@ -1,0 +1,118 @@
+"""The reference and system controls of the "Metrics vs humans" page (imported by
+dashboard/views/metrics.py, not a page of its own): which reference of WMT metrics task files,
+which metrics use no reference, which systems to leave out; and the captions saying what the
+workflow left out of each block (:class:`stats.analyses.metrics.BlockSelection`)."""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import components, tables
+from dashboard.sections import left_out
+
+
+def controls(frame: pd.DataFrame) -> tuple:
+    """Widgets for the scores ``frame`` (:attr:`stats.readers.system_level.SystemScores.frame`);
+    returns the choice for :func:`dashboard.data.metrics.analysis`. The reference controls
+    appear only for files that name references (REFSET)."""
+    if "refset" in frame:
+        c_ref, c_free, c_excl, c_out = st.columns([2, 2, 3, 2])
+        options = tables.metric_options(frame)
+        free = components.remembered_multiselect(
+            "Reference-free metrics",
+            options,
+            key="metrics_reference_free",
+            default=source_based(frame),
+            help="Metrics that use no reference (QE): they join every reference block. "
+            "Preselected: the metrics whose every REFSET is 'src'.",
+        )
+    else:
+        (c_excl, c_out), c_ref, free = st.columns([5, 2]), None, []
+    refsets = tables.refset_options(frame, free)
+    refset = None
+    if refsets:
+        refset = c_ref.selectbox(
+            "Reference",
+            refsets,
+            format_func=tables.refset_label,
+            key="metrics_refset",
+            help="Default: the test set's own reference; all: one block per reference.",
+        )
+    systems = sorted(pd.unique(frame["system"]))
+    humans = [s for s in systems if any(fnmatchcase(s, p) for p in HUMAN_PATTERNS)]
+    excluded = c_excl.multiselect("Exclude systems", systems, key="metrics_exclude")
+    with c_out:
+        outliers = st.checkbox("Exclude MAD outliers", key="metrics_outliers", help=tables.MAD_HELP)
+        no_humans = False
+        if humans:
+            if "metrics_no_humans" not in st.session_state:  # default on, as in MTME
+                st.session_state["metrics_no_humans"] = True
+            no_humans = components.persistent(
+                st.checkbox,
+                f"Leave out human translations ({len(humans)})",
+                key="metrics_no_humans",
+                help="Systems named like a human translation ("
+                + ", ".join(HUMAN_PATTERNS)
+                + "), as the CLI's --exclude-systems 'Human-*' and mt-metrics-eval's default: "
+                "most metrics do not score them.",
+            )
+    patterns = tuple(excluded) + (HUMAN_PATTERNS if no_humans else ())
+    return (refset, tuple(free), patterns, bool(outliers))
+
+
+#: shell patterns of the names WMT and MTME give human translations
+HUMAN_PATTERNS = ("Human-*", "human-*", "ref*", "Ref*")
+
+
+def source_based(frame: pd.DataFrame) -> list:
+    """Metrics whose every REFSET is ``src`` (scored against the source: QE)."""
+    if "refset" not in frame:
+        return []
+    rows = frame[frame["metric"] != "HUMAN"]
+    refs = rows.groupby("metric")["refset"].agg(lambda r: set(r) == {"src"})
+    return sorted(m for m, only_src in refs.items() if only_src)
+
+
+def captions(analyses: dict) -> None:
+    """One caption per block that lost systems or metrics."""
+    for key, block in analyses.items():
+        if note := tables.selection_note(key, block.selection):
+            st.caption(components.escape_markdown(note))
+
+
+def left_out_summary(result, analysis) -> None:
+    """One collapsed summary of everything the workflow left out (the workflow's messages and
+    each block's exclusions), grouped by reason with counts -- never a box per message."""
+    groups = left_out.summarise(result.warnings + analysis.warnings, result.problems)
+    other = [g for g in groups if g.reason == left_out.OTHER]
+    groups = [g for g in groups if g.reason != left_out.OTHER]
+    if other:  # warnings about the results (not what was left out): one box
+        lines = [m for items in other[0].lines.values() for m in items]
+        st.warning(
+            "\n".join(f"- {components.escape_markdown(m)}" for m in lines),
+            icon=":material/warning:",
+        )
+    notes = [
+        (key, note)
+        for key, block in result.analyses.items()
+        if (note := tables.selection_note(key, block.selection))
+    ]
+    if not groups and not notes:
+        return
+    title = left_out.headline(groups) or "Left out: systems by your choice"
+    with st.expander(components.escape_markdown(title), expanded=False, key="metrics_left_out"):
+        for g in groups:
+            st.markdown(f"**{components.escape_markdown(g.reason)}** ({g.count})")
+            st.markdown(
+                "\n".join(
+                    f"- {components.escape_markdown(where)}: "
+                    f"{components.escape_markdown(', '.join(items))}"
+                    for where, items in g.lines.items()
+                )
+            )
+        if notes:
+            st.markdown("**Systems and metrics left out per block**")
+            st.markdown("\n".join(f"- {components.escape_markdown(note)}" for _, note in notes))

@@ -1,0 +1,147 @@
+"""The sacreBLEU/WMT-style systems table of the "MT systems" page (imported by
+dashboard/views/mt_systems.py, not a page of its own): every system against a chosen baseline
+on every metric of the input -- BLEU, chrF and TER for system outputs, every segment-level
+metric of a score file -- as ``score``, bootstrap mean μ ± CI half-width and the p-value of
+sacreBLEU's paired bootstrap or approximate randomization (Post 2018,
+https://aclanthology.org/W18-6319/), † where a system differs significantly from the baseline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+
+import streamlit as st
+
+from dashboard import components, export, page_run, tables
+from dashboard.data import mt_systems
+from dashboard.sections import mt_options
+
+
+def section(
+    inputs: tuple,
+    score_metrics: Sequence[str],
+    systems: Sequence[str],
+    *,
+    n_resamples: int,
+    seed: int,
+    alpha: float,
+    block: tuple = (),
+    excluded: tuple = (),
+    metric_options: dict | None = None,
+) -> None:
+    """Draw the table for the page's ``inputs`` (kind, references, files, metric,
+    higher_is_better: the arguments of :func:`dashboard.data.mt_systems.statistics`).
+    ``score_metrics``: the METRIC names of a score file (``()`` for text or a file without
+    METRIC column); ``systems`` in input order (the default baseline is the first, as in
+    sacreBLEU); ``n_resamples``, ``seed`` and ``alpha`` are the page's controls; ``block``
+    (WMT files) and ``excluded`` systems as the page's tests use them; ``metric_options``
+    the sacreBLEU options of the page's expander (:mod:`dashboard.sections.mt_options`)."""
+    kind, references, files, _, higher_is_better = inputs
+    st.subheader("Systems against a baseline (sacreBLEU table)")
+    if kind == mt_systems.KIND_TEXT:
+        choices, default = dict(tables.TEXT_METRICS), ["BLEU", "chrF"]
+    else:
+        choices = tables.score_metric_choices(score_metrics)
+        default = list(choices)
+    c_base, c_metrics, c_test = st.columns([2, 3, 3])
+    with c_base:
+        baseline = components.remembered(
+            st.selectbox,
+            "Baseline system",
+            list(systems),
+            key="mt_table_baseline",
+            default=systems[0],
+            help="Every other system is tested against this one (sacreBLEU takes the first "
+            "system given).",
+        )
+    with c_metrics:
+        chosen = components.remembered_multiselect(
+            "Table metrics",
+            list(choices),
+            key=f"mt_table_metrics_{kind}",
+            default=default,
+            help="One column group per metric; TER statistics take longest to extract.",
+        )
+    with c_test:
+        test = components.remembered(
+            st.radio,
+            "Paired test",
+            list(tables.MT_TABLE_TESTS),
+            key="mt_table_test",
+            default="paired-bootstrap",
+            format_func=tables.MT_TABLE_TESTS.get,
+            help="sacreBLEU's two-sided paired tests of a system against the baseline.",
+        )
+    if not chosen:
+        st.info("Choose at least one metric for the table.", icon=":material/info:")
+        return
+    metrics = tuple(choices[m] for m in chosen)
+    if kind == mt_systems.KIND_TEXT:
+        metrics = tuple(mt_options.spec(m, metric_options or {}) for m in metrics)
+    with components.input_errors():
+        (result,) = page_run.run_steps(
+            [
+                (
+                    f"Systems table: {tables.MT_TABLE_TESTS[test]}, {n_resamples:,} resamples ...",
+                    partial(
+                        mt_systems.systems_table,
+                        kind,
+                        references,
+                        files,
+                        metrics,
+                        higher_is_better,
+                        baseline,
+                        test,
+                        n_resamples,
+                        seed,
+                        block,
+                        excluded,
+                    ),
+                )
+            ],
+            text="Systems table ...",
+        )
+    with c_test:
+        components.seed_caption(result.seed, n_resamples=result.n_resamples)
+        if test == "approximate-randomization":
+            st.caption(f"μ ± CI from {result.n_ci_resamples:,} bootstrap resamples.")
+    frame, dagger = tables.mt_baseline_table(result, alpha)
+    level = round(result.confidence_level * 100)
+    p_columns = {f"{m} p" for m in result.metrics}
+    config = {
+        c: st.column_config.NumberColumn(
+            c, format="%.4f" if c in p_columns else _score_format(frame[c])
+        )
+        for c in frame.columns
+        if c != "vs baseline"
+    }
+    marks = export.Marks(
+        dagger=dagger,
+        note=f"{export.DAGGER}: differs significantly from the baseline {baseline} "
+        f"(two-sided p < {alpha:g}).",
+    )
+    components.show_table(
+        frame,
+        key="mt_baseline_table",
+        filename=f"mt_systems_table_{baseline}",
+        caption=f"Every system against the baseline {baseline}: score, bootstrap mean μ and "
+        f"{level}% CI half-width, p-value of the {tables.MT_TABLE_TESTS[test]} "
+        f"(seed {result.seed}, {result.n_resamples} resamples)",
+        column_config=config,
+        marks=marks,
+    )
+    st.caption(
+        f"As `sacrebleu --paired-{'bs' if test == 'paired-bootstrap' else 'ar'}` reports it: "
+        f"μ ± CI is the mean of the bootstrap scores and half the width of their central "
+        f"{level}% range; p is two-sided against the baseline, and † marks p < α = {alpha:g}. "
+        "With the same seed sacreBLEU gives the same p-values (μ and CI up to its float32 "
+        "rounding), except for a copy of the baseline: p = 1 here, 1/(R + 1) in sacreBLEU."
+    )
+
+
+def _score_format(values) -> str:
+    """Number format of a score column: 4 decimals, but 2 in presentation mode for scores on a
+    0-100 scale (BLEU 49.96, as sacreBLEU's table prints them), so the table fits the page."""
+    large = bool((values.abs() >= 1).any())
+    return "%.2f" if components.presentation_mode() and large else "%.4f"

@@ -1,0 +1,165 @@
+"""Work and memory budgets, checked before a resampling test allocates anything.
+
+A resampling test costs about ``n_resamples x (n_segments x n_systems + n_pairs)`` element
+operations (randomized tests: every resample re-sums every system's statistics, then compares
+every pair) and holds ``n_resamples x n_systems`` resampled scores in memory. A request past
+:data:`MAX_WORK` or :data:`MAX_MEMORY_BYTES`, or with more than :data:`MAX_SYSTEMS` systems or
+:data:`MAX_METRICS` metrics, is refused with one :class:`~stats.StatsInputError` line saying
+what to reduce, instead of exhausting the memory or running for hours. The limits are module
+constants so a caller with a bigger machine can raise them (``stats._core.budget.MAX_WORK = ...``);
+the dashboard passes smaller per-session limits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import math
+
+from .errors import StatsInputError
+
+__all__ = [
+    "MAX_MEMORY_BYTES",
+    "MAX_METRICS",
+    "MAX_SYSTEMS",
+    "MAX_WORK",
+    "PRODUCT_SPEEDUP",
+    "check_budget",
+    "limited_budget",
+]
+
+#: element operations one call may do (about a minute of numpy on one core)
+MAX_WORK = 1e10
+#: bytes one call may hold at once
+MAX_MEMORY_BYTES = 2 * 2**30
+#: how many of the work's element operations a matrix product (BLAS) does in the time numpy's
+#: element-wise work does one: a conservative share of the measured ratio (PERM-BOTH's item-pair
+#: product at WMT24 size, 1.5e10 multiply-adds per 500 resamples, took about 2 s of CPU, some 45x
+#: the element-wise rate MAX_WORK assumes); a path that is one product divides its cost by it
+PRODUCT_SPEEDUP = 10.0
+#: systems compared in one test (all pairs: n (n - 1) / 2 of them)
+MAX_SYSTEMS = 1000
+#: metrics compared in one test or grid
+MAX_METRICS = 500
+
+
+#: (max_work, max_memory) of the current context (:func:`limited_budget`); None: the module limits
+_CONTEXT: contextvars.ContextVar[tuple[float | None, float | None]] = contextvars.ContextVar(
+    "stats_budget", default=(None, None)
+)
+
+
+@contextlib.contextmanager
+def limited_budget(*, max_work: float | None = None, max_memory: float | None = None):
+    """Lower the budget of every :func:`check_budget` inside the ``with`` block.
+
+    The limits hold for the current thread (a :class:`contextvars.ContextVar`), so a server
+    running one thread per session (Streamlit) caps each session without affecting the
+    others. Limits above the module constants are ignored.
+    """
+    token = _CONTEXT.set((max_work, max_memory))
+    try:
+        yield
+    finally:
+        _CONTEXT.reset(token)
+
+
+def _lowest(*limits: float | None) -> float:
+    return min(v for v in limits if v is not None)
+
+
+def _size(nbytes: float) -> str:
+    for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20)):
+        if nbytes >= scale:
+            return f"{nbytes / scale:,.1f} {unit}"
+    return f"{nbytes:,.0f} bytes"
+
+
+def check_budget(
+    *,
+    what: str,
+    n_resamples: int = 1,
+    n_segments: int = 1,
+    n_systems: int | None = None,
+    n_metrics: int | None = None,
+    n_pairs: int = 0,
+    pair_cost: float = 1.0,
+    memory: float = 0.0,
+    max_work: float | None = None,
+    max_memory: float | None = None,
+    extra_resamples: int = 0,
+) -> None:
+    """Refuse a computation larger than the budget, before anything is allocated.
+
+    Parameters
+    ----------
+    what : str
+        The computation, as the message names it (e.g. ``"paired-bootstrap"``).
+    n_resamples, n_segments : int
+        Resamples and the items each resample draws (segments, or items of a meta-evaluation).
+    n_systems, n_metrics : int, optional
+        Checked against :data:`MAX_SYSTEMS` / :data:`MAX_METRICS`; ``n_systems`` also counts
+        in the work, as ``n_segments x n_systems`` per resample.
+    n_pairs : int
+        Pairs compared on each resample (systems or metrics).
+    pair_cost : float
+        Operations per pair and resample (1 for a difference of two scores; the number of
+        cells for a statistic recomputed over the whole table, as PERM-BOTH does).
+    memory : float
+        Bytes the computation holds at once (the caller's estimate from its array shapes).
+    extra_resamples : int
+        Resamples the computation adds to ``n_resamples`` (approximate randomization's bootstrap
+        for the interval): counted in the work, while messages name the ``n_resamples`` given.
+    max_work, max_memory : float, optional
+        Smaller limits than :data:`MAX_WORK` / :data:`MAX_MEMORY_BYTES`; :func:`limited_budget` sets
+        them for a whole block (e.g. one dashboard session).
+
+    Raises
+    ------
+    StatsInputError
+        One line naming the sizes received, the limit, and what to reduce.
+
+    Notes
+    -----
+    .. math::
+
+        W = R \\, (n \\, \\max(K, 1) + P \\, c)
+
+    with :math:`R` resamples, :math:`n` segments, :math:`K` systems, :math:`P` pairs and
+    :math:`c` the ``pair_cost``;
+    :math:`W` must not exceed the work limit.
+    """
+    context_work, context_memory = _CONTEXT.get()
+    work_limit = _lowest(MAX_WORK, context_work, max_work)
+    memory_limit = _lowest(MAX_MEMORY_BYTES, context_memory, max_memory)
+    if n_systems is not None and n_systems > MAX_SYSTEMS:
+        raise StatsInputError(
+            f"{what}: {n_systems:,} systems is over the limit of {MAX_SYSTEMS:,} "
+            f"({n_systems * (n_systems - 1) // 2:,} pairs); compare fewer systems"
+        )
+    if n_metrics is not None and n_metrics > MAX_METRICS:
+        raise StatsInputError(
+            f"{what}: {n_metrics:,} metrics is over the limit of {MAX_METRICS:,}; "
+            "compare fewer metrics"
+        )
+    per_resample = float(n_segments) * max(n_systems or 1, 1) + float(n_pairs) * pair_cost
+    work = float(n_resamples + extra_resamples) * per_resample
+    given = f"n_resamples={n_resamples:,}" + (
+        f" (+ {extra_resamples:,} for the interval)" if extra_resamples else ""
+    )
+    if memory > memory_limit:
+        raise StatsInputError(
+            f"{what}: {given} with {n_segments:,} segments"
+            f"{f', {n_systems:,} systems' if n_systems else ''} needs about {_size(memory)} of "
+            f"memory, over the budget of {_size(memory_limit)}; reduce n_resamples"
+            f"{' or the number of systems' if n_systems and n_systems > 2 else ''}"
+        )
+    if work > work_limit:
+        most = max(1, math.floor(work_limit / max(per_resample, 1)) - extra_resamples)
+        raise StatsInputError(
+            f"{what}: {given} x {n_segments:,} segments"
+            f"{f' x {n_systems:,} systems' if n_systems else ''}"
+            f"{f' (+ {n_pairs:,} pairs)' if n_pairs else ''} is {work:.3g} operations, over the "
+            f"budget of {work_limit:.3g}; reduce n_resamples to at most {most:,}"
+            f"{', or the number of systems or segments' if n_systems else ''}"
+        )

@@ -1,0 +1,93 @@
+r"""Significance clusters: ranks read from a pairwise significance grid.
+
+The WMT metrics findings (since 2021) and MTME's ``AssignRanks`` report clusters rather than
+raw grids: walk the items from best to worst; rank 1 holds the top items until one is
+significantly beaten by an item already in the current cluster, which opens the next rank
+(and a new current cluster). An item of rank :math:`r` is therefore not significantly beaten
+by any item of its own cluster, and is beaten by at least one item of the cluster before it
+(the one it was first beaten by).
+
+The same rule serves metrics (Williams, PERM-BOTH grids; items ordered by correlation) and
+systems (randomized tests, the human gold standard; items ordered by score).
+
+References
+----------
+F. Freitag et al. 2021. Results of the WMT21 Metrics Shared Task. WMT.
+https://aclanthology.org/2021.wmt-1.73/
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from stats._core.errors import StatsInputError
+from stats._core.validation import check_alpha
+
+__all__ = ["significance_clusters"]
+
+
+def significance_clusters(
+    pvalue: pd.DataFrame, *, alpha: float = 0.05, order: Sequence[str] | None = None
+) -> pd.Series:
+    r"""Cluster ranks of the items of a "p in the row of the winner" grid.
+
+    With the items in ``order`` (best first) and :math:`s` the first item of the current
+    cluster, item :math:`i` opens a new cluster when
+
+    .. math::
+
+        \exists\, j:\; s \le j < i,\quad p_{j i} < \alpha,
+
+    i.e. an earlier item of the current cluster is significantly better than it (cell
+    ``(j, i)``: the test that ``j`` beats ``i``); otherwise it joins the current cluster.
+    "Significant" is :math:`p < \alpha`, as everywhere in :mod:`stats` (MTME's
+    ``AssignRanks`` counts :math:`p \le \alpha`; the two agree unless a p-value equals
+    :math:`\alpha`). A NaN cell (no test in that direction, e.g. the later item won that
+    pair in the human gold standard's combined matrix) never separates.
+
+    Parameters
+    ----------
+    pvalue : pandas.DataFrame
+        Square matrix whose index and columns contain every item of ``order``; cell
+        ``(row, col)`` is the p-value of "row is better than col" (NaN where no such test).
+    alpha : float
+        Significance level in (0, 1).
+    order : sequence of str, optional
+        The items, best first (default: ``pvalue.index``, which the grids of :mod:`stats`
+        already order best first).
+
+    Returns
+    -------
+    pandas.Series of int
+        Rank (1 = top cluster) per item, indexed by ``order``.
+
+    Raises
+    ------
+    StatsInputError
+        ``alpha`` outside (0, 1); ``pvalue`` not square; an item without a row or column.
+    """
+    alpha = check_alpha(alpha)
+    if not isinstance(pvalue, pd.DataFrame) or pvalue.shape[0] != pvalue.shape[1]:
+        raise StatsInputError(
+            f"pvalue must be a square DataFrame; got {type(pvalue).__name__} of shape "
+            f"{getattr(pvalue, 'shape', None)}"
+        )
+    items = list(pvalue.index) if order is None else list(order)
+    missing = [s for s in items if s not in pvalue.index or s not in pvalue.columns]
+    if missing:
+        raise StatsInputError(
+            f"pvalue has no row/column for {', '.join(map(str, missing))} (order)"
+        )
+    p = pvalue.loc[items, items].to_numpy(dtype=float)
+    with np.errstate(invalid="ignore"):
+        beats = p < alpha  # beats[j, i]: j significantly better than i
+    ranks = np.ones(len(items), dtype=int)
+    start, rank = 0, 1
+    for i in range(1, len(items)):  # sequential by definition: each cluster starts where the last broke
+        if beats[start:i, i].any():
+            rank, start = rank + 1, i
+        ranks[i] = rank
+    return pd.Series(ranks, index=pd.Index(items, dtype=object), name="rank")

@@ -1,0 +1,635 @@
+r"""PERM-BOTH: does one metric correlate with the gold scores better than another?
+
+Deutsch, Dror & Roth (NAACL 2021) test the difference between two metrics' correlations with
+the same gold scores by permutation. Both metrics' scores are standardised (z-scores over the
+cells with a gold score), then each cell's pair of scores is swapped with probability 1/2;
+the difference of the two permuted metrics' correlations, over many such swaps, is the null
+distribution of the observed difference:
+
+.. math::
+
+    p = \frac{1}{R} \sum_{r=1}^{R}
+        \mathbb{1}\bigl[c(\tilde a^{(r)}) - c(\tilde b^{(r)}) \ge c(a) - c(b)\bigr],
+    \qquad
+    \tilde a^{(r)}_k = \begin{cases} b_k & w^{(r)}_k = 1 \\ a_k & w^{(r)}_k = 0 \end{cases},\;
+    \tilde b^{(r)}_k = \begin{cases} a_k & w^{(r)}_k = 1 \\ b_k & w^{(r)}_k = 0 \end{cases},
+    \; w^{(r)}_k \sim \mathrm{Bernoulli}(1/2),
+
+with :math:`a` the metric with the higher correlation :math:`c` (as ``mt_metrics_eval.stats.
+PermutationSigDiff``; "at least as large" with a relative tolerance of :math:`10^{-12}`, so
+that rounding in a resample equal to the observed data does not decide). :math:`c` is any
+correlation of :func:`stats.metaeval.meta_eval.meta_correlation` under any grouping, acc23 with tie
+calibration included (the epsilon is calibrated again on each permuted metric, as MTME does);
+a fixed ``epsilon`` applies to the standardised scores, as in MTME.
+
+Every pair of metrics of a language pair is tested with the same swaps; the resamples are
+array work (a chunk of resamples at a time, stacked as rows of the grouped matrices), and
+Pearson correlations of all pairs come from matrix products of the swap matrix with per-cell
+terms (:func:`_pearson_differences`).
+
+References
+----------
+D. Deutsch, R. Dror and D. Roth. 2021. A Statistical Analysis of Summarization Evaluation
+Metrics Using Resampling Methods. NAACL. https://aclanthology.org/2021.naacl-main.5/ (the paper
+cited by the WMT metrics findings for PERM-BOTH; TACL 2021 version:
+https://doi.org/10.1162/tacl_a_00417).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from stats._core.budget import check_budget
+from stats._core.errors import StatsInputError
+from stats._core.progress import check_progress
+from stats._core.results import StatisticPvalue
+from stats._core.validation import check_positive_int
+from stats.metaeval.meta_eval import (
+    CORRELATIONS,
+    GROUPINGS,
+    KENDALL_LIKE_THRESHOLD,
+    _calibration_pairs,
+    _check_choice,
+    _group,
+    _group_values,
+    mean_system_scores,
+    meta_correlation,
+)
+from stats.metaeval.perm_both import _calibrated as _perm_calibrated
+from stats.metaeval.perm_both import _calibrated_one as _perm_calibrated_one
+from stats.metaeval.perm_both import _linear as _perm_linear
+from stats.metaeval.perm_both import _ties as _perm_ties
+
+__all__ = ["PermBothResult", "perm_both"]
+
+#: early stopping as MTME's PermutationSigDiffParams: after each block, stop a pair whose p
+#: so far is below EARLY_MIN or above EARLY_MAX
+EARLY_MIN, EARLY_MAX = 0.02, 0.5
+#: cells of (resamples x systems x items) held at once; more for the matrix-product paths,
+#: whose per-pair terms are then built fewer times
+_CHUNK_CELLS = 2_000_000
+_PRODUCT_CHUNK_CELLS = 10_000_000
+_TOL = 1e-12
+_CALIBRATED_SWAP_CELLS = 50_000_000
+
+
+@dataclass(frozen=True, kw_only=True)
+class PermBothResult(StatisticPvalue):
+    """Result of :func:`perm_both`: every pair of metrics of one language pair.
+
+    Square DataFrames indexed and columned by ``metrics`` (best first); cell ``(row, col)``
+    holds the test that ``row`` correlates better than ``col`` and is filled only for ``row``
+    before ``col``; the mirror cell and the diagonal are NaN.
+
+    Attributes
+    ----------
+    statistic : DataFrame
+        Observed difference of the standardised metrics' correlations, row minus column.
+    pvalue : DataFrame
+        Share of the permuted differences at least as large (one-sided in the observed
+        direction, as the papers and MTME).
+    metrics : tuple of str
+        Best first (NaN correlation last; ties by name).
+    correlations : Series
+        Each metric's correlation (:func:`stats.metaeval.meta_eval.meta_correlation` on its scores).
+    n_resamples_used : DataFrame
+        Resamples each test used (fewer than ``n_resamples`` after early stopping).
+    correlation, grouping, level : str
+    n_resamples : int
+    early_stopping : bool
+    draws : ndarray of shape (n_pairs, n_resamples) or None
+        With ``return_draws=True``: every resample's permuted difference
+        :math:`c(\tilde a^{(r)}) - c(\tilde b^{(r)})`, one row per pair in the order of
+        :attr:`pairs` (``np.triu_indices(len(metrics), 1)``: row metric before column metric),
+        NaN after the pair's ``n_resamples_used``. Row ``k`` is MTME's
+        ``TaskResults.Draws(a, b)[:, 0] - Draws(a, b)[:, 1]`` for ``(a, b) = pairs[k]``, all a
+        task set needs (:meth:`pair_draws`; moving both correlations to [0, 1] scales the
+        difference by ``1 / (hi - lo)``).
+    """
+
+    statistic: pd.DataFrame
+    pvalue: pd.DataFrame
+    metrics: tuple
+    correlations: pd.Series
+    n_resamples_used: pd.DataFrame
+    correlation: str
+    grouping: str
+    level: str
+    n_resamples: int
+    early_stopping: bool
+    draws: np.ndarray | None = None
+
+    def __iter__(self):  # unpacks like scipy: statistic, pvalue
+        return iter((self.statistic, self.pvalue))
+
+    @property
+    def pairs(self) -> list[tuple[str, str]]:
+        """Metric pairs ``(better, worse)`` in the row order of :attr:`draws`."""
+        i, j = np.triu_indices(len(self.metrics), 1)
+        return [(self.metrics[a], self.metrics[b]) for a, b in zip(i, j, strict=True)]
+
+    def pair_draws(self, a: str, b: str) -> np.ndarray:
+        """Permuted differences ``c(a~) - c(b~)`` of one pair, the resamples it used.
+
+        Either order: ``pair_draws(b, a) == -pair_draws(a, b)`` (MTME's ``Draws(m1, m2)``
+        convention that each draw pertains to ``(m1, m2)``).
+
+        Raises
+        ------
+        StatsInputError
+            No draws kept (``return_draws=False``), or a name not among :attr:`metrics`.
+        """
+        if self.draws is None:
+            raise StatsInputError("draws: this test ran without return_draws=True")
+        for m in (a, b):
+            if m not in self.metrics:
+                raise StatsInputError(f"metric {m!r} is not among {list(self.metrics)}")
+        if a == b:
+            raise StatsInputError(f"pair_draws needs two different metrics; got {a!r} twice")
+        i, j = self.metrics.index(a), self.metrics.index(b)
+        lo, hi = min(i, j), max(i, j)
+        n = len(self.metrics)
+        k = lo * n - lo * (lo + 1) // 2 + (hi - lo - 1)  # row of (lo, hi) in triu order
+        used = int(self.n_resamples_used.iat[lo, hi])
+        row = self.draws[k, :used]
+        return row.copy() if i < j else -row
+
+
+def _zscore(x: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    v = x[valid]
+    sd = v.std()
+    return (x - v.mean()) / (sd if sd > 0 else 1.0)
+
+
+def _stacked(G: np.ndarray, M: np.ndarray, grouping: str):
+    """Rows of every resample's groups: ``G`` (S x I) and ``M`` (R x S x I) to
+    (R * groups, cells) each."""
+    R = M.shape[0]
+    Gg, _ = _group(G, G, grouping)
+    if grouping == "none":
+        Mg = M.reshape(R, 1, -1)
+    elif grouping == "system":
+        Mg = M
+    else:
+        Mg = M.transpose(0, 2, 1)
+    groups, cells = Gg.shape
+    rows_g = np.broadcast_to(Gg, (R, groups, cells)).reshape(R * groups, cells)
+    return rows_g, np.ascontiguousarray(Mg).reshape(R * groups, cells), groups
+
+
+def _calibrated_acc23(rows_g, rows_m, R: int, groups: int) -> np.ndarray:
+    """Tie-calibrated acc23 of each of ``R`` resamples (rows stacked resample by resample):
+    every resample's pairs sorted by metric difference at once (a lexsort), the gain of each
+    threshold a cumulative sum within the resample, the best threshold a segmented maximum."""
+    diff, row, delta, base, n_pairs = _calibration_pairs(rows_g, rows_m)
+    has = n_pairs > 0
+    safe = np.where(has, n_pairs, 1)
+    start = (np.where(has, base / safe, 0.0)).reshape(R, groups).sum(axis=1)
+    n_groups = has.reshape(R, groups).sum(axis=1)
+    res = row // groups
+    order = np.lexsort((diff, res))
+    d, rr = diff[order], res[order]
+    step = (delta / safe[row])[order]
+    csum = np.cumsum(step)
+    first = np.searchsorted(rr, np.arange(R))  # each resample's first sorted pair
+    offset = np.where(first > 0, csum[np.maximum(first - 1, 0)], 0.0)
+    within = csum - np.repeat(offset, np.diff(np.r_[first, len(rr)]))
+    run_end = np.r_[(d[1:] != d[:-1]) | (rr[1:] != rr[:-1]), True] if len(d) else np.zeros(0, bool)
+    gain = np.where(run_end, within, -np.inf)
+    best = np.zeros(R)
+    if len(d):
+        nonempty = np.diff(np.r_[first, len(rr)]) > 0
+        seg_max = np.maximum.reduceat(gain, np.minimum(first, len(d) - 1))
+        best = np.where(nonempty, np.maximum(seg_max, 0.0), 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n_groups > 0, (start + best) / n_groups, np.nan)
+
+
+def _batched(G, M, correlation, grouping, epsilon, tie_calibration, threshold) -> np.ndarray:
+    """The correlation of each resample ``M[r]`` (R x S x I) with ``G`` (S x I)."""
+    R = M.shape[0]
+    rows_g, rows_m, groups = _stacked(G, M, grouping)
+    if tie_calibration:
+        return _calibrated_acc23(rows_g, rows_m, R, groups)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        vals, extra = _group_values(
+            rows_g, rows_m, correlation, epsilon=epsilon, threshold=threshold
+        )
+    vals = vals.reshape(R, groups)
+    ok = ~np.isnan(vals)
+    if correlation == "kendall-like":
+        con = np.where(ok, extra["con"].reshape(R, groups), 0).sum(axis=1)
+        dis = np.where(ok, extra["dis"].reshape(R, groups), 0).sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(con + dis > 0, (con - dis) / (con + dis), np.nan)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(
+            ok.any(axis=1), np.where(ok, vals, 0.0).sum(axis=1) / ok.sum(axis=1), np.nan
+        )
+
+
+def _pearson_terms(G, Z, grouping):
+    """Per-cell terms of the Pearson correlation within each group, as (groups, cells)
+    arrays: centred gold (0 where missing), the gold sum of squares and count per group."""
+    Gg, _ = _group(G, G, grouping)
+    valid = ~np.isnan(Gg)
+    n = valid.sum(axis=1)
+    g0 = np.where(valid, Gg, 0.0)
+    gc = np.where(valid, Gg - g0.sum(axis=1, keepdims=True) / np.maximum(n, 1)[:, None], 0.0)
+    syy = (gc * gc).sum(axis=1)
+    zs = {k: np.where(valid, _group(G, z, grouping)[1], 0.0) for k, z in Z.items()}
+    return gc, syy, n, valid, zs
+
+
+def _pearson_from_sums(sxy, sx, sxx, n, syy):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        var = sxx - sx * sx / n
+        r = sxy / np.sqrt(var * syy)
+    return np.where((var > 1e-12 * np.maximum(sxx, 1e-300)) & (syy > 0) & (n >= 2), r, np.nan)
+
+
+def _pearson_differences(G, Z, pairs, W, grouping):
+    """Permuted differences c(a~) - c(b~) of every pair (a, b) in ``pairs`` for the swaps
+    ``W`` (R x S x I booleans), Pearson: every sum over a group is linear in the swaps,
+    :math:`\\sum_k w_k v_k`, so all pairs' sums are batched matrix products (groups x R x
+    cells) @ (groups x cells x terms)."""
+    gc, syy, n, valid, zs = _pearson_terms(G, Z, grouping)
+    R = W.shape[0]
+    _, Wg, groups = _stacked(G, W.astype(float), grouping)
+    Wg = Wg.reshape(R, groups, -1).transpose(1, 0, 2)  # groups x R x cells
+    out = np.empty((R, len(pairs)))
+    terms_per_pair = 3
+    width = max(1, int(_CHUNK_CELLS * 4 // max(1, groups * R * terms_per_pair)))
+    for p0 in range(0, len(pairs), width):
+        chunk = pairs[p0 : p0 + width]
+        feats = []
+        base = []
+        for a, b in chunk:
+            za, zb = zs[a], zs[b]
+            d = zb - za  # a swapped cell of a~ takes b's score
+            feats += [gc * d, d, zb * zb - za * za]
+            base.append(
+                (
+                    (gc * za).sum(1),
+                    za.sum(1),
+                    (za * za).sum(1),
+                    (gc * zb).sum(1),
+                    zb.sum(1),
+                    (zb * zb).sum(1),
+                )
+            )
+        F = np.stack(feats, axis=2)  # groups x cells x 3P
+        S = np.matmul(Wg, F)  # groups x R x 3P
+        for k, (ga, sa, qa, gb, sb, qb) in enumerate(base):
+            dxy, dx, dxx = S[:, :, 3 * k], S[:, :, 3 * k + 1], S[:, :, 3 * k + 2]
+            nn = n[:, None]
+            ra = _pearson_from_sums(
+                ga[:, None] + dxy, sa[:, None] + dx, qa[:, None] + dxx, nn, syy[:, None]
+            )
+            rb = _pearson_from_sums(
+                gb[:, None] - dxy, sb[:, None] - dx, qb[:, None] - dxx, nn, syy[:, None]
+            )
+            out[:, p0 + k] = _nanmean_groups(ra) - _nanmean_groups(rb)
+    return out
+
+
+#: groups of at most this many cells take the quadratic-form path of acc23
+_QUADRATIC_CELLS = 64
+
+
+def _acc23_differences(G, Z, pairs, W, grouping, eps):
+    r"""Permuted differences of acc23 at a fixed ``eps`` for small groups (e.g. items).
+
+    Whether a pair of cells :math:`(s, t)` of a group is counted correct depends only on
+    which of the two metrics each cell took, :math:`(w_s, w_t) \in \{0, 1\}^2`, so with
+    :math:`D_{uv}[s, t]` the change of the difference for each of the four cases,
+
+    .. math::
+
+        \Delta(w) = \sum_{s<t} D_{00} + w_s (D_{10} - D_{00}) + w_t (D_{01} - D_{00})
+                     + w_s w_t (D_{11} - D_{10} - D_{01} + D_{00}),
+
+    a linear term (a matrix product of the swaps) plus one quadratic form per group (a
+    batched matrix product).
+    """
+    Gg, _ = _group(G, G, grouping)
+    groups, c = Gg.shape
+    valid = ~np.isnan(Gg)
+    upper = np.triu(np.ones((c, c), dtype=bool), 1)
+    vpair = valid[:, :, None] & valid[:, None, :] & upper
+    tot = vpair.sum(axis=(1, 2))
+    n_ok = int((tot > 0).sum())
+    scale = np.where(tot > 0, 1.0 / np.maximum(tot, 1), 0.0)[:, None, None] / max(n_ok, 1)
+    dg = Gg[:, :, None] - Gg[:, None, :]
+    g_tie = dg == 0
+    R = W.shape[0]
+    _, Wrows, _ = _stacked(G, W.astype(float), grouping)
+    Wg = np.ascontiguousarray(Wrows.reshape(R, groups, c).transpose(1, 0, 2))  # groups x R x c
+    out = np.empty((R, len(pairs)))
+
+    def correct(x, y):
+        dm = x[:, :, None] - y[:, None, :]
+        m_tie = np.abs(dm) <= eps
+        con = ~g_tie & ~m_tie & ((dg > 0) == (dm > 0))
+        return (vpair & (con | (g_tie & m_tie))).astype(float)
+
+    for k, (a, b) in enumerate(pairs):  # each pair: two batched products over all resamples
+        za, zb = (np.where(valid, _group(G, Z[m], grouping)[1], 0.0) for m in (a, b))
+        # D_uv: acc23 of a~ minus b~ when cell s took metric u and cell t metric v (0 = a)
+        d = {}
+        for u, xs, xs_c in ((0, za, zb), (1, zb, za)):
+            for v, yt, yt_c in ((0, za, zb), (1, zb, za)):
+                d[u, v] = (correct(xs, yt) - correct(xs_c, yt_c)) * scale
+        lin = (d[1, 0] - d[0, 0]).sum(axis=2) + (d[0, 1] - d[0, 0]).sum(axis=1)  # groups x c
+        quad = d[1, 1] - d[1, 0] - d[0, 1] + d[0, 0]
+        const = d[0, 0].sum()
+        linear = Wrows.reshape(R, -1) @ lin.reshape(-1)
+        quadratic = (np.matmul(Wg, quad) * Wg).sum(axis=(0, 2))
+        out[:, k] = const + linear + quadratic
+    return out
+
+
+def _nanmean_groups(r):  # groups x R -> R
+    ok = ~np.isnan(r)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(ok.any(axis=0), np.where(ok, r, 0.0).sum(axis=0) / ok.sum(axis=0), np.nan)
+
+
+def _quadratic(G, correlation, grouping, tie_calibration) -> bool:
+    """Whether acc23 takes the quadratic-form path (fixed epsilon, small groups)."""
+    return (
+        correlation == "acc23"
+        and not tie_calibration
+        and grouping != "none"
+        and _group(G, G, grouping)[0].shape[1] <= _QUADRATIC_CELLS
+    )
+
+
+def _differences(G, Z, pairs, W, correlation, grouping, eps, tie_calibration, threshold, fast=True):
+    """Permuted differences (R x pairs) for the swaps ``W``: Pearson by matrix products, any
+    other correlation one batched evaluation of all resamples per metric and pair."""
+    if fast and correlation == "pearson":
+        return _pearson_differences(G, Z, pairs, W, grouping)
+    if fast and _quadratic(G, correlation, grouping, tie_calibration):
+        return _acc23_differences(G, Z, pairs, W, grouping, eps)
+    out = np.empty((W.shape[0], len(pairs)))
+    for k, (a, b) in enumerate(pairs):  # a pair's resamples are one array computation
+        za, zb = Z[a], Z[b]
+        ta, tb = np.where(W, zb, za), np.where(W, za, zb)
+        out[:, k] = _batched(
+            G, ta, correlation, grouping, eps, tie_calibration, threshold
+        ) - _batched(G, tb, correlation, grouping, eps, tie_calibration, threshold)
+    return out
+
+
+def perm_both(
+    metrics: Mapping[str, object],
+    gold,
+    *,
+    correlation: str = "pearson",
+    level: str = "seg",
+    grouping: str = "none",
+    epsilon: float | None = None,
+    tie_calibration: bool = False,
+    threshold: float = KENDALL_LIKE_THRESHOLD,
+    n_resamples: int = 1000,
+    early_stopping: bool = False,
+    block_size: int = 1000,
+    return_draws: bool = False,
+    rng=None,
+    progress=None,
+) -> PermBothResult:
+    r"""PERM-BOTH tests of every pair of metrics (module notes for the formula).
+
+    Parameters
+    ----------
+    metrics : mapping of str to array_like, shape (n_systems, n_items)
+        Each metric's segment scores (complete).
+    gold : array_like, shape (n_systems, n_items)
+        Gold (human) scores, NaN where missing.
+    correlation, level, grouping, epsilon, tie_calibration, threshold
+        As :func:`stats.metaeval.meta_eval.meta_correlation` (``pairwise-accuracy`` is system-level
+        only). At ``level='sys'`` the permuted cells are the systems' mean scores.
+    n_resamples : int
+        Permutations (default 1000).
+    early_stopping : bool
+        As MTME: after every ``block_size`` resamples, a pair whose p so far is below 0.02 or
+        above 0.5 stops (its ``n_resamples_used`` says when).
+    block_size : int
+    return_draws : bool
+        Keep every resample's permuted difference (:attr:`PermBothResult.draws`, shape
+        ``(n_pairs, n_resamples)``), for a task set to combine across tasks.
+    rng : int, Generator or None
+        ``np.random.default_rng(rng)``; one swap matrix per resample serves every pair.
+    progress : callable or None
+        Called as ``progress(fraction)`` after every chunk of resamples with the share done
+        (increasing, 1.0 last); a caller may raise from it to interrupt the run. It does not
+        change the result.
+
+    Returns
+    -------
+    PermBothResult
+
+    Raises
+    ------
+    StatsInputError
+        Fewer than two metrics, shapes that differ, an option
+        :func:`~stats.metaeval.meta_eval.meta_correlation` rejects.
+    """
+    _check_choice(correlation, CORRELATIONS, "correlation")
+    _check_choice(grouping, GROUPINGS, "grouping")
+    check_progress(progress)
+    n_resamples = check_positive_int(n_resamples, "n_resamples")
+    block_size = check_positive_int(block_size, "block_size")
+    names = list(metrics)
+    if len(names) < 2:
+        raise StatsInputError(f"metrics: PERM-BOTH needs at least two metrics; got {len(names)}")
+    G = np.asarray(gold, dtype=float)
+    check_budget(
+        what="PERM-BOTH",
+        n_resamples=n_resamples,
+        n_segments=G.size,
+        n_metrics=len(names),
+        n_pairs=len(names) * (len(names) - 1) // 2,
+        pair_cost=G.size,
+    )
+    arrays = {m: np.asarray(metrics[m], dtype=float) for m in names}
+    for m, a in arrays.items():
+        if a.shape != G.shape:
+            raise StatsInputError(f"metrics[{m!r}] has shape {a.shape} but gold has {G.shape}")
+    observed = {
+        m: meta_correlation(
+            arrays[m],
+            G,
+            correlation=correlation,
+            level=level,
+            grouping=grouping,
+            epsilon=epsilon,
+            tie_calibration=tie_calibration,
+            threshold=threshold,
+        ).statistic
+        for m in names
+    }
+    order = sorted(names, key=lambda m: (math.isnan(observed[m]), -np.nan_to_num(observed[m]), m))
+    if level == "sys":
+        G = mean_system_scores(arrays[order[0]], G)[0][:, None]
+        arrays = {
+            m: mean_system_scores(arrays[m], np.asarray(gold, float))[1][:, None] for m in order
+        }
+        grouping = "none"
+    valid = ~np.isnan(G)
+    standardise_on = np.ones_like(valid) if tie_calibration else valid  # as MTME
+    Z = {m: _zscore(arrays[m], standardise_on) for m in order}
+    eps = 0.0 if epsilon is None else float(epsilon)
+    pairs = [(order[i], order[j]) for i in range(len(order)) for j in range(i + 1, len(order))]
+    options = (correlation, grouping, eps, tie_calibration, threshold)
+
+    lin = None
+    if _perm_linear.applies(G, correlation, grouping, tie_calibration):
+        lin = _perm_linear.linear_terms(G, Z, pairs, correlation, grouping, eps, threshold)
+
+    tied = None  # pairs whose metric ties move tau's or Spearman's normaliser
+    if lin is not None and not lin[2].all() and _perm_ties.applies(correlation, tie_calibration):
+        tied = _perm_ties.Tied(G, Z, pairs, correlation, grouping)
+
+    cal: _perm_calibrated.Calibrated | _perm_calibrated_one.CalibratedOne | None = None
+    if _perm_calibrated.applies(G, correlation, grouping, tie_calibration):
+        cal = _perm_calibrated.Calibrated(G, Z, pairs, grouping)
+    elif _perm_calibrated_one.applies(G, grouping, tie_calibration, correlation):
+        cal = _perm_calibrated_one.CalibratedOne(G, Z, pairs)  # one long group
+
+    def differences(W, idx):
+        todo = [pairs[i] for i in idx]
+        if cal is not None:
+            return cal.differences(W, idx)
+        if lin is None:
+            return _differences(G, Z, todo, W, *options)
+        const, L, ok = lin
+        out = np.empty((W.shape[0], len(idx)))
+        fast = ok[idx]
+        if fast.any():
+            out[:, fast] = _perm_linear.linear_differences(W, const[idx[fast]], L[:, idx[fast]])
+        if not fast.all() and tied is not None:
+            out[:, ~fast] = tied.differences(W, idx[~fast])
+        elif not fast.all():
+            rest = [todo[i] for i in np.flatnonzero(~fast)]
+            out[:, ~fast] = _differences(G, Z, rest, W, *options)
+        return out
+
+    products = (
+        correlation == "pearson"
+        or lin is not None
+        or _quadratic(G, correlation, grouping, tie_calibration)
+    )
+    chunk = max(1, (_PRODUCT_CHUNK_CELLS if products else _CHUNK_CELLS) // max(1, G.size))
+    if tie_calibration:  # every pair of a group is held at once: bound them too
+        Gg, _ = _group(G, G, grouping)
+        n_valid = (~np.isnan(Gg)).sum(axis=1)
+        chunk = max(
+            1, min(chunk, _CHUNK_CELLS // max(1, int((n_valid * (n_valid - 1) // 2).sum())))
+        )
+    if cal is not None:  # swaps only (booleans): the candidate arrays bound themselves
+        chunk = max(1, _CALIBRATED_SWAP_CELLS // max(1, G.size))
+    delta, counts, used, kept = _resample(
+        differences,
+        len(pairs),
+        G.shape,
+        n_resamples=n_resamples,
+        block_size=block_size,
+        early_stopping=early_stopping,
+        return_draws=return_draws,
+        chunk=chunk,
+        rng=rng,
+        progress=progress,
+    )
+    return _result(
+        order,
+        observed,
+        delta,
+        counts,
+        used,
+        kept,
+        correlation=correlation,
+        grouping=grouping,
+        level=level,
+        n_resamples=n_resamples,
+        early_stopping=early_stopping,
+    )
+
+
+def _resample(
+    differences,
+    n_pairs,
+    shape,
+    *,
+    n_resamples,
+    block_size,
+    early_stopping,
+    return_draws,
+    chunk,
+    rng,
+    progress=None,
+):
+    """The resampling loop shared by the PERM-BOTH tests: ``differences(W, idx)`` gives the
+    permuted differences (resamples x pairs ``idx``) for swaps ``W`` (resamples x ``shape``);
+    blocks with early stopping as MTME, chunks of a block bounding the memory. Returns the
+    observed differences, the counts at least as large, the resamples used and the draws.
+
+    ``progress(fraction)``, if given, is called after every chunk with the share of the
+    resamples done (increasing, 1.0 last, also when early stopping ends every pair sooner);
+    it draws nothing from ``rng``, so results are the same with or without it."""
+    delta = differences(np.zeros((1, *shape), dtype=bool), np.arange(n_pairs))[0]
+    gen = np.random.default_rng(rng)
+    counts = np.zeros(n_pairs)
+    used = np.zeros(n_pairs, dtype=int)
+    active = np.ones(n_pairs, dtype=bool)
+    kept = np.full((n_pairs, n_resamples), np.nan) if return_draws else None
+    done = 0
+    while done < n_resamples and active.any():
+        block = min(block_size, n_resamples - done)
+        idx = np.flatnonzero(active)
+        for c0 in range(0, block, chunk):  # chunks of one block bound the memory
+            W = gen.random((min(chunk, block - c0), *shape)) < 0.5
+            diffs = differences(W, idx)
+            tol = _TOL * np.maximum(1.0, np.abs(delta[idx]))
+            counts[idx] += (diffs >= delta[idx] - tol).sum(axis=0)
+            if kept is not None:
+                kept[idx, done + c0 : done + c0 + W.shape[0]] = diffs.T
+            used[idx] += W.shape[0]
+            if progress is not None:
+                progress((done + c0 + W.shape[0]) / n_resamples)
+        done += block
+        if early_stopping:
+            p_now = counts / np.maximum(used, 1)
+            active &= ~((p_now < EARLY_MIN) | (p_now > EARLY_MAX))
+    if progress is not None and done < n_resamples:  # early stopping ended every pair
+        progress(1.0)
+    return delta, counts, used, kept
+
+
+def _result(order, observed, delta, counts, used, kept, **meta) -> PermBothResult:
+    """The result grids (row metric before column metric) from the per-pair arrays."""
+    iu = np.triu_indices(len(order), 1)  # the order of ``pairs``
+
+    def grid(values) -> pd.DataFrame:
+        out = np.full((len(order), len(order)), np.nan)
+        out[iu] = values
+        return pd.DataFrame(out, index=order, columns=order)
+
+    stat, pval, n_used = grid(delta), grid(counts / used), grid(used)
+    return PermBothResult(
+        statistic=stat,
+        pvalue=pval,
+        metrics=tuple(order),
+        correlations=pd.Series({m: observed[m] for m in order}, dtype=float),
+        n_resamples_used=n_used,
+        draws=kept,
+        **{**meta, "early_stopping": bool(meta["early_stopping"])},
+    )

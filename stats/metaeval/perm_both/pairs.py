@@ -1,0 +1,176 @@
+r"""MTME's item-pair permutation test (``perm_test='pairs'``): PERM-BOTH over the pairwise
+comparisons of acc23, the test WMT24-25 use for segment-level tie-calibrated acc23.
+
+``mt_metrics_eval.stats.PairwisePermutationSigDiff`` fixes each metric's epsilon once (the
+tie-calibrated one unless given; ties are metric differences :math:`|x_s - x_t| \le \epsilon`)
+and swaps, for every pair of cells :math:`(s, t)` of a group independently with probability
+1/2, which metric's comparison of the pair each permuted metric takes. acc23 of a group is the
+share of its pairs compared correctly (both tied, or both untied with the same sign as gold),
+averaged over the groups with a pair, so with :math:`c^a_j, c^b_j \in \{0, 1\}` the two
+metrics' correctness of pair :math:`j` and :math:`\omega_j` its weight
+(:math:`1 / (p_g n_g)`),
+
+.. math::
+
+    \mathrm{acc}(\tilde a) - \mathrm{acc}(\tilde b) = \sum_j s_j\, \omega_j (c^a_j - c^b_j),
+    \qquad s_j = -1 \text{ for a swapped pair, else } 1,
+
+one matrix product of the signs with the pairs' weighted differences for every resample and
+pair of metrics. Unlike PERM-BOTH over scores, the permuted metrics need not arise from any
+pair of score vectors (as MTME's docstring says); each metric keeps its own epsilon.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+
+from stats._core.budget import PRODUCT_SPEEDUP, check_budget
+from stats._core.errors import StatsInputError
+from stats._core.progress import check_progress
+from stats._core.validation import check_positive_int
+from stats.metaeval.meta_eval import GROUPINGS, _check_choice, _group, meta_correlation
+
+from .core import PermBothResult, _resample, _result
+
+__all__ = ["perm_both_pairs"]
+
+#: pairs of cells held at once (every metric's correctness of each)
+MAX_PAIRS = 5_000_000
+
+
+def perm_both_pairs(
+    metrics: Mapping[str, object],
+    gold,
+    *,
+    grouping: str = "item",
+    epsilon: float | None = None,
+    n_resamples: int = 1000,
+    early_stopping: bool = False,
+    block_size: int = 1000,
+    return_draws: bool = False,
+    rng=None,
+    progress=None,
+) -> PermBothResult:
+    """Item-pair permutation tests of every pair of metrics on segment-level acc23.
+
+    Parameters
+    ----------
+    metrics : mapping of str to array_like, shape (n_systems, n_items)
+    gold : array_like, shape (n_systems, n_items)
+        NaN where missing.
+    grouping : {'item', 'system', 'none'}
+        As :func:`stats.metaeval.meta_eval.meta_correlation` (pairs are formed within groups).
+    epsilon : float or None
+        The metrics' tie threshold; None (default) calibrates each metric's own, as MTME's
+        ``epsilon1=epsilon2=None``.
+    n_resamples, early_stopping, block_size, return_draws, rng, progress
+        As :func:`stats.metaeval.perm_both.core.perm_both`; a resample draws one swap per pair of cells.
+
+    Returns
+    -------
+    PermBothResult
+        ``correlation='acc23'``; ``correlations`` the metrics' acc23 at their epsilons.
+
+    Raises
+    ------
+    StatsInputError
+        Fewer than two metrics, shapes that differ, more than :data:`MAX_PAIRS` pairs of cells
+        (use grouping 'item').
+    """
+    _check_choice(grouping, GROUPINGS, "grouping")
+    check_progress(progress)
+    n_resamples = check_positive_int(n_resamples, "n_resamples")
+    block_size = check_positive_int(block_size, "block_size")
+    names = list(metrics)
+    if len(names) < 2:
+        raise StatsInputError(f"metrics: PERM-BOTH needs at least two metrics; got {len(names)}")
+    G = np.asarray(gold, dtype=float)
+    arrays = {m: np.asarray(metrics[m], dtype=float) for m in names}
+    for m, a in arrays.items():
+        if a.shape != G.shape:
+            raise StatsInputError(f"metrics[{m!r}] has shape {a.shape} but gold has {G.shape}")
+    Gg, _ = _group(G, G, grouping)
+    valid = ~np.isnan(Gg)
+    n = valid.sum(axis=1)
+    npairs = n * (n - 1) // 2
+    total = int(npairs.sum())
+    if total > MAX_PAIRS:
+        raise StatsInputError(
+            f"the item-pair permutation holds {total:,} pairs of cells, more than "
+            f"{MAX_PAIRS:,}; use grouping 'item' (WMT's choice)"
+        )
+    check_budget(
+        what="PERM-BOTH (item pairs)",
+        n_resamples=n_resamples,
+        n_segments=max(1, total),
+        n_metrics=len(names),
+        n_pairs=len(names) * (len(names) - 1) // 2,
+        pair_cost=max(1, total) / PRODUCT_SPEEDUP,  # one matrix product per chunk
+    )
+    fits = {
+        m: meta_correlation(
+            arrays[m],
+            G,
+            correlation="acc23",
+            grouping=grouping,
+            epsilon=epsilon,
+            tie_calibration=epsilon is None,
+        )
+        for m in names
+    }
+    observed = {m: fits[m].statistic for m in names}
+    order = sorted(names, key=lambda m: (math.isnan(observed[m]), -np.nan_to_num(observed[m]), m))
+    c = Gg.shape[1]
+    gi, si, ti = np.nonzero(
+        valid[:, :, None] & valid[:, None, :] & np.triu(np.ones((c, c), dtype=bool), 1)
+    )
+    dg = Gg[gi, si] - Gg[gi, ti]
+    n_groups = int((npairs > 0).sum())
+    weight = 1.0 / (npairs[gi] * max(1, n_groups))
+    correct = {}
+    for m in order:
+        eps = float(epsilon) if epsilon is not None else float(getattr(fits[m], "epsilon", 0.0))
+        x = _group(G, arrays[m], grouping)[1]
+        d = x[gi, si] - x[gi, ti]
+        m_tie = np.abs(d) <= eps
+        g_tie = dg == 0
+        ok = (g_tie & m_tie) | (~g_tie & ~m_tie & ((dg > 0) == (d > 0)))
+        correct[m] = ok.astype(float) * weight
+    pairs = [(order[i], order[j]) for i in range(len(order)) for j in range(i + 1, len(order))]
+    D = np.stack([correct[a] - correct[b] for a, b in pairs], axis=1) if total else None
+
+    def differences(W, idx):
+        if D is None:
+            return np.full((W.shape[0], len(idx)), np.nan)
+        # every pair active (no early stopping): D itself, not a copy of it per chunk
+        Dk = D if len(idx) == D.shape[1] else D[:, idx]
+        return (1.0 - 2.0 * W) @ Dk  # a swapped pair (W true) changes sides
+
+    delta, counts, used, kept = _resample(
+        differences,
+        len(pairs),
+        (total,),
+        n_resamples=n_resamples,
+        block_size=block_size,
+        early_stopping=early_stopping,
+        return_draws=return_draws,
+        chunk=max(1, 10_000_000 // max(1, total)),
+        rng=rng,
+        progress=progress,
+    )
+    return _result(
+        order,
+        observed,
+        delta,
+        counts,
+        used,
+        kept,
+        correlation="acc23",
+        grouping=grouping,
+        level="seg",
+        n_resamples=n_resamples,
+        early_stopping=early_stopping,
+    )

@@ -1,0 +1,152 @@
+r"""PERM-BOTH for system-level pairwise accuracy pooled over language pairs (MTME's global
+accuracy, Kocmi et al. 2021).
+
+The accuracy of a metric over several language pairs counts the pairs of systems of the same
+language pair that the metric orders as humans do (equal signs of the differences, ties
+included), over all such pairs:
+
+.. math::
+
+    \mathrm{acc} = \frac{\sum_\ell \#\{i<j \in \ell:\ \operatorname{sign}(h_i - h_j) =
+    \operatorname{sign}(m_i - m_j)\}}{\sum_\ell \binom{S_\ell}{2}}.
+
+PERM-BOTH as ``mt_metrics_eval.data.CompareMetricsWithGlobalAccuracy`` defines it: the system
+scores of all language pairs are concatenated, each metric standardised over the
+concatenation, and each (language pair, system) cell's pair of scores swapped with probability
+1/2. The difference of the two permuted accuracies is linear in the swaps
+(:mod:`stats.metaeval.perm_both._linear`), so every resample and pair of metrics is one matrix product.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+
+from stats._core.errors import StatsInputError
+from stats._core.progress import check_progress
+from stats._core.validation import check_positive_int
+from stats.metaeval.perm_both import _linear as _perm_linear
+
+from .core import PermBothResult, _resample, _result, _zscore
+
+__all__ = ["perm_both_pooled_accuracy"]
+
+
+def perm_both_pooled_accuracy(
+    metrics: Mapping[str, Mapping[str, object]],
+    gold: Mapping[str, object],
+    *,
+    n_resamples: int = 1000,
+    early_stopping: bool = False,
+    block_size: int = 1000,
+    return_draws: bool = False,
+    rng=None,
+    progress=None,
+) -> PermBothResult:
+    """PERM-BOTH tests of every pair of metrics on pairwise accuracy pooled over language pairs.
+
+    Parameters
+    ----------
+    metrics : mapping of language pair to a mapping of metric name to array_like (n_systems,)
+        Each language pair's system-level scores of each metric (the same metrics in every
+        language pair).
+    gold : mapping of language pair to array_like (n_systems,)
+        Human system scores, NaN for a system without one (left out, as MTME's None).
+    n_resamples, early_stopping, block_size, return_draws, rng, progress
+        As :func:`stats.metaeval.perm_both.core.perm_both`.
+
+    Returns
+    -------
+    PermBothResult
+        ``correlation='pairwise-accuracy'``, ``level='sys'``, ``grouping='pooled'``.
+
+    Raises
+    ------
+    StatsInputError
+        No language pair, metrics that differ between language pairs, fewer than two metrics,
+        lengths that differ from the gold's.
+    """
+    check_progress(progress)
+    n_resamples = check_positive_int(n_resamples, "n_resamples")
+    block_size = check_positive_int(block_size, "block_size")
+    lps = list(gold)
+    if not lps:
+        raise StatsInputError("gold: no language pair given")
+    names = list(metrics.get(lps[0], {}))
+    for lp in lps:
+        if lp not in metrics or set(metrics[lp]) != set(names):
+            raise StatsInputError(
+                f"metrics[{lp!r}]: every language pair needs the same metrics as {lps[0]!r}"
+            )
+    if len(names) < 2:
+        raise StatsInputError(f"metrics: PERM-BOTH needs at least two metrics; got {len(names)}")
+    golds = [np.asarray(gold[lp], dtype=float).ravel() for lp in lps]
+    width = max(len(g) for g in golds)
+    # systems x language pairs, NaN-padded: a group (column) per language pair
+    G = np.full((width, len(lps)), np.nan)
+    arrays = {m: np.zeros((width, len(lps))) for m in names}
+    for j, (lp, g) in enumerate(zip(lps, golds, strict=True)):
+        G[: len(g), j] = g
+        for m in names:
+            v = np.asarray(metrics[lp][m], dtype=float).ravel()
+            if v.shape != g.shape:
+                raise StatsInputError(
+                    f"metrics[{lp!r}][{m!r}] has {v.size} scores but gold has {g.size}"
+                )
+            if not np.isfinite(v[~np.isnan(g)]).all():
+                raise StatsInputError(f"metrics[{lp!r}][{m!r}]: scores must be finite numbers")
+            arrays[m][: len(g), j] = np.nan_to_num(v)
+    valid = ~np.isnan(G)
+    if int(sum(math.comb(int(k), 2) for k in valid.sum(axis=0))) == 0:
+        raise StatsInputError("gold: no language pair has two systems with human scores")
+    observed = {m: _pooled_accuracy(G, arrays[m]) for m in names}
+    order = sorted(names, key=lambda m: (-observed[m], m))
+    Z = {m: _zscore(arrays[m], valid) for m in order}  # over the concatenation, as MTME
+    pairs = [(order[i], order[j]) for i in range(len(order)) for j in range(i + 1, len(order))]
+    const, L, _ = _perm_linear.linear_terms(G, Z, pairs, "acc23", "item", 0.0, 0.0, pooled=True)
+
+    def differences(W, idx):
+        return _perm_linear.linear_differences(W, const[idx], L[:, idx])
+
+    chunk = max(1, 10_000_000 // max(1, G.size))
+    delta, counts, used, kept = _resample(
+        differences,
+        len(pairs),
+        G.shape,
+        n_resamples=n_resamples,
+        block_size=block_size,
+        early_stopping=early_stopping,
+        return_draws=return_draws,
+        chunk=chunk,
+        rng=rng,
+        progress=progress,
+    )
+    return _result(
+        order,
+        observed,
+        delta,
+        counts,
+        used,
+        kept,
+        correlation="pairwise-accuracy",
+        grouping="pooled",
+        level="sys",
+        n_resamples=n_resamples,
+        early_stopping=early_stopping,
+    )
+
+
+def _pooled_accuracy(G: np.ndarray, M: np.ndarray) -> float:
+    """Agreements over all within-column pairs of systems with gold scores."""
+    agree = pairs = 0
+    for j in range(G.shape[1]):
+        ok = ~np.isnan(G[:, j])
+        g, m = G[ok, j], M[ok, j]
+        iu = np.triu_indices(len(g), 1)
+        dg = np.sign(g[:, None] - g[None, :])[iu]
+        dm = np.sign(m[:, None] - m[None, :])[iu]
+        agree += int((dg == dm).sum())
+        pairs += len(dg)
+    return agree / pairs
