@@ -51,7 +51,7 @@ __all__ = ["is_appraise_export", "read_appraise"]
 _TYPE = re.compile(r"^[A-Z]{3}$")
 _MARKED = ("#incomplete", "#dup")
 _SPANS = re.compile(r"^\s*\[\s*\{")
-_OUTPUT_NAME = re.compile(r"^[^.]+\.[a-z]{2,3}-[a-z]{2,3}\.hyp\.(.+)\.[a-z]{2,3}(?:\.txt)?$")
+_OUTPUT_NAME = re.compile(r"^[^.]+\.[a-z]{2,3}-[a-z]{2,3}\.hyp\.(.+?)\.[a-z]{2,3}(?:\.txt)?$")
 _BOOL = ("true", "false")
 #: ISO 639-3 -> the two-letter code WMT's file names use
 _ISO1 = {
@@ -193,17 +193,15 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
     short = system.str.extract(_OUTPUT_NAME, expand=False)
     notes = []
     if short.notna().any():
-        renamed = short.notna()
-        mapping = dict(zip(system[renamed], short[renamed], strict=True))
-        clash = pd.Series(list(mapping.values())).duplicated().any() or bool(
-            set(mapping.values()) & set(system[~renamed])
-        )
-        if not clash:
+        # one name per (language pair, system): shortened unless two would become one
+        names = pd.DataFrame({"lp": fixed["src"] + "-" + fixed["tgt"], "full": system,
+                              "short": short.fillna(system)}).drop_duplicates()  # fmt: skip
+        if not names.duplicated(["lp", "short"]).any():
             system = short.fillna(system)
-            first = next(iter(mapping.items()))
+            changed = names[names["full"] != names["short"]]
             notes.append(
-                f"{len(mapping)} system names shortened to the name the findings print "
-                f"({first[0]} -> {first[1]})"
+                f"{len(changed)} system names shortened to the name the findings print "
+                f"({changed['full'].iloc[0]} -> {changed['short'].iloc[0]})"
             )
     frame = pd.DataFrame(
         {
