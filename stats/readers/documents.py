@@ -73,6 +73,10 @@ class HumanRatings:
     documents : pandas.DataFrame or None
         Document-level ratings the file holds beside the segment ratings (WMT22-23 DA+SQM
         ``isDocScore`` rows), kept apart: same columns as ``frame``.
+    line_offset : int
+        What to add to a segment id to get its line of the documents file (0: the id is the
+        line, as in WMT24's ESA files; -1 for Marot's ``globalSegId``, which counts the canary
+        line as 1, as WMT24's ``humeval/tools.py`` aligns them).
     """
 
     frame: pd.DataFrame
@@ -83,6 +87,7 @@ class HumanRatings:
     read_as: str = ""
     notes: tuple[str, ...] = ()
     documents: pd.DataFrame | None = None
+    line_offset: int = 0
 
     @property
     def systems(self) -> tuple[str, ...]:
@@ -170,6 +175,7 @@ def attach_domains(ratings: HumanRatings, documents: list[DocumentsFile]) -> Hum
         doc = docs[0]
         sub = frame.iloc[rows]
         seg = pd.to_numeric(sub["segment"], errors="coerce").to_numpy(dtype=float)
+        seg = seg + ratings.line_offset
         n = len(doc.frame)
         outside = ~((seg >= 0) & (seg < n) & (seg == np.floor(seg)))
         if outside.any():
@@ -186,8 +192,8 @@ def attach_domains(ratings: HumanRatings, documents: list[DocumentsFile]) -> Hum
         if wrong.any():
             i = int(np.flatnonzero(wrong)[0])
             raise StatsInputError(
-                f"{ratings.name}, line {sub[LINE].iloc[i]}: segment {at[i]} is in document "
-                f"{sub['document'].iloc[i]!r} there but in {expected[i]!r} in {doc.name}: the "
+                f"{ratings.name}, line {sub[LINE].iloc[i]}: segment {sub['segment'].iloc[i]} is "
+                f"in document {sub['document'].iloc[i]!r} there but in {expected[i]!r} in {doc.name}: the "
                 "documents file does not match these ratings"
             )
         domains[rows] = doc.frame["domain"].to_numpy(dtype=object)[at]

@@ -340,7 +340,9 @@ def read_mqm(
         f"read as MQM error spans, {layout}, {len(header)} fields, {len(rows):,} rows -> "
         f"{len(frame):,} ratings by {frame['rater'].nunique()} raters, scored with {how}{where}"
     )
+    if marot:
+        read_as += "; a documents file's line is globalSegId - 1 (WMT24's tools.py)"
     return HumanRatings(
         frame=frame, name=label, protocol="MQM", has_domains=has_domain, read_as=read_as,
-        notes=tuple(notes),
+        notes=tuple(notes), line_offset=-1 if marot else 0,
     )  # fmt: skip

@@ -304,3 +304,23 @@ def test_da_segment_names_without_submission_id(tmp_path):
     two.write_text("\n".join([rows[0], "A.1 1 5 0 1", "A.2 1 6 0 1", "A.1 2 5 0 1",
                               "A.2 2 6 0 1"]) + "\n")  # fmt: skip
     assert set(read_da_segment_scores(two)["system"]) == {"A.1", "A.2"}
+
+
+def test_marot_global_segment_ids_meet_the_documents_file(tmp_path):
+    """WMT24's MQM files (Marot exports): globalSegId 1 is the canary line, so a segment's
+    line of the documents file is globalSegId - 1, as the organisers' tools.py aligns them."""
+    docs = ["canary\tcanary"] + [f"{'news' if d < 2 else 'speech'}\tdoc{d}"
+                                 for d in range(3) for _ in range(4)]  # fmt: skip
+    (tmp_path / "en-de.docs").write_text("\n".join(docs) + "\n")
+    head = "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity"
+    rows = []
+    for system, sev in (("A", "minor"), ("B", "major")):
+        for line in range(1, 13):
+            rows.append((system, f"doc{(line - 1) // 4}", str((line - 1) % 4 + 1), str(line + 1),
+                         "r1", "s", "t", "Accuracy/Mistranslation", sev))  # fmt: skip
+    path = write_mqm(tmp_path / "mqm_generalMT2024_ende.tsv", rows, head)
+    (res,) = paired_rankings([str(path)], documents=[str(tmp_path / "en-de.docs")],
+                             mqm_weights="wmt24")  # fmt: skip
+    assert set(res.domains) == {"news", "speech"}
+    assert res.systems == ("A", "B") and res.score["A"] == pytest.approx(-1.0)
+    assert "globalSegId - 1" in res.read_as[0]
