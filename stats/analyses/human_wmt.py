@@ -139,7 +139,7 @@ def _read_docs(item):
 
 #: the score each protocol is ranked by when none is asked for: WMT22-23 ranked DA+SQM by
 #: per-annotator z (make_rankings.py); WMT24 ranked ESA and MQM by the raw scores (tools.py)
-DEFAULT_SCORE = {"DA+SQM": "z", "ESA": "raw", "MQM": "raw", "DA (z)": "raw"}
+DEFAULT_SCORE = {"DA+SQM": "z", "ESA": "raw", "MQM": "raw", "DA (z)": "z"}
 
 
 def paired_rankings(
@@ -194,7 +194,14 @@ def paired_rankings(
         if exclude:
             notes.append(f"left out by choice: {', '.join(map(str, exclude))}")
         kind = score or DEFAULT_SCORE.get(protocol, "raw")
-        if kind == "z" and protocol != "DA (z)":
+        if protocol == "DA (z)":
+            if score == "raw":
+                raise StatsInputError(
+                    "score: the paired ranking takes the z scores of published DA segment "
+                    "files and judgement files; rank them unpaired for raw scores"
+                )
+            kind = "z"
+        elif kind == "z":
             frame, left = standardize_per_rater(frame)
             if left:
                 notes.append(

@@ -26,7 +26,13 @@ JSON output of that ranking::
                          "score": {system: score}, "pvalues": {a: {b: p}},
                          ["pvalues_adjusted": {a: {b: p}} with --correction holm|bh],
                          "rank_range": {system: [top, bottom]}, "clusters": [[names], ...],
-                         "n_items": {system: items}}]}
+                         "n_items": {system: items}, "human_score": "raw"|"z",
+                         "read_as": [file: what it was read as], "notes": [...],
+                         "segments": [{system, domain, document, segment, score, n}],
+                         "documents": [{system, domain, document, score, n}]}]}
+
+``--segments FILE`` writes the segments and documents as one TSV. What each file was read as,
+and the notes, go to stderr too, one line each.
 
 Otherwise (2014-2020 files): ``pvalues[a][b]`` is the one-sided Wilcoxon rank-sum p that a's segment scores are higher than
 b's (R's ``wilcox.test``: normal approximation, continuity correction), for every ordered pair;
@@ -210,21 +216,14 @@ def run(args) -> str:
 def _paired(args, alpha: float) -> str:
     from stats.human.paired import ranking_latex
 
-    from ..analyses import paired_rankings
-
-    results = paired_rankings(
-        args.human,
-        documents=args.documents,
-        test=args.test or "signed-rank",
-        by_domain=args.by_domain is not False,
-        average=args.average,
-        alpha=alpha,
-        correction=args.correction,
-        lp=args.lp,
-        exclude=args.exclude,
-        score=args.human_score,
-        mqm_weights=_mqm_weights(args),
-    )
+    try:
+        results = _paired_rankings(args, alpha)
+    except StatsInputError as exc:  # the library names its arguments, the CLI its flags
+        text = str(exc)
+        for arg, flag in (("score:", "--human-score:"), ("exclude:", "--exclude:")):
+            if text.startswith(arg):
+                raise StatsInputError(flag + text[len(arg):]) from None
+        raise
     if args.mqm_weights and not any(r.protocol == "MQM" for r in results):
         raise StatsInputError("--mqm-weights: none of these files is an MQM file")
     _say([line for r in results for line in r.read_as] + [
@@ -275,6 +274,24 @@ def _paired(args, alpha: float) -> str:
                 for r in results
             ]
         }
+    )
+
+
+def _paired_rankings(args, alpha: float):
+    from ..analyses import paired_rankings
+
+    return paired_rankings(
+        args.human,
+        documents=args.documents,
+        test=args.test or "signed-rank",
+        by_domain=args.by_domain is not False,
+        average=args.average,
+        alpha=alpha,
+        correction=args.correction,
+        lp=args.lp,
+        exclude=args.exclude,
+        score=args.human_score,
+        mqm_weights=_mqm_weights(args),
     )
 
 

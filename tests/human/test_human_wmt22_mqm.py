@@ -324,3 +324,15 @@ def test_marot_global_segment_ids_meet_the_documents_file(tmp_path):
     assert set(res.domains) == {"news", "speech"}
     assert res.systems == ("A", "B") and res.score["A"] == pytest.approx(-1.0)
     assert "globalSegId - 1" in res.read_as[0]
+
+
+def test_options_that_do_not_apply_are_refused_in_one_line(tmp_path, capsys):
+    rows = ["SYS SID RAW.SCR Z.SCR N"] + [f"{s}.1 {i} {50 + i} {i / 10} 1"
+                                          for s in "AB" for i in range(1, 6)]  # fmt: skip
+    da = tmp_path / "ad-seg-scores-de-en.csv"
+    da.write_text("\n".join(rows) + "\n")
+    for extra in (["--test", "signed-rank", "--human-score", "raw"], ["--segments", "x.tsv"],
+                  ["--mqm-weights", "wmt24"]):  # fmt: skip
+        assert main(["human", "--human", str(da), *extra]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("error: --"), err
