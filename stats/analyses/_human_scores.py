@@ -85,7 +85,17 @@ def segment_scores_frame(files: Files, *, lp: str | None = None) -> pd.DataFrame
             .reset_index()
         )
         pair = lp or language_pair_from_name(judged[0].name) or "all"
-        frames.append(per_segment.assign(lp=pair, n=per_segment["n"].astype(float)))
+        block = per_segment.assign(lp=pair, n=per_segment["n"].astype(float))
+        block.attrs = {
+            "name": " + ".join(item.name for item in judged),
+            "read_as": (
+                f"read as human judgements (SYSTEM SEGMENT ANNOTATOR CRITERION SCORE), "
+                f"{len(z):,} judgements, criterion {criterion} ranked "
+                f"({', '.join(sorted(present))} given), each annotator's scores standardised, "
+                f"{pair}"
+            ),
+        }
+        frames.append(block)
     notes = tuple(n for f in frames for n in f.attrs.get("notes", ()))
     read_as = tuple(
         f"{f.attrs['name']}: {f.attrs['read_as']}" for f in frames if f.attrs.get("read_as")

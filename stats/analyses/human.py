@@ -5,6 +5,7 @@ Mathur & Baldwin, WMT 2014, Tables 1-2).
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping, Sequence
 
 import pandas as pd
@@ -186,13 +187,16 @@ def accuracy_from_results(
 
 def _judged_names(names, judged) -> dict[str, str]:
     """``{output name: judged name}`` for outputs not judged under their own name whose name
-    ends in ``"." + judged name`` for exactly one judged system."""
+    ends in ``"." + judged name`` (``generaltest2023.en-de.hyp.ONLINE-W``), or is the judged
+    name with the submission id the organisers append (``Online-Y.3``, as WMT20-22's metric
+    files name systems; the DA reader drops it), for exactly one judged system."""
     judged = [str(j) for j in judged]
     out = {}
     for name in map(str, names):
         if name in judged:
             continue
-        hits = [j for j in judged if name.endswith("." + j)]
+        base = re.sub(r"\.\d+$", "", name)
+        hits = [j for j in judged if name.endswith("." + j) or base == j]
         if len(hits) == 1 and hits[0] not in names:
             out[name] = hits[0]
     return out
