@@ -121,7 +121,8 @@ def read_human_ratings(
         out.append(
             HumanRatings(
                 frame=rated, name=label, protocol="DA (z)",
-                read_as="; ".join(frame.attrs.get("read_as", ())),
+                # each entry is "name: read as ...": the label names them all already
+                read_as="; ".join(t.split(": ", 1)[-1] for t in frame.attrs.get("read_as", ())),
                 notes=tuple(frame.attrs.get("notes", ())),
             )
         )  # fmt: skip

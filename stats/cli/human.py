@@ -31,7 +31,7 @@ JSON output of that ranking::
                          "segments": [{system, domain, document, segment, score, n}],
                          "documents": [{system, domain, document, score, n}]}]}
 
-``--segments FILE`` writes the segments and documents as one TSV. What each file was read as,
+``--segments OUTFILE`` writes the segments and documents as one TSV. What each file was read as,
 and the notes, go to stderr too, one line each.
 
 Otherwise (2014-2020 files): ``pvalues[a][b]`` is the one-sided Wilcoxon rank-sum p that a's segment scores are higher than
@@ -143,9 +143,9 @@ def add_parser(subparsers) -> None:
     )
     p.add_argument(
         "--segments",
-        metavar="FILE",
+        metavar="OUTFILE",
         help="also write the per-segment and per-document scores (mean over raters; mean "
-        "over segments) of the paired ranking to FILE as TSV",
+        "over segments) of the paired ranking to OUTFILE as TSV",
     )
     p.add_argument("--alpha", type=float, default=0.05, help="cluster lines at (default 0.05)")
     p.add_argument("--format", choices=["json", "tsv", "latex"], default="json")
