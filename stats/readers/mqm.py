@@ -150,10 +150,22 @@ def mqm_weight(severity, category, weights=None) -> np.ndarray:
     sev = pd.Series(np.asarray(severity, dtype=object), dtype=object).fillna("")
     cat = pd.Series(np.asarray(category, dtype=object), dtype=object).fillna("")
     rule = _resolve(weights)
+    codes, usev, ucat = _distinct_pairs(sev, cat)
     if isinstance(rule, str):
-        return _wmt24_weight(sev, cat)
-    w = _prefix_weight(sev, cat, rule)
-    return np.where(np.isnan(w), 0.0, w)
+        return _wmt24_weight(usev, ucat)[codes]
+    w = _prefix_weight(usev, ucat, rule)
+    return np.where(np.isnan(w), 0.0, w)[codes]
+
+
+def _distinct_pairs(sev: pd.Series, cat: pd.Series) -> tuple[np.ndarray, pd.Series, pd.Series]:
+    """A file has few distinct (severity, category) pairs: their codes per row and the pairs,
+    so that each is weighed once."""
+    cs, us = pd.factorize(sev.to_numpy())
+    cc, uc = pd.factorize(cat.to_numpy())
+    both, codes = np.unique(cs.astype(np.int64) * max(len(uc), 1) + cc, return_inverse=True)
+    usev = pd.Series(us[both // max(len(uc), 1)], dtype=object)
+    ucat = pd.Series(uc[both % max(len(uc), 1)], dtype=object)
+    return codes.reshape(-1), usev, ucat
 
 
 def _prefix_weight(sev: pd.Series, cat: pd.Series, rule: Mapping[str, float]) -> np.ndarray:
@@ -183,8 +195,9 @@ def _unmatched(severity, category, rule) -> np.ndarray:
         return np.zeros(len(severity), dtype=bool)
     sev = pd.Series(np.asarray(severity, dtype=object), dtype=object).fillna("")
     cat = pd.Series(np.asarray(category, dtype=object), dtype=object).fillna("")
-    none = np.isnan(_prefix_weight(sev, cat, rule))
-    return none & (sev.str.lower() != "no-error").to_numpy()
+    codes, usev, ucat = _distinct_pairs(sev, cat)
+    none = np.isnan(_prefix_weight(usev, ucat, rule))
+    return (none & (usev.str.lower() != "no-error").to_numpy())[codes]
 
 
 def _wmt24_weight(sev: pd.Series, cat: pd.Series) -> np.ndarray:
