@@ -5,6 +5,7 @@ Mathur & Baldwin, WMT 2014, Tables 1-2).
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping, Sequence
 
 import pandas as pd
@@ -15,7 +16,6 @@ from stats.human.gold import (
     HumanGoldResult,
     gold_from_segment_scores,
     human_gold_standard,
-    standardize_judgements,
 )
 from stats.human.ranking import HumanRankingResult, human_ranking
 from stats.metaeval.outliers import mad_outliers
@@ -24,15 +24,17 @@ from stats.mt.randomized import (
 )
 from stats.mt.sufficient import SegmentStatistics, extract_statistics
 
-from ..readers._common import Decoded, source_name
-from ..readers.da_segments import (
-    is_da_segment_file,
-    language_pair_from_name,
-    read_da_segment_scores,
-)
-from ..readers.judgements import CRITERIA, read_judgement_files
+from ..readers._common import source_name
+from ..readers.judgements import read_judgement_files
 from ..readers.segments import read_parallel, statistics_from_score_file
+from ._human_scores import (
+    _check_segments_once,
+    _split_da_files,
+    segment_scores_frame,
+    without_systems,
+)
 from ._inputs import FileInput, Files, _named, decode_files
+from .human_wmt import is_wmt_human_file, wmt_gold
 from .mt_systems import TEXT_METRICS
 
 
@@ -54,8 +56,6 @@ def human_gold(
     standardisation included -- and ``result.warnings`` names them."""
     if not judgements:
         raise StatsInputError("judgements: no judgements file given")
-    from .human_wmt import is_wmt_human_file, wmt_gold
-
     judgements = decode_files(judgements)  # read once, whichever reader takes them
     if any(is_wmt_human_file(f) for f in judgements):  # WMT22-25: the paired ranking's grid
         return _noting_exclusion(wmt_gold(judgements, alpha=alpha, exclude=exclude), exclude)
@@ -67,9 +67,9 @@ def human_gold(
         )
     if judged:
         read = read_judgement_files(*judged)
-        read = dataclasses.replace(read, frame=_without_systems(read.frame, exclude))
+        read = dataclasses.replace(read, frame=without_systems(read.frame, exclude))
         return _noting_exclusion(human_gold_standard(read, alpha=alpha), exclude)
-    scores = _without_systems(pd.concat(da, ignore_index=True), exclude)
+    scores = without_systems(pd.concat(da, ignore_index=True), exclude)
     pairs = sorted(set(scores["lp"]))
     if len(pairs) > 1:
         raise StatsInputError(
@@ -79,21 +79,6 @@ def human_gold(
     _check_segments_once(scores)
     name = " + ".join(f.attrs["name"] for f in da)
     return _noting_exclusion(gold_from_segment_scores(scores, alpha=alpha, name=name), exclude)
-
-
-def _without_systems(rows: pd.DataFrame, exclude: Sequence[str]) -> pd.DataFrame:
-    """``rows`` without the systems of ``exclude`` (each must be among them)."""
-    exclude = [str(s) for s in exclude]
-    if not exclude:
-        return rows
-    present = set(rows["system"].astype(str))
-    unknown = [s for s in exclude if s not in present]
-    if unknown:
-        raise StatsInputError(
-            f"exclude: no judgements of {', '.join(unknown)}; the systems judged are "
-            f"{', '.join(sorted(present))}"
-        )
-    return rows[~rows["system"].astype(str).isin(exclude)].reset_index(drop=True)
 
 
 def _noting_exclusion(gold: HumanGoldResult, exclude: Sequence[str]) -> HumanGoldResult:
@@ -119,36 +104,6 @@ def human_outliers(gold: HumanGoldResult, *, threshold: float = 2.5) -> tuple[st
     z = gold.scores[f"{gold.criteria[0]}_z"].reindex(list(gold.systems))
     flagged = mad_outliers(z.to_numpy(dtype=float), threshold=threshold)
     return tuple(s for s, out in zip(gold.systems, flagged, strict=True) if out)
-
-
-def _split_da_files(
-    files: Files, *, lp: str | None, lp_required: bool = True
-) -> tuple[list[pd.DataFrame], list[Decoded]]:
-    """Published segment-level DA files read (each frame's ``attrs["name"]`` is its display
-    name), and the other files, decoded, for the judgement reader."""
-    da, judged = [], []
-    for item in decode_files(files):  # each decoded once: its kind, then its reader
-        head = item.text.lstrip().split("\n", 1)[0].split()
-        if is_da_segment_file(head):
-            pair = lp or language_pair_from_name(item.name)
-            if pair is None and not lp_required:
-                pair = "(language pair not named)"
-            frame = read_da_segment_scores(item, lp=pair)
-            frame.attrs["name"] = item.name
-            da.append(frame)
-        else:
-            judged.append(item)
-    return da, judged
-
-
-def _check_segments_once(scores: pd.DataFrame) -> None:
-    repeated = scores.duplicated(["lp", "system", "segment"])
-    if repeated.any():
-        first = scores[repeated].iloc[0]
-        raise StatsInputError(
-            f"human: {first['lp']}: system {first['system']!r} has segment "
-            f"{first['segment']!r} in more than one file"
-        )
 
 
 def accuracy_statistics(
@@ -232,55 +187,50 @@ def accuracy_from_results(
 
 def _judged_names(names, judged) -> dict[str, str]:
     """``{output name: judged name}`` for outputs not judged under their own name whose name
-    ends in ``"." + judged name`` for exactly one judged system."""
+    ends in ``"." + judged name`` (``generaltest2023.en-de.hyp.ONLINE-W``), or is the judged
+    name with the submission id the organisers append (``Online-Y.3``, as WMT20-22's metric
+    files name systems; the DA reader drops it), for exactly one judged system."""
     judged = [str(j) for j in judged]
     out = {}
     for name in map(str, names):
         if name in judged:
             continue
-        hits = [j for j in judged if name.endswith("." + j)]
+        base = re.sub(r"\.\d+$", "", name)
+        hits = [j for j in judged if name.endswith("." + j) or base == j]
         if len(hits) == 1 and hits[0] not in names:
             out[name] = hits[0]
     return out
 
 
 def human_rankings(
-    files: Files, *, lp: str | None = None, score: str = "z", alpha: float = 0.05
+    files: Files,
+    *,
+    lp: str | None = None,
+    score: str = "z",
+    alpha: float = 0.05,
+    exclude: Sequence[str] = (),
 ) -> list[HumanRankingResult]:
     """Findings-style human rankings (:func:`stats.human.ranking.human_ranking`), one per
     language pair, from published segment-level DA files (``SYS SID RAW.SCR Z.SCR N``; the
     language pair from ``lp`` or the ``xx-yy`` ending each file name) or from judgement files
     (``SYSTEM SEGMENT ANNOTATOR CRITERION SCORE``: each annotator's scores standardised, the
     first criterion given -- adequacy when there is one -- averaged per system and segment;
-    the language pair is ``lp``, or the file name's, or ``"all"``).
+    the language pair is ``lp``, or the file name's, or ``"all"``). The systems of
+    ``exclude`` are left out (each must be among them).
 
     Several files of one language pair are one set; the rankings come in language-pair order.
     """
     scores = segment_scores_frame(files, lp=lp)
+    attrs = dict(scores.attrs)
+    notes = tuple(attrs.get("notes", ()))
+    if exclude:
+        scores = without_systems(scores, exclude)
+        notes += (f"left out by choice: {', '.join(map(str, exclude))}",)
     return [
-        human_ranking(block, score=score, alpha=alpha, lp=str(pair))
+        dataclasses.replace(
+            human_ranking(block, score=score, alpha=alpha, lp=str(pair)),
+            read_as=tuple(attrs.get("read_as", ())),
+            notes=notes,
+        )
         for pair, block in scores.groupby("lp", sort=True)
     ]
-
-
-def segment_scores_frame(files: Files, *, lp: str | None = None) -> pd.DataFrame:
-    """Per (language pair, system, segment): ``raw``, ``z`` and ``n``, from published DA segment
-    files or judgement files (see :func:`human_rankings`)."""
-    if not files:
-        raise StatsInputError("human: no file given")
-    frames, judged = _split_da_files(files, lp=lp)
-    if judged:
-        z = standardize_judgements(read_judgement_files(*judged))
-        present = set(z["criterion"])
-        criterion = next(c for c in (*CRITERIA, *sorted(present)) if c in present)
-        per_segment = (
-            z[z["criterion"] == criterion]
-            .groupby(["system", "segment"], sort=False)
-            .agg(raw=("score", "mean"), z=("z", "mean"), n=("score", "size"))
-            .reset_index()
-        )
-        pair = lp or language_pair_from_name(judged[0].name) or "all"
-        frames.append(per_segment.assign(lp=pair, n=per_segment["n"].astype(float)))
-    scores = pd.concat(frames, ignore_index=True)
-    _check_segments_once(scores)
-    return scores

@@ -13,7 +13,12 @@ import pandas as pd
 
 from stats._core.errors import StatsInputError
 from stats.human.gold import HumanGoldResult
-from stats.human.paired import PairedRankingResult, gold_from_ranking, paired_ranking
+from stats.human.paired import (
+    PairedRankingResult,
+    gold_from_ranking,
+    paired_ranking,
+    standardize_per_rater,
+)
 
 from ..readers._common import LINE, load_text
 from ..readers.appraise import is_appraise_export, read_appraise
@@ -26,6 +31,7 @@ from ..readers.documents import (
     read_documents,
 )
 from ..readers.mqm import is_mqm_file, read_mqm
+from ._human_scores import segment_scores_frame, without_systems
 from ._inputs import Files, _named, decode_files
 
 __all__ = [
@@ -69,7 +75,7 @@ def is_wmt_human_file(item, *, documents: bool = False) -> bool:
 
 
 def read_human_ratings(
-    files: Files, *, documents: Files = (), lp: str | None = None
+    files: Files, *, documents: Files = (), lp: str | None = None, mqm_weights=None
 ) -> list[HumanRatings]:
     """Read human evaluation files, each detected from its content, into ratings with domains.
 
@@ -79,9 +85,9 @@ def read_human_ratings(
     2014-2020 formats run through the same paired procedure. ``documents`` (WMT documents
     files, ``en-ja.docs``) give the domains; a documents file among ``files`` counts as one.
     ``lp`` names the language pair of MQM and 2014-2020 files (Appraise exports carry theirs).
+    ``mqm_weights`` weighs MQM errors (:func:`stats.readers.mqm.read_mqm`: None for
+    mt-metrics-eval's score_mqm defaults, ``"wmt24"``, or score_mqm's ``--weights`` syntax).
     """
-    from .human import segment_scores_frame
-
     if not files:
         raise StatsInputError("human: no file given")
     docs = [_read_docs(d) for d in documents]
@@ -92,7 +98,7 @@ def read_human_ratings(
         if kind == "appraise":
             out.append(read_appraise(item))
         elif kind == "mqm":
-            out.append(read_mqm(item, lp=lp))
+            out.append(read_mqm(item, lp=lp, weights=mqm_weights))
         elif kind == "documents":
             docs.append(read_documents(item))
         else:
@@ -112,7 +118,14 @@ def read_human_ratings(
             }
         )
         label = " + ".join(item.name for item in other)
-        out.append(HumanRatings(frame=rated, name=label, protocol="DA (z)"))
+        out.append(
+            HumanRatings(
+                frame=rated, name=label, protocol="DA (z)",
+                # each entry is "name: read as ...": the label names them all already
+                read_as="; ".join(t.split(": ", 1)[-1] for t in frame.attrs.get("read_as", ())),
+                notes=tuple(frame.attrs.get("notes", ())),
+            )
+        )  # fmt: skip
     if not out:
         raise StatsInputError("human: only documents files given; add the ratings")
     if docs:
@@ -123,6 +136,11 @@ def read_human_ratings(
 def _read_docs(item):
     source, name = _named(item)
     return read_documents(source, name=name)
+
+
+#: the score each protocol is ranked by when none is asked for: WMT22-23 ranked DA+SQM by
+#: per-annotator z (make_rankings.py); WMT24 ranked ESA and MQM by the raw scores (tools.py)
+DEFAULT_SCORE = {"DA+SQM": "z", "ESA": "raw", "MQM": "raw", "DA (z)": "z"}
 
 
 def paired_rankings(
@@ -136,16 +154,24 @@ def paired_rankings(
     correction: str = "none",
     exclude: Sequence[str] = (),
     lp: str | None = None,
+    score: str | None = None,
+    mqm_weights=None,
 ) -> list[PairedRankingResult]:
     """WMT24-style rankings (:func:`stats.human.paired.paired_ranking`), one per protocol and
     language pair, in that order. Several files of one protocol are one set; the systems of
-    ``exclude`` are left out first."""
-    ratings = read_human_ratings(files, documents=documents, lp=lp)
-    if exclude:
-        from .human import _without_systems
+    ``exclude`` are left out first.
 
+    ``score``: ``'raw'`` ranks the ratings as given, ``'z'`` each rater's ratings standardised
+    per language pair (:func:`stats.human.paired.standardize_per_rater`, as WMT22 ranked
+    DA+SQM); None: per protocol, :data:`DEFAULT_SCORE`. Each result carries what each file was
+    read as (``read_as``), the notes (``notes``: systems left out, raters without spread,
+    names shortened, errors weighed 0), and the per-segment and per-document scores."""
+    if score not in (None, "raw", "z"):
+        raise StatsInputError(f"score must be 'raw' or 'z'; got {score!r}")
+    ratings = read_human_ratings(files, documents=documents, lp=lp, mqm_weights=mqm_weights)
+    if exclude:
         rated = pd.concat([r.frame for r in ratings], ignore_index=True)
-        _without_systems(rated, exclude)  # each must be among the systems rated
+        without_systems(rated, exclude)  # each must be among the systems rated
         ratings = [
             dataclasses.replace(r, frame=r.frame[~r.frame["system"].isin(list(exclude))])
             for r in ratings
@@ -157,13 +183,66 @@ def paired_rankings(
     for protocol, group in by_protocol.items():
         frame = pd.concat([r.frame for r in group], ignore_index=True)
         domains = all(r.has_domains for r in group)
-        for lp, block in frame.groupby("lp", sort=True):
+        read_as = tuple(f"{r.name}: {r.read_as}" for r in group if r.read_as)
+        notes = [n for r in group for n in r.notes]
+        notes += [f"{r.name}: {n:,} {why}" for r in group for why, n in r.dropped.items() if n]
+        n_doc = sum(0 if r.documents is None else len(r.documents) for r in group)
+        if n_doc:
+            notes.append(
+                f"{n_doc:,} document-level ratings (isDocScore) kept apart, not ranked "
+                "(as WMT22's make_rankings.py by default)"
+            )
+        if exclude:
+            notes.append(f"left out by choice: {', '.join(map(str, exclude))}")
+        kind = score or DEFAULT_SCORE.get(protocol, "raw")
+        if protocol == "DA (z)":
+            if score == "raw":
+                raise StatsInputError(
+                    "score: the paired ranking takes the z scores of published DA segment "
+                    "files and judgement files; rank them unpaired for raw scores"
+                )
+            kind = "z"
+        elif kind == "z":
+            frame, left = standardize_per_rater(frame)
+            if left:
+                notes.append(
+                    f"{len(left)} rater(s) without spread left out of the z scores (as "
+                    f"WMT22's make_rankings.py): {', '.join(left)}"
+                )
+        for pair, block in frame.groupby("lp", sort=True):
             res = paired_ranking(
                 block, test=test, by_domain=by_domain and domains, average=average,
-                alpha=alpha, correction=correction, lp=str(lp),
+                alpha=alpha, correction=correction, lp=str(pair),
             )  # fmt: skip
-            results.append(dataclasses.replace(res, protocol=protocol))
+            seg, doc = _segment_and_document_scores(block)
+            results.append(
+                dataclasses.replace(
+                    res,
+                    protocol=protocol,
+                    score_kind=kind,
+                    notes=tuple(notes),
+                    read_as=read_as,
+                    segment_scores=seg,
+                    document_scores=doc,
+                )  # fmt: skip
+            )
     return results
+
+
+def _segment_and_document_scores(block: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per (system, domain, document, segment): mean score over its raters and their number;
+    per (system, domain, document): the mean of its segment scores and their number."""
+    seg = (
+        block.groupby(["system", "domain", "document", "segment"], sort=False)["score"]
+        .agg(score="mean", n="size")
+        .reset_index()
+    )
+    doc = (
+        seg.groupby(["system", "domain", "document"], sort=False)["score"]
+        .agg(score="mean", n="size")
+        .reset_index()
+    )
+    return seg, doc
 
 
 def wmt_gold(

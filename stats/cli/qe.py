@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 
 from stats._core.errors import StatsInputError
 
@@ -284,6 +285,8 @@ def run(args) -> str:
     grid = grid_significance(
         pvalues, alpha=args.alpha, correction=args.correction, alternative=args.alternative
     )
+    if inp.data.read_as:  # once the answer stands (a refusal is the one line on stderr)
+        print(f"{inp.data.source}: {inp.data.read_as}", file=sys.stderr)
     if args.format == "tsv":
         parts = [
             f"# n = {result.n}; rescaled to {args.rescale_sd:g} x gold SD; systems by Pearson r",
@@ -304,6 +307,7 @@ def run(args) -> str:
             parts += ["", significance_tsv(grid, "Williams p")]
         return "\n".join(parts)
     out = {
+        "read_as": inp.data.read_as,
         "n": result.n,
         "rescale_sd": args.rescale_sd,
         "alternative": args.alternative,

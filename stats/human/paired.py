@@ -66,6 +66,7 @@ __all__ = [
     "ranking_latex",
     "rank_ranges",
     "significance_clusters",
+    "standardize_per_rater",
     "stouffer",
 ]
 
@@ -89,15 +90,49 @@ def item_scores(ratings: pd.DataFrame) -> pd.DataFrame:
     return means.unstack("system")
 
 
+def standardize_per_rater(ratings: pd.DataFrame) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    r"""Each rater's scores as z scores, per rater and language pair, as WMT22's DA+SQM ranking
+    (``make_rankings.py``) standardises: :math:`z = (x - \bar x_r) / s_r` with the sample SD
+    (``ddof=1``, pandas' ``std``); raters whose SD is 0 or undefined (one rating) are left out,
+    as there by default. Returns the ratings with ``score`` replaced and the raters left out.
+
+    Examples
+    --------
+    >>> r = pd.DataFrame({"lp": "en-de", "rater": ["a", "a", "a", "b"],
+    ...                   "score": [1.0, 2.0, 3.0, 5.0]})
+    >>> z, out = standardize_per_rater(r)
+    >>> z["score"].tolist(), out
+    ([-1.0, 0.0, 1.0], ('b (en-de)',))
+    """
+    by = ratings.groupby(["lp", "rater"], sort=False)["score"]
+    mean, sd = by.transform("mean"), by.transform("std")
+    keep = (sd > 0).to_numpy()
+    left = ratings.loc[~keep, ["rater", "lp"]].drop_duplicates()
+    out = ratings[keep].assign(score=((ratings["score"] - mean) / sd)[keep])
+    names = tuple(f"{r} ({lp})" for r, lp in zip(left["rater"], left["lp"], strict=True))
+    return out.reset_index(drop=True), names
+
+
 def stouffer(pvalues: np.ndarray, axis: int = -1) -> np.ndarray:
     r"""Stouffer's combination as the WMT24 findings write it, over ``axis``, ignoring NaN:
-    :math:`p = 1 - \Phi(\sum_d \Phi^{-1}(1 - p_d) / \sqrt{D})`; NaN where no :math:`p_d`."""
+    :math:`p = 1 - \Phi(\sum_d \Phi^{-1}(1 - p_d) / \sqrt{D})`; NaN where no :math:`p_d`.
+
+    Computed on the survival scale, :math:`\Phi^{-1}(1 - p) = \bar\Phi^{-1}(p)` (``norm.isf``)
+    and :math:`1 - \Phi(z) = \bar\Phi(z)` (``norm.sf``), so that p-values down to the smallest
+    doubles survive (``1 - p`` rounds every p below about 1e-16 to 1, and ``1 - cdf`` every
+    combined p below about 1e-16 to 0).
+
+    Examples
+    --------
+    >>> float(stouffer(np.array([1e-300, 0.5])))  # doctest: +ELLIPSIS
+    1.46...e-151
+    """
     p = np.asarray(pvalues, dtype=float)
-    z = _st.norm.ppf(1 - p)
+    z = _st.norm.isf(p)
     count = np.sum(~np.isnan(p), axis=axis)
     with np.errstate(invalid="ignore", divide="ignore"):
         total = np.nansum(z, axis=axis) / np.sqrt(count)
-        return np.where(count > 0, 1 - _st.norm.cdf(total), np.nan)
+        return np.where(count > 0, _st.norm.sf(total), np.nan)
 
 
 def rank_ranges(pvalue: np.ndarray, score: np.ndarray, *, alpha: float) -> np.ndarray:
@@ -155,6 +190,17 @@ class PairedRankingResult:
     test, average, correction : str
     alpha : float
     lp : str
+    protocol : str
+        ``'ESA'``, ``'MQM'``, ``'DA+SQM'``... (set by :func:`stats.analyses.paired_rankings`).
+    score_kind : str
+        ``'raw'`` (the ratings as given) or ``'z'`` (standardised per rater,
+        :func:`standardize_per_rater`).
+    notes, read_as : tuple of str
+        What the files were read as and what was changed or left out on the way.
+    segment_scores, document_scores : pandas.DataFrame or None
+        Per (system, domain, document, segment): the mean over raters (``score``) and the
+        raters (``n``); per (system, document): the mean of its segment scores and the number
+        of segments.
     """
 
     statistic: pd.DataFrame
@@ -173,6 +219,11 @@ class PairedRankingResult:
     domain_pvalue: dict = field(default_factory=dict)
     protocol: str = ""
     pvalue_unadjusted: pd.DataFrame | None = None
+    score_kind: str = "raw"
+    notes: tuple[str, ...] = ()
+    read_as: tuple[str, ...] = ()
+    segment_scores: pd.DataFrame | None = None
+    document_scores: pd.DataFrame | None = None
 
     def describe(self) -> str:
         """The choices in one line, for captions."""
@@ -353,7 +404,7 @@ def paired_ranking(
         p_dom, by_dom = _signed_rank(table, names)
         p_pairs = stouffer(p_dom, axis=1)
         with np.errstate(all="ignore"):
-            z_pairs = _st.norm.ppf(1 - p_pairs)
+            z_pairs = _st.norm.isf(p_pairs)
         raw = _square(p_pairs, k, symmetric=True)
         p_pairs = adjust_pvalues(p_pairs, method=correction)
         pmat = _square(p_pairs, k, symmetric=True)

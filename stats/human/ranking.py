@@ -136,6 +136,9 @@ class HumanRankingResult(StatisticPvalue):
         :func:`ranking_clusters` at ``alpha``.
     alpha : float
     lp : str
+    read_as, notes : tuple of str
+        What the files were read as and what was changed on the way (set by
+        :func:`stats.analyses.human_rankings`).
     """
 
     statistic: pd.DataFrame
@@ -148,6 +151,8 @@ class HumanRankingResult(StatisticPvalue):
     clusters: tuple[tuple[str, ...], ...]
     alpha: float
     lp: str
+    read_as: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
     def to_frame(self) -> pd.DataFrame:
         """One row per system, best first: cluster (1 = top), z, raw, n."""

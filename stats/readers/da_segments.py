@@ -11,6 +11,10 @@ one row per (system, segment): the segment's mean raw DA score (0-100), its mean
 (each annotator's scores standardised) and the number of judgements averaged. The language
 pair is not a column: it is given (``lp=``) or read from the ``xx-yy`` at the end of the file
 name (``ad-seg-scores-de-en.csv``).
+
+System names carry the submission id the organisers' scripts append (``Online-Y.3``); the
+findings' tables print them without (``Online-Y``), and so are they read, with a note in
+``attrs["notes"]`` (kept when two names would become one).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ __all__ = ["DA_SEGMENT_COLUMNS", "is_da_segment_file", "language_pair_from_name"
 
 #: Header of a published segment-level DA file (``N`` may be spelled ``N.RAW``).
 DA_SEGMENT_COLUMNS = ("SYS", "SID", "RAW.SCR", "Z.SCR")
+_SUBMISSION_ID = re.compile(r"^(.+)\.(\d+)$")
 _LP_AT_END = re.compile(r"(?<![A-Za-z])([a-z]{2,3})-([a-z]{2,3})(?:\.[A-Za-z0-9]+)*$")
 
 
@@ -96,6 +101,18 @@ def read_da_segment_scores(
             "n": to_float(frame, n_column, label, what="count") if n_column else float("nan"),
         }
     )
+    notes = []
+    names = pd.Series(pd.unique(out["system"]))
+    base = names.str.extract(_SUBMISSION_ID, expand=False)[0]
+    if base.notna().any():
+        short = base.fillna(names)
+        if not short.duplicated().any():
+            out["system"] = out["system"].map(dict(zip(names, short, strict=True)))
+            first = names[base.notna()].iloc[0]
+            notes.append(
+                f"{int(base.notna().sum())} system names without the submission id, as the "
+                f"findings print them ({first} -> {short[base.notna()].iloc[0]})"
+            )
     repeated = out.duplicated(["system", "segment"], keep=False).to_numpy()
     if repeated.any():
         lines = frame[LINE].to_numpy()[repeated][:2]
@@ -104,4 +121,10 @@ def read_da_segment_scores(
             f"{label}, lines {lines[0]} and {lines[1]}: system {first['system']!r} has segment "
             f"{first['segment']!r} twice"
         )
+    sep = {"tab": "tab", "csv": "comma", "whitespace": "space"}.get(table.delimiter, "")
+    out.attrs["read_as"] = (
+        f"read as published DA segment scores (SYS SID RAW.SCR Z.SCR{' N' if n_column else ''}),"
+        f" {sep}-separated, {out['system'].nunique()} systems, {len(out):,} rows, {pair}"
+    )
+    out.attrs["notes"] = tuple(notes)
     return out

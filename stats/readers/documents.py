@@ -65,6 +65,18 @@ class HumanRatings:
         Rows left out and why (quality-control items, tutorial documents, repeats...).
     has_domains : bool
         Whether ``domain`` comes from the file or a documents file (else :data:`NO_DOMAIN`).
+    read_as : str
+        What the file was read as, in words ("read as WMT22 DA+SQM segment ratings, ...").
+    notes : tuple of str
+        What was kept but changed or weighed by a rule the user should know (e.g. severities
+        without an MQM weight, system names shortened).
+    documents : pandas.DataFrame or None
+        Document-level ratings the file holds beside the segment ratings (WMT22-23 DA+SQM
+        ``isDocScore`` rows), kept apart: same columns as ``frame``.
+    line_offset : int
+        What to add to a segment id to get its line of the documents file (0: the id is the
+        line, as in WMT24's ESA files; -1 for Marot's ``globalSegId``, which counts the canary
+        line as 1, as WMT24's ``humeval/tools.py`` aligns them).
     """
 
     frame: pd.DataFrame
@@ -72,6 +84,10 @@ class HumanRatings:
     protocol: str
     dropped: Mapping[str, int] = dataclasses.field(default_factory=dict)
     has_domains: bool = False
+    read_as: str = ""
+    notes: tuple[str, ...] = ()
+    documents: pd.DataFrame | None = None
+    line_offset: int = 0
 
     @property
     def systems(self) -> tuple[str, ...]:
@@ -82,11 +98,12 @@ class HumanRatings:
         return tuple(sorted(set(self.frame["lp"])))
 
     def describe(self) -> str:
-        """One line: protocol, ratings, systems, language pairs and what was dropped."""
+        """One line: protocol, ratings, systems, language pairs, what was dropped and noted."""
         kept = f"{len(self.frame):,} {self.protocol} ratings of {len(self.systems)} systems"
         pairs = ", ".join(self.language_pairs)
         drop = "; ".join(f"{n:,} {why}" for why, n in self.dropped.items() if n)
-        return f"{self.name}: {kept} ({pairs})" + (f"; dropped {drop}" if drop else "")
+        notes = "".join(f"; {n}" for n in self.notes)
+        return f"{self.name}: {kept} in {pairs}" + (f"; dropped {drop}" if drop else "") + notes
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -147,6 +164,7 @@ def attach_domains(ratings: HumanRatings, documents: list[DocumentsFile]) -> Hum
         return ratings
     frame = ratings.frame.copy()
     domains = np.empty(len(frame), dtype=object)
+    named = frame["document"].to_numpy(dtype=object, copy=True)
     for lp, rows in frame.groupby("lp", sort=False).indices.items():
         docs = [d for d in documents if d.lp == lp] or [d for d in documents if d.lp is None]
         if not docs:
@@ -157,6 +175,7 @@ def attach_domains(ratings: HumanRatings, documents: list[DocumentsFile]) -> Hum
         doc = docs[0]
         sub = frame.iloc[rows]
         seg = pd.to_numeric(sub["segment"], errors="coerce").to_numpy(dtype=float)
+        seg = seg + ratings.line_offset
         n = len(doc.frame)
         outside = ~((seg >= 0) & (seg < n) & (seg == np.floor(seg)))
         if outside.any():
@@ -167,14 +186,18 @@ def attach_domains(ratings: HumanRatings, documents: list[DocumentsFile]) -> Hum
             )
         at = seg.astype(np.int64)
         expected = doc.frame["document"].to_numpy(dtype=object)[at]
-        wrong = expected != sub["document"].to_numpy(dtype=object)
+        given = sub["document"].to_numpy(dtype=object)
+        # a file without documents (WMT22's 9-field segment ratings) takes the file's
+        wrong = (expected != given) & (given != "")
         if wrong.any():
             i = int(np.flatnonzero(wrong)[0])
             raise StatsInputError(
-                f"{ratings.name}, line {sub[LINE].iloc[i]}: segment {at[i]} is in document "
-                f"{sub['document'].iloc[i]!r} there but in {expected[i]!r} in {doc.name}: the "
+                f"{ratings.name}, line {sub[LINE].iloc[i]}: segment {sub['segment'].iloc[i]} is "
+                f"in document {sub['document'].iloc[i]!r} there but in {expected[i]!r} in {doc.name}: the "
                 "documents file does not match these ratings"
             )
         domains[rows] = doc.frame["domain"].to_numpy(dtype=object)[at]
+        named[rows] = expected
     frame["domain"] = domains
+    frame["document"] = named
     return dataclasses.replace(ratings, frame=frame, has_domains=True)

@@ -1,30 +1,36 @@
-r"""MQM annotations as WMT and Google publish them: a TSV of error spans, one row per error
-(or one ``no-error`` row for a segment without errors), with a header::
+r"""MQM annotations as Google, WMT and mt-metrics-eval (MTME) publish them: a TSV of error spans,
+one row per error (or one ``no-error`` row for a segment without errors), with a header.
+Two header spellings are read:
 
-    system  doc  doc_id  seg_id  rater  source  target  category  severity  [domain]
+* Google's / MTME's (``mqm_ted_zhen.tsv``, ``mqm_newstest2020_ende.tsv``)::
+
+      system  doc  doc_id  seg_id  rater  source  target  category  severity  [domain]
+
+* Marot's exports (WMT24's MQM files): ``globalSegId`` for ``seg_id`` and ``docSegId`` for
+  ``doc_id``, in any column order.
 
 Each rater's score of an item (system, document, segment) is minus the sum of the weights of
-the errors they marked there, with mt-metrics-eval's ``score_mqm`` weights (Freitag et al.
-2021):
-
-=========================================  ======
-error (severity / category)                weight
-=========================================  ======
-Major / Non-translation!                   25
-Major, Critical                            5
-Minor / Fluency/Punctuation                0.1
-Minor                                      1
-Neutral, no-error; Source issue/error      0
-=========================================  ======
-
-(``score_mqm``'s default ``--weights``, its most specific severity/category match; a severity
-it does not list is an error here rather than a silent 0.)
+the errors they marked there, and an item's score is the mean over its raters
+(:mod:`stats.human.paired`):
 
 .. math:: s_{r,i} = -\sum_{e \in E_{r,i}} w(e)
 
-and an item's score is the mean over its raters (:mod:`stats.human.paired`). The language pair
-is ``lp=``, else the ``xx-yy`` in the file name, else ``"(language pair not named)"``. A
-``domain`` column, when present, gives each row's domain.
+The default weights are those of MTME's ``converters/score_mqm.py`` (its ``--weights``
+default): ``Major:5 Minor:1 Neutral:0 Major/Non-translation!:25
+Minor/Fluency/Punctuation:0.1``. An error's weight is that of the longest entry matching a
+prefix of ``severity/category/subcategory`` (lower-cased; the category split at ``/``), else 0
+-- so ``Critical``, ``HOTW-test`` and ``no-error`` weigh 0 and a Major ``Source error`` 5,
+as in ``score_mqm``. Rows that match no entry at all are counted in the ratings' notes.
+
+Other weights: a string in ``score_mqm``'s ``--weights`` syntax (:func:`parse_mqm_weights`),
+or ``"wmt24"``, the rules of the WMT24 organisers' ``humeval/tools.py`` (``mqm_weights``):
+``No-error``/``neutral`` severities and categories containing ``Reinterpretation`` 0, category
+``Non-translation!`` 25, ``Source issue`` 0, ``minor`` 1 (0.1 when the category contains
+``Fluency/Punctuation``), ``major``/``critical`` 5; any other severity is refused, as there.
+
+The language pair is ``lp=``, else the ``xx-yy`` in the file name, else the ``xxyy`` that ends
+Google's and MTME's names (``mqm_ted_zhen.tsv`` -> ``zh-en``), else ``"(language pair not
+named)"``. A ``domain`` column, when present, gives each row's domain.
 
 References
 ----------
@@ -37,6 +43,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -46,56 +53,225 @@ from stats._core.errors import StatsInputError
 from ._common import LINE, Source, load_text
 from .documents import NO_DOMAIN, HumanRatings
 
-__all__ = ["MQM_COLUMNS", "MQM_WEIGHTS", "is_mqm_file", "mqm_weight", "read_mqm"]
+__all__ = [
+    "MQM_COLUMNS",
+    "MQM_PRESETS",
+    "MTME_WEIGHTS",
+    "NO_LP",
+    "is_mqm_file",
+    "mqm_weight",
+    "parse_mqm_weights",
+    "read_mqm",
+]
 
-#: required header columns (any case)
+#: required header columns (any case); ``seg_id`` may be Marot's ``globalSegId``
 MQM_COLUMNS = ("system", "doc", "seg_id", "rater", "category", "severity")
+_ALIASES = {"globalsegid": "seg_id", "docsegid": "doc_id"}
 
-#: severity weights of mt-metrics-eval's score_mqm (plus the two special cases of mqm_weight)
-MQM_WEIGHTS = {"major": 5.0, "minor": 1.0, "neutral": 0.0, "critical": 5.0, "no-error": 0.0}
-NON_TRANSLATION = 25.0
-MINOR_PUNCTUATION = 0.1
+#: mt-metrics-eval's score_mqm.py default ``--weights`` (lower-cased keys, as it stores them)
+MTME_WEIGHTS: Mapping[str, float] = {
+    "major": 5.0,
+    "minor": 1.0,
+    "neutral": 0.0,
+    "major/non-translation!": 25.0,
+    "minor/fluency/punctuation": 0.1,
+}
+#: named weightings: ``mtme`` (the default) and ``wmt24`` (the organisers' tools.py rules)
+MQM_PRESETS = ("mtme", "wmt24")
+NO_LP = "(language pair not named)"
+_WMT24_SEVERITIES = ("major", "critical", "minor", "neutral", "No-error")
+
 _LP = re.compile(r"(?<![A-Za-z])([a-z]{2,3})-([a-z]{2,3})(?![A-Za-z])")
+_LP_JOINED = re.compile(r"(?:^|[_.-])([a-z]{2})([a-z]{2})(?:\.[A-Za-z0-9]+)*$")
+#: two-letter codes the joined form ``zhen`` may combine (WMT and Google MQM pairs)
+_CODES = frozenset(
+    "ar bn cs da de el en es et fi fr gu ha he hi hr hu is it ja kk km ko lt lv mr nl no pl "
+    "ps pt ro ru sk sl sr sv ta tr uk vi xh zh zu liv".split()
+)
 
 
-def mqm_weight(severity: np.ndarray, category: np.ndarray) -> np.ndarray:
-    """Weights of errors given their severities and categories (arrays of str), as above;
-    NaN where the severity is unknown."""
-    sev = pd.Series(severity, dtype=object).str.strip().str.lower()
-    cat = pd.Series(category, dtype=object).str.strip().str.lower()
-    w = sev.map(MQM_WEIGHTS).to_numpy(dtype=float, copy=True)
-    punct = (sev == "minor").to_numpy() & cat.str.startswith("fluency/punctuation").to_numpy()
-    w[punct] = MINOR_PUNCTUATION
-    major = (sev == "major").to_numpy()
-    w[major & cat.str.startswith("non-translation").to_numpy()] = NON_TRANSLATION
-    no_error = cat.isin(["no-error", "source error", "source issue"]).to_numpy()
-    w[no_error & ~np.isnan(w)] = 0.0
+def parse_mqm_weights(spec: str, *, sep: str = " ") -> dict[str, float]:
+    """Weights in mt-metrics-eval's ``score_mqm --weights`` syntax: ``sep``-separated
+    ``severity[/category[/subcategory]]:weight`` entries (names any case).
+
+    Examples
+    --------
+    >>> parse_mqm_weights("Major:5 Minor:1 Minor/Fluency/Punctuation:0.1")
+    {'major': 5.0, 'minor': 1.0, 'minor/fluency/punctuation': 0.1}
+    >>> parse_mqm_weights("Major:5;Major/Source issue:0", sep=";")
+    {'major': 5.0, 'major/source issue': 0.0}
+    """
+    out: dict[str, float] = {}
+    for entry in str(spec).split(sep):
+        if not entry.strip():
+            continue
+        parts = entry.split(":")
+        try:
+            if len(parts) != 2 or not parts[0].strip():
+                raise ValueError
+            weight = float(parts[1])
+        except ValueError:
+            raise StatsInputError(
+                f"mqm_weights: {entry!r} is not severity[/category]:weight (score_mqm's "
+                "--weights syntax, e.g. 'Major:5 Minor:1 Major/Non-translation!:25')"
+            ) from None
+        if not np.isfinite(weight):
+            raise StatsInputError(f"mqm_weights: {entry!r}: the weight is not finite")
+        out[parts[0].lower()] = weight
+    if not out:
+        raise StatsInputError("mqm_weights: no severity[/category]:weight entry given")
+    return out
+
+
+def _resolve(weights) -> Mapping[str, float] | str:
+    if weights is None or (isinstance(weights, str) and weights.lower() == "mtme"):
+        return MTME_WEIGHTS
+    if isinstance(weights, str):
+        if weights.lower() == "wmt24":
+            return "wmt24"
+        return parse_mqm_weights(weights)
+    return {str(k).lower(): float(v) for k, v in dict(weights).items()}
+
+
+def mqm_weight(severity, category, weights=None) -> np.ndarray:
+    """Weights of errors given their severities and categories (arrays of str).
+
+    ``weights`` None (or ``"mtme"``) is score_mqm.py's default; a mapping or a string in its
+    ``--weights`` syntax is matched as it matches (longest ``severity/category/...`` prefix,
+    lower-cased, else 0); ``"wmt24"`` follows the WMT24 organisers' tools.py, NaN where its
+    severities do not include the row's.
+
+    Examples
+    --------
+    >>> mqm_weight(["Major", "Critical", "Minor"], ["Non-translation!", "Accuracy",
+    ...            "Fluency/Punctuation"]).tolist()
+    [25.0, 0.0, 0.1]
+    """
+    sev = pd.Series(np.asarray(severity, dtype=object), dtype=object).fillna("")
+    cat = pd.Series(np.asarray(category, dtype=object), dtype=object).fillna("")
+    rule = _resolve(weights)
+    codes, usev, ucat = _distinct_pairs(sev, cat)
+    if isinstance(rule, str):
+        return _wmt24_weight(usev, ucat)[codes]
+    w = _prefix_weight(usev, ucat, rule)
+    return np.where(np.isnan(w), 0.0, w)[codes]
+
+
+def _distinct_pairs(sev: pd.Series, cat: pd.Series) -> tuple[np.ndarray, pd.Series, pd.Series]:
+    """A file has few distinct (severity, category) pairs: their codes per row and the pairs,
+    so that each is weighed once."""
+    cs, us = pd.factorize(sev.to_numpy())
+    cc, uc = pd.factorize(cat.to_numpy())
+    both, codes = np.unique(cs.astype(np.int64) * max(len(uc), 1) + cc, return_inverse=True)
+    usev = pd.Series(us[both // max(len(uc), 1)], dtype=object)
+    ucat = pd.Series(uc[both % max(len(uc), 1)], dtype=object)
+    return codes.reshape(-1), usev, ucat
+
+
+def _prefix_weight(sev: pd.Series, cat: pd.Series, rule: Mapping[str, float]) -> np.ndarray:
+    """score_mqm's Score(): items = [severity] + category.split('/'), lower-cased; the longest
+    '/'-joined prefix found in the weights wins; NaN where none is (score_mqm: 0)."""
+    w = np.full(len(sev), np.nan)
+    if not len(sev):
+        return w
+    parts = cat.str.lower().str.split("/", expand=True, regex=False)
+    prefix = sev.str.lower()
+    keys = [prefix]
+    for j in range(parts.shape[1]):
+        col = parts[j]
+        prefix = prefix.where(col.isna(), prefix + "/" + col.fillna(""))
+        keys.append(prefix.where(col.notna()))
+    table = pd.Series(dict(rule), dtype=float)
+    for key in reversed(keys):  # longest first
+        hit = key.map(table).to_numpy(dtype=float)
+        take = np.isnan(w) & ~np.isnan(hit)
+        w[take] = hit[take]
+    return w
+
+
+def _unmatched(severity, category, rule) -> np.ndarray:
+    """Rows no weight entry matches (score_mqm scores them 0), ``no-error`` rows aside."""
+    if isinstance(rule, str):
+        return np.zeros(len(severity), dtype=bool)
+    sev = pd.Series(np.asarray(severity, dtype=object), dtype=object).fillna("")
+    cat = pd.Series(np.asarray(category, dtype=object), dtype=object).fillna("")
+    codes, usev, ucat = _distinct_pairs(sev, cat)
+    none = np.isnan(_prefix_weight(usev, ucat, rule))
+    return (none & (usev.str.lower() != "no-error").to_numpy())[codes]
+
+
+def _wmt24_weight(sev: pd.Series, cat: pd.Series) -> np.ndarray:
+    """humeval/tools.py's mqm_weights of WMT24 (case-sensitive, as there); NaN = refused."""
+    s, c = sev.to_numpy(dtype=object), cat.to_numpy(dtype=object)
+    w = np.full(len(s), np.nan)
+    minor, major = s == "minor", (s == "major") | (s == "critical")
+    w[minor] = np.where(cat.str.contains("Fluency/Punctuation", regex=False)[minor], 0.1, 1.0)
+    w[major] = 5.0
+    w[c == "Source issue"] = 0.0
+    w[c == "Non-translation!"] = 25.0
+    zero = (
+        (s == "No-error")
+        | (s == "neutral")
+        | (s == "")
+        | cat.str.contains("Reinterpretation", regex=False).to_numpy()
+    )
+    w[zero] = 0.0
     return w
 
 
 def _header(text: str) -> list[str]:
     first = next((line for line in text.split("\n", 5) if line.strip()), "")
-    return [f.strip().lower() for f in first.rstrip("\r").split("\t")]
+    fields = [f.strip().lower() for f in first.rstrip("\r").split("\t")]
+    return [_ALIASES.get(f, f) for f in fields]
 
 
 def is_mqm_file(text: str) -> bool:
-    """True when the first line is a tab-separated header with the MQM columns."""
+    """True when the first line is a tab-separated header with the MQM columns (Google's,
+    MTME's or Marot's spelling)."""
     return set(MQM_COLUMNS) <= set(_header(text))
 
 
-def read_mqm(source: Source, *, name: str | None = None, lp: str | None = None) -> HumanRatings:
-    """Read an MQM TSV and score every (rater, item) with mt-metrics-eval's weights.
+def language_pair_of(label: str) -> str | None:
+    """The language pair a file name gives: ``xx-yy`` anywhere, or Google's/MTME's ``xxyy``
+    ending the name (``mqm_ted_zhen.tsv`` -> ``zh-en``); None without one."""
+    base = re.split(r"[\\/]", label)[-1]
+    found = _LP.search(base)
+    if found:
+        return f"{found.group(1)}-{found.group(2)}"
+    joined = _LP_JOINED.search(base)
+    if joined and joined.group(1) in _CODES and joined.group(2) in _CODES:
+        return f"{joined.group(1)}-{joined.group(2)}"
+    return None
+
+
+def read_mqm(
+    source: Source, *, name: str | None = None, lp: str | None = None, weights=None
+) -> HumanRatings:
+    """Read an MQM TSV and score every (rater, item).
+
+    Parameters
+    ----------
+    source : path, bytes or binary file object
+    name : str, optional
+        Display name (the language pair is read from it when ``lp`` is not given).
+    lp : str, optional
+        The language pair of every row.
+    weights : None, str or mapping, optional
+        None or ``"mtme"``: score_mqm.py's default weights; ``"wmt24"``: the WMT24
+        organisers' rules; a mapping or a string in score_mqm's ``--weights`` syntax.
 
     Returns
     -------
     HumanRatings
-        One row per rater and item; ``score`` is minus the weighted error count.
+        One row per rater and item; ``score`` is minus the weighted error count; ``read_as``
+        and ``notes`` say what was read and what weighed 0 unlisted.
 
     Raises
     ------
     StatsInputError
         A missing header column, a row with a different number of fields than the header, an
-        empty system/doc/seg_id/rater, or an unknown severity (naming file, line and value).
+        empty system/doc/seg_id/rater, or a severity the ``wmt24`` rules refuse (naming file,
+        line and value).
     """
     text, label = load_text(source, name)
     header = _header(text)
@@ -103,9 +279,10 @@ def read_mqm(source: Source, *, name: str | None = None, lp: str | None = None) 
     if missing:
         raise StatsInputError(
             f"{label}: not an MQM file: the header lacks {', '.join(missing)} (expected "
-            f"{' '.join(MQM_COLUMNS)}, tab-separated)"
+            f"{' '.join(MQM_COLUMNS)}, or Marot's globalSegId for seg_id; tab-separated)"
         )
-    # texts hold quotes: no quoting, tabs only
+    marot = "globalsegid" in text.split("\n", 1)[0].lower()
+    # texts hold quotes: no quoting, tabs only (score_mqm reads with csv.QUOTE_NONE too)
     reader = csv.reader(io.StringIO(text), delimiter="\t", quoting=csv.QUOTE_NONE)
     next(reader)
     rows, lines = [], []
@@ -122,27 +299,34 @@ def read_mqm(source: Source, *, name: str | None = None, lp: str | None = None) 
     if not rows:
         raise StatsInputError(f"{label}: no MQM rows after the header")
     raw = pd.DataFrame(rows, columns=header)
+    raw = raw.loc[:, ~raw.columns.duplicated()]
     line = np.asarray(lines, dtype=np.int64)
     for col in ("system", "doc", "seg_id", "rater"):
         empty = (raw[col].str.strip() == "").to_numpy()
         if empty.any():
             i = int(np.flatnonzero(empty)[0])
             raise StatsInputError(f"{label}, line {line[i]}, column {col}: empty value")
-    weight = mqm_weight(raw["severity"].to_numpy(), raw["category"].to_numpy())
+    rule = _resolve(weights)
+    weight = mqm_weight(raw["severity"].to_numpy(), raw["category"].to_numpy(), rule)
     unknown = np.isnan(weight)
     if unknown.any():
         i = int(np.flatnonzero(unknown)[0])
         raise StatsInputError(
-            f"{label}, line {line[i]}, column severity: unknown severity "
-            f"{raw['severity'].iloc[i]!r}; expected Major, Minor, Critical, Neutral or no-error"
+            f"{label}, line {line[i]}, column severity: {raw['severity'].iloc[i]!r} is not "
+            f"a severity the WMT24 organisers' tools.py weighs ({', '.join(_WMT24_SEVERITIES)})"
         )
-    if lp is None:
-        found = _LP.search(re.split(r"[\\/]", label)[-1])
-        lp = f"{found.group(1)}-{found.group(2)}" if found else "(language pair not named)"
+    notes = []
+    zero = _unmatched(raw["severity"].to_numpy(), raw["category"].to_numpy(), rule)
+    if zero.any():
+        counts = raw["severity"][zero].value_counts(sort=False)
+        listed = ", ".join(f"{s!r} ({n:,} rows)" for s, n in counts.items())
+        notes.append(f"severities without a weight scored 0, as score_mqm does: {listed}")
+    found = lp or language_pair_of(label)
+    pair = found or NO_LP
     has_domain = "domain" in header
     errors = pd.DataFrame(
         {
-            "lp": lp,
+            "lp": pair,
             "domain": raw["domain"].str.strip().to_numpy(dtype=object) if has_domain else NO_DOMAIN,
             "system": raw["system"].str.strip().to_numpy(dtype=object),
             "document": raw["doc"].str.strip().to_numpy(dtype=object),
@@ -157,4 +341,21 @@ def read_mqm(source: Source, *, name: str | None = None, lp: str | None = None) 
         weight=("weight", "sum"), **{LINE: (LINE, "first")}
     )
     frame.insert(6, "score", -frame.pop("weight"))
-    return HumanRatings(frame=frame, name=label, protocol="MQM", has_domains=has_domain)
+    if isinstance(rule, str):
+        how = "the WMT24 organisers' tools.py weights"
+    elif rule is MTME_WEIGHTS:
+        how = "score_mqm.py's default weights"
+    else:
+        how = "the weights " + " ".join(f"{k}:{v:g}" for k, v in rule.items())
+    layout = "Marot export (globalSegId)" if marot else "Google/MTME layout (seg_id)"
+    where = "" if lp else (f", {pair} from the file name" if found else f", {pair}")
+    read_as = (
+        f"read as MQM error spans, {layout}, {len(header)} fields, {len(rows):,} rows -> "
+        f"{len(frame):,} ratings by {frame['rater'].nunique()} raters, scored with {how}{where}"
+    )
+    if marot:
+        read_as += "; a documents file's line is globalSegId - 1 (WMT24's tools.py)"
+    return HumanRatings(
+        frame=frame, name=label, protocol="MQM", has_domains=has_domain, read_as=read_as,
+        notes=tuple(notes), line_offset=-1 if marot else 0,
+    )  # fmt: skip

@@ -47,6 +47,7 @@ RMSE, which are defined, are reported as usual.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -108,12 +109,15 @@ class QEData:
         ``"long"``, ``"wmt"`` or ``"wide"``: the layout that was read.
     source : str
         Display name of the file(s) read.
+    read_as : str
+        What the file(s) were read as, in words ("read as Graham 2015 long layout ...").
     """
 
     gold: pd.Series
     predictions: pd.DataFrame
     format: str
     source: str
+    read_as: str = ""
 
     @property
     def systems(self) -> tuple[str, ...]:
@@ -452,7 +456,7 @@ def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData
     # every system is compared with the first one (in _finish)
     ref_ids = _ordered(long.loc[long["system"] == first_system, "sid"].tolist())
     gold = first.loc[ref_ids, "human"]
-    return _finish(
+    data = _finish(
         gold,
         long,
         systems,
@@ -461,7 +465,10 @@ def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData
         gold_who=f"system {first_system!r}",
         allow_constant=allow_constant,
     )
-
+    columns = "METRIC SID SCORE RANK HUMAN" if "RANK" in frame else "METRIC SID SCORE HUMAN"
+    return dataclasses.replace(
+        data, read_as=_read_as(f"Graham 2015 long layout ({columns})", table.delimiter, data)
+    )
 
 
 def _read_wide(source: Source, name: str | None, allow_constant: bool) -> QEData:
@@ -495,7 +502,15 @@ def _read_wide(source: Source, name: str | None, allow_constant: bool) -> QEData
     gold = gold.loc[order].rename("gold")
     preds = preds.loc[order]
     gold.index.name = preds.index.name = "sid"
-    return _validated(gold, preds, label=label, fmt="wide", allow_constant=allow_constant)
+    data = _validated(gold, preds, label=label, fmt="wide", allow_constant=allow_constant)
+    layout = f"wide layout ({head[0]}, {head[gold_col]}, one column per system)"
+    return dataclasses.replace(data, read_as=_read_as(layout, table.delimiter, data))
+
+
+def _read_as(layout: str, delimiter: str, data: QEData) -> str:
+    sep = {"tab": "tab", "csv": "comma", "whitespace": "space"}.get(delimiter, delimiter)
+    return (f"read as {layout}, {sep}-separated, {len(data.systems)} systems x "
+            f"{data.n} sentences")  # fmt: skip
 
 
 def _read_submission(source: Source, name: str | None) -> tuple[pd.DataFrame, str]:
@@ -544,7 +559,9 @@ def _check_methods_of_file(frame: pd.DataFrame, label: str) -> None:
     ref = max(methods, key=lambda m: len(ids[m]))  # the file's main method (first if tied)
     odd = min((m for m in methods if ids[m] != ids[ref]), key=lambda m: len(ids[m]))
     lines = frame[LINE].to_numpy()
-    first = {m: int(lines[np.flatnonzero((frame["system"] == m).to_numpy())[0]]) for m in (ref, odd)}
+    first = {
+        m: int(lines[np.flatnonzero((frame["system"] == m).to_numpy())[0]]) for m in (ref, odd)
+    }
     raise StatsInputError(
         f"{label}, line {first[odd]}: method {odd!r} differs from {ref!r} on line {first[ref]}; "
         f"one file per system (here {odd!r} scores {len(ids[odd])} sentence(s) and {ref!r} "
@@ -654,7 +671,7 @@ def _read_wmt(
         who=lambda s: f"system {s!r} ({owner[s]})",
         where=lambda s: owner[s],
     )
-    return _finish(
+    data = _finish(
         gold_series,
         long,
         systems,
@@ -663,6 +680,9 @@ def _read_wmt(
         gold_who=f"gold file {gold_label}",
         allow_constant=allow_constant,
     )
+    layout = (f"WMT 2014-15 QE submissions (METHOD SEGMENT SCORE RANK, {len(sources)} "
+              f"file(s)) with gold labels {gold_label}")  # fmt: skip
+    return dataclasses.replace(data, read_as=_read_as(layout, "tab", data))
 
 
 # ---------------------------------------------------------------- public entry point

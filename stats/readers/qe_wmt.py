@@ -152,6 +152,8 @@ def qe_wmt_file_kind(text: str) -> str | None:
     if not lines:
         return None
     head = [h.strip().lower() for h in lines[0].split("\t")]
+    if {"metric", "sid", "score", "human"} <= set(head):  # Graham 2015's layout (stats.readers.qe)
+        return None
     if len(head) > 2 and ("z_mean" in head or "mean" in head):
         return "gold-table"
     k = _header_count(lines)

@@ -24,7 +24,7 @@ from stats import StatsInputError
 from stats.human.paired import paired_ranking, rank_ranges, significance_clusters, stouffer
 from stats.readers.appraise import is_appraise_export, read_appraise
 from stats.readers.documents import attach_domains, read_documents
-from stats.readers.mqm import is_mqm_file, mqm_weight, read_mqm
+from stats.readers.mqm import is_mqm_file, read_mqm
 
 _GEN = Path(__file__).resolve().parents[2] / "sample_data" / "make_wmt_human_sample.py"
 _spec = importlib.util.spec_from_file_location("make_wmt_human_sample", _GEN)
@@ -66,15 +66,19 @@ def plain_appraise_items(text: str, docs: str) -> dict:
     return {s: {i: sum(v) / len(v) for i, v in items.items()} for s, items in ratings.items()}
 
 
+# mt-metrics-eval's converters/score_mqm.py, its --weights default (google-research/
+# mt-metrics-eval): "Major:5 Minor:1 Neutral:0 Major/Non-translation!:25
+# Minor/Fluency/Punctuation:0.1"; the most specific severity/category match, else 0
+SCORE_MQM_WEIGHTS = {"major": 5.0, "minor": 1.0, "neutral": 0.0,
+                     "major/non-translation!": 25.0, "minor/fluency/punctuation": 0.1}  # fmt: skip
+
+
 def plain_weight(category: str, severity: str) -> float:
-    # mt-metrics-eval's score_mqm.py default --weights (Freitag et al. 2021): major 5,
-    # minor 1, neutral 0, critical 5, major/non-translation! 25, minor/fluency/punctuation 0.1
-    if severity == "Major" and category == "Non-translation!":
-        return 25.0
-    if severity in ("Major", "Critical"):
-        return 5.0
-    if severity == "Minor":
-        return 0.1 if category == "Fluency/Punctuation" else 1.0
+    items = [severity.lower(), *category.lower().split("/")]
+    while items:
+        if "/".join(items) in SCORE_MQM_WEIGHTS:
+            return SCORE_MQM_WEIGHTS["/".join(items)]
+        items = items[:-1]
     return 0.0
 
 
@@ -261,14 +265,13 @@ def test_appraise_bad_input(text, match):
 
 def test_mqm_bad_input():
     head = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
-    with pytest.raises(StatsInputError, match=r"line 2, column severity: unknown severity"):
-        read_mqm((head + "s\td\t1\t1\tr\tx\ty\tAccuracy\tHuge\n").encode(), name="m.tsv")
-    weights = mqm_weight(
-        np.array(["Major", "Minor", "Minor", "Critical", "Neutral", "Major", "no-error"]),
-        np.array(["Non-translation!", "Non-translation!", "Fluency/Punctuation", "Accuracy",
-                  "Accuracy", "Source issue", "No-error"]),
-    )  # fmt: skip
-    assert weights.tolist() == [25.0, 1.0, 0.1, 5.0, 0.0, 0.0, 0.0]  # score_mqm.py's defaults
+    # score_mqm.py scores a severity its weights do not list 0: so do we, with a note
+    odd = read_mqm((head + "s\td\t1\t1\tr\tx\ty\tAccuracy\tHuge\n").encode(), name="m.tsv")
+    assert odd.frame["score"].tolist() == [0.0]
+    assert "'Huge' (1 rows)" in odd.notes[0] and "as score_mqm does" in odd.notes[0]
+    with pytest.raises(StatsInputError, match=r"line 2, column severity: 'Huge' is not a sev"):
+        read_mqm((head + "s\td\t1\t1\tr\tx\ty\tAccuracy\tHuge\n").encode(), name="m.tsv",
+                 weights="wmt24")  # fmt: skip
     with pytest.raises(StatsInputError, match="line 2: 3 field"):
         read_mqm((head + "s\td\t1\n").encode(), name="m.tsv")
     with pytest.raises(StatsInputError, match="lacks rater"):
