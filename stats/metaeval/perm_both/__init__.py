@@ -1,6 +1,9 @@
-"""PERM-BOTH (Deutsch et al., 2021), as MTME runs it: the entry points (:mod:`.core` for two
-metrics, :mod:`.pairs` for every pair, :mod:`.pooled` for pooled groups, :mod:`.spa` for soft
-pairwise accuracy) and the compiled kernels they share.
+"""PERM-BOTH (Deutsch et al., 2021), as MTME runs it: the entry points (:mod:`.core` over
+scores, :mod:`.pairs` over item pairs, :mod:`.pooled` for accuracy pooled over language pairs,
+:mod:`.spa` for soft pairwise accuracy), the one resampling engine they share
+(:mod:`.engine`: :class:`.engine.CorrelationSpec`, :class:`.engine.PermBothResult`) and the
+compiled kernels (``_linear``, ``_long``, ``_ties``, ``_calibrated``, ``_calibrated_one``,
+``_spa_numba``), each answering ``applies(G, spec)``.
 
 Every public name of the modules below is importable from here (``stats.metaeval.perm_both.<name>``) and,
 unless noted in :mod:`stats`, from the top (``stats.<name>``); names load on first use.
@@ -11,8 +14,10 @@ from stats._core.lazy import lazy_exports as _lazy_exports
 #: public name -> the module defining it, imported on first access (:mod:`stats._core.lazy`)
 _LAZY = {
     # core
-    "PermBothResult": ".core",
     "perm_both": ".core",
+    # engine
+    "CorrelationSpec": ".engine",
+    "PermBothResult": ".engine",
     # pairs
     "perm_both_pairs": ".pairs",
     # pooled
