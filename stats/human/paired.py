@@ -91,7 +91,16 @@ def item_scores(ratings: pd.DataFrame) -> pd.DataFrame:
 
 def stouffer(pvalues: np.ndarray, axis: int = -1) -> np.ndarray:
     r"""Stouffer's combination as the WMT24 findings write it, over ``axis``, ignoring NaN:
-    :math:`p = 1 - \Phi(\sum_d \Phi^{-1}(1 - p_d) / \sqrt{D})`; NaN where no :math:`p_d`."""
+    :math:`p = 1 - \Phi(\sum_d \Phi^{-1}(1 - p_d) / \sqrt{D})`; NaN where no :math:`p_d`.
+
+    Examples
+    --------
+    Three domains' one-sided p-values combined into one.
+
+    >>> from stats.human import stouffer
+    >>> round(float(stouffer([0.04, 0.10, 0.20])), 4)
+    0.0127
+    """
     p = np.asarray(pvalues, dtype=float)
     z = _st.norm.ppf(1 - p)
     count = np.sum(~np.isnan(p), axis=axis)

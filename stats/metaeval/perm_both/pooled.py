@@ -73,6 +73,17 @@ def perm_both_pooled_accuracy(
     StatsInputError
         No language pair, metrics that differ between language pairs, fewer than two metrics,
         lengths that differ from the gold's.
+
+    Examples
+    --------
+    System-level pairwise accuracy pooled over two language pairs.
+
+    >>> from stats import perm_both_pooled_accuracy
+    >>> gold = {'en-de': [1.0, 2.0, 3.0, 4.0], 'en-ja': [2.0, 1.0, 3.0]}
+    >>> metrics = {'en-de': {'a': [1.0, 2.0, 3.0, 4.0], 'b': [2.0, 1.0, 4.0, 3.0]}, 'en-ja': {'a': [2.0, 1.0, 3.0], 'b': [1.0, 2.0, 3.0]}}
+    >>> res = perm_both_pooled_accuracy(metrics, gold, n_resamples=100, rng=1)
+    >>> res.correlations.round(3).to_dict()
+    {'a': 1.0, 'b': 0.667}
     """
     how = resampling(
         n_resamples=n_resamples,
