@@ -400,7 +400,7 @@ def _calibration_pairs(G: np.ndarray, M: np.ndarray):
     if total > MAX_CALIBRATION_PAIRS:
         raise StatsInputError(
             f"tie calibration over {total:,} pairs is more than {MAX_CALIBRATION_PAIRS:,} held "
-            "at once; use grouping 'item' (WMT's choice) or give --epsilon"
+            "at once; use grouping 'item' (WMT's choice) or give epsilon=VALUE"
         )
     diffs, rows, deltas = [np.zeros(0)], [np.zeros(0, dtype=np.int64)], [np.zeros(0, np.int8)]
     base = np.zeros(R, dtype=np.int64)
