@@ -50,6 +50,7 @@ from scipy import stats as _st
 
 from stats._core.choices import CORRECTIONS
 from stats._core.errors import StatsInputError
+from stats._core.results import StatisticPvalue
 from stats._core.validation import check_alpha
 from stats.metaeval.multiple import adjust_pvalues
 
@@ -136,7 +137,7 @@ def significance_clusters(pvalue: np.ndarray, *, alpha: float) -> list[int]:
 
 
 @dataclass(frozen=True, kw_only=True)
-class PairedRankingResult:
+class PairedRankingResult(StatisticPvalue):
     """A WMT24-style human ranking of the systems of one language pair.
 
     Attributes
