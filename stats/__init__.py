@@ -1,191 +1,65 @@
 """Statistics for MT evaluation: correlation with humans and the Williams test
 (Graham & Baldwin, EMNLP 2014), randomized significance tests (Graham, Mathur & Baldwin,
-WMT 2014), quality-estimation evaluation (Graham, ACL 2015), and the accuracy of the
-randomized tests against a human gold standard.
+WMT 2014), quality-estimation evaluation (Graham, ACL 2015), the accuracy of the randomized
+tests against a human gold standard, MTME's meta-evaluation and PERM-BOTH, WMT human rankings
+and the WMT20-24 QE tasks.
 
 UI-free: depends on numpy, scipy, pandas (and sacrebleu for BLEU/chrF/TER statistics).
 
-Everything is importable from the top: the statistics (``stats.williams_test``, ...), their
-``*Result`` classes (which unpack as ``statistic, pvalue``), and the file-to-result workflows
-of :mod:`stats.analyses` (``stats.metrics_report``, ``stats.load_qe``, ...). Names load on
-first use, so ``import stats`` stays fast.
+What ``import stats`` exports (``stats.__all__``; names load on first use, so the import is
+fast):
+
+- every public name of the topic subpackages :mod:`stats.mt`, :mod:`stats.metaeval`,
+  :mod:`stats.metaeval.perm_both`, :mod:`stats.human` and :mod:`stats.qe` (each also
+  importable from its subpackage, ``stats.qe.compare_qe_systems``), with two exceptions:
+  ``TESTS`` means two things (the randomized tests of :mod:`stats.mt`, the tests whose
+  accuracy :mod:`stats.human` measures) and is only in those subpackages; where
+  :mod:`stats.human` and :mod:`stats.metaeval` both define ``significance_clusters``,
+  ``stats.significance_clusters`` is the meta-evaluation one (:mod:`stats.metaeval.clusters`);
+- every public name of the file-to-result workflows of :mod:`stats.analyses`
+  (``stats.metrics_report``, ``stats.load_qe``, ...);
+- the errors and budgets: :class:`StatsInputError`, :class:`DegenerateInputWarning`,
+  :func:`check_budget`, :func:`limited_budget`.
+
+The readers stay in :mod:`stats.readers` (``stats.readers.read_wmt_scores``). A function named
+like its module (``systems_table``, ``perm_both``) is ``stats.<name>``; ``stats.mt.systems_table``
+and ``stats.metaeval.perm_both`` are the module and the subpackage.
 """
 
 from stats._core.budget import check_budget, limited_budget
 from stats._core.errors import DegenerateInputWarning, StatsInputError
 from stats._core.lazy import lazy_exports as _lazy_exports
 
-#: public name -> the submodule defining it, imported on first access (:mod:`._lazy`)
-_LAZY = {
-    "mad_outliers": ".metaeval.outliers",
-    "williams_winners": ".metaeval.williams",
-    "AccuracyResult": ".human.accuracy",
-    "accuracy_from_pvalues": ".human.accuracy",
-    "accuracy_interval": ".human.accuracy",
-    "compare_accuracies": ".human.accuracy",
-    "significance_accuracy": ".human.accuracy",
-    "LanguagePairMetaEvaluation": ".analyses.meta_eval",
-    "MetaEvaluation": ".analyses.meta_eval",
-    "meta_evaluate": ".analyses.meta_eval",
-    "significance_clusters": ".metaeval.clusters",
-    "CorrelationResult": ".metaeval.correlation",
-    "LeaveOneOutResult": ".metaeval.correlation",
-    "correlate_with_human": ".metaeval.correlation",
-    "leave_one_out": ".metaeval.correlation",
-    "metric_correlations": ".metaeval.correlation",
-    "GridSignificance": ".metaeval.grids",
-    "grid_significance": ".metaeval.grids",
-    "HumanGoldResult": ".human.gold",
-    "RankSumMatrixResult": ".human.gold",
-    "annotator_summary": ".human.gold",
-    "combine_criteria": ".human.gold",
-    "human_gold_standard": ".human.gold",
-    "rank_sum_all_pairs": ".human.gold",
-    "standardize_judgements": ".human.gold",
-    "system_scores": ".human.gold",
-    "MetaCorrelationResult": ".metaeval.meta_eval",
-    "PairwiseAccuracyResult": ".metaeval.meta_eval",
-    "mean_system_scores": ".metaeval.meta_eval",
-    "meta_correlation": ".metaeval.meta_eval",
-    "pairwise_accuracy": ".metaeval.meta_eval",
-    "adjust_matrix": ".metaeval.multiple",
-    "adjust_pvalues": ".metaeval.multiple",
-    "PermBothResult": ".metaeval.perm_both.core",
-    "perm_both": ".metaeval.perm_both.core",
-    "WilliamsPowerResult": ".metaeval.power",
-    "williams_detectable_difference": ".metaeval.power",
-    "williams_grid_power": ".metaeval.power",
-    "williams_power": ".metaeval.power",
-    "williams_power_simulation": ".metaeval.power",
-    "QEEvaluationResult": ".qe.graham",
-    "QEScoresResult": ".qe.graham",
-    "RescaleResult": ".qe.graham",
-    "compare_gold_representations": ".qe.graham",
-    "evaluate_qe": ".qe.graham",
-    "post_edit_rate": ".qe.graham",
-    "prediction_correlations": ".qe.graham",
-    "qe_scores": ".qe.graham",
-    "qe_williams": ".qe.graham",
-    "rescaling_curve": ".qe.graham",
-    "rescaling_experiment": ".qe.graham",
-    "shift_and_rescale": ".qe.graham",
-    "PairwiseSignificanceResult": ".mt.randomized",
-    "RandomizedTestResult": ".mt.randomized",
-    "approximate_randomization": ".mt.randomized",
-    "bootstrap": ".mt.randomized",
-    "paired_bootstrap": ".mt.randomized",
-    "pairwise_significance": ".mt.randomized",
-    "SystemsTableResult": ".mt.systems_table",
-    "systems_table": ".mt.systems_table",
-    "SoftPairwiseAccuracyResult": ".metaeval.soft_pairwise",
-    "soft_pairwise_accuracy": ".metaeval.soft_pairwise",
-    "SegmentStatistics": ".mt.sufficient",
-    "SegmentContributions": ".mt.contributions",
-    "segment_contributions": ".mt.contributions",
-    "extract_statistics": ".mt.sufficient",
-    "statistics_from_scores": ".mt.sufficient",
-    "WilliamsMatrixResult": ".metaeval.williams",
-    "WilliamsResult": ".metaeval.williams",
-    "williams_all_pairs": ".metaeval.williams",
-    "williams_test": ".metaeval.williams",
-}
+from . import analyses as _analyses
+from . import human as _human
+from . import metaeval as _metaeval
+from . import mt as _mt
+from . import qe as _qe
+from .metaeval import perm_both as _perm_both
+
+#: public name -> the submodule defining it, imported on first access (:mod:`stats._core.lazy`),
+#: gathered from the subpackages' own tables (one home per name); the first subpackage naming
+#: a name keeps it
+_LAZY: dict[str, str] = {}
+for _package in (_mt, _metaeval, _perm_both, _human, _qe, _analyses):
+    _prefix = _package.__name__.removeprefix("stats")
+    for _name, _source in _package._LAZY.items():
+        _LAZY.setdefault(_name, _prefix + _source)
+#: a function named like its module: ``stats.mt.systems_table`` is the module
+_LAZY["systems_table"] = ".mt.systems_table"
+#: two meanings (stats.mt.TESTS, stats.human.TESTS): only in the subpackages
+del _LAZY["TESTS"]
+del _package, _prefix, _name, _source
 
 __all__ = [
-    # WMT metrics task tables: winners and outlier systems
-    "mad_outliers",
-    "williams_winners",
     # errors and warnings
     "DegenerateInputWarning",
     "StatsInputError",
     # work and memory budgets
     "check_budget",
     "limited_budget",
-    # randomized significance tests
-    "PairwiseSignificanceResult",
-    "RandomizedTestResult",
-    "SegmentStatistics",
-    "approximate_randomization",
-    "bootstrap",
-    "extract_statistics",
-    "paired_bootstrap",
-    "pairwise_significance",
-    "systems_table",
-    "SystemsTableResult",
-    "statistics_from_scores",
-    # the segment explorer: each segment's part in a pair's difference
-    "SegmentContributions",
-    "segment_contributions",
-    # correlation with humans and the Williams test
-    "CorrelationResult",
-    "LeaveOneOutResult",
-    "WilliamsMatrixResult",
-    "WilliamsResult",
-    "correlate_with_human",
-    "leave_one_out",
-    "metric_correlations",
-    "williams_all_pairs",
-    "williams_test",
-    # quality estimation
-    "QEEvaluationResult",
-    "QEScoresResult",
-    "RescaleResult",
-    "compare_gold_representations",
-    "evaluate_qe",
-    "post_edit_rate",
-    "prediction_correlations",
-    "qe_scores",
-    "qe_williams",
-    "rescaling_curve",
-    "rescaling_experiment",
-    "shift_and_rescale",
-    # human gold standard and the accuracy of significance tests
-    "AccuracyResult",
-    "HumanGoldResult",
-    "RankSumMatrixResult",
-    "accuracy_from_pvalues",
-    "accuracy_interval",
-    "annotator_summary",
-    "combine_criteria",
-    "compare_accuracies",
-    "human_gold_standard",
-    "rank_sum_all_pairs",
-    "significance_accuracy",
-    "standardize_judgements",
-    "system_scores",
-    "GridSignificance",
-    "LanguagePairMetaEvaluation",
-    "MetaCorrelationResult",
-    "MetaEvaluation",
-    "PairwiseAccuracyResult",
-    "PermBothResult",
-    "SoftPairwiseAccuracyResult",
-    "WilliamsPowerResult",
-    "adjust_matrix",
-    "adjust_pvalues",
-    "grid_significance",
-    "mean_system_scores",
-    "meta_correlation",
-    "meta_evaluate",
-    "pairwise_accuracy",
-    "perm_both",
-    "significance_clusters",
-    "soft_pairwise_accuracy",
-    "williams_detectable_difference",
-    "williams_grid_power",
-    "williams_power",
-    "williams_power_simulation",
+    # the statistics and the workflows, by subpackage
+    *_LAZY,
 ]
-
-
-# One import for each file-to-result workflow: every public name of stats.analyses
-# (``stats.metrics_report``, ``stats.load_qe``, ``stats.text_statistics``, ...), as lazily as
-# the rest (importing stats.analyses loads only its own lazy table).
-from . import analyses as _analyses  # noqa: E402
-
-for _name in _analyses.__all__:
-    if _name not in _LAZY:
-        _LAZY[_name] = ".analyses"
-        __all__.append(_name)
-del _name
 
 __getattr__, __dir__ = _lazy_exports(__name__, _LAZY)

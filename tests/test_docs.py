@@ -30,5 +30,26 @@ def test_docs_build_strictly(tmp_path):
     assert out.returncode == 0, out.stderr[-3000:]
     williams = (site / "reference" / "williams" / "index.html").read_text(encoding="utf-8")
     assert "r_human_a" in williams and "psych::r.test" in williams
-    for page in ("dashboard/metrics", "cli/randomized", "formats", "limits", "python"):
+    for page in ("dashboard/metrics", "cli/randomized", "formats", "limits", "python", "tutorial",
+                 "howto/wmt_metrics", "howto/mt_systems", "howto/human_rankings", "howto/qe"):
         assert (site / page / "index.html").is_file(), page
+
+
+def test_reference_summary_tables_name_every_public_name_where_it_imports():
+    """Each reference page opens with a table ``| `name` | `import path` | what |``: every
+    public name of the topic subpackages is in one, and each import path works."""
+    import importlib
+    import re
+
+    row = re.compile(r"^\| `(\w+)` \| `([\w.]+)` \|", re.M)
+    listed = {}
+    for page in (ROOT / "docs" / "reference").glob("*.md"):
+        for name, path in row.findall(page.read_text(encoding="utf-8")):
+            module, attr = path.rsplit(".", 1)
+            assert attr == name, (page.name, name, path)
+            assert getattr(importlib.import_module(module), attr) is not None, path
+            listed[name] = path
+    for package in ("stats.mt", "stats.metaeval", "stats.metaeval.perm_both", "stats.human",
+                    "stats.qe"):
+        for name in importlib.import_module(package).__all__:
+            assert name in listed, f"{package}.{name} is in no reference summary table"

@@ -314,7 +314,7 @@ def test_ar_refusal_names_the_resamples_given(capsys):
         ],
         capsys,
     )
-    assert "n_resamples=99,999,999 (+ 1,000 for the interval)" in err
+    assert "--resamples 99,999,999 (+ 1,000 for the interval)" in err
     assert "100,000,999" not in err
 
 

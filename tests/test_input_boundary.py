@@ -154,7 +154,7 @@ def test_a_trillion_resamples_is_refused_before_allocating(capsys):
     code, _, err = run_cli(
         ["randomized", "--scores", MT / "segment_scores_wide.csv", "--resamples", 10**12], capsys
     )
-    assert_one_line_error(code, err, "n_resamples=1,000,000,000,000", "of memory", "reduce n_resamples")
+    assert_one_line_error(code, err, "--resamples 1,000,000,000,000", "of memory", "reduce --resamples")
 
 
 def test_work_over_budget_says_how_many_resamples_fit(capsys):

@@ -1,5 +1,5 @@
 """Every code block a newcomer copies runs: the README's ```python blocks (and those of the
-docs' Python guide) execute from the repository root, and its shell blocks' ``python -m stats``
+docs' Python guide, tutorial and how-to guides) execute from the repository root, and its shell blocks' ``python -m stats``
 calls exit 0 with output. The README's relative links point at files that exist."""
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ def _blocks(path: Path, languages: set[str]) -> list[str]:
 
 
 def _python_blocks():
-    for path in (README, ROOT / "docs" / "python.md"):
+    guides = (ROOT / "docs" / "tutorial.md", *sorted((ROOT / "docs" / "howto").glob("*.md")))
+    for path in (README, ROOT / "docs" / "python.md", *guides):
         for i, block in enumerate(_blocks(path, {"python"})):
             yield pytest.param(block, id=f"{path.relative_to(ROOT)}-{i}")
 

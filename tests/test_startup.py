@@ -56,8 +56,14 @@ def test_williams_help_runs_and_names_power():
     assert "80% power" in " ".join(out.stdout.split())
 
 
-@pytest.mark.parametrize("package", [stats, stats.analyses])
-def test_every_public_name_resolves(package):
+SUBPACKAGES = ("stats.mt", "stats.metaeval", "stats.metaeval.perm_both", "stats.human", "stats.qe")
+
+
+@pytest.mark.parametrize("name", ["stats", "stats.analyses", *SUBPACKAGES])
+def test_every_public_name_resolves(name):
+    import importlib
+
+    package = importlib.import_module(name)
     for name in package.__all__:
         assert getattr(package, name) is not None, name
     assert set(package.__all__) <= set(dir(package))
@@ -74,3 +80,23 @@ def test_public_functions_stay_functions_and_subpackages_are_modules():
     assert isinstance(importlib.import_module("stats.metaeval.perm_both"), types.ModuleType)
     table = importlib.import_module("stats.mt.systems_table")
     assert stats.systems_table is table.systems_table
+
+
+@pytest.mark.parametrize("name", SUBPACKAGES)
+def test_subpackage_exports_every_public_name_of_its_modules(name):
+    """Each topic subpackage exports the ``__all__`` of each of its public modules (a name
+    equal to a submodule's name stays the submodule), and each of them is at the top too
+    (except ``TESTS``, two meanings; ``systems_table`` is stats.systems_table)."""
+    import importlib
+    import pkgutil
+
+    package = importlib.import_module(name)
+    modules = [m.name for m in pkgutil.iter_modules(package.__path__)
+               if not m.name.startswith("_") and not m.ispkg]
+    expected = {n for m in modules for n in importlib.import_module(f"{name}.{m}").__all__}
+    assert set(package.__all__) == expected - set(modules)
+    for public in package.__all__:
+        if public != "TESTS":
+            assert public in stats.__all__, public
+            if public != "significance_clusters":
+                assert getattr(stats, public) is getattr(package, public), public

@@ -6,23 +6,15 @@ from __future__ import annotations
 
 import importlib
 import sys
-import types
 from collections.abc import Mapping
-
-
-class _Package(types.ModuleType):
-    """A package whose public function may share its name with the submodule defining it
-    (``stats.perm_both``): importing the submodule does not replace the function."""
-
-    def __setattr__(self, name, value):
-        if isinstance(value, types.ModuleType) and self._lazy_exports.get(name) == f".{name}":
-            value = getattr(value, name)
-        super().__setattr__(name, value)
 
 
 def lazy_exports(package: str, exports: Mapping[str, str]):
     """Make ``package`` import each name of ``exports`` (name -> relative module) on first
-    access. Returns its ``__getattr__`` and ``__dir__``."""
+    access. Returns its ``__getattr__`` and ``__dir__``.
+
+    A name is never also a submodule's name (``stats.mt`` leaves ``systems_table`` to
+    ``stats.systems_table``): importing the submodule would replace the name on the package."""
     module = sys.modules[package]
     namespace = vars(module)
 
@@ -37,6 +29,4 @@ def lazy_exports(package: str, exports: Mapping[str, str]):
     def __dir__():
         return sorted({*namespace, *exports})
 
-    namespace["_lazy_exports"] = exports
-    module.__class__ = _Package
     return __getattr__, __dir__

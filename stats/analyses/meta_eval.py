@@ -144,7 +144,7 @@ confidence_level
         if from_files and n_resamples:
             raise StatsInputError(
                 f"{table.lp}: system scores come from .sys.score files, so there are no "
-                "segments to resample; drop --confidence-resamples or the .sys.score files"
+                "segments to resample; drop the confidence intervals or the .sys.score files"
             )
         results: dict[str, MetaCorrelationResult] = {}
         for metric in table.metric_names:

@@ -104,7 +104,7 @@ def _perm_both_scores(table, lp: str, *, level: str, grouping: str, rng, **optio
     if table.gold is None or table.metrics is None:
         raise StatsInputError(
             f"{lp}: PERM-BOTH at segment level needs segment scores, and this language pair "
-            "has system-level (.sys.score) files only; use --level sys or give its segment files"
+            "has system-level (.sys.score) files only; use level=sys or give its segment files"
         )
     return perm_both(table.metrics, table.gold, level=level, grouping=grouping, rng=rng, **options)
 
@@ -152,7 +152,7 @@ def perm_both_analysis(
         raise StatsInputError(f"perm_test must be 'scores' or 'pairs'; got {perm_test!r}")
     if perm_test == "pairs" and (correlation != "acc23" or level != "seg"):
         raise StatsInputError(
-            "the item-pair permutation (--perm-test pairs) is for acc23 at segment level"
+            "the item-pair permutation (perm_test=pairs) is for acc23 at segment level"
         )
     check_progress(progress)
     name, chosen = _chosen(data, gold, lps)

@@ -178,7 +178,7 @@ def _warn_unused(rows: pd.DataFrame, refs: Sequence[str], where: str) -> None:
         others = name_list(pd.unique(rows.loc[rows["metric"] == metric, "refset"]))
         warnings.warn(
             f"{where}: metric {metric} has scores only for reference(s) {others}, not analysed; "
-            "name it with --reference-free if it uses no reference, or choose --refset",
+            "name it with reference_free=NAME if it uses no reference, or choose refset=NAME",
             DegenerateInputWarning,
             stacklevel=4,
         )

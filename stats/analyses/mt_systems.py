@@ -438,13 +438,13 @@ def _pick(values: pd.Series, choice: str | None, what: str, option: str, where: 
 def _wmt_block(frame: pd.DataFrame, metric, lp, testset, refset) -> pd.DataFrame:
     """The segments x systems scores of one block of :func:`_read_wmt_segments`' rows."""
     files = ", ".join(dict.fromkeys(frame["_name"]))
-    m = _pick(frame["metric"], metric, "metric", "--score-metric", files)
+    m = _pick(frame["metric"], metric, "metric", "metric=NAME", files)
     frame = frame[frame["metric"] == m]
     files = ", ".join(dict.fromkeys(frame["_name"]))
-    pair = _pick(frame["lp"], lp, "language pair", "--lp", f"{files}, metric {m}")
+    pair = _pick(frame["lp"], lp, "language pair", "lp=XX-YY", f"{files}, metric {m}")
     frame = frame[frame["lp"] == pair]
     where = f"{files}, metric {m}, {pair}"
-    test = _pick(frame["testset"], testset, "test set", "--testset", where)
+    test = _pick(frame["testset"], testset, "test set", "testset=NAME", where)
     frame = frame[frame["testset"] == test]
     if refset == "all":
         raise StatsInputError(

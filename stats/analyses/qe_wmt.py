@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from stats._core.errors import StatsInputError
+from stats._core.keywords import rng_or_seed
 from stats.qe.wmt import QEComparisonResult, compare_qe_systems
 from stats.qe.word import WordLevelResult, compare_word_level
 
@@ -118,12 +119,15 @@ def qe_wmt_analysis(
     alpha: float = 0.05,
     correction: str = "none",
     sd_ratio: float = 0.5,
-    seed: int = 1,
+    rng=None,
+    seed: int | None = None,
     tests: bool = True,
 ) -> QEWMTAnalysis:
     """Compare the systems per language pair and on average
-    (:func:`stats.qe.wmt.compare_qe_systems`), seeded with ``seed``; ``tests=False`` leaves
-    the pairwise tests out (the dashboard tests the chosen language pair alone)."""
+    (:func:`stats.qe.wmt.compare_qe_systems`), seeded with ``rng`` (default 1; ``seed`` is
+    its older name); ``tests=False`` leaves the pairwise tests out (the dashboard tests the
+    chosen language pair alone)."""
+    seed = rng_or_seed(rng, seed, default=1)
     with _recorded() as messages:
         result = compare_qe_systems(
             inp.submissions,
@@ -159,12 +163,15 @@ def qe_word_analysis(
     confidence_level: float = 0.95,
     alpha: float = 0.05,
     correction: str = "none",
-    seed: int = 1,
+    rng=None,
+    seed: int | None = None,
     exclude: pd.DataFrame | None = None,
 ) -> WordLevelResult:
     """Word-level scores and paired bootstrap tests (:func:`stats.qe.word.compare_word_level`);
     the sentences of ``exclude`` (``lp, sid``) are left out of both, as the WMT23 word-level
-    scoring program leaves out the hallucination index."""
+    scoring program leaves out the hallucination index. ``rng`` seeds the bootstrap (default 1;
+    ``seed`` is its older name)."""
+    seed = rng_or_seed(rng, seed, default=1)
     if exclude is not None and len(exclude):
         drop = pd.MultiIndex.from_frame(exclude[["lp", "sid"]])
 

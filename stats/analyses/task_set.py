@@ -162,7 +162,7 @@ def rank_task_set(
         or not isinstance(n_resamples, (int, np.integer))
         or (n_resamples < 1)
     ):
-        raise StatsInputError(f"--resamples must be a positive integer; got {n_resamples!r}")
+        raise StatsInputError(f"n_resamples must be a positive integer; got {n_resamples!r}")
     seed = int(np.random.SeedSequence().entropy) if rng is None else int(rng)  # type: ignore[arg-type]
     test_set = (test_set or task_set.test_set or "").lower() or None
     notes: list = []

@@ -18,7 +18,7 @@ import warnings
 
 from stats._core.errors import StatsInputError
 
-from ._common import manners, program_name, share_manners, version_text
+from ._common import flag_names, manners, program_name, share_manners, version_text
 
 #: subcommand modules, in the order ``--help`` lists them
 SUBCOMMANDS = (
@@ -103,7 +103,7 @@ def _run(argv: list[str]) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     for message in dict.fromkeys(str(w.message) for w in caught):  # each message once
-        print(f"warning: {message}", file=sys.stderr)
+        print(f"warning: {flag_names(message)}", file=sys.stderr)
     if text:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0

@@ -10,6 +10,7 @@ import contextvars
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -143,6 +144,49 @@ def read_stdin(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Non
         setattr(args, found[0], upload)
 
 
+#: the library's argument names -> the command line's flags (the one place they are mapped):
+#: library messages name arguments (``refset=NAME``, ``n_resamples``), and the CLI shows the
+#: flags (``--refset NAME``, ``--resamples``); see :func:`flag_names`
+ARGUMENT_FLAGS = {
+    "allow_constant": "--allow-constant",
+    "epsilon": "--epsilon",
+    "gold": "--gold",
+    "level": "--level",
+    "lp": "--lp",
+    "metric": "--score-metric",
+    "n_resamples": "--resamples",
+    "perm_test": "--perm-test",
+    "post_edit": "--post-edit",
+    "reference_free": "--reference-free",
+    "refset": "--refset",
+    "rng": "--seed",
+    "scheduler": "--scheduler",
+    "seed": "--seed",
+    "testset": "--testset",
+}
+#: ``name=VALUE`` for any mapped name; a bare name only where it cannot be a plain word (``_``)
+_ARGUMENT = re.compile(
+    r"(?<![\w.-])(?:(" + "|".join(ARGUMENT_FLAGS) + r")=(?:True\b)?"
+    r"|(" + "|".join(n for n in ARGUMENT_FLAGS if "_" in n) + r")\b(?!=))"
+)
+
+
+def flag_names(message: str) -> str:
+    """A library message with its argument names as the command line's flags:
+    ``refset=NAME`` -> ``--refset NAME``, ``allow_constant=True`` -> ``--allow-constant``,
+    ``n_resamples must be ...`` -> ``--resamples must be ...``."""
+
+    def flag(m: re.Match) -> str:
+        if m.group(1):
+            value_follows = not m.group(0).endswith("True") and m.end() < len(message) and (
+                message[m.end()] not in " ,;)"
+            )
+            return ARGUMENT_FLAGS[m.group(1)] + (" " if value_follows else "")
+        return ARGUMENT_FLAGS[m.group(2)]
+
+    return _ARGUMENT.sub(flag, message)
+
+
 @contextlib.contextmanager
 def manners(args: argparse.Namespace, parser: argparse.ArgumentParser):
     """While a subcommand runs: standard input read (:func:`read_stdin`), and ``--format
@@ -157,6 +201,8 @@ def manners(args: argparse.Namespace, parser: argparse.ArgumentParser):
         token = _TABLES.set(shared)
     try:
         yield lambda text: finish(text, shared)
+    except StatsInputError as exc:  # the library names arguments; the user typed flags
+        raise StatsInputError(flag_names(str(exc))) from exc
     finally:
         if token is not None:
             _TABLES.reset(token)

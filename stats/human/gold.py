@@ -216,6 +216,16 @@ def rank_sum_all_pairs(
     References
     ----------
     Graham, Mathur & Baldwin (2014), Section 4, https://aclanthology.org/W14-3333
+
+    Examples
+    --------
+    Wilcoxon rank-sum tests of every pair of systems' human scores.
+
+    >>> from stats import rank_sum_all_pairs
+    >>> groups = {'A': [5.0, 6.0, 7.0, 8.0, 9.0], 'B': [1.0, 2.0, 3.0, 4.0, 5.5]}
+    >>> res = rank_sum_all_pairs(groups)
+    >>> round(float(res.pvalue.at['A', 'B']), 4)
+    0.0079
     """
     check_alternative(alternative, ("greater", "two-sided"))
     if not isinstance(groups, Mapping) or len(groups) < 2:

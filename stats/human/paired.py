@@ -50,6 +50,7 @@ from scipy import stats as _st
 
 from stats._core.choices import CORRECTIONS
 from stats._core.errors import StatsInputError
+from stats._core.results import StatisticPvalue
 from stats._core.validation import check_alpha
 from stats.metaeval.multiple import adjust_pvalues
 
@@ -124,6 +125,11 @@ def stouffer(pvalues: np.ndarray, axis: int = -1) -> np.ndarray:
 
     Examples
     --------
+    Three domains' one-sided p-values combined into one, and a p-value far below 1e-16 kept.
+
+    >>> from stats.human import stouffer
+    >>> round(float(stouffer([0.04, 0.10, 0.20])), 4)
+    0.0127
     >>> float(stouffer(np.array([1e-300, 0.5])))  # doctest: +ELLIPSIS
     1.46...e-151
     """
@@ -162,7 +168,7 @@ def significance_clusters(pvalue: np.ndarray, *, alpha: float) -> list[int]:
 
 
 @dataclass(frozen=True, kw_only=True)
-class PairedRankingResult:
+class PairedRankingResult(StatisticPvalue):
     """A WMT24-style human ranking of the systems of one language pair.
 
     Attributes

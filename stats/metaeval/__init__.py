@@ -1,4 +1,86 @@
 """Meta-evaluation of metrics against humans: correlations, the Williams test and its power
 (Graham & Baldwin, EMNLP 2014), MTME's meta-evaluation statistics, soft pairwise accuracy,
 PERM-BOTH (:mod:`stats.metaeval.perm_both`), significance grids and clusters, multiple
-comparisons, outlier systems and the WMT23-25 task sets."""
+comparisons, outlier systems and the WMT23-25 task sets.
+
+Every public name of the modules below is importable from here (``stats.metaeval.<name>``) and,
+unless noted in :mod:`stats`, from the top (``stats.<name>``); names load on first use.
+"""
+
+from stats._core.lazy import lazy_exports as _lazy_exports
+
+#: public name -> the module defining it, imported on first access (:mod:`stats._core.lazy`)
+_LAZY = {
+    # clusters
+    "significance_clusters": ".clusters",
+    # correlation
+    "CorrelationResult": ".correlation",
+    "LeaveOneOutResult": ".correlation",
+    "correlate_with_human": ".correlation",
+    "leave_one_out": ".correlation",
+    "metric_correlations": ".correlation",
+    # grids
+    "SIDEDNESS": ".grids",
+    "SIDEDNESS_NOTES": ".grids",
+    "GridSignificance": ".grids",
+    "grid_significance": ".grids",
+    # meta_eval
+    "CORRELATIONS": ".meta_eval",
+    "GROUPINGS": ".meta_eval",
+    "MetaCorrelationResult": ".meta_eval",
+    "PairwiseAccuracyResult": ".meta_eval",
+    "mean_system_scores": ".meta_eval",
+    "meta_correlation": ".meta_eval",
+    "pairwise_accuracy": ".meta_eval",
+    # multiple
+    "CORRECTIONS": ".multiple",
+    "adjust_pvalues": ".multiple",
+    "adjust_matrix": ".multiple",
+    # outliers
+    "MAD_SCALE": ".outliers",
+    "mad_outliers": ".outliers",
+    # power
+    "WilliamsPowerResult": ".power",
+    "williams_power": ".power",
+    "williams_detectable_difference": ".power",
+    "williams_power_simulation": ".power",
+    "williams_grid_power": ".power",
+    "median_detectable_difference": ".power",
+    "POWER": ".power",
+    # soft_pairwise
+    "SoftPairwiseAccuracyResult": ".soft_pairwise",
+    "pairwise_permutation_pvalues": ".soft_pairwise",
+    "soft_pairwise_accuracy": ".soft_pairwise",
+    # task_set_presets
+    "PRESETS": ".task_set_presets",
+    "TEST_SETS": ".task_set_presets",
+    "KnownTestSet": ".task_set_presets",
+    "known_test_set": ".task_set_presets",
+    "per_language_pair": ".task_set_presets",
+    "preset": ".task_set_presets",
+    # task_sets
+    "Task": ".task_sets",
+    "TaskOutcome": ".task_sets",
+    "TaskSet": ".task_sets",
+    "TaskSetResult": ".task_sets",
+    "assign_weights": ".task_sets",
+    "average_correlations": ".task_sets",
+    "average_pvalues": ".task_sets",
+    "average_confidence_intervals": ".task_sets",
+    "average_ranks": ".task_sets",
+    "combine_tasks": ".task_sets",
+    "correlation_range": ".task_sets",
+    "read_task_set": ".task_sets",
+    # williams
+    "ConfidenceInterval": ".williams",
+    "WilliamsMatrixResult": ".williams",
+    "WilliamsResult": ".williams",
+    "williams_all_pairs": ".williams",
+    "williams_test": ".williams",
+    "williams_winners": ".williams",
+    "zou_confidence_interval": ".williams",
+}
+
+__all__ = list(_LAZY)
+
+__getattr__, __dir__ = _lazy_exports(__name__, _LAZY)

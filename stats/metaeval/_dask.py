@@ -23,7 +23,7 @@ def _local_workers(scheduler: str) -> int:
         n = 0
     if n < 1:
         raise StatsInputError(
-            f"--scheduler local:N needs a positive worker count; got {scheduler!r}"
+            f"scheduler=local:N needs a positive worker count; got {scheduler!r}"
         )
     return n
 
@@ -37,7 +37,7 @@ def run_pieces(jobs: list, seed: int, scheduler: str | None = None) -> list:
         from distributed import Client, LocalCluster
     except ImportError:
         raise StatsInputError(
-            "--scheduler needs Dask distributed: pip install 'mt-significance[dask]'"
+            "scheduler= needs Dask distributed: pip install 'mt-significance[dask]'"
         ) from None
     cluster = None
     try:
@@ -55,7 +55,7 @@ def run_pieces(jobs: list, seed: int, scheduler: str | None = None) -> list:
                 client = Client(scheduler, timeout="10s")
             except (OSError, TimeoutError, ValueError) as exc:
                 raise StatsInputError(
-                    f"--scheduler {scheduler!r}: cannot reach the Dask scheduler ({exc})"
+                    f"scheduler={scheduler!r}: cannot reach the Dask scheduler ({exc})"
                 ) from None
         with client:
             # each task's data goes to the workers once, not once per piece

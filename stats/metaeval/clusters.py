@@ -68,6 +68,18 @@ def significance_clusters(
     ------
     StatsInputError
         ``alpha`` outside (0, 1); ``pvalue`` not square; an item without a row or column.
+
+    Examples
+    --------
+    A beats B and C significantly; B and C are not told apart.
+
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from stats import significance_clusters
+    >>> names = ['A', 'B', 'C']
+    >>> p = pd.DataFrame([[np.nan, 0.01, 0.001], [np.nan, np.nan, 0.4], [np.nan, np.nan, np.nan]], index=names, columns=names)
+    >>> significance_clusters(p).to_dict()
+    {'A': 1, 'B': 2, 'C': 2}
     """
     alpha = check_alpha(alpha)
     if not isinstance(pvalue, pd.DataFrame) or pvalue.shape[0] != pvalue.shape[1]:

@@ -122,6 +122,16 @@ def correlate_with_human(scores, human) -> CorrelationResult:
     of the ranks (average ranks for ties); their p-values are those of
     :math:`t = r\sqrt{(n-2)/(1-r^2)}` on :math:`n-2` degrees of freedom. Kendall's
     :math:`\tau_b` and its p-value are computed by :func:`scipy.stats.kendalltau`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from stats import correlate_with_human
+    >>> human = pd.Series([1.0, 2.0, 3.0, 4.0], index=list('ABCD'))
+    >>> scores = pd.DataFrame({'m1': [1.0, 2.5, 2.9, 4.2], 'm2': [4.0, 3.0, 2.0, 1.0]}, index=list('ABCD'))
+    >>> res = correlate_with_human(scores, human)
+    >>> res.pearson.round(3).to_dict()
+    {'m2': -1.0, 'm1': 0.98}
     """
     frame, x, y = validate_scores_human(scores, human, min_items=3)
     names = list(frame.columns)
@@ -180,6 +190,18 @@ def metric_correlations(scores, human=None, *, sign_align: bool = True) -> pd.Da
     -------
     DataFrame
         Square, symmetric, ones on the diagonal; NaN rows/columns for constant metrics.
+
+    Examples
+    --------
+    Pearson correlations between metrics.
+
+    >>> import pandas as pd
+    >>> from stats import metric_correlations
+    >>> scores = pd.DataFrame({'m1': [1.0, 2.0, 3.0, 4.0], 'm2': [1.0, 3.0, 2.0, 4.0]})
+    >>> metric_correlations(scores).round(2)
+         m1   m2
+    m1  1.0  0.8
+    m2  0.8  1.0
     """
     if human is None:
         frame = scores if isinstance(scores, pd.DataFrame) else pd.DataFrame(scores)

@@ -400,7 +400,7 @@ def _calibration_pairs(G: np.ndarray, M: np.ndarray):
     if total > MAX_CALIBRATION_PAIRS:
         raise StatsInputError(
             f"tie calibration over {total:,} pairs is more than {MAX_CALIBRATION_PAIRS:,} held "
-            "at once; use grouping 'item' (WMT's choice) or give --epsilon"
+            "at once; use grouping 'item' (WMT's choice) or give epsilon=VALUE"
         )
     diffs, rows, deltas = [np.zeros(0)], [np.zeros(0, dtype=np.int64)], [np.zeros(0, np.int8)]
     base = np.zeros(R, dtype=np.int64)
@@ -607,6 +607,19 @@ def meta_correlation(
     StatsInputError
         Unknown option, shapes that differ, a NaN metric score, an option given for the wrong
         correlation or level, a bad ``n_resamples`` or ``confidence_level``.
+
+    Examples
+    --------
+    Segment-level Pearson of one metric over 2 systems x 3 items (no grouping).
+
+    >>> import numpy as np
+    >>> from stats import meta_correlation
+    >>> gold = np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 5.0]])
+    >>> metric = np.array([[1.1, 2.2, 2.9], [2.5, 3.9, 5.2]])
+    >>> round(float(meta_correlation(metric, gold).statistic), 4)
+    0.9884
+    >>> round(float(meta_correlation(metric, gold, correlation='kendall').statistic), 4)
+    0.9661
     """
     _check_choice(correlation, CORRELATIONS, "correlation")
     _check_choice(level, LEVELS, "level")
@@ -768,6 +781,16 @@ def pairwise_accuracy(metric: Mapping, gold: Mapping) -> PairwiseAccuracyResult:
     ------
     StatsInputError
         Different language pairs, shapes that differ, a NaN metric score, or no pair at all.
+
+    Examples
+    --------
+    The share of pairs of systems ordered as humans order them (Kocmi et al. 2021).
+
+    >>> from stats import pairwise_accuracy
+    >>> gold = {'en-de': [3.0, 2.0, 1.0], 'en-ja': [1.0, 2.0]}
+    >>> res = pairwise_accuracy({'en-de': [0.9, 0.7, 0.8], 'en-ja': [0.1, 0.3]}, gold)
+    >>> round(float(res.statistic), 4)
+    0.75
     """
     if set(metric) != set(gold):
         raise StatsInputError(

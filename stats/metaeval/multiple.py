@@ -95,6 +95,14 @@ def adjust_pvalues(pvalues, *, method: str = "holm") -> np.ndarray:
     ----------
     Holm (1979), https://www.jstor.org/stable/4615733; Benjamini & Hochberg (1995),
     https://doi.org/10.1111/j.2517-6161.1995.tb02031.x
+
+    Examples
+    --------
+    >>> from stats import adjust_pvalues
+    >>> adjust_pvalues([0.01, 0.02, 0.03, 0.5], method='holm').round(3).tolist()
+    [0.04, 0.06, 0.06, 0.5]
+    >>> adjust_pvalues([0.01, 0.02, 0.03, 0.5], method='bh').round(3).tolist()
+    [0.04, 0.04, 0.04, 0.5]
     """
     _check_method(method)
     try:

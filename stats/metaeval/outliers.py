@@ -46,6 +46,14 @@ def mad_outliers(values, *, threshold: float = 2.5) -> np.ndarray:
     ------
     StatsInputError
         ``values`` not 1-D, or not finite; ``threshold`` not a positive number.
+
+    Examples
+    --------
+    The last system's human score is far from the others'.
+
+    >>> from stats import mad_outliers
+    >>> mad_outliers([0.1, 0.2, 0.15, 0.12, 0.18, -2.0]).tolist()
+    [False, False, False, False, False, True]
     """
     x = np.asarray(values, dtype=float)
     if x.ndim != 1:

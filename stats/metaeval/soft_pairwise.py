@@ -114,6 +114,19 @@ def soft_pairwise_accuracy(
     StatsInputError
         Shapes that differ, fewer than two systems, no item scored by humans for every
         system, a bad ``n_resamples``.
+
+    Examples
+    --------
+    Two metrics scored against humans over 4 systems x 30 items.
+
+    >>> import numpy as np
+    >>> from stats import soft_pairwise_accuracy
+    >>> rng = np.random.default_rng(0)
+    >>> gold = rng.normal(size=(4, 30)) + np.arange(4)[:, None]
+    >>> metrics = {'close': gold + rng.normal(0, 0.5, gold.shape), 'noisy': gold + rng.normal(0, 3, gold.shape)}
+    >>> res = soft_pairwise_accuracy(metrics, gold, n_resamples=200, rng=1)
+    >>> res.statistic.round(3).to_dict()
+    {'close': 0.999, 'noisy': 0.924}
     """
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     G = np.asarray(gold, dtype=float)

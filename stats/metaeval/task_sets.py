@@ -59,6 +59,7 @@ from stats._core.choices import (
     SOFT_PAIRWISE_ACCURACY,
 )
 from stats._core.errors import StatsInputError
+from stats._core.results import StatisticPvalue
 from stats._core.validation import check_alpha
 
 from .clusters import significance_clusters
@@ -543,7 +544,7 @@ def average_confidence_intervals(
 
 
 @dataclass(frozen=True, kw_only=True)
-class TaskSetResult:
+class TaskSetResult(StatisticPvalue):
     """A task set run: per-task outcomes and the global ranking.
 
     Attributes

@@ -234,6 +234,15 @@ def zou_confidence_interval(
     ----------
     G. Y. Zou (2007). Toward using confidence intervals to compare correlations.
     *Psychological Methods* 12(4), 399-413. https://doi.org/10.1037/1082-989X.12.4.399
+
+    Examples
+    --------
+    The interval of the difference of the two correlations of the paper's example.
+
+    >>> from stats.metaeval import zou_confidence_interval
+    >>> ci = zou_confidence_interval(r_human_a=0.95, r_human_b=0.85, r_a_b=0.9, n=20)
+    >>> round(float(ci.low), 3), round(float(ci.high), 3)
+    (0.028, 0.279)
     """
     confidence_level = check_confidence_level(confidence_level)
     r12 = _as_correlation(r_a_b, "r_a_b")
@@ -653,6 +662,22 @@ def williams_all_pairs(
     ----------
     Y. Graham and T. Baldwin (2014). Testing for Significance of Increased Correlation with
     Human Judgment. EMNLP 2014. https://aclanthology.org/D14-1020/
+
+    Examples
+    --------
+    Three metrics against human scores of five systems; cell (row, col) tests row better than
+    col.
+
+    >>> import pandas as pd
+    >>> from stats import williams_all_pairs
+    >>> human = pd.Series([1.0, 2.0, 3.0, 4.0, 5.0], index=list('ABCDE'))
+    >>> scores = pd.DataFrame({'m1': [1.1, 2.0, 2.9, 4.2, 5.0], 'm2': [1.5, 1.9, 3.6, 3.8, 4.9], 'm3': [2.0, 1.0, 3.0, 5.0, 4.0]}, index=list('ABCDE'))
+    >>> res = williams_all_pairs(scores, human)
+    >>> res.pvalue.round(3)
+        m1     m2     m3
+    m1 NaN  0.074  0.013
+    m2 NaN    NaN  0.115
+    m3 NaN    NaN    NaN
     """
     alternative = check_alternative(alternative, ("greater", "two-sided"))
     confidence_level = check_confidence_level(confidence_level)
@@ -751,6 +776,17 @@ def williams_winners(result: WilliamsMatrixResult, *, alpha: float = 0.05) -> tu
     -------
     tuple of str
         The winners, in ``result.order`` (highest correlation first).
+
+    Examples
+    --------
+    The metrics no other metric beats significantly.
+
+    >>> import pandas as pd
+    >>> from stats import williams_all_pairs, williams_winners
+    >>> human = pd.Series([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], index=list('ABCDEF'))
+    >>> scores = pd.DataFrame({'good': [1.0, 2.1, 2.9, 4.0, 5.1, 6.0], 'poor': [3.0, 1.0, 2.0, 6.0, 4.0, 5.0]}, index=list('ABCDEF'))
+    >>> williams_winners(williams_all_pairs(scores, human))
+    ('good',)
     """
     from stats._core.validation import check_alpha
 

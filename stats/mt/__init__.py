@@ -1,3 +1,38 @@
 """MT systems: sacreBLEU's segment statistics for BLEU, chrF and TER (tokenizer options, the
 compiled n-gram and TER kernels), the randomized tests of Graham, Mathur & Baldwin (WMT 2014),
-the systems table and each segment's contribution to a pair's difference."""
+the systems table and each segment's contribution to a pair's difference.
+
+Every public name of the modules below is importable from here (``stats.mt.<name>``) and,
+unless noted in :mod:`stats`, from the top (``stats.<name>``); names load on first use.
+"""
+
+from stats._core.lazy import lazy_exports as _lazy_exports
+
+#: public name -> the module defining it, imported on first access (:mod:`stats._core.lazy`)
+_LAZY = {
+    # contributions
+    "SegmentContributions": ".contributions",
+    "segment_contributions": ".contributions",
+    # randomized
+    "TESTS": ".randomized",
+    "RandomizedTestResult": ".randomized",
+    "PairwiseSignificanceResult": ".randomized",
+    "paired_bootstrap": ".randomized",
+    "bootstrap": ".randomized",
+    "approximate_randomization": ".randomized",
+    "pairwise_significance": ".randomized",
+    # sufficient
+    "METRICS": ".sufficient",
+    "SegmentStatistics": ".sufficient",
+    "extract_statistics": ".sufficient",
+    "statistics_from_scores": ".sufficient",
+    "metric_score": ".sufficient",
+    # systems_table
+    "SYSTEMS_TABLE_TESTS": ".systems_table",
+    "SystemsTableResult": ".systems_table",
+    # systems_table: the function is stats.systems_table; stats.mt.systems_table is the module
+}
+
+__all__ = list(_LAZY)
+
+__getattr__, __dir__ = _lazy_exports(__name__, _LAZY)

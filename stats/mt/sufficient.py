@@ -513,6 +513,17 @@ def statistics_from_scores(
     -----
     Each segment contributes :math:`(x_s, 1)`, so a resample's score is
     :math:`\\sum_s w_s x_s / \\sum_s w_s`, the mean over the resampled segments.
+
+    Examples
+    --------
+    Segment scores (items x systems) as the statistics the randomized tests take.
+
+    >>> import pandas as pd
+    >>> from stats import pairwise_significance, statistics_from_scores
+    >>> scores = pd.DataFrame({'A': [0.5, 0.7, 0.6, 0.8], 'B': [0.4, 0.6, 0.6, 0.7]})
+    >>> seg = statistics_from_scores(scores)
+    >>> seg.systems
+    ('A', 'B')
     """
     if not isinstance(scores, pd.DataFrame):
         raise StatsInputError(

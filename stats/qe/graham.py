@@ -256,6 +256,19 @@ def qe_scores(predictions, gold=None) -> QEScoresResult:
     References
     ----------
     Graham (2015), https://aclanthology.org/P15-1174/, Section 4.
+
+    Examples
+    --------
+    MAE and RMSE reward predicting the mean; Pearson does not (Graham 2015).
+
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from stats import qe_scores
+    >>> gold = np.array([0.1, 0.4, 0.35, 0.8, 0.6])
+    >>> predictions = pd.DataFrame({'sys': [0.2, 0.5, 0.3, 0.7, 0.6], 'mean': np.full(5, gold.mean())})
+    >>> res = qe_scores(predictions, gold)
+    >>> res.mae.round(3).to_dict()
+    {'sys': 0.07, 'mean': 0.2}
     """
     frame, g = _inputs(predictions, gold)
     values = frame.to_numpy()
@@ -632,6 +645,14 @@ def post_edit_rate(times, words):
     References
     ----------
     Graham (2015), https://aclanthology.org/P15-1174/, Section 3.1 and Table 1.
+
+    Examples
+    --------
+    Seconds per word of post-editing (Graham 2015).
+
+    >>> from stats import post_edit_rate
+    >>> post_edit_rate([30.0, 12.0], [10, 4]).tolist()
+    [3.0, 3.0]
     """
     if isinstance(times, QEData):
         w = _aligned_words(words, times.gold.index, len(times.gold))

@@ -88,7 +88,7 @@ def read_da_segment_scores(
     if not pair:
         raise StatsInputError(
             f"{label}: no language pair: the file name does not end in xx-yy "
-            "(e.g. ad-seg-scores-de-en.csv); give it with --lp"
+            "(e.g. ad-seg-scores-de-en.csv); give it with lp=XX-YY"
         )
     n_column = "N" if "N" in frame else "N.RAW" if "N.RAW" in frame else None
     out = pd.DataFrame(

@@ -170,7 +170,7 @@ class MetaEvalData:
         if gold is None:
             if len(names) > 1:
                 raise StatsInputError(
-                    f"several human score types ({', '.join(names)}); choose one with --gold"
+                    f"several human score types ({', '.join(names)}); choose one with gold=NAME"
                 )
             return names[0]
         match = [n for n in names if n.lower() == str(gold).lower()]

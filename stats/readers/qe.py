@@ -257,7 +257,7 @@ def _validated(
             raise StatsInputError(
                 f"{label}: system {preds.columns[j]!r} predicts {values[0, j]:g} for every "
                 "sentence; its Pearson r is undefined: remove the system, or keep constant "
-                "systems with undefined correlations (allow_constant=True; CLI --allow-constant)"
+                "systems with undefined correlations (allow_constant=True)"
             )
     return QEData(gold=gold, predictions=preds, format=fmt, source=label)
 
@@ -401,14 +401,14 @@ def _sniff(text: str, label: str) -> str:
     if kind == "post_edit":
         raise StatsInputError(
             f"{label}: this is a post-editing table (SID TIME WORDS ...), not QE predictions; "
-            "give it together with the prediction files as the post-editing table (CLI "
-            "--post-edit FILE)"
+            "give it together with the prediction files as the post-editing table "
+            "(post_edit=FILE)"
         )
     if kind == "gold":
         raise StatsInputError(
             f"{label}: this looks like a gold-label file (one label, or SID LABEL, per line); "
-            "give it together with the systems' prediction files as the gold labels (CLI "
-            "--gold FILE)"
+            "give it together with the systems' prediction files as the gold labels "
+            "(gold=FILE)"
         )
     if kind is None:
         raise _unrecognised(text, label)
@@ -638,7 +638,7 @@ def _read_wmt(
         label = ", ".join(source_name(s, n) for s, n in zip(sources, names, strict=True))
         raise StatsInputError(
             f"{label}: WMT QE submission files hold no gold labels; give the gold labels too "
-            "(a gold file: one label, or SID LABEL, per line; CLI --gold FILE)"
+            "(a gold file: one label, or SID LABEL, per line; gold=FILE)"
         )
     parts, labels = [], []
     owner: dict[str, str] = {}

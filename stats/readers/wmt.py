@@ -373,7 +373,7 @@ def read_da_system_scores(
     if not pair:
         raise StatsInputError(
             f"{label}: no language pair; the DA file name should end in xx-yy (as in "
-            "ad-sys-scores-cs-en.csv), or give the language pair (--lp)"
+            "ad-sys-scores-cs-en.csv), or give the language pair (lp=XX-YY)"
         )
     raw = rows_frame(rows, DA_SYSTEM_COLUMNS, label)
     for col in ("RAW.SCR", "Z.SCR", "N", "N.ALL"):
@@ -433,7 +433,7 @@ def select_refsets(refsets, testset: str, choice: str | None, where: str) -> lis
             return named
         raise StatsInputError(
             f"{where}: several references ({', '.join(named)}), none named after the test set "
-            f"{testset!r}; choose one with --refset NAME, or --refset all"
+            f"{testset!r}; choose one with refset=NAME, or refset=all"
         )
     if choice not in named:
         raise StatsInputError(

@@ -167,7 +167,7 @@ def test_language_pair_from_file_name():
 def test_reader_errors_name_file_and_line(tmp_path):
     no_lp = tmp_path / "scores.csv"
     no_lp.write_text(da_text())
-    with pytest.raises(StatsInputError, match=r"scores.csv: no language pair.*--lp"):
+    with pytest.raises(StatsInputError, match=r"scores.csv: no language pair.*lp=XX-YY"):
         read_da_segment_scores(no_lp)
     assert read_da_segment_scores(no_lp, lp="de-en")["lp"].eq("de-en").all()
     bad = tmp_path / "x-de-en.csv"

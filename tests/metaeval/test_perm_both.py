@@ -11,6 +11,7 @@ import pytest
 
 from stats import StatsInputError
 from stats.metaeval.meta_eval import meta_correlation
+from stats.metaeval.perm_both.engine import CorrelationSpec
 
 # the module (``stats.perm_both`` is the function)
 pb = importlib.import_module("stats.metaeval.perm_both.core")
@@ -35,8 +36,7 @@ def small():
 )
 def test_batched_resamples_equal_meta_correlation(small, grouping, correlation, kw):
     G, M = small
-    got = pb._batched(G, M, correlation, grouping, kw.get("epsilon", 0.0),
-                      kw.get("tie_calibration", False), kw.get("threshold", 25.0))
+    got = pb._batched(G, M, CorrelationSpec(correlation, grouping, **kw))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ref = [meta_correlation(m, G, correlation=correlation, grouping=grouping, **kw).statistic
@@ -60,8 +60,9 @@ def test_matrix_product_paths_equal_batched(correlation, grouping, eps):
     Z = {m: np.round(rng.normal(size=(S, N_ITEMS)), 1) for m in "abcd"}
     pairs = [("a", "b"), ("c", "a"), ("b", "d"), ("d", "c")]
     W = rng.random((40, S, N_ITEMS)) < 0.5
-    fast = pb._differences(G, Z, pairs, W, correlation, grouping, eps, False, 25.0)
-    slow = pb._differences(G, Z, pairs, W, correlation, grouping, eps, False, 25.0, fast=False)
+    spec = CorrelationSpec(correlation, grouping, epsilon=eps)
+    fast = pb._differences(G, Z, pairs, W, spec)
+    slow = pb._differences(G, Z, pairs, W, spec, fast=False)
     np.testing.assert_allclose(fast, slow, rtol=0, atol=1e-12)
 
 
@@ -77,7 +78,7 @@ def test_exact_enumeration_tiny():
     Z = {m: pb._zscore(v, valid) for m, v in (("a", a), ("b", b))}
     patterns = (np.arange(64)[:, None] >> np.arange(6)) & 1
     W = patterns.astype(bool).reshape(64, 2, 3)
-    d = pb._differences(G, Z, [(hi, lo)], W, "pearson", "none", 0.0, False, 25.0, fast=False)
+    d = pb._differences(G, Z, [(hi, lo)], W, CorrelationSpec(), fast=False)
     observed = d[0, 0]  # pattern 0: nothing swapped
     exact = np.mean(d[:, 0] >= observed - 1e-12)
     assert res.statistic.at[hi, lo] == pytest.approx(observed)

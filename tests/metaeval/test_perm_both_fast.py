@@ -12,6 +12,7 @@ import pytest
 
 from stats.metaeval.meta_eval import meta_correlation
 from stats.metaeval.perm_both import _linear as lin
+from stats.metaeval.perm_both.engine import CorrelationSpec
 
 pb = importlib.import_module("stats.metaeval.perm_both.core")
 
@@ -144,7 +145,7 @@ def test_calibrated_acc23_equals_plain(grouping, decimals):
     pairs = [("a", "b"), ("c", "a"), ("b", "d"), ("d", "c")]
     W = np.random.default_rng(8).random((15, *G.shape)) < 0.5
     W[0] = False
-    assert cal.applies(G, "acc23", grouping, True)
+    assert cal.applies(G, CorrelationSpec("acc23", grouping, tie_calibration=True))
     got = cal.Calibrated(G, Z, pairs, grouping).differences(W, np.arange(len(pairs)))
     want = _plain(G, Z, pairs, W, "acc23", grouping, {"tie_calibration": True})
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)

@@ -14,6 +14,7 @@ import pytest
 
 from stats.metaeval.perm_both import _calibrated as _perm_calibrated
 from stats.metaeval.perm_both import _calibrated_one as _perm_calibrated_one
+from stats.metaeval.perm_both.engine import CorrelationSpec
 
 pytest.importorskip("numba")
 sys.path.insert(0, str(Path(__file__).parent))
@@ -29,7 +30,7 @@ def test_one_group_equals_plain(decimals):
     W = np.random.default_rng(8).random((15, *G.shape)) < 0.5
     W[0] = False
     W[1] = True
-    assert _perm_calibrated_one.applies(G, "none", True, "acc23")
+    assert _perm_calibrated_one.applies(G, CorrelationSpec("acc23", tie_calibration=True))
     got = _perm_calibrated_one.CalibratedOne(G, Z, pairs).differences(W, np.arange(4))
     want = _plain(G, Z, pairs, W, "acc23", "none", {"tie_calibration": True})
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
@@ -40,7 +41,7 @@ def test_perm_both_takes_it_past_the_candidate_limit(monkeypatch):
     # and gives the general path's p-values and draws for the same seed
     G, Z = _data(seed=3, decimals=1)
     monkeypatch.setattr(_perm_calibrated, "MAX_CANDIDATES", 10)
-    assert not _perm_calibrated.applies(G, "acc23", "none", True)
+    assert not _perm_calibrated.applies(G, CorrelationSpec("acc23", tie_calibration=True))
     kw = dict(correlation="acc23", tie_calibration=True, n_resamples=30, rng=5)
     fast = pb.perm_both(Z, G, return_draws=True, **kw)
     monkeypatch.setattr(_perm_calibrated_one, "MAX_CANDIDATES", 10)

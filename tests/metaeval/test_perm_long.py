@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from stats.metaeval.perm_both import _linear as lin
+from stats.metaeval.perm_both.engine import CorrelationSpec
 
 pytest.importorskip("numba")
 sys.path.insert(0, str(Path(__file__).parent))
@@ -35,7 +36,7 @@ def test_long_groups_equal_plain(monkeypatch, grouping, correlation, kw, decimal
     # lower the bar so that these small groups count as long
     monkeypatch.setattr(lin, "MAX_GROUP_CELLS", 3)
     G, Z = _data(seed=4, n_items=11, decimals=decimals)
-    assert lin.applies(G, correlation, grouping, False)
+    assert lin.applies(G, CorrelationSpec(correlation, grouping))
     pairs = [("a", "b"), ("c", "a"), ("b", "d")]
     W = np.random.default_rng(5).random((10, *G.shape)) < 0.5
     W[0] = False

@@ -11,6 +11,7 @@ import pytest
 
 from stats.metaeval.perm_both import _linear as _perm_linear
 from stats.metaeval.perm_both import _ties as _perm_ties
+from stats.metaeval.perm_both.engine import CorrelationSpec
 
 pb = importlib.import_module("stats.metaeval.perm_both.core")
 
@@ -47,7 +48,7 @@ def test_tied_pairs_equal_the_general_path(correlation, grouping):
     _, _, ok = _perm_linear.linear_terms(G, Z, PAIRS, correlation, grouping, 0.0, 25.0)
     assert not ok.any()  # every pair ties somewhere: none is linear
     got = _perm_ties.Tied(G, Z, PAIRS, correlation, grouping).differences(W, np.arange(4))
-    want = pb._differences(G, Z, PAIRS, W, correlation, grouping, 0.0, False, 25.0, fast=False)
+    want = pb._differences(G, Z, PAIRS, W, CorrelationSpec(correlation, grouping), fast=False)
     np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
     if correlation == "spearman":  # sums of the ranks' products in another order
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
@@ -61,7 +62,7 @@ def test_long_group_equals_the_general_path():
     G, Z = _tied_data(seed=6, S=4, n_items=160)
     W = np.random.default_rng(3).random((6, *G.shape)) < 0.5
     got = _perm_ties.Tied(G, Z, PAIRS, "kendall", "none").differences(W, np.arange(4))
-    want = pb._differences(G, Z, PAIRS, W, "kendall", "none", 0.0, False, 25.0, fast=False)
+    want = pb._differences(G, Z, PAIRS, W, CorrelationSpec("kendall"), fast=False)
     np.testing.assert_array_equal(got, want)
 
 
@@ -108,6 +109,6 @@ def test_symmetric_ties_equal_the_general_path(correlation, grouping):
     tied = _perm_ties.Tied(G, Z, pairs, correlation, grouping)
     assert [tied._pair_ranks(*p)[5] for p in pairs] == [False, True, True]
     got = tied.differences(W, np.arange(3))
-    want = pb._differences(G, Z, pairs, W, correlation, grouping, 0.0, False, 25.0, fast=False)
+    want = pb._differences(G, Z, pairs, W, CorrelationSpec(correlation, grouping), fast=False)
     np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)

@@ -117,13 +117,13 @@ def _drop_line(data: bytes, index: int) -> bytes:
             lambda f: [("C.seg", f["COMET.seg.score"])],
             {},
             r"^C\.seg, metric COMET: several "
-            r"language pairs \(cs-en, en-de\); choose one with --lp$",
+            r"language pairs \(cs-en, en-de\); choose one with lp=XX-YY$",
         ),
         (
             lambda f: list(f.items()),
             {"lp": "cs-en"},
             r"several metrics \(sentBLEU, COMET\); "
-            "choose one with --score-metric$",
+            "choose one with metric=NAME$",
         ),
         (
             lambda f: [("C.seg", f["COMET.seg.score"])],

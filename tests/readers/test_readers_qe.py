@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from stats import StatsInputError
+from stats.cli._common import flag_names
 from stats.readers import QEData, read_post_edit, read_qe, read_qe_gold
 from stats.readers.qe import qe_file_kind, split_qe_files
 
@@ -437,27 +438,29 @@ def test_wrong_kind_of_file_as_gold_or_post_edit():
            ROOT / "sample_data" / "human" / "judgements.tsv", format="long")
 
 
-def test_messages_name_the_argument_and_the_cli_flag():
+def test_messages_name_the_argument_the_cli_maps_to_its_flag():
     # G report item 16a: these messages are shown by the CLI and by the dashboard alike
     text = WIDE.replace(",0.5\n", ",0.7\n").replace(",0.4\n", ",0.7\n").replace(",0.45\n", ",0.7\n").replace(",0.9\n", ",0.7\n")
     msg = raises("system 'B'", src(text, "w.csv"))
     assert msg == (
         "w.csv: system 'B' predicts 0.7 for every sentence; its Pearson r is undefined: remove "
-        "the system, or keep constant systems with undefined correlations (allow_constant=True; "
-        "CLI --allow-constant)"
+        "the system, or keep constant systems with undefined correlations (allow_constant=True)"
     )
+    assert flag_names(msg).endswith("(--allow-constant)")
     msg = raises("hold no gold labels", src(SUB_A, "A.txt"))
     assert msg == (
         "A.txt: WMT QE submission files hold no gold labels; give the gold labels too (a gold "
-        "file: one label, or SID LABEL, per line; CLI --gold FILE)"
+        "file: one label, or SID LABEL, per line; gold=FILE)"
     )
+    assert flag_names(msg).endswith("per line; --gold FILE)")
     msg = raises("gold-label file", src(GOLD, "g.txt"))
     assert msg.endswith("give it together with the systems' prediction files as the gold "
-                        "labels (CLI --gold FILE)")
+                        "labels (gold=FILE)")
     post = "SID TIME WORDS\n1 10 5\n2 12 6\n3 9 4\n4 20 8\n"
     msg = raises("post-editing table", src(post, "pe.txt"))
     assert msg.endswith("give it together with the prediction files as the post-editing table "
-                        "(CLI --post-edit FILE)")
+                        "(post_edit=FILE)")
+    assert flag_names(msg).endswith("(--post-edit FILE)")
 
 
 def test_wmt_method_name_changing_inside_a_file_names_the_line():

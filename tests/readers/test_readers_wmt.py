@@ -153,7 +153,7 @@ def test_select_refsets():
         StatsInputError, match="x: reference 'nope' not found; present: newstestB2020"
     ):
         select_refsets(refs, "newstest2020", "nope", "x")
-    with pytest.raises(StatsInputError, match="several references .*--refset"):
+    with pytest.raises(StatsInputError, match="several references .*refset=NAME, or refset=all"):
         select_refsets(["a", "b"], "t", None, "x")
 
 
@@ -223,7 +223,7 @@ DA_OK = "RAW.SCR Z.SCR N SYS N.ALL\n70.1 0.1 600 A.1 800\n"
             "ad-cs-en.csv",
             r"lines 2 and 3: system 'A\.1' appears twice",
         ),
-        (DA_OK, "scores.csv", r"scores\.csv: no language pair; .*--lp"),
+        (DA_OK, "scores.csv", r"scores\.csv: no language pair; .*lp=XX-YY"),
         ("RAW.SCR Z.SCR N SYS N.ALL\n", "ad-cs-en.csv", r"header but no data rows"),
     ],
 )

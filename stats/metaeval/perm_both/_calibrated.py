@@ -23,11 +23,16 @@ part is linear in the swaps (:mod:`stats.metaeval.perm_both._linear`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from stats._core.jit import njit_one
 from stats.metaeval.meta_eval import _group
 from stats.metaeval.perm_both import _linear as _perm_linear
+
+if TYPE_CHECKING:
+    from .engine import CorrelationSpec
 
 
 def _scan(WT, step, u, v, s, t, run_end):
@@ -70,11 +75,11 @@ MAX_CANDIDATES = 8_000_000
 _CHUNK = 6_000_000
 
 
-def applies(G: np.ndarray, correlation: str, grouping: str, tie_calibration: bool) -> bool:
+def applies(G: np.ndarray, spec: CorrelationSpec) -> bool:
     """Tie-calibrated acc23 with groups small enough for the candidate arrays."""
-    if correlation != "acc23" or not tie_calibration:
+    if spec.correlation != "acc23" or not spec.tie_calibration:
         return False
-    Gg, _ = _group(G, G, grouping)
+    Gg, _ = _group(G, G, spec.grouping)
     n = (~np.isnan(Gg)).sum(axis=1)
     return 4 * int((n * (n - 1) // 2).sum()) <= MAX_CANDIDATES
 

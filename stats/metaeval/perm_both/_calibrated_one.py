@@ -14,10 +14,15 @@ sorting per resample.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from stats._core.jit import njit_one
 from stats.metaeval.perm_both import _linear as _perm_linear
+
+if TYPE_CHECKING:
+    from .engine import CorrelationSpec
 
 #: candidates of one pair of metrics held at once (5 bytes each sorted; about 20 while sorting)
 MAX_CANDIDATES = 24_000_000
@@ -58,9 +63,9 @@ def compiled():
     return njit_one(_scan)
 
 
-def applies(G: np.ndarray, grouping: str, tie_calibration: bool, correlation: str) -> bool:
+def applies(G: np.ndarray, spec: CorrelationSpec) -> bool:
     """Tie-calibrated acc23 over one group whose candidates fit :data:`MAX_CANDIDATES`."""
-    if correlation != "acc23" or not tie_calibration or grouping != "none":
+    if spec.correlation != "acc23" or not spec.tie_calibration or spec.grouping != "none":
         return False
     n = int((~np.isnan(G)).sum())
     return 2 * n * (n - 1) <= MAX_CANDIDATES and compiled() is not None

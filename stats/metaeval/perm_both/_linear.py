@@ -30,11 +30,16 @@ compiled).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import scipy.stats
 
 from stats.metaeval.meta_eval import _group
 from stats.metaeval.perm_both import _long as _perm_long
+
+if TYPE_CHECKING:
+    from .engine import CorrelationSpec
 
 #: correlations this path handles
 LINEAR = ("kendall", "kendall-c", "spearman", "acc23", "kendall-like")
@@ -45,13 +50,13 @@ _BLOCK = 2_000_000
 MAX_GROUP_CELLS = 2_000
 
 
-def applies(G: np.ndarray, correlation: str, grouping: str, tie_calibration: bool) -> bool:
+def applies(G: np.ndarray, spec: CorrelationSpec) -> bool:
     """Whether the linear path can serve this test (it may still refuse single pairs)."""
-    if correlation not in LINEAR or tie_calibration:
+    if spec.correlation not in LINEAR or spec.tie_calibration:
         return False
-    if correlation in SORTED or _group(G, G, grouping)[0].shape[1] <= MAX_GROUP_CELLS:
+    if spec.correlation in SORTED or _group(G, G, spec.grouping)[0].shape[1] <= MAX_GROUP_CELLS:
         return True
-    return correlation in _perm_long.LONG and _perm_long.compiled() is not None
+    return _perm_long.applies(G, spec)
 
 
 #: correlations whose long groups take the sorting path (:func:`_sign_sums`)

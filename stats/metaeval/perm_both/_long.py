@@ -15,9 +15,14 @@ are summed as integers, so the coefficients are exact.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from stats._core.jit import njit
+
+if TYPE_CHECKING:
+    from .engine import CorrelationSpec
 
 #: correlations served
 LONG = ("acc23", "kendall-like")
@@ -78,6 +83,12 @@ def _counted(g, thr):  # pragma: no cover - compiled
 def compiled():
     """``(terms, counted)`` compiled, or None without numba."""
     return njit(_terms, _counted)
+
+
+def applies(G: np.ndarray, spec: CorrelationSpec) -> bool:
+    """Whether the compiled terms of long groups serve this test (fixed-epsilon acc23 and
+    kendall-like, with numba)."""
+    return spec.correlation in LONG and not spec.tie_calibration and compiled() is not None
 
 
 def pair_terms(g, xa, xb, correlation, eps, threshold):

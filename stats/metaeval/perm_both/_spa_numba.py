@@ -19,9 +19,14 @@ is one contiguous, branch-free loop over the permutations (it vectorises).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from stats._core.jit import njit_one
+
+if TYPE_CHECKING:
+    from .engine import CorrelationSpec
 
 __all__ = ["compiled", "counts_numpy"]
 
@@ -75,3 +80,8 @@ def counts_numpy(Q, base, thr, pa, pb) -> np.ndarray:
 def compiled():
     """The compiled :func:`_counts` (it releases the GIL), or None without numba."""
     return njit_one(_counts)
+
+
+def applies(G: np.ndarray, spec: CorrelationSpec) -> bool:
+    """Whether the compiled counts serve this test (soft pairwise accuracy, with numba)."""
+    return spec.correlation == "soft-pairwise-accuracy" and compiled() is not None

@@ -35,12 +35,17 @@ for tau on the tree route, within rounding (1e-16) on the symmetric one and for 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import scipy.stats
 
 from stats._core.jit import njit_one
 from stats.metaeval.meta_eval import _group
 from stats.metaeval.perm_both import _linear as _perm_linear
+
+if TYPE_CHECKING:
+    from .engine import CorrelationSpec
 
 #: correlations this path serves
 TIED = ("kendall", "kendall-c", "spearman")
@@ -185,9 +190,9 @@ def compiled():
     return njit_one(_kernel)
 
 
-def applies(correlation: str, tie_calibration: bool) -> bool:
+def applies(G: np.ndarray, spec: CorrelationSpec) -> bool:
     """Whether pairs that the linear path refuses can be served here."""
-    return correlation in TIED and not tie_calibration and compiled() is not None
+    return spec.correlation in TIED and not spec.tie_calibration and compiled() is not None
 
 
 class Tied:

@@ -37,19 +37,14 @@ https://doi.org/10.1162/tacl_a_00417).
 
 from __future__ import annotations
 
-import math
+import dataclasses
 import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from stats._core.budget import check_budget
 from stats._core.errors import StatsInputError
-from stats._core.progress import check_progress
-from stats._core.results import StatisticPvalue
-from stats._core.validation import check_positive_int
 from stats.metaeval.meta_eval import (
     CORRELATIONS,
     GROUPINGS,
@@ -66,105 +61,24 @@ from stats.metaeval.perm_both import _calibrated_one as _perm_calibrated_one
 from stats.metaeval.perm_both import _linear as _perm_linear
 from stats.metaeval.perm_both import _ties as _perm_ties
 
-__all__ = ["PermBothResult", "perm_both"]
+from .engine import (
+    CorrelationSpec,
+    PermBothResult,
+    check_metric_count,
+    metric_pairs,
+    ranked,
+    resampling,
+    run,
+)
+from .engine import zscore as _zscore
 
-#: early stopping as MTME's PermutationSigDiffParams: after each block, stop a pair whose p
-#: so far is below EARLY_MIN or above EARLY_MAX
-EARLY_MIN, EARLY_MAX = 0.02, 0.5
+__all__ = ["PermBothResult", "perm_both"]  # PermBothResult: defined in .engine
+
 #: cells of (resamples x systems x items) held at once; more for the matrix-product paths,
 #: whose per-pair terms are then built fewer times
 _CHUNK_CELLS = 2_000_000
 _PRODUCT_CHUNK_CELLS = 10_000_000
-_TOL = 1e-12
 _CALIBRATED_SWAP_CELLS = 50_000_000
-
-
-@dataclass(frozen=True, kw_only=True)
-class PermBothResult(StatisticPvalue):
-    """Result of :func:`perm_both`: every pair of metrics of one language pair.
-
-    Square DataFrames indexed and columned by ``metrics`` (best first); cell ``(row, col)``
-    holds the test that ``row`` correlates better than ``col`` and is filled only for ``row``
-    before ``col``; the mirror cell and the diagonal are NaN.
-
-    Attributes
-    ----------
-    statistic : DataFrame
-        Observed difference of the standardised metrics' correlations, row minus column.
-    pvalue : DataFrame
-        Share of the permuted differences at least as large (one-sided in the observed
-        direction, as the papers and MTME).
-    metrics : tuple of str
-        Best first (NaN correlation last; ties by name).
-    correlations : Series
-        Each metric's correlation (:func:`stats.metaeval.meta_eval.meta_correlation` on its scores).
-    n_resamples_used : DataFrame
-        Resamples each test used (fewer than ``n_resamples`` after early stopping).
-    correlation, grouping, level : str
-    n_resamples : int
-    early_stopping : bool
-    draws : ndarray of shape (n_pairs, n_resamples) or None
-        With ``return_draws=True``: every resample's permuted difference
-        :math:`c(\tilde a^{(r)}) - c(\tilde b^{(r)})`, one row per pair in the order of
-        :attr:`pairs` (``np.triu_indices(len(metrics), 1)``: row metric before column metric),
-        NaN after the pair's ``n_resamples_used``. Row ``k`` is MTME's
-        ``TaskResults.Draws(a, b)[:, 0] - Draws(a, b)[:, 1]`` for ``(a, b) = pairs[k]``, all a
-        task set needs (:meth:`pair_draws`; moving both correlations to [0, 1] scales the
-        difference by ``1 / (hi - lo)``).
-    """
-
-    statistic: pd.DataFrame
-    pvalue: pd.DataFrame
-    metrics: tuple
-    correlations: pd.Series
-    n_resamples_used: pd.DataFrame
-    correlation: str
-    grouping: str
-    level: str
-    n_resamples: int
-    early_stopping: bool
-    draws: np.ndarray | None = None
-
-    def __iter__(self):  # unpacks like scipy: statistic, pvalue
-        return iter((self.statistic, self.pvalue))
-
-    @property
-    def pairs(self) -> list[tuple[str, str]]:
-        """Metric pairs ``(better, worse)`` in the row order of :attr:`draws`."""
-        i, j = np.triu_indices(len(self.metrics), 1)
-        return [(self.metrics[a], self.metrics[b]) for a, b in zip(i, j, strict=True)]
-
-    def pair_draws(self, a: str, b: str) -> np.ndarray:
-        """Permuted differences ``c(a~) - c(b~)`` of one pair, the resamples it used.
-
-        Either order: ``pair_draws(b, a) == -pair_draws(a, b)`` (MTME's ``Draws(m1, m2)``
-        convention that each draw pertains to ``(m1, m2)``).
-
-        Raises
-        ------
-        StatsInputError
-            No draws kept (``return_draws=False``), or a name not among :attr:`metrics`.
-        """
-        if self.draws is None:
-            raise StatsInputError("draws: this test ran without return_draws=True")
-        for m in (a, b):
-            if m not in self.metrics:
-                raise StatsInputError(f"metric {m!r} is not among {list(self.metrics)}")
-        if a == b:
-            raise StatsInputError(f"pair_draws needs two different metrics; got {a!r} twice")
-        i, j = self.metrics.index(a), self.metrics.index(b)
-        lo, hi = min(i, j), max(i, j)
-        n = len(self.metrics)
-        k = lo * n - lo * (lo + 1) // 2 + (hi - lo - 1)  # row of (lo, hi) in triu order
-        used = int(self.n_resamples_used.iat[lo, hi])
-        row = self.draws[k, :used]
-        return row.copy() if i < j else -row
-
-
-def _zscore(x: np.ndarray, valid: np.ndarray) -> np.ndarray:
-    v = x[valid]
-    sd = v.std()
-    return (x - v.mean()) / (sd if sd > 0 else 1.0)
 
 
 def _stacked(G: np.ndarray, M: np.ndarray, grouping: str):
@@ -211,16 +125,17 @@ def _calibrated_acc23(rows_g, rows_m, R: int, groups: int) -> np.ndarray:
         return np.where(n_groups > 0, (start + best) / n_groups, np.nan)
 
 
-def _batched(G, M, correlation, grouping, epsilon, tie_calibration, threshold) -> np.ndarray:
+def _batched(G, M, spec: CorrelationSpec) -> np.ndarray:
     """The correlation of each resample ``M[r]`` (R x S x I) with ``G`` (S x I)."""
     R = M.shape[0]
-    rows_g, rows_m, groups = _stacked(G, M, grouping)
-    if tie_calibration:
+    correlation = spec.correlation
+    rows_g, rows_m, groups = _stacked(G, M, spec.grouping)
+    if spec.tie_calibration:
         return _calibrated_acc23(rows_g, rows_m, R, groups)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         vals, extra = _group_values(
-            rows_g, rows_m, correlation, epsilon=epsilon, threshold=threshold
+            rows_g, rows_m, correlation, epsilon=spec.eps, threshold=spec.threshold
         )
     vals = vals.reshape(R, groups)
     ok = ~np.isnan(vals)
@@ -362,30 +277,28 @@ def _nanmean_groups(r):  # groups x R -> R
         return np.where(ok.any(axis=0), np.where(ok, r, 0.0).sum(axis=0) / ok.sum(axis=0), np.nan)
 
 
-def _quadratic(G, correlation, grouping, tie_calibration) -> bool:
+def _quadratic(G, spec: CorrelationSpec) -> bool:
     """Whether acc23 takes the quadratic-form path (fixed epsilon, small groups)."""
     return (
-        correlation == "acc23"
-        and not tie_calibration
-        and grouping != "none"
-        and _group(G, G, grouping)[0].shape[1] <= _QUADRATIC_CELLS
+        spec.correlation == "acc23"
+        and not spec.tie_calibration
+        and spec.grouping != "none"
+        and _group(G, G, spec.grouping)[0].shape[1] <= _QUADRATIC_CELLS
     )
 
 
-def _differences(G, Z, pairs, W, correlation, grouping, eps, tie_calibration, threshold, fast=True):
+def _differences(G, Z, pairs, W, spec: CorrelationSpec, fast=True):
     """Permuted differences (R x pairs) for the swaps ``W``: Pearson by matrix products, any
     other correlation one batched evaluation of all resamples per metric and pair."""
-    if fast and correlation == "pearson":
-        return _pearson_differences(G, Z, pairs, W, grouping)
-    if fast and _quadratic(G, correlation, grouping, tie_calibration):
-        return _acc23_differences(G, Z, pairs, W, grouping, eps)
+    if fast and spec.correlation == "pearson":
+        return _pearson_differences(G, Z, pairs, W, spec.grouping)
+    if fast and _quadratic(G, spec):
+        return _acc23_differences(G, Z, pairs, W, spec.grouping, spec.eps)
     out = np.empty((W.shape[0], len(pairs)))
     for k, (a, b) in enumerate(pairs):  # a pair's resamples are one array computation
         za, zb = Z[a], Z[b]
         ta, tb = np.where(W, zb, za), np.where(W, za, zb)
-        out[:, k] = _batched(
-            G, ta, correlation, grouping, eps, tie_calibration, threshold
-        ) - _batched(G, tb, correlation, grouping, eps, tie_calibration, threshold)
+        out[:, k] = _batched(G, ta, spec) - _batched(G, tb, spec)
     return out
 
 
@@ -442,19 +355,38 @@ def perm_both(
     StatsInputError
         Fewer than two metrics, shapes that differ, an option
         :func:`~stats.metaeval.meta_eval.meta_correlation` rejects.
+
+    Examples
+    --------
+    Does the closer metric correlate better with the gold scores than the noisier one?
+
+    >>> import numpy as np
+    >>> from stats import perm_both
+    >>> rng = np.random.default_rng(0)
+    >>> gold = rng.normal(size=(5, 40))
+    >>> metrics = {'close': gold + rng.normal(0, 0.5, gold.shape), 'noisy': gold + rng.normal(0, 2, gold.shape)}
+    >>> res = perm_both(metrics, gold, n_resamples=200, rng=1)
+    >>> res.metrics
+    ('close', 'noisy')
+    >>> float(res.pvalue.at['close', 'noisy']) < 0.05
+    True
     """
     _check_choice(correlation, CORRELATIONS, "correlation")
     _check_choice(grouping, GROUPINGS, "grouping")
-    check_progress(progress)
-    n_resamples = check_positive_int(n_resamples, "n_resamples")
-    block_size = check_positive_int(block_size, "block_size")
+    how = resampling(
+        n_resamples=n_resamples,
+        early_stopping=early_stopping,
+        block_size=block_size,
+        return_draws=return_draws,
+        rng=rng,
+        progress=progress,
+    )
     names = list(metrics)
-    if len(names) < 2:
-        raise StatsInputError(f"metrics: PERM-BOTH needs at least two metrics; got {len(names)}")
+    check_metric_count(len(names))
     G = np.asarray(gold, dtype=float)
     check_budget(
         what="PERM-BOTH",
-        n_resamples=n_resamples,
+        n_resamples=how.n_resamples,
         n_segments=G.size,
         n_metrics=len(names),
         n_pairs=len(names) * (len(names) - 1) // 2,
@@ -464,45 +396,58 @@ def perm_both(
     for m, a in arrays.items():
         if a.shape != G.shape:
             raise StatsInputError(f"metrics[{m!r}] has shape {a.shape} but gold has {G.shape}")
+    spec = CorrelationSpec(
+        correlation=correlation,
+        grouping=grouping,
+        epsilon=epsilon,
+        tie_calibration=tie_calibration,
+        threshold=threshold,
+    )
     observed = {
-        m: meta_correlation(
-            arrays[m],
-            G,
-            correlation=correlation,
-            level=level,
-            grouping=grouping,
-            epsilon=epsilon,
-            tie_calibration=tie_calibration,
-            threshold=threshold,
-        ).statistic
-        for m in names
+        m: meta_correlation(arrays[m], G, level=level, **spec.options()).statistic for m in names
     }
-    order = sorted(names, key=lambda m: (math.isnan(observed[m]), -np.nan_to_num(observed[m]), m))
+    order = ranked(observed)
     if level == "sys":
         G = mean_system_scores(arrays[order[0]], G)[0][:, None]
         arrays = {
             m: mean_system_scores(arrays[m], np.asarray(gold, float))[1][:, None] for m in order
         }
-        grouping = "none"
+        spec = dataclasses.replace(spec, grouping="none")
     valid = ~np.isnan(G)
     standardise_on = np.ones_like(valid) if tie_calibration else valid  # as MTME
     Z = {m: _zscore(arrays[m], standardise_on) for m in order}
-    eps = 0.0 if epsilon is None else float(epsilon)
-    pairs = [(order[i], order[j]) for i in range(len(order)) for j in range(i + 1, len(order))]
-    options = (correlation, grouping, eps, tie_calibration, threshold)
+    pairs = metric_pairs(order)
+    differences, chunk = _engine_paths(G, Z, pairs, spec)
+    return run(
+        differences,
+        order,
+        observed,
+        shape=G.shape,
+        chunk=chunk,
+        resampling=how,
+        correlation=correlation,
+        grouping=spec.grouping,
+        level=level,
+    )
 
+
+def _engine_paths(G, Z, pairs, spec: CorrelationSpec):
+    """The ``differences(W, idx)`` of :func:`perm_both` (the first kernel whose ``applies``
+    says yes; the array paths of this module otherwise) and its chunk of resamples."""
     lin = None
-    if _perm_linear.applies(G, correlation, grouping, tie_calibration):
-        lin = _perm_linear.linear_terms(G, Z, pairs, correlation, grouping, eps, threshold)
+    if _perm_linear.applies(G, spec):
+        lin = _perm_linear.linear_terms(
+            G, Z, pairs, spec.correlation, spec.grouping, spec.eps, spec.threshold
+        )
 
     tied = None  # pairs whose metric ties move tau's or Spearman's normaliser
-    if lin is not None and not lin[2].all() and _perm_ties.applies(correlation, tie_calibration):
-        tied = _perm_ties.Tied(G, Z, pairs, correlation, grouping)
+    if lin is not None and not lin[2].all() and _perm_ties.applies(G, spec):
+        tied = _perm_ties.Tied(G, Z, pairs, spec.correlation, spec.grouping)
 
     cal: _perm_calibrated.Calibrated | _perm_calibrated_one.CalibratedOne | None = None
-    if _perm_calibrated.applies(G, correlation, grouping, tie_calibration):
-        cal = _perm_calibrated.Calibrated(G, Z, pairs, grouping)
-    elif _perm_calibrated_one.applies(G, grouping, tie_calibration, correlation):
+    if _perm_calibrated.applies(G, spec):
+        cal = _perm_calibrated.Calibrated(G, Z, pairs, spec.grouping)
+    elif _perm_calibrated_one.applies(G, spec):
         cal = _perm_calibrated_one.CalibratedOne(G, Z, pairs)  # one long group
 
     def differences(W, idx):
@@ -510,7 +455,7 @@ def perm_both(
         if cal is not None:
             return cal.differences(W, idx)
         if lin is None:
-            return _differences(G, Z, todo, W, *options)
+            return _differences(G, Z, todo, W, spec)
         const, L, ok = lin
         out = np.empty((W.shape[0], len(idx)))
         fast = ok[idx]
@@ -520,116 +465,17 @@ def perm_both(
             out[:, ~fast] = tied.differences(W, idx[~fast])
         elif not fast.all():
             rest = [todo[i] for i in np.flatnonzero(~fast)]
-            out[:, ~fast] = _differences(G, Z, rest, W, *options)
+            out[:, ~fast] = _differences(G, Z, rest, W, spec)
         return out
 
-    products = (
-        correlation == "pearson"
-        or lin is not None
-        or _quadratic(G, correlation, grouping, tie_calibration)
-    )
+    products = spec.correlation == "pearson" or lin is not None or _quadratic(G, spec)
     chunk = max(1, (_PRODUCT_CHUNK_CELLS if products else _CHUNK_CELLS) // max(1, G.size))
-    if tie_calibration:  # every pair of a group is held at once: bound them too
-        Gg, _ = _group(G, G, grouping)
+    if spec.tie_calibration:  # every pair of a group is held at once: bound them too
+        Gg, _ = _group(G, G, spec.grouping)
         n_valid = (~np.isnan(Gg)).sum(axis=1)
         chunk = max(
             1, min(chunk, _CHUNK_CELLS // max(1, int((n_valid * (n_valid - 1) // 2).sum())))
         )
     if cal is not None:  # swaps only (booleans): the candidate arrays bound themselves
         chunk = max(1, _CALIBRATED_SWAP_CELLS // max(1, G.size))
-    delta, counts, used, kept = _resample(
-        differences,
-        len(pairs),
-        G.shape,
-        n_resamples=n_resamples,
-        block_size=block_size,
-        early_stopping=early_stopping,
-        return_draws=return_draws,
-        chunk=chunk,
-        rng=rng,
-        progress=progress,
-    )
-    return _result(
-        order,
-        observed,
-        delta,
-        counts,
-        used,
-        kept,
-        correlation=correlation,
-        grouping=grouping,
-        level=level,
-        n_resamples=n_resamples,
-        early_stopping=early_stopping,
-    )
-
-
-def _resample(
-    differences,
-    n_pairs,
-    shape,
-    *,
-    n_resamples,
-    block_size,
-    early_stopping,
-    return_draws,
-    chunk,
-    rng,
-    progress=None,
-):
-    """The resampling loop shared by the PERM-BOTH tests: ``differences(W, idx)`` gives the
-    permuted differences (resamples x pairs ``idx``) for swaps ``W`` (resamples x ``shape``);
-    blocks with early stopping as MTME, chunks of a block bounding the memory. Returns the
-    observed differences, the counts at least as large, the resamples used and the draws.
-
-    ``progress(fraction)``, if given, is called after every chunk with the share of the
-    resamples done (increasing, 1.0 last, also when early stopping ends every pair sooner);
-    it draws nothing from ``rng``, so results are the same with or without it."""
-    delta = differences(np.zeros((1, *shape), dtype=bool), np.arange(n_pairs))[0]
-    gen = np.random.default_rng(rng)
-    counts = np.zeros(n_pairs)
-    used = np.zeros(n_pairs, dtype=int)
-    active = np.ones(n_pairs, dtype=bool)
-    kept = np.full((n_pairs, n_resamples), np.nan) if return_draws else None
-    done = 0
-    while done < n_resamples and active.any():
-        block = min(block_size, n_resamples - done)
-        idx = np.flatnonzero(active)
-        for c0 in range(0, block, chunk):  # chunks of one block bound the memory
-            W = gen.random((min(chunk, block - c0), *shape)) < 0.5
-            diffs = differences(W, idx)
-            tol = _TOL * np.maximum(1.0, np.abs(delta[idx]))
-            counts[idx] += (diffs >= delta[idx] - tol).sum(axis=0)
-            if kept is not None:
-                kept[idx, done + c0 : done + c0 + W.shape[0]] = diffs.T
-            used[idx] += W.shape[0]
-            if progress is not None:
-                progress((done + c0 + W.shape[0]) / n_resamples)
-        done += block
-        if early_stopping:
-            p_now = counts / np.maximum(used, 1)
-            active &= ~((p_now < EARLY_MIN) | (p_now > EARLY_MAX))
-    if progress is not None and done < n_resamples:  # early stopping ended every pair
-        progress(1.0)
-    return delta, counts, used, kept
-
-
-def _result(order, observed, delta, counts, used, kept, **meta) -> PermBothResult:
-    """The result grids (row metric before column metric) from the per-pair arrays."""
-    iu = np.triu_indices(len(order), 1)  # the order of ``pairs``
-
-    def grid(values) -> pd.DataFrame:
-        out = np.full((len(order), len(order)), np.nan)
-        out[iu] = values
-        return pd.DataFrame(out, index=order, columns=order)
-
-    stat, pval, n_used = grid(delta), grid(counts / used), grid(used)
-    return PermBothResult(
-        statistic=stat,
-        pvalue=pval,
-        metrics=tuple(order),
-        correlations=pd.Series({m: observed[m] for m in order}, dtype=float),
-        n_resamples_used=n_used,
-        draws=kept,
-        **{**meta, "early_stopping": bool(meta["early_stopping"])},
-    )
+    return differences, chunk

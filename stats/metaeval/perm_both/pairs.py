@@ -22,18 +22,15 @@ pair of score vectors (as MTME's docstring says); each metric keeps its own epsi
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 
 import numpy as np
 
 from stats._core.budget import PRODUCT_SPEEDUP, check_budget
 from stats._core.errors import StatsInputError
-from stats._core.progress import check_progress
-from stats._core.validation import check_positive_int
 from stats.metaeval.meta_eval import GROUPINGS, _check_choice, _group, meta_correlation
 
-from .core import PermBothResult, _resample, _result
+from .engine import PermBothResult, check_metric_count, metric_pairs, ranked, resampling, run
 
 __all__ = ["perm_both_pairs"]
 
@@ -81,12 +78,16 @@ def perm_both_pairs(
         (use grouping 'item').
     """
     _check_choice(grouping, GROUPINGS, "grouping")
-    check_progress(progress)
-    n_resamples = check_positive_int(n_resamples, "n_resamples")
-    block_size = check_positive_int(block_size, "block_size")
+    how = resampling(
+        n_resamples=n_resamples,
+        early_stopping=early_stopping,
+        block_size=block_size,
+        return_draws=return_draws,
+        rng=rng,
+        progress=progress,
+    )
     names = list(metrics)
-    if len(names) < 2:
-        raise StatsInputError(f"metrics: PERM-BOTH needs at least two metrics; got {len(names)}")
+    check_metric_count(len(names))
     G = np.asarray(gold, dtype=float)
     arrays = {m: np.asarray(metrics[m], dtype=float) for m in names}
     for m, a in arrays.items():
@@ -104,7 +105,7 @@ def perm_both_pairs(
         )
     check_budget(
         what="PERM-BOTH (item pairs)",
-        n_resamples=n_resamples,
+        n_resamples=how.n_resamples,
         n_segments=max(1, total),
         n_metrics=len(names),
         n_pairs=len(names) * (len(names) - 1) // 2,
@@ -122,7 +123,7 @@ def perm_both_pairs(
         for m in names
     }
     observed = {m: fits[m].statistic for m in names}
-    order = sorted(names, key=lambda m: (math.isnan(observed[m]), -np.nan_to_num(observed[m]), m))
+    order = ranked(observed)
     c = Gg.shape[1]
     gi, si, ti = np.nonzero(
         valid[:, :, None] & valid[:, None, :] & np.triu(np.ones((c, c), dtype=bool), 1)
@@ -139,7 +140,7 @@ def perm_both_pairs(
         g_tie = dg == 0
         ok = (g_tie & m_tie) | (~g_tie & ~m_tie & ((dg > 0) == (d > 0)))
         correct[m] = ok.astype(float) * weight
-    pairs = [(order[i], order[j]) for i in range(len(order)) for j in range(i + 1, len(order))]
+    pairs = metric_pairs(order)
     D = np.stack([correct[a] - correct[b] for a, b in pairs], axis=1) if total else None
 
     def differences(W, idx):
@@ -149,28 +150,14 @@ def perm_both_pairs(
         Dk = D if len(idx) == D.shape[1] else D[:, idx]
         return (1.0 - 2.0 * W) @ Dk  # a swapped pair (W true) changes sides
 
-    delta, counts, used, kept = _resample(
+    return run(
         differences,
-        len(pairs),
-        (total,),
-        n_resamples=n_resamples,
-        block_size=block_size,
-        early_stopping=early_stopping,
-        return_draws=return_draws,
-        chunk=max(1, 10_000_000 // max(1, total)),
-        rng=rng,
-        progress=progress,
-    )
-    return _result(
         order,
         observed,
-        delta,
-        counts,
-        used,
-        kept,
+        shape=(total,),
+        chunk=max(1, 10_000_000 // max(1, total)),
+        resampling=how,
         correlation="acc23",
         grouping=grouping,
         level="seg",
-        n_resamples=n_resamples,
-        early_stopping=early_stopping,
     )

@@ -25,11 +25,17 @@ from collections.abc import Mapping
 import numpy as np
 
 from stats._core.errors import StatsInputError
-from stats._core.progress import check_progress
-from stats._core.validation import check_positive_int
 from stats.metaeval.perm_both import _linear as _perm_linear
 
-from .core import PermBothResult, _resample, _result, _zscore
+from .engine import (
+    PermBothResult,
+    check_metric_count,
+    metric_pairs,
+    ranked,
+    resampling,
+    run,
+    zscore,
+)
 
 __all__ = ["perm_both_pooled_accuracy"]
 
@@ -67,10 +73,26 @@ def perm_both_pooled_accuracy(
     StatsInputError
         No language pair, metrics that differ between language pairs, fewer than two metrics,
         lengths that differ from the gold's.
+
+    Examples
+    --------
+    System-level pairwise accuracy pooled over two language pairs.
+
+    >>> from stats import perm_both_pooled_accuracy
+    >>> gold = {'en-de': [1.0, 2.0, 3.0, 4.0], 'en-ja': [2.0, 1.0, 3.0]}
+    >>> metrics = {'en-de': {'a': [1.0, 2.0, 3.0, 4.0], 'b': [2.0, 1.0, 4.0, 3.0]}, 'en-ja': {'a': [2.0, 1.0, 3.0], 'b': [1.0, 2.0, 3.0]}}
+    >>> res = perm_both_pooled_accuracy(metrics, gold, n_resamples=100, rng=1)
+    >>> res.correlations.round(3).to_dict()
+    {'a': 1.0, 'b': 0.667}
     """
-    check_progress(progress)
-    n_resamples = check_positive_int(n_resamples, "n_resamples")
-    block_size = check_positive_int(block_size, "block_size")
+    how = resampling(
+        n_resamples=n_resamples,
+        early_stopping=early_stopping,
+        block_size=block_size,
+        return_draws=return_draws,
+        rng=rng,
+        progress=progress,
+    )
     lps = list(gold)
     if not lps:
         raise StatsInputError("gold: no language pair given")
@@ -80,8 +102,7 @@ def perm_both_pooled_accuracy(
             raise StatsInputError(
                 f"metrics[{lp!r}]: every language pair needs the same metrics as {lps[0]!r}"
             )
-    if len(names) < 2:
-        raise StatsInputError(f"metrics: PERM-BOTH needs at least two metrics; got {len(names)}")
+    check_metric_count(len(names))
     golds = [np.asarray(gold[lp], dtype=float).ravel() for lp in lps]
     width = max(len(g) for g in golds)
     # systems x language pairs, NaN-padded: a group (column) per language pair
@@ -102,39 +123,24 @@ def perm_both_pooled_accuracy(
     if int(sum(math.comb(int(k), 2) for k in valid.sum(axis=0))) == 0:
         raise StatsInputError("gold: no language pair has two systems with human scores")
     observed = {m: _pooled_accuracy(G, arrays[m]) for m in names}
-    order = sorted(names, key=lambda m: (-observed[m], m))
-    Z = {m: _zscore(arrays[m], valid) for m in order}  # over the concatenation, as MTME
-    pairs = [(order[i], order[j]) for i in range(len(order)) for j in range(i + 1, len(order))]
+    order = ranked(observed)
+    Z = {m: zscore(arrays[m], valid) for m in order}  # over the concatenation, as MTME
+    pairs = metric_pairs(order)
     const, L, _ = _perm_linear.linear_terms(G, Z, pairs, "acc23", "item", 0.0, 0.0, pooled=True)
 
     def differences(W, idx):
         return _perm_linear.linear_differences(W, const[idx], L[:, idx])
 
-    chunk = max(1, 10_000_000 // max(1, G.size))
-    delta, counts, used, kept = _resample(
+    return run(
         differences,
-        len(pairs),
-        G.shape,
-        n_resamples=n_resamples,
-        block_size=block_size,
-        early_stopping=early_stopping,
-        return_draws=return_draws,
-        chunk=chunk,
-        rng=rng,
-        progress=progress,
-    )
-    return _result(
         order,
         observed,
-        delta,
-        counts,
-        used,
-        kept,
+        shape=G.shape,
+        chunk=max(1, 10_000_000 // max(1, G.size)),
+        resampling=how,
         correlation="pairwise-accuracy",
         grouping="pooled",
         level="sys",
-        n_resamples=n_resamples,
-        early_stopping=early_stopping,
     )
 
 

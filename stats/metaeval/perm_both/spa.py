@@ -27,17 +27,23 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from stats._core.errors import StatsInputError
-from stats._core.progress import check_progress
 from stats._core.validation import check_positive_int
 from stats.metaeval.perm_both import _spa_numba
 from stats.metaeval.soft_pairwise import pairwise_permutation_pvalues, soft_pairwise_accuracy
 
-from .core import PermBothResult, _resample, _result, _zscore
+from .engine import (
+    TOL,
+    CorrelationSpec,
+    PermBothResult,
+    check_metric_count,
+    resampling,
+    run,
+    zscore,
+)
 
 __all__ = ["perm_both_soft_pairwise"]
 
-_TOL = 1e-12
+_TOL = TOL  # the engine's rule for "at least as large"
 #: bytes of the per-metric partial sums (metrics x resamples x systems x permutations) of
 #: one span of resamples; each thread holds one span (under glibc's 32 MiB mmap threshold, so
 #: the buffers are reused rather than mapped and faulted in afresh)
@@ -89,14 +95,18 @@ def perm_both_soft_pairwise(
     StatsInputError
         As :func:`~stats.metaeval.soft_pairwise.soft_pairwise_accuracy`; fewer than two metrics.
     """
-    check_progress(progress)
-    n_resamples = check_positive_int(n_resamples, "n_resamples")
-    n_permutations = check_positive_int(n_permutations, "n_permutations")
-    block_size = check_positive_int(block_size, "block_size")
-    n_jobs = (os.cpu_count() or 1) if jobs is None else check_positive_int(jobs, "jobs")
-    if len(metrics) < 2:
-        raise StatsInputError(f"metrics: PERM-BOTH needs at least two metrics; got {len(metrics)}")
     gen = np.random.default_rng(rng)
+    how = resampling(
+        n_resamples=n_resamples,
+        early_stopping=early_stopping,
+        block_size=block_size,
+        return_draws=return_draws,
+        rng=gen,  # after the inner sign flips
+        progress=progress,
+    )
+    n_permutations = check_positive_int(n_permutations, "n_permutations")
+    n_jobs = (os.cpu_count() or 1) if jobs is None else check_positive_int(jobs, "jobs")
+    check_metric_count(len(metrics))
     state = gen.bit_generator.state
     spa = soft_pairwise_accuracy(metrics, gold, n_resamples=n_permutations, rng=gen)
     gen.bit_generator.state = state
@@ -106,7 +116,7 @@ def perm_both_soft_pairwise(
     signs = np.where(gen.random((n_permutations, G.shape[1])) < 0.5, -1.0, 1.0)
     order = list(spa.statistic.index)
     Z = {
-        m: _zscore(np.asarray(metrics[m], dtype=float)[:, keep], np.ones(G.shape, bool))
+        m: zscore(np.asarray(metrics[m], dtype=float)[:, keep], np.ones(G.shape, bool))
         for m in order
     }
     human = pairwise_permutation_pvalues(G, signs)
@@ -118,7 +128,8 @@ def perm_both_soft_pairwise(
     pairs = [(i, j) for i in range(len(order)) for j in range(i + 1, len(order))]
     S, n_items = G.shape
     K = n_permutations
-    kernel = _spa_numba.compiled()
+    spec = CorrelationSpec(correlation="soft-pairwise-accuracy")
+    kernel = _spa_numba.compiled() if _spa_numba.applies(G, spec) else None
     former_span = max(1, 2_000_000 // max(1, K * S))  # resamples of the former code's spans
 
     def span(W, single, pa, pb, used_m, buf):
@@ -178,28 +189,14 @@ def perm_both_soft_pairwise(
             thread(0)
         return out
 
-    delta, counts, used, kept = _resample(
+    return run(
         differences,
-        len(pairs),
-        G.shape,
-        n_resamples=n_resamples,
-        block_size=block_size,
-        early_stopping=early_stopping,
-        return_draws=return_draws,
-        chunk=max(1, 20_000_000 // max(1, G.size)),
-        rng=gen,
-        progress=progress,
-    )
-    return _result(
         order,
         spa.statistic.to_dict(),
-        delta,
-        counts,
-        used,
-        kept,
+        shape=G.shape,
+        chunk=max(1, 20_000_000 // max(1, G.size)),
+        resampling=how,
         correlation="soft-pairwise-accuracy",
         grouping="none",
         level="sys",
-        n_resamples=n_resamples,
-        early_stopping=early_stopping,
     )
