@@ -43,6 +43,7 @@ _LAZY = {
     "ranking_latex": ".paired",
     "rank_ranges": ".paired",
     "significance_clusters": ".paired",
+    "standardize_per_rater": ".paired",
     "stouffer": ".paired",
     # ranking
     "HumanRankingResult": ".ranking",
