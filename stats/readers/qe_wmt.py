@@ -325,12 +325,17 @@ def load_text_or_empty(src, label: str) -> tuple[str, str]:
 
 def skip_reason(text: str) -> str | None:
     """Why a file of a submissions folder holds no submission: ``'empty'``, ``'header lines
-    only, no prediction rows'``, or None (read it). A file with a tab-separated line is always
-    read, so that a bad row is named rather than skipped."""
+    only, no prediction rows'`` (at most 20 lines, no tab, one of them a bare number as the
+    header's sizes are), or None (read it). A file with a tab-separated line is always read,
+    so that a bad row is named rather than skipped; other text is refused, not skipped."""
     if not text.strip():
         return "empty"
     lines = [ln for ln in _rows(text) if ln.strip()]
-    if "\t" not in text and len(lines) <= _ROWLESS_LINES:
+    if (
+        "\t" not in text
+        and len(lines) <= _ROWLESS_LINES
+        and any(re.fullmatch(r"\s*\d[\d.,]*\s*", ln) for ln in lines)  # e.g. ensemble size
+    ):
         return "header lines only, no prediction rows"
     return None
 
