@@ -447,7 +447,10 @@ def read_qe_submissions(sources, *, names=None) -> QESubmissions:
     if not isinstance(sources, (list, tuple)):
         sources = [sources]
         names = [names] if isinstance(names, str) else names
-    frames, headers, files, skipped = [], {}, [], []
+    frames: list[tuple[str, pd.DataFrame]] = []
+    headers: dict[str, dict] = {}
+    files: list[str] = []
+    skipped: list[tuple[str, str]] = []
     for label, src in expand_sources(list(sources), names):
         if is_submission_metadata(label):
             continue
