@@ -173,3 +173,22 @@ def test_cli_reads_the_folder_and_says_what_it_read(capsys, tmp_path):
     assert (
         "bjones-LabB/multilingual/Kiwi-Ens-II" in systems and "bjones-LabB/Kiwi-Ens-II" in systems
     )
+
+
+def test_word_level_team_folders_are_labelled_the_same_way():
+    """WMT23's T1_word folder has the same layout: one method per language-pair file."""
+    from stats.readers.qe_word import read_word_submissions
+
+    def rows(lp):
+        return "".join(f"{lp}\tKiwi\tmt\t{i}\t0\tw\tOK\n" for i in range(3))
+
+    files = [
+        (f"T1_word/teamA/{lp}/predictions.txt", rows(lp).encode()) for lp in ("en-de", "zh-en")
+    ]
+    s = read_word_submissions(files)
+    assert sorted(s.system.unique()) == ["teamA/Kiwi"] and sorted(s.lp.unique()) == [
+        "en-de",
+        "zh-en",
+    ]
+    with pytest.raises(StatsInputError, match="method 'teamA/Kiwi' has en-de tags in .* too"):
+        read_word_submissions([files[0], ("T1_word/teamA/predictions.txt", rows("en-de").encode())])
