@@ -64,7 +64,7 @@ def sentence_section(
             ],
             text="Comparing QE systems",
         )
-    st.caption(components.escape_markdown(analysis.read_as))
+    st.caption(components.escape_markdown(f"{analysis.read_as}; {analysis.input.gold.read_as}"))
     components.show_warnings(analysis.warnings)
     res = analysis.result
     lps = list(res.language_pairs)

@@ -140,6 +140,18 @@ class QEGold:
 
     labels: pd.DataFrame
     file: str = ""
+    layout: str = ""
+
+    @property
+    def read_as(self) -> str:
+        """What the gold file was read as, in one line."""
+        lab = self.labels
+        marked = int(lab["hallucination"].sum())
+        return (
+            f"read {self.file} as WMT QE gold labels ({self.layout or 'lp gold segid score'}): "
+            f"{_n(len(lab), 'item')}, {_n(lab['lp'].nunique(), 'language pair')}"
+            + (f", {marked:,} marked hallucination" if marked else "")
+        )
 
 
 def is_submission_metadata(label: str) -> bool:
@@ -542,11 +554,16 @@ def read_qe_wmt_gold(source: Source, *, name: str | None = None, lp: str | None 
     kind = qe_wmt_file_kind(text)
     if kind == "gold-table":
         frame = _read_gold_table(text, label, lp)
+        head = [h.strip().lower() for h in text.lstrip().split("\n", 1)[0].split("\t")]
+        layout = "train/dev TSV, column " + next(
+            c for c in ("z_mean", "mean", "score") if c in head
+        )
     elif kind in ("gold", "submission"):
         lines = _rows(text)
         k = _header_count(lines)
         lps, _, sid, score, hallu = _parse_rows(lines, k, label, gold=True)
         frame = pd.DataFrame({"lp": lps, "sid": sid, "score": score, "hallucination": hallu})
+        layout = "lp gold segid score"
     else:
         raise StatsInputError(
             f"{label}: not a WMT QE gold file (rows LP<TAB>gold<TAB>SEGMENT_NUMBER<TAB>SCORE, "
@@ -555,7 +572,7 @@ def read_qe_wmt_gold(source: Source, *, name: str | None = None, lp: str | None 
     if frame.empty:
         raise StatsInputError(f"{label}: no gold labels")
     _check_unique(frame, ["lp", "sid"], label)
-    return QEGold(labels=frame, file=label)
+    return QEGold(labels=frame, file=label, layout=layout)
 
 
 def read_qe_exclude(source: Source, *, name: str | None = None) -> pd.DataFrame:
