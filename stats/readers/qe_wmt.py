@@ -415,12 +415,13 @@ def _merge(frames: list[tuple[str, pd.DataFrame]]) -> tuple[pd.DataFrame, list[s
     )["_file"]
     notes = []
     origin = firsts.reindex(pd.MultiIndex.from_frame(later[["lp", "system", "sid"]])).to_numpy()
-    counts = pd.DataFrame(
+    repeats = pd.DataFrame(
         {"system": later["system"].to_numpy(), "file": later["_file"].to_numpy(), "of": origin}
-    ).value_counts(sort=False)
-    for (system, f, o), n in counts.items():
+    )
+    for (system, f), group in repeats.groupby(["system", "file"], sort=False):
+        of = ", ".join(files[int(o)] for o in dict.fromkeys(group["of"]))
         notes.append(
-            f"{files[int(f)]}: repeats {n:,} prediction(s) of {system!r} from {files[int(o)]} "
+            f"{files[int(f)]}: repeats {len(group):,} prediction(s) of {system!r} from {of} "
             "with the same scores; read once"
         )
     keep = ~allrows.duplicated(["lp", "system", "sid"], keep="first")
