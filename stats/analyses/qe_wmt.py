@@ -236,6 +236,7 @@ def sort_wmt_qe_files(files: Files) -> QEWMTFiles:
         A file of none of these kinds; two gold files or two exclude indexes of one level.
     """
     out: dict = {"submissions": [], "word_submissions": []}
+    empty: list[tuple[str, bytes]] = []
     for item in files:
         src, name = _named(item)
         for label, member in expand_sources([src], [name] if name else None):
@@ -244,8 +245,10 @@ def sort_wmt_qe_files(files: Files) -> QEWMTFiles:
             text, label = load_text_or_empty(member, label)
             data = text.encode("utf-8")
             kind, word = qe_wmt_file_kind(text), word_file_kind(text)
-            if kind == "submission" or skip_reason(text) is not None:
-                # empty or header-only files: the submissions reader names them as skipped
+            if skip_reason(text) is not None:  # named as skipped by a submissions reader
+                empty.append((label, data))
+                continue
+            if kind == "submission":
                 out["submissions"].append((label, data))
                 continue
             if word == "submission":
@@ -264,6 +267,12 @@ def sort_wmt_qe_files(files: Files) -> QEWMTFiles:
                     f"{label}: a second {slot.replace('_', ' ')} file (the first: {out[slot][0]})"
                 )
             out[slot] = (label, data)
+    # empty or header-only files go to the level that has submissions (sentence if both or
+    # neither): its reader names each as skipped
+    level = (
+        "word_submissions" if out["word_submissions"] and not out["submissions"] else "submissions"
+    )
+    out[level] += empty
     return QEWMTFiles(
         submissions=tuple(out["submissions"]),
         gold=out.get("gold"),

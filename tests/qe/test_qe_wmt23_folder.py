@@ -197,3 +197,13 @@ def test_word_level_team_folders_are_labelled_the_same_way():
     ]
     with pytest.raises(StatsInputError, match="method 'teamA/Kiwi' has en-de tags in .* too"):
         read_word_submissions([files[0], ("T1_word/teamA/predictions.txt", rows("en-de").encode())])
+
+
+def test_empty_files_of_a_word_level_folder_stay_word_level():
+    from stats.analyses.qe_wmt import sort_wmt_qe_files
+
+    row = b"en-de\tKiwi\tmt\t0\t0\tw\tOK\n"
+    f = sort_wmt_qe_files(
+        [("T1_word/t/en-de/predictions.txt", row), ("T1_word/t/zh-en/p.txt", b"")]
+    )
+    assert not f.sentence and len(f.word_submissions) == 2
