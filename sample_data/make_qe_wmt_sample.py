@@ -47,7 +47,8 @@ def generate(seed: int = 2023, n: int = 40, hallucinations: int = 3) -> dict:
     "word_gold": text, "word_submissions": {team: text}, "zip": bytes, "truth": {...}}``.
 
     ``truth`` holds the arrays the files were written from:
-    ``truth[lp] = (gold scores with NaN at hallucinations, {method: predictions})``.
+    ``truth[lp] = (gold scores with NaN at hallucinations, {method: predictions})``;
+    ``systems`` maps each method to its label ``team/method``.
     """
     rng = np.random.default_rng(seed)
     truth, gold_rows, excl_rows = {}, ["lp\tgold\tsegid\tscore"], ["lp\tsegid"]
@@ -108,6 +109,113 @@ def generate(seed: int = 2023, n: int = 40, hallucinations: int = 3) -> dict:
         "word_gold": "\n".join(word_gold) + "\n",
         "word_submissions": wsubs,
         "zip": buf.getvalue(),
+        "truth": truth,
+        # each method as the readers label it from submissions/<team>/predictions.txt
+        "systems": {m: f"{t[0]}/{m}" for t in TEAMS for m in t[1]},
+    }
+
+
+#: The WMT23 QE task 1 submissions folder as published (WMT-QE-Task/wmt-qe-2023-data,
+#: submissions/T1_sentence/), with invented teams: (team, {folder: (method, language pairs,
+#: header)}) where the folder is a language pair, "multilingual" or "" (the team folder
+#: itself); methods that differ across one team's per-pair files (as two WMT23 teams'
+#: do), a per-pair file holding a second pair's rows, files without the header lines.
+WMT23_LPS = ("en-de", "en-mr", "zh-en", "he-en")
+_H = ("42868104221", "10716932147", "4")
+WMT23_TEAMS = (
+    # a root file repeating the per-pair file, three empty files, metadata.txt and test.txt
+    ("asmith-LabA", {"en-mr": ("ensembleTQ", ("en-mr",), _H), "": ("ensembleTQ", ("en-mr",), _H)}),
+    (
+        "bjones-LabB",
+        {
+            "en-de": ("Kiwi-Ens", ("en-de",), _H),
+            "en-mr": ("Kiwi-Ens", ("en-mr",), _H),
+            "zh-en": ("Kiwi-Ens-II", ("zh-en",), None),
+            "he-en": ("Kiwi-Ens-II", ("he-en",), _H),
+            "multilingual": ("Kiwi-Ens-II", ("he-en", "en-de", "en-mr", "zh-en"), _H),
+        },
+    ),
+    ("baseline", {"": ("baseline", WMT23_LPS, ("2277430715", "569330715", "1"))}),
+    ("cwu-LabC", {"en-de": ("labc_10", ("en-de", "he-en"), ("3264730349", "560145557", "12"))}),
+    ("dkim-LabD", {lp: ("ensemble-awp", (lp,), _H) for lp in ("en-de", "zh-en")}),
+    ("eli-LabE", {lp: ("ENSEMBLE-CROSS", (lp,), _H) for lp in ("en-de", "en-mr", "zh-en")}),
+    (
+        "fox-LabF",
+        {
+            "en-de": ("COMETTDAug", ("en-de",), _H),
+            "en-mr": ("COMET-TDAug", ("en-mr",), None),
+            "zh-en": ("COMET-TDAug", ("zh-en",), _H),
+        },
+    ),
+    (
+        "gao-LabG",
+        {
+            **{lp: ("score_ensemble", (lp,), _H) for lp in WMT23_LPS},
+            "multilingual": ("score_ensemble", WMT23_LPS, _H),
+        },
+    ),
+)
+#: the WMT23 folder's empty files (one team's language pairs it did not submit)
+WMT23_EMPTY = (
+    "asmith-LabA/en-de/predictions.txt",
+    "asmith-LabA/he-en/predictions.txt",
+    "asmith-LabA/zh-en/predictions.txt",
+)
+
+
+def generate_wmt23_folder(seed: int = 23, n: int = 30, hallucinations: int = 2) -> dict:
+    """A WMT23-like submissions folder in memory: ``{"files": {relative path: text}, "gold":
+    text, "zip": the folder zipped as T1_sentence/..., "team_zips": {team: zip made inside
+    the team folder}, "truth": {lp: (gold with NaN at hallucinations, {system label:
+    predictions})}}``. System labels are ``team/method`` (``team/multilingual/method``)."""
+    rng = np.random.default_rng(seed)
+    gold_rows, truth, latent = ["lp\tgold\tsegid\tscore"], {}, {}
+    for lp in WMT23_LPS:
+        z = rng.normal(size=n)
+        g = np.round(70 + 15 * z + rng.normal(scale=3, size=n), 2)
+        hall = set(rng.choice(n, size=hallucinations, replace=False).tolist())
+        gold_rows += [
+            f"{lp}\tgold\t{i}\t{'hallucination' if i in hall else f'{g[i]:.2f}'}" for i in range(n)
+        ]
+        latent[lp] = z
+        truth[lp] = (np.where([i in hall for i in range(n)], np.nan, g), {})
+    files: dict[str, str] = {}
+    preds: dict[tuple, np.ndarray] = {}
+    for team, folders in WMT23_TEAMS:
+        for folder, (method, lps, header) in folders.items():
+            label = "/".join(
+                [team, *(["multilingual"] if folder == "multilingual" else []), method]
+            )
+            rows = []
+            for lp in lps:
+                key = (label, lp)
+                if key not in preds:  # a team's repeated file repeats its predictions
+                    preds[key] = np.round(latent[lp] + rng.normal(scale=0.8, size=n), 6)
+                    truth[lp][1][label] = preds[key]
+                rows += [f"{lp}\t{method}\t{i}\t{float(preds[key][i])!r}" for i in range(n)]
+            path = "/".join(p for p in (team, folder, "predictions.txt") if p)
+            files[path] = "\n".join(list(header or ()) + rows) + "\n"
+    for path in WMT23_EMPTY:
+        files[path] = ""
+    files["asmith-LabA/metadata.txt"] = "LabA\nensembleTQ: mean z-scores of three models.\n"
+    files["asmith-LabA/test.txt"] = "-----------\n" + "\n".join(_H) + "\n" + "\n".join(_H) + "\n"
+    stamp = (2023, 8, 1, 0, 0, 0)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for path in sorted(files):
+            zf.writestr(zipfile.ZipInfo(f"T1_sentence/{path}", stamp), files[path])
+    team_zips = {}
+    for team, _ in WMT23_TEAMS:
+        tb = io.BytesIO()
+        with zipfile.ZipFile(tb, "w") as zf:
+            for path in sorted(p for p in files if p.startswith(team + "/")):
+                zf.writestr(zipfile.ZipInfo(path[len(team) + 1 :], stamp), files[path])
+        team_zips[team] = tb.getvalue()
+    return {
+        "files": files,
+        "gold": "\n".join(gold_rows) + "\n",
+        "zip": buf.getvalue(),
+        "team_zips": team_zips,
         "truth": truth,
     }
 

@@ -19,3 +19,10 @@ def _module():
 @functools.lru_cache(maxsize=4)
 def generate(seed: int = 2023, n: int = 40, hallucinations: int = 3) -> dict:
     return _module().generate(seed=seed, n=n, hallucinations=hallucinations)
+
+
+@functools.lru_cache(maxsize=2)
+def generate_wmt23_folder(seed: int = 23, n: int = 30) -> dict:
+    """The WMT23 submissions folder layout (one folder per team, per-pair and multilingual
+    files, three empty files): :func:`make_qe_wmt_sample.generate_wmt23_folder`."""
+    return _module().generate_wmt23_folder(seed=seed, n=n)

@@ -23,9 +23,11 @@ def file_input(
     sample_note: str | None = None,
     types: list[str] | None = None,
     help: str | None = None,
+    directory: bool = False,
 ) -> tuple[Uploads, bool]:
     """A multi-file uploader that falls back to bundled sample data and keeps the session's
-    uploads across page switches.
+    uploads across page switches (``directory=True``: a folder, each file named by its path
+    relative to the folder's parent).
 
     Returns ``(uploads, is_sample)``. While nothing is uploaded, ``sample`` is returned and an
     ``st.info`` note says so (``sample_note`` or a default naming the sample files). Uploads are
@@ -41,17 +43,25 @@ def file_input(
     before it is drawn, a widget whose files the user removed does.
     """
     uploads, is_sample = _file_input(
-        label, key=key, sample=sample, sample_note=sample_note, types=types, help=help
+        label,
+        key=key,
+        sample=sample,
+        sample_note=sample_note,
+        types=types,
+        help=help,
+        multiple="directory" if directory else True,
     )
     record_inputs(key, uploads, sample=is_sample)
     return uploads, is_sample
 
 
-def _file_input(label, *, key, sample, sample_note, types, help) -> tuple[Uploads, bool]:
+def _file_input(
+    label, *, key, sample, sample_note, types, help, multiple=True
+) -> tuple[Uploads, bool]:
     store_key = state.upload_store_key(key)
     stored = st.session_state.get(store_key)
     widget_existed = key in st.session_state
-    files = st.file_uploader(label, accept_multiple_files=True, key=key, type=types, help=help)
+    files = st.file_uploader(label, accept_multiple_files=multiple, key=key, type=types, help=help)
     if files is not None and not isinstance(files, (list, tuple)):
         files = [files]
     files = list(files or [])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard.data import Uploads, mt_systems
-from stats import analyses
+from stats import StatsInputError, analyses
 from stats.human.accuracy import AccuracyResult
 from stats.human.gold import HumanGoldResult
 from stats.human.paired import PairedRankingResult
@@ -14,18 +14,47 @@ from stats.human.ranking import HumanRankingResult
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def gold(judgements: Uploads, exclude: tuple[str, ...] = ()) -> HumanGoldResult:
+def gold(
+    judgements: Uploads, exclude: tuple[str, ...] = (), block: tuple[str, ...] = ()
+) -> HumanGoldResult:
     """The human gold standard of the judgements file(s) without the systems of ``exclude``,
     combined at 0.05 (:func:`stats.analyses.human_gold`; use
-    :meth:`~stats.human.gold.HumanGoldResult.combined_pvalue` for other levels)."""
-    return analyses.human_gold(judgements, exclude=exclude)
+    :meth:`~stats.human.gold.HumanGoldResult.combined_pvalue` for other levels).
+
+    ``block``: the ``(protocol, language pair)`` of WMT22-25 files holding several
+    (:func:`blocks`): the gold standard of that one, the grid of its WMT24 paired ranking as
+    :func:`stats.analyses.paired_rankings` ranks it (:func:`paired`, the same defaults as
+    :func:`stats.analyses.human_wmt.wmt_gold`), by
+    :func:`stats.human.paired.gold_from_ranking`."""
+    if not block:
+        return analyses.human_gold(judgements, exclude=exclude)
+    from stats.human.paired import gold_from_ranking
+
+    for ranking in paired(judgements, 0.05, exclude=exclude):
+        if (ranking.protocol, ranking.lp) == tuple(block):
+            return gold_from_ranking(ranking)
+    raise StatsInputError(
+        f"judgements: no {block[0]} ratings of {block[1]} in these files"
+        + (" without the excluded systems" if exclude else "")
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def outliers(judgements: Uploads) -> tuple[str, ...]:
+def blocks(judgements: Uploads) -> tuple[tuple[str, str], ...]:
+    """``(protocol, language pair)`` of every ranking WMT22-25 files give, in the order of
+    :func:`stats.analyses.paired_rankings` (protocol as read, language pairs sorted): more
+    than one means the page asks which one the gold standard and the tests are about."""
+    out: dict[str, set] = {}
+    for ratings in analyses.read_human_ratings(judgements):
+        out.setdefault(ratings.protocol, set()).update(ratings.frame["lp"].astype(str))
+    return tuple((protocol, lp) for protocol, lps in out.items() for lp in sorted(lps))
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def outliers(judgements: Uploads, block: tuple[str, ...] = ()) -> tuple[str, ...]:
     """The systems of the judgements that the findings' MAD rule flags
     (:func:`stats.analyses.human_outliers`)."""
-    return analyses.human_outliers(gold(judgements))
+    return analyses.human_outliers(gold(judgements, (), block))
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -40,6 +69,7 @@ def accuracy(
     seed: int,
     exclude: tuple[str, ...] = (),
     block: tuple = (),
+    human_block: tuple[str, ...] = (),
 ) -> AccuracyResult:
     """Accuracy of every (metric, test) against the gold standard of ``judgements``, at the
     three levels of the paper's Tables 1-2 (:func:`stats.analyses.accuracy_from_results`).
@@ -47,7 +77,8 @@ def accuracy(
     ``metrics``: ``(name shown, metric argument of :func:`~dashboard.data.mt_systems.pairwise`,
     higher_is_better)`` per metric; the systems of ``exclude`` are left out of the gold
     standard and of every test; ``block``: the ``(lp, testset, refset)`` of WMT segment-level
-    files, for every metric (:func:`~dashboard.data.mt_systems.statistics`). Each test runs
+    files, for every metric (:func:`~dashboard.data.mt_systems.statistics`); ``human_block``:
+    the ``(protocol, language pair)`` of the gold standard (:func:`gold`). Each test runs
     one-sided over all pairs through the cached :func:`~dashboard.data.mt_systems.pairwise`,
     so the two pages share results for the same files and settings.
     """
@@ -59,7 +90,11 @@ def accuracy(
         for test in tests
     }
     return analyses.accuracy_from_results(
-        gold(judgements, exclude), results, n_resamples=n_resamples, seed=seed, exclude=exclude
+        gold(judgements, exclude, human_block),
+        results,
+        n_resamples=n_resamples,
+        seed=seed,
+        exclude=exclude,
     )
 
 

@@ -36,6 +36,38 @@ def is_wmt(kinds: tuple[str, ...]) -> bool:
     return any(k in ("appraise", "mqm") for k in kinds)
 
 
+def block_picker(blocks: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    """With WMT files of several language pairs (or protocols: ESA and MQM together), a
+    picker of the one the gold standard and the tests are about; ``()`` with one. The
+    rankings below cover every one."""
+    if len(blocks) < 2:
+        return ()
+    labels = {f"{lp} ({protocol})": (protocol, lp) for protocol, lp in blocks}
+    choice = components.remembered(
+        st.selectbox,
+        "Language pair of the gold standard and the tests",
+        list(labels),
+        key="human_lp",
+        default=next(iter(labels)),
+        help="These files hold "
+        + ", ".join(labels)
+        + ". The human rankings below cover every one; the gold standard, its grid and the "
+        "accuracy of the tests are computed for the one chosen here.",
+    )
+    return labels[choice]
+
+
+def signature_caption(signatures: dict[str, str]) -> str:
+    """The caption naming BLEU's tokenizer and each text metric's sacreBLEU signature."""
+    parts = []
+    bleu = signatures.get("BLEU", "")
+    tok = next((f.split(":", 1)[1] for f in bleu.split("|") if f.startswith("tok:")), None)
+    if tok:
+        parts.append(f"BLEU tokenizer: {tok}")
+    parts += [f"sacrebleu signature ({n}): `{sig}`" for n, sig in signatures.items() if sig]
+    return " · ".join(parts)
+
+
 def show_gold(gold: HumanGoldResult, systems: list[str], alpha: float, *, wmt: bool) -> None:
     """The gold standard's significance grids and its p-value and score tables."""
     st.subheader("Human gold standard")

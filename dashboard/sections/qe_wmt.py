@@ -15,6 +15,7 @@ import streamlit as st
 from dashboard import components, figures, page_run
 from dashboard.data import qe_wmt as data
 from dashboard.figures import qe_wmt as figs
+from dashboard.tables.qe import qe_all_pairs
 
 MEASURES = {"spearman": "Spearman ρ", "pearson": "Pearson r", "kendall": "Kendall τ"}
 TESTS = {"williams": "Williams test", "perm-both": "PERM-BOTH", "none": "no test"}
@@ -63,6 +64,7 @@ def sentence_section(
             ],
             text="Comparing QE systems",
         )
+    st.caption(components.escape_markdown(f"{analysis.read_as}; {analysis.input.gold.read_as}"))
     components.show_warnings(analysis.warnings)
     res = analysis.result
     lps = list(res.language_pairs)
@@ -100,6 +102,8 @@ def sentence_section(
         )
     else:
         st.caption("No system covers every language pair of the gold file: no average.")
+
+    _all_pairs(res, primary)
 
     lp = components.remembered(st.selectbox, "Language pair", lps, key="qe_wmt_lp", default=lps[0])
     r = res.language_pairs[lp]
@@ -192,6 +196,23 @@ def sentence_section(
         key="qe_wmt_grid_other",
     )
     _predictions(r, board, lp=lp)
+
+
+def _all_pairs(res, primary: str) -> None:
+    """Every language pair's table in one (shown folded, and in the page's report, so the
+    report covers every language pair, not only the one selected below)."""
+    label = MEASURES[primary]
+    with st.expander(f"Every language pair: {label} with bootstrap CIs, MAE, RMSE"):
+        components.show_table(
+            qe_all_pairs(res, primary),
+            key="qe_wmt_all_pairs",
+            filename="qe_wmt_all_language_pairs",
+            caption=f"Systems by {label} per language pair, with "
+            f"{int(res.confidence_level * 100)}% bootstrap CIs, the other correlations, MAE "
+            "and RMSE (significance clusters: the leaderboard of the language pair selected "
+            "below)",
+            column_config=_columns(primary),
+        )
 
 
 def _predictions(r, board, *, lp: str) -> None:

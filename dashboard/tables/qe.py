@@ -1,4 +1,5 @@
-"""Tables of the Quality estimation page (Pearson vs MAE/RMSE ranks).
+"""Tables of the Quality estimation page (Pearson vs MAE/RMSE ranks; every language pair of
+a WMT QE comparison in one table).
 
 Pure: pandas in, pandas or strings out; no Streamlit, no caching."""
 
@@ -31,4 +32,15 @@ def qe_rank_table(result: QEEvaluationResult, rescale: RescaleResult) -> pd.Data
         }
     )
     table.index.name = "system"
+    return table
+
+
+def qe_all_pairs(result, primary: str) -> pd.DataFrame:
+    """Every language pair of a :class:`stats.qe.wmt.QEComparisonResult` in one table, indexed
+    ``(lp, system)``, each pair's systems best first by ``primary``: the three correlations
+    with their bootstrap bounds (primary first), MAE and RMSE."""
+    measures = [primary, *(m for m in ("spearman", "pearson", "kendall") if m != primary)]
+    cols = [c for m in measures for c in (m, f"{m}_low", f"{m}_high")] + ["mae", "rmse"]
+    frames = {lp: r.table[cols] for lp, r in result.language_pairs.items()}
+    table = pd.concat(frames, names=["lp", "system"])
     return table

@@ -14,7 +14,7 @@ import streamlit as st
 from dashboard import components, figures, page_run, page_settings, state, tables, view_state
 from dashboard.data import human, mt_systems, samples
 from dashboard.sections import human_gold as human_gold_view
-from dashboard.sections import mt_choice
+from dashboard.sections import mt_choice, mt_options
 from stats.mt.randomized import TESTS
 from stats.readers.segments import system_name
 from stats.readers.wmt import lp_from_name
@@ -85,9 +85,15 @@ with col_s:
 
 with components.input_errors():
     kinds = human.file_kinds(judgements)
-    gold = human.gold(judgements)
-    flagged = human.outliers(judgements)
 wmt = human_gold_view.is_wmt(kinds)
+human_block: tuple[str, ...] = ()  # (protocol, lp) of WMT files holding several
+if wmt:
+    with components.input_errors():
+        blocks = human.blocks(judgements)
+    human_block = human_gold_view.block_picker(blocks)
+with components.input_errors():
+    gold = human.gold(judgements, (), human_block)
+    flagged = human.outliers(judgements, human_block)
 components.ask_for_the_other_half(references, hypotheses)
 
 text_mode = bool(references or hypotheses)
@@ -118,7 +124,9 @@ with components.controls_expander("Controls"):
                     mt_systems.score_options(scores),
                     metric_args[metrics[0]],
                     prefix="human_score",
-                    lp=next(filter(None, (lp_from_name(name) for name, _ in judgements)), None),
+                    lp=human_block[1]
+                    if human_block
+                    else next(filter(None, (lp_from_name(name) for name, _ in judgements)), None),
                 )
     with c_test:
         tests = components.remembered_multiselect(
@@ -182,7 +190,7 @@ left_out = tables.left_out_note(excluded, flagged)
 page_run.record_setting("excluded_systems", "systems left out", list(excluded))
 if excluded:
     with components.input_errors():
-        gold = human.gold(judgements, excluded)
+        gold = human.gold(judgements, excluded, human_block)
     st.info(
         "The gold standard and every test without these systems: "
         + components.escape_markdown(left_out.removeprefix("left out: ")),
@@ -212,6 +220,9 @@ if outputs_sample and not judgements_sample and len(sample_systems & set(gold.sy
 if not metrics or not tests:
     st.warning("Choose at least one metric and one test.", icon=":material/warning:")
     st.stop()
+if text_mode:  # sacreBLEU's options, as on the MT systems page (the same widgets and keys)
+    sacrebleu_options = mt_options.expander()
+    metric_args = {n: mt_options.spec(a, sacrebleu_options) for n, a in metric_args.items()}
 mt_choice.block_caption(block, ", ".join(metrics))
 if block:
     page_run.record_setting("wmt_block", "WMT block (lp, test set, reference)", list(block))
@@ -247,9 +258,17 @@ with components.input_errors():
         seed,
         excluded,
         block,
+        human_block,
     )
 
 components.show_warnings(accuracy.warnings)
+if text_mode:  # which tokenizer BLEU used, and sacreBLEU's signature of each text metric
+    with components.input_errors():
+        signatures = {
+            name: mt_systems.statistics(kind, references, files, metric, higher, block).signature
+            for name, metric, higher in chosen
+        }
+    st.caption(human_gold_view.signature_caption(signatures))
 
 systems = list(accuracy.systems)
 view_state.alias_editor([*systems, *metrics], key="human_aliases")

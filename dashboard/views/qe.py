@@ -36,21 +36,34 @@ sample_label = components.persistent(
     list(samples.QE_SAMPLES),
     key="qe_sample",
 )
-uploads, is_sample = components.file_input(
-    "QE files: long format (METRIC SID SCORE RANK HUMAN), wide CSV (sid, gold, one column per "
-    "system), or WMT QE submission files (<METHOD NAME> <SEGMENT NUMBER> <SEGMENT SCORE> "
-    "<SEGMENT RANK>) together with a gold file (one label per line, or SID LABEL). Optionally "
-    "add a post-editing table (SID TIME WORDS [HTER ...]). WMT20-24 QE task files as "
-    "published: submissions (LP METHOD SEGMENT_NUMBER SCORE, header lines optional; files or "
-    "zipped team folders), the gold file, the hallucination index, word-level tag files.",
-    key="qe_upload",
-    sample=samples.sample_files("qe", samples.QE_SAMPLES[sample_label]),
-    sample_note=(
-        f"Showing the bundled **synthetic sample data**: {sample_label}. All numbers are "
-        "invented. Upload your own files above to analyse them."
-    ),
-    types=None,  # WMT submission files often have no or odd extensions; the reader checks
+main_uploader = st.container()  # drawn above the folder uploader, filled after it
+folder, _ = components.file_input(
+    "Or a whole WMT QE submissions folder (one folder per team, as the WMT23 task publishes "
+    "it: <team>/<lp>/predictions.txt, <team>/multilingual/predictions.txt)",
+    key="qe_folder",
+    directory=True,
+    help="Systems are labelled team/method (team/multilingual/method); empty files are "
+    "skipped and named. Add the gold file above.",
 )
+with main_uploader:
+    uploads, is_sample = components.file_input(
+        "QE files: long format (METRIC SID SCORE RANK HUMAN), wide CSV (sid, gold, one column per "
+        "system), or WMT QE submission files (<METHOD NAME> <SEGMENT NUMBER> <SEGMENT SCORE> "
+        "<SEGMENT RANK>) together with a gold file (one label per line, or SID LABEL). Optionally "
+        "add a post-editing table (SID TIME WORDS [HTER ...]). WMT20-24 QE task files as "
+        "published: submissions (LP METHOD SEGMENT_NUMBER SCORE, header lines optional; files or "
+        "zipped team folders), the gold file, the hallucination index, word-level tag files.",
+        key="qe_upload",
+        sample=() if folder else samples.sample_files("qe", samples.QE_SAMPLES[sample_label]),
+        sample_note=(
+            f"Showing the bundled **synthetic sample data**: {sample_label}. All numbers are "
+            "invented. Upload your own files above to analyse them."
+        ),
+        types=None,  # WMT submission files often have no or odd extensions; the reader checks
+    )
+
+if folder:  # the folder's files, with the gold file (and any others) of the uploader above
+    uploads, is_sample = tuple(() if is_sample else uploads) + tuple(folder), False
 
 with components.input_errors():
     wmt_files = qe_wmt_data.files(uploads)

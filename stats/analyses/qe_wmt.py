@@ -13,15 +13,17 @@ from stats.qe.wmt import QEComparisonResult, compare_qe_systems
 from stats.qe.word import WordLevelResult, compare_word_level
 
 from ..readers._archives import expand_sources
-from ..readers._common import load_bytes, load_text
+from ..readers._common import load_bytes
 from ..readers.qe_wmt import (
     QEGold,
     QESubmissions,
     is_submission_metadata,
+    load_text_or_empty,
     qe_wmt_file_kind,
     read_qe_exclude,
     read_qe_submissions,
     read_qe_wmt_gold,
+    skip_reason,
 )
 from ..readers.qe_word import read_word_gold, read_word_submissions, word_file_kind
 from ._inputs import FileInput, Files, _named, _recorded
@@ -40,18 +42,30 @@ __all__ = [
 
 
 def _kind_of(item: FileInput) -> tuple[str | None, str | None]:
-    """(sentence-level kind, word-level kind) of the first file of ``item``."""
+    """(sentence-level kind, word-level kind) of the first file of ``item`` that tells one:
+    empty files, metadata and files of header lines only (a WMT23 team folder has all three)
+    are passed over, so that a team zip is never mistaken for another layout."""
     src, name = _named(item)
-    members = expand_sources([src], [name] if name else None)
-    if not members:
-        return None, None
-    label, first = members[0]
-    data, _ = load_bytes(first, label)
-    # the first lines tell the kind: decode the head only (the reader decodes the file)
-    head = data[:_HEAD_BYTES].decode("utf-8-sig", errors="replace")
-    if len(data) > _HEAD_BYTES:
-        head = head.rsplit("\n", 1)[0]
-    return qe_wmt_file_kind(head), word_file_kind(head)
+    kinds: tuple[str | None, str | None] = (None, None)
+    for label, member in expand_sources([src], [name] if name else None):
+        if is_submission_metadata(label):
+            continue
+        try:
+            data, _ = load_bytes(member, label)
+        except StatsInputError as exc:
+            if str(exc).endswith(": file is empty"):
+                continue
+            raise
+        # the first lines tell the kind: decode the head only (the reader decodes the file)
+        head = data[:_HEAD_BYTES].decode("utf-8-sig", errors="replace")
+        if len(data) > _HEAD_BYTES:
+            head = head.rsplit("\n", 1)[0]
+        if skip_reason(head) is not None:
+            continue
+        kinds = (qe_wmt_file_kind(head), word_file_kind(head))
+        if kinds != (None, None):
+            return kinds
+    return kinds
 
 
 def is_wmt_qe_input(files: Files, gold: FileInput | None = None) -> str | None:
@@ -109,6 +123,11 @@ class QEWMTAnalysis:
     seed: int
     warnings: tuple[str, ...]
 
+    @property
+    def read_as(self) -> str:
+        """What the submissions were read as (:attr:`QESubmissions.read_as`)."""
+        return self.input.submissions.read_as
+
 
 def qe_wmt_analysis(
     inp: QEWMTInput,
@@ -142,7 +161,12 @@ def qe_wmt_analysis(
             tests=tests,
             rng=seed,
         )
-    return QEWMTAnalysis(input=inp, result=result, seed=seed, warnings=tuple(messages))
+    return QEWMTAnalysis(
+        input=inp,
+        result=result,
+        seed=seed,
+        warnings=tuple(dict.fromkeys([*inp.submissions.notes, *messages])),
+    )
 
 
 def load_qe_word(files: Files, *, gold: FileInput) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -219,14 +243,18 @@ def sort_wmt_qe_files(files: Files) -> QEWMTFiles:
         A file of none of these kinds; two gold files or two exclude indexes of one level.
     """
     out: dict = {"submissions": [], "word_submissions": []}
+    empty: list[tuple[str, bytes]] = []
     for item in files:
         src, name = _named(item)
         for label, member in expand_sources([src], [name] if name else None):
             if is_submission_metadata(label):
                 continue
-            text, label = load_text(member, label)
+            text, label = load_text_or_empty(member, label)
             data = text.encode("utf-8")
             kind, word = qe_wmt_file_kind(text), word_file_kind(text)
+            if skip_reason(text) is not None:  # named as skipped by a submissions reader
+                empty.append((label, data))
+                continue
             if kind == "submission":
                 out["submissions"].append((label, data))
                 continue
@@ -246,6 +274,12 @@ def sort_wmt_qe_files(files: Files) -> QEWMTFiles:
                     f"{label}: a second {slot.replace('_', ' ')} file (the first: {out[slot][0]})"
                 )
             out[slot] = (label, data)
+    # empty or header-only files go to the level that has submissions (sentence if both or
+    # neither): its reader names each as skipped
+    level = (
+        "word_submissions" if out["word_submissions"] and not out["submissions"] else "submissions"
+    )
+    out[level] += empty
     return QEWMTFiles(
         submissions=tuple(out["submissions"]),
         gold=out.get("gold"),

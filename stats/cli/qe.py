@@ -227,6 +227,10 @@ def _run_wmt(args, level: str) -> str:
         res = qe_word_analysis(subs, gold, exclude=ex, **common)
         return word_output(res, fmt=args.format, seed=args.seed)
     inp = load_qe_wmt(args.data, gold=args.gold, exclude=args.exclude)
+    print(inp.submissions.read_as, file=sys.stderr)  # what the files were read as
+    print(inp.gold.read_as, file=sys.stderr)
+    for note in inp.submissions.notes:  # skipped files, predictions read once
+        print(f"note: {note}", file=sys.stderr)
     analysis = qe_wmt_analysis(inp, primary=args.primary, sd_ratio=args.rescale_sd, **common)
     return sentence_output(analysis, fmt=args.format)
 

@@ -4,6 +4,9 @@ and LaTeX. Only formatting lives here; the numbers come from :mod:`stats.analyse
 Sentence-level JSON::
 
     {"primary", "test", "n_resamples", "seed", "confidence_level", "alpha", "correction",
+     "read_as",                          # "read as WMT QE sentence-level submissions, ..."
+     "skipped": [{"file", "why"}],       # empty or header-only files of the folder
+     "gold_read_as",                     # "read gold.tsv as WMT QE gold labels (...): ..."
      "exclude_file",
      "language_pairs": [{"lp", "n", "excluded", "test",
                          "systems": [{"system", "spearman", "spearman_low", "spearman_high",
@@ -131,6 +134,9 @@ def sentence_output(analysis, *, fmt: str) -> str:
         "confidence_level": res.confidence_level,
         "alpha": res.alpha,
         "correction": res.correction,
+        "read_as": analysis.read_as,
+        "gold_read_as": analysis.input.gold.read_as,
+        "skipped": [{"file": f, "why": w} for f, w in analysis.input.submissions.skipped],
         "exclude_file": analysis.input.exclude_file,
         "gold_file": analysis.input.gold.file,
         "language_pairs": [],

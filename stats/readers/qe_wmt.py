@@ -10,6 +10,15 @@ Submissions
     Any number of language pairs and methods per file. The header is recognised by content:
     up to three leading lines that are not such rows (the WMT23 files lack it in places).
     A folder or a zip/tar archive stands for every file inside (team folders included).
+Submissions folder (WMT23, as published)
+    ``<team>/<lp>/predictions.txt`` per language pair, ``<team>/multilingual/predictions.txt``
+    for one model of all pairs, ``<team>/predictions.txt``, ``<team>/metadata.txt``; given as
+    a folder, one zip per team, one zip of the whole folder, or uploaded files with their
+    relative paths. Systems are labelled ``team/method`` (``team/multilingual/method``): a
+    method across a team's per-pair files is one submission, its multilingual file another;
+    an item two files of one submission repeat with the same score is read once (noted).
+    Empty files and files of header lines only (no tab) are skipped and named in the notes;
+    ``metadata*``/``readme*`` files are left out.
 Gold labels
     The task's ``lp gold sid score`` TSV (one header line, ``METHOD`` usually ``gold``); a score
     that reads ``hallucination`` (any case) marks an item left out of the correlations, as
@@ -50,6 +59,10 @@ __all__ = [
     "is_qe_wmt_submission",
     "qe_wmt_file_kind",
     "is_submission_metadata",
+    "skip_reason",
+    "load_text_or_empty",
+    "submission_origin",
+    "system_label",
 ]
 
 HALLUCINATION = "hallucination"
@@ -77,6 +90,8 @@ class QESubmissions:
     scores: pd.DataFrame
     headers: dict = field(default_factory=dict)
     files: tuple = ()
+    skipped: tuple = ()
+    notes: tuple = ()
 
     @property
     def language_pairs(self) -> list[str]:
@@ -86,6 +101,37 @@ class QESubmissions:
     def systems(self) -> list[str]:
         return sorted(self.scores["system"].unique())
 
+    @property
+    def read_as(self) -> str:
+        """What the files were read as, in one line (CLI stderr, JSON ``read_as``, the page's
+        caption): teams, submissions, language pairs, files, skipped files."""
+        s = self.scores
+        systems = s["system"].unique()
+        teams = s["team"].dropna().unique() if "team" in s else []
+        multi = sum(1 for x in systems if f"/{MULTILINGUAL}/" in f"/{x}")
+        lps = s["lp"].nunique()
+        text = f"read as WMT QE sentence-level submissions, {_n(len(self.files), 'file')}: "
+        if len(teams):
+            text += f"{_n(len(teams), 'team')}, "
+        else:
+            text += "no team folders in the names (systems named by method), "
+        text += f"{_n(len(systems), 'submission')}"
+        if multi:
+            text += f" ({multi} multilingual)"
+        text += f", {_n(lps, 'language pair')}"
+        if self.skipped:
+            empty = sum(1 for _, w in self.skipped if w == "empty")
+            other = len(self.skipped) - empty
+            parts = ([_n(empty, "empty file")] if empty else []) + (
+                [_n(other, "file") + " of header lines only"] if other else []
+            )
+            text += f"; {' and '.join(parts)} skipped"
+        return text
+
+
+def _n(k: int, word: str) -> str:
+    return f"{k:,} {word}{'' if k == 1 else 's'}"
+
 
 @dataclass(frozen=True, kw_only=True)
 class QEGold:
@@ -94,6 +140,18 @@ class QEGold:
 
     labels: pd.DataFrame
     file: str = ""
+    layout: str = ""
+
+    @property
+    def read_as(self) -> str:
+        """What the gold file was read as, in one line."""
+        lab = self.labels
+        marked = int(lab["hallucination"].sum())
+        return (
+            f"read {self.file} as WMT QE gold labels ({self.layout or 'lp gold segid score'}): "
+            f"{_n(len(lab), 'item')}, {_n(lab['lp'].nunique(), 'language pair')}"
+            + (f", {marked:,} marked hallucination" if marked else "")
+        )
 
 
 def is_submission_metadata(label: str) -> bool:
@@ -261,8 +319,125 @@ def _read_one_submission(text: str, label: str) -> tuple[pd.DataFrame, dict]:
     return frame, meta
 
 
+#: most lines of a file without a single tab that is skipped as holding no prediction rows
+#: (WMT23's ``test.txt`` beside a team's predictions repeats the header lines)
+_ROWLESS_LINES = 20
+_ARCHIVE_EXT = re.compile(r"\.(zip|tar|tgz|tar\.gz)$", re.I)
+MULTILINGUAL = "multilingual"
+
+
+def load_text_or_empty(src, label: str) -> tuple[str, str]:
+    """:func:`~._common.load_text`, with an empty file as ``""`` (a submissions folder holds
+    empty files: they are skipped and named, not refused)."""
+    try:
+        return load_text(src, label)
+    except StatsInputError as exc:
+        if str(exc) != f"{source_name(src, label)}: file is empty":
+            raise
+        return "", source_name(src, label)
+
+
+def skip_reason(text: str) -> str | None:
+    """Why a file of a submissions folder holds no submission: ``'empty'``, ``'header lines
+    only, no prediction rows'`` (at most 20 lines, no tab, one of them a bare number as the
+    header's sizes are), or None (read it). A file with a tab-separated line is always read,
+    so that a bad row is named rather than skipped; other text is refused, not skipped."""
+    if not text.strip():
+        return "empty"
+    lines = [ln for ln in _rows(text) if ln.strip()]
+    if (
+        "\t" not in text
+        and len(lines) <= _ROWLESS_LINES
+        and any(re.fullmatch(r"\s*\d[\d.,]*\s*", ln) for ln in lines)  # e.g. ensemble size
+    ):
+        return "header lines only, no prediction rows"
+    return None
+
+
+def submission_origin(label: str) -> tuple[str | None, bool]:
+    """``(team, multilingual)`` of a submission file from its path, as the WMT23 QE
+    submissions folder is laid out: ``<team>/<lp>/predictions.txt`` (one language pair),
+    ``<team>/multilingual/predictions.txt`` (one model for all pairs), ``<team>/predictions.txt``;
+    the team is the folder above the language-pair or ``multilingual`` folder, else the zip
+    or tar the file came from (a team zip). None when the name has no folder."""
+    parts = [p for p in re.split(r"[/\\:]", label) if p and p != "."]
+    folders = parts[:-1]
+    multilingual = False
+    while folders and (
+        folders[-1].lower() == MULTILINGUAL or _LP.fullmatch(folders[-1].lower()) is not None
+    ):
+        multilingual = multilingual or folders[-1].lower() == MULTILINGUAL
+        folders.pop()
+    if not folders:
+        return None, multilingual
+    return _ARCHIVE_EXT.sub("", folders[-1]) or None, multilingual
+
+
+def system_label(team: str | None, multilingual: bool, method: str) -> str:
+    """``team/method`` (``team/multilingual/method`` for a multilingual submission): the name
+    a submission is shown and compared under, so that two teams' methods, and a team's
+    multilingual and per-pair submissions, never mix."""
+    parts = [team] if team else []
+    if multilingual:
+        parts.append(MULTILINGUAL)
+    return "/".join([*parts, method])
+
+
+def _merge(frames: list[tuple[str, pd.DataFrame]]) -> tuple[pd.DataFrame, list[str]]:
+    """The rows of all files as one table: one method's predictions across several files of a
+    team are one submission; an item two files give the same score is read once (noted), an
+    item two files score differently is refused naming both files."""
+    if not frames:
+        return pd.DataFrame(columns=["lp", "system", "sid", "score"]), []
+    files = [label for label, _ in frames]
+    allrows = pd.concat([f.assign(_file=i) for i, (_, f) in enumerate(frames)], ignore_index=True)
+    dup = allrows.duplicated(["lp", "system", "sid"], keep=False)
+    if not dup.any():
+        return allrows.drop(columns="_file"), []
+    rows = allrows[dup]
+    first = rows.groupby(["lp", "system", "sid"], sort=False)["score"].transform("first")
+    differ = rows[rows["score"].ne(first)]
+    if len(differ):
+        bad = differ.iloc[0]
+        same = rows[
+            (rows["lp"] == bad["lp"])
+            & (rows["system"] == bad["system"])
+            & (rows["sid"] == bad["sid"])
+        ]
+        a, b = files[int(same["_file"].iloc[0])], files[int(bad["_file"])]
+        raise StatsInputError(
+            f"{b}: method {bad['system']!r} scores {bad['lp']} segment {bad['sid']} "
+            f"{bad['score']:g}, {a} scores it {same['score'].iloc[0]:g}; one submission "
+            "cannot hold two predictions of an item (remove one file, or rename the method "
+            "in one)"
+        )
+    later = rows[rows.duplicated(["lp", "system", "sid"], keep="first")]
+    firsts = rows.drop_duplicates(["lp", "system", "sid"], keep="first").set_index(
+        ["lp", "system", "sid"]
+    )["_file"]
+    notes = []
+    origin = firsts.reindex(pd.MultiIndex.from_frame(later[["lp", "system", "sid"]])).to_numpy()
+    repeats = pd.DataFrame(
+        {"system": later["system"].to_numpy(), "file": later["_file"].to_numpy(), "of": origin}
+    )
+    for (system, f), group in repeats.groupby(["system", "file"], sort=False):
+        of = ", ".join(files[int(o)] for o in dict.fromkeys(group["of"]))
+        notes.append(
+            f"{files[int(f)]}: repeats {len(group):,} prediction(s) of {system!r} from {of} "
+            "with the same scores; read once"
+        )
+    keep = ~allrows.duplicated(["lp", "system", "sid"], keep="first")
+    return allrows[keep].drop(columns="_file").reset_index(drop=True), notes
+
+
 def read_qe_submissions(sources, *, names=None) -> QESubmissions:
     """Read WMT20-24 sentence-level QE submissions (files, folders, zip/tar archives).
+
+    The WMT23 submissions folder reads as published, in one go (module notes): each system
+    is labelled ``team/method`` (:func:`system_label`, the team from the path,
+    :func:`submission_origin`); one method across a team's per-pair files is one submission;
+    a team's ``multilingual`` submission is another (``team/multilingual/method``); empty
+    files and files of header lines only are skipped, each named in ``notes``.
 
     Parameters
     ----------
@@ -281,34 +456,47 @@ def read_qe_submissions(sources, *, names=None) -> QESubmissions:
     StatsInputError
         A file that is not a submission (a gold file among them is named as such), a row
         with other than four fields, a non-numeric score, the same (lp, method, segment)
-        twice, or the same method in two files.
+        twice in a file, or scored differently by two files of one submission; no file with
+        predictions.
     """
     if not isinstance(sources, (list, tuple)):
         sources = [sources]
         names = [names] if isinstance(names, str) else names
-    frames, headers, files = [], {}, []
-    owner: dict[str, str] = {}
+    frames: list[tuple[str, pd.DataFrame]] = []
+    headers: dict[str, dict] = {}
+    files: list[str] = []
+    skipped: list[tuple[str, str]] = []
     for label, src in expand_sources(list(sources), names):
         if is_submission_metadata(label):
             continue
-        text, label = load_text(src, label)
+        text, label = load_text_or_empty(src, label)
+        why = skip_reason(text)
+        if why is not None:
+            skipped.append((label, why))
+            continue
         kind = qe_wmt_file_kind(text)
         if kind == "gold":
             raise StatsInputError(f"{label}: a gold-label file, not a submission (give it as gold)")
         frame, meta = _read_one_submission(text, label)
+        team, multi = submission_origin(label)
+        frame["method"] = frame["system"]
+        frame["team"] = team
+        frame["system"] = [system_label(team, multi, m) for m in frame["method"]]
         for system in frame["system"].unique():
-            if system in owner:
-                raise StatsInputError(
-                    f"{label}: method {system!r} is also in {owner[system]} (rename one)"
-                )
-            owner[system] = label
-            headers[system] = meta
-        frames.append(frame)
+            headers.setdefault(system, meta)
+        frames.append((label, frame))
         files.append(label)
     if not frames:
-        raise StatsInputError("no submission file given")
+        what = "; ".join(f"{n} ({w})" for n, w in skipped)
+        raise StatsInputError("no submission file given" + (f" (skipped: {what})" if what else ""))
+    scores, notes = _merge(frames)
+    notes = [f"{n}: {w}, skipped" for n, w in skipped] + notes
     return QESubmissions(
-        scores=pd.concat(frames, ignore_index=True), headers=headers, files=tuple(files)
+        scores=scores,
+        headers=headers,
+        files=tuple(files),
+        skipped=tuple(skipped),
+        notes=tuple(notes),
     )
 
 
@@ -369,11 +557,16 @@ def read_qe_wmt_gold(source: Source, *, name: str | None = None, lp: str | None 
     kind = qe_wmt_file_kind(text)
     if kind == "gold-table":
         frame = _read_gold_table(text, label, lp)
+        head = [h.strip().lower() for h in text.lstrip().split("\n", 1)[0].split("\t")]
+        layout = "train/dev TSV, column " + next(
+            c for c in ("z_mean", "mean", "score") if c in head
+        )
     elif kind in ("gold", "submission"):
         lines = _rows(text)
         k = _header_count(lines)
         lps, _, sid, score, hallu = _parse_rows(lines, k, label, gold=True)
         frame = pd.DataFrame({"lp": lps, "sid": sid, "score": score, "hallucination": hallu})
+        layout = "lp gold segid score"
     else:
         raise StatsInputError(
             f"{label}: not a WMT QE gold file (rows LP<TAB>gold<TAB>SEGMENT_NUMBER<TAB>SCORE, "
@@ -382,7 +575,7 @@ def read_qe_wmt_gold(source: Source, *, name: str | None = None, lp: str | None 
     if frame.empty:
         raise StatsInputError(f"{label}: no gold labels")
     _check_unique(frame, ["lp", "sid"], label)
-    return QEGold(labels=frame, file=label)
+    return QEGold(labels=frame, file=label, layout=layout)
 
 
 def read_qe_exclude(source: Source, *, name: str | None = None) -> pd.DataFrame:
@@ -427,10 +620,14 @@ def split_qe_wmt_files(sources, *, names=None):
     """
     subs, gold, excl = [], None, None
     for label, src in expand_sources(list(sources), names):
-        text, label = load_text(src, label)
+        if is_submission_metadata(label):
+            continue
+        text, label = load_text_or_empty(src, label)
         kind = qe_wmt_file_kind(text)
         data = text.encode("utf-8")
-        if kind in ("gold", "gold-table"):
+        if skip_reason(text) is not None:  # the submissions reader names it as skipped
+            subs.append((label, data))
+        elif kind in ("gold", "gold-table"):
             if gold is not None:
                 raise StatsInputError(f"{label}: a second gold file (the first: {gold[0]})")
             gold = (label, data)

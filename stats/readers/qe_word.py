@@ -22,15 +22,24 @@ Tags ``OK``/``GOOD``/``BAD`` in any case. Both readers return a long DataFrame
 from __future__ import annotations
 
 import re
+import warnings
 
 import numpy as np
 import pandas as pd
 
-from stats._core.errors import StatsInputError
+from stats._core.errors import DegenerateInputWarning, StatsInputError
 
 from ._archives import expand_sources
 from ._common import Source, load_text
-from .qe_wmt import _lp_from_name, _norm_sid, is_submission_metadata
+from .qe_wmt import (
+    _lp_from_name,
+    _norm_sid,
+    is_submission_metadata,
+    load_text_or_empty,
+    skip_reason,
+    submission_origin,
+    system_label,
+)
 
 __all__ = ["read_word_gold", "read_word_submissions", "word_file_kind"]
 
@@ -178,25 +187,48 @@ def read_word_submissions(sources, *, names=None, lp: str | None = None) -> pd.D
     ------
     StatsInputError
         A file that is not a submission; a bad row or tag (file and line named); the same word
-        twice; the same method in two files.
+        twice; one method's tags of one language pair in two files.
+
+    Systems are labelled ``team/method`` from the path, as at the sentence level
+    (:func:`stats.readers.qe_wmt.submission_origin`); empty files are skipped with a warning.
     """
     if not isinstance(sources, (list, tuple)):
         sources = [sources]
         names = [names] if isinstance(names, str) else names
     frames: list[pd.DataFrame] = []
-    owner: dict[str, str] = {}
+    owner: dict[tuple[str, str], str] = {}
+    skipped = []
     for label, src in expand_sources(list(sources), names):
         if is_submission_metadata(label):
             continue
-        text, label = load_text(src, label)
+        text, label = load_text_or_empty(src, label)
+        if skip_reason(text) is not None:  # the empty files of a submissions folder
+            skipped.append(label)
+            continue
         frame = _read_one(text, label, lp)
-        for s in frame["system"].unique():
-            if s in owner:
-                raise StatsInputError(f"{label}: method {s!r} is also in {owner[s]}")
-            owner[s] = label
+        # labelled team/method as the sentence level (the WMT23 folder layout): one method
+        # across a team's per-pair files is one submission, but one pair in two files is not
+        team, multi = submission_origin(label)
+        frame["system"] = [system_label(team, multi, m) for m in frame["system"]]
+        for key in frame[["system", "lp"]].drop_duplicates().itertuples(index=False):
+            s, pair = key
+            if (s, pair) in owner:
+                raise StatsInputError(
+                    f"{label}: method {s!r} has {pair} tags in {owner[s, pair]} too (rename one)"
+                )
+            owner[s, pair] = label
         frames.append(frame)
     if not frames:
-        raise StatsInputError("no word-level submission given")
+        raise StatsInputError(
+            "no word-level submission given"
+            + (f" (skipped: {', '.join(skipped)})" if skipped else "")
+        )
+    if skipped:
+        warnings.warn(
+            "word level: " + ", ".join(skipped) + " empty or header lines only, skipped",
+            DegenerateInputWarning,
+            stacklevel=2,
+        )
     out = pd.concat(frames, ignore_index=True)
     out["bad"] = out["bad"].astype(bool)
     out["pos"] = out["pos"].astype(np.int64)

@@ -55,16 +55,22 @@ def test_json_matches_scipy_after_exclusion(capsys, files):
     g, methods = d["truth"]["en-de"]
     drop = list(np.flatnonzero(np.isnan(g))) + [5]
     for row in lp["en-de"]["systems"]:
-        p = np.delete(methods[row["system"]], drop)
+        method = row["system"].split("/")[-1]  # labelled team/method
+        p = np.delete(methods[method], drop)
         want = sps.spearmanr(np.delete(g, drop), p).statistic
         assert abs(row["spearman"] - want) < 1e-12
         assert row["spearman_low"] <= row["spearman"] <= row["spearman_high"]
     assert lp["en-de"]["test"] == "perm-both"
     assert set(lp["en-de"]["pvalues"]) == {r["system"] for r in lp["en-de"]["systems"]}
-    assert [a["system"] for a in res["average"]][:1] and "DELTA-mono" not in {
+    assert [a["system"] for a in res["average"]][:1] and "delta/DELTA-mono" not in {
         a["system"] for a in res["average"]
     }
-    assert res["submissions"]["GAMMA"]["disk_footprint"] is None
+    assert res["submissions"]["gamma/GAMMA"]["disk_footprint"] is None
+    assert res["read_as"] == (
+        "read as WMT QE sentence-level submissions, 4 files: 4 teams, 5 submissions, "
+        "3 language pairs"
+    )
+    assert res["read_as"] in err
 
 
 def test_pearson_tsv_and_latex(capsys, files):

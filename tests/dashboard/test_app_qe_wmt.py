@@ -26,6 +26,17 @@ def _uploads(d, *, word=True):
     return out
 
 
+def _board(at, primary):
+    """The leaderboard of the language pair shown (the table with a rank column)."""
+    frames = [
+        d.value
+        for d in at.dataframe
+        if {"rank", f"{primary}_low"} <= set(getattr(d.value, "columns", []))
+    ]
+    assert frames, "no leaderboard"
+    return frames[0]
+
+
 def test_zipped_submissions_page(app_test):
     d = generate()
     at = app_test(PAGE)
@@ -36,7 +47,7 @@ def test_zipped_submissions_page(app_test):
     assert not at.error, [e.value for e in at.error]
     m = metric_values(at)
     assert m["Language pairs"] == "3" and m["Systems"] == "5" and m["Excluded"] == "9"
-    board = frame_with(at, "spearman_low")
+    board = _board(at, "spearman")
     want = compare_qe_systems(
         read_qe_submissions([("s.zip", d["zip"])]),
         read_qe_wmt_gold(d["gold"].encode(), name="g"),
@@ -59,7 +70,7 @@ def test_zipped_submissions_page(app_test):
     # PERM-BOTH for the primary Spearman; Pearson gets the Williams grid
     at.radio(key="qe_wmt_primary").set_value("pearson").run()
     assert_no_exception(at)
-    assert frame_with(at, "pearson_low").columns[1] == "pearson"
+    assert _board(at, "pearson").columns[1] == "pearson"
 
 
 def test_presentation_mode_and_report(app_test):
@@ -80,7 +91,10 @@ def test_presentation_mode_and_report(app_test):
 
     report = at.session_state[state.REPORT_KEY]
     assert {"qe_wmt_heatmap", "qe_wmt_grid", "qe_wmt_grid_other"} <= set(report.figures)
-    assert {"qe_wmt_board", "qe_wmt_average"} <= set(report.tables)
+    assert {"qe_wmt_board", "qe_wmt_average", "qe_wmt_all_pairs"} <= set(report.tables)
+    # the report covers every language pair, not only the one selected
+    every = report.tables["qe_wmt_all_pairs"].df
+    assert sorted(set(every.index.get_level_values("lp"))) == ["en-de", "en-mr", "zh-en"]
     assert report.settings["seed_used"]["value"] == 12345
 
 
@@ -95,3 +109,35 @@ def test_bad_submission_is_a_one_line_error(app_test):
     at.file_uploader(key="qe_upload").set_value(bad).run()
     assert_no_exception(at)
     assert "team.txt, line 2: score is not a number: 'broken'" in at.error[0].value
+
+
+def test_wmt23_submissions_folder_page(app_test):
+    """The WMT23 submissions folder uploaded as a folder (files named by their relative
+    paths, three of them empty) beside the gold file: every system labelled team/method, the
+    multilingual submissions apart, the empty files named, every language pair in a table."""
+    from tests._qe_wmt_data import generate_wmt23_folder
+    from tests.qe.test_qe_wmt23_folder import READ_AS
+
+    d = generate_wmt23_folder()
+    at = app_test(PAGE)
+    at.session_state["qe_wmt_resamples"] = 50
+    at.run()
+    at.file_uploader(key="qe_upload").set_value(
+        [("gold_labels_task1_sentence.tsv", d["gold"].encode(), "text/plain")]
+    )
+    at.file_uploader(key="qe_folder").set_value(
+        [(f"T1_sentence/{p}", t.encode(), "text/plain") for p, t in d["files"].items()]
+    ).run()
+    assert_no_exception(at)
+    assert not at.error, [e.value for e in at.error]
+    (caption,) = [c.value for c in at.caption if READ_AS in c.value]
+    assert "WMT QE gold labels (lp gold segid score): 120 items, 4 language pairs" in caption
+    notes = " ".join(w.value for w in at.warning)
+    assert "asmith-LabA/he-en/predictions.txt: empty, skipped" in notes
+    m = metric_values(at)
+    assert m["Language pairs"] == "4" and m["Systems"] == "12"
+    every = frame_with(at, "kendall_high")
+    assert sorted(set(every.index.get_level_values(0))) == ["en-de", "en-mr", "he-en", "zh-en"]
+    de = every.loc["en-de"]
+    assert {"gao-LabG/score_ensemble", "gao-LabG/multilingual/score_ensemble"} <= set(de.index)
+    assert "synthetic sample" not in " ".join(i.value for i in at.info)

@@ -52,10 +52,17 @@ def test_kinds_and_headers():
     assert qe_wmt_file_kind(d["gold"]) == "gold"
     assert qe_wmt_file_kind(d["exclude"]) == "exclude"
     s = _subs(d)
-    assert s.headers["BETA-ens"]["parameters"].startswith("about 300M")  # free text
-    assert s.headers["GAMMA"]["disk_footprint"] is None
-    assert s.systems == ["ALPHA-xl", "BETA-base", "BETA-ens", "DELTA-mono", "GAMMA"]
-    assert set(s.scores[s.scores.system == "DELTA-mono"].lp) == {"en-de", "zh-en"}
+    assert s.headers["beta/BETA-ens"]["parameters"].startswith("about 300M")  # free text
+    assert s.headers["gamma/GAMMA"]["disk_footprint"] is None
+    # systems are labelled team/method, the team from the folder of predictions.txt
+    assert s.systems == [
+        "alpha/ALPHA-xl",
+        "beta/BETA-base",
+        "beta/BETA-ens",
+        "delta/DELTA-mono",
+        "gamma/GAMMA",
+    ]
+    assert set(s.scores[s.scores.system == "delta/DELTA-mono"].lp) == {"en-de", "zh-en"}
 
 
 def test_zip_of_team_folders_equals_files():
@@ -74,7 +81,8 @@ def test_folder(tmp_path):
     for t, text in d["submissions"].items():
         (tmp_path / t).mkdir()
         (tmp_path / t / "predictions.txt").write_text(text)
-    assert len(read_qe_submissions(str(tmp_path)).systems) == 5
+    s = read_qe_submissions(str(tmp_path))
+    assert s.systems == sorted(d["systems"].values())
 
 
 @pytest.mark.parametrize(
@@ -96,13 +104,21 @@ def test_gold_among_submissions_and_method_twice():
     d = generate()
     with pytest.raises(StatsInputError, match="gold.tsv: a gold-label file"):
         read_qe_submissions([("gold.tsv", d["gold"].encode())])
-    with pytest.raises(StatsInputError, match="'ALPHA-xl' is also in a.txt"):
-        read_qe_submissions(
-            [
-                ("a.txt", d["submissions"]["alpha"].encode()),
-                ("b.txt", d["submissions"]["alpha"].encode()),
-            ]
-        )
+    # one method in two files is one submission: the same predictions are read once, noted
+    text = d["submissions"]["alpha"]
+    s = read_qe_submissions([("a.txt", text.encode()), ("b.txt", text.encode())])
+    assert s.systems == ["ALPHA-xl"] and len(s.scores) == 120
+    assert s.notes == (
+        "b.txt: repeats 120 prediction(s) of 'ALPHA-xl' from a.txt with the same scores; read once",
+    )
+    other = text.replace("en-de\tALPHA-xl\t12\t", "en-de\tALPHA-xl\t12\t9")
+    other = other.replace("\t9-", "\t9")
+    with pytest.raises(
+        StatsInputError,
+        match=r"b.txt: method 'ALPHA-xl' scores en-de segment "
+        r"12 9.*, a.txt scores it",
+    ):
+        read_qe_submissions([("a.txt", text.encode()), ("b.txt", other.encode())])
 
 
 def test_split_files_by_content():
@@ -170,16 +186,17 @@ def test_task_semantics_to_1e12(extra):
     )
     plain = _plain(d, extra)
     for (lp, m), (rho, r, tau) in plain.items():
-        row = res.language_pairs[lp].table.loc[m]
+        row = res.language_pairs[lp].table.loc[d["systems"][m]]
         assert abs(row["spearman"] - rho) < 1e-12
         assert abs(row["pearson"] - r) < 1e-12
         assert abs(row["kendall"] - tau) < 1e-12
     assert res.language_pairs["en-de"].excluded == 3 + (1 if extra else 0)
     assert res.language_pairs["en-mr"].n == 37
     # the average: systems covering every language pair, mean over the pairs
-    assert "DELTA-mono" not in res.average.index
+    assert "delta/DELTA-mono" not in res.average.index
+    method = {v: k for k, v in d["systems"].items()}
     for m in res.average.index:
-        want = np.mean([plain[lp, m][0] for lp in ("en-de", "zh-en", "en-mr")])
+        want = np.mean([plain[lp, method[m]][0] for lp in ("en-de", "zh-en", "en-mr")])
         assert abs(res.average.at[m, "spearman"] - want) < 1e-12
     assert list(res.average.index) == list(
         res.average.sort_values("spearman", ascending=False).index
@@ -294,7 +311,7 @@ def test_metadata_files_of_team_folders_are_left_out():
         zf.writestr("alpha/metadata.txt", "Team Alpha\nXLM-R large, fine-tuned on DA\n")
         zf.writestr("alpha/predictions.txt", d["submissions"]["alpha"])
     s = read_qe_submissions([("alpha.zip", buf.getvalue())])
-    assert s.systems == ["ALPHA-xl"] and s.files == ("alpha.zip:alpha/predictions.txt",)
+    assert s.systems == ["alpha/ALPHA-xl"] and s.files == ("alpha.zip:alpha/predictions.txt",)
 
 
 @pytest.mark.parametrize("primary", ["spearman", "pearson"])
