@@ -143,15 +143,26 @@ def _fmt(v, spec="{:.4f}") -> str:
     return "--" if v is None or (isinstance(v, float) and math.isnan(v)) else spec.format(v)
 
 
+def _cluster(value) -> int | None:
+    """A cluster rank, None for a metric in no cluster (undefined correlation)."""
+    import math
+
+    return None if value is None or math.isnan(float(value)) else int(value)
+
+
+def _rank_text(r) -> str:
+    return "-" if r is None else str(r)
+
+
 def _table_rows(res):
-    """(label, [(value, rank) for the average and each task])."""
+    """(label, [(value, rank) for the average and each task]); rank None: in no cluster."""
     rows = []
     for m in res.statistic.index:
         info = next(o.display[m] for o in res.tasks if m in o.display)
-        cells = [(float(res.statistic[m]), int(res.rank[m]))]
+        cells = [(float(res.statistic[m]), _cluster(res.rank[m]))]
         for o in res.tasks:
             cells.append(
-                (float(o.correlations[m]), int(o.rank[m])) if m in o.rank else (None, None)
+                (float(o.correlations[m]), _cluster(o.rank[m])) if m in o.rank else (None, None)
             )
         rows.append((info.label, cells))
     return rows
@@ -171,14 +182,18 @@ def _tsv(res) -> str:
     lines = ["\t".join(h[:1] + [x + "\t" for x in h[1:-1]] + h[-1:]) for h in _headers(res)]
     for label, cells in _table_rows(res):
         lines.append(
-            "\t".join([label] + ["--\t--" if c is None else f"{r:d}\t{c:f}" for c, r in cells])
+            "\t".join(
+                [label]
+                + ["--\t--" if c is None else f"{_rank_text(r)}\t{_fmt(c, '{:f}')}" for c, r in cells]
+            )
         )
     return "\n".join(lines)
 
 
 def _text(res) -> str:
     rows = [
-        [label] + ["--" if c is None else f"{r}{c:7.4f}" for c, r in cells]
+        [label]
+        + ["--" if c is None else f"{_rank_text(r)}{_fmt(c, '{:7.4f}'):>7}" for c, r in cells]
         for label, cells in _table_rows(res)
     ]
     heads = _headers(res)
@@ -224,7 +239,7 @@ def _latex(res) -> str:
             if c is None:
                 parts.append("-- & --")
                 continue
-            cs, rs = f"{c:0.3f}", f"{r:d}"
+            cs, rs = _fmt(c, "{:0.3f}"), _rank_text(r)
             if r == 1:
                 cs, rs = f"\\textbf{{{cs}}}", f"\\textbf{{{rs}}}"
             parts.append(f"{rs} & {cs}")
@@ -253,7 +268,7 @@ def _json(res) -> str:
                 "n_systems": o.n_systems,
                 "n_items": o.n_items,
                 "correlations": {m: o.correlations[m] for m in o.metrics},
-                "rank": {m: int(o.rank[m]) for m in o.metrics},
+                "rank": {m: _cluster(o.rank[m]) for m in o.metrics},
             }
         )
     infos: dict = {}
@@ -272,8 +287,9 @@ def _json(res) -> str:
         "average": dict(res.statistic.items()),
         "average_rank": dict(res.average_rank.items()),
         "pvalues": pvalue_matrix_json(res.pvalue),
-        "rank": {m: int(r) for m, r in res.rank.items()},
+        "rank": {m: _cluster(r) for m, r in res.rank.items()},
         "metrics": infos,
+        "left_out": dict(res.left_out),
     }
     if res.confidence_interval is not None:
         doc["ci"] = {m: [r.low, r.high] for m, r in res.confidence_interval.iterrows()}
@@ -329,7 +345,9 @@ def run(args: argparse.Namespace) -> str:
         f"{res.test_set or 'unknown'}; "
         f"n_resamples={res.n_resamples} seed={res.seed} alpha={res.alpha:g}"
     )
-    notes = [f"# {n}" for n in res.notes]
+    notes = [f"# {n}" for n in res.notes] + [
+        f"# left out, because {why}: {m}" for m, why in res.left_out.items()
+    ]
     golds = [
         f"# task{i + 1}: {o.task.name} refs={','.join(o.refs) or '-'}"
         for i, o in enumerate(res.tasks)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -48,6 +49,7 @@ from .system_level import _as_source
 
 __all__ = [
     "MetaEvalData",
+    "is_human_system",
     "parse_metric_name",
     "MetaEvalTable",
     "is_meta_eval_source",
@@ -60,11 +62,35 @@ GOLD_DEFAULT = "human"
 _LEVELS = ("seg", "sys")
 
 
+#: reference names MTME's data uses (``refA``, ``refB``, ..., ``refP``; also ``ref1``)
+_REF_NAME = re.compile(r"ref[A-Z0-9]{0,3}")
+#: systems that are human translations by their name (WMT's ``Human-A.0``, ``Human-B.0``)
+_HUMAN_NAME = re.compile(r"(?i)human(?:[-_. ].*)?")
+
+
+def _is_ref(part: str, all_refs) -> bool:
+    return part in all_refs or bool(_REF_NAME.fullmatch(part))
+
+
 def parse_metric_name(name: str, all_refs=()) -> tuple[str, frozenset | None]:
     """Base name and references of a metric named as MTME names them (``EvalSet.
     ParseMetricName``): ``NAME-refA``, ``NAME-refA.refB`` (both), ``NAME-src`` (none: source-
-    based), ``NAME-all`` (every reference in ``all_refs``). A name without ``-`` has unknown
-    references (None)."""
+    based), ``NAME-all`` (every reference in ``all_refs``).
+
+    The part after the last ``-`` names references only when it is ``src``, ``all`` or made
+    of references of the data (names in ``all_refs``, or MTME's ``refA``, ``refB``, ...);
+    otherwise it belongs to the name (``YiSi-2``, ``COMET-QE``, ``BERT-base-L2``), whose
+    references are unknown (None), as is a name without ``-``.
+
+    Examples
+    --------
+    >>> parse_metric_name("BLEU-refA")
+    ('BLEU', frozenset({'refA'}))
+    >>> parse_metric_name("YiSi-2")
+    ('YiSi-2', None)
+    >>> parse_metric_name("COMET-QE-src")
+    ('COMET-QE', frozenset())
+    """
     if "-" not in name:
         return name, None
     base, tail = name.rsplit("-", 1)
@@ -72,7 +98,16 @@ def parse_metric_name(name: str, all_refs=()) -> tuple[str, frozenset | None]:
         return base, frozenset()
     if tail == "all":
         return base, frozenset(all_refs)
-    return base, frozenset(tail.split("."))
+    parts = tail.split(".")
+    if base and all(_is_ref(r, all_refs) for r in parts):
+        return base, frozenset(parts)
+    return name, None
+
+
+def is_human_system(system: str, all_refs=()) -> bool:
+    """Whether ``system`` is a human translation: named like a reference of the data (MTME's
+    ``references/``, ``refA``...) or as WMT names them (``Human-A.0``)."""
+    return _is_ref(system, all_refs) or bool(_HUMAN_NAME.fullmatch(system))
 
 
 @dataclass
@@ -113,6 +148,11 @@ class MetaEvalTable:
         System-level scores read from ``.sys.score`` files, when the gold and every metric have
         them (else None: system scores are the means of segment scores).
     files : tuple of str
+    left_out : dict
+        Metric -> why it is not in ``metrics`` (another reference, not primary, a system
+        without its scores); nothing read is dropped without a reason here.
+    notes : tuple of str
+        Systems left out and why (no human score; human translations).
     """
 
     lp: str
@@ -123,6 +163,8 @@ class MetaEvalTable:
     gold_sys: np.ndarray | None
     metrics_sys: dict | None
     files: tuple
+    left_out: dict = field(default_factory=dict)
+    notes: tuple = ()
 
     @property
     def n_items(self) -> int:
@@ -193,7 +235,10 @@ class MetaEvalData:
 
         Systems are those with at least one gold score (as MTME); a system that a metric uses as
         its reference (MTME's ``NAME-REF``) and does not score is left out, and so are human
-        translations (systems named like a file in MTME's ``references/``), as MTME's default.
+        translations (systems named like a file in MTME's ``references/``, ``refA``, or as WMT
+        names them, ``Human-A.0``), as MTME's default; systems with metric scores but no gold
+        score are left out. Each is named in ``notes``. A metric left out is named in
+        ``left_out`` with the reason. ``gold`` None: the language pair's only gold type.
 
         With ``refs`` (MTME's ``GetCorrelations``): only metrics whose references
         (:func:`parse_metric_name`) are among ``refs`` are kept, and the human translations
@@ -204,16 +249,17 @@ class MetaEvalData:
         Raises
         ------
         StatsInputError
-            Unknown language pair; a metric without scores for a system with gold scores (naming
-            the file); a system scored by a metric but unknown to the gold scores and system
-            outputs (naming the file and line).
+            Unknown language pair; no system with a gold score (naming the pair and gold); no
+            metric left (with each one's reason).
         """
         if lp not in self.pairs:
             raise StatsInputError(
                 f"language pair {lp!r} not found; present: {name_list(self.pairs)}"
             )
-        name = self.choose_gold(gold)
+        own_golds = self.gold_names(lp)
+        name = own_golds[0] if gold is None and len(own_golds) == 1 else self.choose_gold(gold)
         pair = self.pairs[lp]
+        refs_of = pair.references
         seg_gold, sys_gold = pair.gold["seg"].get(name), pair.gold["sys"].get(name)
         seg_metrics, sys_metrics = pair.metrics["seg"], pair.metrics["sys"]
         use_sys = (
@@ -227,53 +273,73 @@ class MetaEvalData:
             )
         if not main_metrics:
             raise StatsInputError(f"language pair {lp!r}: no segment-level metric scores")
-        systems = [s for s, v in main_gold.values.items() if not np.all(np.isnan(v))]
-        known = set(pair.known_systems or ()) | {
-            s for lv in _LEVELS for sc in pair.gold[lv].values() for s in sc.values
-        }
-        excluded: set = set()
-        for sc in main_metrics.values():
-            for s in sc.values:
-                if s not in known:
-                    raise StatsInputError(
-                        f"{sc.file}, line {sc.lines[s]}: unknown system {s!r} (not among the "
-                        f"systems of the human scores or system outputs of {lp})"
-                    )
+        left_out: dict = {}
+        notes: list = []
+        with_gold = [s for s, v in main_gold.values.items() if not np.all(np.isnan(v))]
+        if not with_gold:
+            raise StatsInputError(
+                f"language pair {lp!r}, gold {name!r}: no system has a human score "
+                f"({main_gold.file}: every {name} score of {lp} is empty)"
+            )
+        scored = {s for sc in main_metrics.values() for s in sc.values}
+        no_gold = sorted(scored - set(with_gold))
+        if no_gold:
+            notes.append(
+                f"{lp}: system(s) {name_list(no_gold)} left out: metric scores but no {name} "
+                "human score"
+            )
         if refs is not None:
             wanted = set(refs)
-            main_metrics = {
-                m: sc for m, sc in main_metrics.items()
-                if (r := parse_metric_name(m, pair.references)[1]) is None or r <= wanted
-            }
-            if not main_metrics:
+            for m in main_metrics:
+                r = parse_metric_name(m, refs_of)[1]
+                if r is not None and not r <= wanted:
+                    left_out[m] = (
+                        f"uses reference(s) {', '.join(sorted(r))}, not "
+                        f"{', '.join(sorted(wanted))}"
+                    )
+            if len(left_out) == len(main_metrics):
                 raise StatsInputError(
                     f"language pair {lp!r}: no metric uses only the reference(s) "
                     f"{', '.join(sorted(wanted))}"
                 )
-            excluded |= wanted | set(close_refs)
         if primary:
             names = set(primary)
-            main_metrics = {
-                m: sc for m, sc in main_metrics.items()
-                if parse_metric_name(m, pair.references)[0] in names
-            }
-        for mname, sc in main_metrics.items():
-            own = set(mname.rsplit("-", 1)[1].split(".")) if "-" in mname else set()
-            excluded |= {s for s in systems if s not in sc.values and s in own}
-        # human translations (MTME: a system named like a reference) are not evaluated, as
-        # MTME's default (include_human=False)
-        humans = set() if include_human else pair.references
-        systems = [s for s in systems if s not in excluded and s not in humans]
-        for sc in main_metrics.values():
+            for m in main_metrics:
+                if m not in left_out and parse_metric_name(m, refs_of)[0] not in names:
+                    left_out[m] = "not a primary metric"
+        kept = {m: sc for m, sc in main_metrics.items() if m not in left_out}
+        excluded = set(refs or ()) | set(close_refs)
+        for mname in kept:
+            own = parse_metric_name(mname, refs_of)[1] or set()
+            excluded |= {s for s in with_gold if s not in main_metrics[mname].values and s in own}
+        # human translations are not evaluated, as MTME's default (include_human=False); the
+        # references a metric may use (refs, close_refs) never are
+        humans = [
+            s for s in with_gold
+            if s not in excluded and not include_human and is_human_system(s, refs_of)
+        ]
+        if humans:
+            notes.append(
+                f"{lp}: human translation(s) {name_list(humans)} left out as systems "
+                "(include human translations to keep them)"
+            )
+        systems = [s for s in with_gold if s not in excluded and s not in humans]
+        if not systems:
+            raise StatsInputError(
+                f"language pair {lp!r}, gold {name!r}: no system left to evaluate (systems "
+                f"with human scores: {name_list(with_gold)})"
+            )
+        for m, sc in kept.items():
             lacking = [s for s in systems if s not in sc.values]
             if lacking:
-                raise StatsInputError(
+                left_out[m] = (
                     f"{sc.file}: no scores for system(s) {name_list(lacking)}, which have "
                     f"human scores in {main_gold.file}"
                 )
-
+        main_metrics = {m: sc for m, sc in kept.items() if m not in left_out}
         if not main_metrics:
-            raise StatsInputError(f"language pair {lp!r}: no primary metric among the files")
+            reasons = "; ".join(f"{m}: {r}" for m, r in left_out.items())
+            raise StatsInputError(f"language pair {lp!r}: no metric left ({reasons})")
 
         def matrix(sc):
             return np.array([sc.values[s] for s in systems], dtype=float)
@@ -294,6 +360,8 @@ class MetaEvalData:
                 {m: matrix(sys_metrics[m])[:, 0] for m in main_metrics} if use_sys else None
             ),
             files=tuple(dict.fromkeys(sc.file for sc in used)),
+            left_out=left_out,
+            notes=tuple(notes),
         )
 
 
