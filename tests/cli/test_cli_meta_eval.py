@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 
 from stats.cli import main
-
 from tests._meta_golden import DATA, MTME, write_mtme
 
 ROOT = Path(__file__).resolve().parents[2]

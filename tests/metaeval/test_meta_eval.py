@@ -18,7 +18,6 @@ import scipy.stats
 
 from stats import DegenerateInputWarning, StatsInputError
 from stats.metaeval.meta_eval import mean_system_scores, meta_correlation, pairwise_accuracy
-
 from tests._meta_golden import DATA, GOLD_S, METRIC_S, MTME, matrix
 
 

@@ -13,7 +13,6 @@ import scipy.stats
 
 from stats.analyses.meta_significance import perm_both_analysis
 from stats.readers.meta import read_meta_eval
-
 from tests._meta_golden import write_mtme
 
 SYSTEMS = tuple(f"s{k}" for k in range(9))

@@ -14,7 +14,6 @@ import pytest
 
 from stats import StatsInputError
 from stats.readers.meta import read_meta_eval
-
 from tests._meta_golden import DATA, SYSTEMS, write_mtme
 
 ROOT = Path(__file__).resolve().parents[2]
