@@ -17,7 +17,11 @@ JSON output::
      "average": {metric: value}, "average_rank": {metric: value},
      "pvalues": {a: {b: p}},          # a above b on the average
      "rank": {metric: cluster},
-     "metrics": {metric: {"label", "primary", "noref"}}}
+     "metrics": {metric: {"label", "primary", "noref"}},
+     "left_out": {metric: reason},    # read but not ranked, and why
+     "read_as": "NAME: read as ..."}  # one line per --data file
+
+``read_as`` says what each --data file was read as (also a line on stderr).
 
 The text, TSV and LaTeX forms are MTME's MetricsTable: one row per metric (``*`` before a
 metric that is not primary, ``[noref]`` after a source-based one), the average with its
@@ -30,7 +34,7 @@ import argparse
 
 from stats._core.errors import StatsInputError
 
-from ._common import check_alpha_option, dumps, pvalue_matrix_json
+from ._common import check_alpha_option, dumps, pvalue_matrix_json, say_read_as
 from .randomized import DEFAULT_SEED
 
 
@@ -248,7 +252,7 @@ def _latex(res) -> str:
     return "\n".join(out)
 
 
-def _json(res) -> str:
+def _json(res, read_as: str = "") -> str:
     tasks = []
     for o, w in zip(res.tasks, res.weights, strict=True):
         t = o.task
@@ -290,6 +294,7 @@ def _json(res) -> str:
         "rank": {m: _cluster(r) for m, r in res.rank.items()},
         "metrics": infos,
         "left_out": dict(res.left_out),
+        "read_as": read_as,
     }
     if res.confidence_interval is not None:
         doc["ci"] = {m: [r.low, r.high] for m, r in res.confidence_interval.iterrows()}
@@ -338,8 +343,9 @@ def run(args: argparse.Namespace) -> str:
         confidence_resamples=args.confidence_resamples,
         confidence_level=args.confidence_level,
     )
+    say_read_as(data.read_as)  # after the results: an error stays one line
     if args.format == "json":
-        return _json(res)
+        return _json(res, data.read_as)
     head = (
         f"# task set {res.task_set.name} ({res.task_set.source}); test set "
         f"{res.test_set or 'unknown'}; "

@@ -181,6 +181,9 @@ class MetaEvalData:
 
     pairs: dict
     files: tuple
+    #: what each source was read as, one line per source
+    #: ("NAME: read as WMT segment scores (8 fields), 17 LPs, 12 metrics")
+    read_as: str = ""
 
     @property
     def language_pairs(self) -> tuple:
@@ -628,6 +631,27 @@ def _read_wide(text: str, label: str, pairs: dict, cells: dict) -> None:
                   gold if gold is not None else h, gold is not None, fields[i], column=h)
 
 
+def _read_wmt_seg(data: bytes, label: str, pairs: dict, cells: dict) -> None:
+    """A WMT metrics task segment-level file (``METRIC LP TESTSET REFSET SYSTEM DOCID SEGID
+    SCORE``, 8 or 10 fields; :func:`stats.readers.wmt.read_wmt_scores`): each metric named
+    ``METRIC-REFSET`` (``src`` for a reference-free metric), REFSET listed as a reference of
+    the language pair; the item of a row is ``(TESTSET, "DOCID:SEGID")``."""
+    from .wmt import read_wmt_scores
+
+    frame = read_wmt_scores(data, name=label, level="seg").frame
+    cols = [frame[c].astype(str).to_numpy() for c in ("metric", "lp", "testset", "refset",
+                                                       "system", "docid", "segid")]
+    lines = frame["_line"].to_numpy()
+    scores = frame["score"].to_numpy(dtype=float)
+    for k in range(len(frame)):
+        metric, lp, testset, refset, system, docid, segid = (c[k] for c in cols)
+        pair = pairs.setdefault(lp, _Pair())
+        if refset != "src":
+            pair.references.add(refset)
+        _cell(pairs, cells, label, int(lines[k]), lp, (testset, f"{docid}:{segid}"), system,
+              f"{metric}-{refset}", False, repr(float(scores[k])))
+
+
 def _finish_items(pairs: dict) -> None:
     """Turn long/wide ``{item: value}`` dicts into lists in item order (NaN for a missing gold
     cell; a missing metric cell is an error)."""
@@ -700,27 +724,72 @@ def read_meta_eval(*sources: Source, names: Sequence[str] | None = None) -> Meta
     pairs: dict = {}
     cells: dict = {}
     files: list = []
+    read_as: list = []
     for i, item in enumerate(sources):
         src, name = _as_source(item, names[i] if names is not None else None)
         if isinstance(src, (str, os.PathLike)) and Path(src).is_dir():
             label = name or os.fspath(src)
+            before = {lp: _counts(p) for lp, p in pairs.items()}
             files += _read_mtme(_directory_members(Path(src)), label, pairs)
+            read_as.append(_read_as_line(label, "an MTME directory", pairs, before))
             continue
         data, label = load_bytes(src, name)
         if _is_archive(label, data):
+            before = {lp: _counts(p) for lp, p in pairs.items()}
             files += _read_mtme(_archive_members(data, label), label, pairs)
+            read_as.append(_read_as_line(label, "an MTME archive", pairs, before))
             continue
         text = decode(data, label)
         first = next((ln for ln in text.splitlines() if ln.strip()), "")
         low = [f.strip().lower() for f in first.split(",")]
+        before = {lp: _counts(p) for lp, p in pairs.items()}
         if "," in first and {"lp", "system", "segment"} <= set(low):
             _read_wide(text, label, pairs, cells)
+            kind = "wide CSV (lp, system, segment, human, <metric>...)"
+        elif _is_wmt_seg(first):
+            _read_wmt_seg(data, label, pairs, cells)
+            kind = f"WMT segment scores ({len(first.split())} fields)"
         else:
             _read_long(text, label, pairs, cells)
+            kind = "long text (METRIC LP TESTSET SYSTEM SEGMENT SCORE)"
+        read_as.append(_read_as_line(label, kind, pairs, before))
         files.append(label)
     _finish_items(pairs)
     _check_counts(pairs)
-    return MetaEvalData(pairs=pairs, files=tuple(files))
+    return MetaEvalData(pairs=pairs, files=tuple(files), read_as="\n".join(read_as))
+
+
+def _is_wmt_seg(first_line: str) -> bool:
+    from .wmt import detect_wmt_format
+
+    fields = first_line.split("\t") if "\t" in first_line else first_line.split()
+    return detect_wmt_format([f.strip() for f in fields]) == "wmt-seg"
+
+
+def _counts(pair: _Pair) -> tuple:
+    """(gold names, metric names) of a language pair so far."""
+    return (
+        {n for lv in _LEVELS for n in pair.gold[lv]},
+        {n for lv in _LEVELS for n in pair.metrics[lv]},
+    )
+
+
+def _read_as_line(label: str, kind: str, pairs: dict, before: dict) -> str:
+    """``NAME: read as KIND, N LPs, M metrics, human scores G`` for what one source added."""
+    lps, metrics, golds = [], set(), set()
+    for lp, pair in pairs.items():
+        g0, m0 = before.get(lp, (set(), set()))
+        g1, m1 = _counts(pair)
+        if g1 - g0 or m1 - m0:
+            lps.append(lp)
+        metrics |= m1 - m0
+        golds |= g1 - g0
+    parts = [f"{label}: read as {kind}", f"{len(lps)} LP{'s' if len(lps) != 1 else ''}"]
+    if metrics:
+        parts.append(f"{len(metrics)} metric{'s' if len(metrics) != 1 else ''}")
+    if golds:
+        parts.append(f"human scores {', '.join(sorted(golds))}")
+    return ", ".join(parts)
 
 
 #: MTME score-file endings (``NAME.seg.score``, ``NAME.sys.score``).
@@ -755,6 +824,6 @@ def is_meta_eval_source(source: Source, *, name: str | None = None) -> bool:
     except StatsInputError:
         return False
     first = [f.strip().lower() for f in rows[0][1]]
-    if "segment" in first:
+    if "segment" in first or _is_wmt_seg("\t".join(rows[0][1])):
         return True
     return len(first) == len(LONG_COLUMNS) and (first[-1] in MISSING or _is_number(first[-1]))
