@@ -129,6 +129,7 @@ def rank_task_set(
     gold: str | None = None,
     confidence_resamples: int = 0,
     confidence_level: float = 0.95,
+    significance: bool = True,
     progress=None,
 ) -> TaskSetResult:
     """Run every task of ``task_set`` on ``data`` and rank the metrics on the weighted average.
@@ -153,6 +154,10 @@ def rank_task_set(
     confidence_resamples, confidence_level
         Bootstrap resamples of the items per task for a percentile interval of each average
         (:func:`stats.metaeval.task_sets.average_confidence_intervals`; 0: none).
+    significance : bool
+        False: the point ranking only (correlations, averages, average order), with no
+        PERM-BOTH resampling: every p-value undefined and no metric in a cluster (a
+        provisional ranking the Leaderboard draws at once; ``n_resamples`` is then unused).
     progress : callable or None
         Called as ``progress(fraction)`` with the share of the PERM-BOTH pieces done (every
         task's chunks of resamples in turn, each an equal part; increasing, 1.0 last); a
@@ -269,7 +274,9 @@ def rank_task_set(
         prepared.append(p)
         meta.append((task, tables, tuple(dict.fromkeys(used_refs))))
         meta_names[index] = names
-    jobs = [(p, piece) for p in prepared for piece in pieces(p, n_resamples)]
+    jobs = (
+        [(p, piece) for p in prepared for piece in pieces(p, n_resamples)] if significance else []
+    )
     if scheduler is None and progress is not None:  # here, piece by piece, with progress
         results = [
             piece_draws(p, piece, seed, progress=part(progress, k, len(jobs)))
@@ -284,11 +291,13 @@ def rank_task_set(
         by_task.setdefault(p.index, {})[piece] = arr
     outcomes = []
     for p, (task, tables, task_refs_used) in zip(prepared, meta, strict=True):
-        draws = assemble(p, n_resamples, by_task.get(p.index, {}))
-        n_used = np.full(p.n_pairs, n_resamples)
+        used = n_resamples if significance else 0
+        draws = assemble(p, used, by_task.get(p.index, {}))
+        n_used = np.full(p.n_pairs, used)
         pval = task_pvalues(p.order, draws, n_used, p.correlations)
         corr = pd.Series({m: p.correlations[m] for m in p.order}, dtype=float)
-        rank = significance_clusters(pval, alpha=alpha, undefined=undefined_items(corr))
+        undefined = undefined_items(corr) if significance else list(p.order)
+        rank = significance_clusters(pval, alpha=alpha, undefined=undefined)
         outcomes.append(
             TaskOutcome(
                 task=task,
@@ -308,7 +317,7 @@ def rank_task_set(
                     task,
                     tables,
                     meta_names[p.index],
-                    confidence_resamples,
+                    confidence_resamples if significance else 0,
                     confidence_level,
                     seed,
                 ),
@@ -323,6 +332,7 @@ def rank_task_set(
         notes=tuple(dict.fromkeys(notes)),
         test_set=test_set,
         confidence_level=confidence_level,
+        significance=significance,
     )
     ranked = set(result.statistic.index)
     for m in dict.fromkeys(m for o in outcomes for m in o.metrics):

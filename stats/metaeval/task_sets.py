@@ -672,6 +672,7 @@ class TaskSetResult:
     confidence_interval: pd.DataFrame | None = None
     confidence_level: float = 0.95
     left_out: dict = field(default_factory=dict)
+    significance: bool = True
 
     @property
     def average(self) -> pd.Series:
@@ -691,16 +692,24 @@ def combine_tasks(
     notes=(),
     test_set: str | None = None,
     confidence_level: float = 0.95,
+    significance: bool = True,
 ) -> TaskSetResult:
-    """The global ranking of a task set from its tasks' outcomes (module notes)."""
+    """The global ranking of a task set from its tasks' outcomes (module notes);
+    ``significance=False``: the point ranking only (p-values undefined, no clusters)."""
     alpha = check_alpha(alpha)
     outcomes = tuple(outcomes)
     weights = task_set.weights
     average = average_correlations(outcomes, weights)
     if average.empty:
         raise StatsInputError(f"task set {task_set.name!r}: no metric is present in every task")
-    pvalue = average_pvalues(outcomes, weights, average)
-    rank = significance_clusters(pvalue, alpha=alpha, undefined=undefined_items(average))
+    if significance:
+        pvalue = average_pvalues(outcomes, weights, average)
+        undefined = undefined_items(average)
+    else:
+        k = len(average)
+        pvalue = pd.DataFrame(np.full((k, k), np.nan), index=average.index, columns=average.index)
+        undefined = list(average.index)
+    rank = significance_clusters(pvalue, alpha=alpha, undefined=undefined)
     return TaskSetResult(
         statistic=average,
         pvalue=pvalue,
@@ -718,4 +727,5 @@ def combine_tasks(
             outcomes, weights, average, confidence_level
         ),
         confidence_level=confidence_level,
+        significance=significance,
     )

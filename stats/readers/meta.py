@@ -431,6 +431,69 @@ def _directory_members(path: Path) -> dict:
     return out
 
 
+def _score_lines(text: str, where: str, store: dict, name: str, gold: bool) -> None:
+    """An MTME score file line by line (every error named by its line)."""
+    for line_no, ln in enumerate(text.splitlines(), start=1):
+        if not ln.strip():
+            continue
+        fields = ln.split("\t") if "\t" in ln else ln.split()
+        if len(fields) != 2:
+            raise StatsInputError(
+                f"{where}, line {line_no}: expected SYSTEM<TAB>SCORE, found {len(fields)} fields"
+            )
+        value = _score(fields[1], where, line_no, gold=gold)
+        _add(store, name, where, fields[0].strip(), value, line_no)
+
+
+def _fast_score_file(text: str, sc: _Scores, gold: bool) -> bool:
+    """Fill ``sc`` from an MTME segment or system score file read by pandas' C parser when the
+    file is plain (``SYSTEM<TAB>SCORE`` on every line, no blank line, every score a finite
+    number within the input bound, or a missing mark in a human-score file); False (nothing
+    filled) for anything else, which the line-by-line reader then reads or names."""
+    import csv
+    import io
+
+    import pandas as pd
+
+    from ._limits import MAX_ABS_VALUE
+
+    if not text or "\t" not in text or "\n\n" in text or "\r" in text or text[0] == "\n":
+        return False
+    n_lines = text.count("\n") + (not text.endswith("\n"))
+    if text.count("\t") != n_lines:
+        return False  # a line of other than two tab-separated fields
+    missing = sorted({v for m in MISSING if m for v in (m, m.upper(), m.capitalize())})
+    try:
+        frame = pd.read_csv(
+            io.StringIO(text), sep="\t", header=None, names=["system", "score"],
+            dtype={"system": object, "score": np.float64}, keep_default_na=False,
+            na_values={"score": missing} if gold else {}, quoting=csv.QUOTE_NONE,
+            engine="c", skip_blank_lines=False, index_col=False,
+        )
+    except (ValueError, pd.errors.ParserError):
+        return False
+    if len(frame) != n_lines:
+        return False
+    values = frame["score"].to_numpy(dtype=float)
+    with np.errstate(invalid="ignore"):
+        if (np.abs(values) > MAX_ABS_VALUE).any() or np.isinf(values).any():
+            return False
+    if not gold and np.isnan(values).any():
+        return False
+    systems = frame["system"]
+    if systems.isna().any() or (systems.str.strip() != systems).any():
+        return False
+    if (systems == "").any():
+        return False
+    codes, uniques = pd.factorize(systems, sort=False)
+    first = np.full(len(uniques), len(codes))
+    np.minimum.at(first, codes, np.arange(len(codes)))
+    for k, system in enumerate(uniques):
+        sc.values[system] = values[codes == k].tolist()
+        sc.lines[system] = int(first[k]) + 1
+    return True
+
+
 def _is_archive(label: str, data: bytes | None) -> bool:
     low = label.lower()
     if low.endswith((".zip", ".tar.gz", ".tgz", ".tar")):
@@ -491,18 +554,8 @@ def _read_mtme(members: dict, label: str, pairs: dict) -> list:
         if name in store:
             raise StatsInputError(f"{where}: {name} ({level}) for {lp} is given twice")
         store[name] = _Scores(file=where)
-        for line_no, ln in enumerate(text.splitlines(), start=1):
-            if not ln.strip():
-                continue
-            fields = ln.split("\t") if "\t" in ln else ln.split()
-            if len(fields) != 2:
-                raise StatsInputError(
-                    f"{where}, line {line_no}: expected SYSTEM<TAB>SCORE, found {len(fields)} "
-                    "fields"
-                )
-            system = fields[0].strip()
-            value = _score(fields[1], where, line_no, gold=gold)
-            _add(store, name, where, system, value, line_no)
+        if not _fast_score_file(text, store[name], gold):
+            _score_lines(text, where, store, name, gold)
         if not store[name].values:
             raise StatsInputError(f"{where}: file is empty")
         if level == "sys":
