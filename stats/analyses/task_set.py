@@ -9,7 +9,7 @@ For each task and language pair the gold, references and human systems are chose
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -130,6 +130,7 @@ def rank_task_set(
     confidence_resamples: int = 0,
     confidence_level: float = 0.95,
     significance: bool = True,
+    outliers: Mapping[str, Sequence[str]] | None = None,
     progress=None,
 ) -> TaskSetResult:
     """Run every task of ``task_set`` on ``data`` and rank the metrics on the weighted average.
@@ -154,6 +155,9 @@ def rank_task_set(
     confidence_resamples, confidence_level
         Bootstrap resamples of the items per task for a percentile interval of each average
         (:func:`stats.metaeval.task_sets.average_confidence_intervals`; 0: none).
+    outliers : mapping, optional
+        Language pair -> systems left out of its tasks (WMT's ``outliers.json``,
+        :func:`stats.metaeval.outliers.read_outliers_json`), each named in the notes.
     significance : bool
         False: the point ranking only (correlations, averages, average order), with no
         PERM-BOTH resampling: every p-value undefined and no metric in a cluster (a
@@ -245,6 +249,7 @@ def rank_task_set(
                 close_refs=task.close_refs,
                 include_human=task.include_human,
                 primary=primary,
+                exclude=tuple((outliers or {}).get(lp, ())),
             )
             notes.extend(table.notes)
             for m, why in table.left_out.items():

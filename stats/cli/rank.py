@@ -102,6 +102,12 @@ def add_parser(subparsers) -> None:
         help="primary and contrastive metrics",
     )
     p.add_argument(
+        "--outliers",
+        metavar="FILE",
+        help="WMT's outliers.json ({lp: [system, ...]}): those systems are left out of "
+        "their language pair's tasks",
+    )
+    p.add_argument(
         "--resamples",
         type=int,
         default=1000,
@@ -327,6 +333,11 @@ def run(args: argparse.Namespace) -> str:
     if test_set is None and task_set.test_set is None and len(args.data) == 1:
         name = Path(args.data[0]).name.lower()
         test_set = name if name in TEST_SETS else None
+    outliers = None
+    if args.outliers:
+        from stats.metaeval.outliers import read_outliers_json
+
+        outliers = read_outliers_json(Path(args.outliers), name=args.outliers)
     data = read_meta_eval(*args.data)
     res = rank_task_set(
         data,
@@ -342,6 +353,7 @@ def run(args: argparse.Namespace) -> str:
         scheduler=args.scheduler,
         confidence_resamples=args.confidence_resamples,
         confidence_level=args.confidence_level,
+        outliers=outliers,
     )
     say_read_as(data.read_as)  # after the results: an error stays one line
     if args.format == "json":

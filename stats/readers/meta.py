@@ -233,6 +233,7 @@ class MetaEvalData:
         close_refs: Sequence[str] = (),
         include_human: bool = False,
         primary: Sequence[str] | None = None,
+        exclude: Sequence[str] = (),
     ) -> MetaEvalTable:
         """The aligned scores of ``lp`` for gold type ``gold`` (see :meth:`choose_gold`).
 
@@ -247,7 +248,8 @@ class MetaEvalData:
         (:func:`parse_metric_name`) are among ``refs`` are kept, and the human translations
         named in ``refs`` or ``close_refs`` are never systems; ``include_human`` keeps the other
         human translations as systems. ``primary``: only metrics with these base names (when
-        non-empty).
+        non-empty). ``exclude``: systems left out (e.g. WMT's published outliers), named in
+        ``notes``.
 
         Raises
         ------
@@ -312,6 +314,14 @@ class MetaEvalData:
                     left_out[m] = "not a primary metric"
         kept = {m: sc for m, sc in main_metrics.items() if m not in left_out}
         excluded = set(refs or ()) | set(close_refs)
+        if exclude:
+            gone = [s for s in with_gold if s in set(exclude)]
+            absent = [s for s in exclude if s not in set(with_gold)]
+            notes.append(
+                f"{lp}: system(s) {name_list(gone) if gone else 'none'} left out as outliers"
+                + (f" ({name_list(absent)} not among its systems)" if absent else "")
+            )
+            excluded |= set(gone)
         for mname in kept:
             own = parse_metric_name(mname, refs_of)[1] or set()
             excluded |= {s for s in with_gold if s not in main_metrics[mname].values and s in own}
