@@ -323,7 +323,7 @@ class MetaEvalData:
             )
             excluded |= set(gone)
         for mname in kept:
-            own = parse_metric_name(mname, refs_of)[1] or set()
+            own: frozenset = parse_metric_name(mname, refs_of)[1] or frozenset()
             excluded |= {s for s in with_gold if s not in main_metrics[mname].values and s in own}
         # human translations are not evaluated, as MTME's default (include_human=False); the
         # references a metric may use (refs, close_refs) never are
