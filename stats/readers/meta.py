@@ -490,12 +490,9 @@ def _fast_score_file(text: str, sc: _Scores, gold: bool) -> bool:
             return False
     if not gold and np.isnan(values).any():
         return False
-    systems = frame["system"]
-    if systems.isna().any() or (systems.str.strip() != systems).any():
-        return False
-    if (systems == "").any():
-        return False
-    codes, uniques = pd.factorize(systems, sort=False)
+    codes, uniques = pd.factorize(frame["system"], sort=False, use_na_sentinel=False)
+    if any(not isinstance(u, str) or not u or u.strip() != u for u in uniques):
+        return False  # an empty or padded system name: the line-by-line reader handles it
     first = np.full(len(uniques), len(codes))
     np.minimum.at(first, codes, np.arange(len(codes)))
     for k, system in enumerate(uniques):
