@@ -24,10 +24,10 @@ CHOICES = {
 }
 
 
-def default_choice(uploads: Uploads) -> str:
+def default_choice(uploads: Uploads, input_format: str | None = None) -> str:
     """The WMT preset all of whose language pairs the data holds (the newest first), else
     per language pair."""
-    lps = set(load(uploads).language_pairs)
+    lps = set(load(uploads, input_format).language_pairs)
     for label, name in reversed(list(CHOICES.items())):
         if name in PRESETS and all(lp in lps for t in PRESETS[name]().tasks for lp in t.lps):
             return label
@@ -35,13 +35,17 @@ def default_choice(uploads: Uploads) -> str:
 
 
 def task_set(
-    uploads: Uploads, choice: str, file: tuple | None = None, lps: tuple | None = None
+    uploads: Uploads,
+    choice: str,
+    file: tuple | None = None,
+    lps: tuple | None = None,
+    input_format: str | None = None,
 ) -> TaskSet:
     """The task set chosen (``file``: an uploaded ``(name, bytes)``), restricted to the
     language pairs ``lps`` when given (as ``rank --lp``)."""
     name = CHOICES[choice]
     if name is None:
-        chosen = per_language_pair(load(uploads).language_pairs)
+        chosen = per_language_pair(load(uploads, input_format).language_pairs)
     elif name == "file":
         chosen = read_task_set(file[0], text=file[1])
     else:
@@ -49,19 +53,19 @@ def task_set(
     return chosen.restricted(list(lps)) if lps else chosen
 
 
-def read_as(uploads: Uploads) -> str:
+def read_as(uploads: Uploads, input_format: str | None = None) -> str:
     """What each upload was read as (one line per file)."""
-    return load(uploads).read_as
+    return load(uploads, input_format).read_as
 
 
-def language_pairs(uploads: Uploads) -> tuple:
-    return load(uploads).language_pairs
+def language_pairs(uploads: Uploads, input_format: str | None = None) -> tuple:
+    return load(uploads, input_format).language_pairs
 
 
-def references(uploads: Uploads) -> tuple:
+def references(uploads: Uploads, input_format: str | None = None) -> tuple:
     """The reference names of the data (MTME ``references/``, WMT REFSETs, metric names'
     ``-refA``), sorted."""
-    data = load(uploads)
+    data = load(uploads, input_format)
     names: set = set()
     for pair in data.pairs.values():
         names |= set(pair.references)
@@ -89,6 +93,7 @@ def ranking(
     include_human: bool | None = None,
     outliers: tuple = (),
     significance: bool = True,
+    input_format: str | None = None,
     _progress: Callable[[float], None] | None = None,
 ) -> TaskSetResult:
     """The task set run on the files (cached on their content and the settings), with
@@ -98,8 +103,8 @@ def ranking(
     ``_progress`` (not part of the cache key) receives the fraction of the tasks' PERM-BOTH
     resamples done while it runs (:func:`dashboard.page_run.run_long`)."""
     return rank_task_set(
-        load(uploads),
-        task_set(uploads, choice, file, lps),
+        load(uploads, input_format),
+        task_set(uploads, choice, file, lps, input_format),
         n_resamples=n_resamples,
         rng=seed,
         alpha=alpha,
@@ -114,8 +119,8 @@ def ranking(
     )
 
 
-def gold_names(uploads: Uploads) -> tuple:
-    return load(uploads).gold_names()
+def gold_names(uploads: Uploads, input_format: str | None = None) -> tuple:
+    return load(uploads, input_format).gold_names()
 
 
 def is_known(result: TaskSetResult) -> bool:

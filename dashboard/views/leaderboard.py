@@ -39,12 +39,23 @@ uploads, is_sample = components.file_input(
     sample_note=SAMPLE_NOTE,
 )
 
+READ_AS = {"detected from each file": None, "long text": "long", "wide CSV": "wide",
+           "WMT segment scores": "wmt-seg"}
+input_format = READ_AS[
+    st.selectbox(
+        "Read text files as",
+        list(READ_AS),
+        key="board_input_format",
+        help="As the CLI's --input-format: a file whose first line fits two formats is "
+        "refused until you choose here.",
+    )
+]
 with components.input_errors():
-    golds = list(leaderboard.gold_names(uploads))
-    default_choice = leaderboard.default_choice(uploads)
-    data_lps = list(leaderboard.language_pairs(uploads))
-    data_refs = list(leaderboard.references(uploads))
-    for line in leaderboard.read_as(uploads).splitlines():
+    golds = list(leaderboard.gold_names(uploads, input_format))
+    default_choice = leaderboard.default_choice(uploads, input_format)
+    data_lps = list(leaderboard.language_pairs(uploads, input_format))
+    data_refs = list(leaderboard.references(uploads, input_format))
+    for line in leaderboard.read_as(uploads, input_format).splitlines():
         st.caption(line)
 
 with components.controls_expander("Controls"):
@@ -136,6 +147,7 @@ settings = partial(
     primary_only={"primary only": True, "all metrics": False}.get(primary_label),
     include_human=True if include_human else None,
     outliers=outliers,
+    input_format=input_format,
 )
 
 

@@ -74,6 +74,12 @@ def add_parser(subparsers) -> None:
         help="MTME directory (or .zip/.tar.gz of one), long METRIC LP TESTSET SYSTEM SEGMENT "
         "SCORE text, or wide CSV lp,system,segment,human,<metric>...; several are merged",
     )
+    p.add_argument(
+        "--input-format",
+        choices=["long", "wide", "wmt-seg"],
+        help="how to read the text files of --data (default: detected from each file's "
+        "first line; a file that fits two formats is refused and names this option)",
+    )
     p.add_argument("--gold", metavar="NAME", help="human score type (default: the only one)")
     p.add_argument("--lp", nargs="+", metavar="LP", help="language pairs (default: all)")
     p.add_argument("--level", required=True, choices=list(LEVELS))
@@ -264,7 +270,7 @@ def run(args: argparse.Namespace) -> str:
         raise StatsInputError("--epsilon and --tie-calibration apply to --correlation acc23 only")
     if args.threshold != KENDALL_LIKE_THRESHOLD and args.correlation != "kendall-like":
         raise StatsInputError("--threshold applies to --correlation kendall-like only")
-    data = read_meta_eval(*args.data)
+    data = read_meta_eval(*args.data, input_format=args.input_format)
     text = _soft_pairwise(args, data) if args.correlation == SOFT_PAIRWISE_ACCURACY else (
         _evaluate(args, data)
     )

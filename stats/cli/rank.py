@@ -102,6 +102,12 @@ def add_parser(subparsers) -> None:
         help="primary and contrastive metrics",
     )
     p.add_argument(
+        "--input-format",
+        choices=["long", "wide", "wmt-seg"],
+        help="how to read the text files of --data (default: detected from each file's "
+        "first line; a file that fits two formats is refused and names this option)",
+    )
+    p.add_argument(
         "--outliers",
         metavar="FILE",
         help="WMT's outliers.json ({lp: [system, ...]}): those systems are left out of "
@@ -338,7 +344,7 @@ def run(args: argparse.Namespace) -> str:
         from stats.metaeval.outliers import read_outliers_json
 
         outliers = read_outliers_json(Path(args.outliers), name=args.outliers)
-    data = read_meta_eval(*args.data)
+    data = read_meta_eval(*args.data, input_format=args.input_format)
     res = rank_task_set(
         data,
         task_set,

@@ -754,7 +754,13 @@ def _check_counts(pairs: dict) -> None:
 # entry point
 
 
-def read_meta_eval(*sources: Source, names: Sequence[str] | None = None) -> MetaEvalData:
+#: ``input_format`` choices of :func:`read_meta_eval` (None: detected from each file)
+INPUT_FORMATS = ("long", "wide", "wmt-seg")
+
+
+def read_meta_eval(
+    *sources: Source, names: Sequence[str] | None = None, input_format: str | None = None
+) -> MetaEvalData:
     """Read segment-level metric and human scores from any mix of the supported formats.
 
     Parameters
@@ -764,6 +770,9 @@ def read_meta_eval(*sources: Source, names: Sequence[str] | None = None) -> Meta
         files. Human and metric scores may come in separate sources.
     names : sequence of str, optional
         Display names for the sources in error messages.
+    input_format : {'long', 'wide', 'wmt-seg'}, optional
+        How to read every text file (default: detected from its first line; a line that fits
+        two formats is refused, naming both and this option).
 
     Returns
     -------
@@ -779,6 +788,10 @@ def read_meta_eval(*sources: Source, names: Sequence[str] | None = None) -> Meta
     """
     if not sources:
         raise StatsInputError("no score file given")
+    if input_format is not None and input_format not in INPUT_FORMATS:
+        raise StatsInputError(
+            f"input_format must be one of {', '.join(INPUT_FORMATS)}; got {input_format!r}"
+        )
     if names is not None and len(names) != len(sources):
         raise StatsInputError(f"names must give one name per source ({len(sources)}); got {len(names)}")
     pairs: dict = {}
@@ -801,12 +814,12 @@ def read_meta_eval(*sources: Source, names: Sequence[str] | None = None) -> Meta
             continue
         text = decode(data, label)
         first = next((ln for ln in text.splitlines() if ln.strip()), "")
-        low = [f.strip().lower() for f in first.split(",")]
         before = {lp: _counts(p) for lp, p in pairs.items()}
-        if "," in first and {"lp", "system", "segment"} <= set(low):
+        fmt = input_format or _detect_text(first, label)
+        if fmt == "wide":
             _read_wide(text, label, pairs, cells)
             kind = "wide CSV (lp, system, segment, human, <metric>...)"
-        elif _is_wmt_seg(first):
+        elif fmt == "wmt-seg":
             _read_wmt_seg(data, label, pairs, cells)
             kind = f"WMT segment scores ({len(first.split())} fields)"
         else:
@@ -817,6 +830,27 @@ def read_meta_eval(*sources: Source, names: Sequence[str] | None = None) -> Meta
     _finish_items(pairs)
     _check_counts(pairs)
     return MetaEvalData(pairs=pairs, files=tuple(files), read_as="\n".join(read_as))
+
+
+def _detect_text(first: str, label: str) -> str:
+    """``wide``, ``wmt-seg`` or ``long`` from a text file's first line; a headerless line that
+    is both a long-format line and a WMT REFSET system-level line is refused, naming both."""
+    low = [f.strip().lower() for f in first.split(",")]
+    if "," in first and {"lp", "system", "segment"} <= set(low):
+        return "wide"
+    if _is_wmt_seg(first):
+        return "wmt-seg"
+    from .wmt import detect_wmt_format
+
+    fields = [f.strip() for f in (first.split("\t") if "\t" in first else first.split())]
+    if detect_wmt_format(fields) == "wmt-sys":
+        raise StatsInputError(
+            f"{label}, line 1: {' '.join(fields)!r} fits two formats: the long format METRIC LP "
+            "TESTSET SYSTEM SEGMENT SCORE and WMT system-level scores METRIC LP TESTSET REFSET "
+            "SYSTEM SCORE; choose with --input-format long (or give the file a header), or "
+            "read it as system-level scores (williams, Metrics vs humans)"
+        )
+    return "long"
 
 
 def _is_wmt_seg(first_line: str) -> bool:

@@ -165,3 +165,29 @@ def test_point_ranking_equals_the_full_ranking_without_clusters(tmp_path):
     np.testing.assert_allclose(point.statistic, full.statistic, rtol=0, atol=0)
     assert point.rank.isna().all() and point.pvalue.isna().all().all()
     assert full.rank.notna().all() and not point.significance
+
+
+def _ambiguous_text() -> str:
+    """Headerless long format whose SEGMENT ids are names: each line is also a REFSET line."""
+    return "".join(
+        ln.rsplit("\t", 2)[0] + f"\tseg{ln.rsplit(chr(9), 2)[1]}\t" + ln.rsplit("\t", 1)[1] + "\n"
+        for ln in long_text(lps=("de-en",), humans=False).splitlines()[1:]
+    )
+
+
+def test_a_file_that_fits_two_formats_is_refused_naming_both_and_the_option(tmp_path, capsys):
+    f = tmp_path / "scores.txt"
+    f.write_text(_ambiguous_text())
+    ts = tmp_path / "ts.json"
+    ts.write_text(json.dumps({"tasks": [{"lp": "de-en"}]}))
+    code, out, err = _run(capsys, "rank", "--data", f, "--task-set", ts, "--resamples", 5)
+    assert code == 2 and err.count("\n") == 1
+    assert "fits two formats" in err and "METRIC LP TESTSET SYSTEM SEGMENT SCORE" in err
+    assert "METRIC LP TESTSET REFSET SYSTEM SCORE" in err and "--input-format long" in err
+    code, out, err = _run(
+        capsys, "rank", "--data", f, "--task-set", ts, "--resamples", 5, "--input-format", "long"
+    )
+    assert code == 0, err
+    assert sorted(json.loads(out)["average"]) == sorted(
+        ["BLEU", "YiSi-2", "COMET-QE", "BERT-base-L2", "chrF"]
+    )

@@ -34,3 +34,20 @@ def test_leaderboard_on_wmt_long_file_with_outliers(app_test):
     ).run()
     assert_no_exception(at)
     assert "de-en: system(s) Sys0.100 left out as outliers" in _captions(at)
+
+
+def test_a_file_that_fits_two_formats_is_refused_until_chosen(app_test):
+    from tests.analyses.test_task_set_wmt_reading import _ambiguous_text
+
+    at = app_test("views/leaderboard.py", timeout=180)
+    at.session_state["board_resamples"] = 100
+    at.run()
+    at.file_uploader(key="board_upload").set_value(
+        [("scores.txt", _ambiguous_text().encode(), "text/plain")]
+    ).run()
+    assert_no_exception(at)
+    assert any("fits two formats" in e.value for e in at.error)
+    at.selectbox(key="board_input_format").set_value("long text").run()
+    assert_no_exception(at)
+    assert not at.error, [e.value for e in at.error]
+    assert frame_with(at, "average") is not None
