@@ -160,7 +160,7 @@ def _reference_free(data: SystemScores, names: Sequence[str]) -> SystemScores:
         return data
     frame = data.frame
     frame = frame.assign(refset=frame["refset"].where(~frame["metric"].isin(list(names)), ""))
-    return SystemScores(frame=frame, files=data.files)
+    return SystemScores(frame=frame, files=data.files, read_as=data.read_as)
 
 
 def _rows(data: SystemScores, lp: str, testset: str) -> pd.DataFrame:

@@ -191,3 +191,16 @@ def test_a_file_that_fits_two_formats_is_refused_naming_both_and_the_option(tmp_
     assert sorted(json.loads(out)["average"]) == sorted(
         ["BLEU", "YiSi-2", "COMET-QE", "BERT-base-L2", "chrF"]
     )
+
+
+def test_system_level_reader_says_what_each_file_was_read_as(tmp_path):
+    from stats.readers.system_level import read_system_scores
+
+    files = write_wmt20_like(tmp_path)
+    lines = read_system_scores(files[0], files[-1]).read_as.splitlines()
+    assert lines == [
+        f"{files[0]}: read as WMT system-level scores (METRIC LP TESTSET REFSET SYSTEM SCORE, "
+        "6 fields), 6 LPs, 1 metric",
+        f"{files[-1]}: read as WMT DA system-level scores (RAW.SCR Z.SCR N SYS N.ALL), 1 LP, "
+        "human scores",
+    ]

@@ -51,3 +51,16 @@ def test_a_file_that_fits_two_formats_is_refused_until_chosen(app_test):
     assert_no_exception(at)
     assert not at.error, [e.value for e in at.error]
     assert frame_with(at, "average") is not None
+
+
+def test_metrics_page_captions_what_each_file_was_read_as(app_test):
+    from tests import _wmt_data as wmt
+
+    at = app_test()
+    at.run()
+    at.file_uploader(key="metrics_upload").set_value(
+        [("wmt20-sys.zip", wmt.zip_bytes(wmt.system_level_files()), "application/zip")]
+    ).run()
+    assert_no_exception(at)
+    assert "read as WMT system-level scores (METRIC LP TESTSET REFSET SYSTEM SCORE" in _captions(at)
+    assert "read as WMT DA system-level scores" in _captions(at)
