@@ -212,3 +212,15 @@ def test_deep_toml_is_one_line(tmp_path):
     with pytest.raises(StatsInputError, match="ts.toml") as info:
         read_task_set(tmp_path / "ts.toml", text="x = " + "[" * 100_000 + "]" * 100_000)
     assert "\n" not in str(info.value)
+
+
+def test_meta_eval_names_the_systems_it_leaves_out(tmp_path, capsys):
+    f = tmp_path / "scores.tsv"
+    f.write_text(long_text(lps=("de-en",)))
+    code, out, err = _run(
+        capsys, "meta-eval", "--data", f, "--level", "seg", "--correlation", "pearson"
+    )
+    assert code == 0, err
+    assert "warning: de-en: system(s) Human-A.0 left out: metric scores but no mqm" in err
+    assert "warning: de-en: human translation(s) Human-B.0 left out as systems" in err
+    assert sorted(json.loads(out)["language_pairs"][0]["metrics"]) == sorted(HYPHENATED)
