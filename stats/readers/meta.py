@@ -695,21 +695,46 @@ def _read_wmt_seg(data: bytes, label: str, pairs: dict, cells: dict) -> None:
     """A WMT metrics task segment-level file (``METRIC LP TESTSET REFSET SYSTEM DOCID SEGID
     SCORE``, 8 or 10 fields; :func:`stats.readers.wmt.read_wmt_scores`): each metric named
     ``METRIC-REFSET`` (``src`` for a reference-free metric), REFSET listed as a reference of
-    the language pair; the item of a row is ``(TESTSET, "DOCID:SEGID")``."""
+    the language pair; the item of a row is ``(TESTSET, "DOCID:SEGID")``. Rows are grouped by
+    language pair, metric and system with pandas (the file's own duplicates are refused by
+    the WMT reader; a metric given again by another file is refused here)."""
+    import pandas as pd
+
     from .wmt import read_wmt_scores
 
     frame = read_wmt_scores(data, name=label, level="seg").frame
-    cols = [frame[c].astype(str).to_numpy() for c in ("metric", "lp", "testset", "refset",
-                                                       "system", "docid", "segid")]
-    lines = frame["_line"].to_numpy()
-    scores = frame["score"].to_numpy(dtype=float)
-    for k in range(len(frame)):
-        metric, lp, testset, refset, system, docid, segid = (c[k] for c in cols)
+    as_str = {c: frame[c].astype(str) for c in ("metric", "lp", "testset", "refset", "system")}
+    segment = frame["docid"].astype(str) + ":" + frame["segid"].astype(str)
+    name = as_str["metric"] + "-" + as_str["refset"]
+    work = pd.DataFrame(
+        {"lp": as_str["lp"], "name": name, "refset": as_str["refset"], "system": as_str["system"],
+         "testset": as_str["testset"], "segment": segment, "score": frame["score"],
+         "line": frame["_line"]}
+    )
+    for (lp, metric), group in work.groupby(["lp", "name"], sort=False):
         pair = pairs.setdefault(lp, _Pair())
-        if refset != "src":
-            pair.references.add(refset)
-        _cell(pairs, cells, label, int(lines[k]), lp, (testset, f"{docid}:{segid}"), system,
-              f"{metric}-{refset}", False, repr(float(scores[k])))
+        pair.references.update(str(r) for r in pd.unique(group["refset"]) if r != "src")
+        store = pair.metrics["seg"]
+        if metric in store:
+            first = store[metric].file
+            raise StatsInputError(
+                f"{label}, line {int(group['line'].iloc[0])}: metric {metric} of {lp} is also "
+                f"in {first}; give each metric's scores once"
+            )
+        keys = list(zip(group["testset"].to_numpy(dtype=object),
+                        group["segment"].to_numpy(dtype=object), strict=True))
+        for key in dict.fromkeys(keys):
+            _item(pair, key)
+        sc = store[metric] = _Scores(file=label)
+        systems = group["system"].to_numpy(dtype=object)
+        codes, uniques = pd.factorize(systems, sort=False)
+        scores = group["score"].to_numpy(dtype=float)
+        lines = group["line"].to_numpy()
+        for k, system in enumerate(uniques):
+            rows = np.flatnonzero(codes == k)
+            sc.values[system] = dict(zip([keys[i] for i in rows], scores[rows].tolist(),
+                                         strict=True))
+            sc.lines[system] = int(lines[rows[0]])
 
 
 def _finish_items(pairs: dict) -> None:

@@ -204,3 +204,10 @@ def test_system_level_reader_says_what_each_file_was_read_as(tmp_path):
         f"{files[-1]}: read as WMT DA system-level scores (RAW.SCR Z.SCR N SYS N.ALL), 1 LP, "
         "human scores",
     ]
+
+
+def test_a_wmt_seg_metric_given_twice_is_one_line():
+    text = wmt20_seg_score("BLEU").encode()
+    with pytest.raises(StatsInputError, match=r"b\.seg\.score, line 1: metric BLEU-newstest2020 "
+                                              r"of cs-en is also in a\.seg\.score"):
+        read_meta_eval(("a.seg.score", text), ("b.seg.score", text))
