@@ -1,13 +1,14 @@
 """Benchmark: the Leaderboard's time to first chart on a WMT20-sized 5-language-pair upload.
 
     .venv/bin/python benchmarks/leaderboard_first_chart.py [--systems 12] [--items 1418]
-        [--metrics 17] [--resamples 1000] [--skip-full]
+        [--metrics 17] [--resamples 1000] [--skip-full] [--layout mtme|wmt-seg]
 
 Generated data (no WMT data), zipped in mt-metrics-eval's layout as a user uploads it: 5
 language pairs like WMT20's (cs-en, de-en, zh-en, en-de, en-zh), ``--systems`` MT systems plus
 WMT's human translations ``Human-A.0`` (metric scores, no human score) and ``Human-B.0``
 (both), ``--items`` segments (WMT20 newstest2020 cs-en: 664 to 2000 by pair), ``--metrics``
-metrics with WMT's hyphenated names, DA-like gold. The task set is the page's default for a
+metrics with WMT's hyphenated names, DA-like gold; ``--layout wmt-seg``: the same as WMT20
+publishes it, one 8-field ``*.seg.score`` file per metric and long-format human scores. The task set is the page's default for a
 test set that is not a findings' preset (system-level Pearson and segment-level Kendall by
 item per language pair).
 
@@ -74,6 +75,31 @@ def upload(n_systems: int, n_items: int, n_metrics: int, seed: int = 0) -> tuple
     return "wmt20-like.zip", buf.getvalue()
 
 
+def seg_upload(n_systems: int, n_items: int, n_metrics: int, seed: int = 0) -> list:
+    """The same test set as WMT20 publishes it: one ``METRIC.seg.score`` file per metric (8
+    fields, ``METRIC LP TESTSET REFSET SYSTEM DOCID SEGID SCORE``, documents of 14 segments)
+    and the human scores in the long format (SEGMENT ``DOCID:SEGID``)."""
+    rng = np.random.default_rng(seed)
+    names = [NAMES[i % len(NAMES)] + ("" if i < len(NAMES) else f"-v{i}") for i in range(n_metrics)]
+    files: dict = {m: [] for m in names}
+    gold = ["METRIC\tLP\tTESTSET\tSYSTEM\tSEGMENT\tSCORE"]
+    items = [(f"doc{j // 14}", str(j % 14 + 1)) for j in range(n_items)]
+    for lp in LPS:
+        systems = [f"Sys{k}.{100 + k}" for k in range(n_systems)]
+        truth = rng.normal(0, 1, n_systems)[:, None] + rng.normal(0, 1, (n_systems, n_items))
+        for s, row in zip(systems, truth.tolist(), strict=True):
+            gold += [f"HUMAN:da\t{lp}\tnewstest2020\t{s}\t{d}:{g}\t{v:.3f}"
+                     for (d, g), v in zip(items, row, strict=True)]
+        for j, name in enumerate(names):
+            ref = "src" if name in ("COMET-QE", "YiSi-2") else "newstest2020"
+            vals = truth + rng.normal(0, 0.4 + 0.1 * j, truth.shape)
+            for s, row in zip(systems, vals.tolist(), strict=True):
+                files[name] += [f"{name}\t{lp}\tnewstest2020\t{ref}\t{s}\t{d}\t{g}\t{v!r}"
+                                for (d, g), v in zip(items, row, strict=True)]
+    out = [(f"{m}.seg.score", ("\n".join(lines) + "\n").encode()) for m, lines in files.items()]
+    return [*out, ("da.tsv", ("\n".join(gold) + "\n").encode())]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--systems", type=int, default=12)
@@ -81,14 +107,20 @@ def main() -> None:
     ap.add_argument("--metrics", type=int, default=17)
     ap.add_argument("--resamples", type=int, default=1000)
     ap.add_argument("--skip-full", action="store_true", help="only the point ranking")
+    ap.add_argument("--layout", choices=["mtme", "wmt-seg"], default="mtme",
+                    help="an MTME zip, or WMT20's *.seg.score files and a long gold file")
     args = ap.parse_args()
     t0 = time.perf_counter()
-    up = upload(args.systems, args.items, args.metrics)
-    print(f"generated {len(up[1]) / 1e6:.1f} MB zip in {time.perf_counter() - t0:.1f} s")
+    if args.layout == "mtme":
+        ups = [upload(args.systems, args.items, args.metrics)]
+    else:
+        ups = seg_upload(args.systems, args.items, args.metrics)
+    size = sum(len(u[1]) for u in ups) / 1e6
+    print(f"generated {len(ups)} file(s), {size:.1f} MB, in {time.perf_counter() - t0:.1f} s")
     t0 = time.perf_counter()
-    data = read_meta_eval(up)
+    data = read_meta_eval(*ups)
     t_read = time.perf_counter() - t0
-    print(data.read_as)
+    print("\n".join(data.read_as.splitlines()[:2] + ["..."]))
     ts = per_language_pair(data.language_pairs)
     t0 = time.perf_counter()
     point = rank_task_set(data, ts, rng=1, significance=False)
