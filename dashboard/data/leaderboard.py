@@ -14,6 +14,7 @@ from dashboard.data.meta_eval import load
 from stats.analyses.task_set import load_task_set, rank_task_set
 from stats.metaeval.task_set_presets import PRESETS, known_test_set, per_language_pair
 from stats.metaeval.task_sets import TaskSet, TaskSetResult, read_task_set
+from stats.readers.meta import parse_metric_name
 
 #: choice label -> preset name (None: per language pair; "file": an uploaded task-set file)
 CHOICES = {
@@ -23,24 +24,56 @@ CHOICES = {
 }
 
 
-def default_choice(uploads: Uploads) -> str:
+def default_choice(uploads: Uploads, input_format: str | None = None) -> str:
     """The WMT preset all of whose language pairs the data holds (the newest first), else
     per language pair."""
-    lps = set(load(uploads).language_pairs)
+    lps = set(load(uploads, input_format).language_pairs)
     for label, name in reversed(list(CHOICES.items())):
         if name in PRESETS and all(lp in lps for t in PRESETS[name]().tasks for lp in t.lps):
             return label
     return next(iter(CHOICES))
 
 
-def task_set(uploads: Uploads, choice: str, file: tuple | None = None) -> TaskSet:
-    """The task set chosen (``file``: an uploaded ``(name, bytes)``)."""
+def task_set(
+    uploads: Uploads,
+    choice: str,
+    file: tuple | None = None,
+    lps: tuple | None = None,
+    input_format: str | None = None,
+) -> TaskSet:
+    """The task set chosen (``file``: an uploaded ``(name, bytes)``), restricted to the
+    language pairs ``lps`` when given (as ``rank --lp``)."""
     name = CHOICES[choice]
     if name is None:
-        return per_language_pair(load(uploads).language_pairs)
-    if name == "file":
-        return read_task_set(file[0], text=file[1])
-    return load_task_set(name)
+        chosen = per_language_pair(load(uploads, input_format).language_pairs)
+    elif name == "file":
+        chosen = read_task_set(file[0], text=file[1])
+    else:
+        chosen = load_task_set(name)
+    return chosen.restricted(list(lps)) if lps else chosen
+
+
+def read_as(uploads: Uploads, input_format: str | None = None) -> str:
+    """What each upload was read as (one line per file)."""
+    return load(uploads, input_format).read_as
+
+
+def language_pairs(uploads: Uploads, input_format: str | None = None) -> tuple:
+    return load(uploads, input_format).language_pairs
+
+
+def references(uploads: Uploads, input_format: str | None = None) -> tuple:
+    """The reference names of the data (MTME ``references/``, WMT REFSETs, metric names'
+    ``-refA``), sorted."""
+    data = load(uploads, input_format)
+    names: set = set()
+    for pair in data.pairs.values():
+        names |= set(pair.references)
+        for level in ("seg", "sys"):
+            for m in pair.metrics[level]:
+                refs = parse_metric_name(m, pair.references)[1]
+                names |= set(refs or ())
+    return tuple(sorted(names))
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -54,25 +87,40 @@ def ranking(
     seed: int,
     alpha: float,
     confidence_resamples: int,
+    lps: tuple | None = None,
+    refs: tuple | None = None,
+    primary_only: bool | None = None,
+    include_human: bool | None = None,
+    outliers: tuple = (),
+    significance: bool = True,
+    input_format: str | None = None,
     _progress: Callable[[float], None] | None = None,
 ) -> TaskSetResult:
-    """The task set run on the files (cached on their content and the settings).
+    """The task set run on the files (cached on their content and the settings), with
+    ``rank``'s choices: ``lps`` (``--lp``), ``refs`` (``--refs``), ``primary_only``,
+    ``include_human`` and ``outliers`` (``((lp, systems), ...)``, ``--outliers``).
+    ``significance=False``: the point ranking only, drawn at once while PERM-BOTH runs.
     ``_progress`` (not part of the cache key) receives the fraction of the tasks' PERM-BOTH
     resamples done while it runs (:func:`dashboard.page_run.run_long`)."""
     return rank_task_set(
-        load(uploads),
-        task_set(uploads, choice, file),
+        load(uploads, input_format),
+        task_set(uploads, choice, file, lps, input_format),
         n_resamples=n_resamples,
         rng=seed,
         alpha=alpha,
         gold=gold,
+        refs=refs or None,
+        primary_only=primary_only,
+        include_human=include_human,
+        outliers=dict(outliers),
         confidence_resamples=confidence_resamples,
+        significance=significance,
         progress=_progress,
     )
 
 
-def gold_names(uploads: Uploads) -> tuple:
-    return load(uploads).gold_names()
+def gold_names(uploads: Uploads, input_format: str | None = None) -> tuple:
+    return load(uploads, input_format).gold_names()
 
 
 def is_known(result: TaskSetResult) -> bool:
@@ -85,9 +133,10 @@ def leaderboard_table(result: TaskSetResult) -> pd.DataFrame:
     rows = []
     for m in result.statistic.index:
         info = next(o.display[m] for o in result.tasks if m in o.display)
+        rank = result.rank[m]
         row = {
             "metric": info.label,
-            "cluster": int(result.rank[m]),
+            "cluster": float(rank),
             "average": float(result.statistic[m]),
         }
         if result.confidence_interval is not None:
@@ -99,7 +148,16 @@ def leaderboard_table(result: TaskSetResult) -> pd.DataFrame:
                 float(o.correlations[m]) if m in o.correlations.index else float("nan")
             )
         rows.append(row)
-    return pd.DataFrame(rows).set_index("metric")
+    table = pd.DataFrame(rows).set_index("metric")
+    table["cluster"] = table["cluster"].astype("Int64")  # <NA>: in no cluster
+    return table
+
+
+def left_out_table(result: TaskSetResult) -> pd.DataFrame:
+    """The metrics read but not ranked, and why."""
+    return pd.DataFrame(
+        {"metric": list(result.left_out), "left out, because": list(result.left_out.values())}
+    ).set_index("metric")
 
 
 def task_table(result: TaskSetResult, index: int) -> pd.DataFrame:
@@ -109,6 +167,8 @@ def task_table(result: TaskSetResult, index: int) -> pd.DataFrame:
         {
             "metric": [o.display[m].label for m in o.metrics],
             "correlation": [float(o.correlations[m]) for m in o.metrics],
-            "cluster": [int(o.rank[m]) for m in o.metrics],
+            "cluster": pd.array(
+                [None if pd.isna(o.rank[m]) else int(o.rank[m]) for m in o.metrics], dtype="Int64"
+            ),
         }
     ).set_index("metric")

@@ -32,9 +32,10 @@ def is_segment_level(uploads: Uploads) -> bool:
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def load(uploads: Uploads) -> MetaEvalData:
-    """The files read (any mix of MTME archives, long text and wide CSV)."""
-    return read_meta_eval(*uploads)
+def load(uploads: Uploads, input_format: str | None = None) -> MetaEvalData:
+    """The files read (any mix of MTME archives, long text, wide CSV and WMT segment files;
+    ``input_format``: how text files are read, None: detected)."""
+    return read_meta_eval(*uploads, input_format=input_format)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

@@ -13,10 +13,12 @@ from stats.metaeval.power import POWER, median_detectable_difference, williams_g
 from stats.readers.system_level import SystemScores, is_published_system_level
 
 #: No selection: the test set's own reference, every system, no reference-free metric.
-#: A choice is ``(refset, reference_free, exclude_systems, exclude_outliers)`` (hashable, the
-#: fields of :class:`stats.analyses.metrics.SystemsChoice`).
-ALL_SYSTEMS: tuple = (None, (), (), False)
-CHOICE_FIELDS = ("refset", "reference_free", "exclude_systems", "exclude_outliers")
+#: A choice is ``(refset, reference_free, exclude_systems, exclude_outliers,
+#: outlier_systems)`` (hashable, the fields of :class:`stats.analyses.metrics.SystemsChoice`).
+ALL_SYSTEMS: tuple = (None, (), (), False, ())
+CHOICE_FIELDS = (
+    "refset", "reference_free", "exclude_systems", "exclude_outliers", "outlier_systems"
+)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

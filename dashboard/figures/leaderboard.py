@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard.figures.clusters import CLUSTER_LINE, cluster_boundaries
@@ -15,6 +16,10 @@ from dashboard.figures.style import PALETTE, base_layout_dict, escape_html
 
 #: vertical pixels per metric row, and around them
 ROW_PX, FRAME_PX = 26, 120
+
+
+#: colour of a metric in no cluster
+NO_CLUSTER = "#9e9e9e"
 
 
 def ranking_dots(
@@ -34,15 +39,25 @@ def ranking_dots(
     Parameters
     ----------
     labels, values, rank : sequences of the same length, best first
+        ``rank`` NaN: in no cluster (an undefined correlation, or the provisional point
+        ranking before PERM-BOTH): a grey dot, no cluster line, cluster "-" in the hover.
     low, high : sequences, optional
         The confidence interval of each value (NaN: no whisker).
     """
     labels = [str(x) for x in labels]
     values = np.asarray(values, dtype=float)
-    rank = np.asarray(rank, dtype=int)
+    rank = pd.Series(list(rank), dtype="Float64").to_numpy(dtype=float, na_value=np.nan)
+    defined = ~np.isnan(rank)
     y = list(range(len(labels)))
     error = None
-    custom = np.column_stack([rank, np.full(len(labels), np.nan), np.full(len(labels), np.nan)])
+    custom = np.column_stack(
+        [
+            np.array([str(int(r)) if ok else "-" for r, ok in zip(rank, defined, strict=True)],
+                     dtype=object),
+            np.full(len(labels), np.nan),
+            np.full(len(labels), np.nan),
+        ]
+    )
     if low is not None and high is not None:
         lo, hi = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
         error = {
@@ -55,7 +70,10 @@ def ranking_dots(
             "width": 4,
         }
         custom[:, 1], custom[:, 2] = lo, hi
-    colours = [PALETTE[(r - 1) % len(PALETTE)] for r in rank]
+    colours = [
+        PALETTE[(int(r) - 1) % len(PALETTE)] if ok else NO_CLUSTER
+        for r, ok in zip(rank, defined, strict=True)
+    ]
     hover = "%{text}<br>value %{x:.4f}<br>cluster %{customdata[0]}"
     if error is not None:
         hover += "<br>CI [%{customdata[1]:.4f}, %{customdata[2]:.4f}]"
@@ -80,9 +98,10 @@ def ranking_dots(
             "y0": k - 0.5,
             "y1": k - 0.5,
             "line": {**CLUSTER_LINE, "dash": "dot"},
-            "name": f"cluster {rank[k]}",
+            "name": f"cluster {int(rank[k])}",
         }
         for k in cluster_boundaries(rank)
+        if defined[k] and defined[k - 1]
     ]
     layout = {
         **base_layout_dict(title=title, height=FRAME_PX + ROW_PX * max(1, len(labels))),

@@ -46,6 +46,7 @@ def controls(frame: pd.DataFrame) -> tuple:
     excluded = c_excl.multiselect("Exclude systems", systems, key="metrics_exclude")
     with c_out:
         outliers = st.checkbox("Exclude MAD outliers", key="metrics_outliers", help=tables.MAD_HELP)
+        published = outliers_upload("metrics_outliers_file")
         no_humans = False
         if humans:
             if "metrics_no_humans" not in st.session_state:  # default on, as in MTME
@@ -60,7 +61,26 @@ def controls(frame: pd.DataFrame) -> tuple:
                 "most metrics do not score them.",
             )
     patterns = tuple(excluded) + (HUMAN_PATTERNS if no_humans else ())
-    return (refset, tuple(free), patterns, bool(outliers))
+    return (refset, tuple(free), patterns, bool(outliers), published)
+
+
+def outliers_upload(key: str) -> tuple:
+    """An uploader for WMT's ``outliers.json``; its systems as ``((lp, systems), ...)``
+    (``()`` without a file; a bad file is one error line and stops the page)."""
+    from stats.metaeval.outliers import read_outliers_json
+
+    up = st.file_uploader(
+        "WMT outliers.json",
+        type=["json"],
+        key=key,
+        help="WMT's published outlier systems, {language pair: [system, ...]}: left out of "
+        "their language pair.",
+    )
+    if up is None:
+        return ()
+    with components.input_errors():
+        found = read_outliers_json(up.getvalue(), name=up.name)
+    return tuple((lp, tuple(s)) for lp, s in found.items())
 
 
 #: shell patterns of the names WMT and MTME give human translations

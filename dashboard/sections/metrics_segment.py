@@ -244,7 +244,9 @@ def render(uploads: Uploads) -> None:
     """Draw the segment-level section for ``uploads`` (segment-level data)."""
     presentation = components.presentation_mode()
     with components.input_errors():
-        meta_eval.load(uploads)  # parse first: a bad file stops here with one st.error
+        # parse first: a bad file stops here with one st.error; say what each was read as
+        for line in meta_eval.load(uploads).read_as.splitlines():
+            st.caption(line)
     st.subheader("Segment-level meta-evaluation")
     st.caption(
         "How well does each metric agree with human scores, as the WMT metrics task measures "

@@ -15,6 +15,7 @@ import streamlit as st
 from dashboard import components, page_run
 from dashboard.data import leaderboard, samples
 from dashboard.figures.leaderboard import ranking_dots
+from dashboard.sections.metrics_choice import outliers_upload
 
 SAMPLE_NOTE = (
     "Showing the bundled **synthetic sample data** (sample_data/meta/wmt-sample.zip: invented "
@@ -38,9 +39,24 @@ uploads, is_sample = components.file_input(
     sample_note=SAMPLE_NOTE,
 )
 
+READ_AS = {"detected from each file": None, "long text": "long", "wide CSV": "wide",
+           "WMT segment scores": "wmt-seg"}
+input_format = READ_AS[
+    st.selectbox(
+        "Read text files as",
+        list(READ_AS),
+        key="board_input_format",
+        help="As the CLI's --input-format: a file whose first line fits two formats is "
+        "refused until you choose here.",
+    )
+]
 with components.input_errors():
-    golds = list(leaderboard.gold_names(uploads))
-    default_choice = leaderboard.default_choice(uploads)
+    golds = list(leaderboard.gold_names(uploads, input_format))
+    default_choice = leaderboard.default_choice(uploads, input_format)
+    data_lps = list(leaderboard.language_pairs(uploads, input_format))
+    data_refs = list(leaderboard.references(uploads, input_format))
+    for line in leaderboard.read_as(uploads, input_format).splitlines():
+        st.caption(line)
 
 with components.controls_expander("Controls"):
     c1, c2, c3 = st.columns([3, 2, 2])
@@ -83,42 +99,99 @@ with components.controls_expander("Controls"):
     with c3:
         alpha = components.alpha_input("board_alpha")
         seed = components.seed_input("board_seed")
+    c4, c5, c6 = st.columns([3, 2, 2])
+    with c4:
+        lps = st.multiselect(
+            "Language pairs",
+            data_lps,
+            key="board_lps",
+            help="Only these language pairs' tasks (as rank --lp); empty: all of them.",
+        )
+        refs = st.multiselect(
+            "References",
+            data_refs,
+            key="board_refs",
+            help="References a metric may use (as rank --refs); empty: the standard one per "
+            "language pair. Metrics of other references are listed as left out.",
+        )
+    with c5:
+        primary_label = st.radio(
+            "Metrics",
+            ["task set's choice", "primary only", "all metrics"],
+            key="board_primary",
+            help="Primary metrics of a known test set only (rank --primary-only), or primary "
+            "and contrastive ones (rank --all-metrics).",
+        )
+        include_human = st.checkbox(
+            "Human translations as systems",
+            key="board_include_human",
+            help="Keep human translations with human scores as systems (rank "
+            "--include-human); default: left out, as mt-metrics-eval.",
+        )
+    with c6:
+        outliers = outliers_upload("board_outliers_file")
 
 gold = None if gold_label == gold_options[0] else gold_label
+settings = partial(
+    leaderboard.ranking,
+    uploads,
+    choice,
+    file,
+    gold=gold,
+    n_resamples=n_resamples,
+    seed=seed,
+    alpha=alpha,
+    confidence_resamples=200,
+    lps=tuple(lps) or None,
+    refs=tuple(refs) or None,
+    primary_only={"primary only": True, "all metrics": False}.get(primary_label),
+    include_human=True if include_human else None,
+    outliers=outliers,
+    input_format=input_format,
+)
+
+
+def draw(result, slot, *, provisional: bool) -> None:
+    """The ranking chart into ``slot`` (the point ranking first, then the final one)."""
+    table = leaderboard.leaderboard_table(result)
+    ci = result.confidence_interval
+    fig = ranking_dots(
+        list(table.index),
+        table["average"],
+        table["cluster"],
+        low=None if ci is None else table["ci low"],
+        high=None if ci is None else table["ci high"],
+        title=f"{result.task_set.name}: {len(result.tasks)} tasks"
+        + (" (provisional: no clusters yet)" if provisional else ""),
+    )
+    with slot.container(key="board_chart_point" if provisional else "board_chart"):
+        components.show_figure(
+            fig, key="board_dots_point" if provisional else "board_dots", filename="leaderboard"
+        )
+
+
+chart_slot = st.empty()
 with components.input_errors():
+    point = settings(significance=False)  # correlations and averages: seconds
+    draw(point, chart_slot, provisional=True)
     result = page_run.run_long(
-        partial(
-            leaderboard.ranking,
-            uploads,
-            choice,
-            file,
-            gold=gold,
-            n_resamples=n_resamples,
-            seed=seed,
-            alpha=alpha,
-            confidence_resamples=200,
-        ),
-        text=f"Running the task set: PERM-BOTH, {n_resamples:,} resamples per task …",
+        settings,
+        text=f"Clusters: PERM-BOTH, {n_resamples:,} resamples per task … (the chart above is "
+        "the point ranking; its clusters follow)",
         key="board_ranking",
     )
+draw(result, chart_slot, provisional=False)
 
 components.seed_caption(seed, n_resamples=n_resamples)
 for note in result.notes:
     st.caption(note)
+if result.left_out:
+    st.caption("Left out, because …")
+    components.show_table(
+        leaderboard.left_out_table(result), key="board_left_out", filename="left-out"
+    )
 
 table = leaderboard.leaderboard_table(result)
-labels = list(table.index)
-ci = result.confidence_interval
-fig = ranking_dots(
-    labels,
-    table["average"],
-    table["cluster"],
-    low=None if ci is None else table["ci low"],
-    high=None if ci is None else table["ci high"],
-    title=f"{result.task_set.name}: {len(result.tasks)} tasks",
-)
-with st.container(key="board_chart"):
-    components.show_figure(fig, key="board_dots", filename="leaderboard")
 st.caption(
     "Dots: weighted average; whiskers: 95% percentile bootstrap interval (items resampled per "
     "task, 200 resamples); dotted lines separate significance clusters at "

@@ -78,7 +78,9 @@ if meta_eval.is_segment_level(uploads) and not metrics.is_published(uploads):
     st.stop()  # the system-level Williams view below is for system-level files
 
 with components.input_errors():
-    metrics.load_system_scores(uploads)  # parse first: a bad file stops here with st.error
+    # parse first: a bad file stops here with st.error; then say what each file was read as
+    for line in metrics.load_system_scores(uploads).read_as.splitlines():
+        st.caption(line)
 
 with components.controls_expander("Controls"):
     c_lp, c_base, c_alt = st.columns([2, 2, 2])

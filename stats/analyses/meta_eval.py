@@ -24,6 +24,23 @@ from stats.metaeval.meta_eval import (
 from ..readers._common import name_list
 from ..readers.meta import MetaEvalData, MetaEvalTable
 
+
+def noted_table(data: MetaEvalData, lp: str, **options) -> MetaEvalTable:
+    """``data.table(lp, **options)``, each of its notes (systems left out: no human score,
+    human translations) and left-out metrics given as a :class:`DegenerateInputWarning`, so
+    that nothing is dropped in silence (the CLI prints them; the pages show them)."""
+    import warnings
+
+    from stats._core.errors import DegenerateInputWarning
+
+    table = data.table(lp, **options)
+    for note in table.notes:
+        warnings.warn(note, DegenerateInputWarning, stacklevel=2)
+    for metric, why in table.left_out.items():
+        warnings.warn(f"{lp}: metric {metric} left out: {why}", DegenerateInputWarning,
+                      stacklevel=2)
+    return table
+
 __all__ = ["LanguagePairMetaEvaluation", "MetaEvaluation", "meta_evaluate"]
 
 
@@ -137,7 +154,7 @@ confidence_level
             f"language pair(s) {', '.join(unknown)} not found; present: "
             f"{name_list(data.language_pairs)}"
         )
-    tables = [data.table(lp, gold=name, level=level) for lp in chosen]
+    tables = [noted_table(data, lp, gold=name, level=level) for lp in chosen]
     per_lp = []
     for table in tables:
         from_files = level == "sys" and table.gold_sys is not None

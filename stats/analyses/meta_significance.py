@@ -26,6 +26,7 @@ from stats.metaeval.soft_pairwise import soft_pairwise_accuracy
 
 from ..readers._common import name_list
 from ..readers.meta import MetaEvalData
+from .meta_eval import noted_table
 
 __all__ = [
     "LanguagePairPermBoth",
@@ -158,7 +159,7 @@ def perm_both_analysis(
     name, chosen = _chosen(data, gold, lps)
     out = []
     for k, lp in enumerate(chosen):
-        table = data.table(lp, gold=name, level=level)
+        table = noted_table(data, lp, gold=name, level=level)
         if perm_test == "pairs":
             if table.gold is None or table.metrics is None:
                 raise StatsInputError(f"{lp}: the item-pair permutation needs segment scores")
@@ -220,7 +221,7 @@ def pooled_accuracy_perm_both(
     from .meta_eval import _system_vectors
 
     name, chosen = _chosen(data, gold, lps)
-    tables = [data.table(lp, gold=name, level="sys") for lp in chosen]
+    tables = [noted_table(data, lp, gold=name, level="sys") for lp in chosen]
     vectors = [_system_vectors(t) for t in tables]
     common = [m for m in tables[0].metric_names if all(m in v[1] for v in vectors)]
     res = perm_both_pooled_accuracy(
@@ -267,7 +268,7 @@ def soft_pairwise_analysis(
     name, chosen = _chosen(data, gold, lps)
     per_lp, n_systems = {}, {}
     for lp in chosen:
-        table = data.table(lp, gold=name, level="seg")
+        table = noted_table(data, lp, gold=name, level="seg")
         per_lp[lp] = soft_pairwise_accuracy(
             table.metrics, table.gold, n_resamples=n_resamples, rng=rng
         )

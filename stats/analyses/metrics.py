@@ -33,6 +33,9 @@ from ..readers.system_level import HUMAN, LanguagePairScores, SystemScores, read
 from ..readers.wmt import select_refsets
 from ._inputs import Files, _recorded
 
+#: robust z above which the MAD rule calls a system an outlier (WMT20 metrics task)
+MAD_THRESHOLD = 2.5
+
 
 @dataclass(frozen=True, kw_only=True)
 class BlockSelection:
@@ -61,12 +64,16 @@ class SystemsChoice:
         System names or shell patterns (:func:`fnmatch.fnmatchcase`), e.g. ``'Human-*'``.
     exclude_outliers : bool
         Leave out the outliers of the block's human scores (:func:`~stats.metaeval.outliers.mad_outliers`).
+    outlier_systems : tuple of (lp, tuple of str)
+        Outliers as WMT publishes them (``outliers.json``,
+        :func:`~stats.metaeval.outliers.read_outliers_json`): left out of their language pair.
     """
 
     refset: str | None = None
     reference_free: tuple = ()
     exclude_systems: tuple = ()
     exclude_outliers: bool = False
+    outlier_systems: tuple = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -153,7 +160,7 @@ def _reference_free(data: SystemScores, names: Sequence[str]) -> SystemScores:
         return data
     frame = data.frame
     frame = frame.assign(refset=frame["refset"].where(~frame["metric"].isin(list(names)), ""))
-    return SystemScores(frame=frame, files=data.files)
+    return SystemScores(frame=frame, files=data.files, read_as=data.read_as)
 
 
 def _rows(data: SystemScores, lp: str, testset: str) -> pd.DataFrame:
@@ -214,10 +221,29 @@ def _block_scores(
     rows = rows[~rows["system"].isin(excluded)]
     human = rows[rows["metric"] == HUMAN]
     outliers: list = []
-    if choice.exclude_outliers and len(human):
-        mask = mad_outliers(human["score"].to_numpy())
-        outliers = list(human["system"][mask])
+    published = dict(choice.outlier_systems).get(lp, ())
+    if published:
+        outliers = [s for s in pd.unique(rows["system"]) if s in set(published)]
+        warnings.warn(
+            f"{where}: outliers as published left out: "
+            f"{name_list(outliers) if outliers else 'none of ' + name_list(published)}",
+            DegenerateInputWarning,
+            stacklevel=3,
+        )
         rows = rows[~rows["system"].isin(outliers)]
+        human = rows[rows["metric"] == HUMAN]
+    if choice.exclude_outliers and len(human):
+        mask = mad_outliers(human["score"].to_numpy(), threshold=MAD_THRESHOLD)
+        found = list(human["system"][mask])
+        warnings.warn(
+            f"{where}: MAD rule (robust z of the human scores > {MAD_THRESHOLD:g}): "
+            + (f"outlier(s) {name_list(found)} left out" if found
+               else f"no outlier among {len(human)} systems"),
+            DegenerateInputWarning,
+            stacklevel=3,
+        )
+        outliers += found
+        rows = rows[~rows["system"].isin(found)]
         human = human[~mask]
     dropped = []
     unscored: list = []
@@ -281,12 +307,15 @@ def _with_human(data: SystemScores) -> list:
     return [lp for lp in lps if lp in with_human]
 
 
-def _choice(refset, reference_free, exclude_systems, exclude_outliers) -> SystemsChoice:
+def _choice(
+    refset, reference_free, exclude_systems, exclude_outliers, outlier_systems=None
+) -> SystemsChoice:
     return SystemsChoice(
         refset=refset,
         reference_free=tuple(reference_free or ()),
         exclude_systems=tuple(exclude_systems or ()),
         exclude_outliers=bool(exclude_outliers),
+        outlier_systems=tuple((lp, tuple(s)) for lp, s in dict(outlier_systems or {}).items()),
     )
 
 
@@ -324,6 +353,7 @@ def metrics_analysis(
     reference_free: Sequence[str] = (),
     exclude_systems: Sequence[str] = (),
     exclude_outliers: bool = False,
+    outlier_systems=None,
     lp: str | None = None,
     human_score: str = "z",
 ) -> MetricsAnalysis:
@@ -350,8 +380,8 @@ def metrics_analysis(
         test set, each its own block.
     alternative, confidence_level, sign_align
         As in :func:`stats.metaeval.williams.williams_all_pairs`.
-    refset, reference_free, exclude_systems, exclude_outliers
-        As in :class:`SystemsChoice`.
+    refset, reference_free, exclude_systems, exclude_outliers, outlier_systems
+        As in :class:`SystemsChoice` (``outlier_systems`` also a mapping lp -> systems).
     lp, human_score
         As in :func:`read_metric_scores` (not used when ``files`` is a SystemScores): the
         language pair of DA files whose name ends in none, and the DA score (``'z'`` or
@@ -374,7 +404,7 @@ def metrics_analysis(
         if isinstance(files, SystemScores)
         else read_metric_scores(files, lp=lp, human_score=human_score)
     )
-    choice = _choice(refset, reference_free, exclude_systems, exclude_outliers)
+    choice = _choice(refset, reference_free, exclude_systems, exclude_outliers, outlier_systems)
     data = _reference_free(data, choice.reference_free)
     analyses: dict[str, LanguagePairTests] = {}
     problems: dict[str, str] = {}

@@ -9,7 +9,7 @@ For each task and language pair the gold, references and human systems are chose
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -35,6 +35,7 @@ from stats.metaeval.task_sets import (
     combine_tasks,
     read_task_set,
     task_pvalues,
+    undefined_items,
 )
 
 from ..readers._common import name_list
@@ -67,16 +68,25 @@ def load_task_set(spec: str) -> TaskSet:
 
 
 def _gold_for(data: MetaEvalData, lp: str, task, info, notes: list) -> str:
+    """The gold of ``lp`` in ``task``, from that language pair alone: the task's ``gold``,
+    else the test set's standard gold, else the pair's only (or first, with a note) type."""
     present = data.gold_names(lp)
+    if not present:
+        raise StatsInputError(f"{lp}: no human (gold) scores for this language pair")
     if task.gold is not None:
-        return data.choose_gold(task.gold)
+        match = [g for g in present if g.lower() == str(task.gold).lower()]
+        if not match:
+            raise StatsInputError(
+                f"{lp}: no human scores of type {task.gold!r} for this language pair; "
+                f"present for {lp}: {', '.join(present)}"
+            )
+        return match[0]
     if info is not None:
         std = info.std_gold.get(task.level)
         match = [g for g in present if g.lower() == str(std).lower()]
         if match:
             return match[0]
-    if not present:
-        raise StatsInputError(f"{lp}: no human (gold) scores")
+        notes.append(f"{lp}: the standard gold {std!r} is not in the data")
     notes.append(
         f"{lp}: gold {present[0]!r} taken (the first of {', '.join(present)})"
         if len(present) > 1
@@ -119,6 +129,8 @@ def rank_task_set(
     gold: str | None = None,
     confidence_resamples: int = 0,
     confidence_level: float = 0.95,
+    significance: bool = True,
+    outliers: Mapping[str, Sequence[str]] | None = None,
     progress=None,
 ) -> TaskSetResult:
     """Run every task of ``task_set`` on ``data`` and rank the metrics on the weighted average.
@@ -143,6 +155,13 @@ def rank_task_set(
     confidence_resamples, confidence_level
         Bootstrap resamples of the items per task for a percentile interval of each average
         (:func:`stats.metaeval.task_sets.average_confidence_intervals`; 0: none).
+    outliers : mapping, optional
+        Language pair -> systems left out of its tasks (WMT's ``outliers.json``,
+        :func:`stats.metaeval.outliers.read_outliers_json`), each named in the notes.
+    significance : bool
+        False: the point ranking only (correlations, averages, average order), with no
+        PERM-BOTH resampling: every p-value undefined and no metric in a cluster (a
+        provisional ranking the Leaderboard draws at once; ``n_resamples`` is then unused).
     progress : callable or None
         Called as ``progress(fraction)`` with the share of the PERM-BOTH pieces done (every
         task's chunks of resamples in turn, each an equal part; increasing, 1.0 last); a
@@ -184,8 +203,9 @@ def rank_task_set(
         )
         task_set = task_set.restricted(present)
     prepared, infos, meta, meta_names = [], {}, [], {}
+    left_out: dict = {}
     for index, task in enumerate(task_set.tasks):
-        if gold is not None:
+        if gold is not None:  # the caller's choice, for every task (never a task's own)
             task = replace(task, gold=gold)
         if (
             refs is not None
@@ -206,7 +226,7 @@ def rank_task_set(
         used_refs: list = []
         for lp in task.lps:
             info = known_test_set(test_set, lp)
-            gold = _gold_for(data, lp, task, info, notes)
+            lp_gold = _gold_for(data, lp, task, info, notes)
             task_refs = task.refs if task.refs is not None else _refs_for(data, lp, info, notes)
             primary = sorted(info.primary_metrics) if (task.primary_only and info) else None
             pair = data.pairs[lp]
@@ -223,13 +243,17 @@ def rank_task_set(
                 primary = None
             table = data.table(
                 lp,
-                gold=gold,
+                gold=lp_gold,
                 level="seg" if task.level == "sys" else task.level,
                 refs=task_refs if task_refs else None,
                 close_refs=task.close_refs,
                 include_human=task.include_human,
                 primary=primary,
+                exclude=tuple((outliers or {}).get(lp, ())),
             )
+            notes.extend(table.notes)
+            for m, why in table.left_out.items():
+                left_out.setdefault(m, f"{lp}: {why}")
             parsed = {m: parse_metric_name(m, pair.references) for m in table.metric_names}
             counts = Counter(b for b, _ in parsed.values())
             names[lp] = {}
@@ -242,7 +266,7 @@ def rank_task_set(
                     noref=r is not None and not r,
                 )
             tables.append(table)
-            golds.append(gold)
+            golds.append(lp_gold)
             used_refs.extend(task_refs)
         task = replace(task, gold=",".join(dict.fromkeys(golds)))
         if task.perm_test != "scores" and not PERM_TEST_SUPPORTED:
@@ -255,7 +279,9 @@ def rank_task_set(
         prepared.append(p)
         meta.append((task, tables, tuple(dict.fromkeys(used_refs))))
         meta_names[index] = names
-    jobs = [(p, piece) for p in prepared for piece in pieces(p, n_resamples)]
+    jobs = (
+        [(p, piece) for p in prepared for piece in pieces(p, n_resamples)] if significance else []
+    )
     if scheduler is None and progress is not None:  # here, piece by piece, with progress
         results = [
             piece_draws(p, piece, seed, progress=part(progress, k, len(jobs)))
@@ -270,15 +296,18 @@ def rank_task_set(
         by_task.setdefault(p.index, {})[piece] = arr
     outcomes = []
     for p, (task, tables, task_refs_used) in zip(prepared, meta, strict=True):
-        draws = assemble(p, n_resamples, by_task.get(p.index, {}))
-        n_used = np.full(p.n_pairs, n_resamples)
+        used = n_resamples if significance else 0
+        draws = assemble(p, used, by_task.get(p.index, {}))
+        n_used = np.full(p.n_pairs, used)
         pval = task_pvalues(p.order, draws, n_used, p.correlations)
-        rank = significance_clusters(pval, alpha=alpha)
+        corr = pd.Series({m: p.correlations[m] for m in p.order}, dtype=float)
+        undefined = undefined_items(corr) if significance else list(p.order)
+        rank = significance_clusters(pval, alpha=alpha, undefined=undefined)
         outcomes.append(
             TaskOutcome(
                 task=task,
                 metrics=p.order,
-                correlations=pd.Series({m: p.correlations[m] for m in p.order}, dtype=float),
+                correlations=corr,
                 draws=draws,
                 n_resamples_used=n_used,
                 pvalue=pval,
@@ -293,7 +322,7 @@ def rank_task_set(
                     task,
                     tables,
                     meta_names[p.index],
-                    confidence_resamples,
+                    confidence_resamples if significance else 0,
                     confidence_level,
                     seed,
                 ),
@@ -308,8 +337,18 @@ def rank_task_set(
         notes=tuple(dict.fromkeys(notes)),
         test_set=test_set,
         confidence_level=confidence_level,
+        significance=significance,
     )
-    return result
+    ranked = set(result.statistic.index)
+    for m in dict.fromkeys(m for o in outcomes for m in o.metrics):
+        if m not in ranked:
+            lacking = [
+                f"task {i + 1} ({o.task.label})"
+                for i, o in enumerate(outcomes)
+                if m not in o.correlations.index
+            ]
+            left_out[m] = f"not in every task (missing from {', '.join(lacking)})"
+    return replace(result, left_out={m: r for m, r in left_out.items() if m not in ranked})
 
 
 def _bootstrap(prepared, task, tables, names, n_resamples, confidence_level, seed):

@@ -47,6 +47,15 @@ def jsonable(obj):
     return obj
 
 
+def say_read_as(read_as: str) -> None:
+    """What the readers read each input file as (``NAME: read as ...``), one line per file on
+    stderr (the lines of ``read_as``), before any result."""
+    import sys
+
+    for line in filter(None, read_as.splitlines()):
+        print(f"note: {line}", file=sys.stderr)
+
+
 def dumps(obj) -> str:
     """Deterministic JSON text (same input, byte-identical output)."""
     return json.dumps(jsonable(obj), indent=2, allow_nan=False)

@@ -47,6 +47,7 @@ from ._common import (
     dumps,
     matrix_tsv,
     pvalue_matrix_json,
+    say_read_as,
     significance_json,
     significance_tsv,
     table_tsv,
@@ -72,6 +73,12 @@ def add_parser(subparsers) -> None:
         metavar="PATH",
         help="MTME directory (or .zip/.tar.gz of one), long METRIC LP TESTSET SYSTEM SEGMENT "
         "SCORE text, or wide CSV lp,system,segment,human,<metric>...; several are merged",
+    )
+    p.add_argument(
+        "--input-format",
+        choices=["long", "wide", "wmt-seg"],
+        help="how to read the text files of --data (default: detected from each file's "
+        "first line; a file that fits two formats is refused and names this option)",
     )
     p.add_argument("--gold", metavar="NAME", help="human score type (default: the only one)")
     p.add_argument("--lp", nargs="+", metavar="LP", help="language pairs (default: all)")
@@ -191,6 +198,7 @@ def _soft_pairwise(args, data) -> str:
     if tests:
         doc.update(test=args.test, test_resamples=args.resamples, alpha=args.alpha,
                    correction=args.correction, early_stopping=args.early_stopping)
+    doc["read_as"] = data.read_as
     if args.format == "json":
         return dumps(doc)
     head = (
@@ -250,7 +258,6 @@ def _pooled_test(args, data, res):
 
 
 def run(args: argparse.Namespace) -> str:
-    from ..analyses.meta_eval import meta_evaluate
     from ..readers.meta import read_meta_eval
 
     if args.confidence_resamples < 0:
@@ -263,9 +270,17 @@ def run(args: argparse.Namespace) -> str:
         raise StatsInputError("--epsilon and --tie-calibration apply to --correlation acc23 only")
     if args.threshold != KENDALL_LIKE_THRESHOLD and args.correlation != "kendall-like":
         raise StatsInputError("--threshold applies to --correlation kendall-like only")
-    data = read_meta_eval(*args.data)
-    if args.correlation == SOFT_PAIRWISE_ACCURACY:
-        return _soft_pairwise(args, data)
+    data = read_meta_eval(*args.data, input_format=args.input_format)
+    text = _soft_pairwise(args, data) if args.correlation == SOFT_PAIRWISE_ACCURACY else (
+        _evaluate(args, data)
+    )
+    say_read_as(data.read_as)  # after the results: an error stays one line
+    return text
+
+
+def _evaluate(args: argparse.Namespace, data) -> str:
+    from ..analyses.meta_eval import meta_evaluate
+
     res = meta_evaluate(
         data,
         **_settings(args),
@@ -325,6 +340,7 @@ def run(args: argparse.Namespace) -> str:
                 "correlation": res.across_language_pairs,
                 **_test_json(pooled, args),
             }
+        doc["read_as"] = data.read_as
         return dumps(doc)
     head = f"# level={res.level} correlation={res.correlation} grouping={res.grouping}"
     if args.epsilon is not None:

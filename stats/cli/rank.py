@@ -17,7 +17,11 @@ JSON output::
      "average": {metric: value}, "average_rank": {metric: value},
      "pvalues": {a: {b: p}},          # a above b on the average
      "rank": {metric: cluster},
-     "metrics": {metric: {"label", "primary", "noref"}}}
+     "metrics": {metric: {"label", "primary", "noref"}},
+     "left_out": {metric: reason},    # read but not ranked, and why
+     "read_as": "NAME: read as ..."}  # one line per --data file
+
+``read_as`` says what each --data file was read as (also a line on stderr).
 
 The text, TSV and LaTeX forms are MTME's MetricsTable: one row per metric (``*`` before a
 metric that is not primary, ``[noref]`` after a source-based one), the average with its
@@ -30,7 +34,7 @@ import argparse
 
 from stats._core.errors import StatsInputError
 
-from ._common import check_alpha_option, dumps, pvalue_matrix_json
+from ._common import check_alpha_option, dumps, pvalue_matrix_json, say_read_as
 from .randomized import DEFAULT_SEED
 
 
@@ -98,6 +102,18 @@ def add_parser(subparsers) -> None:
         help="primary and contrastive metrics",
     )
     p.add_argument(
+        "--input-format",
+        choices=["long", "wide", "wmt-seg"],
+        help="how to read the text files of --data (default: detected from each file's "
+        "first line; a file that fits two formats is refused and names this option)",
+    )
+    p.add_argument(
+        "--outliers",
+        metavar="FILE",
+        help="WMT's outliers.json ({lp: [system, ...]}): those systems are left out of "
+        "their language pair's tasks",
+    )
+    p.add_argument(
         "--resamples",
         type=int,
         default=1000,
@@ -143,15 +159,26 @@ def _fmt(v, spec="{:.4f}") -> str:
     return "--" if v is None or (isinstance(v, float) and math.isnan(v)) else spec.format(v)
 
 
+def _cluster(value) -> int | None:
+    """A cluster rank, None for a metric in no cluster (undefined correlation)."""
+    import math
+
+    return None if value is None or math.isnan(float(value)) else int(value)
+
+
+def _rank_text(r) -> str:
+    return "-" if r is None else str(r)
+
+
 def _table_rows(res):
-    """(label, [(value, rank) for the average and each task])."""
+    """(label, [(value, rank) for the average and each task]); rank None: in no cluster."""
     rows = []
     for m in res.statistic.index:
         info = next(o.display[m] for o in res.tasks if m in o.display)
-        cells = [(float(res.statistic[m]), int(res.rank[m]))]
+        cells = [(float(res.statistic[m]), _cluster(res.rank[m]))]
         for o in res.tasks:
             cells.append(
-                (float(o.correlations[m]), int(o.rank[m])) if m in o.rank else (None, None)
+                (float(o.correlations[m]), _cluster(o.rank[m])) if m in o.rank else (None, None)
             )
         rows.append((info.label, cells))
     return rows
@@ -171,14 +198,18 @@ def _tsv(res) -> str:
     lines = ["\t".join(h[:1] + [x + "\t" for x in h[1:-1]] + h[-1:]) for h in _headers(res)]
     for label, cells in _table_rows(res):
         lines.append(
-            "\t".join([label] + ["--\t--" if c is None else f"{r:d}\t{c:f}" for c, r in cells])
+            "\t".join(
+                [label]
+                + ["--\t--" if c is None else f"{_rank_text(r)}\t{_fmt(c, '{:f}')}" for c, r in cells]
+            )
         )
     return "\n".join(lines)
 
 
 def _text(res) -> str:
     rows = [
-        [label] + ["--" if c is None else f"{r}{c:7.4f}" for c, r in cells]
+        [label]
+        + ["--" if c is None else f"{_rank_text(r)}{_fmt(c, '{:7.4f}'):>7}" for c, r in cells]
         for label, cells in _table_rows(res)
     ]
     heads = _headers(res)
@@ -224,7 +255,7 @@ def _latex(res) -> str:
             if c is None:
                 parts.append("-- & --")
                 continue
-            cs, rs = f"{c:0.3f}", f"{r:d}"
+            cs, rs = _fmt(c, "{:0.3f}"), _rank_text(r)
             if r == 1:
                 cs, rs = f"\\textbf{{{cs}}}", f"\\textbf{{{rs}}}"
             parts.append(f"{rs} & {cs}")
@@ -233,7 +264,7 @@ def _latex(res) -> str:
     return "\n".join(out)
 
 
-def _json(res) -> str:
+def _json(res, read_as: str = "") -> str:
     tasks = []
     for o, w in zip(res.tasks, res.weights, strict=True):
         t = o.task
@@ -253,7 +284,7 @@ def _json(res) -> str:
                 "n_systems": o.n_systems,
                 "n_items": o.n_items,
                 "correlations": {m: o.correlations[m] for m in o.metrics},
-                "rank": {m: int(o.rank[m]) for m in o.metrics},
+                "rank": {m: _cluster(o.rank[m]) for m in o.metrics},
             }
         )
     infos: dict = {}
@@ -272,8 +303,10 @@ def _json(res) -> str:
         "average": dict(res.statistic.items()),
         "average_rank": dict(res.average_rank.items()),
         "pvalues": pvalue_matrix_json(res.pvalue),
-        "rank": {m: int(r) for m, r in res.rank.items()},
+        "rank": {m: _cluster(r) for m, r in res.rank.items()},
         "metrics": infos,
+        "left_out": dict(res.left_out),
+        "read_as": read_as,
     }
     if res.confidence_interval is not None:
         doc["ci"] = {m: [r.low, r.high] for m, r in res.confidence_interval.iterrows()}
@@ -306,7 +339,12 @@ def run(args: argparse.Namespace) -> str:
     if test_set is None and task_set.test_set is None and len(args.data) == 1:
         name = Path(args.data[0]).name.lower()
         test_set = name if name in TEST_SETS else None
-    data = read_meta_eval(*args.data)
+    outliers = None
+    if args.outliers:
+        from stats.metaeval.outliers import read_outliers_json
+
+        outliers = read_outliers_json(Path(args.outliers), name=args.outliers)
+    data = read_meta_eval(*args.data, input_format=args.input_format)
     res = rank_task_set(
         data,
         task_set,
@@ -321,15 +359,19 @@ def run(args: argparse.Namespace) -> str:
         scheduler=args.scheduler,
         confidence_resamples=args.confidence_resamples,
         confidence_level=args.confidence_level,
+        outliers=outliers,
     )
+    say_read_as(data.read_as)  # after the results: an error stays one line
     if args.format == "json":
-        return _json(res)
+        return _json(res, data.read_as)
     head = (
         f"# task set {res.task_set.name} ({res.task_set.source}); test set "
         f"{res.test_set or 'unknown'}; "
         f"n_resamples={res.n_resamples} seed={res.seed} alpha={res.alpha:g}"
     )
-    notes = [f"# {n}" for n in res.notes]
+    notes = [f"# {n}" for n in res.notes] + [
+        f"# left out, because {why}: {m}" for m, why in res.left_out.items()
+    ]
     golds = [
         f"# task{i + 1}: {o.task.name} refs={','.join(o.refs) or '-'}"
         for i, o in enumerate(res.tasks)

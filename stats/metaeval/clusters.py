@@ -30,7 +30,11 @@ __all__ = ["significance_clusters"]
 
 
 def significance_clusters(
-    pvalue: pd.DataFrame, *, alpha: float = 0.05, order: Sequence[str] | None = None
+    pvalue: pd.DataFrame,
+    *,
+    alpha: float = 0.05,
+    order: Sequence[str] | None = None,
+    undefined: Sequence[str] = (),
 ) -> pd.Series:
     r"""Cluster ranks of the items of a "p in the row of the winner" grid.
 
@@ -58,11 +62,15 @@ def significance_clusters(
     order : sequence of str, optional
         The items, best first (default: ``pvalue.index``, which the grids of :mod:`stats`
         already order best first).
+    undefined : sequence of str
+        Items whose statistic is undefined (e.g. a NaN correlation): they join no cluster
+        (rank NaN) and open none.
 
     Returns
     -------
     pandas.Series of int
-        Rank (1 = top cluster) per item, indexed by ``order``.
+        Rank (1 = top cluster) per item, indexed by ``order`` (float, with NaN for the
+        ``undefined`` items, when there are any).
 
     Raises
     ------
@@ -93,10 +101,19 @@ def significance_clusters(
         raise StatsInputError(
             f"pvalue has no row/column for {', '.join(map(str, missing))} (order)"
         )
+    skip = set(undefined)
+    if skip:
+        defined = [s for s in items if s not in skip]
+        ranks_defined = significance_clusters(pvalue, alpha=alpha, order=defined)
+        out = pd.Series(np.nan, index=pd.Index(items, dtype=object), name="rank", dtype=float)
+        out[defined] = ranks_defined.to_numpy(dtype=float)
+        return out
     p = pvalue.loc[items, items].to_numpy(dtype=float)
     with np.errstate(invalid="ignore"):
         beats = p < alpha  # beats[j, i]: j significantly better than i
     ranks = np.ones(len(items), dtype=int)
+    if not items:
+        return pd.Series(ranks, index=pd.Index(items, dtype=object), name="rank")
     start, rank = 0, 1
     for i in range(1, len(items)):  # sequential by definition: each cluster starts where the last broke
         if beats[start:i, i].any():

@@ -8,7 +8,7 @@ import numpy as np
 
 from stats._core.errors import StatsInputError
 
-__all__ = ["MAD_SCALE", "mad_outliers"]
+__all__ = ["MAD_SCALE", "mad_outliers", "read_outliers_json"]
 
 #: consistency constant of the MAD for normal data (R's ``mad``; :math:`1/\Phi^{-1}(3/4)`)
 MAD_SCALE = 1.4826
@@ -71,3 +71,54 @@ def mad_outliers(values, *, threshold: float = 2.5) -> np.ndarray:
     if mad == 0:
         return np.zeros(x.shape, dtype=bool)
     return dev / mad > threshold
+
+
+def read_outliers_json(source, *, name: str | None = None) -> dict:
+    """WMT's published outlier systems (``outliers.json`` of the WMT20 metrics task): an object
+    ``{language pair: [system, ...]}``, as ``{lp: tuple of systems}``.
+
+    ``source``: a path, or the file's bytes / text (an upload; ``name`` names it in messages).
+
+    Examples
+    --------
+    >>> read_outliers_json(b'{"cs-en": ["zlabs-nlp.1149", "CUNI-DocTransformer.1457"]}')
+    {'cs-en': ('zlabs-nlp.1149', 'CUNI-DocTransformer.1457')}
+
+    Raises
+    ------
+    StatsInputError
+        Unreadable file, not JSON, or not an object of lists of system names (one line naming
+        the file and the language pair).
+    """
+    import json
+    from pathlib import Path
+
+    label = name or (str(source) if not isinstance(source, (bytes, str)) else "outliers.json")
+    try:
+        if isinstance(source, bytes):
+            text = source.decode("utf-8-sig")
+        elif isinstance(source, str) and source.lstrip().startswith("{"):
+            text = source
+        else:
+            label = name or str(source)
+            text = Path(source).read_text(encoding="utf-8-sig")
+        doc = json.loads(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise StatsInputError(f"{label}: cannot read the outliers file ({exc})") from None
+    except json.JSONDecodeError as exc:
+        raise StatsInputError(f"{label}, line {exc.lineno}: not valid JSON ({exc.msg})") from None
+    except (RecursionError, ValueError):
+        raise StatsInputError(f"{label}: not usable JSON (nested too deeply or too large)") from None
+    if not isinstance(doc, dict):
+        raise StatsInputError(
+            f"{label}: expected an object {{language pair: [system, ...]}}; got "
+            f"{type(doc).__name__}"
+        )
+    out = {}
+    for lp, systems in doc.items():
+        if not isinstance(systems, list) or not all(isinstance(s, str) for s in systems):
+            raise StatsInputError(
+                f"{label}: {lp!r} must list system names; got {type(systems).__name__}"
+            )
+        out[str(lp)] = tuple(systems)
+    return out

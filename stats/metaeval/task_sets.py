@@ -76,7 +76,9 @@ __all__ = [
     "average_ranks",
     "combine_tasks",
     "correlation_range",
+    "normalise_weights",
     "read_task_set",
+    "undefined_items",
 ]
 
 #: correlations whose values lie in [0, 1] (MTME's ``TaskResults.range``: accuracy, pce and
@@ -85,6 +87,27 @@ ZERO_ONE = frozenset({"acc23", "pairwise-accuracy", SOFT_PAIRWISE_ACCURACY})
 ALL_CORRELATIONS = (*CORRELATIONS, SOFT_PAIRWISE_ACCURACY)
 PERM_TESTS = ("scores", "pairs")
 _TOL = 1e-12
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+
+
+def _finite(value) -> bool:
+    """Whether a number is a finite float (an integer too large for a float is not)."""
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
+
+
+def _short(value, limit: int = 40) -> str:
+    """``repr`` of a value cut to ``limit`` characters (a 5,000-digit weight stays one line)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        text = str(value) if value.bit_length() < 200 else f"an integer of {len(format(value, 'x'))*4} bits"
+        return text
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def correlation_range(correlation: str) -> tuple[float, float]:
@@ -158,11 +181,37 @@ class Task:
         ):
             raise StatsInputError(f"{where}: {self.correlation} is system-level: level 'sys'")
         if self.weight is not None and not (
-            isinstance(self.weight, (int, float))
-            and math.isfinite(self.weight)
-            and self.weight >= 0
+            _is_number(self.weight) and _finite(self.weight) and self.weight >= 0
         ):
-            raise StatsInputError(f"{where}: weight must be a number >= 0; got {self.weight!r}")
+            raise StatsInputError(
+                f"{where}: weight must be a number >= 0; got {_short(self.weight)}"
+            )
+        if self.epsilon is not None and not (
+            _is_number(self.epsilon) and _finite(self.epsilon) and self.epsilon >= 0
+        ):
+            raise StatsInputError(
+                f"{where}: epsilon must be a number >= 0; got {_short(self.epsilon)}"
+            )
+        if not (_is_number(self.threshold) and _finite(self.threshold)):
+            raise StatsInputError(
+                f"{where}: threshold must be a number; got {_short(self.threshold)}"
+            )
+        for name in ("include_human", "primary_only", "tie_calibration"):
+            if not isinstance(getattr(self, name), bool):
+                raise StatsInputError(
+                    f"{where}: {name} must be true or false; got {_short(getattr(self, name))}"
+                )
+        if self.gold is not None and not isinstance(self.gold, str):
+            raise StatsInputError(f"{where}: gold must be a name; got {_short(self.gold)}")
+        for name in ("refs", "close_refs"):
+            value = getattr(self, name)
+            if value is None and name == "refs":
+                continue
+            if not isinstance(value, tuple) or not all(isinstance(r, str) for r in value):
+                raise StatsInputError(
+                    f"{where}: {name} must be a reference name or a list of them; got "
+                    f"{_short(value)}"
+                )
 
     @property
     def lps(self) -> tuple:
@@ -221,6 +270,24 @@ def assign_weights(tasks: Sequence[Task], attrs: Sequence[str], total: float = 1
     return out
 
 
+def normalise_weights(raw: Sequence[float], where: str) -> tuple:
+    """Weights divided by their sum, without overflow: scaled by the largest first (so
+    ``1e308, 1e308`` are ``0.5, 0.5``).
+
+    Examples
+    --------
+    >>> normalise_weights([1e308, 1e308], "task set")
+    (0.5, 0.5)
+    """
+    values = [float(w) for w in raw]
+    top = max(values, default=0.0)
+    if not top > 0 or not math.isfinite(top):
+        raise StatsInputError(f"{where}: the weights sum to {sum(values)}; need > 0")
+    scaled = [w / top for w in values]
+    total = math.fsum(scaled)
+    return tuple(w / total for w in scaled)
+
+
 @dataclass(frozen=True, kw_only=True)
 class TaskSet:
     """Tasks and their weights (normalised to sum 1), with where the list comes from."""
@@ -243,13 +310,10 @@ class TaskSet:
             raw = [1.0 if w is None else float(w) for w in given]
         else:
             raw = assign_weights(tasks, list(weight_by))
-        total = sum(raw)
-        if not total > 0:
-            raise StatsInputError(f"task set {name!r}: the weights sum to {total}; need > 0")
         return cls(
             name=name,
             tasks=tasks,
-            weights=tuple(w / total for w in raw),
+            weights=normalise_weights(raw, f"task set {name!r}"),
             source=source,
             test_set=test_set,
         )
@@ -265,8 +329,9 @@ class TaskSet:
             weights.append(w)
         if not keep:
             raise StatsInputError(f"task set {self.name!r} has no task for {', '.join(lps)}")
-        total = sum(weights)
-        return replace(self, tasks=tuple(keep), weights=tuple(w / total for w in weights))
+        return replace(
+            self, tasks=tuple(keep), weights=normalise_weights(weights, f"task set {self.name!r}")
+        )
 
 
 _TASK_KEYS = {f.name for f in fields(Task)}
@@ -294,12 +359,20 @@ def _task_from_dict(raw, where: str, defaults: Mapping) -> Task:
     for key in ("refs", "close_refs"):
         if isinstance(spec.get(key), str):
             spec[key] = (spec[key],)
-        elif spec.get(key) is not None:
+        elif isinstance(spec.get(key), list):
             spec[key] = tuple(spec[key])
     if isinstance(spec.get("lp"), list):
+        if not spec["lp"] or not all(isinstance(x, str) for x in spec["lp"]):
+            raise StatsInputError(
+                f"{where}: lp must be a language pair or a list of them; got {_short(spec['lp'])}"
+            )
         spec["lp"] = ",".join(spec["lp"])
     if "lp" not in spec:
         raise StatsInputError(f"{where}: every task needs an 'lp'")
+    if not isinstance(spec["lp"], str):
+        raise StatsInputError(
+            f"{where}: lp must be a language pair or a list of them; got {_short(spec['lp'])}"
+        )
     try:
         return Task(**spec)
     except StatsInputError as exc:
@@ -343,6 +416,8 @@ def read_task_set(path, *, text: str | bytes | None = None) -> TaskSet:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise StatsInputError(f"{path}: not valid TOML ({exc})") from None
+        except RecursionError:
+            raise StatsInputError(f"{path}: TOML nested too deeply for a task set") from None
     else:
         try:
             doc = json.loads(text)
@@ -350,6 +425,10 @@ def read_task_set(path, *, text: str | bytes | None = None) -> TaskSet:
             raise StatsInputError(
                 f"{path}, line {exc.lineno}: not valid JSON ({exc.msg})"
             ) from None
+        except RecursionError:
+            raise StatsInputError(f"{path}: JSON nested too deeply for a task set") from None
+        except ValueError as exc:  # an integer of more digits than Python converts
+            raise StatsInputError(f"{path}: not a usable JSON number ({exc})") from None
     if not isinstance(doc, Mapping) or not isinstance(doc.get("tasks"), list):
         raise StatsInputError(f"{path}: expected an object with a 'tasks' list")
     defaults = doc.get("defaults", {})
@@ -361,12 +440,20 @@ def read_task_set(path, *, text: str | bytes | None = None) -> TaskSet:
     weight_by = doc.get("weight_by", [])
     if isinstance(weight_by, str):
         weight_by = [weight_by]
+    if not isinstance(weight_by, list) or not all(isinstance(a, str) for a in weight_by):
+        raise StatsInputError(
+            f"{path}: weight_by must be a task attribute or a list of them; got "
+            f"{_short(weight_by)}"
+        )
+    test_set = doc.get("test_set")
+    if test_set is not None and not isinstance(test_set, str):
+        raise StatsInputError(f"{path}: test_set must be a name; got {_short(test_set)}")
     return TaskSet.from_tasks(
         tasks,
         name=str(doc.get("name", p.stem)),
         weight_by=weight_by,
         source=str(doc.get("source", path)),
-        test_set=doc.get("test_set"),
+        test_set=test_set,
     )
 
 
@@ -422,6 +509,11 @@ class TaskOutcome:
     bootstrap: dict | None = None
 
 
+def undefined_items(values: pd.Series) -> list:
+    """The items whose value is NaN (they join no significance cluster)."""
+    return [m for m, v in values.items() if isinstance(v, float) and math.isnan(v)]
+
+
 def task_pvalues(metrics, draws, n_used, correlations) -> pd.DataFrame:
     """PERM-BOTH p-values of one task from its draws: share of a pair's draws at least its
     observed difference (row better than column)."""
@@ -436,7 +528,8 @@ def task_pvalues(metrics, draws, n_used, correlations) -> pd.DataFrame:
         hit = (draws >= delta - tol) & valid
     p = hit.sum(axis=0) / np.maximum(n_used, 1)
     out = np.full((k, k), np.nan)
-    out[iu] = np.where(n_used > 0, p, np.nan)
+    # an undefined correlation makes every p-value against it undefined (never 0)
+    out[iu] = np.where((n_used > 0) & ~np.isnan(delta), p, np.nan)
     return pd.DataFrame(out, index=list(metrics), columns=list(metrics))
 
 
@@ -462,7 +555,7 @@ def average_ranks(outcomes: Sequence[TaskOutcome], weights: Sequence[float]) -> 
     values = {
         m: sum(float(o.rank[m]) * w for o, w in zip(outcomes, weights, strict=True)) for m in common
     }
-    order = sorted(values, key=lambda m: (values[m], m))
+    order = sorted(values, key=lambda m: (math.isnan(values[m]), np.nan_to_num(values[m]), m))
     return pd.Series({m: values[m] for m in order}, dtype=float, name="average_rank")
 
 
@@ -510,7 +603,7 @@ def average_pvalues(
     tol = _TOL * np.maximum(1.0, np.abs(observed))
     with np.errstate(invalid="ignore"):
         hit = (null >= observed - tol) & (rows < max_draws[None, :])
-    out[iu] = hit.sum(axis=0) / max_draws
+    out[iu] = np.where(np.isnan(observed), np.nan, hit.sum(axis=0) / max_draws)
     return pd.DataFrame(out, index=metrics, columns=metrics)
 
 
@@ -560,6 +653,9 @@ class TaskSetResult(StatisticPvalue):
     weights : tuple of float
     task_set : TaskSet
     n_resamples, seed, alpha
+    left_out : dict
+        Metric read from the files but not ranked -> why (another reference, not primary, not
+        in every task, ...).
     """
 
     statistic: pd.Series
@@ -576,6 +672,8 @@ class TaskSetResult(StatisticPvalue):
     test_set: str | None = None
     confidence_interval: pd.DataFrame | None = None
     confidence_level: float = 0.95
+    left_out: dict = field(default_factory=dict)
+    significance: bool = True
 
     @property
     def average(self) -> pd.Series:
@@ -595,16 +693,24 @@ def combine_tasks(
     notes=(),
     test_set: str | None = None,
     confidence_level: float = 0.95,
+    significance: bool = True,
 ) -> TaskSetResult:
-    """The global ranking of a task set from its tasks' outcomes (module notes)."""
+    """The global ranking of a task set from its tasks' outcomes (module notes);
+    ``significance=False``: the point ranking only (p-values undefined, no clusters)."""
     alpha = check_alpha(alpha)
     outcomes = tuple(outcomes)
     weights = task_set.weights
     average = average_correlations(outcomes, weights)
     if average.empty:
         raise StatsInputError(f"task set {task_set.name!r}: no metric is present in every task")
-    pvalue = average_pvalues(outcomes, weights, average)
-    rank = significance_clusters(pvalue, alpha=alpha)
+    if significance:
+        pvalue = average_pvalues(outcomes, weights, average)
+        undefined = undefined_items(average)
+    else:
+        k = len(average)
+        pvalue = pd.DataFrame(np.full((k, k), np.nan), index=average.index, columns=average.index)
+        undefined = list(average.index)
+    rank = significance_clusters(pvalue, alpha=alpha, undefined=undefined)
     return TaskSetResult(
         statistic=average,
         pvalue=pvalue,
@@ -622,4 +728,5 @@ def combine_tasks(
             outcomes, weights, average, confidence_level
         ),
         confidence_level=confidence_level,
+        significance=significance,
     )

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -48,6 +49,7 @@ from .system_level import _as_source
 
 __all__ = [
     "MetaEvalData",
+    "is_human_system",
     "parse_metric_name",
     "MetaEvalTable",
     "is_meta_eval_source",
@@ -60,11 +62,35 @@ GOLD_DEFAULT = "human"
 _LEVELS = ("seg", "sys")
 
 
+#: reference names MTME's data uses (``refA``, ``refB``, ..., ``refP``; also ``ref1``)
+_REF_NAME = re.compile(r"ref[A-Z0-9]{0,3}")
+#: systems that are human translations by their name (WMT's ``Human-A.0``, ``Human-B.0``)
+_HUMAN_NAME = re.compile(r"(?i)human(?:[-_. ].*)?")
+
+
+def _is_ref(part: str, all_refs) -> bool:
+    return part in all_refs or bool(_REF_NAME.fullmatch(part))
+
+
 def parse_metric_name(name: str, all_refs=()) -> tuple[str, frozenset | None]:
     """Base name and references of a metric named as MTME names them (``EvalSet.
     ParseMetricName``): ``NAME-refA``, ``NAME-refA.refB`` (both), ``NAME-src`` (none: source-
-    based), ``NAME-all`` (every reference in ``all_refs``). A name without ``-`` has unknown
-    references (None)."""
+    based), ``NAME-all`` (every reference in ``all_refs``).
+
+    The part after the last ``-`` names references only when it is ``src``, ``all`` or made
+    of references of the data (names in ``all_refs``, or MTME's ``refA``, ``refB``, ...);
+    otherwise it belongs to the name (``YiSi-2``, ``COMET-QE``, ``BERT-base-L2``), whose
+    references are unknown (None), as is a name without ``-``.
+
+    Examples
+    --------
+    >>> parse_metric_name("BLEU-refA")
+    ('BLEU', frozenset({'refA'}))
+    >>> parse_metric_name("YiSi-2")
+    ('YiSi-2', None)
+    >>> parse_metric_name("COMET-QE-src")
+    ('COMET-QE', frozenset())
+    """
     if "-" not in name:
         return name, None
     base, tail = name.rsplit("-", 1)
@@ -72,7 +98,16 @@ def parse_metric_name(name: str, all_refs=()) -> tuple[str, frozenset | None]:
         return base, frozenset()
     if tail == "all":
         return base, frozenset(all_refs)
-    return base, frozenset(tail.split("."))
+    parts = tail.split(".")
+    if base and all(_is_ref(r, all_refs) for r in parts):
+        return base, frozenset(parts)
+    return name, None
+
+
+def is_human_system(system: str, all_refs=()) -> bool:
+    """Whether ``system`` is a human translation: named like a reference of the data (MTME's
+    ``references/``, ``refA``...) or as WMT names them (``Human-A.0``)."""
+    return _is_ref(system, all_refs) or bool(_HUMAN_NAME.fullmatch(system))
 
 
 @dataclass
@@ -113,6 +148,11 @@ class MetaEvalTable:
         System-level scores read from ``.sys.score`` files, when the gold and every metric have
         them (else None: system scores are the means of segment scores).
     files : tuple of str
+    left_out : dict
+        Metric -> why it is not in ``metrics`` (another reference, not primary, a system
+        without its scores); nothing read is dropped without a reason here.
+    notes : tuple of str
+        Systems left out and why (no human score; human translations).
     """
 
     lp: str
@@ -123,6 +163,8 @@ class MetaEvalTable:
     gold_sys: np.ndarray | None
     metrics_sys: dict | None
     files: tuple
+    left_out: dict = field(default_factory=dict)
+    notes: tuple = ()
 
     @property
     def n_items(self) -> int:
@@ -139,6 +181,9 @@ class MetaEvalData:
 
     pairs: dict
     files: tuple
+    #: what each source was read as, one line per source
+    #: ("NAME: read as WMT segment scores (8 fields), 17 LPs, 12 metrics")
+    read_as: str = ""
 
     @property
     def language_pairs(self) -> tuple:
@@ -188,32 +233,38 @@ class MetaEvalData:
         close_refs: Sequence[str] = (),
         include_human: bool = False,
         primary: Sequence[str] | None = None,
+        exclude: Sequence[str] = (),
     ) -> MetaEvalTable:
         """The aligned scores of ``lp`` for gold type ``gold`` (see :meth:`choose_gold`).
 
         Systems are those with at least one gold score (as MTME); a system that a metric uses as
         its reference (MTME's ``NAME-REF``) and does not score is left out, and so are human
-        translations (systems named like a file in MTME's ``references/``), as MTME's default.
+        translations (systems named like a file in MTME's ``references/``, ``refA``, or as WMT
+        names them, ``Human-A.0``), as MTME's default; systems with metric scores but no gold
+        score are left out. Each is named in ``notes``. A metric left out is named in
+        ``left_out`` with the reason. ``gold`` None: the language pair's only gold type.
 
         With ``refs`` (MTME's ``GetCorrelations``): only metrics whose references
         (:func:`parse_metric_name`) are among ``refs`` are kept, and the human translations
         named in ``refs`` or ``close_refs`` are never systems; ``include_human`` keeps the other
         human translations as systems. ``primary``: only metrics with these base names (when
-        non-empty).
+        non-empty). ``exclude``: systems left out (e.g. WMT's published outliers), named in
+        ``notes``.
 
         Raises
         ------
         StatsInputError
-            Unknown language pair; a metric without scores for a system with gold scores (naming
-            the file); a system scored by a metric but unknown to the gold scores and system
-            outputs (naming the file and line).
+            Unknown language pair; no system with a gold score (naming the pair and gold); no
+            metric left (with each one's reason).
         """
         if lp not in self.pairs:
             raise StatsInputError(
                 f"language pair {lp!r} not found; present: {name_list(self.pairs)}"
             )
-        name = self.choose_gold(gold)
+        own_golds = self.gold_names(lp)
+        name = own_golds[0] if gold is None and len(own_golds) == 1 else self.choose_gold(gold)
         pair = self.pairs[lp]
+        refs_of = pair.references
         seg_gold, sys_gold = pair.gold["seg"].get(name), pair.gold["sys"].get(name)
         seg_metrics, sys_metrics = pair.metrics["seg"], pair.metrics["sys"]
         use_sys = (
@@ -227,53 +278,81 @@ class MetaEvalData:
             )
         if not main_metrics:
             raise StatsInputError(f"language pair {lp!r}: no segment-level metric scores")
-        systems = [s for s, v in main_gold.values.items() if not np.all(np.isnan(v))]
-        known = set(pair.known_systems or ()) | {
-            s for lv in _LEVELS for sc in pair.gold[lv].values() for s in sc.values
-        }
-        excluded: set = set()
-        for sc in main_metrics.values():
-            for s in sc.values:
-                if s not in known:
-                    raise StatsInputError(
-                        f"{sc.file}, line {sc.lines[s]}: unknown system {s!r} (not among the "
-                        f"systems of the human scores or system outputs of {lp})"
-                    )
+        left_out: dict = {}
+        notes: list = []
+        with_gold = [s for s, v in main_gold.values.items() if not np.all(np.isnan(v))]
+        if not with_gold:
+            raise StatsInputError(
+                f"language pair {lp!r}, gold {name!r}: no system has a human score "
+                f"({main_gold.file}: every {name} score of {lp} is empty)"
+            )
+        scored = {s for sc in main_metrics.values() for s in sc.values}
+        no_gold = sorted(scored - set(with_gold))
+        if no_gold:
+            notes.append(
+                f"{lp}: system(s) {name_list(no_gold)} left out: metric scores but no {name} "
+                "human score"
+            )
         if refs is not None:
             wanted = set(refs)
-            main_metrics = {
-                m: sc for m, sc in main_metrics.items()
-                if (r := parse_metric_name(m, pair.references)[1]) is None or r <= wanted
-            }
-            if not main_metrics:
+            for m in main_metrics:
+                r = parse_metric_name(m, refs_of)[1]
+                if r is not None and not r <= wanted:
+                    left_out[m] = (
+                        f"uses reference(s) {', '.join(sorted(r))}, not "
+                        f"{', '.join(sorted(wanted))}"
+                    )
+            if len(left_out) == len(main_metrics):
                 raise StatsInputError(
                     f"language pair {lp!r}: no metric uses only the reference(s) "
                     f"{', '.join(sorted(wanted))}"
                 )
-            excluded |= wanted | set(close_refs)
         if primary:
             names = set(primary)
-            main_metrics = {
-                m: sc for m, sc in main_metrics.items()
-                if parse_metric_name(m, pair.references)[0] in names
-            }
-        for mname, sc in main_metrics.items():
-            own = set(mname.rsplit("-", 1)[1].split(".")) if "-" in mname else set()
-            excluded |= {s for s in systems if s not in sc.values and s in own}
-        # human translations (MTME: a system named like a reference) are not evaluated, as
-        # MTME's default (include_human=False)
-        humans = set() if include_human else pair.references
-        systems = [s for s in systems if s not in excluded and s not in humans]
-        for sc in main_metrics.values():
+            for m in main_metrics:
+                if m not in left_out and parse_metric_name(m, refs_of)[0] not in names:
+                    left_out[m] = "not a primary metric"
+        kept = {m: sc for m, sc in main_metrics.items() if m not in left_out}
+        excluded = set(refs or ()) | set(close_refs)
+        if exclude:
+            gone = [s for s in with_gold if s in set(exclude)]
+            absent = [s for s in exclude if s not in set(with_gold)]
+            notes.append(
+                f"{lp}: system(s) {name_list(gone) if gone else 'none'} left out as outliers"
+                + (f" ({name_list(absent)} not among its systems)" if absent else "")
+            )
+            excluded |= set(gone)
+        for mname in kept:
+            own: frozenset = parse_metric_name(mname, refs_of)[1] or frozenset()
+            excluded |= {s for s in with_gold if s not in main_metrics[mname].values and s in own}
+        # human translations are not evaluated, as MTME's default (include_human=False); the
+        # references a metric may use (refs, close_refs) never are
+        humans = [
+            s for s in with_gold
+            if s not in excluded and not include_human and is_human_system(s, refs_of)
+        ]
+        if humans:
+            notes.append(
+                f"{lp}: human translation(s) {name_list(humans)} left out as systems "
+                "(include human translations to keep them)"
+            )
+        systems = [s for s in with_gold if s not in excluded and s not in humans]
+        if not systems:
+            raise StatsInputError(
+                f"language pair {lp!r}, gold {name!r}: no system left to evaluate (systems "
+                f"with human scores: {name_list(with_gold)})"
+            )
+        for m, sc in kept.items():
             lacking = [s for s in systems if s not in sc.values]
             if lacking:
-                raise StatsInputError(
+                left_out[m] = (
                     f"{sc.file}: no scores for system(s) {name_list(lacking)}, which have "
                     f"human scores in {main_gold.file}"
                 )
-
+        main_metrics = {m: sc for m, sc in kept.items() if m not in left_out}
         if not main_metrics:
-            raise StatsInputError(f"language pair {lp!r}: no primary metric among the files")
+            reasons = "; ".join(f"{m}: {r}" for m, r in left_out.items())
+            raise StatsInputError(f"language pair {lp!r}: no metric left ({reasons})")
 
         def matrix(sc):
             return np.array([sc.values[s] for s in systems], dtype=float)
@@ -294,6 +373,8 @@ class MetaEvalData:
                 {m: matrix(sys_metrics[m])[:, 0] for m in main_metrics} if use_sys else None
             ),
             files=tuple(dict.fromkeys(sc.file for sc in used)),
+            left_out=left_out,
+            notes=tuple(notes),
         )
 
 
@@ -360,6 +441,66 @@ def _directory_members(path: Path) -> dict:
     return out
 
 
+def _score_lines(text: str, where: str, store: dict, name: str, gold: bool) -> None:
+    """An MTME score file line by line (every error named by its line)."""
+    for line_no, ln in enumerate(text.splitlines(), start=1):
+        if not ln.strip():
+            continue
+        fields = ln.split("\t") if "\t" in ln else ln.split()
+        if len(fields) != 2:
+            raise StatsInputError(
+                f"{where}, line {line_no}: expected SYSTEM<TAB>SCORE, found {len(fields)} fields"
+            )
+        value = _score(fields[1], where, line_no, gold=gold)
+        _add(store, name, where, fields[0].strip(), value, line_no)
+
+
+def _fast_score_file(text: str, sc: _Scores, gold: bool) -> bool:
+    """Fill ``sc`` from an MTME segment or system score file read by pandas' C parser when the
+    file is plain (``SYSTEM<TAB>SCORE`` on every line, no blank line, every score a finite
+    number within the input bound, or a missing mark in a human-score file); False (nothing
+    filled) for anything else, which the line-by-line reader then reads or names."""
+    import csv
+    import io
+
+    import pandas as pd
+
+    from ._limits import MAX_ABS_VALUE
+
+    if not text or "\t" not in text or "\n\n" in text or "\r" in text or text[0] == "\n":
+        return False
+    n_lines = text.count("\n") + (not text.endswith("\n"))
+    if text.count("\t") != n_lines:
+        return False  # a line of other than two tab-separated fields
+    missing = sorted({v for m in MISSING if m for v in (m, m.upper(), m.capitalize())})
+    try:
+        frame = pd.read_csv(
+            io.StringIO(text), sep="\t", header=None, names=["system", "score"],
+            dtype={"system": object, "score": np.float64}, keep_default_na=False,
+            na_values={"score": missing} if gold else {}, quoting=csv.QUOTE_NONE,
+            engine="c", skip_blank_lines=False, index_col=False,
+        )
+    except (ValueError, pd.errors.ParserError):
+        return False
+    if len(frame) != n_lines:
+        return False
+    values = frame["score"].to_numpy(dtype=float)
+    with np.errstate(invalid="ignore"):
+        if (np.abs(values) > MAX_ABS_VALUE).any() or np.isinf(values).any():
+            return False
+    if not gold and np.isnan(values).any():
+        return False
+    codes, uniques = pd.factorize(frame["system"], sort=False, use_na_sentinel=False)
+    if any(not isinstance(u, str) or not u or u.strip() != u for u in uniques):
+        return False  # an empty or padded system name: the line-by-line reader handles it
+    first = np.full(len(uniques), len(codes))
+    np.minimum.at(first, codes, np.arange(len(codes)))
+    for k, system in enumerate(uniques):
+        sc.values[system] = values[codes == k].tolist()
+        sc.lines[system] = int(first[k]) + 1
+    return True
+
+
 def _is_archive(label: str, data: bytes | None) -> bool:
     low = label.lower()
     if low.endswith((".zip", ".tar.gz", ".tgz", ".tar")):
@@ -420,18 +561,8 @@ def _read_mtme(members: dict, label: str, pairs: dict) -> list:
         if name in store:
             raise StatsInputError(f"{where}: {name} ({level}) for {lp} is given twice")
         store[name] = _Scores(file=where)
-        for line_no, ln in enumerate(text.splitlines(), start=1):
-            if not ln.strip():
-                continue
-            fields = ln.split("\t") if "\t" in ln else ln.split()
-            if len(fields) != 2:
-                raise StatsInputError(
-                    f"{where}, line {line_no}: expected SYSTEM<TAB>SCORE, found {len(fields)} "
-                    "fields"
-                )
-            system = fields[0].strip()
-            value = _score(fields[1], where, line_no, gold=gold)
-            _add(store, name, where, system, value, line_no)
+        if not _fast_score_file(text, store[name], gold):
+            _score_lines(text, where, store, name, gold)
         if not store[name].values:
             raise StatsInputError(f"{where}: file is empty")
         if level == "sys":
@@ -560,6 +691,52 @@ def _read_wide(text: str, label: str, pairs: dict, cells: dict) -> None:
                   gold if gold is not None else h, gold is not None, fields[i], column=h)
 
 
+def _read_wmt_seg(data: bytes, label: str, pairs: dict, cells: dict) -> None:
+    """A WMT metrics task segment-level file (``METRIC LP TESTSET REFSET SYSTEM DOCID SEGID
+    SCORE``, 8 or 10 fields; :func:`stats.readers.wmt.read_wmt_scores`): each metric named
+    ``METRIC-REFSET`` (``src`` for a reference-free metric), REFSET listed as a reference of
+    the language pair; the item of a row is ``(TESTSET, "DOCID:SEGID")``. Rows are grouped by
+    language pair, metric and system with pandas (the file's own duplicates are refused by
+    the WMT reader; a metric given again by another file is refused here)."""
+    import pandas as pd
+
+    from .wmt import read_wmt_scores
+
+    frame = read_wmt_scores(data, name=label, level="seg").frame
+    as_str = {c: frame[c].astype(str) for c in ("metric", "lp", "testset", "refset", "system")}
+    segment = frame["docid"].astype(str) + ":" + frame["segid"].astype(str)
+    name = as_str["metric"] + "-" + as_str["refset"]
+    work = pd.DataFrame(
+        {"lp": as_str["lp"], "name": name, "refset": as_str["refset"], "system": as_str["system"],
+         "testset": as_str["testset"], "segment": segment, "score": frame["score"],
+         "line": frame["_line"]}
+    )
+    for (lp, metric), group in work.groupby(["lp", "name"], sort=False):
+        pair = pairs.setdefault(lp, _Pair())
+        pair.references.update(str(r) for r in pd.unique(group["refset"]) if r != "src")
+        store = pair.metrics["seg"]
+        if metric in store:
+            first = store[metric].file
+            raise StatsInputError(
+                f"{label}, line {int(group['line'].iloc[0])}: metric {metric} of {lp} is also "
+                f"in {first}; give each metric's scores once"
+            )
+        keys = list(zip(group["testset"].to_numpy(dtype=object),
+                        group["segment"].to_numpy(dtype=object), strict=True))
+        for key in dict.fromkeys(keys):
+            _item(pair, key)
+        sc = store[metric] = _Scores(file=label)
+        systems = group["system"].to_numpy(dtype=object)
+        codes, uniques = pd.factorize(systems, sort=False)
+        scores = group["score"].to_numpy(dtype=float)
+        lines = group["line"].to_numpy()
+        for k, system in enumerate(uniques):
+            rows = np.flatnonzero(codes == k)
+            sc.values[system] = dict(zip([keys[i] for i in rows], scores[rows].tolist(),
+                                         strict=True))
+            sc.lines[system] = int(lines[rows[0]])
+
+
 def _finish_items(pairs: dict) -> None:
     """Turn long/wide ``{item: value}`` dicts into lists in item order (NaN for a missing gold
     cell; a missing metric cell is an error)."""
@@ -602,7 +779,13 @@ def _check_counts(pairs: dict) -> None:
 # entry point
 
 
-def read_meta_eval(*sources: Source, names: Sequence[str] | None = None) -> MetaEvalData:
+#: ``input_format`` choices of :func:`read_meta_eval` (None: detected from each file)
+INPUT_FORMATS = ("long", "wide", "wmt-seg")
+
+
+def read_meta_eval(
+    *sources: Source, names: Sequence[str] | None = None, input_format: str | None = None
+) -> MetaEvalData:
     """Read segment-level metric and human scores from any mix of the supported formats.
 
     Parameters
@@ -612,6 +795,9 @@ def read_meta_eval(*sources: Source, names: Sequence[str] | None = None) -> Meta
         files. Human and metric scores may come in separate sources.
     names : sequence of str, optional
         Display names for the sources in error messages.
+    input_format : {'long', 'wide', 'wmt-seg'}, optional
+        How to read every text file (default: detected from its first line; a line that fits
+        two formats is refused, naming both and this option).
 
     Returns
     -------
@@ -627,32 +813,102 @@ def read_meta_eval(*sources: Source, names: Sequence[str] | None = None) -> Meta
     """
     if not sources:
         raise StatsInputError("no score file given")
+    if input_format is not None and input_format not in INPUT_FORMATS:
+        raise StatsInputError(
+            f"input_format must be one of {', '.join(INPUT_FORMATS)}; got {input_format!r}"
+        )
     if names is not None and len(names) != len(sources):
         raise StatsInputError(f"names must give one name per source ({len(sources)}); got {len(names)}")
     pairs: dict = {}
     cells: dict = {}
     files: list = []
+    read_as: list = []
     for i, item in enumerate(sources):
         src, name = _as_source(item, names[i] if names is not None else None)
         if isinstance(src, (str, os.PathLike)) and Path(src).is_dir():
             label = name or os.fspath(src)
+            before = {lp: _counts(p) for lp, p in pairs.items()}
             files += _read_mtme(_directory_members(Path(src)), label, pairs)
+            read_as.append(_read_as_line(label, "an MTME directory", pairs, before))
             continue
         data, label = load_bytes(src, name)
         if _is_archive(label, data):
+            before = {lp: _counts(p) for lp, p in pairs.items()}
             files += _read_mtme(_archive_members(data, label), label, pairs)
+            read_as.append(_read_as_line(label, "an MTME archive", pairs, before))
             continue
         text = decode(data, label)
         first = next((ln for ln in text.splitlines() if ln.strip()), "")
-        low = [f.strip().lower() for f in first.split(",")]
-        if "," in first and {"lp", "system", "segment"} <= set(low):
+        before = {lp: _counts(p) for lp, p in pairs.items()}
+        fmt = input_format or _detect_text(first, label)
+        if fmt == "wide":
             _read_wide(text, label, pairs, cells)
+            kind = "wide CSV (lp, system, segment, human, <metric>...)"
+        elif fmt == "wmt-seg":
+            _read_wmt_seg(data, label, pairs, cells)
+            kind = f"WMT segment scores ({len(first.split())} fields)"
         else:
             _read_long(text, label, pairs, cells)
+            kind = "long text (METRIC LP TESTSET SYSTEM SEGMENT SCORE)"
+        read_as.append(_read_as_line(label, kind, pairs, before))
         files.append(label)
     _finish_items(pairs)
     _check_counts(pairs)
-    return MetaEvalData(pairs=pairs, files=tuple(files))
+    return MetaEvalData(pairs=pairs, files=tuple(files), read_as="\n".join(read_as))
+
+
+def _detect_text(first: str, label: str) -> str:
+    """``wide``, ``wmt-seg`` or ``long`` from a text file's first line; a headerless line that
+    is both a long-format line and a WMT REFSET system-level line is refused, naming both."""
+    low = [f.strip().lower() for f in first.split(",")]
+    if "," in first and {"lp", "system", "segment"} <= set(low):
+        return "wide"
+    if _is_wmt_seg(first):
+        return "wmt-seg"
+    from .wmt import detect_wmt_format
+
+    fields = [f.strip() for f in (first.split("\t") if "\t" in first else first.split())]
+    if detect_wmt_format(fields) == "wmt-sys":
+        raise StatsInputError(
+            f"{label}, line 1: {' '.join(fields)!r} fits two formats: the long format METRIC LP "
+            "TESTSET SYSTEM SEGMENT SCORE and WMT system-level scores METRIC LP TESTSET REFSET "
+            "SYSTEM SCORE; choose with --input-format long (or give the file a header), or "
+            "read it as system-level scores (williams, Metrics vs humans)"
+        )
+    return "long"
+
+
+def _is_wmt_seg(first_line: str) -> bool:
+    from .wmt import detect_wmt_format
+
+    fields = first_line.split("\t") if "\t" in first_line else first_line.split()
+    return detect_wmt_format([f.strip() for f in fields]) == "wmt-seg"
+
+
+def _counts(pair: _Pair) -> tuple:
+    """(gold names, metric names) of a language pair so far."""
+    return (
+        {n for lv in _LEVELS for n in pair.gold[lv]},
+        {n for lv in _LEVELS for n in pair.metrics[lv]},
+    )
+
+
+def _read_as_line(label: str, kind: str, pairs: dict, before: dict) -> str:
+    """``NAME: read as KIND, N LPs, M metrics, human scores G`` for what one source added."""
+    lps, metrics, golds = [], set(), set()
+    for lp, pair in pairs.items():
+        g0, m0 = before.get(lp, (set(), set()))
+        g1, m1 = _counts(pair)
+        if g1 - g0 or m1 - m0:
+            lps.append(lp)
+        metrics |= m1 - m0
+        golds |= g1 - g0
+    parts = [f"{label}: read as {kind}", f"{len(lps)} LP{'s' if len(lps) != 1 else ''}"]
+    if metrics:
+        parts.append(f"{len(metrics)} metric{'s' if len(metrics) != 1 else ''}")
+    if golds:
+        parts.append(f"human scores {', '.join(sorted(golds))}")
+    return ", ".join(parts)
 
 
 #: MTME score-file endings (``NAME.seg.score``, ``NAME.sys.score``).
@@ -687,6 +943,6 @@ def is_meta_eval_source(source: Source, *, name: str | None = None) -> bool:
     except StatsInputError:
         return False
     first = [f.strip().lower() for f in rows[0][1]]
-    if "segment" in first:
+    if "segment" in first or _is_wmt_seg("\t".join(rows[0][1])):
         return True
     return len(first) == len(LONG_COLUMNS) and (first[-1] in MISSING or _is_number(first[-1]))

@@ -366,10 +366,14 @@ class SystemScores:
         with ``metric == 'HUMAN'``.
     files : tuple of str
         Display names of the files read, in order.
+    read_as : str
+        What each file was read as, one line per file (``NAME: read as WMT system-level
+        scores (REFSET), 6 fields, 2 LPs, 14 metrics``).
     """
 
     frame: pd.DataFrame
     files: tuple
+    read_as: str = ""
 
     @property
     def scores(self) -> pd.DataFrame:
@@ -596,6 +600,7 @@ def read_system_scores(
         )
     parts = []
     labels = []
+    read_as: list[str] = []
     wide: list[str] = []
     # each file decoded and its format told once; duplicates checked once, over all files
     # directories and archives contribute their system-level files only
@@ -621,8 +626,31 @@ def read_system_scores(
             part = _wmt_system_level(data, text, fmt, label)
         parts.append(part)
         labels.append(label)
+        read_as.append(_read_as_line(label, fmt, part))
     frame = pd.concat(parts, ignore_index=True)
     if "refset" in frame:
         frame["refset"] = frame["refset"].fillna("")
     _check_duplicates(frame, wide=wide)
-    return SystemScores(frame=frame, files=tuple(labels))
+    return SystemScores(frame=frame, files=tuple(labels), read_as="\n".join(read_as))
+
+
+#: what each detected format is called in ``read_as``
+_FORMAT_NAMES = {
+    "wide": "a wide table (system, human, one column per metric)",
+    "da-sys": "WMT DA system-level scores (RAW.SCR Z.SCR N SYS N.ALL)",
+    "wmt-sys": "WMT system-level scores (METRIC LP TESTSET REFSET SYSTEM SCORE, 6 fields)",
+    "wmt": "WMT system-level scores (METRIC LP TESTSET SYSTEM SCORE)",
+    "wmt-noheader": "WMT system-level scores (METRIC LP TESTSET SYSTEM SCORE, no header)",
+}
+
+
+def _read_as_line(label: str, fmt: str, part: pd.DataFrame) -> str:
+    """``NAME: read as KIND, N LPs, M metrics`` for one file."""
+    n_lp = part["lp"].nunique()
+    metrics = part.loc[part["metric"] != HUMAN, "metric"].nunique()
+    out = f"{label}: read as {_FORMAT_NAMES.get(fmt, fmt)}, {n_lp} LP{'s' if n_lp != 1 else ''}"
+    if metrics:
+        out += f", {metrics} metric{'s' if metrics != 1 else ''}"
+    if (part["metric"] == HUMAN).any():
+        out += ", human scores"
+    return out

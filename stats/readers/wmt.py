@@ -98,6 +98,10 @@ def detect_wmt_format(fields: list[str]) -> str | None:
         return f"wmt-{hit[0]}" if hit else "wmt-sys"  # a wrong header is named by the reader
     if len(fields) in _BY_WIDTH and fields and not _is_number(fields[0]):
         level, cols = _BY_WIDTH[len(fields)]
+        if level == "sys" and fields[cols.index("SYSTEM")].isdigit():
+            # an integer where SYSTEM goes is SEGMENT: the meta-evaluation long format
+            # METRIC LP TESTSET SYSTEM SEGMENT SCORE (stats.readers.meta), not a REFSET file
+            return None
         if _is_number(fields[cols.index("SCORE")]) and not _is_number(fields[1]):
             return f"wmt-{level}"
     return None

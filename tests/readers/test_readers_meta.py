@@ -143,12 +143,15 @@ def test_mismatched_segment_count(tmp_path):
         read_meta_eval(base)
 
 
-def test_unknown_system(tmp_path):
+def test_system_without_human_score_left_out_with_a_note(tmp_path):
+    # issue 31.3: a system with metric scores but no human score (WMT's Human-A.0, a reference
+    # scored as a system) is left out with a note naming it, not a refusal of the upload
     base = _mtme(tmp_path)
     f = base / "metric-scores" / "aa-bb" / "M-refA.seg.score"
     f.write_text(f.read_text() + "".join(f"ghost\t{v}\n" for v in range(12)))
-    with pytest.raises(StatsInputError, match=r"M-refA\.seg\.score, line 61: unknown system 'ghost'"):
-        read_meta_eval(base).table("aa-bb")
+    table = read_meta_eval(base).table("aa-bb")
+    assert "ghost" not in table.systems
+    assert any("'ghost'" in n or "ghost" in n and "no mqm human score" in n for n in table.notes)
 
 
 def test_metric_missing_for_a_system(tmp_path):
