@@ -163,6 +163,14 @@ def record_setting(key: str, label: str, value) -> None:
         page_report.add_setting(key, label, value)
 
 
+def record_note(key: str, kind: str, text: str) -> None:
+    """Add a line the page showed to its report: ``kind`` one of
+    :data:`dashboard.report.NOTE_KINDS` (error, warning, signature, note)."""
+    page_report = current_report()
+    if page_report is not None:
+        page_report.add_note(key, kind, text)
+
+
 def record_inputs(key: str, uploads: Uploads, *, sample: bool) -> None:
     """Add the files analysed (uploaded or the bundled sample) to the page's report record."""
     page_report = current_report()

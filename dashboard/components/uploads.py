@@ -11,7 +11,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.data import Uploads, uploads_from_widget
-from dashboard.page_run import record_inputs
+from dashboard.page_run import record_inputs, record_note
 from stats import StatsInputError
 
 
@@ -184,6 +184,7 @@ def show_warnings(messages, *, prefix: str | None = None) -> None:
         lines = [escape_markdown(msg) for msg in messages]
     for line in dict.fromkeys(lines):
         st.warning(line, icon=":material/warning:")
+        record_note(f"warning_{line}", "warning", line)
 
 
 @contextlib.contextmanager
@@ -196,4 +197,5 @@ def input_errors() -> Iterator[None]:
         yield
     except StatsInputError as exc:
         st.error(escape_markdown(exc), icon=":material/error:")
+        record_note(f"error_{exc}", "error", str(exc))  # the report states it too
         st.stop()
