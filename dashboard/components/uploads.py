@@ -176,15 +176,17 @@ def show_warnings(messages, *, prefix: str | None = None) -> None:
     the messages/names are escaped, ``prefix`` is trusted page text.
     """
     if isinstance(messages, dict):
+        raw = [f"{name}{' ' + prefix if prefix else ''}: {msg}" for name, msg in messages.items()]
         lines = [
             f"{escape_markdown(name)}{' ' + prefix if prefix else ''}: {escape_markdown(msg)}"
             for name, msg in messages.items()
         ]
     else:
-        lines = [escape_markdown(msg) for msg in messages]
-    for line in dict.fromkeys(lines):
+        raw = [str(msg) for msg in messages]
+        lines = [escape_markdown(msg) for msg in raw]
+    for line, text in dict(zip(lines, raw, strict=True)).items():
         st.warning(line, icon=":material/warning:")
-        record_note(f"warning_{line}", "warning", line)
+        record_note(f"warning_{text}", "warning", text)  # the report states it, unescaped
 
 
 @contextlib.contextmanager
