@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import components
+from dashboard import components, page_run
 from stats.mt._tokenize_options import TOKENIZERS, metric_spec
 from stats.mt.sacrebleu_options import (
     OPTIONS,
+    describe,
     non_default,
     wmt_official_tokenizer,
     wmt_tokenizer_note,
@@ -114,6 +115,37 @@ def wmt_note(lp: str | None, tokenize: str | None) -> str | None:
         help=f"Sets the tokenizer (sacreBLEU options) to {official}.",
     )
     return note
+
+
+def record_signature(data) -> None:
+    """Put a metric's sacreBLEU signature (as sacreBLEU formats it, from the statistics) and
+    its options in words into the page's report."""
+    if data.signature:
+        page_run.record_note(
+            f"signature_{data.label}",
+            "signature",
+            f"{data.label}: {data.signature} ({describe(data.metric, dict(data.options))})",
+        )
+
+
+def metric_notes(data, *, lp: str | None, order: str | None) -> None:
+    """Under the page's metric: sacreBLEU's signature and the options in words, the WMT
+    tokenizer note (BLEU) and the order of several references (a warning when it changes
+    chrF); each also in the report."""
+    if not data.signature:
+        return
+    st.caption(f"sacrebleu signature: `{data.signature}`")
+    st.caption("Options: " + components.escape_markdown(describe(data.metric, dict(data.options))))
+    record_signature(data)
+    if data.metric == "bleu":
+        note = wmt_note(lp, dict(data.options).get("tokenize"))
+        if note:
+            page_run.record_note("wmt_tokenizer", "note", note)
+    if order and data.metric == "chrf" and "score equally" in order:
+        components.show_warnings([order])
+    elif order:
+        st.caption(components.escape_markdown(order))
+        page_run.record_note("reference_order", "note", order)
 
 
 def spec(metric: str, options: dict[str, dict]) -> str:

@@ -106,6 +106,11 @@ def section(
         components.seed_caption(result.seed, n_resamples=result.n_resamples)
         if test == "approximate-randomization":
             st.caption(f"μ ± CI from {result.n_ci_resamples:,} bootstrap resamples.")
+    if kind == mt_systems.KIND_TEXT:  # each metric's signature into the report
+        for m in metrics:
+            mt_options.record_signature(
+                mt_systems.statistics(kind, references, files, m, higher_is_better, block)
+            )
     frame, dagger = tables.mt_baseline_table(result, alpha)
     level = round(result.confidence_level * 100)
     p_columns = {f"{m} p" for m in result.metrics}

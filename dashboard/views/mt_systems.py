@@ -182,8 +182,12 @@ m3.metric("Metric", components.escape_markdown(first.label), "lower is better" i
 m4.metric("Best system", components.escape_markdown(systems[0]),
           f"{components.escape_markdown(first.label)} {first.scores.iloc[0]:.4g}", delta_color="off",
           delta_arrow="off", help=components.escape_markdown(systems[0]))  # fmt: skip
-if stats_data.signature:
-    st.caption(f"sacrebleu signature: `{stats_data.signature}`")
+if kind == mt_systems.KIND_TEXT:  # signature, options in words, WMT and reference notes
+    with components.input_errors():
+        order = mt_systems.reference_order(references, files, metric)
+    mt_options.metric_notes(
+        stats_data, lp=mt_systems.language_pair(references, files), order=order
+    )
 mt_choice.block_caption(block, metric)
 mt_choice.exclusion_caption(excluded, len(systems))
 
