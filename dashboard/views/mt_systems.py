@@ -231,6 +231,7 @@ mt_table.section(
     seed=seed,
     alpha=alpha,
     metric_options=metric_options,
+    best=systems[0],
     **chosen,
 )
 
