@@ -92,7 +92,7 @@ def _show_stopped(text: str, key: str, n_steps: int) -> list | None:
     return list(last)
 
 
-def run_steps(steps, *, text: str, key: str | None = None) -> list:
+def run_steps(steps, *, text: str, key: str | None = None, keep: bool = True) -> list:
     """Run slow cached computations one after another under one ``st.progress`` bar, with a
     **Stop** button beside it.
 
@@ -110,7 +110,8 @@ def run_steps(steps, *, text: str, key: str | None = None) -> list:
     the results of the last completed run of these steps (this session's) are returned again,
     so the page keeps showing them, said so; without any it ends the page there
     (:func:`st.stop`). Every control drawn above stays usable, and the next change of one, or
-    *Run again*, computes afresh. Every long computation of every page goes through here;
+    *Run again*, computes afresh. ``keep=False``: a Stop never shows earlier results (for a
+    step whose earlier results belong to other inputs, such as reading the files). Every long computation of every page goes through here;
     ``key`` names the button when a page runs two computations with the same ``text``.
 
     At most :data:`HEAVY_SLOTS` such computations run at once across all sessions; the others
@@ -119,7 +120,7 @@ def run_steps(steps, *, text: str, key: str | None = None) -> list:
     """
     stop_key = _stop_key(text, key)
     if stopped(stop_key):  # the results shown before stay (issue 37)
-        return _show_stopped(text, stop_key, len(steps))
+        return _show_stopped(text, stop_key, len(steps) if keep else -1)
     slot = st.empty()
     with slot.container():
         bar = st.progress(0.0, text=text)

@@ -151,6 +151,7 @@ with components.input_errors():
     (stats_data,) = page_run.run_steps(
         [("Extracting sufficient statistics ...", partial(mt_systems.statistics, *inputs, block))],
         text="Extracting sufficient statistics ...",
+        keep=False,  # another upload's statistics are no results to keep
     )
 with exclude_slot:
     excluded = mt_choice.exclusion(stats_data.systems)
@@ -166,6 +167,7 @@ with components.input_errors():
             for test in tests
         ],
         text=f"{tables.MT_TEST_LABELS[tests[0]]}: {n_resamples:,} resamples ...",
+        key="mt_tests",  # one Stop button whatever the settings: a Stop keeps the last results
     )
 results = dict(zip(tests, pairwise, strict=True))
 
