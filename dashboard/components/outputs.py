@@ -93,7 +93,8 @@ def table_downloads(
     marks: export.Marks | None = None,
 ) -> None:
     """CSV and LaTeX download buttons for a table or p-value matrix, produced on click, and
-    the table's entry in the page's report (:func:`current_report`).
+    the table's entry in the page's report (:func:`current_report`). Tables longer than
+    :data:`dashboard.report.LATEX_MAX_ROWS` rows (segment tables) get CSV only.
 
     Both use the ``column_config`` labels as headers (:func:`dashboard.export.column_specs`);
     LaTeX gets one precision per column (``float_format`` for floats a ``column_config`` does
@@ -127,6 +128,8 @@ def table_downloads(
             on_click="ignore",
             icon=":material/download:",
         )
+    if len(df) > report.LATEX_MAX_ROWS:  # a segment table: no paper takes it as LaTeX
+        return
     with row:
         st.download_button(
             f"{label} LaTeX".strip(),

@@ -167,6 +167,10 @@ _INERT = re.compile(r"(https?|ftp|mailto|xmpp|www|[\w.+-](?=@)|:(?=[\w/+-]+:))",
 _WORD_JOINER = "\u2060"
 
 
+#: more distinct warnings than this are folded into one expander saying how many
+FOLD_WARNINGS = 3
+
+
 def show_warnings(messages, *, prefix: str | None = None) -> None:
     """One ``st.warning`` per distinct message, escaped with :func:`escape_markdown` (the
     messages of :mod:`dashboard.data` / :mod:`stats` name user files, systems, metrics, LPs).
@@ -184,9 +188,18 @@ def show_warnings(messages, *, prefix: str | None = None) -> None:
     else:
         raw = [str(msg) for msg in messages]
         lines = [escape_markdown(msg) for msg in raw]
-    for line, text in dict(zip(lines, raw, strict=True)).items():
-        st.warning(line, icon=":material/warning:")
-        record_note(f"warning_{text}", "warning", text)  # the report states it, unescaped
+    unique = dict(zip(lines, raw, strict=True))
+    # more than a few: folded into one expander with their count (a wall of testsuite
+    # warnings took the top of a page)
+    place = (
+        st.expander(f"{len(unique)} warnings", icon=":material/warning:")
+        if len(unique) > FOLD_WARNINGS
+        else contextlib.nullcontext()
+    )
+    with place:
+        for line, text in unique.items():
+            st.warning(line, icon=":material/warning:")
+            record_note(f"warning_{text}", "warning", text)  # the report states it, unescaped
 
 
 @contextlib.contextmanager
