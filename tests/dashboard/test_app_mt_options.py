@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from sacrebleu.metrics import BLEU, CHRF
 
+from dashboard import state
 from tests.dashboard.helpers import assert_no_exception, frame_with, metric_values
 
 PAGE = "views/mt_systems.py"
@@ -69,6 +70,13 @@ def test_wmt_tokenizer_note_and_one_click_choice(app_test):
     at = _upload(app_test(PAGE).run())
     assert any("WMT's official tables" in i.value and "char" in i.value for i in at.info)
     assert any("Options: tokenizer: ja-mecab" in c.value for c in at.caption)
+    # the report states the signature (sacreBLEU's string), the options in words and the note
+    notes = at.session_state[state.REPORT_KEY].notes
+    sig = BLEU(tokenize="ja-mecab")
+    sig.corpus_score(HYPS["AIRC"], [REF])
+    texts = [n["text"] for n in notes.values() if n["kind"] == "signature"]
+    assert any(sig.get_signature().format() in t and "tokenizer: ja-mecab" in t for t in texts)
+    assert any(n["kind"] == "note" and "char" in n["text"] for n in notes.values())
     at.button(key="mt_opt_as_wmt").click().run()
     assert_no_exception(at)
     assert "tok:char" in _signature(at)
