@@ -83,7 +83,7 @@ def significance_mosaic(
         prints it, :func:`round_as_shown`), ``text`` = row name and
         ``hovertext`` = column name for tested cells ("" elsewhere; HTML-escaped), on
         ``layout.coloraxis`` as :func:`significance_grid`. ``layout.annotations`` are the block
-        titles; ``layout.meta`` holds ``alpha`` and each block's ``[row, col]`` origin under
+        titles, then the two axis titles (column at the bottom, row at the left); ``layout.meta`` holds ``alpha`` and each block's ``[row, col]`` origin under
         ``"blocks"``.
     """
     if not pvalues:
@@ -145,7 +145,7 @@ def significance_mosaic(
     y_units = height + gap  # the y range below, in cells
     layout = base_layout_dict(
         title=title,
-        height=max(int(nrows * row_px + 80), math.ceil(top + 10 + y_units * MIN_OVERVIEW_CELL_PX)),
+        height=max(int(nrows * row_px + 104), math.ceil(top + 34 + y_units * MIN_OVERVIEW_CELL_PX)),
     )
     hidden = {"visible": False, "fixedrange": True, "automargin": False}
     layout["xaxis"] = {**hidden, "range": [-0.5, width - 0.5], "constrain": "domain"}
@@ -155,7 +155,15 @@ def significance_mosaic(
         "scaleanchor": "x",
         "constrain": "domain",
     }
-    layout["margin"] = {"l": 10, "r": SIGNIFICANCE_COLORBAR_PX, "t": top, "b": 10}
+    layout["margin"] = {"l": 34, "r": SIGNIFICANCE_COLORBAR_PX, "t": top, "b": 34}
+    # the blocks have too many items for tick labels: the axes say what rows and columns are
+    axis_title = {"xref": "paper", "yref": "paper", "showarrow": False, "font": {"size": 13}}
+    annotations += [
+        {**axis_title, "text": "column: compared with (hover a cell for the names)",
+         "x": 0.5, "y": 0, "yshift": -26, "xanchor": "center", "yanchor": "bottom"},
+        {**axis_title, "text": f"row: {escape_html(verb)} the column?", "x": 0, "y": 0.5,
+         "xshift": -26, "textangle": -90, "xanchor": "left", "yanchor": "middle"},
+    ]  # fmt: skip
     layout["annotations"] = annotations
     layout["coloraxis"] = significance_coloraxis(alpha)
     layout["meta"] = {"alpha": alpha, "blocks": origins}
