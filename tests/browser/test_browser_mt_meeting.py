@@ -166,7 +166,7 @@ def test_wmt_en_ja_signatures_legible_grids_and_stop(page, app_url, tmp_path, ar
         assert n_y >= len(SYSTEMS) and y_overlaps == 0, (width, n_y, y_overlaps)
 
     # the long name is abbreviated in the ticks, with a legend under the grids
-    assert page.get_by_text("= Samsung_Research_Philippines").count() == 1
+    assert page.get_by_text("Samsung_Research_… = Samsung_Research_Philippines").count() >= 1
 
     # Stop keeps the results already shown (the grids of 1,000 resamples)
     page.locator(".st-key-mt_resamples").click()
