@@ -271,11 +271,12 @@ if abbreviated:  # the legend of the abbreviated labels (hover and exports have 
     )
 components.seed_caption(first.seed, n_resamples=n_resamples)
 if first.min_pvalue >= alpha:
-    st.warning(
-        f"With {n_resamples:,} resamples the smallest attainable p-value is 1/({n_resamples}+1) "
-        f"= {first.min_pvalue:.4g}, not below α = {alpha:g}: no pair can be significant at this "
-        "level, whatever the data. Choose more resamples.",
-        icon=":material/warning:",
+    components.show_warnings(  # also stated in the report
+        [
+            f"With {n_resamples:,} resamples the smallest attainable p-value is "
+            f"1/({n_resamples}+1) = {first.min_pvalue:.4g}, not below α = {alpha:g}: no pair "
+            "can be significant at this level, whatever the data. Choose more resamples."
+        ]
     )
 st.caption(
     "Cell (row, column) is coloured when the row system's score is significantly better than "
