@@ -128,6 +128,29 @@ def record_signature(data) -> None:
         )
 
 
+def record_table_signatures(result, metrics) -> None:
+    """The systems table's metrics' signatures (sacreBLEU's strings, from the result) into the
+    report, with their options in words, unless the page's metric put them there already (with
+    the tokenizer resolved). Reads nothing more: after a Stop the result shown may be an
+    earlier one (then only its signatures are stated)."""
+    from stats.mt._tokenize_options import parse_metric_spec
+
+    page_report = page_run.current_report()
+    if page_report is None:
+        return
+    specs = dict(zip(result.metrics, metrics, strict=False))
+    for label in result.metrics:
+        key = f"signature_{label}"
+        sig = result.signatures.get(label)
+        if not sig or key in page_report.notes:
+            continue
+        words = ""
+        if len(result.metrics) == len(metrics):
+            name, options = parse_metric_spec(specs[label])
+            words = f" ({describe(name, options)})"
+        page_run.record_note(key, "signature", f"{label}: {sig}{words}")
+
+
 def metric_notes(data, *, lp: str | None, order: str | None) -> None:
     """Under the page's metric: sacreBLEU's signature and the options in words, the WMT
     tokenizer note (BLEU) and the order of several references (a warning when it changes

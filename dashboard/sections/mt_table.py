@@ -122,10 +122,7 @@ def section(
         if test == "approximate-randomization":
             st.caption(f"μ ± CI from {result.n_ci_resamples:,} bootstrap resamples.")
     if kind == mt_systems.KIND_TEXT:  # each metric's signature into the report
-        for m in metrics:
-            mt_options.record_signature(
-                mt_systems.statistics(kind, references, files, m, higher_is_better, block)
-            )
+        mt_options.record_table_signatures(result, metrics)
     frame, dagger = tables.mt_baseline_table(result, alpha)
     level = round(result.confidence_level * 100)
     p_columns = {f"{m} p" for m in result.metrics}

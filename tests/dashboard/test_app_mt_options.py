@@ -77,6 +77,9 @@ def test_wmt_tokenizer_note_and_one_click_choice(app_test):
     texts = [n["text"] for n in notes.values() if n["kind"] == "signature"]
     assert any(sig.get_signature().format() in t and "tokenizer: ja-mecab" in t for t in texts)
     assert any(n["kind"] == "note" and "char" in n["text"] for n in notes.values())
+    chrf = CHRF()  # the systems table's chrF: its signature too
+    chrf.corpus_score(HYPS["AIRC"], [REF])
+    assert any(t.startswith(f"chrF2: {chrf.get_signature().format()} (") for t in texts)
     at.button(key="mt_opt_as_wmt").click().run()
     assert_no_exception(at)
     assert "tok:char" in _signature(at)
