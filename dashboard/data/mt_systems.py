@@ -22,6 +22,7 @@ from stats.mt.randomized import (
 from stats.mt.sufficient import SegmentStatistics
 from stats.mt.systems_table import SystemsTableResult
 from stats.mt.systems_table import systems_table as stats_systems_table
+from stats.readers.mt_text import language_pair_of
 
 #: Input kinds (the ``kind`` argument): system outputs + reference, or segment scores.
 KIND_TEXT = "text"
@@ -191,6 +192,24 @@ def contributions(inputs: tuple, x: str, y: str, block: tuple = ()) -> SegmentCo
     (:func:`stats.segment_contributions` on :func:`statistics`; ``inputs`` its first five
     arguments: kind, references, files, metric, higher_is_better)."""
     return segment_contributions(statistics(*inputs, block), x, y)
+
+
+def language_pair(references: Uploads, files: Uploads) -> str | None:
+    """The language pair the uploaded files' names agree on (``generaltest2023.en-ja...``)."""
+    return language_pair_of(references, files)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def reference_order(references: Uploads, files: Uploads, metric: str) -> str | None:
+    """With several references: their order, and for chrF whether it changes any segment's
+    statistics (:func:`stats.analyses.reference_order`); ``None`` for one reference."""
+    if len(references) < 2:
+        return None
+    name, options = parse_metric_spec(metric)
+    names = ", ".join(n for n, _ in references)
+    if name != "chrf":
+        return f"{len(references)} references in this order: {names}"
+    return analyses.reference_order(references, files, options=options)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

@@ -126,6 +126,7 @@ def mt_significance_grids(
         cols=cols or max(len(panels), 1),
         title=title,
         panel_height=int(min(700, max(360, 26 * n + 140))),
+        legible_columns=True,  # 16-30 systems: stack the tests rather than overlap labels
     )
 
 

@@ -85,11 +85,41 @@ def apply_presentation(fig: go.Figure, presentation: bool) -> go.Figure:
         if trace.type == "heatmap" and trace.texttemplate:
             size = trace.textfont.size or BASE_FONT_SIZE
             trace.update(textfont={"size": round(size * factor)})
+            if not _cell_text_fits(out, trace):  # values only where they fit (hover keeps them)
+                trace.update(texttemplate=None)
         if trace.type == "scatter" and trace.marker is not None:
             size = trace.marker.size
             if isinstance(size, (int, float)):
                 trace.update(marker={"size": round(size * 1.4)})
     return out
+
+
+def _cell_text_fits(fig: go.Figure, trace) -> bool:
+    """Whether the printed values of heatmap ``trace`` fit its cells in presentation mode:
+    each value's width (its characters at the trace's font) within a cell of a figure
+    :data:`PRESENTATION_CONTENT_PX` wide (the narrowest window it serves), and a line of text
+    within a cell's height."""
+    text = trace.text
+    if text is None:
+        return True
+    import numpy as np
+
+    cells = np.asarray(text, dtype=object)
+    if cells.ndim != 2:
+        return True
+    n_rows, n_cols = max(cells.shape[0], 1), max(cells.shape[1], 1)
+    size = trace.textfont.size or PRESENTATION_FONT_SIZE
+    longest = max((len(str(v)) for v in cells.ravel()), default=0) * _GLYPH_WIDTH * size
+    xa = fig.layout[f"xaxis{(trace.xaxis or 'x')[1:]}"]
+    ya = fig.layout[f"yaxis{(trace.yaxis or 'y')[1:]}"]
+    m = fig.layout.margin
+    x_span = (xa.domain[1] - xa.domain[0]) if xa.domain else 1.0
+    y_span = (ya.domain[1] - ya.domain[0]) if ya.domain else 1.0
+    width = min(fig.layout.width or PRESENTATION_CONTENT_PX, PRESENTATION_CONTENT_PX)
+    width -= (m.l or 80) + (m.r or 80)
+    height = (fig.layout.height or 450) - (m.t or 100) - (m.b or 80)
+    cell_w, cell_h = width * x_span / n_cols, height * y_span / n_rows
+    return longest <= 0.9 * cell_w and size * 1.2 <= cell_h
 
 
 def _full_tick_labels(ax) -> None:

@@ -1,144 +1,181 @@
 """The MT systems page's "sacreBLEU options" expander: every option of sacreBLEU's BLEU, chrF
-and TER under sacreBLEU's names and defaults. The chosen options travel with the metric name
+and TER under sacreBLEU's names and defaults, drawn from the one table the CLI reads too
+(:data:`stats.mt.sacrebleu_options.OPTIONS`). The chosen options travel with the metric name
 (:func:`stats.mt._tokenize_options.metric_spec`), so they key every cached result of the page
-and appear in the signature beside the p-values."""
+and appear in the signature beside the p-values. :func:`wmt_note` says when BLEU's tokenizer
+is not the one WMT's official tables used for the target language, with a button that
+chooses theirs."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import components
+from dashboard import components, page_run
 from stats.mt._tokenize_options import TOKENIZERS, metric_spec
+from stats.mt.sacrebleu_options import (
+    OPTIONS,
+    describe,
+    non_default,
+    wmt_official_tokenizer,
+    wmt_tokenizer_note,
+)
 
 #: the tokenizer choice that lets the language pair decide, as sacreBLEU's ``-l`` does
 BY_LANGUAGE = "by language"
+#: each shown option's widget key (kept as they were: shared URLs and tests name them);
+#: BLEU's smoothing value is the CLI's only (sacreBLEU's defaults per method apply here)
+WIDGET_KEYS = {
+    ("bleu", "tokenize"): "mt_opt_tokenize",
+    ("bleu", "lowercase"): "mt_opt_lowercase",
+    ("bleu", "smooth_method"): "mt_opt_smooth",
+    ("chrf", "char_order"): "mt_opt_cc",
+    ("chrf", "word_order"): "mt_opt_cw",
+    ("chrf", "beta"): "mt_opt_beta",
+    ("chrf", "whitespace"): "mt_opt_cws",
+    ("chrf", "lowercase"): "mt_opt_clc",
+    ("chrf", "eps_smoothing"): "mt_opt_ceps",
+    ("ter", "case_sensitive"): "mt_opt_tcase",
+    ("ter", "normalized"): "mt_opt_tnorm",
+    ("ter", "no_punct"): "mt_opt_tpunct",
+    ("ter", "asian_support"): "mt_opt_tasian",
+}
+_TOKENIZE_HELP = (
+    "By language: zh for Chinese, ja-mecab for Japanese, ko-mecab for Korean targets (the "
+    "language pair read from the file names, e.g. generaltest2023.en-ja.hyp.X.ja), else 13a, "
+    "as sacreBLEU does. WMT22/WMT23's official tables used char for Japanese. The one used is "
+    "in the signature. spm/flores need a model sacreBLEU downloads: put it in "
+    "~/.sacrebleu/models first."
+)
+
+
+def _widget(option):
+    key = WIDGET_KEYS[(option.metric, option.name)]
+    label = f"{option.words[:1].upper()}{option.words[1:]} ({option.flag})"
+    if option.name == "tokenize":
+        return components.remembered(
+            st.selectbox, "Tokenizer (--tokenize)", [BY_LANGUAGE, *TOKENIZERS], key=key,
+            default=BY_LANGUAGE, help=_TOKENIZE_HELP,
+        )  # fmt: skip
+    if isinstance(option.default, bool):
+        return bool(components.persistent(st.checkbox, label, key=key))
+    if option.choices:
+        return components.remembered(
+            st.selectbox, label, list(option.choices), key=key, default=option.default
+        )
+    return int(
+        components.number_setting(
+            label, key=key, default=option.default, min_value=option.low,
+            max_value=option.high, step=1,
+        )
+    )  # fmt: skip
 
 
 def expander() -> dict[str, dict]:
-    """Draw the options; return sacreBLEU constructor arguments per text metric."""
+    """Draw the options; return sacreBLEU constructor arguments per text metric (BLEU's
+    ``tokenize`` only when chosen: the language pair decides otherwise)."""
+    out: dict[str, dict] = {"bleu": {}, "chrf": {}, "ter": {}}
     with st.expander("sacreBLEU options", expanded=False, icon=":material/tune:"):
-        b, c, t = st.columns(3)
-        with b:
-            st.markdown("**BLEU**")
-            tok = components.remembered(
-                st.selectbox,
-                "Tokenizer (--tokenize)",
-                [BY_LANGUAGE, *TOKENIZERS],
-                key="mt_opt_tokenize",
-                default=BY_LANGUAGE,
-                help="By language: zh for Chinese, ja-mecab for Japanese, ko-mecab for Korean "
-                "targets (the language pair read from the file names, e.g. "
-                "generaltest2023.en-ja.hyp.X.ja), else 13a, as sacreBLEU does. The one used "
-                "is in the signature. spm/flores need a model sacreBLEU downloads: put it in "
-                "~/.sacrebleu/models first.",
-            )
-            lowercase = components.persistent(
-                st.checkbox, "Lowercase (--lowercase)", key="mt_opt_lowercase"
-            )
-            smooth = components.remembered(
-                st.selectbox,
-                "Smoothing (--smooth-method)",
-                ["exp", "floor", "add-k", "none"],
-                key="mt_opt_smooth",
-                default="exp",
-            )
-        with c:
-            st.markdown("**chrF**")
-            char_order = components.number_setting(
-                "Character order (--chrf-char-order)",
-                key="mt_opt_cc",
-                default=6,
-                min_value=1,
-                max_value=10,
-                step=1,
-            )
-            word_order = components.number_setting(
-                "Word order (--chrf-word-order; 2 = chrF++)",
-                key="mt_opt_cw",
-                default=0,
-                min_value=0,
-                max_value=4,
-                step=1,
-            )
-            beta = components.number_setting(
-                "Beta (--chrf-beta)",
-                key="mt_opt_beta",
-                default=2,
-                min_value=1,
-                max_value=5,
-                step=1,
-            )
-            c_ws = components.persistent(
-                st.checkbox, "Whitespace (--chrf-whitespace)", key="mt_opt_cws"
-            )
-            c_lc = components.persistent(
-                st.checkbox, "Lowercase (--chrf-lowercase)", key="mt_opt_clc"
-            )
-            c_eps = components.persistent(
-                st.checkbox, "Eps smoothing (--chrf-eps-smoothing)", key="mt_opt_ceps"
-            )
-        with t:
-            st.markdown("**TER**")
-            t_case = components.persistent(
-                st.checkbox, "Case-sensitive (--ter-case-sensitive)", key="mt_opt_tcase"
-            )
-            t_norm = components.persistent(
-                st.checkbox, "Normalized (--ter-normalized)", key="mt_opt_tnorm"
-            )
-            t_punct = components.persistent(
-                st.checkbox, "No punctuation (--ter-no-punct)", key="mt_opt_tpunct"
-            )
-            t_asian = components.persistent(
-                st.checkbox, "Asian support (--ter-asian-support)", key="mt_opt_tasian"
-            )
-    bleu = {"lowercase": bool(lowercase), "smooth_method": smooth}
-    if tok != BY_LANGUAGE:
-        bleu["tokenize"] = tok
-    return {
-        "bleu": bleu,
-        "chrf": {
-            "char_order": int(char_order),
-            "word_order": int(word_order),
-            "beta": int(beta),
-            "whitespace": bool(c_ws),
-            "lowercase": bool(c_lc),
-            "eps_smoothing": bool(c_eps),
-        },
-        "ter": {
-            "case_sensitive": bool(t_case),
-            "normalized": bool(t_norm),
-            "no_punct": bool(t_punct),
-            "asian_support": bool(t_asian),
-        },
-    }
+        columns = dict(zip(out, st.columns(3), strict=True))
+        for metric, column in columns.items():
+            with column:
+                st.markdown(f"**{ {'bleu': 'BLEU', 'chrf': 'chrF', 'ter': 'TER'}[metric] }**")
+                for option in OPTIONS:
+                    if (option.metric, option.name) not in WIDGET_KEYS or option.metric != metric:
+                        continue
+                    value = _widget(option)
+                    if not (option.name == "tokenize" and value == BY_LANGUAGE):
+                        out[metric][option.name] = value
+    return out
 
 
-def _non_default(metric: str, options: dict) -> dict:
-    """The options that differ from sacreBLEU's defaults (the default metric keeps its plain
-    name, so results cached before options existed stay valid)."""
-    defaults = {
-        "bleu": {"lowercase": False, "smooth_method": "exp"},
-        "chrf": {
-            "char_order": 6,
-            "word_order": 0,
-            "beta": 2,
-            "whitespace": False,
-            "lowercase": False,
-            "eps_smoothing": False,
-        },
-        "ter": {
-            "case_sensitive": False,
-            "normalized": False,
-            "no_punct": False,
-            "asian_support": False,
-        },
-    }[metric]
-    return {k: v for k, v in options.items() if defaults.get(k, object()) != v}
+def _as_wmt(tokenizer: str) -> None:
+    st.session_state[WIDGET_KEYS[("bleu", "tokenize")]] = tokenizer
+
+
+def wmt_note(lp: str | None, tokenize: str | None) -> str | None:
+    """Under the signature: a note when BLEU's tokenizer is not the one WMT's official tables
+    used for the target of ``lp`` (Japanese: char), with a button that chooses theirs
+    (key ``mt_opt_as_wmt``). Returns the note (for the report) or ``None``."""
+    note = wmt_tokenizer_note(lp, tokenize)
+    if note is None:
+        return None
+    official = wmt_official_tokenizer(lp)
+    st.info(
+        f"BLEU tokenizer **{tokenize}**: WMT's official tables (WMT22, WMT23) scored "
+        f"{components.escape_markdown(lp)} with **{official}**, so these BLEU scores, and "
+        "possibly the ranking, differ from theirs.",
+        icon=":material/info:",
+    )
+    st.button(
+        "As WMT's official tables",
+        key="mt_opt_as_wmt",
+        on_click=_as_wmt,
+        args=(official,),
+        icon=":material/rule:",
+        help=f"Sets the tokenizer (sacreBLEU options) to {official}.",
+    )
+    return note
+
+
+def record_signature(data) -> None:
+    """Put a metric's sacreBLEU signature (as sacreBLEU formats it, from the statistics) and
+    its options in words into the page's report."""
+    if data.signature:
+        page_run.record_note(
+            f"signature_{data.label}",
+            "signature",
+            f"{data.label}: {data.signature} ({describe(data.metric, dict(data.options))})",
+        )
+
+
+def record_table_signatures(result, metrics) -> None:
+    """The systems table's metrics' signatures (sacreBLEU's strings, from the result) into the
+    report, with their options in words, unless the page's metric put them there already (with
+    the tokenizer resolved). Reads nothing more: after a Stop the result shown may be an
+    earlier one (then only its signatures are stated)."""
+    from stats.mt._tokenize_options import parse_metric_spec
+
+    page_report = page_run.current_report()
+    if page_report is None:
+        return
+    specs = dict(zip(result.metrics, metrics, strict=False))
+    for label in result.metrics:
+        key = f"signature_{label}"
+        sig = result.signatures.get(label)
+        if not sig or key in page_report.notes:
+            continue
+        words = ""
+        if len(result.metrics) == len(metrics):
+            name, options = parse_metric_spec(specs[label])
+            words = f" ({describe(name, options)})"
+        page_run.record_note(key, "signature", f"{label}: {sig}{words}")
+
+
+def metric_notes(data, *, lp: str | None, order: str | None) -> None:
+    """Under the page's metric: sacreBLEU's signature and the options in words, the WMT
+    tokenizer note (BLEU) and the order of several references (a warning when it changes
+    chrF); each also in the report."""
+    if not data.signature:
+        return
+    st.caption(f"sacrebleu signature: `{data.signature}`")
+    st.caption("Options: " + components.escape_markdown(describe(data.metric, dict(data.options))))
+    record_signature(data)
+    if data.metric == "bleu":
+        note = wmt_note(lp, dict(data.options).get("tokenize"))
+        if note:
+            page_run.record_note("wmt_tokenizer", "note", note)
+    if order and data.metric == "chrf" and "score equally" in order:
+        components.show_warnings([order])
+    elif order:
+        st.caption(components.escape_markdown(order))
+        page_run.record_note("reference_order", "note", order)
 
 
 def spec(metric: str, options: dict[str, dict]) -> str:
-    """The metric argument of the data layer: ``metric`` with its chosen options."""
-    return metric_spec(metric, _non_default(metric, options.get(metric, {})))
+    """The metric argument of the data layer: ``metric`` with its chosen options (only those
+    that differ from sacreBLEU's defaults: the default metric keeps its plain name, so results
+    cached before options existed stay valid)."""
+    return metric_spec(metric, non_default(metric, options.get(metric, {})))
 
 
 #: compiled TER: word-pair cost units |h| (|h| + |r|) per second on one core (measured on

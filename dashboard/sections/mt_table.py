@@ -29,6 +29,7 @@ def section(
     block: tuple = (),
     excluded: tuple = (),
     metric_options: dict | None = None,
+    best: str | None = None,
 ) -> None:
     """Draw the table for the page's ``inputs`` (kind, references, files, metric,
     higher_is_better: the arguments of :func:`dashboard.data.mt_systems.statistics`).
@@ -36,7 +37,9 @@ def section(
     METRIC column); ``systems`` in input order (the default baseline is the first, as in
     sacreBLEU); ``n_resamples``, ``seed`` and ``alpha`` are the page's controls; ``block``
     (WMT files) and ``excluded`` systems as the page's tests use them; ``metric_options``
-    the sacreBLEU options of the page's expander (:mod:`dashboard.sections.mt_options`)."""
+    the sacreBLEU options of the page's expander (:mod:`dashboard.sections.mt_options`);
+    ``best`` the best-scoring system on the page's metric, the default baseline (as WMT's
+    tables read; sacreBLEU's, the first file, is one click away and named on the page)."""
     kind, references, files, _, higher_is_better = inputs
     st.subheader("Systems against a baseline (sacreBLEU table)")
     if kind == mt_systems.KIND_TEXT:
@@ -51,9 +54,21 @@ def section(
             "Baseline system",
             list(systems),
             key="mt_table_baseline",
-            default=systems[0],
-            help="Every other system is tested against this one (sacreBLEU takes the first "
-            "system given).",
+            default=best if best in systems else systems[0],
+            help="Every other system is tested against this one. Default: the best-scoring "
+            "system on the page's metric, as WMT's tables read; sacreBLEU takes the first "
+            "system given.",
+        )
+        origin = (
+            "the best-scoring system (as WMT's tables read)"
+            if baseline == best
+            else "the first file given (as sacreBLEU does)"
+            if baseline == systems[0]
+            else "your choice"
+        )
+        st.caption(
+            f"Baseline: {components.escape_markdown(baseline)}, {origin}; sacreBLEU's "
+            f"would be the first file, {components.escape_markdown(systems[0])}."
         )
     with c_metrics:
         chosen = components.remembered_multiselect(
@@ -106,6 +121,8 @@ def section(
         components.seed_caption(result.seed, n_resamples=result.n_resamples)
         if test == "approximate-randomization":
             st.caption(f"μ ± CI from {result.n_ci_resamples:,} bootstrap resamples.")
+    if kind == mt_systems.KIND_TEXT:  # each metric's signature into the report
+        mt_options.record_table_signatures(result, metrics)
     frame, dagger = tables.mt_baseline_table(result, alpha)
     level = round(result.confidence_level * 100)
     p_columns = {f"{m} p" for m in result.metrics}
@@ -115,6 +132,15 @@ def section(
         )
         for c in frame.columns
         if c != "vs baseline"
+    }
+    # on the page the baseline's p is "-" (as sacreBLEU leaves it), not "None"; the exports
+    # keep the numbers (an empty cell for the baseline)
+    shown = frame.copy()
+    for c in p_columns:
+        shown[c] = ["-" if p != p else f"{p:.4f}" for p in frame[c]]
+    shown_config = {
+        **config,
+        **{c: st.column_config.TextColumn(c) for c in p_columns},
     }
     marks = export.Marks(
         dagger=dagger,
@@ -130,6 +156,8 @@ def section(
         f"(seed {result.seed}, {result.n_resamples} resamples)",
         column_config=config,
         marks=marks,
+        shown_as=shown,
+        shown_config=shown_config,
     )
     st.caption(
         f"As `sacrebleu --paired-{'bs' if test == 'paired-bootstrap' else 'ar'}` reports it: "

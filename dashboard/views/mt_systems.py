@@ -9,6 +9,7 @@ dashboard.tables and draws dashboard.figures builders.
 
 from __future__ import annotations
 
+import html
 from functools import partial
 
 import streamlit as st
@@ -151,6 +152,7 @@ with components.input_errors():
     (stats_data,) = page_run.run_steps(
         [("Extracting sufficient statistics ...", partial(mt_systems.statistics, *inputs, block))],
         text="Extracting sufficient statistics ...",
+        keep=False,  # another upload's statistics are no results to keep
     )
 with exclude_slot:
     excluded = mt_choice.exclusion(stats_data.systems)
@@ -166,6 +168,7 @@ with components.input_errors():
             for test in tests
         ],
         text=f"{tables.MT_TEST_LABELS[tests[0]]}: {n_resamples:,} resamples ...",
+        key="mt_tests",  # one Stop button whatever the settings: a Stop keeps the last results
     )
 results = dict(zip(tests, pairwise, strict=True))
 
@@ -182,8 +185,12 @@ m3.metric("Metric", components.escape_markdown(first.label), "lower is better" i
 m4.metric("Best system", components.escape_markdown(systems[0]),
           f"{components.escape_markdown(first.label)} {first.scores.iloc[0]:.4g}", delta_color="off",
           delta_arrow="off", help=components.escape_markdown(systems[0]))  # fmt: skip
-if stats_data.signature:
-    st.caption(f"sacrebleu signature: `{stats_data.signature}`")
+if kind == mt_systems.KIND_TEXT:  # signature, options in words, WMT and reference notes
+    with components.input_errors():
+        order = mt_systems.reference_order(references, files, metric)
+    mt_options.metric_notes(
+        stats_data, lp=mt_systems.language_pair(references, files), order=order
+    )
 mt_choice.block_caption(block, metric)
 mt_choice.exclusion_caption(excluded, len(systems))
 
@@ -227,6 +234,7 @@ mt_table.section(
     seed=seed,
     alpha=alpha,
     metric_options=metric_options,
+    best=systems[0],
     **chosen,
 )
 
@@ -241,8 +249,9 @@ rows = (
     if presentation
     else [list(panels)]
 )
+abbreviated: dict[str, str] = {}
 for k, row in enumerate(rows):
-    components.show_figure(
+    shown_grid = components.show_figure(
         figures.mt_significance_grids(
             {name: panels[name] for name in row},
             alpha=alpha,
@@ -251,13 +260,23 @@ for k, row in enumerate(rows):
         key="mt_grids" if k == 0 else f"mt_grids_{k + 1}",
         filename=f"mt_significance_{first.label}_{side}" + (f"_{k + 1}" if k else ""),
     )
+    abbreviated.update(figures.shortened_names(shown_grid))
+if abbreviated:  # the legend of the abbreviated labels (hover and exports have them whole)
+    st.caption(
+        "Abbreviated: "
+        + "; ".join(
+            f"{components.escape_markdown(html.unescape(s))} = {components.escape_markdown(full)}"
+            for s, full in abbreviated.items()
+        )
+    )
 components.seed_caption(first.seed, n_resamples=n_resamples)
 if first.min_pvalue >= alpha:
-    st.warning(
-        f"With {n_resamples:,} resamples the smallest attainable p-value is 1/({n_resamples}+1) "
-        f"= {first.min_pvalue:.4g}, not below α = {alpha:g}: no pair can be significant at this "
-        "level, whatever the data. Choose more resamples.",
-        icon=":material/warning:",
+    components.show_warnings(  # also stated in the report
+        [
+            f"With {n_resamples:,} resamples the smallest attainable p-value is "
+            f"1/({n_resamples}+1) = {first.min_pvalue:.4g}, not below α = {alpha:g}: no pair "
+            "can be significant at this level, whatever the data. Choose more resamples."
+        ]
     )
 st.caption(
     "Cell (row, column) is coloured when the row system's score is significantly better than "

@@ -104,7 +104,10 @@ def text_statistics(
     opts = resolve_options(metric, options, lp=lp)
     refs, hyps = read_parallel(references, hypotheses)
     _check_two_systems(len(hyps), hyps)
-    return extract_statistics(refs, hyps, metric=metric, progress=progress, jobs=jobs, **opts)
+    out = extract_statistics(refs, hyps, metric=metric, progress=progress, jobs=jobs, **opts)
+    if metric == "chrf" and len(refs) > 1:
+        _warn_order(refs, hyps, opts, references, jobs)
+    return out
 
 
 def text_statistics_by_metric(
@@ -144,7 +147,81 @@ def text_statistics_by_metric(
     opts = {m: resolve_options(m, (options or {}).get(m), lp=lp) for m in metrics}
     refs, hyps = read_parallel(references, hypotheses)
     _check_two_systems(len(hyps), hyps)
-    return {m: extract_statistics(refs, hyps, metric=m, jobs=jobs, **opts[m]) for m in opts}
+    out = {m: extract_statistics(refs, hyps, metric=m, jobs=jobs, **opts[m]) for m in opts}
+    if "chrf" in opts and len(refs) > 1:
+        _warn_order(refs, hyps, opts["chrf"], references, jobs)
+    return out
+
+
+def _reference_names(references: Files) -> list[str]:
+    items = [references] if isinstance(references, (str, os.PathLike)) else list(references)
+    return [source_name(*_named(item)) for item in items]
+
+
+def chrf_order_ties(refs, hyps, options: Mapping | None = None, *, jobs: int | None = None):
+    """Where several references make chrF depend on their order: a boolean array (systems,
+    segments), True where two references give a segment the same best sentence chrF with
+    different statistics (sacreBLEU keeps the first best: another order gives other
+    statistics, and possibly another corpus score).
+
+    ``refs`` are reference streams and ``hyps`` system -> lines, as
+    :func:`stats.mt.sufficient.extract_statistics` takes them; each reference is scored alone
+    (sacreBLEU's sentence chrF of every reference, as its multi-reference choice compares them).
+    """
+    opts = dict(options or {})
+    single = [
+        extract_statistics([stream], hyps, metric="chrf", jobs=jobs, **opts).stats
+        for stream in refs
+    ]
+    stats = np.stack(single)  # (refs, systems, segments, d)
+    from stats.mt.sufficient import metric_score
+
+    f = metric_score("chrf", stats, opts)  # (refs, systems, segments)
+    best = np.argmax(f, axis=0)
+    chosen = np.take_along_axis(stats, best[None, ..., None], axis=0)[0]
+    tied = f == np.take_along_axis(f, best[None], axis=0)[0]
+    differ = (stats != chosen[None]).any(axis=-1)
+    return (tied & differ).any(axis=0)
+
+
+def reference_order_note(refs, hyps, options: Mapping | None, names, *, jobs=None) -> str:
+    """The order of the references (always) and, when it changes chrF statistics
+    (:func:`chrf_order_ties`), how many segments of which systems it changes."""
+    order = f"chrF with {len(refs)} references in this order: {', '.join(names)}"
+    ties = chrf_order_ties(refs, hyps, options, jobs=jobs)
+    if not ties.any():
+        return order + " (the order changes no segment's statistics)"
+    systems = [s for s, row in zip(hyps, ties, strict=True) if row.any()]
+    return (
+        f"{order}; on {int(ties.any(axis=0).sum())} of {ties.shape[1]} segments two references "
+        f"score equally with different statistics ({', '.join(systems[:5])}"
+        f"{', ...' if len(systems) > 5 else ''}): sacreBLEU keeps the first, so another "
+        "reference order can give other chrF scores"
+    )
+
+
+def _warn_order(refs, hyps, options, references: Files, jobs) -> None:
+    """Warn (:class:`UserWarning`) when the order of several references changes chrF."""
+    import warnings
+
+    if chrf_order_ties(refs, hyps, options, jobs=jobs).any():
+        warnings.warn(
+            reference_order_note(refs, hyps, options, _reference_names(references), jobs=jobs),
+            stacklevel=3,
+        )
+
+
+def reference_order(
+    references: Files, hypotheses: Files, *, options: Mapping | None = None, lp=None
+) -> str | None:
+    """:func:`reference_order_note` of the files (``None`` for one reference)."""
+    if isinstance(references, (str, os.PathLike)) or len(references) < 2:
+        return None
+    if lp is None:
+        lp = language_pair_of(references, hypotheses)
+    refs, hyps = read_parallel(references, hypotheses)
+    opts = resolve_options("chrf", options, lp=lp)
+    return reference_order_note(refs, hyps, opts, _reference_names(references))
 
 
 def segment_texts(

@@ -15,6 +15,7 @@ JSON output::
      "systems": [best first], "scores": {system: score},
      "pvalues": {row: {col: p or null}},
      "higher_is_better", "signature",
+     "tokenizer_note",   # BLEU only, when the tokenizer is not the one WMT's official tables used
      "wmt_block": {"lp", "testset", "refset"},   # WMT segment-level files only
      "confidence_level",
      "score_ci": {system: [low, high]},   # extras beyond the issue's shape
@@ -45,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 from stats._core.choices import TESTS
 from stats._core.errors import StatsInputError
@@ -177,17 +179,33 @@ def run(args: argparse.Namespace) -> str:
     check_alpha_option(args.alpha)
     metrics = _metrics(args)
     loaded = _load_all(args, metrics)
+    note = _wmt_note(args, loaded)
+    if note:
+        print(f"note: {note}", file=sys.stderr)
     n = args.resamples if args.resamples is not None else DEFAULT_RESAMPLES[args.test]
     table = None
     if len(metrics) > 1 or args.baseline is not None:
         table = _table(args, loaded, n)  # first: an unknown --baseline fails before the tests
-    blocks = [_block(args, loaded[m], m, n) for m in metrics]
+    blocks = [_block(args, loaded[m], m, n, note if m == "bleu" else None) for m in metrics]
     if table is None:
         return dumps(blocks[0]) if args.format == "json" else blocks[0]
     if args.format == "json":
         body = blocks[0] if len(blocks) == 1 else {"results": blocks}
         return dumps({**body, "table": _table_json(table, args.alpha)})
     return "\n\n".join([*blocks, _table_tsv(table, args.alpha)])
+
+
+def _wmt_note(args: argparse.Namespace, loaded: dict) -> str | None:
+    """The note when BLEU's tokenizer differs from what WMT's official tables used for the
+    target language (:func:`stats.mt.sacrebleu_options.wmt_tokenizer_note`)."""
+    data = loaded.get("bleu")
+    if data is None or args.scores:
+        return None
+    from stats.mt.sacrebleu_options import wmt_tokenizer_note
+    from stats.readers.mt_text import language_pair_of
+
+    lp = args.lp or language_pair_of(args.ref, args.hyp)
+    return wmt_tokenizer_note(lp, dict(data.options).get("tokenize"))
 
 
 def _table(args: argparse.Namespace, loaded: dict, n: int):
@@ -249,7 +267,7 @@ def _table_tsv(table, alpha: float) -> str:
     return "\n".join([head, note, table_tsv(rows, columns)])
 
 
-def _block(args: argparse.Namespace, data, metric: str, n: int):
+def _block(args: argparse.Namespace, data, metric: str, n: int, note: str | None = None):
     """Today's output of one metric: the all-pairs test (a dict for JSON, text for TSV)."""
     from stats.metaeval.grids import grid_significance
     from stats.mt.randomized import pairwise_significance
@@ -276,6 +294,7 @@ def _block(args: argparse.Namespace, data, metric: str, n: int):
                 "higher_is_better": bool(res.higher_is_better),
                 "signature": res.signature or None,
                 "metric_options": dict(data.options) if data.signature else None,
+                **({"tokenizer_note": note} if note else {}),
                 **({"wmt_block": dict(data.block)} if data.block else {}),
                 "confidence_level": res.confidence_level,
                 "score_ci": {

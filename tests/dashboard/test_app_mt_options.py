@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from sacrebleu.metrics import BLEU, CHRF
 
+from dashboard import state
 from tests.dashboard.helpers import assert_no_exception, frame_with, metric_values
 
 PAGE = "views/mt_systems.py"
@@ -63,3 +64,25 @@ def test_ter_estimate_shown(app_test):
     at.selectbox(key="mt_metric").set_value("TER").run()
     assert_no_exception(at)
     assert any("TER extraction, first run: about" in c.value for c in at.caption)
+
+
+def test_wmt_tokenizer_note_and_one_click_choice(app_test):
+    at = _upload(app_test(PAGE).run())
+    assert any("WMT's official tables" in i.value and "char" in i.value for i in at.info)
+    assert any("Options: tokenizer: ja-mecab" in c.value for c in at.caption)
+    # the report states the signature (sacreBLEU's string), the options in words and the note
+    notes = at.session_state[state.REPORT_KEY].notes
+    sig = BLEU(tokenize="ja-mecab")
+    sig.corpus_score(HYPS["AIRC"], [REF])
+    texts = [n["text"] for n in notes.values() if n["kind"] == "signature"]
+    assert any(sig.get_signature().format() in t and "tokenizer: ja-mecab" in t for t in texts)
+    assert any(n["kind"] == "note" and "char" in n["text"] for n in notes.values())
+    chrf = CHRF()  # the systems table's chrF: its signature too
+    chrf.corpus_score(HYPS["AIRC"], [REF])
+    assert any(t.startswith(f"chrF2: {chrf.get_signature().format()} (") for t in texts)
+    at.button(key="mt_opt_as_wmt").click().run()
+    assert_no_exception(at)
+    assert "tok:char" in _signature(at)
+    assert not any("WMT's official tables" in i.value for i in at.info)
+    want = BLEU(tokenize="char").corpus_score(HYPS["AIRC"], [REF]).score
+    assert frame_with(at, "95% CI low").loc["AIRC", "BLEU"] == pytest.approx(want, abs=1e-9)

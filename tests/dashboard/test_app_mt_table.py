@@ -38,7 +38,11 @@ def _assert_matches(table: pd.DataFrame, expected) -> None:
         np.testing.assert_allclose(table[m], expected.score[m])
         np.testing.assert_allclose(table[f"{m} μ"], expected.mean[m])
         np.testing.assert_allclose(table[f"{m} ± 95% CI"], expected.ci[m])
-        np.testing.assert_allclose(table[f"{m} p"], expected.pvalue[m])
+        # on the page: 4 decimals, "-" for the baseline (not "None"); the exports keep numbers
+        shown = table[f"{m} p"]
+        assert shown.loc[expected.baseline] == "-"
+        np.testing.assert_allclose(pd.to_numeric(shown.replace("-", np.nan)),
+                                   expected.pvalue[m], atol=5e-5)
 
 
 def test_sample_table_baseline_and_test_selectors(app_test):
@@ -46,10 +50,16 @@ def test_sample_table_baseline_and_test_selectors(app_test):
     assert_no_exception(at)
     assert not at.error, [e.value for e in at.error]
     table = baseline_table(at)
-    expected = _expected_text()
+    refs, hyps = mt_sample_text()
+    best = extract_statistics(refs, hyps, metric="bleu").scores.idxmax()
+    expected = _expected_text(baseline=best)
     _assert_matches(table, expected)
-    assert table.index[0] == "Aurora"  # the first system given, as in sacreBLEU
-    assert table.loc["Aurora", "vs baseline"] == "baseline"
+    # the best-scoring system by default (as WMT's tables read), said on the page with
+    # sacreBLEU's (the first file given)
+    assert table.index[0] == best
+    assert table.loc[best, "vs baseline"] == "baseline"
+    assert any(f"Baseline: {best}, the best-scoring system" in c.value
+               and "first file, Aurora" in c.value for c in at.caption)
     sig = expected.significant(0.05)
     for s in expected.systems[1:]:
         marked = [m for m in expected.metrics if sig.at[s, m]]
@@ -87,10 +97,10 @@ def test_metric_choice_and_segment_scores(app_test):
     at.radio(key="mt_source").set_value("Segment scores").run()
     assert_no_exception(at)
     table = baseline_table(at)  # every metric of the file by default
-    # the workflow the page calls, on the file itself; the baseline chosen on text (the first
-    # system there, Aurora) stays chosen, being one of the file's systems too
+    # the workflow the page calls, on the file itself; the baseline chosen on text (the best
+    # there) stays chosen, being one of the file's systems too
     expected = analyses.systems_table_analysis(
-        scores=MT / "segment_scores.tsv", baseline="Aurora", n_resamples=1000, rng=12345
+        scores=MT / "segment_scores.tsv", baseline=table.index[0], n_resamples=1000, rng=12345
     )
     assert expected.metrics == ("chrF", "SimCOMET")
     _assert_matches(table, expected)
@@ -99,7 +109,8 @@ def test_metric_choice_and_segment_scores(app_test):
     frame = read_segment_scores(MT / "segment_scores.tsv", metric="SimCOMET")
     data = statistics_from_scores(frame, label="SimCOMET")
     direct = systems_table(data, baseline="Cirrus", n_resamples=1000, rng=12345)
-    np.testing.assert_allclose(table["SimCOMET p"], direct.pvalue["SimCOMET"])
+    np.testing.assert_allclose(pd.to_numeric(table["SimCOMET p"].replace("-", np.nan)),
+                               direct.pvalue["SimCOMET"], atol=5e-5)
 
 
 def test_table_shaping_and_exports():

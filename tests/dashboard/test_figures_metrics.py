@@ -277,7 +277,8 @@ def test_significance_mosaic_blocks_on_one_axis_pair(pvalues):
         assert "beats" in trace.hovertemplate
     assert fig.data[3].hovertemplate.startswith("x&lt;b&gt;y&lt;/b&gt;: ")
     titles = [a.text for a in fig.layout.annotations]
-    assert titles == ["de-en", "fr-en", "cs-en", "x&lt;b&gt;y&lt;/b&gt;"]
+    assert titles[:4] == ["de-en", "fr-en", "cs-en", "x&lt;b&gt;y&lt;/b&gt;"]
+    assert titles[4].startswith("column:") and titles[5] == "row: beats the column?"  # axes
     assert fig.layout.coloraxis.to_plotly_json() == grids.significance_coloraxis(0.01)
     assert fig.layout.meta["alpha"] == 0.01
     with pytest.raises(ValueError, match="empty"):

@@ -53,3 +53,18 @@ def test_the_run_after_a_click_on_stop_computes_nothing_and_says_so():
     at.button[0].click().run()  # computes afresh
     assert_no_exception(at)
     assert at.markdown[-1].value == "result 9"
+
+
+def test_a_stop_after_a_completed_run_keeps_its_results_and_names_the_running_step():
+    at = AppTest.from_function(_script).run()
+    assert at.markdown[-1].value == "result 9"
+    # the step that was running when Stop was clicked, as its bar named it
+    at.session_state[f"{_stop_key()}_running"] = "Approximate randomization: 1,000 resamples"
+    at.session_state[_stop_key()] = True
+    at.run()
+    assert_no_exception(at)
+    info = " ".join(i.value for i in at.info)
+    assert "Stopped: Approximate randomization: 1,000 resamples was interrupted" in info
+    assert "the last ones computed" in info
+    assert at.markdown[-1].value == "result 9"  # the results shown before stay
+    assert len(at.session_state["calls"]) <= 1  # nothing computed again

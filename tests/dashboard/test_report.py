@@ -178,3 +178,38 @@ def test_figures_keep_the_height_they_were_laid_out_for():
     r.add_figure("t", tall, "tall")
     html = report.report_html(r, report.report_record(r))
     assert f"height:{5 * report.SUBPLOT_ROW_PX}px" in html.replace(" ", "")
+
+
+# ---- issue 37: signatures, errors and warnings, readable settings, titles, CSV-only segments ----
+
+
+def test_report_states_notes_settings_in_words_and_titles(page_report):
+    page_report.add_note("sig_bleu", "signature", "BLEU: nrefs:1|case:mixed|eff:no|tok:char")
+    page_report.add_note("err", "error", "system 'X' has 3 segments but the reference has 4")
+    page_report.add_note("warn", "warning", "2 systems left out")
+    page_report.add_setting("qe_sample", "Sample data (used while nothing is uploaded)", "HTER")
+    page_report.add_setting("mt_tests", "Tests", ["paired-bootstrap", "bootstrap"])
+    page_report.add_setting("mt_lower", "Lower scores are better", False)
+    fig = go.Figure(go.Heatmap(z=[[1]]), layout={"title": {"text": "BLEU: row <b>better</b>"}})
+    page_report.add_figure("mt_grids", fig, "mt_significance_BLEU")
+    files = _zip(report.build_report(page_report, svg=False))
+    html = files["report.html"].decode()
+    record = json.loads(files["record.json"])
+    summary = html[: html.index("<h2>Figures</h2>")]
+    for text in ("Errors shown", "has 3 segments", "Warnings shown", "2 systems left out",
+                 "nrefs:1|case:mixed|eff:no|tok:char", "Data: your uploaded files"):
+        assert text in summary, text
+    assert "Sample data" not in html[: html.index("<h2>Record</h2>")]  # uploads: no sample
+    assert "qe_sample" not in record["settings"]
+    assert "<td>paired-bootstrap, bootstrap</td>" in summary and "<td>no</td>" in summary
+    assert "<h3>BLEU: row better</h3>" in html  # the title shown, not the file name
+    assert record["figure_titles"][-1] == "BLEU: row better"
+    assert [n["kind"] for n in record["notes"]] == ["error", "warning", "signature"]
+
+
+def test_long_tables_are_csv_only(page_report):
+    seg = pd.DataFrame({"score": np.arange(report.LATEX_MAX_ROWS + 1, dtype=float)})
+    page_report.add_table("seg", report.TableEntry(seg, filename="segments"))
+    files = _zip(report.build_report(page_report, svg=False))
+    assert "tables/segments.csv" in files and "tables/segments.tex" not in files
+    assert "tables/correlations_de-en.tex" in files

@@ -1,0 +1,162 @@
+"""One table of sacreBLEU's metric options, read by the CLI (``--tokenize``, ``--chrf-*``,
+``--ter-*``) and by the dashboard's "sacreBLEU options" expander: each option's name in
+sacreBLEU's constructor, its default there, its command-line flag and what it means in words.
+
+Also: sacreBLEU's own signature of a metric with given options (:func:`signature`, from
+sacreBLEU's metric object, never formatted here), the options in words (:func:`describe`),
+and where BLEU's tokenizer differs from the one WMT's official tables used for a target
+language (:func:`wmt_tokenizer_note`).
+
+Import-light: sacreBLEU is imported only by :func:`signature` (``--help`` loads none of it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+__all__ = [
+    "OPTIONS",
+    "WMT_OFFICIAL_TOKENIZERS",
+    "Option",
+    "defaults",
+    "describe",
+    "non_default",
+    "signature",
+    "wmt_official_tokenizer",
+    "wmt_tokenizer_note",
+]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of sacreBLEU's ``BLEU``/``CHRF``/``TER`` constructor."""
+
+    metric: str  #: 'bleu', 'chrf' or 'ter'
+    name: str  #: the constructor's keyword (``smooth_method``)
+    default: object  #: the constructor's default (tests pin it against sacreBLEU's)
+    flag: str  #: sacrebleu's command-line flag (``--smooth-method``)
+    short: str | None  #: its short flag (``-s``), if any
+    words: str  #: what it does, for help texts, notes and reports
+    choices: tuple = ()  #: the allowed values of a choice option
+    low: int | None = None  #: the smallest value of an integer option (its widget's range)
+    high: int | None = None
+
+
+#: sacreBLEU 2.6's options of BLEU, chrF and TER with their constructor defaults
+#: (``inspect.signature(sacrebleu.metrics.BLEU)`` etc.; tests/mt/test_sacrebleu_options.py
+#: pins them) and the flags of ``sacrebleu --help``. ``tokenize=None`` is sacreBLEU's
+#: "by target language" (:func:`stats.mt._tokenize_options.default_tokenizer`).
+OPTIONS: tuple[Option, ...] = (
+    Option("bleu", "tokenize", None, "--tokenize", "-tok", "tokenizer"),
+    Option("bleu", "lowercase", False, "--lowercase", "-lc", "lowercase the data"),
+    Option("bleu", "smooth_method", "exp", "--smooth-method", "-s", "smoothing",
+           choices=("exp", "floor", "add-k", "none")),  # fmt: skip
+    Option("bleu", "smooth_value", None, "--smooth-value", "-sv",
+           "smoothing value for floor (0.1) and add-k (1)"),  # fmt: skip
+    Option("chrf", "char_order", 6, "--chrf-char-order", "-cc", "character n-gram order",
+           low=1, high=10),  # fmt: skip
+    Option("chrf", "word_order", 0, "--chrf-word-order", "-cw", "word n-gram order (2 = chrF++)",
+           low=0, high=4),  # fmt: skip
+    Option("chrf", "beta", 2, "--chrf-beta", None, "recall weight beta", low=1, high=5),
+    Option("chrf", "whitespace", False, "--chrf-whitespace", None,
+           "keep whitespace in character n-grams"),  # fmt: skip
+    Option("chrf", "lowercase", False, "--chrf-lowercase", None, "lowercase the data"),
+    Option("chrf", "eps_smoothing", False, "--chrf-eps-smoothing", None,
+           "eps smoothing (chrF++.py/NLTK/Moses) instead of effective order"),  # fmt: skip
+    Option("ter", "case_sensitive", False, "--ter-case-sensitive", None,
+           "keep case (default: lowercase)"),  # fmt: skip
+    Option("ter", "normalized", False, "--ter-normalized", None,
+           "basic normalization and tokenization"),  # fmt: skip
+    Option("ter", "no_punct", False, "--ter-no-punct", None, "remove punctuation"),
+    Option("ter", "asian_support", False, "--ter-asian-support", None,
+           "tokenize Asian characters"),  # fmt: skip
+)
+
+#: The BLEU tokenizer of WMT's official automatic-metric tables per target language where it
+#: is not sacreBLEU's default for that language: Japanese targets were scored with ``char`` in
+#: the WMT22 and WMT23 general-task findings' tables (sacreBLEU's default is ``ja-mecab``;
+#: on WMT23 en-ja ONLINE-B gets 40.23 BLEU with ``char``, 25.29 with ``ja-mecab``, as issue 37
+#: read them; the organisers' earlier "unofficial" automatic evaluation, scores/autoWMT23.tex of
+#: wmt-conference/wmt23-news-systems, printed tok:ja-mecab-0.996-IPA and 25.3). Chinese
+#: (``zh``) and every other target WMT scored as sacreBLEU does by default (``zh``, ``13a``);
+#: WMT22/23 had no Korean target.
+WMT_OFFICIAL_TOKENIZERS = {"ja": "char"}
+
+
+def defaults(metric: str) -> dict:
+    """sacreBLEU's default options of ``metric`` (``'bleu'``, ``'chrf'``, ``'ter'``)."""
+    return {o.name: o.default for o in OPTIONS if o.metric == metric}
+
+
+def non_default(metric: str, options: Mapping | None) -> dict:
+    """The options that differ from sacreBLEU's defaults (``None`` values dropped)."""
+    base = defaults(metric)
+    return {
+        k: v
+        for k, v in dict(options or {}).items()
+        if v is not None and (k not in base or base[k] != v)
+    }
+
+
+def _target(lp: str | None) -> str:
+    if lp and "-" in lp:
+        from stats.readers.mt_names import target_language
+
+        return (target_language(lp) or "").lower()
+    return (lp or "").lower()
+
+
+def wmt_official_tokenizer(lp: str | None) -> str | None:
+    """The BLEU tokenizer WMT's official tables used for the target of ``lp`` (``'en-ja'`` or
+    ``'ja'``) when it differs from sacreBLEU's default; ``None`` otherwise."""
+    return WMT_OFFICIAL_TOKENIZERS.get(_target(lp))
+
+
+def wmt_tokenizer_note(lp: str | None, tokenize: str | None) -> str | None:
+    """One line when BLEU's tokenizer ``tokenize`` differs from what WMT's official tables used
+    for the target language of ``lp``; ``None`` when they agree or WMT used the default."""
+    official = wmt_official_tokenizer(lp)
+    if official is None or tokenize == official:
+        return None
+    return (
+        f"BLEU tokenizer {tokenize}: WMT's official tables (WMT22, WMT23) scored "
+        f"{_target(lp)} targets with {official}, so these BLEU scores (and possibly the "
+        f"ranking) differ from theirs; --tokenize {official} (on the page: \"as WMT's "
+        "official tables\") scores as they did"
+    )
+
+
+def _value_words(option: Option, value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "by target language" if option.name == "tokenize" else "default"
+    return str(value)
+
+
+def describe(metric: str, options: Mapping | None = None) -> str:
+    """The options of ``metric`` in words, every option named (``'tokenizer: char;
+    lowercase the data: no; smoothing: exp; ...'``), sacreBLEU's defaults filled in."""
+    values = {**defaults(metric), **{k: v for k, v in dict(options or {}).items()}}
+    parts = []
+    for option in OPTIONS:
+        if option.metric != metric:
+            continue
+        value = values.get(option.name)
+        if option.name == "smooth_value" and value is None:
+            continue
+        parts.append(f"{option.words}: {_value_words(option, value)}")
+    return "; ".join(parts)
+
+
+def signature(metric: str, options: Mapping | None = None, *, n_refs: int = 1) -> str:
+    """sacreBLEU's signature of ``metric`` with ``options`` and ``n_refs`` references, as
+    ``sacrebleu`` prints it: its metric object's ``get_signature().format()`` (BLEU's
+    ``tokenize`` must be given; see :func:`stats.mt._tokenize_options.resolve_options`)."""
+    from sacrebleu.metrics import BLEU, CHRF, TER
+
+    cls = {"bleu": BLEU, "chrf": CHRF, "ter": TER}[metric]
+    scorer = cls(**dict(options or {}))
+    scorer.num_refs = int(n_refs)  # what sacreBLEU sets when it reads the references
+    return scorer.get_signature().format()
