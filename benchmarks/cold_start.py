@@ -134,6 +134,7 @@ def fresh_copy(dest: Path, *, installed: bool) -> Path:
             [sys.executable, "-c", "from stats._core.jit import precompile; precompile(quiet=True)"],
             env=env,
             check=True,
+            cwd=dest,  # the copy first on sys.path (not the checkout an editable install maps)
         )
         print(
             f"  precompile (the install's step): {time.perf_counter() - t0:.1f} s wall, "

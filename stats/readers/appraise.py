@@ -27,7 +27,6 @@ The protocol is ESA when any row carries a non-empty error-span list, DA+SQM oth
 from __future__ import annotations
 
 import csv
-import io
 import re
 
 import numpy as np
@@ -35,7 +34,7 @@ import pandas as pd
 
 from stats._core.errors import StatsInputError
 
-from ._common import LINE, Source, load_text
+from ._common import LINE, Source, check_parse_memory, load_text, text_lines
 from ._limits import check_value_range
 from .documents import NO_DOMAIN, HumanRatings
 
@@ -44,6 +43,8 @@ __all__ = ["is_appraise_export", "read_appraise"]
 _TYPE = re.compile(r"^[A-Z]{3}$")
 _MARKED = ("#incomplete", "#dup")
 _SPANS = re.compile(r"^\s*\[\s*\{")
+#: the fixed first eight fields
+_FIXED = ("user", "system", "segment", "type", "src", "tgt", "score", "document")
 #: ISO 639-3 -> the two-letter code WMT's file names use
 _ISO1 = {
     "ara": "ar", "ben": "bn", "ces": "cs", "dan": "da", "deu": "de", "ell": "el", "eng": "en",
@@ -110,15 +111,22 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
         is not a finite number (naming file and line), or nothing left after the filtering.
     """
     text, label = load_text(source, name)
-    rows: list[list[str]] = []
+    check_parse_memory(len(text), label)
+    # column by column, repeated values shared (users, systems, documents, languages repeat on
+    # every row): no list of fields per row, and the spans' JSON is not kept
+    columns: list[list[str]] = [[] for _ in _FIXED]
+    shared: dict[str, str] = {}
+    ends: list[float] = []
     lines: list[int] = []
-    reader = csv.reader(io.StringIO(text))
+    spans = False
+    header = False
+    reader = csv.reader(text_lines(text))
     try:
         for row in reader:
             if not row or not any(f.strip() for f in row):
                 continue
-            if not rows and not lines and _is_header(row):
-                lines.append(0)  # a header line: skipped
+            if not lines and not header and _is_header(row):
+                header = True  # a header line: skipped
                 continue
             if len(row) < 8:
                 raise StatsInputError(
@@ -126,18 +134,23 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
                     "row has at least 8 (user, system, segment, type, source language, target "
                     "language, score, document, ...)"
                 )
-            rows.append(row)
+            for column, field in zip(columns, row[:8], strict=True):
+                field = field.strip()
+                column.append(shared.setdefault(field, field))
+            ends.append(
+                float(row[-1]) if len(row) >= 10 and _number(row[-1].strip()) else np.nan
+            )
+            spans = spans or any(_SPANS.match(f) for f in row[8:])
             lines.append(reader.line_num)
     except csv.Error as exc:
         raise StatsInputError(f"{label}, line {reader.line_num}: not CSV ({exc})") from None
-    if not rows:
+    del shared
+    if not lines:
         raise StatsInputError(f"{label}: no judgements (an empty Appraise export)")
-    fixed = pd.DataFrame([[f.strip() for f in r[:8]] for r in rows],
-                         columns=["user", "system", "segment", "type", "src", "tgt", "score",
-                                  "document"])  # fmt: skip
-    if lines and lines[0] == 0:
-        lines = lines[1:]
+    fixed = pd.DataFrame(dict(zip(_FIXED, columns, strict=True)))
+    del columns
     line = np.asarray(lines, dtype=np.int64)
+    del lines
     for col in ("user", "system", "segment", "document"):
         empty = (fixed[col] == "").to_numpy()
         if empty.any():
@@ -152,10 +165,8 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
             "finite number"
         )
     check_value_range(score, "score (field 7)", label, line)
-    end = np.array(
-        [float(r[-1]) if len(r) >= 10 and _number(r[-1].strip()) else np.nan for r in rows]
-    )
-    spans = any(_SPANS.match(f) for r in rows for f in r[8:])
+    end = np.array(ends, dtype=float)
+    del ends
     frame = pd.DataFrame(
         {
             "lp": (_two_letter(fixed["src"]) + "-" + _two_letter(fixed["tgt"])).to_numpy(

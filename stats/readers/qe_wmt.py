@@ -28,6 +28,7 @@ line.
 
 from __future__ import annotations
 
+import array
 import math
 import re
 from dataclasses import dataclass, field
@@ -38,7 +39,7 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 
 from ._archives import expand_sources
-from ._common import Source, load_text, source_name
+from ._common import Source, check_parse_memory, load_text, source_name
 from ._limits import check_value, overflows
 
 __all__ = [
@@ -181,7 +182,14 @@ def is_qe_wmt_submission(text: str) -> bool:
 
 
 def _parse_rows(lines: list[str], start: int, label: str, *, gold: bool):
-    lp, method, sid, score, hallu = [], [], [], [], []
+    """Columns LP, METHOD, SEGMENT_NUMBER (repeated values shared: one string each), SCORE
+    and the hallucination marks of the rows from ``start``."""
+    lp: list[str] = []
+    method: list[str] = []
+    sid: list[str] = []
+    score = array.array("d")
+    hallu = bytearray()
+    shared: dict[str, str] = {}
     for i in range(start, len(lines)):
         line = lines[i]
         if not line.strip():
@@ -211,12 +219,17 @@ def _parse_rows(lines: list[str], start: int, label: str, *, gold: bool):
                 ) from None
             _check_score(value, s, "SCORE", label, i + 1)
             h = False
-        lp.append(parts[0].strip().lower())
-        method.append(parts[1].strip())
-        sid.append(_norm_sid(parts[2]))
+        for column, value_ in (
+            (lp, parts[0].strip().lower()),
+            (method, parts[1].strip()),
+            (sid, _norm_sid(parts[2])),
+        ):
+            column.append(shared.setdefault(value_, value_))
         score.append(value)
         hallu.append(h)
-    return lp, method, sid, score, hallu
+    return lp, method, sid, np.frombuffer(score, dtype=float).copy(), np.frombuffer(
+        hallu, dtype=np.uint8
+    ).astype(bool)
 
 
 def _check_score(value: float, raw: str, column: str, label: str, line: int) -> None:
@@ -237,6 +250,7 @@ def _check_unique(frame: pd.DataFrame, keys: list[str], label: str) -> None:
 
 
 def _read_one_submission(text: str, label: str) -> tuple[pd.DataFrame, dict]:
+    check_parse_memory(len(text), label)
     lines = _rows(text)
     k = _header_count(lines)
     if k > _HEADER_LINES:
@@ -246,6 +260,7 @@ def _read_one_submission(text: str, label: str) -> tuple[pd.DataFrame, dict]:
         )
     header = [ln.strip() for ln in lines[:k]]
     lp, method, sid, score, _ = _parse_rows(lines, k, label, gold=False)
+    del lines
     if not lp:
         raise StatsInputError(f"{label}: no prediction rows")
     frame = pd.DataFrame({"lp": lp, "system": method, "sid": sid, "score": score})

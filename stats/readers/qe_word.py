@@ -21,6 +21,7 @@ Tags ``OK``/``GOOD``/``BAD`` in any case. Both readers return a long DataFrame
 
 from __future__ import annotations
 
+import array
 import re
 
 import numpy as np
@@ -29,7 +30,7 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 
 from ._archives import expand_sources
-from ._common import Source, load_text
+from ._common import Source, check_parse_memory, load_text
 from .qe_wmt import _lp_from_name, _norm_sid, is_submission_metadata
 
 __all__ = ["read_word_gold", "read_word_submissions", "word_file_kind"]
@@ -134,7 +135,14 @@ def _read_one(text: str, label: str, lp: str | None) -> pd.DataFrame:
             f"{label}: not a word-level QE submission (after at most 3 header lines, rows "
             "LP METHOD TYPE SEGMENT_NUMBER WORD_INDEX WORD TAG)"
         )
-    out = []
+    check_parse_memory(len(text), label)
+    # column by column, repeated values (language pair, method, segment) shared
+    lps: list[str] = []
+    systems: list[str] = []
+    sids: list[str] = []
+    pos = array.array("q")
+    bad = bytearray()
+    shared: dict[str, str] = {}
     for i in range(k, len(lines)):
         if not lines[i].strip():
             continue
@@ -149,18 +157,26 @@ def _read_one(text: str, label: str, lp: str | None) -> pd.DataFrame:
             parts = [lpv, *parts]
         if parts[2].strip().lower() in ("gap", "src", "source"):
             continue
-        out.append(
-            (
-                parts[0].strip().lower(),
-                parts[1].strip(),
-                _norm_sid(parts[3]),
-                int(parts[4]),
-                _tag(parts[6], label, i + 1),
-            )
-        )
-    if not out:
+        for column, value in (
+            (lps, parts[0].strip().lower()),
+            (systems, parts[1].strip()),
+            (sids, _norm_sid(parts[3])),
+        ):
+            column.append(shared.setdefault(value, value))
+        pos.append(int(parts[4]))
+        bad.append(_tag(parts[6], label, i + 1))
+    del lines, shared
+    if not pos:
         raise StatsInputError(f"{label}: no target-word tags")
-    frame = pd.DataFrame(out, columns=["lp", "system", "sid", "pos", "bad"])
+    frame = pd.DataFrame(
+        {
+            "lp": lps,
+            "system": systems,
+            "sid": sids,
+            "pos": np.frombuffer(pos, dtype=np.int64).copy(),
+            "bad": np.frombuffer(bad, dtype=np.uint8).astype(bool),
+        }
+    )
     dup = frame.duplicated(["lp", "system", "sid", "pos"])
     if dup.any():
         r = frame[dup].iloc[0]
