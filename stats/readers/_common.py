@@ -15,6 +15,7 @@ import functools
 import importlib.util
 import io
 import os
+import re
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -439,6 +440,20 @@ def text_lines(text: str):
         end = n if end < 0 else end + 1
         yield text[start:end]
         start = end
+
+
+#: the line boundaries of :meth:`str.splitlines`
+_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_LINE_RE = re.compile(f"([^{_BREAKS}]*)(?:\r\n|[{_BREAKS}]|\\Z)")
+
+
+def iter_splitlines(text: str):
+    """``text.splitlines()``, one line at a time (no list of every line of a big file)."""
+    n = len(text)
+    for match in _LINE_RE.finditer(text):
+        if match.start() == n:
+            return
+        yield match.group(1)
 
 
 def to_float(frame: pd.DataFrame, column: str, label: str, *, what: str = "score") -> np.ndarray:

@@ -29,6 +29,7 @@ line.
 from __future__ import annotations
 
 import array
+import itertools
 import math
 import re
 from dataclasses import dataclass, field
@@ -39,7 +40,7 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 
 from ._archives import expand_sources
-from ._common import Source, check_parse_memory, load_text, source_name
+from ._common import Source, check_parse_memory, iter_splitlines, load_text, source_name
 from ._limits import check_value, overflows
 
 __all__ = [
@@ -149,7 +150,7 @@ def _header_count(lines: list[str]) -> int:
 def qe_wmt_file_kind(text: str) -> str | None:
     """``'submission'``, ``'gold'``, ``'gold-table'`` (train/dev TSV), ``'exclude'`` or None,
     told from the first lines of a decoded file."""
-    lines = [ln for ln in _rows(text)[:50] if ln.strip()]
+    lines = [ln for ln in itertools.islice(iter_splitlines(text), 50) if ln.strip()]
     if not lines:
         return None
     head = [h.strip().lower() for h in lines[0].split("\t")]
@@ -181,17 +182,17 @@ def is_qe_wmt_submission(text: str) -> bool:
     return qe_wmt_file_kind(text) in ("submission", "gold")
 
 
-def _parse_rows(lines: list[str], start: int, label: str, *, gold: bool):
-    """Columns LP, METHOD, SEGMENT_NUMBER (repeated values shared: one string each), SCORE
-    and the hallucination marks of the rows from ``start``."""
+def _parse_rows(lines, start: int, label: str, *, gold: bool):
+    """Columns LP, METHOD (repeated values shared: one string each), SEGMENT_NUMBER, SCORE
+    and the hallucination marks of ``lines`` (an iterable, line ``start`` first, numbered
+    from 0)."""
     lp: list[str] = []
     method: list[str] = []
     sid: list[str] = []
     score = array.array("d")
     hallu = bytearray()
     shared: dict[str, str] = {}
-    for i in range(start, len(lines)):
-        line = lines[i]
+    for i, line in enumerate(lines, start):
         if not line.strip():
             continue
         parts = line.rstrip("\r\n").split("\t")
@@ -219,12 +220,9 @@ def _parse_rows(lines: list[str], start: int, label: str, *, gold: bool):
                 ) from None
             _check_score(value, s, "SCORE", label, i + 1)
             h = False
-        for column, value_ in (
-            (lp, parts[0].strip().lower()),
-            (method, parts[1].strip()),
-            (sid, _norm_sid(parts[2])),
-        ):
+        for column, value_ in ((lp, parts[0].strip().lower()), (method, parts[1].strip())):
             column.append(shared.setdefault(value_, value_))
+        sid.append(_norm_sid(parts[2]))  # one per row: not worth a shared entry
         score.append(value)
         hallu.append(h)
     return lp, method, sid, np.frombuffer(score, dtype=float).copy(), np.frombuffer(
@@ -251,7 +249,8 @@ def _check_unique(frame: pd.DataFrame, keys: list[str], label: str) -> None:
 
 def _read_one_submission(text: str, label: str) -> tuple[pd.DataFrame, dict]:
     check_parse_memory(len(text), label)
-    lines = _rows(text)
+    rest = iter_splitlines(text)
+    lines = list(itertools.islice(rest, _HEADER_LINES + 1))  # the header, if any
     k = _header_count(lines)
     if k > _HEADER_LINES:
         raise StatsInputError(
@@ -259,8 +258,8 @@ def _read_one_submission(text: str, label: str) -> tuple[pd.DataFrame, dict]:
             f"METHOD<TAB>SEGMENT_NUMBER<TAB>SCORE); line {k} reads {lines[k - 1][:60]!r}"
         )
     header = [ln.strip() for ln in lines[:k]]
-    lp, method, sid, score, _ = _parse_rows(lines, k, label, gold=False)
-    del lines
+    rows = itertools.chain(lines[k:], rest)
+    lp, method, sid, score, _ = _parse_rows(rows, k, label, gold=False)
     if not lp:
         raise StatsInputError(f"{label}: no prediction rows")
     frame = pd.DataFrame({"lp": lp, "system": method, "sid": sid, "score": score})
@@ -383,9 +382,13 @@ def read_qe_wmt_gold(source: Source, *, name: str | None = None, lp: str | None 
     if kind == "gold-table":
         frame = _read_gold_table(text, label, lp)
     elif kind in ("gold", "submission"):
-        lines = _rows(text)
+        check_parse_memory(len(text), label)
+        rest = iter_splitlines(text)
+        lines = list(itertools.islice(rest, _HEADER_LINES + 1))
         k = _header_count(lines)
-        lps, _, sid, score, hallu = _parse_rows(lines, k, label, gold=True)
+        lps, _, sid, score, hallu = _parse_rows(
+            itertools.chain(lines[k:], rest), k, label, gold=True
+        )
         frame = pd.DataFrame({"lp": lps, "sid": sid, "score": score, "hallucination": hallu})
     else:
         raise StatsInputError(

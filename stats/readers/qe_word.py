@@ -22,6 +22,7 @@ Tags ``OK``/``GOOD``/``BAD`` in any case. Both readers return a long DataFrame
 from __future__ import annotations
 
 import array
+import itertools
 import re
 
 import numpy as np
@@ -30,7 +31,7 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 
 from ._archives import expand_sources
-from ._common import Source, check_parse_memory, load_text
+from ._common import Source, check_parse_memory, iter_splitlines, load_text
 from .qe_wmt import _lp_from_name, _norm_sid, is_submission_metadata
 
 __all__ = ["read_word_gold", "read_word_submissions", "word_file_kind"]
@@ -63,7 +64,7 @@ def _token_row(parts: list[str]) -> bool:
 
 def word_file_kind(text: str) -> str | None:
     """``'gold-tsv'``, ``'tags'``, ``'submission'`` or None, from the first lines."""
-    lines = [ln for ln in text.splitlines()[:40] if ln.strip()]
+    lines = [ln for ln in itertools.islice(iter_splitlines(text), 40) if ln.strip()]
     if not lines:
         return None
     if all(_is_tag_line(ln) for ln in lines[:20]):
@@ -126,7 +127,8 @@ def read_word_gold(source: Source, *, name: str | None = None, lp: str | None = 
 
 
 def _read_one(text: str, label: str, lp: str | None) -> pd.DataFrame:
-    lines = text.splitlines()
+    rest = iter_splitlines(text)
+    lines = list(itertools.islice(rest, 4))  # the header, if any
     k = 0
     while k < min(len(lines), 4) and not _token_row(lines[k].rstrip("\r\n").split("\t")):
         k += 1
@@ -143,10 +145,10 @@ def _read_one(text: str, label: str, lp: str | None) -> pd.DataFrame:
     pos = array.array("q")
     bad = bytearray()
     shared: dict[str, str] = {}
-    for i in range(k, len(lines)):
-        if not lines[i].strip():
+    for i, line in enumerate(itertools.chain(lines[k:], rest), k):
+        if not line.strip():
             continue
-        parts = lines[i].rstrip("\r\n").split("\t")
+        parts = line.rstrip("\r\n").split("\t")
         if not _token_row(parts):
             raise StatsInputError(
                 f"{label}, line {i + 1}: expected 7 tab-separated fields LP METHOD TYPE "
