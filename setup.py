@@ -1,8 +1,19 @@
-"""Build step only (metadata lives in pyproject.toml): the wheel carries what the dashboard
-needs from the repository's top -- ``sample_data/`` and ``.streamlit/config.toml`` -- under
-``dashboard/_bundled/``, where :mod:`dashboard.resources` finds them in an install."""
+"""Build step only (metadata lives in pyproject.toml):
 
+- the wheel carries what the dashboard needs from the repository's top -- ``sample_data/`` and
+  ``.streamlit/config.toml`` -- under ``dashboard/_bundled/``, where :mod:`dashboard.resources`
+  finds them in an install;
+- the compiled kernels (numba) are compiled here, once, into numba's cache next to their
+  sources (:func:`stats._core.jit.precompile`): in the source tree for ``pip install -e .``,
+  into the wheel otherwise, so that no analysis compiles at its first run. numba and scipy
+  are build requirements for that (pyproject.toml); without numba the step says so and the
+  kernels compile at first use instead.
+"""
+
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from setuptools import setup
@@ -11,6 +22,40 @@ from setuptools.command.build_py import build_py
 ROOT = Path(__file__).resolve().parent
 #: repository path -> path under dashboard/_bundled/
 BUNDLE = {"sample_data": "sample_data", ".streamlit/config.toml": ".streamlit/config.toml"}
+#: the kernels' modules in two processes of about equal compile time (2 cores: half the wait)
+KERNEL_GROUPS = (
+    ["stats.mt._ngrams_kernel", "stats.mt._ter_numba"],
+    [
+        "stats.metaeval.perm_both._ties",
+        "stats.metaeval.perm_both._spa_numba",
+        "stats.metaeval.perm_both._calibrated",
+        "stats.metaeval.perm_both._calibrated_one",
+        "stats.metaeval.perm_both._long",
+    ],
+)
+
+
+def compile_kernels(root: Path) -> None:
+    """Compile the kernels of the ``stats`` package under ``root`` into numba's cache there."""
+    env = dict(os.environ)
+    env.pop("NUMBA_CACHE_DIR", None)  # the cache goes next to the sources, into the package
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import importlib.util as u\n"
+        "if u.find_spec('numba') is None: sys.exit(3)\n"
+        "from stats._core.jit import precompile; precompile(sys.argv[2:], quiet=True)"
+    )
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, str(root), *group], env=env)
+        for group in KERNEL_GROUPS
+    ]
+    codes = [proc.wait() for proc in procs]
+    if any(codes):
+        why = "numba is not installed" if 3 in codes else "compiling failed"
+        print(
+            f"note: the compiled kernels were not compiled at install ({why}); "
+            "they compile at their first use instead",
+            file=sys.stderr,
+        )
 
 
 class BuildPy(build_py):
@@ -29,6 +74,8 @@ class BuildPy(build_py):
             else:
                 dst.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(src, dst)
+        # an editable install runs the sources in place: their cache is the one to fill
+        compile_kernels(ROOT if getattr(self, "editable_mode", False) else Path(self.build_lib))
 
 
 setup(cmdclass={"build_py": BuildPy})

@@ -9,8 +9,9 @@ sufficient-statistics extraction, resampling, scoring). The statistics extractio
 also timed against sacrebleu's own ``_extract_corpus_statistics`` (the arrays must be equal),
 and for TER a second extraction from the on-disk cache.
 
-Goals: ours for all pairs under 0.25x sacrebleu's time with the paired bootstrap and under
-0.1x with AR; TER extraction at least 1.8x faster than sacrebleu's on 2 cores.
+Goals (issue 34, the statistics cache off for the timed extraction): ours for all pairs at
+most 0.1x sacrebleu's time with the paired bootstrap and 0.05x with AR; TER extraction at
+least 1.8x faster than sacrebleu's on 2 cores.
 
 With ``--cli`` the two command-line tools are also timed end to end as separate processes
 (interpreter start-up and imports included): ``python -m stats randomized`` for all pairs against
@@ -100,9 +101,11 @@ def compare_extraction(metric, refs, systems, jobs, repeat=1):
     runs = {"ours": [], "warm": [], "theirs": []}
     for _ in range(repeat):  # alternating, so a busy spell of the machine hits both
         with tempfile.TemporaryDirectory() as cache:
-            os.environ["MT_SIGNIFICANCE_CACHE"] = cache
+            os.environ["MT_SIGNIFICANCE_CACHE"] = "off"  # the work timed, not a cache
             data, t_ours, c_ours = cpu_timed(
                 lambda: extract_statistics(refs, systems, metric=metric, jobs=jobs))
+            os.environ["MT_SIGNIFICANCE_CACHE"] = cache
+            extract_statistics(refs, systems, metric=metric, jobs=jobs)  # fills it (untimed)
             # a second run (or dashboard session) on the same files
             again, t_warm = timed(lambda: extract_statistics(refs, systems, metric=metric,
                                                              jobs=jobs))
@@ -181,11 +184,12 @@ def run_metric(metric, refs, systems, args):
     print(f"  per pair: bootstrap {1000 * t_bs / n_pairs:.1f} ms, AR {1000 * t_ar / n_pairs:.1f} ms;"
           f" sacrebleu per comparison: bootstrap {1000 * s_bs / (k - 1):.0f} ms,"
           f" AR {1000 * s_ar / (k - 1):.0f} ms")
-    goal_bs = ours_bs_total < 0.25 * s_bs
-    goal_ar = ours_ar_total < 0.1 * s_ar
-    print(f"goal bootstrap (ours {n_pairs} pairs < 0.25x sacrebleu {k - 1}): "
-          f"{'MET' if goal_bs else 'NOT MET'}")
-    print(f"goal AR (ours < 0.1x sacrebleu): {'MET' if goal_ar else 'NOT MET'}")
+    goal_bs = ours_bs_total <= 0.1 * s_bs
+    goal_ar = ours_ar_total <= 0.05 * s_ar
+    print(f"goal bootstrap (ours {n_pairs} pairs <= 0.1x sacrebleu {k - 1}): "
+          f"{ours_bs_total / s_bs:.3f}x, {'MET' if goal_bs else 'NOT MET'}")
+    print(f"goal AR (ours <= 0.05x sacrebleu): {ours_ar_total / s_ar:.3f}x, "
+          f"{'MET' if goal_ar else 'NOT MET'}")
     if metric == "ter":
         speedup = t_sb_extract / t_extract
         print(f"goal TER extraction >= 1.8x faster than sacrebleu's, same numbers: "

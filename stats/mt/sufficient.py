@@ -473,8 +473,11 @@ def extract_statistics(
         counts = cached_statistics(metric, dict(options), refs, hyps, width, compute)
     exact = []
     for k in range(len(names)):
-        # sacrebleu sums the rows itself (Python ints; TER's floats left to right)
-        exact.append(float(scorer._aggregate_and_compute(counts[k].tolist()).score))
+        if metric == "ter":  # sacrebleu sums the rows itself (TER's floats left to right)
+            score = scorer._aggregate_and_compute(counts[k].tolist())
+        else:  # integer counts: numpy's column sums are sacreBLEU's (sum_of_lists) exactly
+            score = scorer._compute_score_from_stats(counts[k].sum(axis=0).tolist())
+        exact.append(float(score.score))
         if progress is not None and metric != "ter":
             progress((k + 1) / len(names))
     stats = counts.astype(float)

@@ -15,6 +15,7 @@ import functools
 import importlib.util
 import io
 import os
+import re
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from typing import IO, Union
 import numpy as np
 import pandas as pd
 
+from stats._core.budget import check_budget
 from stats._core.errors import StatsInputError
 
 from . import _limits
@@ -415,6 +417,43 @@ def read_table(
     frame = pd.DataFrame([f for _, f in rows], columns=columns, dtype=object)
     frame[LINE] = np.array([i for i, _ in rows], dtype=np.int64)
     return RawTable(frame=frame[[*keep, LINE]], name=label, delimiter=delimiter)
+
+
+#: peak memory of parsing a file, in multiples of its decoded text (the goal: parsed tables
+#: within 3x the file's size; benchmarks/parse_memory.py measures each reader)
+PARSE_MEMORY_FACTOR = 3
+
+
+def check_parse_memory(n_chars: int, label: str) -> None:
+    """Refuse, before parsing, a file whose parsing would exceed the memory budget
+    (:data:`stats._core.budget.MAX_MEMORY_BYTES`, or a smaller :func:`limited_budget`):
+    :data:`PARSE_MEMORY_FACTOR` times its ``n_chars`` characters."""
+    check_budget(what=f"reading {label}", memory=float(PARSE_MEMORY_FACTOR * n_chars))
+
+
+def text_lines(text: str):
+    """The lines of ``text`` with their ``\\n`` ends, one at a time (as iterating over
+    ``io.StringIO(text)`` gives them, without its copy of the text at 4 bytes a character)."""
+    start, n = 0, len(text)
+    while start < n:
+        end = text.find("\n", start)
+        end = n if end < 0 else end + 1
+        yield text[start:end]
+        start = end
+
+
+#: the line boundaries of :meth:`str.splitlines`
+_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_LINE_RE = re.compile(f"([^{_BREAKS}]*)(?:\r\n|[{_BREAKS}]|\\Z)")
+
+
+def iter_splitlines(text: str):
+    """``text.splitlines()``, one line at a time (no list of every line of a big file)."""
+    n = len(text)
+    for match in _LINE_RE.finditer(text):
+        if match.start() == n:
+            return
+        yield match.group(1)
 
 
 def to_float(frame: pd.DataFrame, column: str, label: str, *, what: str = "score") -> np.ndarray:

@@ -42,7 +42,7 @@ import pandas as pd
 
 from stats._core.errors import StatsInputError
 
-from ._common import LINE, Source, load_text
+from ._common import LINE, Source, check_parse_memory, load_text
 from ._limits import check_value_range
 from .documents import NO_DOMAIN, HumanRatings
 
@@ -119,6 +119,7 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
         is not a finite number (naming file and line), or nothing left after the filtering.
     """
     text, label = load_text(source, name)
+    check_parse_memory(len(text), label)
     rows: list[list[str]] = []
     lines: list[int] = []
     reader = csv.reader(io.StringIO(text))

@@ -37,6 +37,8 @@ line.
 
 from __future__ import annotations
 
+import array
+import itertools
 import math
 import re
 from dataclasses import dataclass, field
@@ -47,7 +49,7 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 
 from ._archives import expand_sources
-from ._common import Source, load_text, source_name
+from ._common import Source, check_parse_memory, iter_splitlines, load_text, source_name
 from ._limits import check_value, overflows
 
 __all__ = [
@@ -206,7 +208,7 @@ def _header_count(lines: list[str]) -> int:
 def qe_wmt_file_kind(text: str) -> str | None:
     """``'submission'``, ``'gold'``, ``'gold-table'`` (train/dev TSV), ``'exclude'`` or None,
     told from the first lines of a decoded file."""
-    lines = [ln for ln in _rows(text)[:50] if ln.strip()]
+    lines = [ln for ln in itertools.islice(iter_splitlines(text), 50) if ln.strip()]
     if not lines:
         return None
     head = [h.strip().lower() for h in lines[0].split("\t")]
@@ -240,10 +242,17 @@ def is_qe_wmt_submission(text: str) -> bool:
     return qe_wmt_file_kind(text) in ("submission", "gold")
 
 
-def _parse_rows(lines: list[str], start: int, label: str, *, gold: bool):
-    lp, method, sid, score, hallu = [], [], [], [], []
-    for i in range(start, len(lines)):
-        line = lines[i]
+def _parse_rows(lines, start: int, label: str, *, gold: bool):
+    """Columns LP, METHOD (repeated values shared: one string each), SEGMENT_NUMBER, SCORE
+    and the hallucination marks of ``lines`` (an iterable, line ``start`` first, numbered
+    from 0)."""
+    lp: list[str] = []
+    method: list[str] = []
+    sid: list[str] = []
+    score = array.array("d")
+    hallu = bytearray()
+    shared: dict[str, str] = {}
+    for i, line in enumerate(lines, start):
         if not line.strip():
             continue
         parts = line.rstrip("\r\n").split("\t")
@@ -271,12 +280,14 @@ def _parse_rows(lines: list[str], start: int, label: str, *, gold: bool):
                 ) from None
             _check_score(value, s, "SCORE", label, i + 1)
             h = False
-        lp.append(parts[0].strip().lower())
-        method.append(parts[1].strip())
-        sid.append(_norm_sid(parts[2]))
+        for column, value_ in ((lp, parts[0].strip().lower()), (method, parts[1].strip())):
+            column.append(shared.setdefault(value_, value_))
+        sid.append(_norm_sid(parts[2]))  # one per row: not worth a shared entry
         score.append(value)
         hallu.append(h)
-    return lp, method, sid, score, hallu
+    return lp, method, sid, np.frombuffer(score, dtype=float).copy(), np.frombuffer(
+        hallu, dtype=np.uint8
+    ).astype(bool)
 
 
 def _check_score(value: float, raw: str, column: str, label: str, line: int) -> None:
@@ -297,7 +308,9 @@ def _check_unique(frame: pd.DataFrame, keys: list[str], label: str) -> None:
 
 
 def _read_one_submission(text: str, label: str) -> tuple[pd.DataFrame, dict]:
-    lines = _rows(text)
+    check_parse_memory(len(text), label)
+    rest = iter_splitlines(text)
+    lines = list(itertools.islice(rest, _HEADER_LINES + 1))  # the header, if any
     k = _header_count(lines)
     if k > _HEADER_LINES:
         raise StatsInputError(
@@ -305,7 +318,8 @@ def _read_one_submission(text: str, label: str) -> tuple[pd.DataFrame, dict]:
             f"METHOD<TAB>SEGMENT_NUMBER<TAB>SCORE); line {k} reads {lines[k - 1][:60]!r}"
         )
     header = [ln.strip() for ln in lines[:k]]
-    lp, method, sid, score, _ = _parse_rows(lines, k, label, gold=False)
+    rows = itertools.chain(lines[k:], rest)
+    lp, method, sid, score, _ = _parse_rows(rows, k, label, gold=False)
     if not lp:
         raise StatsInputError(f"{label}: no prediction rows")
     frame = pd.DataFrame({"lp": lp, "system": method, "sid": sid, "score": score})
@@ -562,9 +576,13 @@ def read_qe_wmt_gold(source: Source, *, name: str | None = None, lp: str | None 
             c for c in ("z_mean", "mean", "score") if c in head
         )
     elif kind in ("gold", "submission"):
-        lines = _rows(text)
+        check_parse_memory(len(text), label)
+        rest = iter_splitlines(text)
+        lines = list(itertools.islice(rest, _HEADER_LINES + 1))
         k = _header_count(lines)
-        lps, _, sid, score, hallu = _parse_rows(lines, k, label, gold=True)
+        lps, _, sid, score, hallu = _parse_rows(
+            itertools.chain(lines[k:], rest), k, label, gold=True
+        )
         frame = pd.DataFrame({"lp": lps, "sid": sid, "score": score, "hallucination": hallu})
         layout = "lp gold segid score"
     else:

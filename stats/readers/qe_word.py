@@ -21,6 +21,8 @@ Tags ``OK``/``GOOD``/``BAD`` in any case. Both readers return a long DataFrame
 
 from __future__ import annotations
 
+import array
+import itertools
 import re
 import warnings
 
@@ -30,7 +32,7 @@ import pandas as pd
 from stats._core.errors import DegenerateInputWarning, StatsInputError
 
 from ._archives import expand_sources
-from ._common import Source, load_text
+from ._common import Source, check_parse_memory, iter_splitlines, load_text
 from .qe_wmt import (
     _lp_from_name,
     _norm_sid,
@@ -71,7 +73,7 @@ def _token_row(parts: list[str]) -> bool:
 
 def word_file_kind(text: str) -> str | None:
     """``'gold-tsv'``, ``'tags'``, ``'submission'`` or None, from the first lines."""
-    lines = [ln for ln in text.splitlines()[:40] if ln.strip()]
+    lines = [ln for ln in itertools.islice(iter_splitlines(text), 40) if ln.strip()]
     if not lines:
         return None
     if all(_is_tag_line(ln) for ln in lines[:20]):
@@ -134,7 +136,8 @@ def read_word_gold(source: Source, *, name: str | None = None, lp: str | None = 
 
 
 def _read_one(text: str, label: str, lp: str | None) -> pd.DataFrame:
-    lines = text.splitlines()
+    rest = iter_splitlines(text)
+    lines = list(itertools.islice(rest, 4))  # the header, if any
     k = 0
     while k < min(len(lines), 4) and not _token_row(lines[k].rstrip("\r\n").split("\t")):
         k += 1
@@ -143,11 +146,18 @@ def _read_one(text: str, label: str, lp: str | None) -> pd.DataFrame:
             f"{label}: not a word-level QE submission (after at most 3 header lines, rows "
             "LP METHOD TYPE SEGMENT_NUMBER WORD_INDEX WORD TAG)"
         )
-    out = []
-    for i in range(k, len(lines)):
-        if not lines[i].strip():
+    check_parse_memory(len(text), label)
+    # column by column, repeated values (language pair, method, segment) shared
+    lps: list[str] = []
+    systems: list[str] = []
+    sids: list[str] = []
+    pos = array.array("q")
+    bad = bytearray()
+    shared: dict[str, str] = {}
+    for i, line in enumerate(itertools.chain(lines[k:], rest), k):
+        if not line.strip():
             continue
-        parts = lines[i].rstrip("\r\n").split("\t")
+        parts = line.rstrip("\r\n").split("\t")
         if not _token_row(parts):
             raise StatsInputError(
                 f"{label}, line {i + 1}: expected 7 tab-separated fields LP METHOD TYPE "
@@ -158,18 +168,26 @@ def _read_one(text: str, label: str, lp: str | None) -> pd.DataFrame:
             parts = [lpv, *parts]
         if parts[2].strip().lower() in ("gap", "src", "source"):
             continue
-        out.append(
-            (
-                parts[0].strip().lower(),
-                parts[1].strip(),
-                _norm_sid(parts[3]),
-                int(parts[4]),
-                _tag(parts[6], label, i + 1),
-            )
-        )
-    if not out:
+        for column, value in (
+            (lps, parts[0].strip().lower()),
+            (systems, parts[1].strip()),
+            (sids, _norm_sid(parts[3])),
+        ):
+            column.append(shared.setdefault(value, value))
+        pos.append(int(parts[4]))
+        bad.append(_tag(parts[6], label, i + 1))
+    del lines, shared
+    if not pos:
         raise StatsInputError(f"{label}: no target-word tags")
-    frame = pd.DataFrame(out, columns=["lp", "system", "sid", "pos", "bad"])
+    frame = pd.DataFrame(
+        {
+            "lp": lps,
+            "system": systems,
+            "sid": sids,
+            "pos": np.frombuffer(pos, dtype=np.int64).copy(),
+            "bad": np.frombuffer(bad, dtype=np.uint8).astype(bool),
+        }
+    )
     dup = frame.duplicated(["lp", "system", "sid", "pos"])
     if dup.any():
         r = frame[dup].iloc[0]

@@ -19,6 +19,7 @@ is one contiguous, branch-free loop over the permutations (it vectorises).
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -77,9 +78,17 @@ def counts_numpy(Q, base, thr, pa, pb) -> np.ndarray:
     return out
 
 
+def _contiguous(kernel, Q, base, thr, pa, pb, rows, out):
+    """``kernel`` on C-contiguous arrays: the one specialisation compiled at install
+    (:data:`stats._core.jit.KERNELS`), whatever layout numpy gave the slices."""
+    c = np.ascontiguousarray
+    kernel(c(Q), c(base), c(thr), c(pa), c(pb), c(rows), out)
+
+
 def compiled():
     """The compiled :func:`_counts` (it releases the GIL), or None without numba."""
-    return njit_one(_counts)
+    kernel = njit_one(_counts)
+    return None if kernel is None else functools.partial(_contiguous, kernel)
 
 
 def applies(G: np.ndarray, spec: CorrelationSpec) -> bool:
