@@ -44,12 +44,18 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 
 from stats._core.choices import CORRECTIONS, HUMAN_SCORES
 from stats._core.errors import StatsInputError
 
-from ._common import check_alpha_option, dumps, jsonable, pvalue_matrix_json, table_tsv
+from ._common import (
+    check_alpha_option,
+    dumps,
+    jsonable,
+    pvalue_matrix_json,
+    say_read_as,
+    table_tsv,
+)
 
 PAIRED_TESTS = ("signed-rank", "rank-sum")  # stats.human.paired.PAIRED_TESTS (no import here)
 MQM_PRESETS = ("mtme", "wmt24")  # stats.readers.mqm.MQM_PRESETS
@@ -154,8 +160,7 @@ def add_parser(subparsers) -> None:
 
 def _say(lines) -> None:
     """What the files were read as and the notes, one line each on stderr."""
-    for line in dict.fromkeys(lines):
-        print(line, file=sys.stderr)
+    say_read_as("\n".join(dict.fromkeys(lines)))
 
 
 def run(args) -> str:
@@ -182,7 +187,7 @@ def run(args) -> str:
         args.human, lp=args.lp, score=args.human_score or "z", alpha=alpha, exclude=args.exclude
     )
     _say([line for r in results for line in r.read_as] + [
-        f"note: {n}" for r in results for n in r.notes
+        n for r in results for n in r.notes
     ])  # fmt: skip
     if args.format == "tsv":
         rows = [
@@ -227,7 +232,7 @@ def _paired(args, alpha: float) -> str:
     if args.mqm_weights and not any(r.protocol == "MQM" for r in results):
         raise StatsInputError("--mqm-weights: none of these files is an MQM file")
     _say([line for r in results for line in r.read_as] + [
-        f"note: {n}" for r in results for n in r.notes
+        n for r in results for n in r.notes
     ])  # fmt: skip
     if args.segments:
         _write_segments(args.segments, results)

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 
 from stats._core.errors import StatsInputError
 
@@ -51,6 +50,7 @@ from ._common import (
     dumps,
     matrix_tsv,
     pvalue_matrix_json,
+    say_read_as,
     significance_json,
     significance_tsv,
     table_tsv,
@@ -227,12 +227,12 @@ def _run_wmt(args, level: str) -> str:
         res = qe_word_analysis(subs, gold, exclude=ex, **common)
         return word_output(res, fmt=args.format, seed=args.seed)
     inp = load_qe_wmt(args.data, gold=args.gold, exclude=args.exclude)
-    print(inp.submissions.read_as, file=sys.stderr)  # what the files were read as
-    print(inp.gold.read_as, file=sys.stderr)
-    for note in inp.submissions.notes:  # skipped files, predictions read once
-        print(f"note: {note}", file=sys.stderr)
     analysis = qe_wmt_analysis(inp, primary=args.primary, sd_ratio=args.rescale_sd, **common)
-    return sentence_output(analysis, fmt=args.format)
+    out = sentence_output(analysis, fmt=args.format)
+    # what the files were read as, skipped files, predictions read once: after the results,
+    # so that a refusal stays one line
+    say_read_as("\n".join([inp.submissions.read_as, inp.gold.read_as, *inp.submissions.notes]))
+    return out
 
 
 def run(args) -> str:
@@ -290,7 +290,7 @@ def run(args) -> str:
         pvalues, alpha=args.alpha, correction=args.correction, alternative=args.alternative
     )
     if inp.data.read_as:  # once the answer stands (a refusal is the one line on stderr)
-        print(f"{inp.data.source}: {inp.data.read_as}", file=sys.stderr)
+        say_read_as(f"{inp.data.source}: {inp.data.read_as}")
     if args.format == "tsv":
         parts = [
             f"# n = {result.n}; rescaled to {args.rescale_sd:g} x gold SD; systems by Pearson r",
