@@ -1,6 +1,6 @@
 """The MT systems page's "sacreBLEU options" expander: every option of sacreBLEU's BLEU, chrF
 and TER under sacreBLEU's names and defaults, drawn from the one table the CLI reads too
-(:data:`stats.mt.sacrebleu_options.OPTIONS`). The chosen options travel with the metric name
+(:data:`stats.mt._sacrebleu_table.OPTIONS`). The chosen options travel with the metric name
 (:func:`stats.mt._tokenize_options.metric_spec`), so they key every cached result of the page
 and appear in the signature beside the p-values. :func:`wmt_note` says when BLEU's tokenizer
 is not the one WMT's official tables used for the target language, with a button that
@@ -11,14 +11,14 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import components, page_run
-from stats.mt._tokenize_options import TOKENIZERS, metric_spec
-from stats.mt.sacrebleu_options import (
+from stats.mt._sacrebleu_table import (
     OPTIONS,
     describe,
     non_default,
     wmt_official_tokenizer,
     wmt_tokenizer_note,
 )
+from stats.mt._tokenize_options import TOKENIZERS, metric_spec
 
 #: the tokenizer choice that lets the language pair decide, as sacreBLEU's ``-l`` does
 BY_LANGUAGE = "by language"

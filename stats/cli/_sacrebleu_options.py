@@ -1,14 +1,14 @@
 """sacreBLEU's metric options on the command line, under sacreBLEU's own names and defaults
 (``sacrebleu --help``), from the one table the dashboard reads too
-(:data:`stats.mt.sacrebleu_options.OPTIONS`): BLEU's ``--tokenize``/``--lowercase``/``--smooth-*``, chrF's
+(:data:`stats.mt._sacrebleu_table.OPTIONS`): BLEU's ``--tokenize``/``--lowercase``/``--smooth-*``, chrF's
 ``--chrf-*`` and TER's ``--ter-*``. Used by ``randomized`` and ``accuracy``."""
 
 from __future__ import annotations
 
 import argparse
 
+from stats.mt._sacrebleu_table import OPTIONS
 from stats.mt._tokenize_options import TOKENIZERS
-from stats.mt.sacrebleu_options import OPTIONS
 
 #: sacreBLEU 2.6's tokenizers (from an import-light module: ``--help`` loads no sacreBLEU)
 TOKENIZER_CHOICES = TOKENIZERS

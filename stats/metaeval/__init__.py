@@ -39,6 +39,7 @@ _LAZY = {
     # outliers
     "MAD_SCALE": ".outliers",
     "mad_outliers": ".outliers",
+    "read_outliers_json": ".outliers",
     # power
     "WilliamsPowerResult": ".power",
     "williams_power": ".power",

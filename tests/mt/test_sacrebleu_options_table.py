@@ -1,4 +1,4 @@
-"""The one table of sacreBLEU's options (stats.mt.sacrebleu_options): its defaults are
+"""The one table of sacreBLEU's options (stats.mt._sacrebleu_table): its defaults are
 sacreBLEU's constructors' (read live), the CLI and the dashboard read it, the signature is
 sacreBLEU's own string, and the WMT note appears exactly when the tokenizer differs from the
 one WMT's official tables used (Japanese: char)."""
@@ -13,7 +13,7 @@ from sacrebleu.metrics import BLEU, CHRF, TER
 
 from stats.cli import build_parser, main
 from stats.cli._sacrebleu_options import metric_options
-from stats.mt.sacrebleu_options import (
+from stats.mt._sacrebleu_table import (
     OPTIONS,
     defaults,
     describe,

@@ -163,13 +163,13 @@ def test_cli_reads_the_folder_and_says_what_it_read(capsys, tmp_path):
     code = main(["qe", "--data", folder, "--gold", str(tmp_path / "gold.tsv"), "--resamples", "20"])
     out, err = capsys.readouterr()
     assert code == 0, err
-    assert READ_AS in err.splitlines()
+    assert f"note: {READ_AS}" in err.splitlines()
     assert "asmith-LabA/zh-en/predictions.txt: empty, skipped" in err
     gold_line = (
         f"read {tmp_path / 'gold.tsv'} as WMT QE gold labels (lp gold segid score): 120 items, "
         "4 language pairs, 8 marked hallucination"
     )
-    assert gold_line in err.splitlines()
+    assert f"note: {gold_line}" in err.splitlines()
     doc = json.loads(out)
     assert doc["read_as"] == READ_AS and doc["gold_read_as"] == gold_line
     assert len(doc["skipped"]) == 4 and doc["skipped"][0]["why"] == "empty"
