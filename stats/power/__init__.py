@@ -1,0 +1,1 @@
+"""Statistical power and sample size (issue 36): the Williams test's power (:mod:`.williams`)."""
