@@ -52,6 +52,13 @@ _LAZY = {
     "adjust_pvalues": ".metaeval.multiple",
     "PermBothResult": ".metaeval.perm_both.core",
     "perm_both": ".metaeval.perm_both.core",
+    "PowerResult": ".power",
+    "corpus_power": ".power",
+    "corpus_sample_size": ".power",
+    "paired_power": ".power",
+    "paired_sample_size": ".power",
+    "paired_t_mde": ".power",
+    "paired_t_power": ".power",
     "WilliamsPowerResult": ".power.williams",
     "williams_detectable_difference": ".power.williams",
     "williams_grid_power": ".power.williams",
@@ -174,6 +181,14 @@ __all__ = [
     "williams_grid_power",
     "williams_power",
     "williams_power_simulation",
+    # power and sample size (stats.power)
+    "PowerResult",
+    "corpus_power",
+    "corpus_sample_size",
+    "paired_power",
+    "paired_sample_size",
+    "paired_t_mde",
+    "paired_t_power",
 ]
 
 

@@ -37,7 +37,6 @@ from stats._core.choices import POWER
 from stats._core.errors import StatsInputError
 from stats._core.keywords import keyword_only
 from stats._core.validation import check_alpha, check_alternative, check_positive_int
-
 from stats.metaeval.williams import _as_correlation, _as_n, _scalarize, _williams_arrays
 
 __all__ = [
