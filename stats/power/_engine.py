@@ -32,6 +32,15 @@ DEFINITION = (
     "target power (the target-power quantile of each simulated data set's critical effect)"
 )
 
+#: the definition of the corpus-metric power (:mod:`stats.power.corpus`)
+DEFINITION_CORPUS = (
+    "power at n = share of simulated test sets of n segments, drawn with replacement from the "
+    "observed segment statistics with the system's matching n-gram (TER: edit) counts "
+    "multiplied in every segment by (baseline score + effect) / system score, on which the "
+    "test rejects at alpha; mde = the smallest effect in the system's favour detected with "
+    "the target power"
+)
+
 #: alternatives the power functions take: the effect is "system better than baseline"
 ALTERNATIVES = ("two-sided", "greater")
 
@@ -153,7 +162,9 @@ def as_effects(effect) -> tuple[float, ...]:
     try:
         values = np.atleast_1d(np.asarray(effect, dtype=float))
     except (TypeError, ValueError):
-        raise StatsInputError(f"effect must be a number or a list of numbers; got {effect!r}")
+        raise StatsInputError(
+            f"effect must be a number or a list of numbers; got {effect!r}"
+        ) from None
     if values.ndim != 1 or not len(values) or not np.all(np.isfinite(values)):
         raise StatsInputError(f"effect must be finite numbers; got {effect!r}")
     return tuple(float(v) for v in values)

@@ -202,7 +202,7 @@ def corpus_power(
     >>> refs = [" ".join(gen.choice(words, 12)) for _ in range(300)]
     >>> def noisy(r, p):
     ...     return " ".join(w if gen.random() > p else "x" for w in r.split())
-    >>> data = extract_statistics(refs, {"A": [noisy(r, .4) for r in refs],
+    >>> data = extract_statistics([refs], {"A": [noisy(r, .4) for r in refs],
     ...                                  "B": [noisy(r, .35) for r in refs]})
     >>> res = corpus_power(data, baseline="A", system="B", effect=[2, 4], n=[100, 300],
     ...                    n_simulations=200, n_resamples=200, rng=1)
@@ -292,6 +292,7 @@ def corpus_power(
         observed_effect=sign * (s_b - s_a),
         metric=data.label,
         unit="segments",
+        definition=E.DEFINITION_CORPUS,
     )
 
 

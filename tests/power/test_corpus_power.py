@@ -28,7 +28,7 @@ def _corpus(size=60, seed=0, metric="bleu"):
         return " ".join(w if gen.random() > p else str(gen.choice(WORDS)) for w in ref.split())
 
     hyps = {"A": [noisy(r, 0.45) for r in refs], "B": [noisy(r, 0.38) for r in refs]}
-    return refs, hyps, extract_statistics(refs, hyps, metric=metric)
+    return refs, hyps, extract_statistics([refs], hyps, metric=metric)
 
 
 def _scaled(data, effect):
