@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from stats.analyses import score_statistics
 from stats.cli import main
 from stats.power import paired_power
-from stats.analyses import score_statistics
 
 ROOT = Path(__file__).resolve().parents[2]
 SCORES = ROOT / "sample_data" / "mt" / "segment_scores.tsv"

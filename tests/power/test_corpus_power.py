@@ -94,9 +94,9 @@ def test_matches_sacrebleu_paired_bootstrap_at_the_observed_effect():
     hits = 0
     for _ in range(sims):  # sacreBLEU's own paired test (paired_bs) per simulated test set
         idx = gen.integers(0, len(refs), n)
-        named = {"A": [hyps["A"][i] for i in idx], "B": [hyps["B"][i] for i in idx]}
+        named = [("A", [hyps["A"][i] for i in idx]), ("B", [hyps["B"][i] for i in idx])]
         test = PairedTest(named, {"BLEU": BLEU()}, references=[[refs[i] for i in idx]],
-                          test_type="bs", n_samples=r)
+                          test_type="bs", n_samples=r, n_jobs=1)
         _, scores = test()
         hits += scores["BLEU"][1].p_value < 0.05
     # sacreBLEU's p-value (shift-to-zero, two-sided) differs from Koehn's count; at 400
