@@ -4,6 +4,8 @@ cached per input and setting."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from dashboard.data import Uploads, mt_systems
@@ -26,10 +28,13 @@ def power_curves(
     n_simulations: int,
     n_resamples: int,
     seed: int,
+    _progress: Callable[[float], None] | None = None,
 ) -> analyses.PowerAnalysis:
     """Power of ``test`` for ``system`` over ``baseline`` at ``effects`` x ``sizes`` (None:
-    :func:`stats.analyses.power.default_sizes`) and the MDE at 80% per size."""
-    data = mt_systems.statistics(kind, references, files, metric, higher_is_better)
+    :func:`stats.analyses.power.default_sizes`) and the MDE at 80% per size. ``_progress``
+    (not part of the cache key) receives the fraction of systems scored."""
+    data = mt_systems.statistics(kind, references, files, metric, higher_is_better,
+                                 _progress=_progress)
     return analyses.power_from_statistics(
         data, baseline=baseline, system=system, effect=list(effects),
         n=None if sizes is None else list(sizes), test=test, alpha=alpha,

@@ -25,6 +25,7 @@ TEST_LABELS = {
     "signed-rank": "Wilcoxon signed-rank",
     "paired-bootstrap": "paired bootstrap",
     "approximate-randomization": "approximate randomization",
+    "sacrebleu-paired-bs": "sacreBLEU paired_bs",
 }
 
 st.title("Power")

@@ -17,6 +17,7 @@ from ._engine import DEFINITION, PowerResult
 from .corpus import corpus_power, corpus_sample_size
 from .paired import (
     PAIRED_TESTS,
+    normal_mde,
     paired_power,
     paired_sample_size,
     paired_t_mde,
@@ -39,6 +40,7 @@ __all__ = [
     "corpus_power",
     "corpus_sample_size",
     "median_detectable_difference",
+    "normal_mde",
     "paired_power",
     "paired_sample_size",
     "paired_t_mde",

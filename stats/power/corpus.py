@@ -51,8 +51,10 @@ from ._engine import PowerResult
 
 __all__ = ["CORPUS_TESTS", "corpus_power", "corpus_sample_size"]
 
-#: tests with segments resampled
-CORPUS_TESTS = ("paired-bootstrap", "approximate-randomization")
+#: tests with segments resampled; ``'sacrebleu-paired-bs'`` is sacreBLEU's ``paired_bs``
+#: (Moses' bootstrap-hypothesis-difference-significance.pl): absolute resampled differences
+#: shifted by their mean, counted when strictly above the absolute observed difference
+CORPUS_TESTS = ("paired-bootstrap", "approximate-randomization", "sacrebleu-paired-bs")
 
 _CORPUS_BISECTIONS = 24
 
@@ -89,7 +91,7 @@ class _Corpus:
         flat = np.ascontiguousarray(ab.transpose(1, 0, 2)).reshape(n, rows * 2 * d)
         prod = (mat @ flat).astype(np.float64).reshape(r, rows, 2 * d)
         self.ra, self.rb = prod[..., :d], prod[..., d:]
-        if test == "paired-bootstrap":
+        if test != "approximate-randomization":
             self.score_a = data.score(self.ra)
             base_b = data.score(self.rb)
             twice = data.score(self._scale(self.rb, 2.0))
@@ -110,12 +112,17 @@ class _Corpus:
         e = np.broadcast_to(np.asarray(e, dtype=float), (rows,))
         c = self.factor(e)
         obs = self.sign * (self.data.score(self._scale(self.obs_b, c)) - self.obs_score_a)
-        if self.test == "paired-bootstrap":
+        if self.test != "approximate-randomization":
             if self.linear_b is not None:
                 score_b = self.linear_b * c[None, :]
             else:
                 score_b = self.data.score(self._scale(self.rb, c[None, :]))
             pseudo = self.sign * (score_b - self.score_a)
+            if self.test == "sacrebleu-paired-bs":
+                size = np.abs(pseudo)
+                count = (size - size.mean(axis=0) > np.abs(obs)).sum(axis=0)
+                p = (count + 1.0) / (self.r + 1.0)
+                return p < self.alpha, (p < self.alpha) & (obs > 0)
             below = (pseudo <= 0).sum(axis=0)
             above = (pseudo >= 0).sum(axis=0)
             if self.alt == "greater":
@@ -137,7 +144,7 @@ class _Corpus:
 
 
 def _shared(test, gen, r, size, dtype):
-    if test == "paired-bootstrap":
+    if test != "approximate-randomization":
         from stats.mt.randomized import _resample_counts
 
         return _resample_counts(gen.integers(0, size, (r, size)), dtype), r
@@ -179,7 +186,9 @@ def corpus_power(
         better, also for TER).
     n : int or sequence of int
         Segments per simulated test set.
-    test : {'paired-bootstrap', 'approximate-randomization'}
+    test : {'paired-bootstrap', 'approximate-randomization', 'sacrebleu-paired-bs'}
+        ``'sacrebleu-paired-bs'``: sacreBLEU's ``paired_bs`` p-value (always two-sided in
+        effect; ``alternative`` is not used by it).
     alpha, alternative, power, n_simulations, n_resamples, rng
         As :func:`stats.power.paired_power`.
 

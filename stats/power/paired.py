@@ -49,6 +49,7 @@ __all__ = [
     "paired_sample_size",
     "paired_t_power",
     "paired_t_mde",
+    "normal_mde",
 ]
 
 #: the per-item tests (names of ``test=``)
@@ -505,3 +506,27 @@ def paired_t_mde(*, sd, n, alpha: float = 0.05, power: float = 0.8,
         up = reaches(mid)
         hi, lo = np.where(up, mid, hi), np.where(up, lo, mid)
     return hi[()] if hi.ndim == 0 else hi
+
+
+def normal_mde(*, se, alpha: float = 0.05, power: float = 0.8,
+               alternative: str = "two-sided"):
+    r"""Minimum detectable effect of a test whose statistic is about normal with standard
+    error ``se`` (normal approximation):
+    :math:`(z_{1-\alpha/2} + z_{\mathrm{power}})\,\mathrm{se}` (:math:`z_{1-\alpha}`
+    one-sided). With ``se`` the spread of a paired bootstrap's or approximate randomization's
+    resampled differences it approximates the MDE of that test on the data as observed (the
+    number of segments as tested); the simulated :func:`paired_power` /
+    :func:`stats.power.corpus_power` give it at other sizes. NaN where ``se`` is not finite
+    and positive.
+
+    Examples
+    --------
+    >>> from stats.power import normal_mde
+    >>> round(float(normal_mde(se=1.0)), 3)
+    2.802
+    """
+    alpha, alternative, power, _ = E.check_common(alpha, alternative, power, 2)
+    se = np.asarray(se, dtype=float)
+    z = sps.norm.isf(alpha / 2 if alternative == "two-sided" else alpha) + sps.norm.ppf(power)
+    out = np.where(np.isfinite(se) & (se > 0), z * se, np.nan)
+    return out[()] if out.ndim == 0 else out
