@@ -261,16 +261,20 @@ def scalar_mde(
 ) -> float:
     """The smallest effect whose power in the system's favour, ``power_at(effect)`` (one
     effect for every simulated data set: common random numbers), reaches ``target``: the
-    bracket ``[0, guess]`` doubled up to ``limit`` until it holds the crossing, then bisection.
+    bracket ``[guess/1.5, 1.5 guess]`` moved (halving or doubling, up to ``limit``) until it
+    holds the crossing, then bisection.
     Equals :func:`mde_from_critical` of the per-data-set critical effects when each data set's
     rejection is monotone in the effect; NaN beyond ``limit``."""
-    lo, hi = 0.0, max(float(guess), 1e-12)
+    guess = max(float(guess), 1e-12)
+    lo, hi = guess / 1.5, guess * 1.5  # a close first bracket (the guess: a closed form)
     while power_at(hi) < target:
         if hi >= limit:
             return float("nan")
         lo, hi = hi, min(2.0 * hi, limit)
-    if power_at(lo) >= target:
-        return lo
+    while lo > 0 and power_at(lo) >= target:
+        hi, lo = lo, (lo / 2.0 if lo > guess * 1e-3 else 0.0)
+    if lo == 0 and power_at(0.0) >= target:
+        return 0.0
     for _ in range(steps):
         mid = (lo + hi) / 2.0
         lo, hi = (lo, mid) if power_at(mid) >= target else (mid, hi)

@@ -204,10 +204,15 @@ def _signed_rank_pool(counts: np.ndarray, values: np.ndarray, n: int, alternativ
     sa = a[order]
     ends = np.flatnonzero(np.r_[sa[1:] != sa[:-1], True])  # last of each group of equal |v|
     cs = counts[:, order]
-    cum = np.cumsum(cs, axis=1, dtype=np.int32)[:, ends].astype(float)  # items up to a group
-    g = np.diff(cum, axis=1, prepend=0.0)  # items per group and data set
-    cpos = np.cumsum(cs * (values[order] > 0), axis=1, dtype=np.int32)[:, ends]
-    pos = np.diff(cpos, axis=1, prepend=0).astype(float)
+    if ends.size == sa.size:  # every |value| distinct: each group is one observed value
+        g = cs.astype(float)
+        cum = np.cumsum(g, axis=1)
+        pos = g * (values[order] > 0)
+    else:
+        cum = np.cumsum(cs, axis=1, dtype=np.int32)[:, ends].astype(float)  # items to a group
+        g = np.diff(cum, axis=1, prepend=0.0)  # items per group and data set
+        cpos = np.cumsum(cs * (values[order] > 0), axis=1, dtype=np.int32)[:, ends]
+        pos = np.diff(cpos, axis=1, prepend=0).astype(float)
     z = g[:, 0] if sa[0] == 0 else np.zeros(counts.shape[0])
     mid = cum - (g - 1.0) / 2.0 - z[:, None]  # midranks among the non-zeros
     if sa[0] == 0:
@@ -360,7 +365,9 @@ def _signed_rank_sizes(centred, size, effects, gen, n_simulations, alpha, altern
     """Rejections (summed over simulations) per effect and the MDE at one sample size: the
     data sets kept as counts over the observed items (:func:`_signed_rank_pool`)."""
     pool = centred.size
-    step = max(1, min(n_simulations, (1 << 22) // pool))
+    # the counts run over the distinct observed values (few for integer scores such as ESA)
+    values, inverse = np.unique(centred, return_inverse=True)
+    step = max(1, min(n_simulations, (1 << 22) // max(values.size, size)))
     drawn = [
         gen.integers(0, pool, (min(step, n_simulations - s0), size))
         for s0 in range(0, n_simulations, step)
@@ -370,11 +377,11 @@ def _signed_rank_sizes(centred, size, effects, gen, n_simulations, alpha, altern
         def tests(e):
             return [_signed_rank_small(centred[i] + e, alternative) for i in drawn]
     else:
-        counts = [_pool_counts(i, pool).astype(np.int32) for i in drawn]
+        counts = [_pool_counts(inverse[i], values.size).astype(np.int32) for i in drawn]
         del drawn
 
         def tests(e):
-            return [_signed_rank_pool(c, centred + e, size, alternative) for c in counts]
+            return [_signed_rank_pool(c, values + e, size, alternative) for c in counts]
 
     hits = [sum(int((p < alpha).sum()) for p, _ in tests(e)) for e in effects]
 
@@ -383,7 +390,7 @@ def _signed_rank_sizes(centred, size, effects, gen, n_simulations, alpha, altern
 
     sd = float(centred.std(ddof=1)) or 1.0
     guess = float(paired_t_mde(sd=sd, n=size, alpha=alpha, power=power, alternative=alternative))
-    return np.asarray(hits, dtype=float), E.scalar_mde(favour, power, guess, hi, steps=16)
+    return np.asarray(hits, dtype=float), E.scalar_mde(favour, power, guess, hi, steps=12)
 
 
 def _shared(test, gen, n_resamples, size):
