@@ -52,3 +52,22 @@ def test_power_page_on_sample_scores(app_test):
     ).result
     np.testing.assert_allclose(table["MDE at 80%"].to_numpy(), expected.mde)
     np.testing.assert_allclose(table["power at 1"].to_numpy(), expected.power[1])
+
+
+def test_power_page_in_presentation_mode_sends_plain_charts(app_test):
+    """Presentation mode (the sidebar toggle) redraws the page; every chart goes through
+    components.show_figure (transport.browser_figure: plain numbers, a data revision)."""
+    import json
+
+    from dashboard.state import PRESENTATION_KEY
+
+    at = app_test("views/power.py", timeout=180)
+    at.session_state["power_simulations"] = 100
+    at.session_state[PRESENTATION_KEY] = True
+    at.run()
+    assert_no_exception(at)
+    charts = at.get("plotly_chart")
+    assert len(charts) == 2
+    for chart in charts:
+        spec = json.loads(chart.proto.spec)
+        assert '"bdata"' not in chart.proto.spec and "datarevision" in spec["layout"]

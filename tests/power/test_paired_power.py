@@ -141,10 +141,13 @@ def test_power_rises_with_n_and_effect_and_mde_falls():
         assert np.all(np.diff(res.power, axis=0) >= -0.02), test
         assert np.all(np.diff(res.mde) < 0), (test, res.mde)
         assert res.mc_error.shape == res.power.shape
-        # the MDE is detected with about the target power
-        at = paired_power(base, syst, effect=float(res.mde[1]), n=80, test=test,
+        # the MDE is where the power (same draws) crosses the target: at least 80% at it,
+        # less just below it (integer scores make the signed-rank power a step function of
+        # the effect: it may jump past 80% at the MDE)
+        mde = float(res.mde[1])
+        at = paired_power(base, syst, effect=[0.97 * mde, mde], n=[20, 80, 320], test=test,
                           n_simulations=400, n_resamples=200, rng=5)
-        assert at.power[0, 0] == pytest.approx(0.8, abs=0.06), test
+        assert at.power[1, 1] >= 0.8 - 1e-9 and at.power[0, 1] < 0.8 + 0.01, (test, at.power)
 
 
 def test_seeded_and_reproducible_and_sample_size():
