@@ -147,7 +147,8 @@ def test_power_rises_with_n_and_effect_and_mde_falls():
         mde = float(res.mde[1])
         at = paired_power(base, syst, effect=[0.97 * mde, mde], n=[20, 80, 320], test=test,
                           n_simulations=400, n_resamples=200, rng=5)
-        assert at.power[1, 1] >= 0.8 - 1e-9 and at.power[0, 1] < 0.8 + 0.01, (test, at.power)
+        # (one data set may sit exactly on its critical effect: t = critical value, not rejected)
+        assert at.power[1, 1] >= 0.8 - 1.5 / 400 and at.power[0, 1] < 0.8 + 0.01, (test, at.power)
 
 
 def test_seeded_and_reproducible_and_sample_size():
