@@ -5,6 +5,8 @@ segments, items or raters would it take?
   approximate randomization, by simulation, with the paired t's noncentral-t closed form;
 - corpus metrics (BLEU, chrF, TER) from segment statistics (:mod:`.corpus`): paired bootstrap
   and approximate randomization with segments resampled;
+- human rankings by domain (:mod:`.human`): signed-rank per domain, Stouffer-combined, with
+  the number of items per domain;
 - two metrics against humans: the Williams test (:mod:`.williams`).
 
 Definition (every simulated power): power at n = the share of simulated data sets of n items,
@@ -15,6 +17,7 @@ Haddow & Koehn, EMNLP 2020).
 
 from ._engine import DEFINITION, PowerResult
 from .corpus import corpus_power, corpus_sample_size
+from .human import domain_power
 from .paired import (
     PAIRED_TESTS,
     normal_mde,
@@ -39,6 +42,7 @@ __all__ = [
     "WilliamsPowerResult",
     "corpus_power",
     "corpus_sample_size",
+    "domain_power",
     "median_detectable_difference",
     "normal_mde",
     "paired_power",
