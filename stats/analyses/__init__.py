@@ -204,5 +204,6 @@ _LAZY.update(
 __all__ += ["paired_rankings", "read_human_ratings", "wmt_gold", "is_wmt_human_file"]
 
 # ---- power and sample size (stats.analyses.power) ----
-_LAZY.update({n: ".power" for n in ("PowerAnalysis", "power_analysis", "power_from_statistics")})
-__all__ += ["PowerAnalysis", "power_analysis", "power_from_statistics"]
+_POWER = ("PowerAnalysis", "power_analysis", "power_from_statistics", "human_power_analysis")
+_LAZY.update({n: ".power" for n in _POWER})
+__all__ += list(_POWER)

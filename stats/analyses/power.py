@@ -24,7 +24,13 @@ from stats.power.corpus import CORPUS_TESTS
 
 from ._inputs import FileInput, Files
 
-__all__ = ["PowerAnalysis", "power_analysis", "power_from_statistics", "default_sizes"]
+__all__ = [
+    "PowerAnalysis",
+    "default_sizes",
+    "human_power_analysis",
+    "power_analysis",
+    "power_from_statistics",
+]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -192,3 +198,70 @@ def power_analysis(
 def sizes_or_default(n: Sequence[int] | None, n_observed: int) -> list[int]:
     """``n`` as given, or :func:`default_sizes`."""
     return list(n) if n else default_sizes(n_observed)
+
+
+def human_power_analysis(
+    files: Files,
+    *,
+    baseline: str,
+    system: str,
+    effect,
+    n=None,
+    documents: Files = (),
+    lp: str | None = None,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    n_simulations: int = 1000,
+    rng=None,
+) -> PowerAnalysis:
+    """Power of the human ranking's pairwise test (signed-rank by domain, Stouffer-combined;
+    :func:`stats.power.domain_power`) from human evaluation files read as ``human`` reads them
+    (:func:`stats.analyses.read_human_ratings`): the two systems' item scores on the items
+    both were rated on, per domain. ``n`` is items per domain (default: five sizes around the
+    smallest domain's). Files holding several protocols or language pairs are refused, naming
+    them (give one file, or ``lp``)."""
+    import pandas as pd
+
+    from stats.human.paired import item_scores
+    from stats.power import domain_power
+
+    from . import read_human_ratings
+
+    ratings = read_human_ratings(files, documents=documents, lp=lp)
+    sets = sorted({(r.protocol, str(lp_)) for r in ratings
+                   for lp_ in r.frame.get("lp", pd.Series([lp or ""])).unique()})
+    if len(sets) > 1:
+        raise StatsInputError(
+            "human files hold several rating sets ("
+            + ", ".join(f"{p} {x}".strip() for p, x in sets)
+            + "); give the files of one protocol and one language pair (lp)"
+        )
+    frame = pd.concat([r.frame for r in ratings], ignore_index=True)
+    table = item_scores(frame)
+    for name in (baseline, system):
+        if name not in table.columns:
+            raise StatsInputError(
+                f"unknown system {name!r}; rated systems: {', '.join(map(str, table.columns))}"
+            )
+    both = table[[baseline, system]].dropna()
+    domains = {
+        str(d): (g[baseline].to_numpy(dtype=float), g[system].to_numpy(dtype=float))
+        for d, g in both.groupby(level="domain", sort=True)
+        if len(g) >= 2
+    }
+    if not domains:
+        raise StatsInputError(f"{baseline} and {system} share fewer than 2 rated items")
+    smallest = min(len(v[0]) for v in domains.values())
+    if n is None:
+        n = default_sizes(smallest)
+    result = domain_power(domains, effect=effect, n=n, alpha=alpha, power=power,
+                          n_simulations=n_simulations, rng=rng)
+    protocol = sets[0][0] if sets else "human"
+    read_as = (
+        f"read as {protocol} ratings: {table.shape[1]} systems, {len(both)} items rated for "
+        f"both {baseline} and {system} in {len(domains)} domain(s)"
+    )
+    return PowerAnalysis(
+        result=result, baseline=baseline, system=system, label=protocol,
+        higher_is_better=True, n_segments=len(both), read_as=read_as,
+    )

@@ -49,8 +49,14 @@ def add_parser(subparsers) -> None:
             "TER from text: paired-bootstrap, approximate-randomization."
         ),
     )
-    src = p.add_argument_group("input (either --ref/--hyp or --scores)")
+    src = p.add_argument_group("input (--ref/--hyp, --scores or --human)")
     add_system_outputs(src, wmt_scores=True)
+    src.add_argument("--human", nargs="+", metavar="FILE",
+                     help="human evaluation files as `human` reads them (Appraise ESA/DA "
+                     "exports, MQM, DA segment files): the ranking's test, signed-rank by "
+                     "domain with Stouffer's combination; --n is items per domain")
+    src.add_argument("--documents", nargs="+", default=[], metavar="FILE",
+                     help="with --human: WMT documents files giving the domains")
     src.add_argument("--score-metric", metavar="NAME",
                      help="with --scores: which METRIC to use when the file holds several")
     add_lower_is_better(src, bare_flag=True)
@@ -96,8 +102,16 @@ def _check(args: argparse.Namespace) -> None:
         raise StatsInputError(f"--power must be between 0 and 1; got {args.power}")
     if args.n and min(args.n) < 2:
         raise StatsInputError(f"--n must be at least 2; got {min(args.n)}")
-    if args.scores and (args.ref or args.hyp):
-        raise StatsInputError("give either --scores or --ref/--hyp, not both")
+    given = [f for f, v in (("--scores", args.scores), ("--ref/--hyp", args.ref or args.hyp),
+                            ("--human", args.human)) if v]
+    if len(given) > 1:
+        raise StatsInputError(f"give one input: {' or '.join(given)}, not both")
+    if args.human:
+        if args.test not in (None, "signed-rank"):
+            raise StatsInputError(
+                f"--human runs the ranking's test (signed-rank by domain); got --test {args.test}"
+            )
+        return
     if args.scores and args.metric:
         raise StatsInputError("--metric is for --ref/--hyp; --scores uses the file's scores")
     if not args.scores:
@@ -118,7 +132,15 @@ def run(args: argparse.Namespace) -> str:
         test=args.test, alpha=args.alpha, alternative=args.alternative, power=args.power,
         n_simulations=args.simulations, n_resamples=args.resamples, rng=args.seed, lp=args.lp,
     )
-    if args.scores:
+    if args.human:
+        from ..analyses import human_power_analysis
+
+        analysis = human_power_analysis(
+            args.human, documents=args.documents, baseline=args.baseline, system=args.system,
+            effect=args.effect, n=args.n, lp=args.lp, alpha=args.alpha, power=args.power,
+            n_simulations=args.simulations, rng=args.seed,
+        )
+    elif args.scores:
         names = ", ".join(map(str, args.scores))
         analysis = power_analysis(
             scores=args.scores, score_metric=args.score_metric,

@@ -92,3 +92,20 @@ def test_corpus_metric_refuses_per_item_tests(capsys):
                        HYP / "Borealis.txt", "--baseline", "Aurora", "--system", "Borealis",
                        "--effect", "1", "--n", "50", "--test", "signed-rank")
     assert code == 2 and "needs per-segment scores" in err
+
+
+def test_human_ratings_by_domain(capsys):
+    wmt = ROOT / "sample_data" / "wmt_human"
+    code, out, err = run(
+        capsys, "power", "--human", wmt / "en-de.esa.csv", "--documents", wmt / "en-de.docs",
+        "--baseline", "Borealis", "--system", "Aurora", "--effect", "3", "--n", "20", "40",
+        "--simulations", "200", "--seed", "1",
+    )
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["test"] == "signed-rank by domain, Stouffer" and doc["n"] == [20, 40]
+    assert doc["power"][1] > doc["power"][0] and doc["mde"][1] < doc["mde"][0]
+    assert "4 domain(s)" in err and "every domain" in doc["definition"]
+    code, _, err = run(capsys, "power", "--human", wmt / "en-de.esa.csv", "--baseline",
+                       "Borealis", "--system", "Aurora", "--effect", "3", "--test", "t")
+    assert code == 2 and "--human runs the ranking's test" in err
