@@ -108,7 +108,7 @@ def domain_power(
     pw = np.zeros((len(effects), len(sizes)))
     mde = np.full(len(sizes), np.nan)
     for j, size in enumerate(sizes):  # loop over sizes (and domains); simulations are rows
-        draws = []
+        draws: list[tuple] = []
         for c in pools.values():
             values, inverse = np.unique(c, return_inverse=True)
             idx = gen.integers(0, c.size, (n_simulations, size))
