@@ -12,7 +12,7 @@ randomization with segments resampled).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -193,11 +193,6 @@ def power_analysis(
         alternative=alternative, power=power, n_simulations=n_simulations,
         n_resamples=n_resamples, rng=rng, read_as=read_as,
     )
-
-
-def sizes_or_default(n: Sequence[int] | None, n_observed: int) -> list[int]:
-    """``n`` as given, or :func:`default_sizes`."""
-    return list(n) if n else default_sizes(n_observed)
 
 
 def human_power_analysis(
