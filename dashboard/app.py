@@ -61,6 +61,7 @@ pages = [
         icon=":material/leaderboard:",
         url_path="leaderboard",
     ),
+    st.Page(_PAGES / "power.py", title="Power", icon=":material/query_stats:", url_path="power"),
 ]
 page = st.navigation(pages)
 

@@ -10,8 +10,9 @@ What ``import stats`` exports (``stats.__all__``; names load on first use, so th
 fast):
 
 - every public name of the topic subpackages :mod:`stats.mt`, :mod:`stats.metaeval`,
-  :mod:`stats.metaeval.perm_both`, :mod:`stats.human` and :mod:`stats.qe` (each also
-  importable from its subpackage, ``stats.qe.compare_qe_systems``), with two exceptions:
+  :mod:`stats.metaeval.perm_both`, :mod:`stats.human`, :mod:`stats.qe` and :mod:`stats.power`
+  (each also importable from its subpackage, ``stats.qe.compare_qe_systems``), with two
+  exceptions:
   ``TESTS`` means two things (the randomized tests of :mod:`stats.mt`, the tests whose
   accuracy :mod:`stats.human` measures) and is only in those subpackages; where
   :mod:`stats.human` and :mod:`stats.metaeval` both define ``significance_clusters``,
@@ -34,6 +35,7 @@ from . import analyses as _analyses
 from . import human as _human
 from . import metaeval as _metaeval
 from . import mt as _mt
+from . import power as _power
 from . import qe as _qe
 from .metaeval import perm_both as _perm_both
 
@@ -41,7 +43,7 @@ from .metaeval import perm_both as _perm_both
 #: gathered from the subpackages' own tables (one home per name); the first subpackage naming
 #: a name keeps it
 _LAZY: dict[str, str] = {}
-for _package in (_mt, _metaeval, _perm_both, _human, _qe, _analyses):
+for _package in (_mt, _metaeval, _perm_both, _human, _qe, _power, _analyses):
     _prefix = _package.__name__.removeprefix("stats")
     for _name, _source in _package._LAZY.items():
         _LAZY.setdefault(_name, _prefix + _source)

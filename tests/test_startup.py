@@ -56,7 +56,14 @@ def test_williams_help_runs_and_names_power():
     assert "80% power" in " ".join(out.stdout.split())
 
 
-SUBPACKAGES = ("stats.mt", "stats.metaeval", "stats.metaeval.perm_both", "stats.human", "stats.qe")
+SUBPACKAGES = (
+    "stats.mt",
+    "stats.metaeval",
+    "stats.metaeval.perm_both",
+    "stats.human",
+    "stats.qe",
+    "stats.power",
+)
 
 
 @pytest.mark.parametrize("name", ["stats", "stats.analyses", *SUBPACKAGES])

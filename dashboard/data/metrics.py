@@ -1,6 +1,6 @@
 """Cached data of the "Metrics vs humans" page: :mod:`stats.analyses` (metrics against humans
 per language pair), the grids' adjusted p-values and clusters (:mod:`stats.metaeval.grids`) and the
-Williams test's power (:mod:`stats.metaeval.power`), cached on the files' content and the settings."""
+Williams test's power (:mod:`stats.power.williams`), cached on the files' content and the settings."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import streamlit as st
 from dashboard.data import Uploads
 from stats import analyses
 from stats.metaeval.grids import GridSignificance, grid_significance
-from stats.metaeval.power import POWER, median_detectable_difference, williams_grid_power
+from stats.power.williams import POWER, median_detectable_difference, williams_grid_power
 from stats.readers.system_level import SystemScores, is_published_system_level
 
 #: No selection: the test set's own reference, every system, no reference-free metric.
@@ -82,8 +82,8 @@ def williams_power(
     uploads: Uploads, key: str, alternative: str, alpha: float, choice: tuple = ALL_SYSTEMS
 ) -> float:
     """The smallest difference in r that the Williams tests of language pair ``key`` detect
-    with :data:`stats.metaeval.power.POWER` power at ``alpha``, median over its metric pairs
-    (:func:`stats.metaeval.power.williams_grid_power`; NaN when no pair has one)."""
+    with :data:`stats.power.williams.POWER` power at ``alpha``, median over its metric pairs
+    (:func:`stats.power.williams.williams_grid_power`; NaN when no pair has one)."""
     grid = williams_grid_power(
         analysis(uploads, alternative, choice).analyses[key].williams, alpha=alpha, power=POWER
     )

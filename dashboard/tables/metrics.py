@@ -13,7 +13,7 @@ import pandas as pd
 
 from stats.analyses import LanguagePairAnalysis, LanguagePairTests
 from stats.metaeval.grids import GridSignificance
-from stats.metaeval.power import POWER
+from stats.power.williams import POWER
 
 #: Radio labels of the correlation kinds -> the kind.
 CORRELATION_KINDS = {"Pearson": "pearson", "Spearman": "spearman", "Kendall": "kendall"}
@@ -211,7 +211,7 @@ def cluster_table(
 
 def power_line(n: int, detectable: float, alpha: float, power: float = POWER) -> str:
     """The Williams power sentence of one language pair: the median smallest difference in r
-    detected with ``power`` at ``alpha`` (:func:`stats.metaeval.power.median_detectable_difference`),
+    detected with ``power`` at ``alpha`` (:func:`stats.power.williams.median_detectable_difference`),
     phrased as the CLI's ``williams --power``."""
     if detectable != detectable:
         return f"**Power:** with {n} systems, no pair of metrics has a detectable difference."

@@ -12,6 +12,7 @@ from functools import partial
 import streamlit as st
 
 from dashboard import components, figures, page_run, page_settings, state, tables, view_state
+from dashboard.components.power_note import human_mde_note
 from dashboard.data import human, mt_systems, samples
 from dashboard.sections import human_gold as human_gold_view
 from dashboard.sections import mt_choice, mt_options
@@ -303,6 +304,7 @@ m3.metric(
         else "."
     ),
 )
+human_mde_note(gold, conclusions.loc[compared], alpha)  # MDE beside "not separated"
 top_accuracy, who, tied = tables.most_accurate(accuracy, alpha)
 m4.metric(
     f"Most accurate at α = {alpha:g}",

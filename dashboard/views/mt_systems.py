@@ -15,6 +15,7 @@ from functools import partial
 import streamlit as st
 
 from dashboard import components, figures, page_run, page_settings, state, tables, view_state
+from dashboard.components.power_note import mde_note
 from dashboard.data import mt_systems, samples
 from dashboard.sections import mt_choice, mt_explorer, mt_options, mt_table
 from stats.mt.randomized import TESTS
@@ -340,6 +341,8 @@ cols[0].metric(
 )
 for col, test in zip(cols[1:], tests, strict=True):
     col.metric(f"p, {tables.MT_TEST_LABELS[test]}", figures.format_pvalue(single[test].pvalue))
+mde_note(pvalue=one.pvalue, alpha=alpha, differences=one.distribution, unit=one.label,
+         alternative=alternative)
 components.show_figure(
     figures.mt_pseudo_distributions(
         {tables.MT_TEST_LABELS[t]: single[t] for t in tests},

@@ -39,8 +39,11 @@ KENDALL_LIKE_THRESHOLD = 25.0
 SOFT_PAIRWISE_ACCURACY = "soft-pairwise-accuracy"
 
 #: power at which the Williams power line and ``williams --power`` report the smallest
-#: detectable difference (:mod:`stats.metaeval.power`)
+#: detectable difference (:mod:`stats.power.williams`)
 POWER = 0.8
+
+#: tests whose power :mod:`stats.power` simulates on per-item scores (``power --test``)
+POWER_TESTS = ("t", "signed-rank", "paired-bootstrap", "approximate-randomization")
 
 #: scores a human ranking is made from: the organisers' z or raw DA (:mod:`stats.human.ranking`)
 HUMAN_SCORES = ("z", "raw")

@@ -30,6 +30,7 @@ SUBCOMMANDS = (
     "human",
     "dashboard",
     "rank",
+    "power",
 )
 
 

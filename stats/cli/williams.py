@@ -123,7 +123,7 @@ def _many(parser, flag: str, metavar: str, help: str) -> None:
 
 def _power(a: LanguagePairAnalysis, alpha: float):
     """``(detectable difference per cell, its median over the grid)`` of one block."""
-    from stats.metaeval.power import median_detectable_difference, williams_grid_power
+    from stats.power.williams import median_detectable_difference, williams_grid_power
 
     grid = williams_grid_power(a.williams, alpha=alpha, power=POWER)
     return grid, median_detectable_difference(grid)

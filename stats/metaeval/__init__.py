@@ -40,14 +40,6 @@ _LAZY = {
     "MAD_SCALE": ".outliers",
     "mad_outliers": ".outliers",
     "read_outliers_json": ".outliers",
-    # power
-    "WilliamsPowerResult": ".power",
-    "williams_power": ".power",
-    "williams_detectable_difference": ".power",
-    "williams_power_simulation": ".power",
-    "williams_grid_power": ".power",
-    "median_detectable_difference": ".power",
-    "POWER": ".power",
     # soft_pairwise
     "SoftPairwiseAccuracyResult": ".soft_pairwise",
     "pairwise_permutation_pvalues": ".soft_pairwise",

@@ -14,7 +14,7 @@ import pytest
 from stats.cli import main
 from stats.metaeval.clusters import significance_clusters
 from stats.metaeval.multiple import adjust_pvalues
-from stats.metaeval.power import williams_detectable_difference
+from stats.power.williams import williams_detectable_difference
 from tests._data import write_mt_sample_head
 
 ROOT = Path(__file__).resolve().parents[2]

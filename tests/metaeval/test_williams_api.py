@@ -136,7 +136,7 @@ def test_each_file_to_result_workflow_is_one_import_away():
 
 
 def test_power_functions_take_the_same_keywords_and_refuse_positional_calls():
-    from stats.metaeval.power import williams_power, williams_power_simulation
+    from stats.power.williams import williams_power, williams_power_simulation
 
     res = stats.williams_detectable_difference(n=12, r_human_a=0.95, r_a_b=0.9)
     assert (res.r_human_a, res.r_a_b) == (0.95, 0.9)

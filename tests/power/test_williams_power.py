@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from stats import StatsInputError
-from stats.metaeval.power import (
+from stats.power.williams import (
     williams_detectable_difference,
     williams_power,
     williams_power_simulation,
@@ -98,7 +98,7 @@ def test_simulation_rejects_impossible_correlations():
 
 def test_median_detectable_difference_is_the_median_of_the_tested_cells():
     # numpy's nanmedian over the finite cells is the independent reference
-    from stats.metaeval.power import median_detectable_difference
+    from stats.power.williams import median_detectable_difference
 
     grid = pd.DataFrame([[np.nan, 0.2, 0.5], [np.nan, np.nan, 0.1], [np.nan] * 3])
     assert median_detectable_difference(grid) == np.nanmedian(grid.to_numpy()) == 0.2

@@ -37,8 +37,7 @@ from stats._core.choices import POWER
 from stats._core.errors import StatsInputError
 from stats._core.keywords import keyword_only
 from stats._core.validation import check_alpha, check_alternative, check_positive_int
-
-from .williams import _as_correlation, _as_n, _scalarize, _williams_arrays
+from stats.metaeval.williams import _as_correlation, _as_n, _scalarize, _williams_arrays
 
 __all__ = [
     "WilliamsPowerResult",
@@ -214,7 +213,7 @@ def williams_detectable_difference(
 
     Examples
     --------
-    >>> from stats.metaeval.power import williams_detectable_difference
+    >>> from stats.power.williams import williams_detectable_difference
     >>> res = williams_detectable_difference(n=12, r_human_a=0.95, r_a_b=0.9)
     >>> round(float(res.difference), 3)
     0.124

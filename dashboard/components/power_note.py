@@ -1,0 +1,87 @@
+"""The one line every page shows beside a "not significant": the minimum detectable effect at
+80% power (:func:`stats.power.normal_mde`, the normal approximation from the spread of the
+test's resampled differences), so a reader sees whether the test could have seen a difference
+of the size that matters. The Power page simulates it at other sizes."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import streamlit as st
+
+from stats.power import normal_mde
+
+#: the power the note reports the MDE at
+NOTE_POWER = 0.8
+
+
+def mde_text(*, pvalue: float, alpha: float, spread: float, unit: str = "",
+             alternative: str = "two-sided") -> str:
+    """The note's text ("" when the result is significant or the MDE undefined)."""
+    if not math.isfinite(pvalue) or pvalue < alpha:
+        return ""
+    mde = float(normal_mde(se=spread, alpha=alpha, power=NOTE_POWER,
+                           alternative="greater" if alternative == "greater" else "two-sided"))
+    if not math.isfinite(mde):
+        return ""
+    return (
+        f"Not significant at α = {alpha:g}: with these segments the test detects a difference of "
+        f"about {mde:.3g}{' ' + unit if unit else ''} with {NOTE_POWER:.0%} power (minimum "
+        "detectable effect, normal approximation from the resampled differences' spread; "
+        "the Power page simulates other sizes)."
+    )
+
+
+def mde_note(*, pvalue: float, alpha: float, differences=None, spread: float | None = None,
+             unit: str = "", alternative: str = "two-sided") -> str:
+    """Show :func:`mde_text` as a caption beside a "not significant"; ``differences`` are a
+    test's resampled differences (their standard deviation is the spread) or ``spread`` is
+    given. Returns the text shown ("" when nothing)."""
+    if spread is None:
+        values = np.asarray(differences if differences is not None else [], dtype=float)
+        spread = float(np.std(values)) if values.size > 1 else float("nan")
+    text = mde_text(pvalue=pvalue, alpha=alpha, spread=spread, unit=unit,
+                    alternative=alternative)
+    if text:
+        st.caption(text)
+    return text
+
+
+def mde_pairs_note(*, significant, spreads, alpha: float, unit: str = "",
+                   what: str = "pairs not significant") -> str:
+    """One caption for a table of pairs: the median minimum detectable effect at 80% power
+    (:func:`stats.power.normal_mde` of each pair's spread) over the pairs that are not
+    significant (``significant`` False). Returns the text shown ("" when none)."""
+    sig = np.asarray(significant, dtype=bool)
+    spread = np.asarray(spreads, dtype=float)
+    mde = normal_mde(se=spread[~sig], alpha=alpha, power=NOTE_POWER)
+    mde = np.asarray(mde, dtype=float)
+    mde = mde[np.isfinite(mde)]
+    if not mde.size:
+        return ""
+    text = (
+        f"{what.capitalize()} ({mde.size}): the test would detect a difference of about "
+        f"{float(np.median(mde)):.3g}{' ' + unit if unit else ''} (median; "
+        f"{float(mde.min()):.3g} to {float(mde.max()):.3g}) with {NOTE_POWER:.0%} power at "
+        f"α = {alpha:g} (minimum detectable effect, normal approximation)."
+    )
+    st.caption(text)
+    return text
+
+
+def human_mde_note(gold, pairs, alpha: float) -> str:
+    """:func:`mde_pairs_note` for the human gold standard's pairs (``pairs``: rows of
+    ``gold.conclusions(alpha)``, ``combined`` 0 = not separated): each pair's spread is that of
+    a difference of two mean standardised scores with unit standard deviation,
+    :math:`\\sqrt{1/n_a + 1/n_b}` (``n`` judgements of the first criterion)."""
+    crit = next((c for c in gold.criteria if f"{c}_n" in gold.scores), None)
+    if crit is None or not len(pairs):
+        return ""
+    n = gold.scores[f"{crit}_n"].astype(float)
+    na = pairs["system_a"].map(n).to_numpy(dtype=float)
+    nb = pairs["system_b"].map(n).to_numpy(dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        spread = np.sqrt(1.0 / na + 1.0 / nb)
+    return mde_pairs_note(significant=pairs["combined"].to_numpy() != 0, spreads=spread,
+                          alpha=alpha, unit="z", what="pairs the humans do not separate")

@@ -1,0 +1,48 @@
+"""Cached data of the "Power" page: the segment statistics of :mod:`dashboard.data.mt_systems`
+(extracted once per input) and the power curves of :func:`stats.analyses.power_from_statistics`,
+cached per input and setting."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from dashboard.data import Uploads, mt_systems
+from stats import analyses
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def power_curves(
+    kind: str,
+    references: Uploads,
+    files: Uploads,
+    metric: str,
+    higher_is_better: bool,
+    baseline: str,
+    system: str,
+    effects: tuple[float, ...],
+    sizes: tuple[int, ...] | None,
+    test: str,
+    alpha: float,
+    n_simulations: int,
+    n_resamples: int,
+    seed: int,
+    _progress: Callable[[float], None] | None = None,
+) -> analyses.PowerAnalysis:
+    """Power of ``test`` for ``system`` over ``baseline`` at ``effects`` x ``sizes`` (None:
+    :func:`stats.analyses.power.default_sizes`) and the MDE at 80% per size. ``_progress``
+    (not part of the cache key) receives the fraction of systems scored."""
+    data = mt_systems.statistics(kind, references, files, metric, higher_is_better,
+                                 _progress=_progress)
+    return analyses.power_from_statistics(
+        data, baseline=baseline, system=system, effect=list(effects),
+        n=None if sizes is None else list(sizes), test=test, alpha=alpha,
+        n_simulations=n_simulations, n_resamples=n_resamples, rng=seed,
+    )
+
+
+def systems(kind: str, references: Uploads, files: Uploads, metric: str,
+            higher_is_better: bool) -> tuple[str, ...]:
+    """The systems of the input, in input order."""
+    return mt_systems.statistics(kind, references, files, metric, higher_is_better).systems

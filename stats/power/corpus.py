@@ -1,0 +1,347 @@
+r"""Power of the paired bootstrap and approximate randomization for corpus metrics (BLEU,
+chrF, TER) with segments resampled, from per-segment sufficient statistics
+(:class:`~stats.mt.sufficient.SegmentStatistics`).
+
+Definition
+----------
+A corpus metric is not a mean of segment scores, so the effect cannot be added segment by
+segment. It is injected into the system's statistics instead: the system's **matching n-gram
+counts** (BLEU: clipped matches of every order; chrF: matching character and word n-grams) or
+its **edit counts** (TER) are multiplied, in every segment, by the factor
+
+.. math:: c = \frac{S_A + \delta}{S_B} \quad (\text{TER, lower is better: } c = \frac{S_A - \delta}{S_B})
+
+with :math:`S_A`, :math:`S_B` the baseline's and the system's corpus scores on all observed
+segments and :math:`\delta` the hypothesised effect (positive = system better). The three
+metrics are homogeneous of degree one in these counts (BLEU's geometric mean of precisions,
+chrF's F-score of precision and recall, TER's edits over reference length; the brevity
+penalty and lengths are untouched), so the system's corpus score on all segments becomes
+exactly :math:`S_A + \delta`, while the segment-to-segment variation of the pair is the
+observed one (at :math:`\delta = S_B - S_A`, :math:`c = 1`: the observed data). Power at
+:math:`n` = the share of ``n_simulations`` test sets of :math:`n` segments drawn with
+replacement from the observed segments (each segment's pair of statistics kept together) on
+which the test of :mod:`stats.mt.randomized` (``paired-bootstrap``: Koehn's count of resamples
+where the system does not win; ``approximate-randomization``: segment swaps; both
+:math:`p = (c+1)/(R+1)`) rejects at :math:`\alpha`. The MDE at :math:`n` is the ``power``
+quantile of each simulated test set's critical effect (vectorised bisection), as in
+:mod:`stats.power.paired`.
+
+All simulated test sets of one size are resampled with one matrix of ``n_resamples`` bootstrap
+counts (or swap masks): the resampled sums of every test set come from one matrix product per
+chunk of simulations, in float32 when the statistics are integers small enough to be summed
+exactly. Segment scores (metric ``'mean'``) go to :func:`stats.power.paired_power`.
+
+References
+----------
+Card et al. (2020), EMNLP, https://aclanthology.org/2020.emnlp-main.745/ ;
+Koehn (2004), EMNLP, https://aclanthology.org/W04-3250/ ;
+Graham, Mathur & Baldwin (2014), WMT, https://aclanthology.org/W14-3333/ .
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from stats._core.errors import StatsInputError
+from stats._core.validation import check_positive_int
+from stats.mt.sufficient import SegmentStatistics
+
+from . import engine as E
+from .engine import PowerResult
+
+__all__ = ["CORPUS_TESTS", "corpus_power", "corpus_sample_size"]
+
+#: tests with segments resampled; ``'sacrebleu-paired-bs'`` is sacreBLEU's ``paired_bs``
+#: (Moses' bootstrap-hypothesis-difference-significance.pl): absolute resampled differences
+#: shifted by their mean, counted when strictly above the absolute observed difference
+CORPUS_TESTS = ("paired-bootstrap", "approximate-randomization", "sacrebleu-paired-bs")
+
+_CORPUS_BISECTIONS = 24
+
+
+def _scaled_columns(data: SegmentStatistics) -> np.ndarray:
+    """Columns of the statistics the effect multiplies (module notes)."""
+    d = data.stats.shape[2]
+    opts = dict(data.options)
+    cols = np.zeros(d, dtype=bool)
+    if data.metric == "bleu":
+        order = int(opts.get("max_ngram_order", 4))
+        cols[2 : 2 + order] = True
+    elif data.metric == "chrf":
+        cols[2::3] = True
+    elif data.metric == "ter":
+        cols[0] = True
+    return cols
+
+
+class _Corpus:
+    """One chunk of simulated test sets: resampled sums of both systems and the test."""
+
+    def __init__(self, data, a, b, idx, shared, test, alpha, alt, cols, tot):
+        self.data, self.test, self.alpha, self.alt, self.cols = data, test, alpha, alt, cols
+        self.sign = 1.0 if data.higher_is_better else -1.0
+        self.s_a, self.s_b, self.tol = tot
+        rows, n = idx.shape
+        d = a.shape[1]
+        ab = np.concatenate([a, b], axis=1)[idx]  # (rows, n, 2d)
+        self.obs_a = ab[..., :d].sum(axis=1, dtype=np.float64)
+        self.obs_b = ab[..., d:].sum(axis=1, dtype=np.float64)
+        mat, r = shared
+        self.r = r
+        flat = np.ascontiguousarray(ab.transpose(1, 0, 2)).reshape(n, rows * 2 * d)
+        prod = (mat @ flat).astype(np.float64).reshape(r, rows, 2 * d)
+        self.ra, self.rb = prod[..., :d], prod[..., d:]
+        if test != "approximate-randomization":
+            self.score_a = data.score(self.ra)
+            base_b = data.score(self.rb)
+            twice = data.score(self._scale(self.rb, 2.0))
+            # homogeneous (module notes): the scaled score is c times the score, checked here
+            self.linear_b = base_b if np.allclose(twice, 2.0 * base_b, rtol=1e-12, atol=0) else None
+        self.obs_score_a = data.score(self.obs_a)
+
+    def _scale(self, sums, c):
+        factor = np.where(self.cols, np.asarray(c, dtype=float)[..., None], 1.0)
+        return sums * factor
+
+    def factor(self, e):
+        target = self.s_a + self.sign * e
+        return target / self.s_b
+
+    def rejects(self, e):
+        rows = self.obs_a.shape[0]
+        e = np.broadcast_to(np.asarray(e, dtype=float), (rows,))
+        c = self.factor(e)
+        obs = self.sign * (self.data.score(self._scale(self.obs_b, c)) - self.obs_score_a)
+        if self.test != "approximate-randomization":
+            if self.linear_b is not None:
+                score_b = self.linear_b * c[None, :]
+            else:
+                score_b = self.data.score(self._scale(self.rb, c[None, :]))
+            pseudo = self.sign * (score_b - self.score_a)
+            if self.test == "sacrebleu-paired-bs":
+                size = np.abs(pseudo)
+                count = (size - size.mean(axis=0) > np.abs(obs)).sum(axis=0)
+                p = (count + 1.0) / (self.r + 1.0)
+                return p < self.alpha, (p < self.alpha) & (obs > 0)
+            below = (pseudo <= 0).sum(axis=0)
+            above = (pseudo >= 0).sum(axis=0)
+            if self.alt == "greater":
+                p = (below + 1.0) / (self.r + 1.0)
+                return p < self.alpha, p < self.alpha
+            p = np.minimum(1.0, 2.0 * (np.minimum(below, above) + 1.0) / (self.r + 1.0))
+            return p < self.alpha, (p < self.alpha) & (below <= above)
+        cc = c[None, :]
+        # pseudo systems: swapped segments exchange the two systems' (scaled) statistics
+        pb = self._scale(self.obs_b[None] - self.rb, cc) + self.ra
+        pa = self.obs_a[None] - self.ra + self._scale(self.rb, cc)
+        pseudo = self.sign * (self.data.score(pb) - self.data.score(pa))
+        if self.alt == "greater":
+            count = (pseudo >= obs - self.tol).sum(axis=0)
+        else:
+            count = (np.abs(pseudo) >= np.abs(obs) - self.tol).sum(axis=0)
+        p = (count + 1.0) / (self.r + 1.0)
+        return p < self.alpha, (p < self.alpha) & (obs > 0)
+
+
+def _shared(test, gen, r, size, dtype):
+    if test != "approximate-randomization":
+        from stats.mt.randomized import _resample_counts
+
+        return _resample_counts(gen.integers(0, size, (r, size)), dtype), r
+    return gen.integers(0, 2, (r, size)).astype(dtype), r
+
+
+def corpus_power(
+    data: SegmentStatistics,
+    *,
+    baseline: str,
+    system: str,
+    effect,
+    n,
+    test: str = "paired-bootstrap",
+    alpha: float = 0.05,
+    alternative: str = "two-sided",
+    power: float = 0.8,
+    n_simulations: int = 1000,
+    n_resamples: int = 1000,
+    rng=None,
+) -> PowerResult:
+    r"""Simulated power of the paired bootstrap or approximate randomization on a corpus
+    metric (BLEU, chrF, TER), and the minimum detectable effect, for each effect and number
+    of segments.
+
+    Power at :math:`n` for effect :math:`\delta` = the share of simulated test sets of
+    :math:`n` segments, drawn with replacement from the observed segment statistics with the
+    system's matching (TER: edit) counts multiplied by :math:`(S_A \pm \delta)/S_B`, on which
+    the test rejects at ``alpha`` (module notes).
+
+    Parameters
+    ----------
+    data : SegmentStatistics
+        Per-segment statistics of at least the two systems (:func:`stats.extract_statistics`).
+    baseline, system : str
+        System names.
+    effect : float or sequence of float
+        Hypothesised corpus-score differences in the metric's points (positive = system
+        better, also for TER).
+    n : int or sequence of int
+        Segments per simulated test set.
+    test : {'paired-bootstrap', 'approximate-randomization', 'sacrebleu-paired-bs'}
+        ``'sacrebleu-paired-bs'``: sacreBLEU's ``paired_bs`` p-value (always two-sided in
+        effect; ``alternative`` is not used by it).
+    alpha, alternative, power, n_simulations, n_resamples, rng
+        As :func:`stats.power.paired_power`.
+
+    Returns
+    -------
+    PowerResult
+
+    References
+    ----------
+    Card et al. (2020), EMNLP, https://aclanthology.org/2020.emnlp-main.745/ ;
+    Graham, Haddow & Koehn (2020), EMNLP, https://aclanthology.org/2020.emnlp-main.6/ .
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stats import extract_statistics
+    >>> from stats.power import corpus_power
+    >>> gen = np.random.default_rng(0)
+    >>> words = "the a cat dog sat on mat and ran far away home".split()
+    >>> refs = [" ".join(gen.choice(words, 12)) for _ in range(300)]
+    >>> def noisy(r, p):
+    ...     return " ".join(w if gen.random() > p else "x" for w in r.split())
+    >>> data = extract_statistics([refs], {"A": [noisy(r, .4) for r in refs],
+    ...                                  "B": [noisy(r, .35) for r in refs]})
+    >>> res = corpus_power(data, baseline="A", system="B", effect=[2, 4], n=[100, 300],
+    ...                    n_simulations=200, n_resamples=200, rng=1)
+    >>> bool((res.power[1] >= res.power[0]).all() and res.mde[1] < res.mde[0])
+    True
+    """
+    if not isinstance(data, SegmentStatistics):
+        raise StatsInputError(
+            f"data must be SegmentStatistics (stats.extract_statistics); got {type(data).__name__}"
+        )
+    if test not in CORPUS_TESTS:
+        raise StatsInputError(f"test must be one of {', '.join(CORPUS_TESTS)}; got {test!r}")
+    if data.metric == "mean":
+        from .paired import paired_power
+
+        sign = 1.0 if data.higher_is_better else -1.0
+        seg = sign * data.stats[..., 0] / data.stats[..., 1]
+        return paired_power(
+            seg[data.index_of(baseline)], seg[data.index_of(system)], effect=effect, n=n,
+            test=test, alpha=alpha, alternative=alternative, power=power,
+            n_simulations=n_simulations, n_resamples=n_resamples, rng=rng,
+        )
+    alpha, alternative, power, n_simulations = E.check_common(
+        alpha, alternative, power, n_simulations
+    )
+    n_resamples = check_positive_int(n_resamples, "n_resamples")
+    ia, ib = data.index_of(baseline), data.index_of(system)
+    if ia == ib:
+        raise StatsInputError("baseline and system must be two different systems")
+    effects, sizes = E.as_effects(effect), E.as_sizes(n)
+    a, b = data.stats[ia], data.stats[ib]
+    d = a.shape[1]
+    E.budget(f"{test} power ({data.label})", n_simulations, n_resamples, sizes, 2 * d)
+    s_a, s_b = float(data.corpus_scores[ia]), float(data.corpus_scores[ib])
+    sign = 1.0 if data.higher_is_better else -1.0
+    if not (s_b > 0 and s_a > 0):
+        raise StatsInputError(
+            f"{data.label}: the effect is injected by scaling {system}'s counts, which needs "
+            f"positive corpus scores; got {baseline} {s_a:g}, {system} {s_b:g}"
+        )
+    bad = [e for e in effects if s_a + sign * e <= 0]
+    if bad:
+        raise StatsInputError(
+            f"effect {bad[0]:g} would give {system} a {data.label} of {s_a + sign * bad[0]:g}; "
+            f"effects must leave it above 0"
+        )
+    integral = bool(np.all(data.stats[[ia, ib]] == np.round(data.stats[[ia, ib]])))
+    big = float(np.abs(data.stats[[ia, ib]]).max(initial=0.0)) * max(sizes)
+    dtype = np.float32 if integral and big < 2**24 else np.float64
+    ab32 = (a.astype(dtype), b.astype(dtype))
+    cols = _scaled_columns(data)
+    tot = (s_a, s_b, 1e-9 * (abs(s_a) + abs(s_b)))
+    # the critical-effect bracket: the system's score between ~0 and 3x the larger score
+    lo = -(s_a * 0.999) if sign > 0 else -(3 * max(s_a, s_b) + 10)
+    hi = (3 * max(s_a, s_b) + 10) if sign > 0 else s_a * 0.999
+    gen, seed = E.rng_and_seed(rng)
+    pw = np.zeros((len(effects), len(sizes)))
+    mde = np.full(len(sizes), np.nan)
+    for j, size in enumerate(sizes):  # loop over sizes; simulations and resamples are arrays
+        shared = _shared(test, gen, n_resamples, size, dtype)
+        step = E.chunk_size(size, n_simulations, 2 * d)
+        step = max(1, min(step, (1 << 22) // (n_resamples * 2 * d)))
+        crit = []
+        for start in range(0, n_simulations, step):
+            rows = min(step, n_simulations - start)
+            idx = gen.integers(0, a.shape[0], (rows, size))
+            chunk = _Corpus(data, *ab32, idx, shared, test, alpha, alternative, cols, tot)
+            for i, e in enumerate(effects):
+                pw[i, j] += chunk.rejects(e)[0].sum()
+            crit.append(_critical(chunk, rows, lo, hi))
+        mde[j] = E.mde_from_critical(np.concatenate(crit), power)
+    pw /= n_simulations
+    return PowerResult(
+        power=pw,
+        mc_error=E.mc_error(pw, n_simulations),
+        mde=mde,
+        effects=effects,
+        sizes=sizes,
+        test=test,
+        alternative=alternative,
+        alpha=alpha,
+        target_power=power,
+        n_simulations=n_simulations,
+        n_resamples=n_resamples,
+        seed=seed,
+        n_observed=int(a.shape[0]),
+        observed_effect=sign * (s_b - s_a),
+        metric=data.label,
+        unit="segments",
+        definition=E.DEFINITION_CORPUS,
+    )
+
+
+def _critical(chunk: _Corpus, rows: int, lo: float, hi: float) -> np.ndarray:
+    """Critical effects of a chunk; each step rescores, so fewer halvings (1e-7 of the range)."""
+    return E.critical_effects(
+        lambda e: chunk.rejects(e)[1], rows, lo, hi, steps=_CORPUS_BISECTIONS
+    )
+
+
+def corpus_sample_size(
+    data: SegmentStatistics,
+    *,
+    baseline: str,
+    system: str,
+    effect: float,
+    test: str = "paired-bootstrap",
+    alpha: float = 0.05,
+    alternative: str = "two-sided",
+    power: float = 0.8,
+    n_simulations: int = 500,
+    n_resamples: int = 500,
+    n_max: int = 10_000,
+    rng=None,
+) -> int:
+    """Smallest number of segments at which :func:`corpus_power` for ``effect`` reaches
+    ``power`` (bisection over n with one seed for every n; raises when ``n_max`` is not
+    enough)."""
+    n_max = check_positive_int(n_max, "n_max", 3)
+    _, seed = E.rng_and_seed(rng)
+    if seed is None:
+        seed = int(np.random.default_rng(rng).integers(2**31))
+
+    def power_at(size: int) -> float:
+        res = corpus_power(
+            data, baseline=baseline, system=system, effect=effect, n=size, test=test,
+            alpha=alpha, alternative=alternative, power=power, n_simulations=n_simulations,
+            n_resamples=n_resamples, rng=seed,
+        )
+        return float(res.power[0, 0])
+
+    target = E.check_common(alpha, alternative, power, 2)[2]
+    return E.smallest_n(power_at, target, 2, n_max)

@@ -1,0 +1,42 @@
+"""Real browser (Playwright + Debian chromium): the Power page draws the power curves (one line
+per effect, power against n) and the MDE curve from the bundled sample scores, as plotly.js drew
+them; the curves hold stats.analyses.power_from_statistics's numbers (float32 transport: 1e-6)
+and presentation mode redraws them without an exception."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from stats.analyses import power_from_statistics, score_statistics
+from tests.browser.helpers import assert_no_exception, goto_page, screenshot, wait_for_charts
+
+SCORES = "sample_data/mt/segment_scores.tsv"
+
+_CURVES_JS = """
+gd => gd._fullData.map(t => ({name: t.name, x: Array.from(t.x), y: Array.from(t.y)}))
+"""
+
+
+@pytest.mark.opens_its_page
+def test_power_page_draws_the_curves(page, app_url, artifacts_dir):
+    goto_page(page, app_url, "power", timeout=240)
+    wait_for_charts(page, minimum=2, timeout=240)
+    assert_no_exception(page)
+    curves = page.locator(".st-key-power_curves_box .js-plotly-plot")
+    drawn = curves.evaluate(_CURVES_JS)
+    mde = page.locator(".st-key-power_mde_box .js-plotly-plot").evaluate(_CURVES_JS)
+    screenshot(page, artifacts_dir, "power")
+    data = score_statistics(SCORES, metric="chrF")
+    expected = power_from_statistics(
+        data, baseline=data.systems[0], system=data.systems[1], effect=[0.5, 1, 2], n=None,
+        test="t", n_simulations=500, n_resamples=500, rng=12345,
+    ).result
+    order = np.argsort(expected.sizes)
+    assert [c["name"] for c in drawn] == ["effect 0.5", "effect 1", "effect 2"]
+    for i, curve in enumerate(drawn):
+        assert curve["x"] == [int(v) for v in np.asarray(expected.sizes)[order]]
+        np.testing.assert_allclose(curve["y"], expected.power[i][order], atol=1e-6)
+        assert np.all(np.diff(curve["y"]) >= 0)  # power rises with n
+    np.testing.assert_allclose(mde[0]["y"], np.asarray(expected.mde)[order], rtol=1e-6)
+    assert np.all(np.diff(mde[0]["y"]) < 0)  # the MDE falls with n
