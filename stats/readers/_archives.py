@@ -42,6 +42,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from stats._core import inputs as _inputs
 from stats._core.errors import StatsInputError
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "gunzip",
     "is_score_file_name",
     "read_regular_file",
+    "read_stream",
 ]
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -503,22 +505,16 @@ def _expand_bytes(data: bytes, label: str, skip: tuple = ()) -> list[tuple[str, 
     return members
 
 
-def read_regular_file(path: Path, label: str) -> bytes:
-    """The bytes of ``path``, its size checked (``stat``) against the input limit before it is
-    read, so a sparse or huge file costs no memory."""
-    from ._limits import check_bytes
+def read_stream(fh, label: str, *, limit: int | None = None) -> bytes:
+    """:func:`stats._core.inputs.read_stream` at the input limit (or ``limit``)."""
+    return _inputs.read_stream(fh, label, _limit() if limit is None else limit)
 
-    try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode):
-            raise StatsInputError(f"{label}: not a regular file (a device, FIFO or socket)")
-        check_bytes(info.st_size, label)
-        with open(path, "rb") as fh:  # (a buffer of the size read, not of the limit)
-            data = fh.read(min(info.st_size, _limit()) + 1)
-    except OSError as exc:
-        raise StatsInputError(f"{label}: cannot be read ({exc.strerror})") from None
-    check_bytes(len(data), label)  # a file that grew since its stat
-    return data
+
+def read_regular_file(path: Path, label: str, *, limit: int | None = None) -> bytes:
+    """The bytes of ``path`` (:func:`stats._core.inputs.read_path`) at the input limit (or
+    ``limit``): a regular file's size checked before it is read, a FIFO or device refused
+    while it is read."""
+    return _inputs.read_path(path, label, _limit() if limit is None else limit)
 
 
 def directory_files(path: Path, label: str, *, want=lambda name: True, sized=None) -> list[Path]:
@@ -611,7 +607,7 @@ def expand_sources(items, names=None, *, skip: tuple = ()) -> list[tuple[str, An
             size = getattr(item, "size", None)  # an upload's length, known before a copy
             if isinstance(size, int):
                 check_bytes(size, label)
-            data = item.getvalue() if hasattr(item, "getvalue") else item.read()
+            data = item.getvalue() if hasattr(item, "getvalue") else read_stream(item, label)
             if isinstance(data, str):
                 data = data.encode("utf-8")
             check_bytes(len(data), label)

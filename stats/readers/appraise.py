@@ -35,7 +35,7 @@ import pandas as pd
 
 from stats._core.errors import StatsInputError
 
-from ._common import LINE, Source, load_text
+from ._common import LINE, Source, is_number, load_text
 from ._limits import check_value_range
 from .documents import NO_DOMAIN, HumanRatings
 
@@ -63,11 +63,7 @@ def _two_letter(codes: pd.Series) -> pd.Series:
 
 
 def _number(field: str) -> bool:
-    try:
-        float(field)
-    except ValueError:
-        return False
-    return True
+    return is_number(field)
 
 
 def is_appraise_export(text: str) -> bool:

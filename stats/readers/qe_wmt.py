@@ -38,7 +38,7 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 
 from ._archives import expand_sources
-from ._common import Source, load_text, source_name
+from ._common import Source, is_number, load_text, source_name, strict_float
 from ._limits import check_value, overflows
 
 __all__ = [
@@ -111,10 +111,7 @@ def _norm_sid(value: str) -> str:
 
 
 def _is_float(text: str) -> bool:
-    try:
-        return math.isfinite(float(text))
-    except ValueError:
-        return False
+    return is_number(text)
 
 
 def _rows(text: str) -> list[str]:
@@ -204,7 +201,7 @@ def _parse_rows(lines: list[str], start: int, label: str, *, gold: bool):
             value, h = np.nan, True
         else:
             try:
-                value = float(s)
+                value = strict_float(s)
             except ValueError:
                 raise StatsInputError(
                     f"{label}, line {i + 1}: score is not a number: {s!r}"
@@ -341,7 +338,7 @@ def _read_gold_table(text: str, label: str, lp: str | None) -> pd.DataFrame:
         s = parts[j].strip()
         hallu = s.lower() == HALLUCINATION
         try:
-            value = np.nan if hallu else float(s)
+            value = np.nan if hallu else strict_float(s)
         except ValueError:
             raise StatsInputError(f"{label}, line {i}: {col} is not a number: {s!r}") from None
         if not hallu:
