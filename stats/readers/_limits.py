@@ -165,6 +165,7 @@ def count_lines(text: str) -> int:
 
 
 _ALL_BREAKS = "\n\r" + "".join(_OTHER_BREAKS) + "".join(_UNICODE_BREAKS)
+_BREAK = re.compile(f"[{re.escape(_ALL_BREAKS)}]")
 
 
 def check_text_size(text: str, label: str) -> None:
@@ -183,8 +184,8 @@ def check_text_size(text: str, label: str) -> None:
         )
     first, start = "", 0
     while start <= len(text):
-        end = text.find("\n", start)
-        end = len(text) if end < 0 else end
+        found = _BREAK.search(text, start)  # the first line as str.splitlines cuts it
+        end = len(text) if found is None else found.start()
         candidate = text[start:end]
         if candidate.strip() and not candidate.lstrip().startswith("#"):
             first = candidate

@@ -69,7 +69,7 @@ def _number(field: str) -> bool:
 def is_appraise_export(text: str) -> bool:
     """True when the first non-blank line looks like an Appraise export row: eight or more
     fields and an upper-case three-letter item type (TGT, BAD, REF, CHK) in the fourth."""
-    head = [line for line in text.split("\n", 50)[:50] if line.strip()][:2]
+    head = [line for line in re.split(r"\r\n|\r|\n", text, maxsplit=50)[:50] if line.strip()][:2]
     try:
         rows = list(csv.reader(head))
     except csv.Error:
@@ -108,7 +108,7 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
     text, label = load_text(source, name)
     rows: list[list[str]] = []
     lines: list[int] = []
-    reader = csv.reader(io.StringIO(text))
+    reader = csv.reader(io.StringIO(text, newline=""))  # \r, \n or \r\n ends a row
     try:
         for row in reader:
             if not row or not any(f.strip() for f in row):

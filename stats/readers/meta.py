@@ -228,6 +228,11 @@ class MetaEvalData:
             )
         if not main_metrics:
             raise StatsInputError(f"language pair {lp!r}: no segment-level metric scores")
+        if all(np.isnan(np.asarray(v, dtype=float)).all() for v in main_gold.values.values()):
+            raise StatsInputError(
+                f"{main_gold.file}: every human score of type {name!r} for {lp} is None; "
+                "there is nothing to correlate with (choose another --gold or language pair)"
+            )
         systems = [s for s, v in main_gold.values.items() if not np.all(np.isnan(v))]
         known = set(pair.known_systems or ()) | {
             s for lv in _LEVELS for sc in pair.gold[lv].values() for s in sc.values

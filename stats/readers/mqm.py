@@ -34,8 +34,6 @@ for Machine Translation. TACL 9. https://aclanthology.org/2021.tacl-1.87/
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 
 import numpy as np
@@ -105,20 +103,23 @@ def read_mqm(source: Source, *, name: str | None = None, lp: str | None = None) 
             f"{label}: not an MQM file: the header lacks {', '.join(missing)} (expected "
             f"{' '.join(MQM_COLUMNS)}, tab-separated)"
         )
-    # texts hold quotes: no quoting, tabs only
-    reader = csv.reader(io.StringIO(text), delimiter="\t", quoting=csv.QUOTE_NONE)
-    next(reader)
+    twice = next((c for i, c in enumerate(header) if c in header[:i]), None)
+    if twice is not None:
+        raise StatsInputError(f"{label}: column {twice!r} appears twice in the header")
+    # texts hold quotes and may hold a carriage return: tabs split fields, \n ends a row
+    split = text.split("\n")
+    first = next(i for i, ln in enumerate(split) if ln.strip())  # the header (blank lines first)
     rows, lines = [], []
-    for row in reader:
-        if not row or not any(f.strip() for f in row):
+    for line_num, line in enumerate(split[first + 1 :], start=first + 2):
+        row = line.removesuffix("\r").split("\t")
+        if not any(f.strip() for f in row):
             continue
         if len(row) != len(header):
             raise StatsInputError(
-                f"{label}, line {reader.line_num}: {len(row)} field(s), the header has "
-                f"{len(header)}"
+                f"{label}, line {line_num}: {len(row)} field(s), the header has {len(header)}"
             )
         rows.append(row)
-        lines.append(reader.line_num)
+        lines.append(line_num)
     if not rows:
         raise StatsInputError(f"{label}: no MQM rows after the header")
     raw = pd.DataFrame(rows, columns=header)

@@ -105,8 +105,10 @@ def is_submission_metadata(label: str) -> bool:
 
 def _norm_sid(value: str) -> str:
     v = value.strip()
-    if re.fullmatch(r"[+-]?\d+", v):
-        return str(int(v))
+    number = re.fullmatch(r"([+-]?)(\d+)", v)
+    if number:  # str(int(v)) without int(): a 5,000-digit id is past int()'s digit limit
+        sign, digits = number.group(1), number.group(2).lstrip("0") or "0"
+        return "-" + digits if sign == "-" and digits != "0" else digits
     return v
 
 
@@ -160,7 +162,9 @@ def qe_wmt_file_kind(text: str) -> str | None:
         and all(_row_like(ln) and _LP_FIELD.fullmatch(ln.split("\t")[0]) for ln in body[:20])
     ):
         methods = {ln.split("\t")[1].strip().lower() for ln in body[:20]}
-        hallu = any(ln.split("\t")[3].strip().lower() == HALLUCINATION for ln in body[:50])
+        hallu = any(
+            (ln.split("\t") + [""] * 4)[3].strip().lower() == HALLUCINATION for ln in body[:50]
+        )
         if hallu or methods == {"gold"} or (k == 1 and "gold" in head):
             return "gold"
         return "submission"
