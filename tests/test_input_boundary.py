@@ -441,3 +441,50 @@ def test_error_lines_are_terminal_safe_and_at_most_300_characters(tmp_path, caps
     assert_one_line_error(code, err)
     assert "\x1b" not in err and "\x07" not in err and "\\x1b[31mred" in err
     assert len(err.rstrip("\n")) <= len("error: ") + 300
+
+
+# ---- issue 35.3: work budgets for whole runs ----
+
+
+@pytest.fixture(scope="module")
+def wmt_like(tmp_path_factory):
+    from tests._task_set_data import write_wmt_like
+
+    root = tmp_path_factory.mktemp("wmt")
+    return write_wmt_like(root, lps=("en-de",), n_systems=5, n_items=12, seed=4)
+
+
+def _task_set(path: Path, n: int) -> Path:
+    task = {"lp": "en-de", "level": "seg", "correlation": "kendall"}
+    path.write_text(json.dumps({"tasks": [task] * n}))
+    return path
+
+
+@pytest.mark.parametrize(
+    "n_tasks, resamples, needle",
+    [
+        (1, "1000000000", "for the whole run, over the budget"),
+        (1_000, "100", "1,000 tasks cost about 2e+10 operations before any resample"),
+        (100_000, "100", "run at most 500 tasks at a time"),
+    ],
+)
+def test_rank_budgets_the_whole_run_before_it_starts(
+    wmt_like, tmp_path, capsys, n_tasks, resamples, needle
+):
+    ts = _task_set(tmp_path / "ts.json", n_tasks)
+    code, _, err = run_cli(
+        ["rank", "--data", wmt_like, "--task-set", ts, "--resamples", resamples], capsys
+    )
+    assert_one_line_error(code, err, needle)
+
+
+def test_a_human_ranking_of_1500_systems_is_refused_before_its_tests(tmp_path, capsys):
+    rows = [
+        f"u{s % 7},sys{s},{i},TGT,eng,deu,{(s * 7 + i) % 100},doc{i},True,\"[]\",1.0,2.0"
+        for s in range(1_500)
+        for i in range(5)
+    ]
+    path = tmp_path / "esa.csv"
+    path.write_text("\n".join(rows) + "\n")
+    code, _, err = run_cli(["human", "--human", path], capsys)
+    assert_one_line_error(code, err, "human ranking of en-de", "1,500 systems is over the limit")

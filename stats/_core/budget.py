@@ -166,6 +166,10 @@ def check_budget(
         )
 
 
+#: element operations one pair of systems of a human ranking costs besides its items (a test
+#: per pair and domain, its p-value and the ranking's bookkeeping: 1,500 systems, 1.1 million
+#: pairs of 5 items, ran past 120 s)
+PAIR_OVERHEAD = 2e4
 #: element operations one task of a task set costs besides its resamples (tables, observed
 #: correlations, p-values, Python per piece): 0.12 s per task measured with 100 small tasks on
 #: 2 shared cores, about 2e7 of the operations :data:`MAX_WORK` counts

@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
+from stats._core.budget import PAIR_OVERHEAD, check_budget
 from stats._core.choices import CORRECTIONS
 from stats._core.errors import StatsInputError
 from stats._core.escape import latex as latex_escape
@@ -337,6 +338,13 @@ def paired_ranking(
             f"{len(names)} ({', '.join(map(str, names)) or 'none'})"
         )
     k = len(names)
+    check_budget(  # every pair of systems is tested: bounded before the first test
+        what=f"human ranking{f' of {lp}' if lp else ''} ({test})",
+        n_systems=k,
+        n_segments=len(table),
+        n_pairs=k * (k - 1) // 2,
+        pair_cost=len(table) + PAIR_OVERHEAD,
+    )
     idx = pd.Index(names, dtype=object)
     per_domain: dict = {}
     if test == "signed-rank":
