@@ -488,3 +488,16 @@ def test_a_human_ranking_of_1500_systems_is_refused_before_its_tests(tmp_path, c
     path.write_text("\n".join(rows) + "\n")
     code, _, err = run_cli(["human", "--human", path], capsys)
     assert_one_line_error(code, err, "human ranking of en-de", "1,500 systems is over the limit")
+
+
+def test_names_with_ansi_escapes_reach_a_terminal_escaped(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "s.tsv"
+    rows = [f"{s}\t{i}\t{0.1 * k + 0.01 * i:.2f}" for k, s in enumerate(["A", "\x1b[2J\x1b]0;x\x07B"]) for i in range(8)]
+    path.write_text("SYSTEM\tSEGMENT\tSCORE\n" + "\n".join(rows) + "\n")
+    argv = ["randomized", "--scores", path, "--resamples", "50", "--format", "tsv"]
+    code, out, err = run_cli(argv, capsys)
+    assert code == 0, err
+    assert "\x1b" in out  # to a file or a pipe: the bytes as they are
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    code, out, err = run_cli(argv, capsys)
+    assert code == 0 and "\x1b" not in out and "\x07" not in out and "\\x1b[2J" in out

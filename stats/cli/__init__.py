@@ -17,7 +17,7 @@ import sys
 import warnings
 
 from stats._core.errors import StatsInputError
-from stats._core.escape import one_line
+from stats._core.escape import one_line, terminal
 
 from ._common import manners, program_name, share_manners, version_text
 
@@ -106,5 +106,7 @@ def _run(argv: list[str]) -> int:
     for message in dict.fromkeys(str(w.message) for w in caught):  # each message once
         print(f"warning: {one_line(message, 2000)}", file=sys.stderr)
     if text:
+        if sys.stdout.isatty():  # names from files: no control sequence reaches a terminal
+            text = "\n".join(terminal(line) for line in text.split("\n"))
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0
