@@ -174,18 +174,24 @@ def _visible(match: re.Match) -> str:
 
 def one_line(text, limit: int = MAX_LINE) -> str:
     """An error or warning line for a terminal or a page: :func:`terminal`-escaped (so one
-    line whatever the text holds) and cut to ``limit`` characters, the cut marked ``...``.
-    Only the start of a long text is looked at (a 50-million-character name costs nothing).
+    line whatever the text holds) and at most ``limit`` characters. A longer line keeps its
+    start (the file, line and column) and its end (what to do), the middle cut at ``...``.
+    Only the ends of a long text are looked at (a 50-million-character name costs nothing).
 
     Examples
     --------
-    >>> one_line("a.tsv: name " + "x" * 400)[-12:]
-    'xxxxxxxxx...'
+    >>> line = one_line("a.tsv, line 3: name " + "x" * 400 + " is too long; rename it")
+    >>> len(line), line[:24], line[-16:]
+    (300, 'a.tsv, line 3: name xxxx', ' long; rename it')
     >>> one_line("bad\\r\\nline")
     'bad\\\\r\\\\nline'
     """
     text = str(text)
-    head = terminal(text[: limit + 1])
-    if len(head) <= limit and len(text) <= limit:
-        return head
-    return head[: limit - 3] + "..."
+    if len(text) <= limit:
+        line = terminal(text)
+        if len(line) <= limit:
+            return line
+    tail = (limit - 3) * 11 // 20
+    head = limit - 3 - tail
+    start, end = terminal(text[:head]), terminal(text[-tail:])
+    return start[:head] + "..." + end[-tail:]
