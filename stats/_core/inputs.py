@@ -47,7 +47,8 @@ def read_stream(fh, label: str, limit: int) -> bytes:
     ...
     stats._core.errors.StatsInputError: x: more than 3 bytes, the input limit; split the file (e.g. one language pair or metric per file)
     """
-    parts, size = [], 0
+    parts: list[bytes] = []
+    size = 0
     while True:
         try:
             chunk = fh.read(min(CHUNK, limit + 1 - size))

@@ -428,7 +428,8 @@ def _twice(name: str, seen: set, label: str) -> None:
 
 def _members_tar(data: bytes, label: str, want, budget: _Budget):
     raw = _GuardedReader(data, budget)
-    names, out, seen = [], [], set()
+    names, out = [], []
+    seen: set[str] = set()
     with tarfile.open(fileobj=raw, mode="r|") as tf:  # a stream: one pass, never a seek
         count = 0
         for member in tf:

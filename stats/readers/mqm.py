@@ -110,8 +110,8 @@ def read_mqm(source: Source, *, name: str | None = None, lp: str | None = None) 
     split = text.split("\n")
     first = next(i for i, ln in enumerate(split) if ln.strip())  # the header (blank lines first)
     rows, lines = [], []
-    for line_num, line in enumerate(split[first + 1 :], start=first + 2):
-        row = line.removesuffix("\r").split("\t")
+    for line_num, text_line in enumerate(split[first + 1 :], start=first + 2):
+        row = text_line.removesuffix("\r").split("\t")
         if not any(f.strip() for f in row):
             continue
         if len(row) != len(header):
