@@ -446,3 +446,12 @@ def test_an_archive_member_given_twice_is_refused(tmp_path, capsys):
     path = tmp_path / "two.tar"
     path.write_bytes(buf.getvalue())
     assert "given twice" in cli(["williams", "--metrics", path, "--human", path], capsys)
+
+
+def test_a_tar_header_with_a_negative_base256_size_is_refused():
+    info = tarfile.TarInfo("a.tsv")
+    head = bytearray(info.tobuf(format=tarfile.GNU_FORMAT))
+    head[124:136] = b"\xff" * 12  # GNU base-256: -1
+    head[148:156] = b" " * 8
+    head[148:156] = b"%06o\0 " % sum(head)
+    _quick_refusal(bytes(head) + b"x" * 512 + b"\0" * 1024, "size field cannot be read")

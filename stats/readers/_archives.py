@@ -311,8 +311,13 @@ class _TarGuard:
         kind, size = block[156:157], _tar_size(block[124:136])
         if kind == b"S":
             raise self._refuse("a GNU sparse member (not a score file)")
-        if size is None or size > MAX_UNPACKED:
-            raise self._refuse(f"a member declares {size or 'an unreadable'} bytes")
+        if size is None or size < 0:
+            raise self._refuse("a header whose size field cannot be read")
+        if size > MAX_UNPACKED:
+            raise self._refuse(
+                f"a member declares {size:,} bytes, over the limit of {MAX_UNPACKED:,} for all "
+                "files of an archive together"
+            )
         if kind in self._EXTENDED:
             self.chain += 1
             if self.chain > _MAX_EXTENDED_CHAIN:
