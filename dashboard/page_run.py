@@ -7,6 +7,7 @@ each full run and draws the button; pages call :func:`run_steps` for slow cached
 
 from __future__ import annotations
 
+import collections
 import contextvars
 import functools
 import hashlib
@@ -46,17 +47,78 @@ STOP_KEY = "run_steps_stop"
 #: one): more would only share the same cores, slower each, and starve the light work of the
 #: other sessions (uploads, redraws), which never waits for a slot
 HEAVY_SLOTS = max(1, (os.cpu_count() or 2) // 2)
-_SLOTS = threading.BoundedSemaphore(HEAVY_SLOTS)
 
 
-def _wait_for_slot(bar, text: str) -> None:
-    """Take a slot for a long computation; while all are taken, say so on ``bar`` every half
-    second (each update is a point where Stop or a change of a control ends the wait)."""
-    waited = 0
-    while not _SLOTS.acquire(timeout=0.5):
-        waited += 1
-        bar.progress(0.0, text=f"{text} (waiting {waited // 2} s for another session's "
-                     "computation to finish)")  # fmt: skip
+class FairSlots:
+    """:data:`HEAVY_SLOTS` slots handed out first come, first served: a session that asks
+    waits behind those that asked before it (never overtaken, as a semaphore's waiters can
+    be), and one that finishes goes to the back of the queue if it asks again. Each run is
+    bounded by the session's work budget, so a session waits for at most the bounded runs
+    ahead of it; :meth:`place` tells it where it stands, and :meth:`leave` (Stop, a rerun, an
+    error) gives up its place or its slot."""
+
+    def __init__(self, slots: int):
+        self.slots = slots
+        self.running: set = set()
+        self.queue: collections.deque = collections.deque()
+        self.cond = threading.Condition()
+
+    def enter(self) -> object:
+        """A ticket at the back of the queue."""
+        ticket = object()
+        with self.cond:
+            self.queue.append(ticket)
+        return ticket
+
+    def wait(self, ticket, timeout: float) -> bool:
+        """Whether ``ticket`` got a slot within ``timeout`` seconds (it is first in the queue
+        and a slot is free)."""
+        with self.cond:
+            ok = self.cond.wait_for(
+                lambda: len(self.running) < self.slots and self.queue and self.queue[0] is ticket,
+                timeout,
+            )
+            if ok:
+                self.queue.popleft()
+                self.running.add(ticket)
+                self.cond.notify_all()
+            return bool(ok)
+
+    def place(self, ticket) -> int:
+        """1 for the first in the queue, ...; 0 once it runs (or left)."""
+        with self.cond:
+            return self.queue.index(ticket) + 1 if ticket in self.queue else 0
+
+    def leave(self, ticket) -> None:
+        with self.cond:
+            if ticket in self.queue:
+                self.queue.remove(ticket)
+            self.running.discard(ticket)
+            self.cond.notify_all()
+
+
+_SLOTS = FairSlots(HEAVY_SLOTS)
+
+
+def _wait_for_slot(bar, text: str):
+    """A slot for a long computation (its ticket); while others are ahead, say where this
+    session stands on ``bar`` every half second (each update is a point where Stop or a change
+    of a control ends the wait, and the session leaves the queue)."""
+    ticket = _SLOTS.enter()
+    waited = 0.0
+    try:
+        while not _SLOTS.wait(ticket, 0.5):
+            waited += 0.5
+            place = _SLOTS.place(ticket)
+            bar.progress(
+                0.0,
+                text=f"{text} (waiting {waited:.0f} s: place {place} in the queue for one of "
+                f"{HEAVY_SLOTS} computation slot(s) shared by all sessions; Stop cancels)",
+            )
+    except BaseException:
+        _SLOTS.leave(ticket)
+        raise
+    return ticket
 
 
 def _stop_key(text: str, key: str | None) -> str:
@@ -115,8 +177,9 @@ def run_steps(steps, *, text: str, key: str | None = None, keep: bool = True) ->
     ``key`` names the button when a page runs two computations with the same ``text``.
 
     At most :data:`HEAVY_SLOTS` such computations run at once across all sessions; the others
-    wait for a slot, saying so on their bar (Stop works meanwhile), so that a few heavy
-    sessions cannot starve every other session of the server's cores.
+    wait for a slot in order of arrival (:class:`FairSlots`), their bar showing their place
+    in the queue (Stop cancels the wait), so that a few heavy sessions cannot starve every
+    other session of the server's cores, nor one session overtake another.
     """
     stop_key = _stop_key(text, key)
     if stopped(stop_key):  # the results shown before stay (issue 37)
@@ -132,7 +195,7 @@ def run_steps(steps, *, text: str, key: str | None = None, keep: bool = True) ->
             "the next change.",
         )
     results = []
-    _wait_for_slot(bar, text)
+    ticket = _wait_for_slot(bar, text)
     try:
         for k, (label, call) in enumerate(steps):
             start, end = k / len(steps), (k + 1) / len(steps)
@@ -141,7 +204,7 @@ def run_steps(steps, *, text: str, key: str | None = None, keep: bool = True) ->
             results.append(call(_progress=progress_callback(bar, start, end, label)))
         st.session_state[f"{stop_key}_last"] = results  # shown again after a Stop
     finally:  # a step that fails (e.g. on an input error) leaves no bar or button behind
-        _SLOTS.release()
+        _SLOTS.leave(ticket)
         slot.empty()
     return results
 

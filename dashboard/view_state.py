@@ -72,8 +72,8 @@ def load_url(page: str, settings: Mapping[str, Setting]) -> None:
         try:
             raw = st.query_params.get_all(param) if setting.many else st.query_params[param]
             value = [setting.parse(v) for v in raw] if setting.many else setting.parse(raw)
-        except (ValueError, TypeError, AttributeError):
-            continue  # a hand-edited URL: keep the page's own value
+        except (ValueError, TypeError, AttributeError, RecursionError):
+            continue  # a hand-edited URL (5,000-deep JSON too): keep the page's own value
         if setting.valid is not None:
             if setting.valid(value):
                 st.session_state[setting.key] = value

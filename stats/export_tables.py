@@ -17,6 +17,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from stats._core.escape import csv_cell as csv_safe
+from stats._core.escape import latex as latex_escape
+
 #: Raw result-field names -> human table headers (used when a page gives no label). A name not
 #: listed here that looks like a field (lower-case words joined by ``_``) is spelled out word by
 #: word with :data:`_HUMAN_WORDS`; other names (metric and system names) are left as they are.
@@ -274,19 +277,6 @@ def _plain_text(value) -> str:
 
 # ---- CSV ----
 
-_CSV_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
-_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
-
-
-def csv_safe(value):
-    """A CSV cell that no spreadsheet runs as a formula (OWASP CSV injection): a text cell
-    starting with ``= + - @``, a tab or a carriage return gets a leading single quote. Numbers
-    -- and text that is just a number, such as ``-0.5`` -- stay as they are."""
-    if isinstance(value, str) and value.startswith(_CSV_TRIGGERS) and not _NUMBER.fullmatch(value):
-        return "'" + value
-    return value
-
-
 def csv_frame(df: pd.DataFrame, *, column_config: Mapping | None = None) -> pd.DataFrame:
     """``df`` with the export headers of :func:`column_specs` (percent columns times 100, as
     their "(%)" header says), full precision, and every text cell, header and row label passed
@@ -379,52 +369,6 @@ def dataframe_to_latex(
             head.append(rf"\label{{{latex_label(label)}}}")
         lines = [*head, *lines, r"\end{table}"]
     return "\n".join(lines) + "\n"
-
-
-_LATEX_SPECIAL = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-    # text-mode safe forms of what names and headers carry ("best |r|", "p (r ≠ 0)", "Δr")
-    "|": r"\textbar{}",
-    "<": r"\textless{}",
-    ">": r"\textgreater{}",
-    "α": r"$\alpha$",
-    "ρ": r"$\rho$",
-    "τ": r"$\tau$",
-    "λ": r"$\lambda$",
-    "ε": r"$\varepsilon$",
-    "σ": r"$\sigma$",
-    "μ": r"$\mu$",
-    "≤": r"$\leq$",
-    "≥": r"$\geq$",
-    "√": r"$\surd$",
-    "Δ": r"$\Delta$",
-    "≠": r"$\neq$",
-    "×": r"$\times$",
-    "±": r"$\pm$",
-    "−": "-",
-    "–": "--",
-    "·": r"$\cdot$",
-    "†": r"\dag{}",
-}
-_LATEX_SPECIAL_RE = re.compile("|".join(re.escape(c) for c in _LATEX_SPECIAL))
-
-
-def latex_escape(text: str) -> str:
-    """``text`` safe inside LaTeX running text (pdflatex): ``\\ & % $ # _ { } ~ ^`` become
-    ``\\textbackslash{} \\& \\% \\$ \\# \\_ \\{ \\} \\textasciitilde{} \\textasciicircum{}``
-    (one pass, so the braces of an inserted command are not escaped again); ``| < >`` and the
-    Greek letters and symbols of the dashboard's headers (ρ τ α λ Δ ≠ × ± − – · †) get their
-    text-mode or math forms."""
-    return _LATEX_SPECIAL_RE.sub(lambda m: _LATEX_SPECIAL[m.group(0)], str(text))
 
 
 def latex_label(label: str) -> str:

@@ -4,12 +4,14 @@ where the real ones would take seconds to build; the CLI runs in process."""
 
 from __future__ import annotations
 
+import gzip
 import io
 import os
 import shutil
 import struct
 import subprocess
 import tarfile
+import time
 import tracemalloc
 import zipfile
 from pathlib import Path
@@ -131,7 +133,8 @@ def test_sparse_tar_bomb_is_refused_from_its_declared_size(tmp_path, capsys):
     subprocess.run(["tar", "--sparse", "-czf", out, "-C", tmp_path, big.name], check=True)
     big.unlink()
     err = cli(["williams", "--metrics", out, "--human", out], capsys)
-    assert "s.tar.gz:big.sys.score: 3,221,225,472 bytes unpacked is over the input limit" in err
+    # refused from its header, before tarfile reads the sparse map (issue 35)
+    assert "s.tar.gz: a tar archive refused before it is parsed: a GNU sparse member" in err
     assert _peak(read_system_scores, out) < 2**20
 
 
@@ -286,11 +289,12 @@ def test_a_directory_does_not_follow_links_to_files_or_folders(tmp_path, capsys)
     assert [n for n, _ in expand_sources([d])] == [str(d / "m.tsv")]
 
 
-def test_a_fifo_given_as_a_file_is_refused_without_blocking(tmp_path, capsys):
+def test_a_fifo_without_a_writer_is_refused_without_blocking(tmp_path, capsys):
+    # read bounded since issue 35 (process substitution works); no writer: empty, no wait
     fifo = tmp_path / "f.tsv"
     os.mkfifo(fifo)
     err = cli(["williams", "--metrics", fifo, "--human", fifo], capsys)
-    assert "f.tsv: not a regular file" in err
+    assert "f.tsv: file is empty" in err
 
 
 # ---- 7. approximate randomization names the number given ----
@@ -343,3 +347,111 @@ def test_a_headerless_long_segment_file_is_read_as_long(tmp_path):
     path.write_text("\n".join(bad) + "\n")
     with pytest.raises(StatsInputError, match=r"s\.tsv, line 6, column SCORE: 'x' is not a number"):
         read_segment_scores(path)
+
+
+# ---- issue 35: archives bounded in time (CVE-2024-6232), gzip members, names given twice ----
+
+
+def _tar_with(*headers: tuple[bytes, bytes], gz: bool = True) -> bytes:
+    """A tar of raw ``(type, body)`` extended headers, then one score file; gzipped."""
+    out = b""
+    for kind, body in headers:
+        info = tarfile.TarInfo("././@PaxHeader")
+        info.type, info.size = kind, len(body)
+        out += info.tobuf(format=tarfile.USTAR_FORMAT) + body + b"\0" * (-len(body) % 512)
+    member = tarfile.TarInfo("BLEU.sys.score")
+    member.size = len(WMT)
+    out += member.tobuf(format=tarfile.USTAR_FORMAT) + WMT.encode() + b"\0" * (-len(WMT) % 512)
+    out += b"\0" * 1024
+    return gzip.compress(out) if gz else out
+
+
+def _quick_refusal(data: bytes, match: str, seconds: float = 2.0) -> str:
+    start = time.perf_counter()
+    with pytest.raises(StatsInputError, match=match) as err:
+        expand_sources([("a.tar.gz", data)])
+    assert time.perf_counter() - start < seconds
+    assert "\n" not in str(err.value) and len(str(err.value)) < 300
+    return str(err.value)
+
+
+def test_a_pax_header_of_200000_digits_is_refused_before_tarfile_parses_it():
+    data = _tar_with((tarfile.XHDTYPE, b"1" * 200_000))
+    assert len(data) < 1_000  # the issue's 371-byte upload
+    _quick_refusal(data, r"extended \(PAX\) header of 200,000 bytes")
+
+
+def test_a_small_pax_header_with_a_long_digit_run_or_a_bad_record_is_refused():
+    _quick_refusal(_tar_with((tarfile.XHDTYPE, b"9" * 8000)), "number of 8,000 digits")
+    _quick_refusal(_tar_with((tarfile.XGLTYPE, b"30 path" + b"a" * 40 + b"\n")), "malformed")
+    _quick_refusal(_tar_with((tarfile.XHDTYPE, b"12 size=100\n")), "sets 'size'")
+
+
+def test_a_chain_of_pax_headers_is_refused():
+    _quick_refusal(_tar_with(*[(tarfile.XHDTYPE, b"13 mtime=10\n")] * 9), "in a row")
+
+
+def test_a_gnu_long_name_of_50_million_characters_is_refused_from_its_header(tmp_path, capsys):
+    info = tarfile.TarInfo("././@LongLink")
+    info.type, info.size = tarfile.GNUTYPE_LONGNAME, 50_000_000
+    head = info.tobuf(format=tarfile.USTAR_FORMAT)
+    data = gzip.compress(head + b"a" * 50_000_000, 1)  # (the issue's: 48 KB of tar.gz)
+    _quick_refusal(data, "GNU long name of 50,000,000 bytes")
+    path = tmp_path / "long.tar.gz"
+    path.write_bytes(data)
+    err = cli(["williams", "--metrics", path, "--human", path], capsys)
+    assert len(err) <= 310
+
+
+def test_well_formed_pax_and_long_names_still_read():
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz", format=tarfile.PAX_FORMAT) as tf:
+        for name in ("d/" + "n" * 300 + "/BLEU.sys.score", "d/ü/HUMAN.sys.score"):
+            info = tarfile.TarInfo(name)
+            info.size, info.mtime = len(WMT), 1.5  # a fractional mtime: a PAX record
+            tf.addfile(info, io.BytesIO(WMT.encode()))
+    members = expand_sources([("a.tar.gz", buf.getvalue())])
+    assert [len(data) for _, data in members] == [len(WMT)] * 2
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as tf:
+        info = tarfile.TarInfo("x" * 500 + ".score")
+        info.size = len(WMT)
+        tf.addfile(info, io.BytesIO(WMT.encode()))
+    assert len(expand_sources([("a.tar", buf.getvalue())])) == 1
+
+
+def test_200000_empty_gzip_members_are_counted_and_refused_quickly():
+    data = gzip.compress(b"") * 200_000
+    start = time.perf_counter()
+    with pytest.raises(StatsInputError, match="more than 10,000 gzip members"):
+        archives.gunzip(data, "many.gz")
+    assert time.perf_counter() - start < 2
+    ok = gzip.compress(b"a\t") * 5_000 + gzip.compress(b"1\n")
+    assert archives.gunzip(ok, "ok.gz") == b"a\t" * 5_000 + b"1\n"
+
+
+def test_an_archive_member_given_twice_is_refused(tmp_path, capsys):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf, pytest.warns(UserWarning, match="Duplicate"):
+        zf.writestr("BLEU.sys.score", WMT)
+        zf.writestr("BLEU.sys.score", WMT.replace("0.", "0.9"))
+    with pytest.raises(StatsInputError, match="BLEU.sys.score is given twice"):
+        expand_sources([("two.zip", buf.getvalue())])
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tf:
+        for name in ("BLEU.sys.score", "./BLEU.sys.score"):
+            info = tarfile.TarInfo(name)
+            info.size = len(WMT)
+            tf.addfile(info, io.BytesIO(WMT.encode()))
+    path = tmp_path / "two.tar"
+    path.write_bytes(buf.getvalue())
+    assert "given twice" in cli(["williams", "--metrics", path, "--human", path], capsys)
+
+
+def test_a_tar_header_with_a_negative_base256_size_is_refused():
+    info = tarfile.TarInfo("a.tsv")
+    head = bytearray(info.tobuf(format=tarfile.GNU_FORMAT))
+    head[124:136] = b"\xff" * 12  # GNU base-256: -1
+    head[148:156] = b" " * 8
+    head[148:156] = b"%06o\0 " % sum(head)
+    _quick_refusal(bytes(head) + b"x" * 512 + b"\0" * 1024, "size field cannot be read")

@@ -319,3 +319,185 @@ def test_bytes_that_only_look_like_utf16_are_refused():
     delimiter or digit, as every input has."""
     with pytest.raises(StatsInputError, match=r"^junk\.bin: not valid UTF-8, and not UTF-16-LE"):
         decode(b"\xff\xfe\x00garbage", "junk.bin")
+
+
+# ---- issue 35: one bounded reader, every line break counted, one number rule, escaping ----
+
+
+class _Endless:
+    """``cat /dev/zero`` as standard input: bytes for ever, counted."""
+
+    def __init__(self):
+        self.given = 0
+
+    def read(self, size=-1):
+        assert size > 0, "read whole"
+        self.given += size
+        return b"\0" * size
+
+
+def test_endless_standard_input_is_refused_while_it_is_read(monkeypatch, capsys):
+    monkeypatch.setattr(limits, "MAX_BYTES", 2**20)
+    endless = _Endless()
+    monkeypatch.setattr(sys, "stdin", type("In", (), {"buffer": endless})())
+    code, _, err = run_cli(["human", "--human", "-"], capsys)
+    assert_one_line_error(code, err, "standard input", "more than 1,048,576 bytes")
+    assert endless.given <= 2**20 + 1
+
+
+def test_devices_and_fifos_are_read_bounded(monkeypatch, tmp_path, capsys):
+    import os
+    import threading
+
+    monkeypatch.setattr(limits, "MAX_BYTES", 2**20)
+    code, _, err = run_cli(["human", "--human", "/dev/zero"], capsys)
+    assert_one_line_error(code, err, "/dev/zero", "more than 1,048,576 bytes")
+    fifo = tmp_path / "judgements.csv"
+    os.mkfifo(fifo)
+    with pytest.raises(StatsInputError, match="file is empty"):  # no writer: no hang
+        load_bytes(fifo)
+    data = (SAMPLE / "human" / "judgements.csv").read_bytes()
+    writer = threading.Thread(target=lambda: fifo.write_bytes(data))
+    writer.start()
+    got = None
+    for _ in range(200):  # until the writer has the FIFO open
+        try:
+            got = load_bytes(fifo)[0]
+            break
+        except StatsInputError:
+            pass
+    writer.join(5)
+    assert got == data
+
+
+def test_a_task_set_path_that_is_a_device_or_a_fifo_is_bounded(tmp_path):
+    import os
+
+    from stats.metaeval.task_sets import read_task_set
+
+    with pytest.raises(StatsInputError, match="/dev/zero: more than 16,777,216 bytes"):
+        read_task_set("/dev/zero")
+    fifo = tmp_path / "ts.json"
+    os.mkfifo(fifo)
+    with pytest.raises(StatsInputError) as err:
+        read_task_set(fifo)
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("brk", ["\r", "\u2028", "\x0c", "\x85"])
+def test_the_line_limit_counts_every_break_splitlines_counts(monkeypatch, brk):
+    monkeypatch.setattr(limits, "MAX_LINES", 1_000)
+    text = "SYSTEM\tSEGMENT\tSCORE" + brk + ("a\t1\t0.5" + brk) * 1_050
+    with pytest.raises(StatsInputError, match="1,051 lines is over the limit of 1,000"):
+        decode(text.encode(), "cr.tsv")
+
+
+@pytest.mark.parametrize("raw", ["5_0", "0x10", "1_000.5", "٣", "１", "0b1", "1" * 5_000])
+def test_numbers_follow_one_rule_in_every_reader(raw):
+    from stats.readers._common import is_number, parse_float, strict_float
+
+    frame = __import__("pandas").DataFrame({"SCORE": [raw], "_line": [4]})
+    with pytest.raises(StatsInputError, match="a.tsv, line 4, column SCORE"):
+        to_float(frame, "SCORE", "a.tsv")
+    with pytest.raises(StatsInputError, match="a.tsv, line 4, column SCORE"):
+        parse_float(raw, "a.tsv", "SCORE", 4)
+    with pytest.raises(ValueError):
+        strict_float(raw)
+    assert not is_number(raw)
+
+
+def test_a_qe_submission_score_spelled_with_an_underscore_is_refused():
+    from stats.readers.qe_wmt import read_qe_submissions
+
+    rows = ["en-de\tm\t0\t0.5", "en-de\tm\t1\t5_0"]
+    with pytest.raises(StatsInputError, match="5_0"):
+        read_qe_submissions([("sub.tsv", ("\n".join(rows) + "\n").encode())])
+
+
+def test_every_writer_escapes_with_the_one_function_of_its_language():
+    import stats.cli._common as cli_common
+    import stats.cli.qe_wmt as cli_qe_wmt
+    import stats.cli.rank as cli_rank
+    import stats.export_tables as export_tables
+    import stats.human.paired as paired
+    from stats._core import escape
+
+    for module in (cli_rank, cli_qe_wmt, paired, cli_common, export_tables):
+        assert module.latex_escape is escape.latex, module.__name__
+    assert export_tables.csv_safe is escape.csv_cell
+    hostile = "\\input{/etc/passwd}^^5c^^M\n\\input{x}"
+    out = escape.latex(hostile)
+    assert "\\input" not in out and "^" not in out and "\n" not in out
+    assert cli_common.finish("# metric " + hostile + "\nx", "latex").split("\n")[0].count(
+        "\\input"
+    ) == 0
+
+
+def test_error_lines_are_terminal_safe_and_at_most_300_characters(tmp_path, capsys):
+    name = "\x1b[31mred\x1b]0;title\x07" + "n" * 230 + ".tsv"
+    path = tmp_path / name
+    path.write_text("SYSTEM\tSEGMENT\tSCORE\nA\t1\tx\n")
+    code, _, err = run_cli(["randomized", "--scores", path], capsys)
+    assert_one_line_error(code, err)
+    assert "\x1b" not in err and "\x07" not in err and "\\x1b[31mred" in err
+    assert len(err.rstrip("\n")) <= len("error: ") + 300
+
+
+# ---- issue 35.3: work budgets for whole runs ----
+
+
+@pytest.fixture(scope="module")
+def wmt_like(tmp_path_factory):
+    from tests._task_set_data import write_wmt_like
+
+    root = tmp_path_factory.mktemp("wmt")
+    return write_wmt_like(root, lps=("en-de",), n_systems=5, n_items=12, seed=4)
+
+
+def _task_set(path: Path, n: int) -> Path:
+    task = {"lp": "en-de", "level": "seg", "correlation": "kendall"}
+    path.write_text(json.dumps({"tasks": [task] * n}))
+    return path
+
+
+@pytest.mark.parametrize(
+    "n_tasks, resamples, needle",
+    [
+        (1, "1000000000", "for the whole run, over the budget"),
+        (1_000, "100", "1,000 tasks cost about 2e+10 operations before any resample"),
+        (100_000, "100", "run at most 500 tasks at a time"),
+    ],
+)
+def test_rank_budgets_the_whole_run_before_it_starts(
+    wmt_like, tmp_path, capsys, n_tasks, resamples, needle
+):
+    ts = _task_set(tmp_path / "ts.json", n_tasks)
+    code, _, err = run_cli(
+        ["rank", "--data", wmt_like, "--task-set", ts, "--resamples", resamples], capsys
+    )
+    assert_one_line_error(code, err, needle)
+
+
+def test_a_human_ranking_of_1500_systems_is_refused_before_its_tests(tmp_path, capsys):
+    rows = [
+        f"u{s % 7},sys{s},{i},TGT,eng,deu,{(s * 7 + i) % 100},doc{i},True,\"[]\",1.0,2.0"
+        for s in range(1_500)
+        for i in range(5)
+    ]
+    path = tmp_path / "esa.csv"
+    path.write_text("\n".join(rows) + "\n")
+    code, _, err = run_cli(["human", "--human", path], capsys)
+    assert_one_line_error(code, err, "human ranking of en-de", "1,500 systems is over the limit")
+
+
+def test_names_with_ansi_escapes_reach_a_terminal_escaped(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "s.tsv"
+    rows = [f"{s}\t{i}\t{0.1 * k + 0.01 * i:.2f}" for k, s in enumerate(["A", "\x1b[2J\x1b]0;x\x07B"]) for i in range(8)]
+    path.write_text("SYSTEM\tSEGMENT\tSCORE\n" + "\n".join(rows) + "\n")
+    argv = ["randomized", "--scores", path, "--resamples", "50", "--format", "tsv"]
+    code, out, err = run_cli(argv, capsys)
+    assert code == 0, err
+    assert "\x1b" in out  # to a file or a pipe: the bytes as they are
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    code, out, err = run_cli(argv, capsys)
+    assert code == 0 and "\x1b" not in out and "\x07" not in out and "\\x1b[2J" in out

@@ -4,7 +4,6 @@ outputs pair, warnings and input errors shown as one escaped line."""
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Iterator
 
 import streamlit as st
@@ -13,6 +12,8 @@ from dashboard import state
 from dashboard.data import Uploads, uploads_from_widget
 from dashboard.page_run import record_inputs, record_note
 from stats import StatsInputError
+from stats._core.escape import markdown as escape_markdown
+from stats._core.escape import one_line
 
 
 def file_input(
@@ -151,32 +152,6 @@ def ask_for_the_other_half(references: Uploads, outputs: Uploads) -> None:
     st.stop()
 
 
-def escape_markdown(text) -> str:
-    """``text`` with Markdown, KaTeX and HTML-significant characters backslash-escaped, and
-    the bare links and shortcodes that no backslash stops made inert.
-
-    Use it for every string that carries user-supplied names (file, system, metric, LP names)
-    before it reaches ``st.error``/``st.warning``/``st.info``/``st.markdown``/``st.subheader``,
-    ``st.table`` cells or captions, so ``**x**``, ``$x^2$``, ``_a_``, ``:red[x]``, ``<b>``,
-    ``[x](url)`` or a leading list marker print literally. GitHub-flavoured Markdown finds bare
-    links (``http://``, ``www.``, ``a@b.c``) in the text after escapes are resolved, and
-    Streamlit draws ``:material/icon:`` and emoji shortcodes: an invisible word joiner
-    (U+2060) after the scheme, ``www``, the character before ``@`` or the shortcode's colon
-    stops them.
-    """
-    text = _INERT.sub("\\1" + _WORD_JOINER, str(text))
-    text = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
-    return _LIST_MARKER.sub(r"\1\\\2", text)
-
-
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#$~|])")
-#: a list item's marker at the start (``- x``, ``+ x``, ``1. x``, ``1) x``)
-_LIST_MARKER = re.compile(r"^(\s*\d*)([-+.)])(?=\s|$)")
-#: bare links and shortcodes (see :func:`escape_markdown`)
-_INERT = re.compile(r"(https?|ftp|mailto|xmpp|www|[\w.+-](?=@)|:(?=[\w/+-]+:))", re.IGNORECASE)
-_WORD_JOINER = "\u2060"
-
-
 #: more distinct warnings than this are folded into one expander saying how many
 FOLD_WARNINGS = 3
 
@@ -192,11 +167,11 @@ def show_warnings(messages, *, prefix: str | None = None) -> None:
     if isinstance(messages, dict):
         raw = [f"{name}{' ' + prefix if prefix else ''}: {msg}" for name, msg in messages.items()]
         lines = [
-            f"{escape_markdown(name)}{' ' + prefix if prefix else ''}: {escape_markdown(msg)}"
+            escape_markdown(one_line(f"{name}{' ' + prefix if prefix else ''}: {msg}", 2000))
             for name, msg in messages.items()
         ]
     else:
-        raw = [str(msg) for msg in messages]
+        raw = [one_line(str(msg), 2000) for msg in messages]
         lines = [escape_markdown(msg) for msg in raw]
     unique = dict(zip(lines, raw, strict=True))
     # more than a few: folded into one expander with their count (a wall of testsuite
@@ -221,6 +196,6 @@ def input_errors() -> Iterator[None]:
     try:
         yield
     except StatsInputError as exc:
-        st.error(escape_markdown(exc), icon=":material/error:")
+        st.error(escape_markdown(one_line(exc)), icon=":material/error:")
         record_note(f"error_{exc}", "error", str(exc))  # the report states it too
         st.stop()

@@ -25,6 +25,7 @@ __all__ = [
     "MAX_WORK",
     "PRODUCT_SPEEDUP",
     "check_budget",
+    "check_run_budget",
     "limited_budget",
 ]
 
@@ -162,4 +163,52 @@ def check_budget(
             f"{f' (+ {n_pairs:,} pairs)' if n_pairs else ''} is {work:.3g} operations, over the "
             f"budget of {work_limit:.3g}; reduce n_resamples to at most {most:,}"
             f"{', or the number of systems or segments' if n_systems else ''}"
+        )
+
+
+#: element operations one pair of systems of a human ranking costs besides its items (a test
+#: per pair and domain, its p-value and the ranking's bookkeeping: 1,500 systems, 1.1 million
+#: pairs of 5 items, ran past 120 s)
+PAIR_OVERHEAD = 2e4
+#: element operations one task of a task set costs besides its resamples (tables, observed
+#: correlations, p-values, Python per piece): 0.12 s per task measured with 100 small tasks on
+#: 2 shared cores, about 2e7 of the operations :data:`MAX_WORK` counts
+TASK_OVERHEAD = 2e7
+
+
+def check_run_budget(
+    *, what: str, n_resamples: int, per_resample: float, n_tasks: int = 0, fewer: str = "tasks"
+) -> None:
+    """Refuse a whole run (every task of a task set, every system pair of a ranking) larger
+    than the budget, before its first piece runs: the pieces each pass :func:`check_budget`,
+    but a run of many pieces is bounded here as one computation, with the refusal
+    ``meta-eval`` gives for the same work.
+
+    ``per_resample``: element operations of one resample summed over the run's parts (for
+    PERM-BOTH, ``cells x (1 + pairs)`` of each task's block); ``n_tasks`` tasks add
+    :data:`TASK_OVERHEAD` each; ``fewer``: what else to reduce.
+
+    Examples
+    --------
+    >>> check_run_budget(what="task set", n_resamples=10**9, per_resample=1e4)
+    Traceback (most recent call last):
+    ...
+    stats._core.errors.StatsInputError: task set: n_resamples=1,000,000,000 x 1e+04 operations per resample is 1e+13 operations for the whole run, over the budget of 1e+10; reduce n_resamples to at most 1,000,000, or the number of tasks
+    """
+    context_work, _ = _CONTEXT.get()
+    limit = _lowest(MAX_WORK, context_work)
+    fixed = n_tasks * TASK_OVERHEAD
+    work = float(n_resamples) * float(per_resample) + fixed
+    if work > limit:
+        if fixed >= limit:
+            raise StatsInputError(
+                f"{what}: {n_tasks:,} {fewer} cost about {fixed:.3g} operations before any "
+                f"resample, over the budget of {limit:.3g} for a whole run; run at most "
+                f"{int(limit // TASK_OVERHEAD):,} {fewer} at a time"
+            )
+        most = max(1, math.floor((limit - fixed) / max(per_resample, 1.0)))
+        raise StatsInputError(
+            f"{what}: n_resamples={n_resamples:,} x {per_resample:.3g} operations per resample "
+            f"is {work:.3g} operations for the whole run, over the budget of {limit:.3g}; "
+            f"reduce n_resamples to at most {most:,}, or the number of {fewer}"
         )

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from stats._core.budget import check_run_budget
 from stats._core.choices import CORRELATIONS
 from stats._core.errors import StatsInputError
 from stats._core.progress import check_progress, part
@@ -24,6 +25,7 @@ from stats.metaeval._task_draws import (
     piece_draws,
     pieces,
     prepare_task,
+    run_work,
 )
 from stats.metaeval.clusters import significance_clusters
 from stats.metaeval.meta_eval import meta_correlation
@@ -111,6 +113,17 @@ def _refs_for(data: MetaEvalData, lp: str, info, notes: list) -> tuple:
     ref = sorted(counts, key=lambda r: (-counts[r], r))[0]
     notes.append(f"{lp}: reference {ref!r} taken (used by the most metrics)")
     return (ref,)
+
+
+def _least_cells(data, lps) -> int:
+    """Fewest gold cells (systems x items) a task over ``lps`` permutes: its first language
+    pair's smallest segment-level gold (0 when unknown)."""
+    pair = data.pairs.get(lps[0]) if lps else None
+    sizes = [
+        len(sc.values) * min((len(v) for v in sc.values.values()), default=0)
+        for sc in (pair.gold["seg"].values() if pair is not None else ())
+    ]
+    return min(sizes, default=0)
 
 
 def rank_task_set(
@@ -202,6 +215,13 @@ def rank_task_set(
             f"language pair(s) {', '.join(missing)} not in the data: their tasks are left out"
         )
         task_set = task_set.restricted(present)
+    # whole run, before anything is prepared: at least two metrics over each task's cells
+    check_run_budget(
+        what=f"task set {task_set.name!r} ({len(task_set.tasks):,} tasks)",
+        n_resamples=int(n_resamples),
+        per_resample=sum(3.0 * _least_cells(data, t.lps) for t in task_set.tasks),
+        n_tasks=len(task_set.tasks),
+    )
     prepared, infos, meta, meta_names = [], {}, [], {}
     left_out: dict = {}
     for index, task in enumerate(task_set.tasks):
@@ -279,6 +299,12 @@ def rank_task_set(
         prepared.append(p)
         meta.append((task, tables, tuple(dict.fromkeys(used_refs))))
         meta_names[index] = names
+    check_run_budget(  # whole run, now that each task's metrics and cells are known
+        what=f"task set {task_set.name!r} ({len(prepared):,} tasks)",
+        n_resamples=int(n_resamples) if significance else 0,
+        per_resample=run_work(prepared),
+        n_tasks=len(prepared),
+    )
     jobs = (
         [(p, piece) for p in prepared for piece in pieces(p, n_resamples)] if significance else []
     )

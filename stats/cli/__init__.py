@@ -17,6 +17,7 @@ import sys
 import warnings
 
 from stats._core.errors import StatsInputError
+from stats._core.escape import one_line, terminal
 
 from ._common import flag_names, manners, program_name, share_manners, version_text
 
@@ -101,10 +102,12 @@ def _run(argv: list[str]) -> int:
             with manners(args, parser) as finish:
                 text = finish(args.func(args))
     except StatsInputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {one_line(exc)}", file=sys.stderr)
         return 2
     for message in dict.fromkeys(str(w.message) for w in caught):  # each message once
-        print(f"warning: {flag_names(message)}", file=sys.stderr)
+        print(f"warning: {one_line(flag_names(message), 2000)}", file=sys.stderr)
     if text:
+        if sys.stdout.isatty():  # names from files: no control sequence reaches a terminal
+            text = "\n".join(terminal(line) for line in text.split("\n"))
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from stats._core.choices import CORRECTIONS
 from stats._core.errors import StatsInputError
+from stats._core.escape import latex as latex_escape
 
 if TYPE_CHECKING:  # numpy and pandas are imported when output is formatted, not for --help
     import pandas as pd
@@ -142,7 +143,9 @@ def read_stdin(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Non
     if len(found) > 1:
         flags = ", ".join(dict.fromkeys(f"--{d.replace('_', '-')}" for d in found))
         raise StatsInputError(f"standard input ('-') can be read once; given to {flags}")
-    data = sys.stdin.buffer.read()
+    from stats.readers._archives import read_stream
+
+    data = read_stream(sys.stdin.buffer, f"--{found[0].replace('_', '-')} - (standard input)")
     if not data:
         raise StatsInputError(f"--{found[0].replace('_', '-')} -: standard input is empty")
     value = getattr(args, found[0])
@@ -222,7 +225,10 @@ def finish(text: str, shared: str | None) -> str:
     LaTeX comments (``%``) around the booktabs tables."""
     if shared != "latex" or not text:
         return text
-    return "\n".join("%" + line[1:] if line.startswith("#") else line for line in text.split("\n"))
+    return "\n".join(
+        "%" + latex_escape(line[1:]) if line.startswith("#") else line
+        for line in text.split("\n")
+    )
 
 
 def _latex(df: pd.DataFrame, *, index: bool, marks=None) -> str:

@@ -28,6 +28,8 @@ import math
 
 import pandas as pd
 
+from stats._core.escape import latex as latex_escape
+
 from ._common import dumps, matrix_tsv, pvalue_matrix_json, table_tsv
 
 
@@ -42,21 +44,6 @@ def _rows(table: pd.DataFrame) -> list[dict]:
                 rec[c] = None if pd.isna(v) else float(v)
         out.append(rec)
     return out
-
-
-def _latex_escape(text: str) -> str:
-    for a, b in (
-        ("\\", r"\textbackslash{}"),
-        ("_", r"\_"),
-        ("&", r"\&"),
-        ("%", r"\%"),
-        ("#", r"\#"),
-        ("$", r"\$"),
-        ("{", r"\{"),
-        ("}", r"\}"),
-    ):
-        text = text.replace(a, b)
-    return text
 
 
 def _num(v, digits: int = 3) -> str:
@@ -79,8 +66,8 @@ def _latex(
             lo, hi = row.get(f"{primary}_low"), row.get(f"{primary}_high")
             ci = f" [{_num(lo)}, {_num(hi)}]" if lo is not None and not pd.isna(lo) else ""
             cells = [
-                _latex_escape(lp) if i == 0 else "",
-                _latex_escape(str(system)),
+                latex_escape(lp) if i == 0 else "",
+                latex_escape(str(system)),
                 "" if "rank" not in row or pd.isna(row["rank"]) else str(int(row["rank"])),
                 _num(row[primary]) + ci,
                 *(_num(row[c]) for c in others),
@@ -88,7 +75,7 @@ def _latex(
             lines.append(" & ".join(cells) + r" \\")
         lines.append(r"\midrule")
     lines[-1] = r"\bottomrule"
-    lines += [r"\end{tabular}", rf"\caption{{{_latex_escape(caption)}}}", r"\end{table}"]
+    lines += [r"\end{tabular}", rf"\caption{{{latex_escape(caption)}}}", r"\end{table}"]
     return "\n".join(lines)
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 
 from stats._core.errors import StatsInputError
+from stats._core.escape import latex as latex_escape
 
 from ._common import check_alpha_option, dumps, pvalue_matrix_json, say_read_as
 from .randomized import DEFAULT_SEED
@@ -225,16 +226,13 @@ def _text(res) -> str:
 
 
 def _latex(res) -> str:
-    def esc(s: str) -> str:
-        return s.replace("_", "\\_").replace("&", "\\&").replace("%", "\\%")
-
     n = len(res.tasks) + 1
     out = ["\\begin{tabular}{l" + "|rr" * n + "}", "\\toprule"]
     for h in _headers(res)[:-1]:
         out.append(
-            esc(h[0])
+            latex_escape(h[0])
             + " & "
-            + " & ".join(f"\\multicolumn{{2}}{{|l}}{{{esc(x)}}}" for x in h[1:])
+            + " & ".join(f"\\multicolumn{{2}}{{|l}}{{{latex_escape(x)}}}" for x in h[1:])
             + " \\\\"
         )
     out.append(
@@ -248,7 +246,7 @@ def _latex(res) -> str:
     out.append("\\midrule")
     for m, (_, cells) in zip(res.statistic.index, _table_rows(res), strict=True):
         info = next(o.display[m] for o in res.tasks if m in o.display)
-        name = esc(info.name) + ("*" if info.noref else "")  # MTME latex: * = no reference
+        name = latex_escape(info.name) + ("*" if info.noref else "")  # MTME latex: * = no reference
         name = name if info.primary else f"\\textit{{{name}}}"
         parts = []
         for c, r in cells:

@@ -40,7 +40,6 @@ https://aclanthology.org/2024.wmt-1.1/
 
 from __future__ import annotations
 
-import re
 import warnings
 from dataclasses import dataclass, field
 
@@ -48,8 +47,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
+from stats._core.budget import PAIR_OVERHEAD, check_budget
 from stats._core.choices import CORRECTIONS
 from stats._core.errors import StatsInputError
+from stats._core.escape import latex as latex_escape
 from stats._core.results import StatisticPvalue
 from stats._core.validation import check_alpha
 from stats.metaeval.multiple import adjust_pvalues
@@ -259,16 +260,6 @@ class PairedRankingResult(StatisticPvalue):
         )
 
 
-_LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-          "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-          "^": r"\textasciicircum{}", "α": r"$\alpha$"}  # fmt: skip
-
-
-def _latex(text: str) -> str:
-    """``text`` with LaTeX's special characters escaped (one pass)."""
-    return re.sub(r"[\\&%$#_{}~^α]", lambda m: _LATEX[m.group(0)], text)
-
-
 def ranking_latex(result: PairedRankingResult, *, digits: int = 1) -> str:
     """A findings-style table (booktabs): rank range, system, score, items; a rule between
     clusters; the caption states the test, the average and alpha."""
@@ -289,10 +280,10 @@ def ranking_latex(result: PairedRankingResult, *, digits: int = 1) -> str:
         top, bottom = int(row["rank_top"]), int(row["rank_bottom"])
         rank = str(top) if top == bottom else f"{top}--{bottom}"
         lines.append(
-            f"{rank} & {_latex(str(system))} & {row['score']:.{digits}f} & {int(row['n_items'])} \\\\"
+            f"{rank} & {latex_escape(str(system))} & {row['score']:.{digits}f} & {int(row['n_items'])} \\\\"
         )
     caption = f"{result.protocol + ' ' if result.protocol else ''}{result.lp}: {result.describe()}"
-    lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{_latex(caption)}}}",
+    lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{latex_escape(caption)}}}",
               r"\end{table}"]  # fmt: skip
     return "\n".join(lines) + "\n"
 
@@ -404,6 +395,13 @@ def paired_ranking(
             f"{len(names)} ({', '.join(map(str, names)) or 'none'})"
         )
     k = len(names)
+    check_budget(  # every pair of systems is tested: bounded before the first test
+        what=f"human ranking{f' of {lp}' if lp else ''} ({test})",
+        n_systems=k,
+        n_segments=len(table),
+        n_pairs=k * (k - 1) // 2,
+        pair_cost=len(table) + PAIR_OVERHEAD,
+    )
     idx = pd.Index(names, dtype=object)
     per_domain: dict = {}
     if test == "signed-rank":

@@ -28,6 +28,64 @@ def _local_workers(scheduler: str) -> int:
     return n
 
 
+#: seconds to wait for a scheduler to connect and greet (its handshake), before Dask is used
+PROBE_SECONDS = 4.0
+#: largest first message a scheduler greets with (its handshake is a few hundred bytes)
+_MAX_GREETING = 2**20
+
+
+def probe_scheduler(scheduler: str, seconds: float = PROBE_SECONDS) -> None:
+    """Refuse, in one line and within ``seconds``, an address where no Dask scheduler answers.
+
+    A scheduler greets a new connection first: 8 bytes (the length of its handshake message)
+    then the message. A silent server sends nothing, a web server waits for a request, and
+    either would keep Dask's client waiting past its own timeout (or, given bytes that are
+    not its protocol, read a length of exabytes); so the greeting is awaited here with a plain
+    socket and a deadline, and its length checked, before the client connects.
+    """
+    import socket
+    import struct
+    import time
+    from urllib.parse import urlsplit
+
+    if "://" in scheduler and not scheduler.startswith("tcp://"):
+        return  # tls://, ucx://, ...: Dask's client and its timeout
+    where = urlsplit(scheduler if "://" in scheduler else f"tcp://{scheduler}")
+    try:
+        host, port = where.hostname, where.port
+    except ValueError:
+        host, port = None, None
+    if not host or port is None:
+        raise StatsInputError(
+            f"--scheduler {scheduler[:100]!r}: not an address (tcp://host:port or local:N)"
+        )
+    deadline = time.monotonic() + seconds
+    head = b""
+    try:
+        with socket.create_connection((host, port), timeout=seconds) as sock:
+            while len(head) < 8:
+                sock.settimeout(max(deadline - time.monotonic(), 0.01))
+                chunk = sock.recv(8 - len(head))
+                if not chunk:
+                    break
+                head += chunk
+    except TimeoutError:
+        raise StatsInputError(
+            f"--scheduler {scheduler[:100]!r}: no Dask scheduler answered within "
+            f"{seconds:g} s (a server that says nothing, or not a Dask scheduler)"
+        ) from None
+    except OSError as exc:
+        raise StatsInputError(
+            f"--scheduler {scheduler[:100]!r}: cannot reach the Dask scheduler "
+            f"({exc.strerror or exc})"
+        ) from None
+    if len(head) < 8 or not 0 < struct.unpack("<Q", head)[0] <= _MAX_GREETING:
+        raise StatsInputError(
+            f"--scheduler {scheduler[:100]!r}: the server there does not speak Dask's protocol "
+            "(a web server or another service?); give the scheduler's address"
+        )
+
+
 def run_pieces(jobs: list, seed: int, scheduler: str | None = None) -> list:
     """``piece_draws(prepared, piece, seed)`` of every ``(prepared, piece)`` in ``jobs``, in
     order, here or on Dask workers."""
@@ -51,9 +109,10 @@ def run_pieces(jobs: list, seed: int, scheduler: str | None = None) -> list:
             )
             client = Client(cluster)
         else:
+            probe_scheduler(scheduler)
             try:
                 client = Client(scheduler, timeout="10s")
-            except (OSError, TimeoutError, ValueError) as exc:
+            except (OSError, TimeoutError, ValueError, MemoryError) as exc:
                 raise StatsInputError(
                     f"scheduler={scheduler!r}: cannot reach the Dask scheduler ({exc})"
                 ) from None

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from stats._core.budget import PRODUCT_SPEEDUP
 from stats._core.choices import SOFT_PAIRWISE_ACCURACY
 from stats._core.errors import StatsInputError
 from stats.metaeval.perm_both.core import perm_both
@@ -217,3 +218,43 @@ def assemble(prepared: PreparedTask, n_resamples: int, results: dict) -> np.ndar
         r0 = chunk * RESAMPLE_CHUNK
         out[r0 : r0 + size] += arr
     return out
+
+
+def _cells(gold) -> int:
+    if isinstance(gold, dict):
+        return sum(int(np.size(g)) for g in gold.values())
+    return int(np.size(gold))
+
+
+def _item_pairs(gold, grouping) -> int:
+    """Pairs of cells MTME's item-pair permutation compares (within each group)."""
+    valid = ~np.isnan(np.asarray(gold, dtype=float))
+    if grouping == "item":
+        n = valid.sum(axis=0)
+    elif grouping == "system":
+        n = valid.sum(axis=1)
+    else:
+        n = np.array([valid.sum()])
+    return int((n * (n - 1) // 2).sum())
+
+
+def run_work(prepared) -> float:
+    """Element operations of one resample of every task in ``prepared``, each block counted
+    as its kernel budgets one call (:func:`stats._core.budget.check_budget`): PERM-BOTH on
+    scores ``cells x (1 + pairs)``; the item-pair permutation ``item pairs x (1 + pairs /
+    PRODUCT_SPEEDUP)`` (a matrix product); soft pairwise accuracy ``cells`` (a compiled loop);
+    pooled pairwise accuracy ``cells x (1 + pairs)``. For
+    :func:`stats._core.budget.check_run_budget`."""
+    total = 0.0
+    for p in prepared:
+        for block in p.blocks:
+            metrics = block.metrics if block.kind != "pooled" else next(iter(block.metrics.values()))
+            pairs = len(metrics) * (len(metrics) - 1) / 2
+            if block.kind == "pairs":
+                n = max(1, _item_pairs(block.gold, block.options.get("grouping")))
+                total += n * (1.0 + pairs / PRODUCT_SPEEDUP)
+            elif block.kind == "spa":
+                total += _cells(block.gold)
+            else:
+                total += _cells(block.gold) * (1.0 + pairs)
+    return total

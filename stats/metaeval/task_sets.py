@@ -59,10 +59,14 @@ from stats._core.choices import (
     SOFT_PAIRWISE_ACCURACY,
 )
 from stats._core.errors import StatsInputError
+from stats._core.inputs import read_path
 from stats._core.results import StatisticPvalue
 from stats._core.validation import check_alpha
 
 from .clusters import significance_clusters
+
+#: largest task-set file read (bounded while read: a FIFO or /dev/zero is refused)
+MAX_TASK_SET_BYTES = 16 * 2**20
 
 __all__ = [
     "Task",
@@ -399,7 +403,7 @@ def read_task_set(path, *, text: str | bytes | None = None) -> TaskSet:
     p = Path(path)
     try:
         if text is None:
-            text = p.read_text(encoding="utf-8")
+            text = read_path(p, str(path), MAX_TASK_SET_BYTES).decode("utf-8-sig")
         elif isinstance(text, bytes):
             text = text.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:

@@ -15,6 +15,16 @@ This is the one code path every reader takes into an archive or a directory
   sparse tar member is refused by the bytes it actually produces;
 * all members together unpack to at most :data:`MAX_UNPACKED` bytes (gzipped members counted
   unpacked);
+* a gzip stream holds at most :data:`MAX_MEMBERS` gzip members, unpacked a chunk at a time
+  (linear in the input however many members it holds);
+* every tar header is looked at as its bytes stream past, before :mod:`tarfile` parses it:
+  extended headers (PAX ``x``/``g``, GNU long names ``L``/``K``) over
+  :data:`MAX_EXTENDED_HEADER` bytes, names over :data:`MAX_NAME_CHARS` characters, PAX records
+  that are malformed, hold a run of more than :data:`_MAX_DIGIT_RUN` digits (CPython before
+  3.12.6 parses those in quadratic time, CVE-2024-6232), or set ``size`` or GNU sparse maps,
+  and GNU sparse members are refused, so a 300-byte archive cannot keep the parser busy;
+* a name given twice (two members of one archive that would be read as the same file) is
+  refused, not resolved by taking one of them;
 * in a directory, only regular files are read: symbolic links (to files or directories),
   devices and FIFOs are skipped, and each file's size is taken from ``lstat`` before it is read.
 """
@@ -23,13 +33,16 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import stat
+import struct
 import tarfile
 import zipfile
 import zlib
 from pathlib import Path
 from typing import Any
 
+from stats._core import inputs as _inputs
 from stats._core.errors import StatsInputError
 
 __all__ = [
@@ -41,6 +54,7 @@ __all__ = [
     "gunzip",
     "is_score_file_name",
     "read_regular_file",
+    "read_stream",
 ]
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -54,6 +68,16 @@ MAX_MEMBERS = 10_000
 MAX_UNPACKED = 256 * 2**20
 #: bytes read at a time from an archive member
 _CHUNK = 2**20
+#: longest member name (or link target) of an archive, in characters
+MAX_NAME_CHARS = 4096
+#: largest extended tar header (PAX ``x``/``g``, GNU ``L``/``K``), in bytes
+MAX_EXTENDED_HEADER = 16 * 2**10
+#: longest run of digits in a PAX header (record lengths, times and sizes need 20)
+_MAX_DIGIT_RUN = 64
+#: most extended headers in a row before a member's own header
+_MAX_EXTENDED_CHAIN = 4
+#: packed bytes given to zlib at a time: what is left after a gzip member is never copied whole
+_GZIP_CHUNK = 2**16
 
 
 def _limit() -> int:
@@ -121,47 +145,70 @@ def _stream(fh, name: str, budget: _Budget | None, declared: int | None = None) 
     return b"".join(parts)
 
 
+def _inflate(data: bytes, label: str, limit: int):
+    """The unpacked chunks of gzip ``data`` (one or more gzip members), refusing more than
+    ``limit`` bytes out or more than :data:`MAX_MEMBERS` members. Input goes to zlib a chunk at
+    a time, so 200,000 empty members cost what their bytes cost, not the square of it."""
+    view, pos, size, members = memoryview(data), 0, 0, 0
+    while data.startswith(GZIP_MAGIC, pos):  # a gzip file may hold several members
+        members += 1
+        if members > MAX_MEMBERS:
+            raise StatsInputError(
+                f"{label}: the gzip file holds more than {MAX_MEMBERS:,} gzip members (the "
+                "limit); recompress it as one stream (gzip -dc | gzip)"
+            )
+        inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        while not inflate.eof:
+            if pos >= len(data):
+                raise EOFError("compressed file ended before the end-of-stream marker")
+            chunk = view[pos : pos + _GZIP_CHUNK]
+            part = inflate.decompress(chunk, limit + 1 - size)
+            size += len(part)
+            if size > limit:
+                raise _TooBig(size)
+            pos += len(chunk) - len(inflate.unused_data)
+            if part:
+                yield part
+
+
+class _TooBig(Exception):
+    """A gzip stream past its limit (turned into the caller's message)."""
+
+
 def gunzip(
     data: bytes, label: str, *, limit: int | None = None, budget: _Budget | None = None
 ) -> bytes:
     """``data`` decompressed when it starts with the gzip magic bytes, else ``data`` itself.
 
     Decompression stops past ``limit`` bytes (default :data:`stats.readers._limits.MAX_BYTES`),
-    so a small file that would unpack to gigabytes is refused without unpacking it.
+    so a small file that would unpack to gigabytes is refused without unpacking it; at most
+    :data:`MAX_MEMBERS` gzip members are read.
 
     Raises
     ------
     StatsInputError
-        The gzip stream is truncated or corrupt, or unpacks to more than ``limit`` bytes
-        (naming the file).
+        The gzip stream is truncated or corrupt, holds too many members, or unpacks to more
+        than ``limit`` bytes (naming the file).
     """
     if not data.startswith(GZIP_MAGIC):
         return data
     limit = _limit() if limit is None else limit
     if budget is not None:
         limit = min(limit, max(budget.left, 0))
-    parts, size, rest = [], 0, data
     try:
-        while rest.startswith(GZIP_MAGIC):  # a gzip file may hold several members
-            inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
-            part = inflate.decompress(rest, limit + 1 - size)
-            size += len(part)
-            if size > limit:
-                if budget is not None:
-                    budget.take(size, label)
-                raise StatsInputError(
-                    f"{label}: the gzip file unpacks to more than {limit:,} bytes, the input "
-                    "limit; split it or give a smaller file"
-                )
-            if not inflate.eof:
-                raise EOFError("compressed file ended before the end-of-stream marker")
-            parts.append(part)
-            rest = inflate.unused_data
+        out = b"".join(_inflate(data, label, limit))
+    except _TooBig as big:
+        if budget is not None:
+            budget.take(big.args[0], label)
+        raise StatsInputError(
+            f"{label}: the gzip file unpacks to more than {limit:,} bytes, the input "
+            "limit; split it or give a smaller file"
+        ) from None
     except (OSError, EOFError, zlib.error) as exc:
         raise StatsInputError(f"{label}: a gzip file that cannot be decompressed ({exc})") from None
     if budget is not None:
-        budget.take(size - len(data), label)  # the packed bytes were counted already
-    return b"".join(parts)
+        budget.take(len(out) - len(data), label)  # the packed bytes were counted already
+    return out
 
 
 def _gunzip_head(data: bytes, size: int) -> bytes:
@@ -193,6 +240,9 @@ def _members_zip(data: bytes, label: str, want, budget: _Budget):
         infos = zf.infolist()
         _check_count(len(infos), label)
         files = sorted((i for i in infos if not i.is_dir()), key=lambda i: i.filename)
+        seen: set[str] = set()
+        for info in files:
+            _twice(info.filename, seen, label)
         chosen = {id(i) for i in files if want(i.filename)}
         declared = sum(i.file_size for i in files if id(i) in chosen)
         if declared > MAX_UNPACKED:
@@ -210,32 +260,181 @@ def _members_zip(data: bytes, label: str, want, budget: _Budget):
     return names, out
 
 
-class _BoundedReader(io.RawIOBase):
-    """A file object over ``raw`` that refuses to give more than the budget's bytes: a tar
-    stream inside gzip is unpacked as tarfile reads it, never whole."""
+class _TarGuard:
+    """Looks at each tar header as the bytes stream past, before :mod:`tarfile` parses it.
 
-    def __init__(self, raw, budget: _Budget):
-        self.raw, self.budget = raw, budget
+    Follows the archive as tarfile does (a header, then its data blocks when it is a regular
+    or unknown type, or its extended header's blocks) and refuses, naming the archive: a header
+    of a type that changes where the next header lies (GNU sparse, PAX ``size``), extended
+    headers too long or too many in a row, names too long, and PAX records tarfile would take
+    quadratic time over (CPython 3.11.7 here: CVE-2024-6232). Stops looking where tarfile
+    stops reading (a zero block or a header whose checksum is wrong)."""
+
+    _REGULAR = (b"0", b"\0", b"7")
+    _KNOWN = (b"1", b"2", b"3", b"4", b"5", b"6", b"x", b"g", b"X", b"L", b"K", b"S")
+    _EXTENDED = (b"x", b"g", b"X", b"L", b"K")
+
+    def __init__(self, label: str):
+        self.label = label
+        self.skip = 0  # data bytes before the next header
+        self.head = bytearray()  # the header (or extended header) being gathered
+        self.extended: bytes | None = None  # type of the extended header being gathered
+        self.need = 512
+        self.chain = 0
+        self.done = False
+
+    def _refuse(self, what: str) -> StatsInputError:
+        return StatsInputError(f"{self.label}: a tar archive refused before it is parsed: {what}")
+
+    def feed(self, data) -> None:
+        i, n = 0, len(data)
+        while i < n and not self.done:
+            if self.skip:
+                k = min(self.skip, n - i)
+                self.skip -= k
+                i += k
+                continue
+            k = min(self.need - len(self.head), n - i)
+            self.head += data[i : i + k]
+            i += k
+            if len(self.head) == self.need:
+                block, self.head = bytes(self.head), bytearray()
+                if self.extended is None:
+                    self._header(block)
+                else:
+                    self._extended(block)
+
+    def _header(self, block: bytes) -> None:
+        if block.count(0) == 512 or not _checksum_ok(block):
+            self.done = True  # tarfile stops here too
+            return
+        kind, size = block[156:157], _tar_size(block[124:136])
+        if kind == b"S":
+            raise self._refuse("a GNU sparse member (not a score file)")
+        if size is None or size < 0:
+            raise self._refuse("a header whose size field cannot be read")
+        if size > MAX_UNPACKED:
+            raise self._refuse(
+                f"a member declares {size:,} bytes, over the limit of {MAX_UNPACKED:,} for all "
+                "files of an archive together"
+            )
+        if kind in self._EXTENDED:
+            self.chain += 1
+            if self.chain > _MAX_EXTENDED_CHAIN:
+                raise self._refuse(f"more than {_MAX_EXTENDED_CHAIN} extended headers in a row")
+            limit = MAX_NAME_CHARS + 1 if kind in (b"L", b"K") else MAX_EXTENDED_HEADER
+            if size > limit:
+                what = "a GNU long name" if kind in (b"L", b"K") else "an extended (PAX) header"
+                raise self._refuse(f"{what} of {size:,} bytes, over the limit of {limit:,} bytes")
+            self.extended, self.need, self.size = kind, -(-size // 512) * 512, size
+            if not self.need:
+                self.extended, self.need = None, 512
+            return
+        self.chain = 0
+        directory = kind == b"\0" and block[:100].split(b"\0", 1)[0].endswith(b"/")
+        if (kind in self._REGULAR and not directory) or kind not in self._KNOWN:
+            self.skip = -(-size // 512) * 512
+
+    def _extended(self, buf: bytes) -> None:
+        kind, self.extended, self.need = self.extended, None, 512
+        if kind in (b"L", b"K"):
+            return  # its size was the check
+        runs = re.findall(rb"\d{%d,}" % (_MAX_DIGIT_RUN + 1), buf)
+        if runs:
+            raise self._refuse(
+                f"a PAX header holds a number of {len(runs[0]):,} digits (at most "
+                f"{_MAX_DIGIT_RUN} are read)"
+            )
+        pos = 0
+        while pos < len(buf) and buf[pos] != 0:
+            record = _PAX_RECORD.match(buf, pos)
+            if record is None:
+                break  # tarfile stops reading records here too
+            length = int(record.group(1))
+            end = pos + length
+            if length < 5 or end > len(buf) or b"=" not in buf[record.end() : end]:
+                raise self._refuse("a malformed PAX header record")
+            key, _, value = buf[record.end() : end - 1].partition(b"=")
+            if key == b"size" or key.startswith(b"GNU.sparse"):
+                raise self._refuse(f"a PAX header sets {key.decode('latin-1')!r}")
+            if key in (b"path", b"linkpath") and len(value) > MAX_NAME_CHARS:
+                raise self._refuse(
+                    f"a name of {len(value):,} bytes, over the limit of {MAX_NAME_CHARS:,}"
+                )
+            pos = end
+
+
+_PAX_RECORD = re.compile(rb"(\d{1,%d}) " % _MAX_DIGIT_RUN)
+
+
+def _tar_size(field: bytes) -> int | None:
+    """A tar header's size field, read as tarfile reads it (octal, or GNU base-256)."""
+    if field[:1] in (b"\x80", b"\xff"):
+        value = int.from_bytes(field[1:], "big")
+        return value - 256 ** (len(field) - 1) if field[:1] == b"\xff" else value
+    try:
+        return int(field.split(b"\0", 1)[0].strip() or b"0", 8)
+    except ValueError:
+        return None
+
+
+def _checksum_ok(block: bytes) -> bool:
+    """Whether a tar header's checksum is one tarfile accepts (unsigned or signed sum)."""
+    try:
+        stored = int(block[148:156].split(b"\0", 1)[0].strip() or b"0", 8)
+    except ValueError:
+        return False
+    blank = block[:148] + b" " * 8 + block[156:]
+    signed = sum(struct.unpack("512b", blank))
+    return stored in (sum(blank), signed)
+
+
+class _GuardedReader(io.RawIOBase):
+    """The tar stream as tarfile reads it: unpacked a chunk at a time when gzipped (counted
+    against the archive's budget), every byte shown to a :class:`_TarGuard` first."""
+
+    def __init__(self, data: bytes, budget: _Budget):
+        self.budget, self.guard = budget, _TarGuard(budget.label)
+        if data.startswith(GZIP_MAGIC):
+            self.chunks = _inflate(data, budget.label, MAX_UNPACKED)
+        else:  # (in memory already, within the input limit)
+            self.chunks = iter([data[k : k + _CHUNK] for k in range(0, len(data), _CHUNK)])
+        self.rest = b""
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer) -> int:
-        data = self.raw.read(len(buffer))
-        self.budget.take(len(data), f"{self.budget.label} (the tar stream)")
-        buffer[: len(data)] = data
-        return len(data)
+        while not self.rest:
+            try:
+                self.rest = next(self.chunks)
+            except StopIteration:
+                return 0
+            except _TooBig:
+                self.budget.take(MAX_UNPACKED + 1, f"{self.budget.label} (the tar stream)")
+                raise
+            self.guard.feed(self.rest)
+        n = min(len(buffer), len(self.rest))
+        buffer[:n] = self.rest[:n]
+        self.rest = self.rest[n:]
+        return n
+
+
+def _twice(name: str, seen: set, label: str) -> None:
+    """Refuse a name given twice: reading one of them would silently drop the other."""
+    key = name.replace("\\", "/").removeprefix("./")
+    if key in seen:
+        raise StatsInputError(
+            f"{label}: {name} is given twice in the archive (two members with one name; "
+            "the last would silently replace the first); keep one of them"
+        )
+    seen.add(key)
 
 
 def _members_tar(data: bytes, label: str, want, budget: _Budget):
-    import gzip
-
-    raw: io.RawIOBase | io.BytesIO
-    if data.startswith(GZIP_MAGIC):
-        raw = _BoundedReader(gzip.GzipFile(fileobj=io.BytesIO(data)), budget)
-    else:
-        raw = io.BytesIO(data)
+    raw = _GuardedReader(data, budget)
     names, out = [], []
+    seen: set[str] = set()
     with tarfile.open(fileobj=raw, mode="r|") as tf:  # a stream: one pass, never a seek
         count = 0
         for member in tf:
@@ -244,6 +443,7 @@ def _members_tar(data: bytes, label: str, want, budget: _Budget):
             if not member.isfile():  # links, devices, FIFOs, folders: never read
                 continue
             names.append(member.name)
+            _twice(member.name, seen, label)
             if not want(member.name):
                 continue
             where = f"{label}:{member.name}"
@@ -311,22 +511,16 @@ def _expand_bytes(data: bytes, label: str, skip: tuple = ()) -> list[tuple[str, 
     return members
 
 
-def read_regular_file(path: Path, label: str) -> bytes:
-    """The bytes of ``path``, its size checked (``stat``) against the input limit before it is
-    read, so a sparse or huge file costs no memory."""
-    from ._limits import check_bytes
+def read_stream(fh, label: str, *, limit: int | None = None) -> bytes:
+    """:func:`stats._core.inputs.read_stream` at the input limit (or ``limit``)."""
+    return _inputs.read_stream(fh, label, _limit() if limit is None else limit)
 
-    try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode):
-            raise StatsInputError(f"{label}: not a regular file (a device, FIFO or socket)")
-        check_bytes(info.st_size, label)
-        with open(path, "rb") as fh:  # (a buffer of the size read, not of the limit)
-            data = fh.read(min(info.st_size, _limit()) + 1)
-    except OSError as exc:
-        raise StatsInputError(f"{label}: cannot be read ({exc.strerror})") from None
-    check_bytes(len(data), label)  # a file that grew since its stat
-    return data
+
+def read_regular_file(path: Path, label: str, *, limit: int | None = None) -> bytes:
+    """The bytes of ``path`` (:func:`stats._core.inputs.read_path`) at the input limit (or
+    ``limit``): a regular file's size checked before it is read, a FIFO or device refused
+    while it is read."""
+    return _inputs.read_path(path, label, _limit() if limit is None else limit)
 
 
 def directory_files(path: Path, label: str, *, want=lambda name: True, sized=None) -> list[Path]:
@@ -419,7 +613,7 @@ def expand_sources(items, names=None, *, skip: tuple = ()) -> list[tuple[str, An
             size = getattr(item, "size", None)  # an upload's length, known before a copy
             if isinstance(size, int):
                 check_bytes(size, label)
-            data = item.getvalue() if hasattr(item, "getvalue") else item.read()
+            data = item.getvalue() if hasattr(item, "getvalue") else read_stream(item, label)
             if isinstance(data, str):
                 data = data.encode("utf-8")
             check_bytes(len(data), label)

@@ -14,6 +14,7 @@ import csv
 import functools
 import importlib.util
 import io
+import math
 import os
 import re
 import warnings
@@ -29,11 +30,12 @@ from stats._core.budget import check_budget
 from stats._core.errors import StatsInputError
 
 from . import _limits
-from ._archives import gunzip, read_regular_file
+from ._archives import gunzip, read_regular_file, read_stream
 from ._limits import (
     check_bytes,
     check_header_width,
     check_text_size,
+    check_value,
     check_value_range,
     csv_error,
     decode_text,
@@ -96,7 +98,7 @@ def load_bytes(source: Source, name: str | None = None) -> tuple[bytes, str]:
         size = getattr(source, "size", None)  # an upload's length, known before any copy
         if isinstance(size, int):
             check_bytes(size, label)
-        got = source.getvalue() if hasattr(source, "getvalue") else source.read()
+        got = source.getvalue() if hasattr(source, "getvalue") else read_stream(source, label)
         check_bytes(len(got), label)
         data = bytes(got.encode("utf-8") if isinstance(got, str) else got)
     else:
@@ -456,8 +458,85 @@ def iter_splitlines(text: str):
         yield match.group(1)
 
 
+#: the one spelling of a number in every input (what pandas' and pyarrow's parsers accept):
+#: ASCII digits, an optional sign, point and exponent; no ``_``, hex, or other digits
+NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+#: longest number text read (more digits than any float holds; a 5,000-digit field is refused)
+MAX_NUMBER_CHARS = 400
+
+
+_NON_FINITE = frozenset({"nan", "inf", "infinity"})
+
+
+def strict_float(text) -> float:
+    """``float(text)`` by the one rule for numbers (:data:`NUMBER`, at most
+    :data:`MAX_NUMBER_CHARS` characters): a drop-in for ``float`` in readers that convert
+    value by value, so ``5_0``, ``0x1p3`` or ``١`` raise ``ValueError`` as ``abc`` does
+    (``float`` reads them as 50, 8.0 and 1). ``nan``, ``inf`` and numbers past float64
+    (``1e400``) read as ``float`` reads them: the caller's finiteness and range checks name
+    them."""
+    text = str(text).strip()
+    if len(text) > MAX_NUMBER_CHARS or not (
+        NUMBER.fullmatch(text) or text.lower().lstrip("+-") in _NON_FINITE
+    ):
+        raise ValueError(f"not a number: {text[:40]!r}")
+    return float(text)
+
+
+def _not_a_number(raw, what: str) -> str:
+    """Why ``raw`` is not a score (the clause of the error line)."""
+    low = str(raw).strip().lower()
+    if low in {"nan", "na", "n/a", ""}:
+        return f"{what} is missing or NaN ({raw!r})"
+    if low.lstrip("+-") in {"inf", "infinity"}:
+        return f"{what} is infinite ({raw!r})"
+    if len(low) > MAX_NUMBER_CHARS:
+        return f"a field of {len(low):,} characters is not a {what}"
+    if overflows(low) and NUMBER.fullmatch(low):
+        return f"{what} {raw!r} overflows a 64-bit float (largest about 1.8e308)"
+    return f"{raw!r} is not a number"
+
+
+def parse_float(
+    raw, label: str, column: str, line: int | None = None, *, what: str = "score"
+) -> float:
+    """One value read by the rule of :func:`to_float` (:data:`NUMBER`, finite, within
+    :data:`~._limits.MAX_ABS_VALUE`), for readers that convert value by value.
+
+    Examples
+    --------
+    >>> parse_float(" -0.5 ", "a.tsv", "SCORE", 3)
+    -0.5
+    >>> parse_float("5_0", "a.tsv", "SCORE", 3)
+    Traceback (most recent call last):
+    ...
+    stats._core.errors.StatsInputError: a.tsv, line 3, column SCORE: '5_0' is not a number
+    """
+    try:
+        value = strict_float(raw)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        where = f", line {int(line)}" if line is not None else ""
+        raise StatsInputError(f"{label}{where}, column {column}: {_not_a_number(raw, what)}")
+    check_value(value, column, label, line)
+    return value
+
+
+def is_number(text) -> bool:
+    """Whether ``text`` spells a finite number by the rule of :func:`to_float` (for telling
+    a header from data, or one layout from another)."""
+    try:
+        return math.isfinite(strict_float(text))
+    except ValueError:
+        return False
+
+
 def to_float(frame: pd.DataFrame, column: str, label: str, *, what: str = "score") -> np.ndarray:
-    """Convert a string column of ``frame`` to floats.
+    """Convert a string column of ``frame`` to floats: the one rule for numbers in every
+    input (:data:`NUMBER`: ASCII digits, optional sign, point and exponent; no ``_``, no hex;
+    finite; within :data:`~._limits.MAX_ABS_VALUE`). :func:`parse_float` is the same rule for
+    one value.
 
     Raises
     ------
@@ -471,18 +550,10 @@ def to_float(frame: pd.DataFrame, column: str, label: str, *, what: str = "score
     bad = ~np.isfinite(out)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raw = values[i]
         line = int(frame[LINE].iloc[i]) if LINE in frame else i + 1
-        low = str(raw).strip().lower()
-        if low in {"nan", "na", "n/a", ""}:
-            reason = f"{what} is missing or NaN ({raw!r})"
-        elif low.lstrip("+-") in {"inf", "infinity"}:
-            reason = f"{what} is infinite ({raw!r})"
-        elif overflows(low):
-            reason = f"{what} {raw!r} overflows a 64-bit float (largest about 1.8e308)"
-        else:
-            reason = f"{raw!r} is not a number"
-        raise StatsInputError(f"{label}, line {line}, column {column}: {reason}")
+        raise StatsInputError(
+            f"{label}, line {line}, column {column}: {_not_a_number(values[i], what)}"
+        )
     check_value_range(out, column, label, frame[LINE].to_numpy() if LINE in frame else None)
     return out
 
@@ -542,8 +613,10 @@ def file_kind(head: Sequence[str] | None) -> str | None:
 
 
 def _is_number(field: str) -> bool:
+    """Whether ``field`` is spelled as a number (:func:`strict_float`; ``1e400`` and ``nan``
+    too: a header is told from data by spelling, the value is checked where it is read)."""
     try:
-        float(field)
+        strict_float(field)
     except ValueError:
         return False
     return True

@@ -19,6 +19,7 @@ import re
 import numpy as np
 
 from stats._core.errors import StatsInputError
+from stats._core.inputs import too_large
 
 #: largest input accepted, in bytes (a file, an upload, or an archive)
 MAX_BYTES = 256 * 2**20
@@ -52,10 +53,7 @@ def _n(value: int) -> str:
 def check_bytes(size: int, label: str) -> None:
     """Refuse an input larger than :data:`MAX_BYTES`."""
     if size > MAX_BYTES:
-        raise StatsInputError(
-            f"{label}: {_n(size)} bytes is over the input limit of {_n(MAX_BYTES)} bytes; "
-            "split the file (e.g. one language pair or metric per file)"
-        )
+        raise too_large(label, MAX_BYTES, size)
 
 
 def check_header_width(count: int, label: str, *, what: str, limit: int) -> None:
@@ -143,14 +141,42 @@ def _has_long_run(text: str, limit: int) -> bool:
     return False
 
 
+#: the line breaks of ``str.splitlines`` besides ``\n`` and ``\r`` (counted on their own)
+_OTHER_BREAKS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e")
+_UNICODE_BREAKS = ("\x85", "\u2028", "\u2029")
+
+
+def count_lines(text: str) -> int:
+    r"""How many lines ``str.splitlines`` cuts ``text`` into (every break it knows: ``\n``,
+    ``\r``, ``\r\n`` as one, ``\v \f``, the file/group/record separators, NEL, U+2028 and
+    U+2029), by C-level counts, without splitting.
+
+    Examples
+    --------
+    >>> text = "a\rb\r\nc\u2028d\n"
+    >>> count_lines(text) == len(text.splitlines())
+    True
+    """
+    breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
+    breaks += sum(text.count(b) for b in _OTHER_BREAKS)
+    if not text.isascii():
+        breaks += sum(text.count(b) for b in _UNICODE_BREAKS)
+    return breaks + bool(text) - (bool(text) and text[-1] in _ALL_BREAKS)
+
+
+_ALL_BREAKS = "\n\r" + "".join(_OTHER_BREAKS) + "".join(_UNICODE_BREAKS)
+_BREAK = re.compile(f"[{re.escape(_ALL_BREAKS)}]")
+
+
 def check_text_size(text: str, label: str) -> None:
-    """Refuse text with more than :data:`MAX_LINES` lines, a header with more than
+    """Refuse text with more than :data:`MAX_LINES` lines (as ``str.splitlines`` counts them:
+    :func:`count_lines`), a header with more than
     :data:`MAX_COLUMNS` fields, or a field longer than :data:`MAX_FIELD_CHARS` characters.
 
     Runs before any splitting: the line count and the longest line are found by C-level string
     operations, and only lines longer than the field limit are split to look at their fields.
     """
-    lines = text.count("\n") + (not text.endswith("\n"))  # a final line break ends a line
+    lines = count_lines(text)
     if lines > MAX_LINES:
         raise StatsInputError(
             f"{label}: {_n(lines)} lines is over the limit of {_n(MAX_LINES)} lines; "
@@ -158,8 +184,8 @@ def check_text_size(text: str, label: str) -> None:
         )
     first, start = "", 0
     while start <= len(text):
-        end = text.find("\n", start)
-        end = len(text) if end < 0 else end
+        found = _BREAK.search(text, start)  # the first line as str.splitlines cuts it
+        end = len(text) if found is None else found.start()
         candidate = text[start:end]
         if candidate.strip() and not candidate.lstrip().startswith("#"):
             first = candidate

@@ -42,7 +42,7 @@ import pandas as pd
 
 from stats._core.errors import StatsInputError
 
-from ._common import LINE, Source, check_parse_memory, load_text
+from ._common import LINE, Source, check_parse_memory, is_number, load_text
 from ._limits import check_value_range
 from .documents import NO_DOMAIN, HumanRatings
 
@@ -72,17 +72,13 @@ def _two_letter(codes: pd.Series) -> pd.Series:
 
 
 def _number(field: str) -> bool:
-    try:
-        float(field)
-    except ValueError:
-        return False
-    return True
+    return is_number(field)
 
 
 def is_appraise_export(text: str) -> bool:
     """True when the first non-blank line looks like an Appraise export row: eight or more
     fields and an upper-case three-letter item type (TGT, BAD, REF, CHK) in the fourth."""
-    head = [line for line in text.split("\n", 50)[:50] if line.strip()][:2]
+    head = [line for line in re.split(r"\r\n|\r|\n", text, maxsplit=50)[:50] if line.strip()][:2]
     try:
         rows = list(csv.reader(head))
     except csv.Error:
@@ -122,7 +118,7 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
     check_parse_memory(len(text), label)
     rows: list[list[str]] = []
     lines: list[int] = []
-    reader = csv.reader(io.StringIO(text))
+    reader = csv.reader(io.StringIO(text, newline=""))  # \r, \n or \r\n ends a row
     try:
         for row in reader:
             if not row or not any(f.strip() for f in row):

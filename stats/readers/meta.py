@@ -43,6 +43,7 @@ from ._common import (
     name_list,
     source_name,
     split_lines,
+    strict_float,
 )
 from ._limits import check_value, overflows
 from .system_level import _as_source
@@ -394,7 +395,7 @@ def _score(raw: str, label: str, line: int, *, gold: bool, column: str = "SCORE"
             "complete (only human scores may be None)"
         )
     try:
-        value = float(text)
+        value = strict_float(text)
     except ValueError:
         raise StatsInputError(f"{label}, line {line}: {raw!r} is not a number") from None
     if not math.isfinite(value):

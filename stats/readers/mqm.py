@@ -40,8 +40,6 @@ for Machine Translation. TACL 9. https://aclanthology.org/2021.tacl-1.87/
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections.abc import Mapping
 
@@ -281,21 +279,26 @@ def read_mqm(
             f"{label}: not an MQM file: the header lacks {', '.join(missing)} (expected "
             f"{' '.join(MQM_COLUMNS)}, or Marot's globalSegId for seg_id; tab-separated)"
         )
-    marot = "globalsegid" in text.split("\n", 1)[0].lower()
-    # texts hold quotes: no quoting, tabs only (score_mqm reads with csv.QUOTE_NONE too)
-    reader = csv.reader(io.StringIO(text), delimiter="\t", quoting=csv.QUOTE_NONE)
-    next(reader)
+    # texts hold quotes and may hold a carriage return: tabs split fields, \n ends a row
+    # (score_mqm reads with csv.QUOTE_NONE too)
+    split = text.split("\n")
+    first = next(i for i, ln in enumerate(split) if ln.strip())  # the header (blank lines first)
+    spelled = [f.strip().lower() for f in split[first].rstrip("\r").split("\t")]
+    twice = next((c for i, c in enumerate(spelled) if c in spelled[:i]), None)
+    if twice is not None:
+        raise StatsInputError(f"{label}: column {twice!r} appears twice in the header")
+    marot = "globalsegid" in spelled
     rows, lines = [], []
-    for row in reader:
-        if not row or not any(f.strip() for f in row):
+    for line_num, text_line in enumerate(split[first + 1 :], start=first + 2):
+        row = text_line.removesuffix("\r").split("\t")
+        if not any(f.strip() for f in row):
             continue
         if len(row) != len(header):
             raise StatsInputError(
-                f"{label}, line {reader.line_num}: {len(row)} field(s), the header has "
-                f"{len(header)}"
+                f"{label}, line {line_num}: {len(row)} field(s), the header has {len(header)}"
             )
         rows.append(row)
-        lines.append(reader.line_num)
+        lines.append(line_num)
     if not rows:
         raise StatsInputError(f"{label}: no MQM rows after the header")
     raw = pd.DataFrame(rows, columns=header)

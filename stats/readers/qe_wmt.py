@@ -49,7 +49,15 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 
 from ._archives import expand_sources
-from ._common import Source, check_parse_memory, iter_splitlines, load_text, source_name
+from ._common import (
+    Source,
+    check_parse_memory,
+    is_number,
+    iter_splitlines,
+    load_text,
+    source_name,
+    strict_float,
+)
 from ._limits import check_value, overflows
 
 __all__ = [
@@ -165,16 +173,15 @@ def is_submission_metadata(label: str) -> bool:
 
 def _norm_sid(value: str) -> str:
     v = value.strip()
-    if re.fullmatch(r"[+-]?\d+", v):
-        return str(int(v))
+    number = re.fullmatch(r"([+-]?)(\d+)", v)
+    if number:  # str(int(v)) without int(): a 5,000-digit id is past int()'s digit limit
+        sign, digits = number.group(1), number.group(2).lstrip("0") or "0"
+        return "-" + digits if sign == "-" and digits != "0" else digits
     return v
 
 
 def _is_float(text: str) -> bool:
-    try:
-        return math.isfinite(float(text))
-    except ValueError:
-        return False
+    return is_number(text)
 
 
 def _rows(text: str) -> list[str]:
@@ -225,7 +232,9 @@ def qe_wmt_file_kind(text: str) -> str | None:
         and all(_row_like(ln) and _LP_FIELD.fullmatch(ln.split("\t")[0]) for ln in body[:20])
     ):
         methods = {ln.split("\t")[1].strip().lower() for ln in body[:20]}
-        hallu = any(ln.split("\t")[3].strip().lower() == HALLUCINATION for ln in body[:50])
+        hallu = any(
+            (ln.split("\t") + [""] * 4)[3].strip().lower() == HALLUCINATION for ln in body[:50]
+        )
         if hallu or methods == {"gold"} or (k == 1 and "gold" in head):
             return "gold"
         return "submission"
@@ -273,7 +282,7 @@ def _parse_rows(lines, start: int, label: str, *, gold: bool):
             value, h = np.nan, True
         else:
             try:
-                value = float(s)
+                value = strict_float(s)
             except ValueError:
                 raise StatsInputError(
                     f"{label}, line {i + 1}: score is not a number: {s!r}"
@@ -545,7 +554,7 @@ def _read_gold_table(text: str, label: str, lp: str | None) -> pd.DataFrame:
         s = parts[j].strip()
         hallu = s.lower() == HALLUCINATION
         try:
-            value = np.nan if hallu else float(s)
+            value = np.nan if hallu else strict_float(s)
         except ValueError:
             raise StatsInputError(f"{label}, line {i}: {col} is not a number: {s!r}") from None
         if not hallu:

@@ -168,6 +168,10 @@ def _read_one(text: str, label: str, lp: str | None) -> pd.DataFrame:
             parts = [lpv, *parts]
         if parts[2].strip().lower() in ("gap", "src", "source"):
             continue
+        if not parts[4].strip().isascii() or not parts[4].strip().isdigit() or len(parts[4]) > 18:
+            raise StatsInputError(
+                f"{label}, line {i + 1}: word index {parts[4][:40]!r} is not a whole number"
+            )
         for column, value in (
             (lps, parts[0].strip().lower()),
             (systems, parts[1].strip()),

@@ -31,7 +31,16 @@ import pandas as pd
 
 from stats._core.errors import StatsInputError
 
-from ._common import LINE, Source, _is_number, decode, load_bytes, split_lines, to_float
+from ._common import (
+    LINE,
+    Source,
+    _is_number,
+    decode,
+    load_bytes,
+    split_lines,
+    strict_float,
+    to_float,
+)
 
 __all__ = [
     "DA_SYSTEM_COLUMNS",
@@ -187,7 +196,7 @@ def _diagnose(text: str, label: str, columns, start: int, tab: bool) -> StatsInp
             if col != "SCORE" and not value:
                 return StatsInputError(f"{where}, column {col}: empty value")
         try:
-            ok = np.isfinite(float(fields[score_at]))
+            ok = np.isfinite(strict_float(fields[score_at]))
         except ValueError:
             ok = False
         if not ok:  # to_float words the message

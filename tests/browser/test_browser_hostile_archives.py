@@ -50,7 +50,22 @@ def _sparse_tar(tmp_path):
     path = tmp_path / "s.tar.gz"
     subprocess.run(["tar", "--sparse", "-czf", path, "-C", tmp_path, big.name], check=True)
     big.unlink()
-    return path, "3,221,225,472 bytes unpacked is over the input limit"
+    return path, "a GNU sparse member"  # refused from its header (issue 35)
+
+
+def _pax_digits(tmp_path):
+    """Issue 35's 371-byte upload: a PAX header of 200,000 digits, which CPython 3.11.7's
+    tarfile parses in quadratic time (CVE-2024-6232; it froze the server for minutes)."""
+    import gzip
+    import tarfile
+
+    body = b"1" * 200_000
+    info = tarfile.TarInfo("././@PaxHeader")
+    info.type, info.size = tarfile.XHDTYPE, len(body)
+    raw = info.tobuf(format=tarfile.USTAR_FORMAT) + body + b"\0" * (-len(body) % 512)
+    path = tmp_path / "pax.tar.gz"
+    path.write_bytes(gzip.compress(raw + b"\0" * 1024))
+    return path, "extended (PAX) header of 200,000 bytes"
 
 
 def _many_members(tmp_path):
@@ -72,7 +87,7 @@ def _wide(tmp_path):
     return path, "9,998 metrics is over the limit of 500"
 
 
-@pytest.mark.parametrize("make", [_zip_bomb, _sparse_tar, _many_members, _wide])
+@pytest.mark.parametrize("make", [_zip_bomb, _sparse_tar, _pax_digits, _many_members, _wide])
 def test_hostile_upload_is_one_line_within_seconds(page, tmp_path, make):
     path, words = make(tmp_path)
     t0 = time.monotonic()

@@ -119,6 +119,54 @@ def _bomb(rng) -> tuple[str, bytes]:
     )
 
 
+def _extended_header(rng) -> bytes:
+    """A raw PAX or GNU extended header of a shape issue 35 found slow or misread: long digit
+    runs (CPython 3.11.7's quadratic PAX parsing, CVE-2024-6232), long names, malformed
+    records, a size or sparse override, a chain of headers; or an ordinary one."""
+    kind = rng.choice(["digits", "long-name", "malformed", "size", "sparse", "ok"])
+    if kind == "digits":
+        body = b"1" * int(rng.integers(65, 300_000))
+    elif kind == "long-name":
+        value = b"n" * int(rng.integers(4_000, 70_000))
+        body = b"%d path=%s\n" % (len(value) + 8 + len(str(len(value) + 8)), value)
+    elif kind == "malformed":
+        body = mutate(b"20 path=dir/a.tsv\n", rng)
+    elif kind == "size":
+        body = b"12 size=%d\n" % int(rng.integers(0, 9))
+    elif kind == "sparse":
+        body = b"22 GNU.sparse.major=1\n"
+    else:
+        body = b"13 mtime=10\n"
+    typ = rng.choice([tarfile.XHDTYPE, tarfile.XGLTYPE, tarfile.GNUTYPE_LONGNAME])
+    info = tarfile.TarInfo("././@PaxHeader")
+    info.type, info.size = typ, len(body)
+    return info.tobuf(format=tarfile.USTAR_FORMAT) + body + b"\0" * (-len(body) % 512)
+
+
+def _hostile(rng) -> tuple[str, bytes]:
+    """The shapes of issue 35: extended tar headers (several in a row), many gzip members,
+    names given twice; gzipped or not, sometimes damaged."""
+    kind = rng.choice(["tar-headers", "gzip-members", "twice-zip", "twice-tar"])
+    name, data = SCORE_FILES[int(rng.integers(len(SCORE_FILES)))]
+    if kind == "tar-headers":
+        member = tarfile.TarInfo(name)
+        member.size = len(data)
+        raw = b"".join(_extended_header(rng) for _ in range(int(rng.integers(1, 7))))
+        raw += member.tobuf(format=tarfile.USTAR_FORMAT) + data + b"\0" * (-len(data) % 512)
+        raw += b"\0" * 1024
+        out = gzip.compress(raw, 1) if rng.random() < 0.7 else raw
+        return "h.tar.gz", mutate(out, rng) if rng.random() < 0.2 else out
+    if kind == "gzip-members":
+        n = int(rng.integers(1, 3 * archives.MAX_MEMBERS))
+        return "h.tsv.gz", gzip.compress(b"") * n + gzip.compress(data)
+    members = [(name, data), (rng.choice([name, "./" + name]), mutate(data, rng))]
+    if kind == "twice-zip":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # zipfile warns of the duplicate name
+            return "h.zip", _zip(members, rng)
+    return "h.tar", _tar(members, rng, gz=False)
+
+
 def check_one_line_or_result(call, name: str, data: bytes, what: str) -> None:
     t0 = time.monotonic()
     try:
@@ -172,3 +220,10 @@ def test_bombs_within_the_limits(small_limits, reader):
             except StatsInputError:
                 continue
             assert sum(len(d) for _, d in out) <= archives.MAX_UNPACKED, name
+
+
+@pytest.mark.parametrize("reader", list(READERS))
+def test_hostile_shapes_of_issue_35(small_limits, reader):
+    for i, rng in cases(f"archive hostile {reader}"):
+        name, data = _hostile(rng)
+        check_one_line_or_result(READERS[reader], name, data, f"{reader} hostile {i} ({name})")
