@@ -163,6 +163,7 @@ ARGUMENT_FLAGS = {
     "allow_constant": "--allow-constant",
     "epsilon": "--epsilon",
     "gold": "--gold",
+    "input_format": "--input-format",
     "level": "--level",
     "lp": "--lp",
     "metric": "--score-metric",

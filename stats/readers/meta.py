@@ -871,10 +871,9 @@ def _detect_text(first: str, label: str) -> str:
     fields = [f.strip() for f in (first.split("\t") if "\t" in first else first.split())]
     if detect_wmt_format(fields) == "wmt-sys":
         raise StatsInputError(
-            f"{label}, line 1: {' '.join(fields)!r} fits two formats: the long format METRIC LP "
-            "TESTSET SYSTEM SEGMENT SCORE and WMT system-level scores METRIC LP TESTSET REFSET "
-            "SYSTEM SCORE; choose with --input-format long (or give the file a header), or "
-            "read it as system-level scores (williams, Metrics vs humans)"
+            f"{label}, line 1 fits two formats: long METRIC LP TESTSET SYSTEM SEGMENT SCORE "
+            "or WMT system-level METRIC LP TESTSET REFSET SYSTEM SCORE; choose with "
+            "input_format=long (or a header line), or read it as system-level scores"
         )
     return "long"
 
