@@ -12,8 +12,10 @@ from plotly.subplots import make_subplots
 
 from dashboard.figures.grids import _GRID_LAYOUT_WIDTH, significance_grid
 from dashboard.figures.overview import LABEL_CELL_FACTOR, grids_side_by_side
+from dashboard.figures.presentation import PRESENTATION_CONTENT_PX
 from dashboard.figures.style import (
     BASE_FONT_SIZE,
+    PRESENTATION_FONT_SIZE,
     _category_ticks,
     _label_px,
     _rank_labels,
@@ -183,6 +185,15 @@ AGREEMENT_FONT_PX, AGREEMENT_ROW_PX, AGREEMENT_NAME_CHARS = 11, 20, 14
 AGREEMENT_COLORBAR_PX = 260
 
 
+#: Keywords of :func:`agreement_heatmap` for presentation mode: cells sized for the tick
+#: labels a projector draws (the base 11 px scaled as presentation mode scales fonts, names
+#: whole) in its narrowest content width; the page draws one block of pairs a slide.
+AGREEMENT_SLIDE = {
+    "width": PRESENTATION_CONTENT_PX,
+    "label_px": round(AGREEMENT_FONT_PX * PRESENTATION_FONT_SIZE / BASE_FONT_SIZE),
+}
+
+
 def _pair_labels(pairs, chars: int) -> tuple[list[str], dict[str, str]]:
     """Tick labels of "A vs B" pair columns with each system name shortened to ``chars``
     characters (:func:`short_labels`, the same abbreviation in every pair), and the
@@ -200,6 +211,7 @@ def agreement_heatmap(
     details: pd.DataFrame | None = None,
     title: str | None = None,
     width: int = _GRID_LAYOUT_WIDTH,
+    label_px: float = AGREEMENT_FONT_PX,
 ) -> go.Figure:
     """Where each test agrees and disagrees with the humans: rows = metric / test, columns =
     system pairs, cell colour = outcome code (:data:`AGREEMENT_LABELS`).
@@ -211,7 +223,9 @@ def agreement_heatmap(
     below (the same rows, rows :data:`AGREEMENT_ROW_PX` high). System names longer than
     :data:`AGREEMENT_NAME_CHARS` are abbreviated in the pair labels
     (``layout.meta["abbreviated"]``: abbreviation -> name, for the page's legend); hover has
-    the whole names.
+    the whole names. ``label_px``: the tick font the labels will be drawn at, when larger (a
+    presentation's, :data:`AGREEMENT_SLIDE`: cells sized for it, so that no labels overlap
+    once :func:`~dashboard.figures.presentation.apply_presentation` enlarges them).
 
     Parameters
     ----------
@@ -239,8 +253,9 @@ def agreement_heatmap(
     font = AGREEMENT_FONT_PX
     ylab = _label_px(short_labels(rows), font) + 12
     xlab = _label_px(ticks, font) * 0.71 + font + 10
-    plot_w = width - ylab - 10 - AGREEMENT_COLORBAR_PX
-    per_block = max(1, int(plot_w // (LABEL_CELL_FACTOR * font)))
+    drawn = max(font, label_px)
+    plot_w = width - _label_px(rows, drawn) - 22 - AGREEMENT_COLORBAR_PX * drawn / font
+    per_block = max(1, int(plot_w // (LABEL_CELL_FACTOR * drawn)))
     n_blocks = max(1, -(-len(pairs) // per_block))
     per_block = -(-max(len(pairs), 1) // n_blocks)  # balanced blocks
     block_px = AGREEMENT_ROW_PX * max(len(rows), 1)

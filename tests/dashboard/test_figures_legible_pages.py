@@ -198,3 +198,21 @@ def test_leaderboard_keeps_both_ends_of_long_names_with_a_legend():
     assert len(ticks[0]) <= LABEL_CHARS and ticks[0].endswith("[noref]*")
     assert shortened_names(fig) == {ticks[0]: labels[0]}
     assert fig.data[0].text[0] == labels[0]  # hover has the name whole
+
+
+def test_agreement_map_in_presentation_one_block_a_slide_sized_for_its_font():
+    from dashboard.figures import AGREEMENT_SLIDE, apply_presentation
+    from dashboard.figures.presentation import PRESENTATION_CONTENT_PX
+
+    outcome = _agreement(12)
+    per_block = human.agreement_heatmap(outcome, **AGREEMENT_SLIDE).layout.meta["pairs_per_block"]
+    assert per_block < human.agreement_heatmap(outcome).layout.meta["pairs_per_block"]
+    slide = human.agreement_heatmap(outcome.iloc[:, :per_block], **AGREEMENT_SLIDE)
+    assert len(slide.data) == 1
+    shown = apply_presentation(slide, True)
+    font = shown.layout.xaxis.tickfont.size
+    assert font == AGREEMENT_SLIDE["label_px"]
+    # full row labels and the colour bar at the larger font, then the cells
+    rows = max(len(r) for r in outcome.index) * _GLYPH_WIDTH * font
+    colorbar = human.AGREEMENT_COLORBAR_PX * font / human.AGREEMENT_FONT_PX
+    assert (PRESENTATION_CONTENT_PX - rows - 22 - colorbar) / per_block >= LABEL_CELL_FACTOR * font
