@@ -16,7 +16,6 @@ from dashboard.figures.presentation import PRESENTATION_CONTENT_PX
 from dashboard.figures.style import (
     BASE_FONT_SIZE,
     PRESENTATION_FONT_SIZE,
-    _category_ticks,
     _label_px,
     _rank_labels,
     base_layout,
@@ -180,6 +179,8 @@ def accuracy_intervals(
 #: Tick font (px) of the agreement map, row height (px) and the longest system name its
 #: pair labels keep whole (longer names are abbreviated, with a legend on the page).
 AGREEMENT_FONT_PX, AGREEMENT_ROW_PX, AGREEMENT_NAME_CHARS = 11, 20, 14
+#: Longest "metric · test" row label kept whole ("COMET-22 · Approx. Rand." and the like).
+AGREEMENT_ROW_CHARS = 32
 #: Right margin (px) of the agreement map: its colour bar's longest label,
 #: "test tied, humans significant", at 13 px.
 AGREEMENT_COLORBAR_PX = 260
@@ -251,7 +252,11 @@ def agreement_heatmap(
     pairs = [str(c) for c in outcome.columns]
     ticks, abbreviated = _pair_labels(pairs, AGREEMENT_NAME_CHARS)
     font = AGREEMENT_FONT_PX
-    ylab = _label_px(short_labels(rows), font) + 12
+    row_ticks = short_labels(rows, AGREEMENT_ROW_CHARS)
+    abbreviated.update(
+        {t: r for t, r in zip(row_ticks, rows, strict=True) if t != escape_html(r)}
+    )
+    ylab = _label_px(row_ticks, font) + 12
     xlab = _label_px(ticks, font) * 0.71 + font + 10
     drawn = max(font, label_px)
     plot_w = width - _label_px(rows, drawn) - 22 - AGREEMENT_COLORBAR_PX * drawn / font
@@ -301,7 +306,9 @@ def agreement_heatmap(
         }
         layout[f"yaxis{suffix}"] = {
             **axis,
-            **_category_ticks(rows),
+            "tickmode": "array",
+            "tickvals": rows,
+            "ticktext": row_ticks,
             "categoryarray": rows,
             "autorange": "reversed",
             "domain": [max(y1 - block_px / plot_h, 0.0), y1],
