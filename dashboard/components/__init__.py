@@ -42,6 +42,7 @@ from dashboard.components.layout import (
 )
 from dashboard.components.outputs import (
     PRESENTATION_MAX_ROWS,
+    abbreviation_legend,
     figure_downloads,
     presentation_table,
     show_clustered_table,
@@ -87,6 +88,7 @@ __all__ = [
     "show_warnings",
     "input_errors",
     "show_figure",
+    "abbreviation_legend",
     "figure_downloads",
     "table_downloads",
     "show_table",

@@ -4,6 +4,7 @@ CSV and LaTeX exports, and recorded into the page report."""
 from __future__ import annotations
 
 import functools
+import html
 
 import numpy as np
 import pandas as pd
@@ -14,7 +15,7 @@ from dashboard import export, report
 from dashboard.aliases import relabel_figure, relabel_frame
 from dashboard.components.layout import presentation_mode
 from dashboard.components.uploads import escape_markdown
-from dashboard.figures import apply_presentation
+from dashboard.figures import apply_presentation, shortened_names
 from dashboard.page_run import current_report
 from dashboard.transport import browser_figure
 from dashboard.view_state import current_aliases
@@ -47,6 +48,25 @@ def show_figure(
     if exports:
         figure_downloads(shown, key=key, filename=filename, label=label)
     return shown
+
+
+def abbreviation_legend(*shown: go.Figure) -> dict[str, str]:
+    """A caption under figures as drawn (:func:`show_figure`'s return values) listing the
+    names their labels abbreviate ("Abbreviated: Samsung_Research… = Samsung_Research_Philippines;
+    ..."); nothing when none is. Hover and exports have the names whole. Returns the
+    abbreviation -> full name map shown."""
+    abbreviated: dict[str, str] = {}
+    for fig in shown:
+        abbreviated.update(shortened_names(fig))
+    if abbreviated:
+        st.caption(
+            "Abbreviated: "
+            + "; ".join(
+                f"{escape_markdown(html.unescape(s))} = {escape_markdown(full)}"
+                for s, full in abbreviated.items()
+            )
+        )
+    return abbreviated
 
 
 def figure_downloads(fig: go.Figure, *, key: str, filename: str, label: str = "") -> None:

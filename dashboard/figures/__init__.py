@@ -42,6 +42,7 @@ from dashboard.figures.grids import (
 from dashboard.figures.human import (
     AGREEMENT_COLOURS,
     AGREEMENT_LABELS,
+    AGREEMENT_SLIDE,
     CRITERION_TITLES,
     accuracy_intervals,
     agreement_heatmap,
@@ -105,6 +106,7 @@ from dashboard.figures.style import (
 __all__ = [
     "AGREEMENT_COLOURS",
     "AGREEMENT_LABELS",
+    "AGREEMENT_SLIDE",
     "BASE_FONT_SIZE",
     "CORRELATION_COLORBAR_PX",
     "HALF_COLUMN_PX",

@@ -10,13 +10,16 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from dashboard.figures.grids import correlation_heatmap, significance_grid
-from dashboard.figures.overview import grids_side_by_side
+from dashboard.figures.grids import _GRID_LAYOUT_WIDTH, significance_grid
+from dashboard.figures.overview import LABEL_CELL_FACTOR, grids_side_by_side
+from dashboard.figures.presentation import PRESENTATION_CONTENT_PX
 from dashboard.figures.style import (
     BASE_FONT_SIZE,
+    PRESENTATION_FONT_SIZE,
     _label_px,
     _rank_labels,
     base_layout,
+    base_layout_dict,
     category_colours,
     escape_html,
     short_labels,
@@ -74,7 +77,11 @@ def human_gold_grids(
             p, alpha=alpha, hover=hover, verb="is judged better than"
         )
     return grids_side_by_side(
-        panels, cols=min(len(panels), 3), title=title, panel_height=panel_height
+        panels,
+        cols=min(len(panels), 3),
+        title=title,
+        panel_height=panel_height,
+        legible_columns=True,  # 16-30 systems: stack the criteria rather than overlap labels
     )
 
 
@@ -169,17 +176,57 @@ def accuracy_intervals(
     return fig
 
 
+#: Tick font (px) of the agreement map, row height (px) and the longest system name its
+#: pair labels keep whole (longer names are abbreviated, with a legend on the page).
+AGREEMENT_FONT_PX, AGREEMENT_ROW_PX, AGREEMENT_NAME_CHARS = 11, 20, 14
+#: Longest "metric · test" row label kept whole ("COMET-22 · Approx. Rand." and the like).
+AGREEMENT_ROW_CHARS = 32
+#: Right margin (px) of the agreement map: its colour bar's longest label,
+#: "test tied, humans significant", at 13 px.
+AGREEMENT_COLORBAR_PX = 260
+
+
+#: Keywords of :func:`agreement_heatmap` for presentation mode: cells sized for the tick
+#: labels a projector draws (the base 11 px scaled as presentation mode scales fonts, names
+#: whole) in its narrowest content width; the page draws one block of pairs a slide.
+AGREEMENT_SLIDE = {
+    "width": PRESENTATION_CONTENT_PX,
+    "label_px": round(AGREEMENT_FONT_PX * PRESENTATION_FONT_SIZE / BASE_FONT_SIZE),
+}
+
+
+def _pair_labels(pairs, chars: int) -> tuple[list[str], dict[str, str]]:
+    """Tick labels of "A vs B" pair columns with each system name shortened to ``chars``
+    characters (:func:`short_labels`, the same abbreviation in every pair), and the
+    abbreviation -> full name map of the names shortened."""
+    split = [str(p).split(" vs ", 1) if " vs " in str(p) else [str(p)] for p in pairs]
+    names = list(dict.fromkeys(n for parts in split for n in parts))
+    short = dict(zip(names, short_labels(names, chars), strict=True))
+    labels = [" vs ".join(short[n] for n in parts) for parts in split]
+    return labels, {short[n]: n for n in names if short[n] != escape_html(n)}
+
+
 def agreement_heatmap(
     outcome: pd.DataFrame,
     *,
     details: pd.DataFrame | None = None,
     title: str | None = None,
+    width: int = _GRID_LAYOUT_WIDTH,
+    label_px: float = AGREEMENT_FONT_PX,
 ) -> go.Figure:
     """Where each test agrees and disagrees with the humans: rows = metric / test, columns =
     system pairs, cell colour = outcome code (:data:`AGREEMENT_LABELS`).
 
-    Built on :func:`correlation_heatmap` (same axes and cell layout) with a discrete colour
-    scale of :data:`AGREEMENT_COLOURS`.
+    Legible with any number of pairs (12 systems give 66, 30 give 435): cells never shrink
+    below :data:`~dashboard.figures.overview.LABEL_CELL_FACTOR` tick fonts
+    (:data:`AGREEMENT_FONT_PX`) in a ``width`` px figure, so neighbouring -45 degree pair
+    labels cannot overlap; the pairs that do not fit one block go into further blocks stacked
+    below (the same rows, rows :data:`AGREEMENT_ROW_PX` high). System names longer than
+    :data:`AGREEMENT_NAME_CHARS` are abbreviated in the pair labels
+    (``layout.meta["abbreviated"]``: abbreviation -> name, for the page's legend); hover has
+    the whole names. ``label_px``: the tick font the labels will be drawn at, when larger (a
+    presentation's, :data:`AGREEMENT_SLIDE`: cells sized for it, so that no labels overlap
+    once :func:`~dashboard.figures.presentation.apply_presentation` enlarges them).
 
     Parameters
     ----------
@@ -191,50 +238,101 @@ def agreement_heatmap(
     Returns
     -------
     go.Figure
-        One heatmap trace, ``z`` = the codes; ``layout.coloraxis`` discrete with colour-bar
-        ticks at 0..3 labelled by outcome.
+        One heatmap trace per block of pairs (trace ``k`` on axes ``x{k+1}``/``y{k+1}``;
+        ``x`` the pairs, ``y`` the rows), ``z`` = the codes; ``layout.coloraxis`` discrete with
+        colour-bar ticks at 0..3 labelled by outcome; ``layout.meta["pairs_per_block"]``.
     """
-    fig = correlation_heatmap(
-        outcome.astype(float),
-        title=title,
-        zmin=-0.5,
-        zmax=3.5,
-        show_values=False,
-        colorbar_title="",
-        hover_label="outcome",
-    )
     names = np.asarray(AGREEMENT_LABELS, dtype=object)
-    codes = outcome.to_numpy()
-    text = names[np.clip(np.nan_to_num(codes.astype(float), nan=0).astype(int), 0, 3)]
+    codes = outcome.to_numpy(dtype=float)
+    text = names[np.clip(np.nan_to_num(codes, nan=0).astype(int), 0, 3)].astype(str)
     if details is not None:
         extra = details.reindex(index=outcome.index, columns=outcome.columns).to_numpy(dtype=object)
-        text = np.char.add(np.char.add(text.astype(str), "<br>"), extra.astype(str))
-    fig.update_traces(
-        customdata=text,
-        hovertemplate="<b>%{y}</b><br>%{x}<br>%{customdata}<extra></extra>",
+        text = np.char.add(np.char.add(text, "<br>"), extra.astype(str))
+    rows = [str(r) for r in outcome.index]
+    pairs = [str(c) for c in outcome.columns]
+    ticks, abbreviated = _pair_labels(pairs, AGREEMENT_NAME_CHARS)
+    font = AGREEMENT_FONT_PX
+    row_ticks = short_labels(rows, AGREEMENT_ROW_CHARS)
+    abbreviated.update(
+        {t: r for t, r in zip(row_ticks, rows, strict=True) if t != escape_html(r)}
     )
+    ylab = _label_px(row_ticks, font) + 12
+    xlab = _label_px(ticks, font) * 0.71 + font + 10
+    drawn = max(font, label_px)
+    plot_w = width - _label_px(rows, drawn) - 22 - AGREEMENT_COLORBAR_PX * drawn / font
+    per_block = max(1, int(plot_w // (LABEL_CELL_FACTOR * drawn)))
+    n_blocks = max(1, -(-len(pairs) // per_block))
+    per_block = -(-max(len(pairs), 1) // n_blocks)  # balanced blocks
+    block_px = AGREEMENT_ROW_PX * max(len(rows), 1)
+    gap_px = xlab + 16
+    top = 60 if title else 30
+    plot_h = n_blocks * block_px + (n_blocks - 1) * gap_px
+    layout = base_layout_dict(title=title, height=int(top + plot_h + xlab + 10))
+    layout["margin"] = {"l": int(ylab) + 10, "r": AGREEMENT_COLORBAR_PX, "t": top,
+                        "b": int(xlab) + 10}  # fmt: skip
+    layout["plot_bgcolor"] = "#ffffff"
+    traces = []
+    for k in range(n_blocks):
+        cols = slice(k * per_block, (k + 1) * per_block)
+        suffix = "" if k == 0 else str(k + 1)
+        y1 = 1.0 - k * (block_px + gap_px) / plot_h
+        traces.append(
+            go.Heatmap(
+                z=codes[:, cols],
+                x=pairs[cols],
+                y=rows,
+                customdata=text[:, cols],
+                coloraxis="coloraxis",
+                xgap=1,
+                ygap=1,
+                hovertemplate="<b>%{y}</b><br>%{x}<br>%{customdata}<extra></extra>",
+                name="agreement" if n_blocks == 1 else f"pairs {cols.start + 1}-"
+                f"{min(cols.stop, len(pairs))}",
+                xaxis=f"x{suffix}",
+                yaxis=f"y{suffix}",
+            )
+        )
+        axis = {"type": "category", "categoryorder": "array", "showgrid": False,
+                "zeroline": False, "tickfont": {"size": font}, "automargin": False}  # fmt: skip
+        layout[f"xaxis{suffix}"] = {
+            **axis,
+            "categoryarray": pairs[cols],
+            "tickmode": "array",
+            "tickvals": pairs[cols],
+            "ticktext": ticks[cols],
+            "tickangle": -45,
+            "domain": [0.0, 1.0],
+            "anchor": f"y{suffix}",
+        }
+        layout[f"yaxis{suffix}"] = {
+            **axis,
+            "tickmode": "array",
+            "tickvals": rows,
+            "ticktext": row_ticks,
+            "categoryarray": rows,
+            "autorange": "reversed",
+            "domain": [max(y1 - block_px / plot_h, 0.0), y1],
+            "anchor": f"x{suffix}",
+        }
     scale = []
     for k, colour in enumerate(AGREEMENT_COLOURS):
         scale += [[k / 4, colour], [(k + 1) / 4, colour]]
-    rows, cols = outcome.shape
-    fig.update_layout(
-        coloraxis={
-            "colorscale": scale,
-            "cmin": -0.5,
-            "cmax": 3.5,
-            "cmid": None,
-            "colorbar": {
-                "tickvals": [0, 1, 2, 3],
-                "ticktext": list(AGREEMENT_LABELS),
-                "thickness": 14,
-                "title": {"text": ""},
-            },
+    layout["coloraxis"] = {
+        "colorscale": scale,
+        "cmin": -0.5,
+        "cmax": 3.5,
+        "colorbar": {
+            "tickvals": [0, 1, 2, 3],
+            "ticktext": list(AGREEMENT_LABELS),
+            "thickness": 14,
+            "title": {"text": ""},
+            "len": min(1.0, 300 / plot_h),
+            "y": 1.0,
+            "yanchor": "top",
         },
-        height=int(min(900, max(320, 26 * rows + 200))),
-        width=None,  # not square: the export uses its default width
-    )
-    fig.update_yaxes(scaleanchor=None)
-    return fig
+    }
+    layout["meta"] = {"abbreviated": abbreviated, "pairs_per_block": per_block}
+    return go.Figure(traces, layout=layout)
 
 
 def annotator_spread(summary: pd.DataFrame, *, title: str | None = None) -> go.Figure:

@@ -18,6 +18,22 @@ from dashboard.figures.style import PALETTE, base_layout_dict, escape_html
 ROW_PX, FRAME_PX = 26, 120
 
 
+#: longest metric name a row label keeps whole; longer ones keep their start and their end
+#: (where WMT's "*" and "[noref]" marks sit), with a legend on the page
+LABEL_CHARS = 32
+
+
+def _row_labels(labels: Sequence[str]) -> tuple[list[str], dict[str, str]]:
+    """Row labels (HTML-escaped), names over :data:`LABEL_CHARS` characters as their first
+    20 + "…" + last 11 characters (whole where that would make two rows alike), and the
+    abbreviation -> name map of those shortened."""
+    short = [x if len(x) <= LABEL_CHARS else x[:20] + "…" + x[-11:] for x in labels]
+    if len(set(short)) < len(set(labels)):
+        short = list(labels)
+    out = {escape_html(a): x for a, x in zip(short, labels, strict=True) if a != x}
+    return [escape_html(a) for a in short], out
+
+
 #: colour of a metric in no cluster
 NO_CLUSTER = "#9e9e9e"
 
@@ -103,12 +119,13 @@ def ranking_dots(
         for k in cluster_boundaries(rank)
         if defined[k] and defined[k - 1]
     ]
+    ticktext, abbreviated = _row_labels(labels)
     layout = {
         **base_layout_dict(title=title, height=FRAME_PX + ROW_PX * max(1, len(labels))),
         "yaxis": {
             "tickmode": "array",
             "tickvals": y,
-            "ticktext": [escape_html(x) for x in labels],
+            "ticktext": ticktext,
             "autorange": "reversed",
             "title": None,
             "showgrid": False,
@@ -116,5 +133,6 @@ def ranking_dots(
         "xaxis": {"title": {"text": x_title}, "zeroline": False},
         "shapes": shapes,
         "showlegend": False,
+        "meta": {"abbreviated": abbreviated},  # the page's legend of the shortened names
     }
     return go.Figure([trace], layout=layout)

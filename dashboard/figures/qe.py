@@ -10,7 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from dashboard.figures.grids import _williams_hover, significance_grid
+from dashboard.figures.grids import HALF_COLUMN_PX, _williams_hover, significance_grid
 from dashboard.figures.style import (
     BASE_FONT_SIZE,
     HIGHLIGHT,
@@ -23,6 +23,7 @@ from dashboard.figures.style import (
     escape_html,
     format_number,
     short_labels,
+    wrap_text,
 )
 
 #: Most distinct values a label/prediction set may have to be drawn as bars of counts.
@@ -393,6 +394,10 @@ def _z(values: np.ndarray) -> np.ndarray:
     return (values - values.mean()) / sd if sd > 0 else values * np.nan
 
 
+#: Font size (px) of plotly's subplot titles (make_subplots) and the height of one of their lines.
+SUBPLOT_TITLE_PX, TITLE_LINE_PX = 16, 19
+
+
 def qe_standardised_scatter(
     gold: pd.Series,
     predictions: pd.DataFrame,
@@ -402,9 +407,11 @@ def qe_standardised_scatter(
     mae: Mapping[str, float],
     standardise: bool = True,
     title: str | None = None,
+    width: int = HALF_COLUMN_PX,
 ) -> go.Figure:
     """Gold labels (x) against predictions (y) for two (or more) systems, side by side (paper
-    Figure 3). With ``standardise`` both axes are in standard deviations from the mean of each
+    Figure 3). Each panel's title (the system's name, r, MAE) is wrapped to the panel in a
+    ``width`` px figure (default: half the page at 1400 px), the top margin made room for it. With ``standardise`` both axes are in standard deviations from the mean of each
     distribution, so a system with conservative variance is no longer hidden by its scale; the
     panel titles give r (unchanged by standardising) and MAE (of the raw predictions).
 
@@ -417,11 +424,20 @@ def qe_standardised_scatter(
     systems = [s for s in systems if s in predictions]
     if not systems:
         raise ValueError("no system selected for the scatter plot")
-    titles = [
-        f"<b>{escape_html(s)}</b>: r = {format_number(pearson.get(s))}, "
-        f"MAE = {format_number(mae.get(s), 4)}"
-        for s in systems
-    ]
+    # titles wrapped to their panel (at a 1400 px window): neighbouring titles never run
+    # into each other ("core_ensemble: r = 0.42COMETTD...")
+    panel_px = (width - 140) * (1 - 0.08 * (len(systems) - 1)) / len(systems) - 8
+    wrapped = []
+    for s in systems:
+        r, error = f"r = {format_number(pearson.get(s))}", f"MAE = {format_number(mae.get(s), 4)}"
+        stats = wrap_text(f"{r}, {error}", panel_px, SUBPLOT_TITLE_PX)
+        if len(stats) > 1:  # r and MAE on lines of their own
+            stats = wrap_text(r, panel_px, SUBPLOT_TITLE_PX) + wrap_text(
+                error, panel_px, SUBPLOT_TITLE_PX
+            )
+        wrapped.append((wrap_text(s, panel_px, SUBPLOT_TITLE_PX), stats))
+    titles = [f"<b>{'<br>'.join(name)}</b><br>{'<br>'.join(stats)}" for name, stats in wrapped]
+    lines = max(len(name) + len(stats) for name, stats in wrapped)
     fig = make_subplots(rows=1, cols=len(systems), subplot_titles=titles, horizontal_spacing=0.08)
     g = gold.to_numpy(dtype=float)
     gx = _z(g) if standardise else g
@@ -463,8 +479,10 @@ def qe_standardised_scatter(
         unit = " (SDs from the mean)" if standardise else ""
         fig.update_xaxes(title={"text": f"gold{unit}"}, row=1, col=k + 1)
         fig.update_yaxes(title={"text": f"prediction{unit}"}, row=1, col=k + 1)
-    base_layout(fig, title=title, height=460)
-    fig.update_layout(margin={"t": 80})
+    top = (60 if title else 20) + int(TITLE_LINE_PX * lines) + 8
+    base_layout(fig, title=title, height=380 + top)
+    fig.update_layout(margin={"t": top})
+    fig.layout.meta = {"title_lines": lines}
     return fig
 
 

@@ -10,6 +10,7 @@ Importing this module registers :data:`HOUSE_TEMPLATE` as plotly's default templ
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -177,12 +178,42 @@ def short_labels(names: Sequence[str], max_chars: int = MAX_TICK_CHARS) -> list[
     return [escape_html(s) for s in out]
 
 
+def wrap_text(text, px: float, size: float) -> list[str]:
+    """``text`` broken into lines at most ``px`` wide at font ``size`` (estimated glyph widths,
+    :data:`_GLYPH_WIDTH`): at spaces, ``_`` or ``-`` where it can, inside a word where one is
+    longer than a line; each line HTML-escaped (:func:`escape_html`), to join with ``<br>``."""
+    chars = max(4, int(px / (_GLYPH_WIDTH * size)))
+    words = re.findall(r"[^\s_-]*[_-]?|\S", str(text).strip())
+    lines, line = [], ""
+    for word in (w for w in words if w):
+        while len(word) > chars:  # longer than a line: cut
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(word[:chars])
+            word = word[chars:]
+        sep = "" if not line or line.endswith(("_", "-")) else " "
+        if len(line) + len(sep) + len(word) > chars:
+            lines.append(line)
+            line, sep = "", ""
+        line += sep + word
+    if line or not lines:
+        lines.append(line)
+    return [escape_html(x) for x in lines]
+
+
 def shortened_names(fig: go.Figure) -> dict[str, str]:
     """Shortened label -> full name, for every name ``fig`` draws shortened (with "…"): the
     tick labels of its axes (:func:`_category_ticks`) and the end labels of named lines (slope
-    charts). Hover shows the full names already; exports list them (:func:`with_full_names`)."""
+    charts) -- or, when a figure lists them under ``layout.meta["abbreviated"]`` (labels it
+    abbreviates itself, e.g. the agreement map's pairs), those. Hover shows the full names already;
+    exports list them (:func:`with_full_names`)."""
     out: dict[str, str] = {}
     layout = fig.layout.to_plotly_json()
+    meta = layout.get("meta")
+    if isinstance(meta, dict) and isinstance(meta.get("abbreviated"), dict):
+        # the figure's own abbreviations (its labels are not whole names shortened)
+        return {str(k): str(v) for k, v in meta["abbreviated"].items()}
     for key, axis in layout.items():
         if key.startswith(("xaxis", "yaxis")) and axis.get("ticktext") is not None:
             for full, short in zip(axis.get("tickvals") or (), axis["ticktext"], strict=False):

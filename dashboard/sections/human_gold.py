@@ -89,10 +89,12 @@ def show_gold(gold: HumanGoldResult, systems: list[str], alpha: float, *, wmt: b
     if wmt:
         panels = {"combined": panels["combined"]}
     mean_z = {c: gold.scores[f"{c}_z"] for c in gold.criteria}
-    components.show_figure(
-        figures.human_gold_grids(panels, alpha=alpha, mean_z=mean_z),
-        key="human_gold_grids",
-        filename=f"human_gold_standard_alpha_{alpha:g}",
+    components.abbreviation_legend(
+        components.show_figure(
+            figures.human_gold_grids(panels, alpha=alpha, mean_z=mean_z),
+            key="human_gold_grids",
+            filename=f"human_gold_standard_alpha_{alpha:g}",
+        )
     )
     with st.expander("Gold p-value matrices and system scores", expanded=False):
         which = components.persistent(

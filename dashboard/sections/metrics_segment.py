@@ -448,7 +448,7 @@ def _perm_both_section(grids: dict, lp: str, *, label: str, variant: str, seed: 
             static=True,
         )
     if len(grids) > 1:
-        components.show_figure(
+        shown = components.show_figure(
             figures.grids_side_by_side(
                 {
                     key: figures.perm_both_grid(t.result, t.significance, label=label)
@@ -457,10 +457,12 @@ def _perm_both_section(grids: dict, lp: str, *, label: str, variant: str, seed: 
                 cols=min(len(grids), 3),
                 title=f"{title}, every language pair",
                 panel_height=360,
+                legible_columns=True,  # many metrics: stack the panels, labels never overlap
             ),
             key="meta_perm_all",
             filename="perm_both_all_lps",
         )
+        components.abbreviation_legend(shown)
         st.caption(f"Every language pair: {note}")
 
 

@@ -142,7 +142,8 @@ def sentence_section(
         f"{correction}); MAE/RMSE and after rescaling (Graham 2015)",
         column_config=_columns(primary),
     )
-    left, right = components.two_columns()
+    # 16-30 systems: the grid does not fit half the page, stacked under the leaderboard
+    left, right = components.two_columns(stack=not figures.fits_half_column(list(board.index)))
     with left:
         components.show_figure(
             figs.qe_leaderboard(board, measure=primary, title=f"{lp}: {label} with CI"),
@@ -229,7 +230,7 @@ def _predictions(r, board, *, lp: str) -> None:
         b = components.remembered(
             st.selectbox, "System B", order, key="qe_wmt_scatter_b", default=order[-1]
         )
-    left, right = components.two_columns()
+    left, right = components.two_columns(stack=not figures.fits_half_column(order))
     with left:
         components.show_figure(
             figures.qe_standardised_scatter(
@@ -258,7 +259,7 @@ def _grid(tests, adjusted, rank, *, lp: str, alpha: float, correction: str, key:
     label = MEASURES[tests.measure]
     note = "" if correction == "none" else f", {correction}-adjusted"
     ranks = rank.reindex(adjusted.index)
-    components.show_figure(
+    shown = components.show_figure(
         figs.qe_pair_grid(
             adjusted,
             alpha=alpha,
@@ -271,6 +272,7 @@ def _grid(tests, adjusted, rank, *, lp: str, alpha: float, correction: str, key:
         key=key,
         filename=f"qe_wmt_{lp}_{tests.measure}_{tests.test}_grid",
     )
+    components.abbreviation_legend(shown)
     components.table_downloads(
         tests.pvalue,
         key=f"{key}_p",

@@ -355,10 +355,26 @@ if len(accuracy.chi2):
 # ---- agreement map ----
 st.subheader(f"Where the tests agree with the humans (α = {alpha:g})")
 outcome, details = tables.human_agreement(accuracy, alpha)
-components.show_figure(
-    figures.agreement_heatmap(outcome, details=details),
-    key="human_agreement",
-    filename=f"agreement_alpha_{alpha:g}",
+if components.presentation_mode():  # a slide per block of pairs, laid out for its larger font
+    per_block = figures.agreement_heatmap(outcome, **figures.AGREEMENT_SLIDE).layout.meta[
+        "pairs_per_block"
+    ]
+    blocks = [slice(k, k + per_block) for k in range(0, outcome.shape[1], per_block)]
+else:
+    blocks = [slice(None)]
+components.abbreviation_legend(
+    *(
+        components.show_figure(
+            figures.agreement_heatmap(
+                outcome.iloc[:, block],
+                details=details.iloc[:, block],
+                **(figures.AGREEMENT_SLIDE if len(blocks) > 1 else {}),
+            ),
+            key="human_agreement" if k == 0 else f"human_agreement_{k + 1}",
+            filename=f"agreement_alpha_{alpha:g}" + (f"_{k + 1}" if k else ""),
+        )
+        for k, block in enumerate(blocks)
+    )
 )
 disagree = tables.human_disagreements(accuracy, alpha)
 with st.expander(f"The {len(disagree)} disagreements, listed", expanded=False):

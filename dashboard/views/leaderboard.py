@@ -165,8 +165,12 @@ def draw(result, slot, *, provisional: bool) -> None:
         + (" (provisional: no clusters yet)" if provisional else ""),
     )
     with slot.container(key="board_chart_point" if provisional else "board_chart"):
-        components.show_figure(
-            fig, key="board_dots_point" if provisional else "board_dots", filename="leaderboard"
+        components.abbreviation_legend(
+            components.show_figure(
+                fig,
+                key="board_dots_point" if provisional else "board_dots",
+                filename="leaderboard",
+            )
         )
 
 
@@ -221,4 +225,6 @@ task_fig = ranking_dots(
     x_title=outcome.task.correlation,
 )
 with st.container(key="board_task_chart"):
-    components.show_figure(task_fig, key="board_task_dots", filename=f"task-{index + 1}")
+    components.abbreviation_legend(
+        components.show_figure(task_fig, key="board_task_dots", filename=f"task-{index + 1}")
+    )

@@ -299,8 +299,10 @@ def significance_section() -> None:
     )
     left, right = components.two_columns(stack=not figures.fits_half_column(names))
     with right:
-        components.show_figure(
-            grid, key="metrics_grid", filename=f"williams_grid_{lp}", label="Figure"
+        components.abbreviation_legend(
+            components.show_figure(
+                grid, key="metrics_grid", filename=f"williams_grid_{lp}", label="Figure"
+            )
         )
         components.table_downloads(
             w.pvalue,
@@ -342,6 +344,7 @@ def significance_section() -> None:
             title=overview_title,
             panel_height=480 if presentation else 360,
             horizontal_spacing=0.16 if presentation else None,
+            legible_columns=True,  # 16-30 metrics: fewer panels a row, labels never overlap
         )
     else:  # too many metrics for tick labels: one mosaic heatmap redraws fastest
         overview = figures.significance_mosaic(
@@ -352,7 +355,11 @@ def significance_section() -> None:
             panel_height=480 if presentation else 360,
             verb="correlates better with humans than",
         )
-    components.show_figure(overview, key="metrics_all_grids", filename="williams_grids_all_lps")
+    components.abbreviation_legend(
+        components.show_figure(
+            overview, key="metrics_all_grids", filename="williams_grids_all_lps"
+        )
+    )
     if sparse := tables.sparse_grid_lps(result.analyses):
         st.caption(
             f"At most one Williams test in {components.escape_markdown(', '.join(sparse))}: "

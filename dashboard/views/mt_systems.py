@@ -9,7 +9,6 @@ dashboard.tables and draws dashboard.figures builders.
 
 from __future__ import annotations
 
-import html
 from functools import partial
 
 import streamlit as st
@@ -250,26 +249,20 @@ rows = (
     if presentation
     else [list(panels)]
 )
-abbreviated: dict[str, str] = {}
+shown_grids = []
 for k, row in enumerate(rows):
-    shown_grid = components.show_figure(
-        figures.mt_significance_grids(
-            {name: panels[name] for name in row},
-            alpha=alpha,
-            title=f"{first.label}: row system significantly better than column system",
-        ),
-        key="mt_grids" if k == 0 else f"mt_grids_{k + 1}",
-        filename=f"mt_significance_{first.label}_{side}" + (f"_{k + 1}" if k else ""),
-    )
-    abbreviated.update(figures.shortened_names(shown_grid))
-if abbreviated:  # the legend of the abbreviated labels (hover and exports have them whole)
-    st.caption(
-        "Abbreviated: "
-        + "; ".join(
-            f"{components.escape_markdown(html.unescape(s))} = {components.escape_markdown(full)}"
-            for s, full in abbreviated.items()
+    shown_grids.append(
+        components.show_figure(
+            figures.mt_significance_grids(
+                {name: panels[name] for name in row},
+                alpha=alpha,
+                title=f"{first.label}: row system significantly better than column system",
+            ),
+            key="mt_grids" if k == 0 else f"mt_grids_{k + 1}",
+            filename=f"mt_significance_{first.label}_{side}" + (f"_{k + 1}" if k else ""),
         )
     )
+components.abbreviation_legend(*shown_grids)  # hover and exports have the names whole
 components.seed_caption(first.seed, n_resamples=n_resamples)
 if first.min_pvalue >= alpha:
     components.show_warnings(  # also stated in the report

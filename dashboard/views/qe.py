@@ -357,7 +357,8 @@ components.show_figure(
 st.subheader("Prediction correlations and Williams significance")
 w = result.williams
 side = tables.side_label(w.alternative)
-left, right = components.two_columns()
+# 16-30 systems do not fit half the page: the two matrices stacked, each full width
+left, right = components.two_columns(stack=not figures.fits_half_column(list(w.pvalue.index)))
 with left:
     components.show_figure(
         figures.correlation_heatmap(
@@ -374,14 +375,16 @@ with left:
         caption="Pearson correlation between QE systems' predictions",
     )
 with right:
-    components.show_figure(
-        figures.qe_williams_grid(
-            w,
-            alpha=alpha,
-            title=f"(b) Williams test, {side}, α = {alpha:g}",
-        ),
-        key="qe_grid",
-        filename="qe_williams_grid",
+    components.abbreviation_legend(
+        components.show_figure(
+            figures.qe_williams_grid(
+                w,
+                alpha=alpha,
+                title=f"(b) Williams test, {side}, α = {alpha:g}",
+            ),
+            key="qe_grid",
+            filename="qe_williams_grid",
+        )
     )
     components.table_downloads(
         result.pvalue,
