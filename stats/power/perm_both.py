@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from stats._core.budget import check_budget
 from stats._core.errors import StatsInputError
 from stats._core.validation import check_positive_int
 
@@ -202,6 +203,10 @@ def perm_both_power(
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     k, n_items = g.shape
     E.budget("PERM-BOTH power", n_simulations, n_resamples, sizes, width=7 * k)
+    check_budget(  # what E.budget does not count: the swap products and per-cell terms held
+        what="PERM-BOTH power",
+        memory=8.0 * n_simulations * (7 * n_resamples + 12 * k * max(sizes)) + 8.0 * _CHUNK,
+    )
     valid = np.isfinite(g)
     za, zb = _z(a, valid), _z(b, valid)
     lam, grid, f, top = _lambda_of(za[valid], zb[valid], g[valid], effects)

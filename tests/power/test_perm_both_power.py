@@ -68,3 +68,10 @@ def test_bad_input_names_the_argument():
         perm_both_power(a, b, gold, effect=5.0, n=10)
     with pytest.raises(StatsInputError, match="one shape"):
         perm_both_power(a, b[:, :5], gold, effect=0.1, n=10)
+
+
+def test_work_and_memory_refused_before_allocation():
+    a, b, gold = _data()
+    with pytest.raises(StatsInputError, match="PERM-BOTH power"):
+        perm_both_power(a, b, gold, effect=0.1, n=[10_000], n_simulations=100_000,
+                        n_resamples=100_000)
