@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import page_run
+from stats.metaeval.task_sets import average_difference_spread
 from stats.power import normal_mde, williams_grid_power
 
 #: the power the note reports the MDE at
@@ -112,3 +113,21 @@ def human_mde_note(gold, pairs, alpha: float) -> str:
         spread = np.sqrt(1.0 / na + 1.0 / nb)
     return mde_pairs_note(significant=pairs["combined"].to_numpy() != 0, spreads=spread,
                           alpha=alpha, unit="z", what="pairs the humans do not separate")
+
+
+def leaderboard_mde_note(result, alpha: float) -> str:
+    """:func:`mde_pairs_note` for a task-set leaderboard (``result``: a
+    :class:`stats.metaeval.task_sets.TaskSetResult`): each pair of metrics' spread is that of
+    the difference of their weighted averages over the bootstrap resamples
+    (:func:`stats.metaeval.task_sets.average_difference_spread`); a pair is significant when
+    either direction's p is below ``alpha``. Nothing without bootstrap resamples."""
+    metrics = list(result.statistic.index)
+    spread = average_difference_spread(result.tasks, result.weights, metrics)
+    if spread is None or len(metrics) < 2:
+        return ""
+    p = result.pvalue.reindex(index=metrics, columns=metrics).to_numpy(dtype=float)
+    sig = (p < alpha) | (p.T < alpha)
+    upper = np.triu_indices(len(metrics), k=1)  # each pair once
+    return mde_pairs_note(significant=sig[upper], spreads=spread.to_numpy()[upper], alpha=alpha,
+                          unit="(weighted average)",
+                          what="metric pairs not significantly different")

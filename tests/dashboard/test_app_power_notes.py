@@ -6,6 +6,7 @@ those of stats.power on the same results (a second path to the same value)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from dashboard.components import power_note
 from stats import systems_table
@@ -77,3 +78,45 @@ def test_metrics_williams_grid_mde(app_test):
     assert_no_exception(at)
     note = [c for c in _captions(at) if c.startswith("Metric pairs not significant")]
     assert len(note) == 1 and "Williams test" in note[0] and " r (median" in note[0]
+
+
+def test_leaderboard_mde(app_test):
+    at = app_test("views/leaderboard.py", timeout=120)
+    at.session_state["board_resamples"] = 200
+    at.run()
+    assert_no_exception(at)
+    note = [c for c in _captions(at) if c.startswith("Metric pairs not significantly different")]
+    assert len(note) == 1 and "80% power" in note[0] and "(weighted average)" in note[0]
+
+
+def test_leaderboard_note_from_the_spread_of_paired_differences(monkeypatch):
+    """Two tasks, three metrics; the pairs' spreads from the bootstrap resamples combined as
+    the weighted average is, checked against a plain second computation."""
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from stats.metaeval.task_sets import average_difference_spread
+
+    gen = np.random.default_rng(1)
+    metrics = ["m1", "m2", "m3"]
+    tasks = tuple(
+        SimpleNamespace(task=SimpleNamespace(range=rng_),
+                        bootstrap={m: gen.normal(0.5, 0.05, 50) for m in metrics})
+        for rng_ in ((-1.0, 1.0), (0.0, 1.0))
+    )
+    weights = (0.25, 0.75)
+    spread = average_difference_spread(tasks, weights, metrics)
+    plain = {m: sum(w * (t.bootstrap[m] - t.task.range[0]) / (t.task.range[1] - t.task.range[0])
+                    for t, w in zip(tasks, weights, strict=True)) for m in metrics}
+    assert spread.at["m1", "m3"] == pytest.approx(np.std(plain["m1"] - plain["m3"]))
+    pvalue = pd.DataFrame([[np.nan, 0.01, 0.3], [np.nan, np.nan, 0.2], [np.nan] * 3],
+                          index=metrics, columns=metrics)
+    result = SimpleNamespace(statistic=pd.Series([3.0, 2.0, 1.0], index=metrics),
+                             pvalue=pvalue, tasks=tasks, weights=weights)
+    shown = []
+    monkeypatch.setattr(power_note.st, "caption", shown.append)
+    monkeypatch.setattr(power_note.page_run, "record_note", lambda *a: None)
+    text = power_note.leaderboard_mde_note(result, 0.05)
+    mdes = normal_mde(se=np.array([spread.at["m1", "m3"], spread.at["m2", "m3"]]))
+    assert "(2)" in text and f"{np.median(mdes):.3g} (weighted average)" in text
