@@ -6,6 +6,7 @@ of the size that matters. The Power page simulates it at other sizes."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -131,3 +132,23 @@ def leaderboard_mde_note(result, alpha: float) -> str:
     return mde_pairs_note(significant=sig[upper], spreads=spread.to_numpy()[upper], alpha=alpha,
                           unit="(weighted average)",
                           what="metric pairs not significantly different")
+
+
+def qe_wmt_mde_note(tests, adjusted, predictions, gold, alpha: float) -> str:
+    """:func:`williams_mde_note` for a QE shared-task grid of one language pair when its test
+    is Williams (Pearson): the grid's Williams tests again (:func:`stats.williams_all_pairs`
+    of ``predictions`` and ``gold``, as :func:`stats.qe.wmt.qe_pair_tests` runs them), only
+    the cells the grid shows (``adjusted`` not NaN). PERM-BOTH grids (Spearman, Kendall) get
+    no note: :func:`stats.power.perm_both_power` is Pearson's."""
+    if tests.test != "williams":
+        return ""
+    from stats._core.errors import DegenerateInputWarning
+    from stats.metaeval.williams import williams_all_pairs
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateInputWarning)  # the grid already said so
+        w = williams_all_pairs(predictions.astype(float), np.asarray(gold, dtype=float),
+                               sign_align=False)
+    # cells the grid does not show count as significant: they are left out of the note
+    shown = adjusted.lt(alpha) | adjusted.isna()
+    return williams_mde_note(w, shown, alpha, what="system pairs not significant")

@@ -5,6 +5,8 @@ those of stats.power on the same results (a second path to the same value)."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -120,3 +122,34 @@ def test_leaderboard_note_from_the_spread_of_paired_differences(monkeypatch):
     text = power_note.leaderboard_mde_note(result, 0.05)
     mdes = normal_mde(se=np.array([spread.at["m1", "m3"], spread.at["m2", "m3"]]))
     assert "(2)" in text and f"{np.median(mdes):.3g} (weighted average)" in text
+
+
+def test_qe_wmt_williams_grid_mde(app_test):
+    from stats.metaeval.williams import williams_all_pairs
+    from stats.power import williams_grid_power as grid_power
+    from stats.qe.wmt import compare_qe_systems
+    from stats.readers.qe_wmt import read_qe_exclude, read_qe_submissions, read_qe_wmt_gold
+    from tests._qe_wmt_data import generate
+    from tests.dashboard.test_app_qe_wmt import _uploads
+
+    d = generate()
+    at = app_test("views/qe.py")
+    at.session_state["qe_wmt_resamples"] = 100
+    at.run()
+    at.file_uploader(key="qe_upload").set_value(_uploads(d, word=False)).run()
+    at.radio(key="qe_wmt_primary").set_value("pearson").run()  # the Williams grid
+    assert_no_exception(at)
+    note = [c for c in _captions(at) if c.startswith("System pairs not significant")]
+    assert len(note) == 1 and "Williams test" in note[0]
+    lp = compare_qe_systems(
+        read_qe_submissions([("s.zip", d["zip"])]),
+        read_qe_wmt_gold(d["gold"].encode(), name="g"),
+        exclude=read_qe_exclude(d["exclude"].encode(), name="x"),
+        n_resamples=100, tests=False, rng=12345,
+    ).language_pairs["en-de"]
+    w = williams_all_pairs(lp.predictions.astype(float), lp.gold.to_numpy(float),
+                           sign_align=False)
+    mde = grid_power(w, alpha=0.05).to_numpy()
+    # the note's range lies within the Williams MDEs of the language pair's tested cells
+    low, high = map(float, re.search(r"median; ([\d.e-]+) to ([\d.e-]+)\)", note[0]).groups())
+    assert np.nanmin(mde) * 0.995 <= low <= high <= np.nanmax(mde) * 1.005
