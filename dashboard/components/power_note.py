@@ -6,11 +6,15 @@ of the size that matters. The Power page simulates it at other sizes."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
-from stats.power import normal_mde
+from dashboard import page_run
+from stats.metaeval.task_sets import average_difference_spread
+from stats.power import normal_mde, williams_grid_power
 
 #: the power the note reports the MDE at
 NOTE_POWER = 0.8
@@ -44,30 +48,55 @@ def mde_note(*, pvalue: float, alpha: float, differences=None, spread: float | N
     text = mde_text(pvalue=pvalue, alpha=alpha, spread=spread, unit=unit,
                     alternative=alternative)
     if text:
-        st.caption(text)
+        _show(text)
     return text
 
 
-def mde_pairs_note(*, significant, spreads, alpha: float, unit: str = "",
-                   what: str = "pairs not significant") -> str:
+def _show(text: str) -> None:
+    """The caption on the page and the same line in the page's report."""
+    st.caption(text)
+    page_run.record_note(f"power_mde_{text[:60]}", "note", text)
+
+
+def mde_pairs_note(*, significant, spreads=None, mdes=None, alpha: float, unit: str = "",
+                   what: str = "pairs not significant",
+                   method: str = "normal approximation") -> str:
     """One caption for a table of pairs: the median minimum detectable effect at 80% power
-    (:func:`stats.power.normal_mde` of each pair's spread) over the pairs that are not
-    significant (``significant`` False). Returns the text shown ("" when none)."""
-    sig = np.asarray(significant, dtype=bool)
-    spread = np.asarray(spreads, dtype=float)
-    mde = normal_mde(se=spread[~sig], alpha=alpha, power=NOTE_POWER)
-    mde = np.asarray(mde, dtype=float)
+    over the pairs that are not significant (``significant`` False): each pair's ``mdes``, or
+    :func:`stats.power.normal_mde` of its ``spreads`` (the standard error of its difference);
+    ``method`` names how they were found. Also recorded in the page's report. Returns the text
+    shown ("" when none)."""
+    sig = np.asarray(significant, dtype=bool).ravel()
+    if mdes is None:
+        mdes = normal_mde(se=np.asarray(spreads, dtype=float).ravel(), alpha=alpha,
+                          power=NOTE_POWER)
+    mde = np.asarray(mdes, dtype=float).ravel()[~sig]
     mde = mde[np.isfinite(mde)]
     if not mde.size:
         return ""
     text = (
-        f"{what.capitalize()} ({mde.size}): the test would detect a difference of about "
+        f"{what[:1].upper() + what[1:]} ({mde.size}): the test would detect a difference of about "
         f"{float(np.median(mde)):.3g}{' ' + unit if unit else ''} (median; "
         f"{float(mde.min()):.3g} to {float(mde.max()):.3g}) with {NOTE_POWER:.0%} power at "
-        f"α = {alpha:g} (minimum detectable effect, normal approximation)."
+        f"α = {alpha:g} (minimum detectable effect, {method})."
     )
-    st.caption(text)
+    _show(text)
     return text
+
+
+def williams_mde_note(result, significant, alpha: float, *,
+                      what: str = "pairs not significant") -> str:
+    """:func:`mde_pairs_note` for a Williams grid (``result``: a
+    :class:`stats.WilliamsMatrixResult`; ``significant`` its cells significant as the page
+    colours them): each tested cell's smallest difference in r detected with 80% power
+    (:func:`stats.power.williams_grid_power`); untested cells have none."""
+    mdes = williams_grid_power(result, alpha=alpha, power=NOTE_POWER)
+    if isinstance(significant, pd.DataFrame):  # cell by cell, whatever the order
+        significant = significant.reindex(index=mdes.index, columns=mdes.columns,
+                                          fill_value=False)
+    return mde_pairs_note(significant=np.asarray(significant, dtype=bool), mdes=mdes.to_numpy(),
+                          alpha=alpha, unit="r", what=what,
+                          method="noncentral-t approximation of the Williams test")
 
 
 def human_mde_note(gold, pairs, alpha: float) -> str:
@@ -85,3 +114,41 @@ def human_mde_note(gold, pairs, alpha: float) -> str:
         spread = np.sqrt(1.0 / na + 1.0 / nb)
     return mde_pairs_note(significant=pairs["combined"].to_numpy() != 0, spreads=spread,
                           alpha=alpha, unit="z", what="pairs the humans do not separate")
+
+
+def leaderboard_mde_note(result, alpha: float) -> str:
+    """:func:`mde_pairs_note` for a task-set leaderboard (``result``: a
+    :class:`stats.metaeval.task_sets.TaskSetResult`): each pair of metrics' spread is that of
+    the difference of their weighted averages over the bootstrap resamples
+    (:func:`stats.metaeval.task_sets.average_difference_spread`); a pair is significant when
+    either direction's p is below ``alpha``. Nothing without bootstrap resamples."""
+    metrics = list(result.statistic.index)
+    spread = average_difference_spread(result.tasks, result.weights, metrics)
+    if spread is None or len(metrics) < 2:
+        return ""
+    p = result.pvalue.reindex(index=metrics, columns=metrics).to_numpy(dtype=float)
+    sig = (p < alpha) | (p.T < alpha)
+    upper = np.triu_indices(len(metrics), k=1)  # each pair once
+    return mde_pairs_note(significant=sig[upper], spreads=spread.to_numpy()[upper], alpha=alpha,
+                          unit="(weighted average)",
+                          what="metric pairs not significantly different")
+
+
+def qe_wmt_mde_note(tests, adjusted, predictions, gold, alpha: float) -> str:
+    """:func:`williams_mde_note` for a QE shared-task grid of one language pair when its test
+    is Williams (Pearson): the grid's Williams tests again (:func:`stats.williams_all_pairs`
+    of ``predictions`` and ``gold``, as :func:`stats.qe.wmt.qe_pair_tests` runs them), only
+    the cells the grid shows (``adjusted`` not NaN). PERM-BOTH grids (Spearman, Kendall) get
+    no note: :func:`stats.power.perm_both_power` is Pearson's."""
+    if tests.test != "williams":
+        return ""
+    from stats._core.errors import DegenerateInputWarning
+    from stats.metaeval.williams import williams_all_pairs
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateInputWarning)  # the grid already said so
+        w = williams_all_pairs(predictions.astype(float), np.asarray(gold, dtype=float),
+                               sign_align=False)
+    # cells the grid does not show count as significant: they are left out of the note
+    shown = adjusted.lt(alpha) | adjusted.isna()
+    return williams_mde_note(w, shown, alpha, what="system pairs not significant")

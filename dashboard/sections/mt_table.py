@@ -14,6 +14,7 @@ from functools import partial
 import streamlit as st
 
 from dashboard import components, export, page_run, tables
+from dashboard.components.power_note import mde_pairs_note
 from dashboard.data import mt_systems
 from dashboard.sections import mt_options
 
@@ -166,6 +167,10 @@ def section(
         "With the same seed sacreBLEU gives the same p-values (μ and CI up to its float32 "
         "rounding), except for a copy of the baseline: p = 1 here, 1/(R + 1) in sacreBLEU."
     )
+    significant = result.significant(alpha)
+    for m in result.metrics if result.spread is not None else ():  # MDE beside "no †"
+        mde_pairs_note(significant=significant[m].iloc[1:], spreads=result.spread[m].iloc[1:],
+                       alpha=alpha, unit=m, what=f"systems without † on {m}")
 
 
 def _score_format(values) -> str:

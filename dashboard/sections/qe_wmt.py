@@ -13,6 +13,7 @@ from functools import partial
 import streamlit as st
 
 from dashboard import components, figures, page_run
+from dashboard.components.power_note import qe_wmt_mde_note
 from dashboard.data import qe_wmt as data
 from dashboard.figures import qe_wmt as figs
 from dashboard.tables.qe import qe_all_pairs
@@ -154,6 +155,7 @@ def sentence_section(
         return
     with right:
         _grid(tests, adjusted, rank, lp=lp, alpha=alpha, correction=correction, key="qe_wmt_grid")
+        qe_wmt_mde_note(tests, adjusted, r.predictions, r.gold, alpha)
     components.seed_caption(seed, n_resamples=n_resamples)
 
     others = [m for m in MEASURES if m != primary]
@@ -196,6 +198,7 @@ def sentence_section(
         correction=correction,
         key="qe_wmt_grid_other",
     )
+    qe_wmt_mde_note(tests_o, adjusted_o, r.predictions, r.gold, alpha)
     _predictions(r, board, lp=lp)
 
 

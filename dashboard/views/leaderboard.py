@@ -13,6 +13,7 @@ from functools import partial
 import streamlit as st
 
 from dashboard import components, page_run
+from dashboard.components.power_note import leaderboard_mde_note
 from dashboard.data import leaderboard, samples
 from dashboard.figures.leaderboard import ranking_dots
 from dashboard.sections.metrics_choice import outliers_upload
@@ -203,6 +204,7 @@ st.caption(
 )
 with st.container(key="board_table_box"):
     components.show_table(table, key="board_table", filename="leaderboard", float_format="%.4f")
+leaderboard_mde_note(result, alpha)  # MDE beside the pairs not separated
 
 st.subheader("One task")
 names = [

@@ -12,6 +12,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import components, export, figures, page_settings, tables, view_state
+from dashboard.components.power_note import williams_mde_note
 from dashboard.data import qe, samples
 from dashboard.data import qe_wmt as qe_wmt_data
 from dashboard.sections import qe_wmt
@@ -400,6 +401,7 @@ st.caption(
     f"labels ({side} Williams test, df = n - 3 = {w.df}); darker = smaller p; grey = tested, "
     f"not significant."
 )
+williams_mde_note(w, significant, alpha, what="QE system pairs not significant")
 st.info(figures.QE_WINS_NOT_A_RANKING, icon=":material/info:")
 
 # ---- post-edit rate ----

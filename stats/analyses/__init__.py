@@ -206,6 +206,7 @@ _LAZY.update(
 __all__ += ["paired_rankings", "read_human_ratings", "wmt_gold", "is_wmt_human_file"]
 
 # ---- power and sample size (stats.analyses.power) ----
-_POWER = ("PowerAnalysis", "power_analysis", "power_from_statistics", "human_power_analysis")
+_POWER = ("PowerAnalysis", "power_analysis", "power_from_statistics", "human_power_analysis",
+          "metrics_power_analysis")
 _LAZY.update({n: ".power" for n in _POWER})
 __all__ += list(_POWER)

@@ -28,6 +28,7 @@ __all__ = [
     "PowerAnalysis",
     "default_sizes",
     "human_power_analysis",
+    "metrics_power_analysis",
     "power_analysis",
     "power_from_statistics",
 ]
@@ -259,4 +260,59 @@ def human_power_analysis(
     return PowerAnalysis(
         result=result, baseline=baseline, system=system, label=protocol,
         higher_is_better=True, n_segments=len(both), read_as=read_as,
+    )
+
+
+def metrics_power_analysis(
+    sources,
+    *,
+    system: str,
+    baseline: str,
+    effect,
+    n=None,
+    lp: str | None = None,
+    gold: str | None = None,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    n_simulations: int = 200,
+    n_resamples: int = 200,
+    rng=None,
+) -> PowerAnalysis:
+    """PERM-BOTH power of two metrics against humans (:func:`stats.power.perm_both_power`)
+    from meta-evaluation files as :func:`stats.readers.meta.read_meta_eval` reads them (MTME
+    folders, long or wide score files with human scores): metric ``system`` hypothesised to
+    correlate better with the humans (gold type ``gold``) than ``baseline`` by ``effect`` (Pearson
+    r, segment level) in language pair ``lp`` (default: the only one). ``n``: items per
+    simulated data set (default :func:`default_sizes` of the observed items)."""
+    from stats.power.perm_both import perm_both_power
+    from stats.readers.meta import read_meta_eval
+
+    files = list(sources) if isinstance(sources, (list, tuple)) else [sources]
+    data = read_meta_eval(*files)
+    lps = data.language_pairs
+    if lp is None:
+        if len(lps) != 1:
+            raise StatsInputError(f"lp: the files hold {len(lps)} language pairs "
+                                  f"({', '.join(lps)}); choose one")
+        lp = lps[0]
+    elif lp not in lps:
+        raise StatsInputError(f"lp: unknown language pair {lp!r}; present: {', '.join(lps)}")
+    table = data.table(lp, gold=data.choose_gold(gold))
+    if table.metrics is None or table.gold is None:
+        raise StatsInputError(f"{lp}: PERM-BOTH power needs segment scores; the files give "
+                              "system-level scores only")
+    for arg, name in (("system", system), ("baseline", baseline)):
+        if name not in table.metrics:
+            raise StatsInputError(f"{arg}: unknown metric {name!r} in {lp}; metrics: "
+                                  f"{', '.join(table.metrics)}")
+    if system == baseline:
+        raise StatsInputError(f"system and baseline are the same metric, {system!r}")
+    sizes = default_sizes(table.n_items) if n is None else n
+    result = perm_both_power(table.metrics[system], table.metrics[baseline], table.gold,
+                             effect=effect, n=sizes, alpha=alpha, power=power,
+                             n_simulations=n_simulations, n_resamples=n_resamples, rng=rng)
+    return PowerAnalysis(
+        result=result, baseline=baseline, system=system, label=f"Pearson r with {table.gold_name}",
+        higher_is_better=True, n_segments=table.n_items,
+        read_as=f"{data.read_as}; {lp}: {len(table.systems)} systems x {table.n_items} items",
     )

@@ -6,6 +6,12 @@ Examples::
         --n 100 200 500 --test signed-rank
     python -m stats power --ref ref.txt --hyp A.txt B.txt --baseline A --system B \\
         --effect 1 --n 500 1000 2000 --test paired-bootstrap
+    python -m stats power --metrics scores.tsv --system COMET --baseline BLEU \\
+        --effect 0.05 0.1 --n 100 500 --test perm-both
+
+``--metrics`` takes what ``meta-eval --data`` takes (metric and human scores): PERM-BOTH power
+of metric ``--system`` over metric ``--baseline`` against the humans, the effect a difference
+in Pearson r (segment level; :func:`stats.power.perm_both_power`).
 
 JSON output: the settings, ``power`` (one value per ``--n``, in order, for the first
 ``--effect``), ``mde`` (the effect detected with ``--power`` (80%) power at each n),
@@ -49,12 +55,18 @@ def add_parser(subparsers) -> None:
             "TER from text: paired-bootstrap, approximate-randomization."
         ),
     )
-    src = p.add_argument_group("input (--ref/--hyp, --scores or --human)")
+    src = p.add_argument_group("input (--ref/--hyp, --scores, --human or --metrics)")
     add_system_outputs(src, wmt_scores=True)
     src.add_argument("--human", nargs="+", metavar="FILE",
                      help="human evaluation files as `human` reads them (Appraise ESA/DA "
                      "exports, MQM, DA segment files): the ranking's test, signed-rank by "
                      "domain with Stouffer's combination; --n is items per domain")
+    src.add_argument("--metrics", nargs="+", metavar="FILE",
+                     help="metric and human scores as `meta-eval --data` reads them: PERM-BOTH "
+                     "power of metric --system over metric --baseline (effect: difference in "
+                     "Pearson r with the humans)")
+    src.add_argument("--gold", metavar="NAME",
+                     help="with --metrics: the human score type when the files hold several")
     src.add_argument("--documents", nargs="+", default=[], metavar="FILE",
                      help="with --human: WMT documents files giving the domains")
     src.add_argument("--score-metric", metavar="NAME",
@@ -71,8 +83,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--n", type=int, nargs="+", metavar="N",
                    help="sample sizes (segments per simulated data set); default five from a "
                    "tenth to twice the observed number")
-    p.add_argument("--test", choices=list(POWER_TESTS), default=None,
-                   help="default: t for --scores, paired-bootstrap for --ref/--hyp")
+    p.add_argument("--test", choices=[*POWER_TESTS, "perm-both"], default=None,
+                   help="default: t for --scores, paired-bootstrap for --ref/--hyp, "
+                   "perm-both for --metrics (its only test)")
     p.add_argument("--alpha", type=float, default=0.05, help="level of the test (default 0.05)")
     p.add_argument("--alternative", choices=["two-sided", "greater"], default="two-sided",
                    help="greater: H1 system better (default two-sided)")
@@ -103,9 +116,17 @@ def _check(args: argparse.Namespace) -> None:
     if args.n and min(args.n) < 2:
         raise StatsInputError(f"--n must be at least 2; got {min(args.n)}")
     given = [f for f, v in (("--scores", args.scores), ("--ref/--hyp", args.ref or args.hyp),
-                            ("--human", args.human)) if v]
+                            ("--human", args.human), ("--metrics", args.metrics)) if v]
     if len(given) > 1:
         raise StatsInputError(f"give one input: {' or '.join(given)}, not both")
+    if args.metrics:
+        if args.test not in (None, "perm-both"):
+            raise StatsInputError(f"--metrics runs PERM-BOTH; got --test {args.test}")
+        return
+    if args.test == "perm-both":
+        raise StatsInputError("--test perm-both is for --metrics (two metrics against humans)")
+    if args.gold:
+        raise StatsInputError("--gold is for --metrics")
     if args.human:
         if args.test not in (None, "signed-rank"):
             raise StatsInputError(
@@ -132,7 +153,15 @@ def run(args: argparse.Namespace) -> str:
         test=args.test, alpha=args.alpha, alternative=args.alternative, power=args.power,
         n_simulations=args.simulations, n_resamples=args.resamples, rng=args.seed, lp=args.lp,
     )
-    if args.human:
+    if args.metrics:
+        from ..analyses import metrics_power_analysis
+
+        analysis = metrics_power_analysis(
+            args.metrics, system=args.system, baseline=args.baseline, effect=args.effect, n=args.n,
+            lp=args.lp, gold=args.gold, alpha=args.alpha, power=args.power,
+            n_simulations=args.simulations, n_resamples=args.resamples, rng=args.seed,
+        )
+    elif args.human:
         from ..analyses import human_power_analysis
 
         analysis = human_power_analysis(

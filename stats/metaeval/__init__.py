@@ -60,6 +60,7 @@ _LAZY = {
     "average_correlations": ".task_sets",
     "average_pvalues": ".task_sets",
     "average_confidence_intervals": ".task_sets",
+    "average_difference_spread": ".task_sets",
     "average_ranks": ".task_sets",
     "combine_tasks": ".task_sets",
     "correlation_range": ".task_sets",

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -77,6 +78,7 @@ __all__ = [
     "average_correlations",
     "average_pvalues",
     "average_confidence_intervals",
+    "average_difference_spread",
     "average_ranks",
     "combine_tasks",
     "correlation_range",
@@ -626,16 +628,40 @@ def average_confidence_intervals(
     alpha = (1 - confidence_level) / 2
     rows = {}
     for m in average.index:
-        total = np.zeros(n)
-        for o, w in zip(outcomes, weights, strict=True):
-            lo, hi = o.task.range
-            total += w * (np.asarray(o.bootstrap[m][:n], dtype=float) - lo) / (hi - lo)
+        total = _average_resamples(outcomes, weights, m, n)
         with np.errstate(invalid="ignore"):
             ok = total[~np.isnan(total)]
         rows[m] = (
             (np.quantile(ok, alpha), np.quantile(ok, 1 - alpha)) if ok.size else (np.nan, np.nan)
         )
     return pd.DataFrame.from_dict(rows, orient="index", columns=["low", "high"])
+
+
+def _average_resamples(outcomes, weights, m, n: int) -> np.ndarray:
+    """Metric ``m``'s weighted average in each of the first ``n`` bootstrap resamples."""
+    total = np.zeros(n)
+    for o, w in zip(outcomes, weights, strict=True):
+        lo, hi = o.task.range
+        total += w * (np.asarray(o.bootstrap[m][:n], dtype=float) - lo) / (hi - lo)
+    return total
+
+
+def average_difference_spread(
+    outcomes: Sequence[TaskOutcome], weights: Sequence[float], metrics: Sequence[str]
+) -> pd.DataFrame | None:
+    """Standard deviation over the bootstrap resamples of the difference of two metrics'
+    weighted averages, combined resample by resample as :func:`average_confidence_intervals`
+    combines them (the same items for every metric of a task): each pair's standard error,
+    from which a page states the minimum detectable effect. ``metrics`` x ``metrics``; None
+    when a task has no bootstrap resamples."""
+    if not outcomes or any(o.bootstrap is None for o in outcomes):
+        return None
+    n = min(len(next(iter(o.bootstrap.values()))) for o in outcomes)
+    totals = np.column_stack([_average_resamples(outcomes, weights, m, n) for m in metrics])
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a pair without resamples: NaN
+        spread = np.nanstd(totals[:, :, None] - totals[:, None, :], axis=0)
+    return pd.DataFrame(spread, index=list(metrics), columns=list(metrics))
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -90,6 +90,10 @@ class SystemsTableResult(StatisticPvalue):
         Direction of each metric (False for TER).
     signatures : dict
         sacrebleu signature of each metric (``""`` for segment scores).
+    spread : DataFrame or None
+        Standard deviation of the bootstrap differences :math:`S_{sys,r} - S_{b,r}` (same
+        resamples for every system; NaN for the baseline): the standard error of the
+        difference, from which a page states the minimum detectable effect.
     """
 
     statistic: pd.DataFrame
@@ -109,6 +113,7 @@ class SystemsTableResult(StatisticPvalue):
     n_segments: dict
     higher_is_better: dict
     signatures: dict
+    spread: pd.DataFrame | None = None
 
     @property
     def min_pvalue(self) -> float:
@@ -195,6 +200,7 @@ def _one_metric(data: SegmentStatistics, b: int, *, test, n_resamples, n_ci_resa
         null = diffs - diffs.mean(axis=0)
         counts = (null > obs + tol).sum(axis=0)
         mean, half = _ci_half_width(scores, confidence_level)
+        spread = np.std(scores - scores[:, [b]], axis=0)
     else:
         counts = np.zeros(k)
         c = _swap_chunk(chunk_size, n_resamples, n, max(n, k * d))
@@ -217,6 +223,7 @@ def _one_metric(data: SegmentStatistics, b: int, *, test, n_resamples, n_ci_resa
         scores = _bootstrap_system_scores(data, s2, dtype, n_ci_resamples, gen, chunk_size,
                                           part(0.8, 0.95), (0.0, 1.0), jobs, integer_draws=True)
         mean, half = _ci_half_width(scores, confidence_level)
+        spread = np.std(scores - scores[:, [b]], axis=0)
         # sacreBLEU bootstraps the baseline with a fresh generator of the same seed
         base = data.subset([data.systems[b]])
         s2b, dtype_b = _stacked(base)
@@ -231,7 +238,8 @@ def _one_metric(data: SegmentStatistics, b: int, *, test, n_resamples, n_ci_resa
     pvalue[b] = np.nan
     stat = np.abs(np.asarray(data.corpus_scores, dtype=float) - data.corpus_scores[b])
     stat[b] = np.nan
-    return stat, pvalue, mean, half
+    spread[b] = np.nan
+    return stat, pvalue, mean, half, spread
 
 
 def _check_data(data) -> list[SegmentStatistics]:
@@ -375,16 +383,18 @@ def systems_table(
                      n_resamples=n_resamples + (n_ci if test != "paired-bootstrap" else 0),
                      n_segments=item.n_segments, n_systems=item.n_systems,
                      n_pairs=item.n_systems - 1, memory=8.0 * (n_resamples + n_ci) * 3 * len(order))
-    columns: dict[str, dict] = {name: {} for name in ("statistic", "pvalue", "score", "mean", "ci")}
+    columns: dict[str, dict] = {
+        name: {} for name in ("statistic", "pvalue", "score", "mean", "ci", "spread")
+    }
     for i, item in enumerate(items):
         aligned = item.subset(order)
-        stat, pvalue, mean, half = _one_metric(
+        stat, pvalue, mean, half, spread = _one_metric(
             aligned, 0, test=test, n_resamples=n_resamples, n_ci_resamples=n_ci,
             confidence_level=confidence_level, gen0=gen0, chunk_size=chunk_size, jobs=jobs,
             progress=progress, span=(i / len(items), (i + 1) / len(items)),
         )
         for name, values in zip(
-            columns, (stat, pvalue, aligned.corpus_scores, mean, half), strict=True
+            columns, (stat, pvalue, aligned.corpus_scores, mean, half, spread), strict=True
         ):
             columns[name][item.label] = np.asarray(values, dtype=float)
     if progress is not None:

@@ -7,7 +7,8 @@ segments, items or raters would it take?
   and approximate randomization with segments resampled;
 - human rankings by domain (:mod:`.human`): signed-rank per domain, Stouffer-combined, with
   the number of items per domain;
-- two metrics against humans: the Williams test (:mod:`.williams`).
+- two metrics against humans: the Williams test (:mod:`.williams`) and PERM-BOTH
+  (:mod:`.perm_both`, by simulation over items).
 
 Definition (every simulated power): power at n = the share of simulated data sets of n items,
 drawn with replacement from the observed items with the difference shifted to the
@@ -35,6 +36,9 @@ _LAZY = {
     "paired_sample_size": ".paired",
     "paired_t_mde": ".paired",
     "paired_t_power": ".paired",
+    # perm_both
+    "DEFINITION_PERM_BOTH": ".perm_both",
+    "perm_both_power": ".perm_both",
     # williams
     "POWER": ".williams",
     "WilliamsPowerResult": ".williams",
