@@ -45,6 +45,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from stats._core.errors import StatsInputError
 
@@ -251,13 +253,19 @@ def is_qe_wmt_submission(text: str) -> bool:
     return qe_wmt_file_kind(text) in ("submission", "gold")
 
 
+#: rows parsed into Python lists before they become compact columns (bounds the memory of
+#: the per-row Python strings to one chunk)
+_CHUNK_ROWS = 1 << 16
+
+
 def _parse_rows(lines, start: int, label: str, *, gold: bool):
-    """Columns LP, METHOD (repeated values shared: one string each), SEGMENT_NUMBER, SCORE
-    and the hallucination marks of ``lines`` (an iterable, line ``start`` first, numbered
-    from 0)."""
+    """Columns LP, METHOD, SEGMENT_NUMBER (as :class:`pandas.Series` of strings, built a
+    chunk of rows at a time; repeated LP and METHOD values shared), SCORE and the
+    hallucination marks of ``lines`` (an iterable, line ``start`` first, numbered from 0)."""
     lp: list[str] = []
     method: list[str] = []
     sid: list[str] = []
+    chunks: tuple[list, list, list] = ([], [], [])
     score = array.array("d")
     hallu = bytearray()
     shared: dict[str, str] = {}
@@ -294,9 +302,29 @@ def _parse_rows(lines, start: int, label: str, *, gold: bool):
         sid.append(_norm_sid(parts[2]))  # one per row: not worth a shared entry
         score.append(value)
         hallu.append(h)
-    return lp, method, sid, np.frombuffer(score, dtype=float).copy(), np.frombuffer(
-        hallu, dtype=np.uint8
-    ).astype(bool)
+        if len(sid) == _CHUNK_ROWS:
+            for chunk, column in zip(chunks, (lp, method, sid), strict=True):
+                chunk.append(_strings(column))
+    for chunk, column in zip(chunks, (lp, method, sid), strict=True):
+        if column or not chunk:
+            chunk.append(_strings(column))
+    lp_, method_, sid_ = (c[0] if len(c) == 1 else pd.concat(c, ignore_index=True) for c in chunks)
+    return (
+        lp_,
+        method_,
+        sid_,
+        np.frombuffer(score, dtype=float).copy(),
+        np.frombuffer(hallu, dtype=np.uint8).astype(bool),
+    )
+
+
+def _strings(values: list) -> pd.Series:
+    """``values`` as a column of strings (the dtype pandas gives a list of strings: compact
+    ``str`` on pandas 3), the list emptied."""
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    values.clear()
+    return pd.Series(out)
 
 
 def _check_score(value: float, raw: str, column: str, label: str, line: int) -> None:
@@ -309,6 +337,29 @@ def _check_score(value: float, raw: str, column: str, label: str, line: int) -> 
 
 
 def _check_unique(frame: pd.DataFrame, keys: list[str], label: str) -> None:
+    # the keys as one integer code per row, sorted: a repeat is two equal neighbours (no hash
+    # table of every row's strings); the exact check below runs only when one is found
+    codes = np.zeros(len(frame), dtype=np.int64)
+    size = 1
+    for key in keys:
+        # pyarrow's dictionary encoding: no Python string per row (pandas' factorize of a
+        # pyarrow string column makes them)
+        encoded = pc.dictionary_encode(pa.chunked_array([pa.array(frame[key])]))
+        n_unique = len(encoded.chunk(0).dictionary) if encoded.num_chunks else 0
+        if size * n_unique >= 2**62:  # renumber before the product could overflow
+            codes, seen = pd.factorize(codes)
+            size = len(seen)
+        codes *= n_unique
+        at = 0
+        for chunk in encoded.iterchunks():  # one dictionary shared by every chunk
+            codes[at : at + len(chunk)] += chunk.indices.to_numpy(zero_copy_only=False)
+            at += len(chunk)
+        del encoded
+        size *= n_unique
+    codes.sort()
+    if not (codes[1:] == codes[:-1]).any():
+        return
+    del codes
     dup = frame.duplicated(keys)
     if dup.any():
         row = frame[dup].iloc[0]
@@ -329,9 +380,10 @@ def _read_one_submission(text: str, label: str) -> tuple[pd.DataFrame, dict]:
     header = [ln.strip() for ln in lines[:k]]
     rows = itertools.chain(lines[k:], rest)
     lp, method, sid, score, _ = _parse_rows(rows, k, label, gold=False)
-    if not lp:
+    if not len(lp):
         raise StatsInputError(f"{label}: no prediction rows")
     frame = pd.DataFrame({"lp": lp, "system": method, "sid": sid, "score": score})
+    del lp, method, sid
     _check_unique(frame, ["lp", "system", "sid"], label)
     meta = {
         "file": label,
@@ -367,10 +419,12 @@ def skip_reason(text: str) -> str | None:
     so that a bad row is named rather than skipped; other text is refused, not skipped."""
     if not text.strip():
         return "empty"
-    lines = [ln for ln in _rows(text) if ln.strip()]
+    if "\t" in text:
+        return None
+    # (no list of every line: the first 21 non-blank lines tell)
+    lines = list(itertools.islice(filter(str.strip, iter_splitlines(text)), _ROWLESS_LINES + 1))
     if (
-        "\t" not in text
-        and len(lines) <= _ROWLESS_LINES
+        len(lines) <= _ROWLESS_LINES
         and any(re.fullmatch(r"\s*\d[\d.,]*\s*", ln) for ln in lines)  # e.g. ensemble size
     ):
         return "header lines only, no prediction rows"
@@ -412,6 +466,8 @@ def _merge(frames: list[tuple[str, pd.DataFrame]]) -> tuple[pd.DataFrame, list[s
     item two files score differently is refused naming both files."""
     if not frames:
         return pd.DataFrame(columns=["lp", "system", "sid", "score"]), []
+    if len(frames) == 1:  # one file: no item twice (checked when it was read)
+        return frames[0][1], []
     files = [label for label, _ in frames]
     allrows = pd.concat([f.assign(_file=i) for i, (_, f) in enumerate(frames)], ignore_index=True)
     dup = allrows.duplicated(["lp", "system", "sid"], keep=False)
@@ -504,7 +560,10 @@ def read_qe_submissions(sources, *, names=None) -> QESubmissions:
         team, multi = submission_origin(label)
         frame["method"] = frame["system"]
         frame["team"] = team
-        frame["system"] = [system_label(team, multi, m) for m in frame["method"]]
+        codes, methods = pd.factorize(frame["method"])  # one label per method, not per row
+        labels = pd.Series([system_label(team, multi, m) for m in methods])
+        frame["system"] = labels.iloc[codes].reset_index(drop=True)
+        del codes
         for system in frame["system"].unique():
             headers.setdefault(system, meta)
         frames.append((label, frame))
