@@ -260,14 +260,17 @@ _CHUNK_ROWS = 1 << 16
 
 def _parse_rows(lines, start: int, label: str, *, gold: bool):
     """Columns LP, METHOD, SEGMENT_NUMBER (as :class:`pandas.Series` of strings, built a
-    chunk of rows at a time; repeated LP and METHOD values shared), SCORE and the
-    hallucination marks of ``lines`` (an iterable, line ``start`` first, numbered from 0)."""
+    chunk of rows at a time; repeated LP and METHOD values shared), SCORE, the
+    hallucination marks of ``lines`` (an iterable, line ``start`` first, numbered from 0),
+    and the segment numbers as int64 when every one is an integer (else None)."""
     lp: list[str] = []
     method: list[str] = []
     sid: list[str] = []
     chunks: tuple[list, list, list] = ([], [], [])
     score = array.array("d")
     hallu = bytearray()
+    ids = array.array("q")  # the segment numbers as integers, while every one is
+    numeric = True
     shared: dict[str, str] = {}
     for i, line in enumerate(lines, start):
         if not line.strip():
@@ -300,6 +303,9 @@ def _parse_rows(lines, start: int, label: str, *, gold: bool):
         for column, value_ in ((lp, parts[0].strip().lower()), (method, parts[1].strip())):
             column.append(shared.setdefault(value_, value_))
         sid.append(_norm_sid(parts[2]))  # one per row: not worth a shared entry
+        if numeric:
+            numeric = _INT_ID.fullmatch(sid[-1]) is not None
+            ids.append(int(sid[-1]) if numeric else 0)
         score.append(value)
         hallu.append(h)
         if len(sid) == _CHUNK_ROWS:
@@ -315,7 +321,12 @@ def _parse_rows(lines, start: int, label: str, *, gold: bool):
         sid_,
         np.frombuffer(score, dtype=float).copy(),
         np.frombuffer(hallu, dtype=np.uint8).astype(bool),
+        np.frombuffer(ids, dtype=np.int64).copy() if numeric else None,
     )
+
+
+#: a normalised integer segment number that fits in int64 (equal numbers, equal texts)
+_INT_ID = re.compile(r"-?\d{1,18}")
 
 
 def _strings(values: list) -> pd.Series:
@@ -336,12 +347,24 @@ def _check_score(value: float, raw: str, column: str, label: str, line: int) -> 
     check_value(value, column, label, line)
 
 
-def _check_unique(frame: pd.DataFrame, keys: list[str], label: str) -> None:
+def _check_unique(
+    frame: pd.DataFrame, keys: list[str], label: str, ids: np.ndarray | None = None
+) -> None:
+    """Refuse an item (``keys``) twice. ``ids``: the last key's values as integers, when
+    every one is (equal integers, equal normalised ids)."""
     # the keys as one integer code per row, sorted: a repeat is two equal neighbours (no hash
     # table of every row's strings); the exact check below runs only when one is found
     codes = np.zeros(len(frame), dtype=np.int64)
     size = 1
-    for key in keys:
+    if ids is not None and len(ids):
+        low = int(ids.min())
+        span = int(ids.max()) - low + 1
+    for j, key in enumerate(keys):
+        if j == len(keys) - 1 and ids is not None and len(ids) and size * span < 2**62:
+            codes *= span
+            codes += ids
+            codes -= low
+            break
         # pyarrow's dictionary encoding: no Python string per row (pandas' factorize of a
         # pyarrow string column makes them)
         encoded = pc.dictionary_encode(pa.chunked_array([pa.array(frame[key])]))
@@ -379,12 +402,13 @@ def _read_one_submission(text: str, label: str) -> tuple[pd.DataFrame, dict]:
         )
     header = [ln.strip() for ln in lines[:k]]
     rows = itertools.chain(lines[k:], rest)
-    lp, method, sid, score, _ = _parse_rows(rows, k, label, gold=False)
+    lp, method, sid, score, _, ids = _parse_rows(rows, k, label, gold=False)
     if not len(lp):
         raise StatsInputError(f"{label}: no prediction rows")
     frame = pd.DataFrame({"lp": lp, "system": method, "sid": sid, "score": score})
     del lp, method, sid
-    _check_unique(frame, ["lp", "system", "sid"], label)
+    _check_unique(frame, ["lp", "system", "sid"], label, ids)
+    del ids
     meta = {
         "file": label,
         "disk_footprint": header[0] if k >= 2 else None,  # WMT21: two lines, no ensemble
@@ -648,7 +672,7 @@ def read_qe_wmt_gold(source: Source, *, name: str | None = None, lp: str | None 
         rest = iter_splitlines(text)
         lines = list(itertools.islice(rest, _HEADER_LINES + 1))
         k = _header_count(lines)
-        lps, _, sid, score, hallu = _parse_rows(
+        lps, _, sid, score, hallu, _ = _parse_rows(
             itertools.chain(lines[k:], rest), k, label, gold=True
         )
         frame = pd.DataFrame({"lp": lps, "sid": sid, "score": score, "hallucination": hallu})
