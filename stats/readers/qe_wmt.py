@@ -45,8 +45,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from stats._core.errors import StatsInputError
 
@@ -54,6 +52,7 @@ from ._archives import expand_sources
 from ._common import (
     Source,
     check_parse_memory,
+    factorize_strings,
     is_number,
     iter_splitlines,
     load_text,
@@ -365,19 +364,13 @@ def _check_unique(
             codes += ids
             codes -= low
             break
-        # pyarrow's dictionary encoding: no Python string per row (pandas' factorize of a
-        # pyarrow string column makes them)
-        encoded = pc.dictionary_encode(pa.chunked_array([pa.array(frame[key])]))
-        n_unique = len(encoded.chunk(0).dictionary) if encoded.num_chunks else 0
+        k, n_unique = factorize_strings(frame[key])
         if size * n_unique >= 2**62:  # renumber before the product could overflow
             codes, seen = pd.factorize(codes)
             size = len(seen)
         codes *= n_unique
-        at = 0
-        for chunk in encoded.iterchunks():  # one dictionary shared by every chunk
-            codes[at : at + len(chunk)] += chunk.indices.to_numpy(zero_copy_only=False)
-            at += len(chunk)
-        del encoded
+        codes += k
+        del k
         size *= n_unique
     codes.sort()
     if not (codes[1:] == codes[:-1]).any():
