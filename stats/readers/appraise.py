@@ -43,7 +43,14 @@ import pandas as pd
 
 from stats._core.errors import StatsInputError
 
-from ._common import LINE, Source, check_parse_memory, is_number, load_text
+from ._common import (
+    LINE,
+    Source,
+    check_parse_memory,
+    factorize_strings,
+    is_number,
+    load_text,
+)
 from ._limits import check_value_range
 from .documents import NO_DOMAIN, HumanRatings
 
@@ -221,13 +228,18 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
         keep &= ~doc_rows
     frame = frame[keep]
     # repeated judgements: the last by end time (file order breaks ties; NaN times sort first)
-    key = ["lp", "system", "document", "segment", "rater"]
-    ordered = frame.assign(_t=frame["_end"].fillna(-np.inf), _pos=np.arange(len(frame)))
-    ordered = ordered.sort_values(["_t", "_pos"], kind="stable")
     # (WMT22's make_rankings.py keeps every judgement: the segment mean takes them all)
-    last = ordered if layout != "general" else ordered.drop_duplicates(key, keep="last")
-    dropped["repeated judgements (kept the last)"] = len(frame) - len(last)
-    frame = last.sort_values("_pos").drop(columns=["_t", "_pos", "_end"]).reset_index(drop=True)
+    kept = np.ones(len(frame), dtype=bool)
+    if layout == "general":  # positions, not sorted copies of the table
+        n = len(frame)
+        order = np.lexsort((np.arange(n), frame["_end"].fillna(-np.inf).to_numpy()))
+        codes = _key_codes(frame, ["lp", "system", "document", "segment", "rater"])
+        _, last_rev = np.unique(codes[order][::-1], return_index=True)
+        kept[:] = False
+        kept[order[n - 1 - last_rev]] = True  # the last of each key in that order
+        del order, codes
+    dropped["repeated judgements (kept the last)"] = len(kept) - int(kept.sum())
+    frame = frame[kept].drop(columns=["_end"]).reset_index(drop=True)
     if frame.empty:
         raise StatsInputError(
             f"{label}: no judgements left after dropping quality-control items, tutorial and "
@@ -256,6 +268,20 @@ _LAYOUTS = {
     "general": "Appraise DA+SQM export (user, system, segment, type, source, target, score, "
     "document, ...)",
 }
+
+
+def _key_codes(frame: pd.DataFrame, key: list[str]) -> np.ndarray:
+    """One int64 code per row, equal where every column of ``key`` is equal."""
+    codes = np.zeros(len(frame), dtype=np.int64)
+    size = 1
+    for col in key:
+        k, n_unique = factorize_strings(frame[col])
+        if size * n_unique >= 2**62:  # renumber before the product could overflow
+            codes, seen = pd.factorize(codes)
+            size = len(seen)
+        codes = codes * n_unique + k
+        size *= n_unique
+    return codes
 
 
 def _per_value(column: pd.Series, test) -> np.ndarray:
