@@ -7,7 +7,7 @@ counted, and neither are the bytes read and decoded once by the raw input layer
 (:func:`stats.readers._common.decoded`, as a workflow hands a file to its reader). Peak memory is the kernel's
 high-water mark (``getrusage``'s ``ru_maxrss``), as ``/usr/bin/time -v`` reports it.
 
-Readers: Appraise ESA exports (with error-span JSON), WMT QE sentence-level submissions,
+Readers: Appraise ESA exports (with error-span JSON) and WMT22-23 DA+SQM DocLvl exports, WMT QE sentence-level submissions,
 word-level QE tag submissions, WMT segment-level metric scores (``read_wmt_scores``).
 
 Usage::
@@ -42,6 +42,23 @@ def write_appraise(path: Path, size: int, rng) -> None:
         row = (
             f'user{k % 40},sys{k % 15},{k % 2000},TGT,eng,deu,{rng.integers(0, 101)},'
             f'doc{k % 300}#seg,"{spans.replace(chr(34), chr(34) * 2)}",{1700000000 + k},'
+            f"{1700000060 + k}\n"
+        )
+        out.append(row)
+        total += len(row)
+        k += 1
+    path.write_text("".join(out))
+
+
+def write_appraise_doclvl(path: Path, size: int, rng) -> None:
+    """WMT22-23 DA+SQM DocLvl rows (11 fields): ..., score, docId, isDocScore, start, end."""
+    out = []
+    total = 0
+    k = 0
+    while total < size:
+        row = (
+            f"user{k % 40},sys{k % 15},{k % 2000},TGT,eng,deu,{rng.integers(0, 101)},"
+            f"doc{k % 300},{'True' if k % 20 == 0 else 'False'},{1700000000 + k},"
             f"{1700000060 + k}\n"
         )
         out.append(row)
@@ -97,6 +114,11 @@ READERS = {
     "appraise": (
         write_appraise,
         "export.csv",
+        "from stats.readers.appraise import read_appraise as read",
+    ),
+    "appraise doclvl": (
+        write_appraise_doclvl,
+        "WMT23.Appraise.DocLvl.csv",
         "from stats.readers.appraise import read_appraise as read",
     ),
     "qe submission": (

@@ -433,6 +433,26 @@ def check_parse_memory(n_chars: int, label: str) -> None:
     check_budget(what=f"reading {label}", memory=float(PARSE_MEMORY_FACTOR * n_chars))
 
 
+def factorize_strings(column: pd.Series) -> tuple[np.ndarray, int]:
+    """``pd.factorize(column)``'s codes (int64) and number of distinct values; a column of
+    pyarrow strings (pandas 3's ``str``) is encoded by pyarrow, without the Python string
+    per row that pandas' factorize of it makes."""
+    dtype = column.dtype
+    if not (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow") or column.hasnans:
+        codes, uniques = pd.factorize(column)
+        return codes.astype(np.int64, copy=False), len(uniques)
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    encoded = pc.dictionary_encode(pa.chunked_array([pa.array(column)]))
+    out = np.empty(len(column), dtype=np.int64)
+    at = 0
+    for chunk in encoded.iterchunks():  # one dictionary shared by every chunk
+        out[at : at + len(chunk)] = chunk.indices.to_numpy(zero_copy_only=False)
+        at += len(chunk)
+    return out, (len(encoded.chunk(0).dictionary) if encoded.num_chunks else 0)
+
+
 def text_lines(text: str):
     """The lines of ``text`` with their ``\\n`` ends, one at a time (as iterating over
     ``io.StringIO(text)`` gives them, without its copy of the text at 4 bytes a character)."""

@@ -33,16 +33,24 @@ The protocol is ESA when any row carries a non-empty error-span list, DA+SQM oth
 
 from __future__ import annotations
 
+import array
 import csv
-import io
 import re
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from stats._core.errors import StatsInputError
 
-from ._common import LINE, Source, check_parse_memory, is_number, load_text
+from ._common import (
+    LINE,
+    Source,
+    check_parse_memory,
+    factorize_strings,
+    is_number,
+    load_text,
+)
 from ._limits import check_value_range
 from .documents import NO_DOMAIN, HumanRatings
 
@@ -116,44 +124,13 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
     """
     text, label = load_text(source, name)
     check_parse_memory(len(text), label)
-    rows: list[list[str]] = []
-    lines: list[int] = []
-    reader = csv.reader(io.StringIO(text, newline=""))  # \r, \n or \r\n ends a row
-    try:
-        for row in reader:
-            if not row or not any(f.strip() for f in row):
-                continue
-            if not rows and not lines and _is_header(row):
-                lines.append(0)  # a header line: skipped
-                continue
-            if len(row) < 8:
-                raise StatsInputError(
-                    f"{label}, line {reader.line_num}: {len(row)} field(s); an Appraise export "
-                    "row has at least 8 (user, system, segment, type, source language, target "
-                    "language, score, document, ...)"
-                )
-            rows.append(row)
-            lines.append(reader.line_num)
-    except csv.Error as exc:
-        raise StatsInputError(f"{label}, line {reader.line_num}: not CSV ({exc})") from None
-    if not rows:
-        raise StatsInputError(f"{label}: no judgements (an empty Appraise export)")
-    layout = _layout(rows[0])
-    width = len(rows[0])
-    if layout != "general":
-        bad = next((i for i, r in enumerate(rows) if len(r) != width), None)
-        if bad is not None:
-            raise StatsInputError(
-                f"{label}, line {lines[bad + (1 if lines and lines[0] == 0 else 0)]}: "
-                f"{len(rows[bad])} fields; this file's first row has {width} ({_LAYOUTS[layout]})"
-            )
-    if layout == "wmt22-seg":  # no document field: an empty document, the times last
-        fixed = pd.DataFrame([[f.strip() for f in r[:7]] + [""] for r in rows], columns=_FIXED)
-    else:
-        fixed = pd.DataFrame([[f.strip() for f in r[:8]] for r in rows], columns=_FIXED)
-    if lines and lines[0] == 0:
-        lines = lines[1:]
-    line = np.asarray(lines, dtype=np.int64)
+    cols = _parse_columns(text, label)
+    line = cols.line
+    fixed: dict[str, pd.Series] = {}  # one array per column (no 2-D copy of them all)
+    for col in _FIXED:
+        fixed[col] = pd.Series(np.array(cols.fields[0], dtype=object), dtype=object, copy=False)
+        del cols.fields[0]
+    layout, width = cols.layout, cols.width
     required = ("user", "system", "segment") + (("document",) if layout != "wmt22-seg" else ())
     for col in required:
         empty = (fixed[col] == "").to_numpy()
@@ -169,44 +146,58 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
             "finite number"
         )
     check_value_range(score, "score (field 7)", label, line)
-    end = np.array(
-        [float(r[-1]) if len(r) >= 9 and _number(r[-1].strip()) else np.nan for r in rows]
-    ) if layout != "general" else np.array(
-        [float(r[-1]) if len(r) >= 10 and _number(r[-1].strip()) else np.nan for r in rows]
-    )  # fmt: skip
-    doc_rows = np.zeros(len(rows), dtype=bool)
+    end = cols.end
+    doc_rows = np.zeros(len(line), dtype=bool)
     if layout == "wmt22-doc":
-        flag = pd.Series([r[8].strip().lower() for r in rows])
-        odd = ~flag.isin(_BOOL).to_numpy()
+        flag = pd.Series(cols.flag, dtype=object)
+        codes, uniques = pd.factorize(flag)
+        lowered = np.array([u.strip().lower() for u in uniques], dtype=object)
+        odd = ~np.isin(lowered, _BOOL)[codes]
         if odd.any():
             i = int(np.flatnonzero(odd)[0])
             raise StatsInputError(
-                f"{label}, line {line[i]}, field 9 (isDocScore): {rows[i][8]!r} is not True "
+                f"{label}, line {line[i]}, field 9 (isDocScore): {flag.iloc[i]!r} is not True "
                 "or False"
             )
-        doc_rows = (flag == "true").to_numpy()
-    spans = layout == "general" and any(_SPANS.match(f) for r in rows for f in r[8:])
-    system = fixed["system"]
-    short = system.str.extract(_OUTPUT_NAME, expand=False)
+        doc_rows = (lowered == "true")[codes]
+    spans = cols.spans
+    # string work on each distinct value, not on each row (no new string per row)
+    src_codes, src_u = pd.factorize(fixed["src"])
+    tgt_codes, tgt_u = pd.factorize(fixed["tgt"])
+    pair_codes, pair_u = pd.factorize(src_codes.astype(np.int64) * len(tgt_u) + tgt_codes)
+    sys_codes, sys_u = pd.factorize(fixed["system"])
+    sys_names = pd.Series(sys_u, dtype=object)
+    short = sys_names.str.extract(_OUTPUT_NAME, expand=False)
     notes = []
     if short.notna().any():
         # one name per (language pair, system): shortened unless two would become one
-        names = pd.DataFrame({"lp": fixed["src"] + "-" + fixed["tgt"], "full": system,
-                              "short": short.fillna(system)}).drop_duplicates()  # fmt: skip
+        combo = pd.unique(pair_codes.astype(np.int64) * len(sys_u) + sys_codes)
+        p, k = combo // len(sys_u), combo % len(sys_u)
+        raw_lp = np.array([f"{src_u[q // len(tgt_u)]}-{tgt_u[q % len(tgt_u)]}" for q in pair_u],
+                          dtype=object)  # fmt: skip
+        names = pd.DataFrame({"lp": raw_lp[p], "full": sys_names.to_numpy()[k],
+                              "short": short.fillna(sys_names).to_numpy()[k]})  # fmt: skip
         if not names.duplicated(["lp", "short"]).any():
-            system = short.fillna(system)
+            sys_names = short.fillna(sys_names)
             changed = names[names["full"] != names["short"]]
             notes.append(
                 f"{len(changed)} system names shortened to the name the findings print "
                 f"({changed['full'].iloc[0]} -> {changed['short'].iloc[0]})"
             )
+    two_src = _two_letter(pd.Series(src_u, dtype=object)).to_numpy()
+    two_tgt = _two_letter(pd.Series(tgt_u, dtype=object)).to_numpy()
+    shared: dict[str, str] = {}
+    lp_u = np.array(
+        [shared.setdefault(x, x) for x in
+         (f"{two_src[q // len(tgt_u)]}-{two_tgt[q % len(tgt_u)]}" for q in pair_u)],
+        dtype=object,
+    )  # fmt: skip
+    del src_codes, tgt_codes
     frame = pd.DataFrame(
         {
-            "lp": (_two_letter(fixed["src"]) + "-" + _two_letter(fixed["tgt"])).to_numpy(
-                dtype=object
-            ),
+            "lp": lp_u[pair_codes],
             "domain": NO_DOMAIN,
-            "system": system.to_numpy(dtype=object),
+            "system": sys_names.to_numpy(dtype=object)[sys_codes],
             "document": fixed["document"].to_numpy(dtype=object),
             "segment": fixed["segment"].to_numpy(dtype=object),
             "rater": fixed["user"].to_numpy(dtype=object),
@@ -215,15 +206,19 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
             "_end": end,
         }
     )
+    del pair_codes, sys_codes
     dropped: dict[str, int] = {}
-    qc = (fixed["type"].str.upper() != "TGT").to_numpy()
+    qc = _per_value(fixed["type"], lambda t: t.upper() != "TGT")
+    del fixed
     dropped["quality-control items (type not TGT)"] = int(qc.sum())
-    doc = frame["document"].str.lower()
-    tutorial = doc.str.contains("tutorial", regex=False).to_numpy() & ~qc
+    doc_codes, doc_u = pd.factorize(frame["document"])
+    doc_low = [d.lower() for d in doc_u]
+    tutorial = np.array(["tutorial" in d for d in doc_low], dtype=bool)[doc_codes] & ~qc
     dropped["tutorial rows"] = int(tutorial.sum())
     marked = np.zeros(len(frame), dtype=bool)
     for mark in _MARKED:
-        marked |= doc.str.contains(mark, regex=False).to_numpy()
+        marked |= np.array([mark in d for d in doc_low], dtype=bool)[doc_codes]
+    del doc_codes
     marked &= ~(qc | tutorial)
     dropped["#incomplete/#dup rows"] = int(marked.sum())
     keep = ~(qc | tutorial | marked)
@@ -233,13 +228,18 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
         keep &= ~doc_rows
     frame = frame[keep]
     # repeated judgements: the last by end time (file order breaks ties; NaN times sort first)
-    key = ["lp", "system", "document", "segment", "rater"]
-    ordered = frame.assign(_t=frame["_end"].fillna(-np.inf), _pos=np.arange(len(frame)))
-    ordered = ordered.sort_values(["_t", "_pos"], kind="stable")
     # (WMT22's make_rankings.py keeps every judgement: the segment mean takes them all)
-    last = ordered if layout != "general" else ordered.drop_duplicates(key, keep="last")
-    dropped["repeated judgements (kept the last)"] = len(frame) - len(last)
-    frame = last.sort_values("_pos").drop(columns=["_t", "_pos", "_end"]).reset_index(drop=True)
+    kept = np.ones(len(frame), dtype=bool)
+    if layout == "general":  # positions, not sorted copies of the table
+        n = len(frame)
+        order = np.lexsort((np.arange(n), frame["_end"].fillna(-np.inf).to_numpy()))
+        codes = _key_codes(frame, ["lp", "system", "document", "segment", "rater"])
+        _, last_rev = np.unique(codes[order][::-1], return_index=True)
+        kept[:] = False
+        kept[order[n - 1 - last_rev]] = True  # the last of each key in that order
+        del order, codes
+    dropped["repeated judgements (kept the last)"] = len(kept) - int(kept.sum())
+    frame = frame[kept].drop(columns=["_end"]).reset_index(drop=True)
     if frame.empty:
         raise StatsInputError(
             f"{label}: no judgements left after dropping quality-control items, tutorial and "
@@ -268,6 +268,110 @@ _LAYOUTS = {
     "general": "Appraise DA+SQM export (user, system, segment, type, source, target, score, "
     "document, ...)",
 }
+
+
+def _key_codes(frame: pd.DataFrame, key: list[str]) -> np.ndarray:
+    """One int64 code per row, equal where every column of ``key`` is equal."""
+    codes = np.zeros(len(frame), dtype=np.int64)
+    size = 1
+    for col in key:
+        k, n_unique = factorize_strings(frame[col])
+        if size * n_unique >= 2**62:  # renumber before the product could overflow
+            codes, seen = pd.factorize(codes)
+            size = len(seen)
+        codes = codes * n_unique + k
+        size *= n_unique
+    return codes
+
+
+def _per_value(column: pd.Series, test) -> np.ndarray:
+    """``test`` of each row's value, computed once per distinct value."""
+    codes, uniques = pd.factorize(column)
+    return np.array([bool(test(u)) for u in uniques], dtype=bool)[codes]
+
+
+#: a row's end as :class:`io.StringIO` with ``newline=""`` ends it (``\r``, ``\n`` or
+#: ``\r\n``), the line kept with its end
+_ROW_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def _lines(text: str):
+    """The lines of ``text`` as iterating over ``io.StringIO(text, newline="")`` gives them,
+    without that copy of the whole text (4 bytes a character)."""
+    for match in _ROW_LINE.finditer(text):
+        yield match.group()
+
+
+@dataclass
+class _Columns:
+    """An export read column by column: the first eight fields (stripped; repeated values
+    shared), each row's line, end time and (DocLvl) isDocScore field; the layout."""
+
+    fields: list
+    line: np.ndarray
+    end: np.ndarray
+    flag: list
+    spans: bool
+    layout: str
+    width: int
+
+
+def _parse_columns(text: str, label: str) -> _Columns:
+    """Rows of an export, checked and split into columns (no list of fields per row)."""
+    columns: list[list[str]] = [[] for _ in _FIXED]
+    shared: dict[str, str] = {}
+    lines = array.array("q")
+    ends = array.array("d")
+    flag: list[str] = []
+    spans = header = False
+    layout, width, seg = "", 0, False
+    bad: tuple[int, int] | None = None  # (line, fields) of the first row of another width
+    reader = csv.reader(_lines(text))
+    try:
+        for row in reader:
+            if not row or not any(f.strip() for f in row):
+                continue
+            if not lines and not header and _is_header(row):
+                header = True  # a header line: skipped
+                continue
+            if len(row) < 8:
+                raise StatsInputError(
+                    f"{label}, line {reader.line_num}: {len(row)} field(s); an Appraise export "
+                    "row has at least 8 (user, system, segment, type, source language, target "
+                    "language, score, document, ...)"
+                )
+            if not lines:
+                layout, width = _layout(row), len(row)
+                seg = layout == "wmt22-seg"
+            n = len(row)
+            if layout != "general" and n != width and bad is None:
+                bad = (reader.line_num, n)
+            for j in range(8):
+                f = "" if seg and j == 7 else row[j].strip()
+                columns[j].append(shared.setdefault(f, f))
+            last = row[-1].strip()
+            ends.append(float(last) if n >= (9 if layout != "general" else 10)
+                        and _number(last) else np.nan)  # fmt: skip
+            if layout == "wmt22-doc":
+                f = row[8] if n > 8 else ""
+                flag.append(shared.setdefault(f, f))
+            elif layout == "general" and not spans and n > 8:
+                spans = any(_SPANS.match(f) for f in row[8:])
+            lines.append(reader.line_num)
+    except csv.Error as exc:
+        raise StatsInputError(f"{label}, line {reader.line_num}: not CSV ({exc})") from None
+    if not lines:
+        raise StatsInputError(f"{label}: no judgements (an empty Appraise export)")
+    if bad is not None:
+        raise StatsInputError(
+            f"{label}, line {bad[0]}: {bad[1]} fields; this file's first row has {width} "
+            f"({_LAYOUTS[layout]})"
+        )
+    return _Columns(
+        fields=columns, line=np.frombuffer(lines, dtype=np.int64).copy(),
+        end=np.frombuffer(ends, dtype=float).copy(), flag=flag, spans=spans, layout=layout,
+        width=width,
+    )  # fmt: skip
 
 
 def _layout(row: list[str]) -> str:

@@ -52,6 +52,7 @@ from ._archives import expand_sources
 from ._common import (
     Source,
     check_parse_memory,
+    factorize_strings,
     is_number,
     iter_splitlines,
     load_text,
@@ -251,15 +252,24 @@ def is_qe_wmt_submission(text: str) -> bool:
     return qe_wmt_file_kind(text) in ("submission", "gold")
 
 
+#: rows parsed into Python lists before they become compact columns (bounds the memory of
+#: the per-row Python strings to one chunk)
+_CHUNK_ROWS = 1 << 16
+
+
 def _parse_rows(lines, start: int, label: str, *, gold: bool):
-    """Columns LP, METHOD (repeated values shared: one string each), SEGMENT_NUMBER, SCORE
-    and the hallucination marks of ``lines`` (an iterable, line ``start`` first, numbered
-    from 0)."""
+    """Columns LP, METHOD, SEGMENT_NUMBER (as :class:`pandas.Series` of strings, built a
+    chunk of rows at a time; repeated LP and METHOD values shared), SCORE, the
+    hallucination marks of ``lines`` (an iterable, line ``start`` first, numbered from 0),
+    and the segment numbers as int64 when every one is an integer (else None)."""
     lp: list[str] = []
     method: list[str] = []
     sid: list[str] = []
+    chunks: tuple[list, list, list] = ([], [], [])
     score = array.array("d")
     hallu = bytearray()
+    ids = array.array("q")  # the segment numbers as integers, while every one is
+    numeric = True
     shared: dict[str, str] = {}
     for i, line in enumerate(lines, start):
         if not line.strip():
@@ -292,11 +302,39 @@ def _parse_rows(lines, start: int, label: str, *, gold: bool):
         for column, value_ in ((lp, parts[0].strip().lower()), (method, parts[1].strip())):
             column.append(shared.setdefault(value_, value_))
         sid.append(_norm_sid(parts[2]))  # one per row: not worth a shared entry
+        if numeric:
+            numeric = _INT_ID.fullmatch(sid[-1]) is not None
+            ids.append(int(sid[-1]) if numeric else 0)
         score.append(value)
         hallu.append(h)
-    return lp, method, sid, np.frombuffer(score, dtype=float).copy(), np.frombuffer(
-        hallu, dtype=np.uint8
-    ).astype(bool)
+        if len(sid) == _CHUNK_ROWS:
+            for chunk, column in zip(chunks, (lp, method, sid), strict=True):
+                chunk.append(_strings(column))
+    for chunk, column in zip(chunks, (lp, method, sid), strict=True):
+        if column or not chunk:
+            chunk.append(_strings(column))
+    lp_, method_, sid_ = (c[0] if len(c) == 1 else pd.concat(c, ignore_index=True) for c in chunks)
+    return (
+        lp_,
+        method_,
+        sid_,
+        np.frombuffer(score, dtype=float).copy(),
+        np.frombuffer(hallu, dtype=np.uint8).astype(bool),
+        np.frombuffer(ids, dtype=np.int64).copy() if numeric else None,
+    )
+
+
+#: a normalised integer segment number that fits in int64 (equal numbers, equal texts)
+_INT_ID = re.compile(r"-?\d{1,18}")
+
+
+def _strings(values: list) -> pd.Series:
+    """``values`` as a column of strings (the dtype pandas gives a list of strings: compact
+    ``str`` on pandas 3), the list emptied."""
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    values.clear()
+    return pd.Series(out)
 
 
 def _check_score(value: float, raw: str, column: str, label: str, line: int) -> None:
@@ -308,7 +346,36 @@ def _check_score(value: float, raw: str, column: str, label: str, line: int) -> 
     check_value(value, column, label, line)
 
 
-def _check_unique(frame: pd.DataFrame, keys: list[str], label: str) -> None:
+def _check_unique(
+    frame: pd.DataFrame, keys: list[str], label: str, ids: np.ndarray | None = None
+) -> None:
+    """Refuse an item (``keys``) twice. ``ids``: the last key's values as integers, when
+    every one is (equal integers, equal normalised ids)."""
+    # the keys as one integer code per row, sorted: a repeat is two equal neighbours (no hash
+    # table of every row's strings); the exact check below runs only when one is found
+    codes = np.zeros(len(frame), dtype=np.int64)
+    size = 1
+    if ids is not None and len(ids):
+        low = int(ids.min())
+        span = int(ids.max()) - low + 1
+    for j, key in enumerate(keys):
+        if j == len(keys) - 1 and ids is not None and len(ids) and size * span < 2**62:
+            codes *= span
+            codes += ids
+            codes -= low
+            break
+        k, n_unique = factorize_strings(frame[key])
+        if size * n_unique >= 2**62:  # renumber before the product could overflow
+            codes, seen = pd.factorize(codes)
+            size = len(seen)
+        codes *= n_unique
+        codes += k
+        del k
+        size *= n_unique
+    codes.sort()
+    if not (codes[1:] == codes[:-1]).any():
+        return
+    del codes
     dup = frame.duplicated(keys)
     if dup.any():
         row = frame[dup].iloc[0]
@@ -328,11 +395,13 @@ def _read_one_submission(text: str, label: str) -> tuple[pd.DataFrame, dict]:
         )
     header = [ln.strip() for ln in lines[:k]]
     rows = itertools.chain(lines[k:], rest)
-    lp, method, sid, score, _ = _parse_rows(rows, k, label, gold=False)
-    if not lp:
+    lp, method, sid, score, _, ids = _parse_rows(rows, k, label, gold=False)
+    if not len(lp):
         raise StatsInputError(f"{label}: no prediction rows")
     frame = pd.DataFrame({"lp": lp, "system": method, "sid": sid, "score": score})
-    _check_unique(frame, ["lp", "system", "sid"], label)
+    del lp, method, sid
+    _check_unique(frame, ["lp", "system", "sid"], label, ids)
+    del ids
     meta = {
         "file": label,
         "disk_footprint": header[0] if k >= 2 else None,  # WMT21: two lines, no ensemble
@@ -367,10 +436,12 @@ def skip_reason(text: str) -> str | None:
     so that a bad row is named rather than skipped; other text is refused, not skipped."""
     if not text.strip():
         return "empty"
-    lines = [ln for ln in _rows(text) if ln.strip()]
+    if "\t" in text:
+        return None
+    # (no list of every line: the first 21 non-blank lines tell)
+    lines = list(itertools.islice(filter(str.strip, iter_splitlines(text)), _ROWLESS_LINES + 1))
     if (
-        "\t" not in text
-        and len(lines) <= _ROWLESS_LINES
+        len(lines) <= _ROWLESS_LINES
         and any(re.fullmatch(r"\s*\d[\d.,]*\s*", ln) for ln in lines)  # e.g. ensemble size
     ):
         return "header lines only, no prediction rows"
@@ -412,6 +483,8 @@ def _merge(frames: list[tuple[str, pd.DataFrame]]) -> tuple[pd.DataFrame, list[s
     item two files score differently is refused naming both files."""
     if not frames:
         return pd.DataFrame(columns=["lp", "system", "sid", "score"]), []
+    if len(frames) == 1:  # one file: no item twice (checked when it was read)
+        return frames[0][1], []
     files = [label for label, _ in frames]
     allrows = pd.concat([f.assign(_file=i) for i, (_, f) in enumerate(frames)], ignore_index=True)
     dup = allrows.duplicated(["lp", "system", "sid"], keep=False)
@@ -504,7 +577,10 @@ def read_qe_submissions(sources, *, names=None) -> QESubmissions:
         team, multi = submission_origin(label)
         frame["method"] = frame["system"]
         frame["team"] = team
-        frame["system"] = [system_label(team, multi, m) for m in frame["method"]]
+        codes, methods = pd.factorize(frame["method"])  # one label per method, not per row
+        labels = pd.Series([system_label(team, multi, m) for m in methods])
+        frame["system"] = labels.iloc[codes].reset_index(drop=True)
+        del codes
         for system in frame["system"].unique():
             headers.setdefault(system, meta)
         frames.append((label, frame))
@@ -589,7 +665,7 @@ def read_qe_wmt_gold(source: Source, *, name: str | None = None, lp: str | None 
         rest = iter_splitlines(text)
         lines = list(itertools.islice(rest, _HEADER_LINES + 1))
         k = _header_count(lines)
-        lps, _, sid, score, hallu = _parse_rows(
+        lps, _, sid, score, hallu, _ = _parse_rows(
             itertools.chain(lines[k:], rest), k, label, gold=True
         )
         frame = pd.DataFrame({"lp": lps, "sid": sid, "score": score, "hallucination": hallu})

@@ -36,6 +36,7 @@ from ._common import (
     Source,
     _is_number,
     decode,
+    factorize_strings,
     load_bytes,
     split_lines,
     strict_float,
@@ -291,7 +292,7 @@ def _line_numbers(data: bytes, start: int, n: int, comment: bool) -> np.ndarray:
     """1-based line numbers of the ``n`` data rows from line index ``start`` on: consecutive
     when the file has as many lines as rows (no blank or comment line among them), else
     counted line by line."""
-    total = int(np.count_nonzero(np.frombuffer(data, dtype=np.uint8) == 10))
+    total = data.count(b"\n")  # (no array of the file's size)
     total += not data.endswith(b"\n")
     if not comment and total - start == n:
         return np.arange(start + 1, start + n + 1, dtype=np.int64)
@@ -308,12 +309,18 @@ def _no_duplicate_rows(frame: pd.DataFrame, key: list[str], label: str) -> None:
         col = frame[c]
         if len(col) and (col == col.iloc[0]).all():
             continue  # one value (metric, lp, test set): no new information
-        k, uniques = pd.factorize(col)
-        if size * len(uniques) >= 2**62:  # renumber before the product could overflow
+        k, n_unique = factorize_strings(col)
+        if size * n_unique >= 2**62:  # renumber before the product could overflow
             codes, seen = pd.factorize(codes)
             size = len(seen)
-        codes = codes * len(uniques) + k
-        size *= len(uniques)
+        codes *= n_unique
+        codes += k
+        del k
+        size *= n_unique
+    ordered = np.sort(codes)  # a repeat is two equal neighbours (no hash table of n codes)
+    if not (ordered[1:] == ordered[:-1]).any():
+        return
+    del ordered
     dup = pd.Series(codes).duplicated(keep=False).to_numpy()
     if not dup.any():
         return
