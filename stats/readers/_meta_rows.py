@@ -47,21 +47,30 @@ class _Chunks(list):
 
 
 def _codes(values) -> tuple[np.ndarray, list]:
-    """(codes, distinct values as str) in order of first appearance."""
+    """(codes, distinct values as str) in order of first appearance; a ``(codes, names)``
+    pair is taken as it is."""
+    if isinstance(values, tuple):
+        return np.asarray(values[0], dtype=np.int64), list(values[1])
     codes, uniques = pd.factorize(np.asarray(values, dtype=object))
     return codes.astype(np.int64), [str(u) for u in uniques.tolist()]
 
 
-def _item_codes(pair: _Pair, testset, segment) -> np.ndarray:
+def coded(values) -> tuple[np.ndarray, list]:
+    """``(codes, names)`` of a column (pandas' string or number column, or an array): what
+    :func:`add_rows` takes instead of one string per row."""
+    codes, uniques = pd.factorize(values)
+    return codes.astype(np.int64), [str(u) for u in np.asarray(uniques, dtype=object).tolist()]
+
+
+def _item_codes(pair: _Pair, testset: tuple, segment: tuple) -> np.ndarray:
     """Each row's item index in ``pair.items`` (new items appended in order of first
-    appearance)."""
-    a, ta = _codes(testset)
-    b, sb = _codes(segment)
-    codes, combined = pd.factorize(a * max(len(sb), 1) + b)
+    appearance); ``testset`` and ``segment`` as ``(codes, names)``."""
+    (a, ta), (b, sb) = testset, segment
+    nb = max(len(sb), 1)
+    codes, combined = pd.factorize(a * nb + b)
     if pair.items is None:
         pair.items = {}
     items = pair.items
-    nb = max(len(sb), 1)
     index = np.fromiter(
         (items.setdefault((ta[u // nb], sb[u % nb]), len(items)) for u in combined.tolist()),
         dtype=np.int64, count=len(combined),
@@ -72,20 +81,22 @@ def _item_codes(pair: _Pair, testset, segment) -> np.ndarray:
 def add_rows(pairs: dict, label: str, rows: dict) -> None:
     """Add one source's rows to ``pairs``.
 
-    ``rows`` maps ``lp, name, gold, system, testset, segment`` (arrays of str; ``gold`` of
-    bool), ``score`` (float, NaN = missing) and ``line`` (int) to equal-length arrays, in the
-    file's order. A (scorer, system, segment) given twice, in this source or an earlier one,
-    is refused naming both lines, as the row-by-row reader words it.
+    ``rows`` maps ``lp, name, system, testset, segment`` (arrays of str, or ``(codes,
+    names)`` pairs: :func:`coded`), ``gold`` (bool), ``score`` (float, NaN = missing) and
+    ``line`` (int) to equal-length columns, in the file's order. A (scorer, system, segment)
+    given twice, in this source or an earlier one, is refused naming both lines, as the
+    row-by-row reader words it.
     """
     n = len(rows["score"])
     if n == 0:
         return
     lp_codes, lps = _codes(rows["lp"])
+    testset, segment = _codes(rows["testset"]), _codes(rows["segment"])
     item = np.empty(n, dtype=np.int64)
     for k, lp in enumerate(lps):
         pair = pairs.setdefault(lp, _Pair())
         at = np.flatnonzero(lp_codes == k)
-        item[at] = _item_codes(pair, rows["testset"][at], rows["segment"][at])
+        item[at] = _item_codes(pair, (testset[0][at], testset[1]), (segment[0][at], segment[1]))
     name_codes, names = _codes(rows["name"])
     sys_codes, systems = _codes(rows["system"])
     gold = np.asarray(rows["gold"], dtype=bool)
@@ -129,10 +140,9 @@ def add_rows(pairs: dict, label: str, rows: dict) -> None:
     if first_dup is not None:
         i, old_file, old_line = first_dup
         name, system = names[name_codes[i]], systems[sys_codes[i]]
-        segment = str(rows["segment"][i])
         raise StatsInputError(
             f"{label}, line {int(lines[i])}: a second score for {name}, system {system!r}, "
-            f"segment {segment!r} ({old_file}, line {old_line} has the first)"
+            f"segment {segment[1][segment[0][i]]!r} ({old_file}, line {old_line} has the first)"
         )
     for store, name, system, r, at in targets:
         sc = store.get(name)

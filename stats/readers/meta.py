@@ -49,7 +49,7 @@ from ._common import (
     strict_float,
 )
 from ._limits import MAX_ABS_VALUE, check_value, overflows
-from ._meta_rows import _LEVELS, _Chunks, _Pair, _Scores, add_rows, finish_items
+from ._meta_rows import _LEVELS, _Chunks, _Pair, _Scores, add_rows, coded, finish_items
 from .system_level import _as_source
 
 __all__ = [
@@ -781,37 +781,50 @@ def _read_wmt_seg(data: bytes, label: str, pairs: dict) -> None:
     from .wmt import read_wmt_scores
 
     frame = read_wmt_scores(data, name=label, level="seg").frame
-    as_str = {c: frame[c].astype(str).to_numpy(dtype=object)
-              for c in ("metric", "lp", "testset", "refset", "system", "docid", "segid")}
-    name = as_str["metric"] + "-" + as_str["refset"]
-    lp = as_str["lp"]
+    col = {c: coded(frame[c]) for c in ("metric", "lp", "testset", "refset", "system")}
+    (m, metrics), (r, refsets) = col["metric"], col["refset"]
+    name = _joined(m, metrics, r, refsets, "-")
+    segment = _joined(*coded(frame["docid"]), *coded(frame["segid"]), ":")
     lines = frame["_line"].to_numpy()
-    lp_codes, _ = pd.factorize(lp)
-    name_codes, name_uniques = pd.factorize(name)
-    group, _ = pd.factorize(lp_codes * len(name_uniques) + name_codes)
+    (lp_codes, lps), (name_codes, names) = col["lp"], name
+    group, _ = pd.factorize(lp_codes * len(names) + name_codes)
     order = np.argsort(group, kind="stable")  # by language pair and metric, as first seen
-    starts = np.flatnonzero(np.r_[True, np.diff(group[order]) != 0])
-    for r in order[starts]:
-        pair = pairs.get(lp[r])
-        if pair is not None and name[r] in pair.metrics["seg"]:
-            first = pair.metrics["seg"][name[r]].file
+    starts = order[np.flatnonzero(np.r_[True, np.diff(group[order]) != 0])]
+    for i in starts:
+        lp, metric = lps[lp_codes[i]], names[name_codes[i]]
+        pair = pairs.get(lp)
+        if pair is not None and metric in pair.metrics["seg"]:
+            first = pair.metrics["seg"][metric].file
             raise StatsInputError(
-                f"{label}, line {int(lines[r])}: metric {name[r]} of {lp[r]} is also "
+                f"{label}, line {int(lines[i])}: metric {metric} of {lp} is also "
                 f"in {first}; give each metric's scores once"
             )
-    for lp_name, refs in pd.DataFrame({"lp": lp, "refset": as_str["refset"]}).groupby(
-        "lp", sort=False
-    )["refset"]:
-        pairs.setdefault(str(lp_name), _Pair()).references.update(
-            str(r) for r in pd.unique(refs) if r != "src"
+    for k, lp in enumerate(lps):
+        used = np.unique(r[lp_codes == k])
+        pairs.setdefault(lp, _Pair()).references.update(
+            refsets[j] for j in used.tolist() if refsets[j] != "src"
         )
-    segment = as_str["docid"] + ":" + as_str["segid"]
     add_rows(pairs, label, {
-        "lp": lp[order], "name": name[order], "gold": np.zeros(len(order), dtype=bool),
-        "system": as_str["system"][order], "testset": as_str["testset"][order],
-        "segment": segment[order], "score": frame["score"].to_numpy(dtype=float)[order],
-        "line": lines[order],
+        "lp": (lp_codes[order], lps), "name": (name_codes[order], names),
+        "gold": np.zeros(len(order), dtype=bool),
+        "system": (col["system"][0][order], col["system"][1]),
+        "testset": (col["testset"][0][order], col["testset"][1]),
+        "segment": (segment[0][order], segment[1]),
+        "score": frame["score"].to_numpy(dtype=float)[order], "line": lines[order],
     })
+
+
+def _joined(a, a_names, b, b_names, sep: str) -> tuple:
+    """``(codes, names)`` of the strings ``A + sep + B`` of two coded columns (built for the
+    distinct pairs only)."""
+    import pandas as pd
+
+    codes, pairs = pd.factorize(a * max(len(b_names), 1) + b)
+    nb = max(len(b_names), 1)
+    names = [f"{a_names[u // nb]}{sep}{b_names[u % nb]}" for u in pairs.tolist()]
+    first: dict = {}  # two pairs may spell the same string ("A-b" "c", "A" "b-c"): one name
+    remap = np.array([first.setdefault(s, len(first)) for s in names], dtype=np.int64)
+    return remap[codes], list(first)
 
 
 def _check_counts(pairs: dict) -> None:
