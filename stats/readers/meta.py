@@ -41,6 +41,7 @@ from ._common import (
     decode,
     fast_frame,
     floats_by_rule,
+    iter_splitlines,
     leading_lines,
     load_bytes,
     name_list,
@@ -906,7 +907,7 @@ def read_meta_eval(
             read_as.append(_read_as_line(label, "an MTME archive", pairs, before))
             continue
         text = decode(data, label)
-        first = next((ln for ln in text.splitlines() if ln.strip()), "")
+        first = next((ln for ln in iter_splitlines(text) if ln.strip()), "")
         before = {lp: _counts(p) for lp, p in pairs.items()}
         fmt = input_format or _detect_text(first, label)
         if fmt == "wide":
