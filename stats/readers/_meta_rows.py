@@ -177,3 +177,38 @@ def finish_items(pairs: dict) -> None:
                             f"{system!r} of {lp} has no score for segment(s) {name_list(lacking)}"
                         )
                     sc.values[system] = values
+
+
+def _cells_so_far(pairs: dict) -> dict:
+    """``{(lp, name, gold, system, item): "FILE, line N"}`` of the rows read so far from long,
+    wide and WMT files (for the line-by-line reader's duplicate check)."""
+    cells: dict = {}
+    for lp, pair in pairs.items():
+        if pair.items is None:
+            continue
+        order = list(pair.items)
+        for gold, store in ((True, pair.gold["seg"]), (False, pair.metrics["seg"])):
+            for name, sc in store.items():
+                for system, chunks in sc.values.items():
+                    if not isinstance(chunks, _Chunks):
+                        continue
+                    for codes, _, lines, file in chunks:
+                        for c, ln in zip(codes.tolist(), lines.tolist(), strict=True):
+                            cells[(lp, name, gold, system, order[c])] = f"{file}, line {ln}"
+    return cells
+
+
+def _as_arrays(out: dict) -> dict:
+    return {k: np.array(v, dtype=float if k == "score" else bool if k == "gold"
+                        else np.int64 if k == "line" else object) for k, v in out.items()}
+
+
+def _joined(a, a_names, b, b_names, sep: str) -> tuple:
+    """``(codes, names)`` of the strings ``A + sep + B`` of two coded columns (built for the
+    distinct pairs only)."""
+    codes, pairs = pd.factorize(a * max(len(b_names), 1) + b)
+    nb = max(len(b_names), 1)
+    names = [f"{a_names[u // nb]}{sep}{b_names[u % nb]}" for u in pairs.tolist()]
+    first: dict = {}  # two pairs may spell the same string ("A-b" "c", "A" "b-c"): one name
+    remap = np.array([first.setdefault(s, len(first)) for s in names], dtype=np.int64)
+    return remap[codes], list(first)

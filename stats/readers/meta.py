@@ -50,7 +50,17 @@ from ._common import (
     strict_float,
 )
 from ._limits import MAX_ABS_VALUE, check_value, overflows
-from ._meta_rows import _LEVELS, _Chunks, _Pair, _Scores, add_rows, coded, finish_items
+from ._meta_rows import (
+    _LEVELS,
+    _as_arrays,
+    _cells_so_far,
+    _joined,
+    _Pair,
+    _Scores,
+    add_rows,
+    coded,
+    finish_items,
+)
 from .system_level import _as_source
 
 __all__ = [
@@ -670,25 +680,6 @@ def _long_rows_fast(data: bytes, delimiter: str, width: int, pos: list, has_head
             "line": np.arange(start, start + len(frame), dtype=np.int64)}
 
 
-def _cells_so_far(pairs: dict) -> dict:
-    """``{(lp, name, gold, system, item): "FILE, line N"}`` of the rows read so far from long,
-    wide and WMT files (for the line-by-line reader's duplicate check)."""
-    cells: dict = {}
-    for lp, pair in pairs.items():
-        if pair.items is None:
-            continue
-        order = list(pair.items)
-        for gold, store in ((True, pair.gold["seg"]), (False, pair.metrics["seg"])):
-            for name, sc in store.items():
-                for system, chunks in sc.values.items():
-                    if not isinstance(chunks, _Chunks):
-                        continue
-                    for codes, _, lines, file in chunks:
-                        for c, ln in zip(codes.tolist(), lines.tolist(), strict=True):
-                            cells[(lp, name, gold, system, order[c])] = f"{file}, line {ln}"
-    return cells
-
-
 def _long_rows_careful(text: str, label: str, pairs: dict, has_header: bool, width: int,
                        pos: list) -> dict:
     """The rows of a long file line by line, every error named by file and line."""
@@ -714,11 +705,6 @@ def _long_rows_careful(text: str, label: str, pairs: dict, has_header: bool, wid
         _cell(out, cells, label, line_no, lp, (testset, segment), system,
               gold if gold is not None else metric, gold is not None, score)
     return _as_arrays(out)
-
-
-def _as_arrays(out: dict) -> dict:
-    return {k: np.array(v, dtype=float if k == "score" else bool if k == "gold"
-                        else np.int64 if k == "line" else object) for k, v in out.items()}
 
 
 def _cell(out, cells, label, line_no, lp, item, system, name, gold, raw, column="SCORE") -> None:
@@ -813,19 +799,6 @@ def _read_wmt_seg(data: bytes, label: str, pairs: dict) -> None:
         "segment": (segment[0][order], segment[1]),
         "score": frame["score"].to_numpy(dtype=float)[order], "line": lines[order],
     })
-
-
-def _joined(a, a_names, b, b_names, sep: str) -> tuple:
-    """``(codes, names)`` of the strings ``A + sep + B`` of two coded columns (built for the
-    distinct pairs only)."""
-    import pandas as pd
-
-    codes, pairs = pd.factorize(a * max(len(b_names), 1) + b)
-    nb = max(len(b_names), 1)
-    names = [f"{a_names[u // nb]}{sep}{b_names[u % nb]}" for u in pairs.tolist()]
-    first: dict = {}  # two pairs may spell the same string ("A-b" "c", "A" "b-c"): one name
-    remap = np.array([first.setdefault(s, len(first)) for s in names], dtype=np.int64)
-    return remap[codes], list(first)
 
 
 def _check_counts(pairs: dict) -> None:
