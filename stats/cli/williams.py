@@ -85,6 +85,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "scores (WMT20 findings)",
     )
     p.add_argument(
+        "--outliers",
+        metavar="FILE",
+        help="WMT's outliers.json ({lp: [system, ...]}): those systems are left out of their "
+        "language pair's blocks (as rank --outliers)",
+    )
+    p.add_argument(
         "--human-score",
         choices=("z", "raw"),
         default="z",
@@ -291,6 +297,13 @@ def run(args) -> str:
     from ..analyses import metrics_report
 
     check_alpha_option(args.alpha)
+    outliers = None
+    if args.outliers:
+        from pathlib import Path
+
+        from stats.metaeval.outliers import read_outliers_json
+
+        outliers = read_outliers_json(Path(args.outliers), name=args.outliers)
     analyses = metrics_report(
         sources,
         language_pairs=args.lp,
@@ -302,6 +315,7 @@ def run(args) -> str:
         reference_free=args.reference_free,
         exclude_systems=args.exclude_systems,
         exclude_outliers=args.exclude_outliers,
+        outlier_systems=outliers,
         lp=args.lp[0] if args.lp and len(args.lp) == 1 else None,
         human_score=args.human_score,
     )

@@ -552,6 +552,28 @@ def is_number(text) -> bool:
         return False
 
 
+def floats_by_rule(values) -> np.ndarray:
+    """Each of ``values`` (strings) as a float by the one rule for numbers (:data:`NUMBER`,
+    as :func:`strict_float`), NaN where it spells none (or a longer text than
+    :data:`MAX_NUMBER_CHARS`); infinite where it is too large. The array form behind
+    :func:`to_float`, for readers that then name what is wrong their own way.
+
+    Examples
+    --------
+    >>> floats_by_rule(["0.5", "5_0", "1e400", "nan"]).tolist()
+    [0.5, nan, inf, nan]
+    """
+    series = pd.Series(np.asarray(values, dtype=object))
+    out = np.array(pd.to_numeric(series, errors="coerce"), dtype=float)
+    try:
+        long = series.str.len().to_numpy(dtype=float) > MAX_NUMBER_CHARS
+    except AttributeError:  # no strings among the values (numbers already)
+        return out
+    if long.any():
+        out[long] = np.nan
+    return out
+
+
 def to_float(frame: pd.DataFrame, column: str, label: str, *, what: str = "score") -> np.ndarray:
     """Convert a string column of ``frame`` to floats: the one rule for numbers in every
     input (:data:`NUMBER`: ASCII digits, optional sign, point and exponent; no ``_``, no hex;
@@ -566,7 +588,7 @@ def to_float(frame: pd.DataFrame, column: str, label: str, *, what: str = "score
         :data:`~._limits.MAX_ABS_VALUE`.
     """
     values = frame[column].to_numpy(dtype=object)
-    out = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(dtype=float)
+    out = floats_by_rule(values)
     bad = ~np.isfinite(out)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])

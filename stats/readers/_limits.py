@@ -144,6 +144,8 @@ def _has_long_run(text: str, limit: int) -> bool:
 #: the line breaks of ``str.splitlines`` besides ``\n`` and ``\r`` (counted on their own)
 _OTHER_BREAKS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e")
 _UNICODE_BREAKS = ("\x85", "\u2028", "\u2029")
+#: every byte but ``\r`` and :data:`_OTHER_BREAKS` (deleted to find those in ASCII text)
+_NOT_RARE = bytes(sorted(set(range(256)) - set(("\r" + "".join(_OTHER_BREAKS)).encode())))
 
 
 def count_lines(text: str) -> int:
@@ -157,9 +159,13 @@ def count_lines(text: str) -> int:
     >>> count_lines(text) == len(text.splitlines())
     True
     """
-    breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
-    breaks += sum(text.count(b) for b in _OTHER_BREAKS)
-    if not text.isascii():
+    if text.isascii():  # one pass keeps the rare breaks; only those are counted one by one
+        rare = text.encode("ascii").translate(None, _NOT_RARE).decode("ascii")
+        breaks = text.count("\n") + rare.count("\r") - (text.count("\r\n") if rare else 0)
+        breaks += sum(rare.count(b) for b in _OTHER_BREAKS)
+    else:
+        breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
+        breaks += sum(text.count(b) for b in _OTHER_BREAKS)
         breaks += sum(text.count(b) for b in _UNICODE_BREAKS)
     return breaks + bool(text) - (bool(text) and text[-1] in _ALL_BREAKS)
 

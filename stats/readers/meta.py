@@ -39,13 +39,28 @@ from ._common import (
     Source,
     _is_number,
     decode,
+    fast_frame,
+    floats_by_rule,
+    iter_splitlines,
+    leading_lines,
     load_bytes,
     name_list,
     source_name,
     split_lines,
     strict_float,
 )
-from ._limits import check_value, overflows
+from ._limits import MAX_ABS_VALUE, check_value, overflows
+from ._meta_rows import (
+    _LEVELS,
+    _as_arrays,
+    _cells_so_far,
+    _joined,
+    _Pair,
+    _Scores,
+    add_rows,
+    coded,
+    finish_items,
+)
 from .system_level import _as_source
 
 __all__ = [
@@ -60,7 +75,6 @@ __all__ = [
 MISSING = frozenset({"none", "na", "nan", "n/a", ""})
 LONG_COLUMNS = ("METRIC", "LP", "TESTSET", "SYSTEM", "SEGMENT", "SCORE")
 GOLD_DEFAULT = "human"
-_LEVELS = ("seg", "sys")
 
 
 #: reference names MTME's data uses (``refA``, ``refB``, ..., ``refP``; also ``ref1``)
@@ -109,26 +123,6 @@ def is_human_system(system: str, all_refs=()) -> bool:
     """Whether ``system`` is a human translation: named like a reference of the data (MTME's
     ``references/``, ``refA``...) or as WMT names them (``Human-A.0``)."""
     return _is_ref(system, all_refs) or bool(_HUMAN_NAME.fullmatch(system))
-
-
-@dataclass
-class _Scores:
-    """Scores of one scorer (gold or metric) at one level in one language pair, as read."""
-
-    file: str
-    values: dict = field(default_factory=dict)  #: system -> list of floats (NaN = missing)
-    lines: dict = field(default_factory=dict)  #: system -> first line number
-
-
-@dataclass
-class _Pair:
-    """Everything read for one language pair."""
-
-    gold: dict = field(default_factory=lambda: {lv: {} for lv in _LEVELS})
-    metrics: dict = field(default_factory=lambda: {lv: {} for lv in _LEVELS})
-    items: dict | None = None  #: item keys (long/wide formats) in order of first appearance
-    known_systems: set | None = None  #: system-outputs (MTME layout)
-    references: set = field(default_factory=set)  #: reference names (MTME ``references/``)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -602,14 +596,15 @@ def _item(pair: _Pair, key) -> None:
     pair.items.setdefault(key, len(pair.items))
 
 
-def _read_long(text: str, label: str, pairs: dict, cells: dict) -> None:
-    head, rows, delimiter = split_lines(text, label, header=False)
-    del head
+def _read_long(data: bytes, text: str, label: str, pairs: dict) -> None:
+    """Long text ``METRIC LP TESTSET SYSTEM SEGMENT SCORE``: read by columns
+    (:func:`_long_rows_fast`), or line by line when that cannot (then every error is named
+    by file, line and column)."""
+    _, rows, delimiter = leading_lines(text, label, header=False)
     first = [f.strip().lower() for f in rows[0][1]]
     has_header = "score" in first and "system" in first
     if has_header:
         columns = [f.upper() for f in rows[0][1]]
-        rows = rows[1:]
         want = list(LONG_COLUMNS) if "METRIC" in columns else list(LONG_COLUMNS[1:])
         missing = [c for c in want if c not in columns]
         if missing:
@@ -627,6 +622,73 @@ def _read_long(text: str, label: str, pairs: dict, cells: dict) -> None:
                 f"for a human-score file, found {width}"
             )
         pos = list(range(width))
+    found = _long_rows_fast(data, delimiter, width, pos, has_header)
+    if found is None:
+        found = _long_rows_careful(text, label, pairs, has_header, width, pos)
+    add_rows(pairs, label, found)
+
+
+def _gold_flags(metric: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(scorer name, is gold) of each METRIC value (``HUMAN:NAME`` -> NAME, gold)."""
+    codes, uniques = _factorize(metric)
+    golds = [_gold_name(u) for u in uniques]
+    names = np.array([u if g is None else g for u, g in zip(uniques, golds, strict=True)],
+                     dtype=object)
+    flags = np.array([g is not None for g in golds], dtype=bool)
+    return names[codes], flags[codes]
+
+
+def _factorize(values) -> tuple[np.ndarray, list]:
+    import pandas as pd
+
+    codes, uniques = pd.factorize(np.asarray(values, dtype=object))
+    return codes, [str(u) for u in uniques.tolist()]
+
+
+def _long_rows_fast(data: bytes, delimiter: str, width: int, pos: list, has_header: bool):
+    """The rows of a long file read by columns (:func:`~._common.fast_frame`), scores by the
+    one number rule (:func:`~._common.floats_by_rule`); None when anything is not plain (a
+    blank, comment or ragged line, an empty name, a score that is not a finite number within
+    the input bound, a missing metric score): the line-by-line reader then names it."""
+    columns = [f"c{i}" for i in range(width)]
+    frame = fast_frame(data, columns, delimiter, dict.fromkeys(columns, "str"),
+                       header=has_header)
+    if frame is None or not len(frame):
+        return None
+    cols = [frame[columns[i]].to_numpy(dtype=object) for i in pos]
+    if len(cols) == 5:
+        cols = [np.full(len(frame), "HUMAN", dtype=object), *cols]
+    metric, lp, testset, system, segment, raw = cols
+    for values in (metric, lp, system, segment):
+        if (values == "").any():
+            return None
+    name, gold = _gold_flags(metric)
+    low = np.char.lower(raw.astype(str))
+    missing = np.isin(low, list(MISSING))
+    if (missing & ~gold).any():
+        return None
+    score = floats_by_rule(raw)
+    bad = np.isnan(score) & ~missing
+    with np.errstate(invalid="ignore"):
+        bad |= np.abs(score) > MAX_ABS_VALUE
+    if bad.any():
+        return None
+    score[missing] = np.nan
+    start = 2 if has_header else 1
+    return {"lp": lp, "name": name, "gold": gold, "system": system, "testset": testset,
+            "segment": segment, "score": score,
+            "line": np.arange(start, start + len(frame), dtype=np.int64)}
+
+
+def _long_rows_careful(text: str, label: str, pairs: dict, has_header: bool, width: int,
+                       pos: list) -> dict:
+    """The rows of a long file line by line, every error named by file and line."""
+    _, rows, _ = split_lines(text, label, header=False)
+    if has_header:
+        rows = rows[1:]
+    cells = _cells_so_far(pairs)
+    out: dict = {k: [] for k in ("lp", "name", "gold", "system", "testset", "segment",
+                                 "score", "line")}
     for line_no, fields in rows:
         if len(fields) != width:
             raise StatsInputError(
@@ -640,13 +702,13 @@ def _read_long(text: str, label: str, pairs: dict, cells: dict) -> None:
             if not v:
                 raise StatsInputError(f"{label}, line {line_no}, column {col}: empty value")
         gold = _gold_name(metric)
-        _cell(pairs, cells, label, line_no, lp, (testset, segment), system,
+        _cell(out, cells, label, line_no, lp, (testset, segment), system,
               gold if gold is not None else metric, gold is not None, score)
+    return _as_arrays(out)
 
 
-def _cell(pairs, cells, label, line_no, lp, item, system, name, gold, raw, column="SCORE") -> None:
-    pair = pairs.setdefault(lp, _Pair())
-    _item(pair, item)
+def _cell(out, cells, label, line_no, lp, item, system, name, gold, raw, column="SCORE") -> None:
+    """One cell read line by line: refused when given before, else added to ``out``."""
     key = (lp, name, gold, system, item)
     if key in cells:
         raise StatsInputError(
@@ -655,15 +717,13 @@ def _cell(pairs, cells, label, line_no, lp, item, system, name, gold, raw, colum
         )
     cells[key] = f"{label}, line {line_no}"
     value = _score(raw, label, line_no, gold=gold, column=column)
-    store = (pair.gold if gold else pair.metrics)["seg"]
-    sc = store.get(name)
-    if sc is None:
-        sc = store[name] = _Scores(file=label)
-    sc.values.setdefault(system, {})[item] = value
-    sc.lines.setdefault(system, line_no)
+    for k, v in (("lp", lp), ("name", name), ("gold", gold), ("system", system),
+                 ("testset", item[0]), ("segment", item[1]), ("score", value),
+                 ("line", line_no)):
+        out[k].append(v)
 
 
-def _read_wide(text: str, label: str, pairs: dict, cells: dict) -> None:
+def _read_wide(text: str, label: str, pairs: dict) -> None:
     head, rows, _ = split_lines(text, label, delimiter="csv")
     low = [h.strip().lower() for h in head]
     for col in ("lp", "system", "segment"):
@@ -676,6 +736,9 @@ def _read_wide(text: str, label: str, pairs: dict, cells: dict) -> None:
     score_cols = [(i, h.strip()) for i, h in enumerate(head) if i not in ix.values()]
     if not score_cols:
         raise StatsInputError(f"{label}, line 1: no score columns")
+    cells = _cells_so_far(pairs)
+    out: dict = {k: [] for k in ("lp", "name", "gold", "system", "testset", "segment",
+                                 "score", "line")}
     for line_no, fields in rows:
         if len(fields) != len(head):
             raise StatsInputError(
@@ -688,75 +751,54 @@ def _read_wide(text: str, label: str, pairs: dict, cells: dict) -> None:
                 raise StatsInputError(f"{label}, line {line_no}, column {col}: empty value")
         for i, h in score_cols:
             gold = _gold_name(h)
-            _cell(pairs, cells, label, line_no, lp, ("", segment), system,
+            _cell(out, cells, label, line_no, lp, ("", segment), system,
                   gold if gold is not None else h, gold is not None, fields[i], column=h)
+    add_rows(pairs, label, _as_arrays(out))
 
 
-def _read_wmt_seg(data: bytes, label: str, pairs: dict, cells: dict) -> None:
+def _read_wmt_seg(data: bytes, label: str, pairs: dict) -> None:
     """A WMT metrics task segment-level file (``METRIC LP TESTSET REFSET SYSTEM DOCID SEGID
     SCORE``, 8 or 10 fields; :func:`stats.readers.wmt.read_wmt_scores`): each metric named
     ``METRIC-REFSET`` (``src`` for a reference-free metric), REFSET listed as a reference of
-    the language pair; the item of a row is ``(TESTSET, "DOCID:SEGID")``. Rows are grouped by
-    language pair, metric and system with pandas (the file's own duplicates are refused by
-    the WMT reader; a metric given again by another file is refused here)."""
+    the language pair; the item of a row is ``(TESTSET, "DOCID:SEGID")``. Rows are taken
+    by language pair and metric (the file's own duplicates are refused by the WMT reader; a
+    metric given again by another file is refused here)."""
     import pandas as pd
 
     from .wmt import read_wmt_scores
 
     frame = read_wmt_scores(data, name=label, level="seg").frame
-    as_str = {c: frame[c].astype(str) for c in ("metric", "lp", "testset", "refset", "system")}
-    segment = frame["docid"].astype(str) + ":" + frame["segid"].astype(str)
-    name = as_str["metric"] + "-" + as_str["refset"]
-    work = pd.DataFrame(
-        {"lp": as_str["lp"], "name": name, "refset": as_str["refset"], "system": as_str["system"],
-         "testset": as_str["testset"], "segment": segment, "score": frame["score"],
-         "line": frame["_line"]}
-    )
-    for (lp, metric), group in work.groupby(["lp", "name"], sort=False):
-        pair = pairs.setdefault(lp, _Pair())
-        pair.references.update(str(r) for r in pd.unique(group["refset"]) if r != "src")
-        store = pair.metrics["seg"]
-        if metric in store:
-            first = store[metric].file
+    col = {c: coded(frame[c]) for c in ("metric", "lp", "testset", "refset", "system")}
+    (m, metrics), (r, refsets) = col["metric"], col["refset"]
+    name = _joined(m, metrics, r, refsets, "-")
+    segment = _joined(*coded(frame["docid"]), *coded(frame["segid"]), ":")
+    lines = frame["_line"].to_numpy()
+    (lp_codes, lps), (name_codes, names) = col["lp"], name
+    group, _ = pd.factorize(lp_codes * len(names) + name_codes)
+    order = np.argsort(group, kind="stable")  # by language pair and metric, as first seen
+    starts = order[np.flatnonzero(np.r_[True, np.diff(group[order]) != 0])]
+    for i in starts:
+        lp, metric = lps[lp_codes[i]], names[name_codes[i]]
+        pair = pairs.get(lp)
+        if pair is not None and metric in pair.metrics["seg"]:
+            first = pair.metrics["seg"][metric].file
             raise StatsInputError(
-                f"{label}, line {int(group['line'].iloc[0])}: metric {metric} of {lp} is also "
+                f"{label}, line {int(lines[i])}: metric {metric} of {lp} is also "
                 f"in {first}; give each metric's scores once"
             )
-        keys = list(zip(group["testset"].to_numpy(dtype=object),
-                        group["segment"].to_numpy(dtype=object), strict=True))
-        for key in dict.fromkeys(keys):
-            _item(pair, key)
-        sc = store[metric] = _Scores(file=label)
-        systems = group["system"].to_numpy(dtype=object)
-        codes, uniques = pd.factorize(systems, sort=False)
-        scores = group["score"].to_numpy(dtype=float)
-        lines = group["line"].to_numpy()
-        for k, system in enumerate(uniques):
-            rows = np.flatnonzero(codes == k)
-            sc.values[system] = dict(zip([keys[i] for i in rows], scores[rows].tolist(),
-                                         strict=True))
-            sc.lines[system] = int(lines[rows[0]])
-
-
-def _finish_items(pairs: dict) -> None:
-    """Turn long/wide ``{item: value}`` dicts into lists in item order (NaN for a missing gold
-    cell; a missing metric cell is an error)."""
-    for lp, pair in pairs.items():
-        if pair.items is None:
-            continue
-        order = list(pair.items)
-        for gold, store in ((True, pair.gold["seg"]), (False, pair.metrics["seg"])):
-            for name, sc in store.items():
-                for system, cells in list(sc.values.items()):
-                    if not isinstance(cells, dict):
-                        continue
-                    if not gold and len(cells) != len(order):
-                        lacking = [k[1] for k in order if k not in cells]
-                        raise StatsInputError(
-                            f"{sc.file}, line {sc.lines[system]}: metric {name}, system "
-                            f"{system!r} of {lp} has no score for segment(s) {name_list(lacking)}"
-                        )
-                    sc.values[system] = [cells.get(k, math.nan) for k in order]
+    for k, lp in enumerate(lps):
+        used = np.unique(r[lp_codes == k])
+        pairs.setdefault(lp, _Pair()).references.update(
+            refsets[j] for j in used.tolist() if refsets[j] != "src"
+        )
+    add_rows(pairs, label, {
+        "lp": (lp_codes[order], lps), "name": (name_codes[order], names),
+        "gold": np.zeros(len(order), dtype=bool),
+        "system": (col["system"][0][order], col["system"][1]),
+        "testset": (col["testset"][0][order], col["testset"][1]),
+        "segment": (segment[0][order], segment[1]),
+        "score": frame["score"].to_numpy(dtype=float)[order], "line": lines[order],
+    })
 
 
 def _check_counts(pairs: dict) -> None:
@@ -821,7 +863,6 @@ def read_meta_eval(
     if names is not None and len(names) != len(sources):
         raise StatsInputError(f"names must give one name per source ({len(sources)}); got {len(names)}")
     pairs: dict = {}
-    cells: dict = {}
     files: list = []
     read_as: list = []
     for i, item in enumerate(sources):
@@ -839,21 +880,21 @@ def read_meta_eval(
             read_as.append(_read_as_line(label, "an MTME archive", pairs, before))
             continue
         text = decode(data, label)
-        first = next((ln for ln in text.splitlines() if ln.strip()), "")
+        first = next((ln for ln in iter_splitlines(text) if ln.strip()), "")
         before = {lp: _counts(p) for lp, p in pairs.items()}
         fmt = input_format or _detect_text(first, label)
         if fmt == "wide":
-            _read_wide(text, label, pairs, cells)
+            _read_wide(text, label, pairs)
             kind = "wide CSV (lp, system, segment, human, <metric>...)"
         elif fmt == "wmt-seg":
-            _read_wmt_seg(data, label, pairs, cells)
+            _read_wmt_seg(data, label, pairs)
             kind = f"WMT segment scores ({len(first.split())} fields)"
         else:
-            _read_long(text, label, pairs, cells)
+            _read_long(data, text, label, pairs)
             kind = "long text (METRIC LP TESTSET SYSTEM SEGMENT SCORE)"
         read_as.append(_read_as_line(label, kind, pairs, before))
         files.append(label)
-    _finish_items(pairs)
+    finish_items(pairs)
     _check_counts(pairs)
     return MetaEvalData(pairs=pairs, files=tuple(files), read_as="\n".join(read_as))
 

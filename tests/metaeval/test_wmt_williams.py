@@ -286,3 +286,27 @@ def test_williams_p_against_recorded_psych(fx, capsys):
     for (a, b), p in PSYCH_CS_EN.items():
         assert block["williams_p"][a][b] == pytest.approx(p, rel=1e-9)
     assert block["winners"] == block["metrics"]  # no p below 0.05
+
+
+def test_outliers_json_as_wmt_publishes_it(fx, capsys, tmp_path):
+    """``--outliers FILE`` (WMT's outliers.json) leaves the listed systems out of their
+    language pair's blocks, as ``rank --outliers``; r against scipy on the kept systems."""
+    f = tmp_path / "outliers.json"
+    f.write_text(json.dumps({"cs-en": [W.OUTLIER], "en-de": [W.OUTLIER, "Nobody.1"]}))
+    code, out, err = run_cli(capsys, "--metrics", fx["dir"], "--format", "json", "--refset",
+                             "all", "--reference-free", "COMET-QE", "--exclude-systems",
+                             "Human-*", "--outliers", f)
+    assert code == 0, err
+    blocks = json.loads(out)["language_pairs"]
+    assert len(blocks) == 3
+    for block in blocks:
+        systems, table, z = expected_block(block["lp"], block["refset"])
+        assert W.OUTLIER not in systems and block["systems"] == systems
+        assert block["outliers"] == [W.OUTLIER]
+        for metric, scores in table.items():
+            assert block["pearson"][metric] == pytest.approx(ss.pearsonr(scores, z)[0], abs=1e-12)
+    assert "outliers as published left out" in err
+    bad = tmp_path / "bad.json"
+    bad.write_text('["cs-en"]')
+    code, out, err = run_cli(capsys, "--metrics", fx["dir"], "--outliers", bad)
+    assert code == 2 and err.count("\n") == 1 and "bad.json" in err

@@ -1,0 +1,214 @@
+"""Scores of :mod:`.meta`'s long, wide and WMT segment formats, stored by columns.
+
+A source's rows (language pair, scorer, gold or metric, system, item, score, line) are added
+at once with array operations: item keys become integer codes per language pair (in order of
+first appearance), each scorer's scores per system are kept as chunks of (item codes, values,
+lines, file), and :func:`finish_items` turns the chunks into arrays in item order. Nothing
+here loops over rows in Python.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from stats._core.errors import StatsInputError
+
+from ._common import name_list
+
+_LEVELS = ("seg", "sys")
+
+
+@dataclass
+class _Scores:
+    """Scores of one scorer (gold or metric) at one level in one language pair, as read."""
+
+    file: str
+    values: dict = field(default_factory=dict)  #: system -> floats (NaN = missing)
+    lines: dict = field(default_factory=dict)  #: system -> first line number
+
+
+@dataclass
+class _Pair:
+    """Everything read for one language pair."""
+
+    gold: dict = field(default_factory=lambda: {lv: {} for lv in _LEVELS})
+    metrics: dict = field(default_factory=lambda: {lv: {} for lv in _LEVELS})
+    items: dict | None = None  #: item keys (long/wide formats) -> index, first appearance
+    known_systems: set | None = None  #: system-outputs (MTME layout)
+    references: set = field(default_factory=set)  #: reference names (MTME ``references/``)
+
+
+class _Chunks(list):
+    """The rows of one scorer and system from long, wide or WMT files, one
+    ``(item codes, values, lines, file)`` per source, until :func:`finish_items`."""
+
+
+def _codes(values) -> tuple[np.ndarray, list]:
+    """(codes, distinct values as str) in order of first appearance; a ``(codes, names)``
+    pair is taken as it is."""
+    if isinstance(values, tuple):
+        return np.asarray(values[0], dtype=np.int64), list(values[1])
+    codes, uniques = pd.factorize(np.asarray(values, dtype=object))
+    return codes.astype(np.int64), [str(u) for u in uniques.tolist()]
+
+
+def coded(values) -> tuple[np.ndarray, list]:
+    """``(codes, names)`` of a column (pandas' string or number column, or an array): what
+    :func:`add_rows` takes instead of one string per row."""
+    codes, uniques = pd.factorize(values)
+    return codes.astype(np.int64), [str(u) for u in np.asarray(uniques, dtype=object).tolist()]
+
+
+def _item_codes(pair: _Pair, testset: tuple, segment: tuple) -> np.ndarray:
+    """Each row's item index in ``pair.items`` (new items appended in order of first
+    appearance); ``testset`` and ``segment`` as ``(codes, names)``."""
+    (a, ta), (b, sb) = testset, segment
+    nb = max(len(sb), 1)
+    codes, combined = pd.factorize(a * nb + b)
+    if pair.items is None:
+        pair.items = {}
+    items = pair.items
+    index = np.fromiter(
+        (items.setdefault((ta[u // nb], sb[u % nb]), len(items)) for u in combined.tolist()),
+        dtype=np.int64, count=len(combined),
+    )
+    return index[codes]
+
+
+def add_rows(pairs: dict, label: str, rows: dict) -> None:
+    """Add one source's rows to ``pairs``.
+
+    ``rows`` maps ``lp, name, system, testset, segment`` (arrays of str, or ``(codes,
+    names)`` pairs: :func:`coded`), ``gold`` (bool), ``score`` (float, NaN = missing) and
+    ``line`` (int) to equal-length columns, in the file's order. A (scorer, system, segment)
+    given twice, in this source or an earlier one, is refused naming both lines, as the
+    row-by-row reader words it.
+    """
+    n = len(rows["score"])
+    if n == 0:
+        return
+    lp_codes, lps = _codes(rows["lp"])
+    testset, segment = _codes(rows["testset"]), _codes(rows["segment"])
+    item = np.empty(n, dtype=np.int64)
+    for k, lp in enumerate(lps):
+        pair = pairs.setdefault(lp, _Pair())
+        at = np.flatnonzero(lp_codes == k)
+        item[at] = _item_codes(pair, (testset[0][at], testset[1]), (segment[0][at], segment[1]))
+    name_codes, names = _codes(rows["name"])
+    sys_codes, systems = _codes(rows["system"])
+    gold = np.asarray(rows["gold"], dtype=bool)
+    key = ((lp_codes * len(names) + name_codes) * 2 + gold) * len(systems) + sys_codes
+    group, group_keys = pd.factorize(key)
+    n_items = int(item.max()) + 1
+    cell = group.astype(np.int64) * n_items + item
+    lines = np.asarray(rows["line"], dtype=np.int64)
+    scores = np.asarray(rows["score"], dtype=float)
+    first_dup = None  # (row, first file, first line)
+    dup = pd.Series(cell).duplicated().to_numpy()
+    if dup.any():
+        i = int(np.flatnonzero(dup)[0])
+        j = int(np.flatnonzero(cell == cell[i])[0])
+        first_dup = (i, label, int(lines[j]))
+    order = np.argsort(group, kind="stable")
+    bounds = np.flatnonzero(np.diff(group[order])) + 1
+    parts = np.split(order, bounds)
+    targets = []
+    for at in parts:
+        r = int(at[0])
+        pair = pairs[lps[lp_codes[r]]]
+        name, system, is_gold = names[name_codes[r]], systems[sys_codes[r]], bool(gold[r])
+        store = (pair.gold if is_gold else pair.metrics)["seg"]
+        sc = store.get(name)
+        if sc is not None and system in sc.values:
+            earlier = sc.values[system]
+            if not isinstance(earlier, _Chunks):
+                raise StatsInputError(
+                    f"{label}, line {int(lines[r])}: {name} of {lps[lp_codes[r]]} is also in "
+                    f"{sc.file} (MTME layout); give each scorer's scores in one format"
+                )
+            for codes, _, old_lines, old_file in earlier:
+                hit = np.isin(item[at], codes)
+                if hit.any():
+                    i = int(at[np.flatnonzero(hit)[0]])
+                    if first_dup is None or i < first_dup[0]:
+                        j = int(np.flatnonzero(codes == item[i])[0])
+                        first_dup = (i, old_file, int(old_lines[j]))
+        targets.append((store, name, system, r, at))
+    if first_dup is not None:
+        i, old_file, old_line = first_dup
+        name, system = names[name_codes[i]], systems[sys_codes[i]]
+        raise StatsInputError(
+            f"{label}, line {int(lines[i])}: a second score for {name}, system {system!r}, "
+            f"segment {segment[1][segment[0][i]]!r} ({old_file}, line {old_line} has the first)"
+        )
+    for store, name, system, r, at in targets:
+        sc = store.get(name)
+        if sc is None:
+            sc = store[name] = _Scores(file=label)
+        sc.values.setdefault(system, _Chunks()).append((item[at], scores[at], lines[at], label))
+        sc.lines.setdefault(system, int(lines[r]))
+
+
+def finish_items(pairs: dict) -> None:
+    """Turn the chunks of long/wide/WMT scores into arrays in item order (NaN for a missing
+    gold cell; a missing metric cell is an error naming the segments)."""
+    for lp, pair in pairs.items():
+        if pair.items is None:
+            continue
+        order = list(pair.items)
+        n = len(order)
+        for gold, store in ((True, pair.gold["seg"]), (False, pair.metrics["seg"])):
+            for name, sc in store.items():
+                for system, chunks in list(sc.values.items()):
+                    if not isinstance(chunks, _Chunks):
+                        continue
+                    codes = np.concatenate([c[0] for c in chunks])
+                    values = np.full(n, np.nan)
+                    values[codes] = np.concatenate([c[1] for c in chunks])
+                    if not gold and len(codes) != n:
+                        covered = np.zeros(n, dtype=bool)
+                        covered[codes] = True
+                        lacking = [order[i][1] for i in np.flatnonzero(~covered)]
+                        raise StatsInputError(
+                            f"{sc.file}, line {sc.lines[system]}: metric {name}, system "
+                            f"{system!r} of {lp} has no score for segment(s) {name_list(lacking)}"
+                        )
+                    sc.values[system] = values
+
+
+def _cells_so_far(pairs: dict) -> dict:
+    """``{(lp, name, gold, system, item): "FILE, line N"}`` of the rows read so far from long,
+    wide and WMT files (for the line-by-line reader's duplicate check)."""
+    cells: dict = {}
+    for lp, pair in pairs.items():
+        if pair.items is None:
+            continue
+        order = list(pair.items)
+        for gold, store in ((True, pair.gold["seg"]), (False, pair.metrics["seg"])):
+            for name, sc in store.items():
+                for system, chunks in sc.values.items():
+                    if not isinstance(chunks, _Chunks):
+                        continue
+                    for codes, _, lines, file in chunks:
+                        for c, ln in zip(codes.tolist(), lines.tolist(), strict=True):
+                            cells[(lp, name, gold, system, order[c])] = f"{file}, line {ln}"
+    return cells
+
+
+def _as_arrays(out: dict) -> dict:
+    return {k: np.array(v, dtype=float if k == "score" else bool if k == "gold"
+                        else np.int64 if k == "line" else object) for k, v in out.items()}
+
+
+def _joined(a, a_names, b, b_names, sep: str) -> tuple:
+    """``(codes, names)`` of the strings ``A + sep + B`` of two coded columns (built for the
+    distinct pairs only)."""
+    codes, pairs = pd.factorize(a * max(len(b_names), 1) + b)
+    nb = max(len(b_names), 1)
+    names = [f"{a_names[u // nb]}{sep}{b_names[u % nb]}" for u in pairs.tolist()]
+    first: dict = {}  # two pairs may spell the same string ("A-b" "c", "A" "b-c"): one name
+    remap = np.array([first.setdefault(s, len(first)) for s in names], dtype=np.int64)
+    return remap[codes], list(first)
