@@ -81,6 +81,14 @@ def apply_presentation(fig: go.Figure, presentation: bool) -> go.Figure:
     for ann in out.layout.annotations:
         size = ann.font.size or BASE_FONT_SIZE
         ann.update(font={"size": round(size * factor)})
+    titled = any(
+        a.yref == "paper" and a.yanchor == "bottom" and (a.y or 0) >= 1
+        for a in out.layout.annotations
+    )
+    if not grid and titled and out.layout.margin.t:
+        # subplot titles above the panels (wrapped QE scatter titles): their margin grows
+        # with their font, so a title of several lines stays inside the chart
+        out.update_layout(margin={"t": round(out.layout.margin.t * factor)})
     for trace in out.data:
         if trace.type == "heatmap" and trace.texttemplate:
             size = trace.textfont.size or BASE_FONT_SIZE

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from dashboard import export
+from dashboard import export, report
 from tests.browser.helpers import assert_no_exception, download, goto_page, wait_for_charts
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -64,9 +64,11 @@ def assert_report_bundle(path: Path, *, resamples: bool, hashes: dict[str, set[s
     assert html.count('class="plotly-graph-div"') == len(record["figures"]) >= 1
     assert html.count("<table>") == len(record["tables"]) >= 1
 
-    # ---- booktabs LaTeX, one per table, human headers ----
+    # ---- booktabs LaTeX, one per table a paper takes (segment tables: CSV only), human headers
     tex_names = sorted(n for n in names if n.endswith(".tex"))
-    assert len(tex_names) == len(record["tables"])
+    papers = [t for t in record["tables"].values() if len(t["data"]) <= report.LATEX_MAX_ROWS]
+    assert len(tex_names) == len(papers)
+    assert len([n for n in names if n.endswith(".csv")]) == len(record["tables"])
     for name in tex_names:
         tex = files[name].decode()
         for rule in (r"\toprule", r"\midrule", r"\bottomrule"):
