@@ -34,16 +34,16 @@ from stats._core.errors import StatsInputError
 from stats._core.results import StatisticPvalue
 from stats._core.validation import check_alpha, check_confidence_level, check_positive_int
 
-from .randomized import (
+from ._resampling import (
     _REL_TOL,
     _bootstrap_system_scores,
-    _check_segment_count,
     _chunk,
     _chunks,
     _in_threads,
     _rng_and_seed,
     _stacked,
 )
+from .randomized import _check_segment_count
 from .sufficient import SegmentStatistics
 
 __all__ = ["SYSTEMS_TABLE_TESTS", "SystemsTableResult", "systems_table"]

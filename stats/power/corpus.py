@@ -145,7 +145,7 @@ class _Corpus:
 
 def _shared(test, gen, r, size, dtype):
     if test != "approximate-randomization":
-        from stats.mt.randomized import _resample_counts
+        from stats.mt._resampling import _resample_counts
 
         return _resample_counts(gen.integers(0, size, (r, size)), dtype), r
     return gen.integers(0, 2, (r, size)).astype(dtype), r

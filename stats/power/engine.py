@@ -180,7 +180,7 @@ def check_common(alpha, alternative, power, n_simulations):
 
 
 def rng_and_seed(rng):
-    from stats.mt.randomized import _rng_and_seed
+    from stats.mt._resampling import _rng_and_seed
 
     return _rng_and_seed(rng)
 

@@ -396,7 +396,7 @@ def _signed_rank_sizes(centred, size, effects, gen, n_simulations, alpha, altern
 def _shared(test, gen, n_resamples, size):
     """The resampling matrix all simulated data sets of this size are tested with."""
     if test == "paired-bootstrap":
-        from stats.mt.randomized import _resample_counts
+        from stats.mt._resampling import _resample_counts
 
         return _resample_counts(gen.integers(0, size, (n_resamples, size)), np.float64)
     if test == "approximate-randomization":

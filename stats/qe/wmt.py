@@ -45,7 +45,7 @@ from stats._core.errors import DegenerateInputWarning, StatsInputError
 from stats._core.results import StatisticPvalue
 from stats._core.validation import check_confidence_level, check_positive_int
 from stats.metaeval.grids import grid_significance
-from stats.mt.randomized import _resample_counts
+from stats.mt._resampling import _resample_counts
 from stats.readers.qe_wmt import QEGold, QESubmissions
 
 __all__ = [
