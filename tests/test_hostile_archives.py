@@ -366,7 +366,9 @@ def _tar_with(*headers: tuple[bytes, bytes], gz: bool = True) -> bytes:
     return gzip.compress(out) if gz else out
 
 
-def _quick_refusal(data: bytes, match: str, seconds: float = 2.0) -> str:
+def assert_quick_refusal(data: bytes, match: str, seconds: float = 2.0) -> str:
+    """Assert that `data` is refused matching `match` within `seconds`, in one line of under
+    300 characters; the message."""
     start = time.perf_counter()
     with pytest.raises(StatsInputError, match=match) as err:
         expand_sources([("a.tar.gz", data)])
@@ -378,17 +380,17 @@ def _quick_refusal(data: bytes, match: str, seconds: float = 2.0) -> str:
 def test_a_pax_header_of_200000_digits_is_refused_before_tarfile_parses_it():
     data = _tar_with((tarfile.XHDTYPE, b"1" * 200_000))
     assert len(data) < 1_000  # the issue's 371-byte upload
-    _quick_refusal(data, r"extended \(PAX\) header of 200,000 bytes")
+    assert_quick_refusal(data, r"extended \(PAX\) header of 200,000 bytes")
 
 
 def test_a_small_pax_header_with_a_long_digit_run_or_a_bad_record_is_refused():
-    _quick_refusal(_tar_with((tarfile.XHDTYPE, b"9" * 8000)), "number of 8,000 digits")
-    _quick_refusal(_tar_with((tarfile.XGLTYPE, b"30 path" + b"a" * 40 + b"\n")), "malformed")
-    _quick_refusal(_tar_with((tarfile.XHDTYPE, b"12 size=100\n")), "sets 'size'")
+    assert_quick_refusal(_tar_with((tarfile.XHDTYPE, b"9" * 8000)), "number of 8,000 digits")
+    assert_quick_refusal(_tar_with((tarfile.XGLTYPE, b"30 path" + b"a" * 40 + b"\n")), "malformed")
+    assert_quick_refusal(_tar_with((tarfile.XHDTYPE, b"12 size=100\n")), "sets 'size'")
 
 
 def test_a_chain_of_pax_headers_is_refused():
-    _quick_refusal(_tar_with(*[(tarfile.XHDTYPE, b"13 mtime=10\n")] * 9), "in a row")
+    assert_quick_refusal(_tar_with(*[(tarfile.XHDTYPE, b"13 mtime=10\n")] * 9), "in a row")
 
 
 def test_a_gnu_long_name_of_50_million_characters_is_refused_from_its_header(tmp_path, capsys):
@@ -396,7 +398,7 @@ def test_a_gnu_long_name_of_50_million_characters_is_refused_from_its_header(tmp
     info.type, info.size = tarfile.GNUTYPE_LONGNAME, 50_000_000
     head = info.tobuf(format=tarfile.USTAR_FORMAT)
     data = gzip.compress(head + b"a" * 50_000_000, 1)  # (the issue's: 48 KB of tar.gz)
-    _quick_refusal(data, "GNU long name of 50,000,000 bytes")
+    assert_quick_refusal(data, "GNU long name of 50,000,000 bytes")
     path = tmp_path / "long.tar.gz"
     path.write_bytes(data)
     err = cli(["williams", "--metrics", path, "--human", path], capsys)
@@ -454,4 +456,4 @@ def test_a_tar_header_with_a_negative_base256_size_is_refused():
     head[124:136] = b"\xff" * 12  # GNU base-256: -1
     head[148:156] = b" " * 8
     head[148:156] = b"%06o\0 " % sum(head)
-    _quick_refusal(bytes(head) + b"x" * 512 + b"\0" * 1024, "size field cannot be read")
+    assert_quick_refusal(bytes(head) + b"x" * 512 + b"\0" * 1024, "size field cannot be read")
