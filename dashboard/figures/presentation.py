@@ -182,6 +182,7 @@ def _relayout_grids(fig: go.Figure, factor: float) -> None:
             longest[letter] = max([longest[letter], *(len(str(t)) for t in labels)])
     spec["x_chars"], spec["y_chars"] = longest["x"], longest["y"]
     spec["panel_height"] = round(spec["panel_height"] * 1.25)
+    spec["axis_title_font"] = BASE_FONT_SIZE * factor  # scaled with the other fonts below
     geo = _grid_geometry(spec, size)
     if geo["height_px"] > MAX_PRESENTATION_HEIGHT:
         excess = geo["height_px"] - MAX_PRESENTATION_HEIGHT
@@ -199,6 +200,8 @@ def _relayout_grids(fig: go.Figure, factor: float) -> None:
         yaxis.domain = [max(y1 - geo["height"], 0.0), y1]
         if spec["show"]:  # rows shared: only the first column names them
             yaxis.showticklabels = col == 0 or not rows_shared
+        if spec.get("y_title"):  # left of the first column only
+            yaxis.title.text = spec["y_title"] if col == 0 else None
         ann.update(x=x0 + geo["width"] / 2, y=y1)
     fig.update_layout(margin=geo["margin"], height=geo["height_px"])
 
