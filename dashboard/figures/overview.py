@@ -236,6 +236,8 @@ def grids_side_by_side(
         "panel_height": panel_height,
         "colorbar": first.layout.coloraxis is not None,
         "horizontal_spacing": horizontal_spacing,
+        "legible_columns": legible_columns and show_tick_labels,
+        "n_max": n_max,
         "x_title": escape_html(x_title) if x_title else None,
         "y_title": escape_html(y_title) if y_title else None,
     }
