@@ -54,7 +54,10 @@ def metrics_30(seed: int = 37) -> bytes:
     for lp in METRICS_LPS:
         z = rng.normal(0.0, 0.4, len(SYSTEMS))
         lines = ["RAW.SCR Z.SCR N SYS N.ALL "]
-        lines += [f"{75 + 12 * zi!r} {zi!r} 1500 {s} 1800 " for s, zi in zip(SYSTEMS, z.tolist(), strict=True)]
+        lines += [
+            f"{75 + 12 * zi!r} {zi!r} 1500 {s} 1800 "
+            for s, zi in zip(SYSTEMS, z.tolist(), strict=True)
+        ]
         files[f"ad-sys-scores-{lp}.csv"] = "\n".join(lines) + "\n"
         for j, m in enumerate(METRICS):
             refset = "src" if m in METRICS_QE else "refA"

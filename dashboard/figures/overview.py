@@ -369,6 +369,11 @@ def _grid_geometry(spec: Mapping, size: float) -> dict:
         "vspace": vgap_px / plot_h if nrows > 1 else 0.0,
         "width": (1.0 - hspace * (ncols - 1)) / ncols,
         "height": (1.0 - (vgap_px / plot_h if nrows > 1 else 0.0) * (nrows - 1)) / nrows,
-        "margin": {"l": int(ylab_px + ytitle_px) + 10, "r": colorbar_px, "t": int(top), "b": int(xlab_px) + 10},
+        "margin": {
+            "l": int(ylab_px + ytitle_px) + 10,
+            "r": colorbar_px,
+            "t": int(top),
+            "b": int(xlab_px) + 10,
+        },
         "height_px": int(round(plot_h + top + xlab_px + 10)),
     }

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 
 from dashboard.figures.grids import MIN_CELL_PX
-from dashboard.figures.overview import LABEL_CELL_FACTOR, _grid_geometry, _panel_px
+from dashboard.figures.overview import LABEL_CELL_FACTOR, _grid_geometry
 from dashboard.figures.style import (
     _GLYPH_WIDTH,
     BASE_FONT_SIZE,
@@ -18,6 +18,9 @@ from dashboard.figures.style import (
 
 #: The slide a figure must fit in presentation mode (CSS px).
 SLIDE_WIDTH, SLIDE_HEIGHT = 1920, 1080
+#: Width (CSS px) of a full-width chart on that slide with the sidebar open (measured: 1,410
+#: px): the panels of a grid figure with legible columns stand this wide in a row.
+SLIDE_GRID_PX = 1400
 #: Tallest figure in presentation mode: a slide's height less the page's scroll margins, so a
 #: chart is seen whole on the projector.
 MAX_PRESENTATION_HEIGHT = SLIDE_HEIGHT - 120
@@ -213,7 +216,8 @@ def _relayout_grids(fig: go.Figure, factor: float) -> None:
     for ncols in range(min(n, MAX_PANELS_PER_ROW), 0, -1):
         spec["ncols"], spec["nrows"] = ncols, math.ceil(n / ncols)
         geo = _grid_geometry(spec, size)
-        if ncols == 1 or not legible or _panel_px(geo) / items >= LABEL_CELL_FACTOR * size:
+        panel_px = geo["width"] * (SLIDE_GRID_PX - geo["margin"]["l"] - geo["margin"]["r"])
+        if ncols == 1 or not legible or panel_px / items >= LABEL_CELL_FACTOR * size:
             break
     if geo["height_px"] > MAX_PRESENTATION_HEIGHT:
         # shorter panels to fit a slide -- but, with legible columns, rows a line high (the

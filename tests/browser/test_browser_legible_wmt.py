@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import time
 import zipfile
 
 import pytest
@@ -91,12 +89,6 @@ def _inside(inner, outer, slack: float = 1.0) -> bool:
     )
 
 
-def _mark(what: str, _start=[]) -> None:  # noqa: B006 - debug timings (LEGIBLE_DEBUG=1)
-    if os.environ.get("LEGIBLE_DEBUG"):
-        _start.append(time.monotonic())
-        print(f"{_start[-1] - _start[0]:7.1f} s  {what}", flush=True)
-
-
 def _measure(page, artifacts_dir, name: str) -> dict:
     """The charts of the page at rest, by key; fails on any two tick labels of a panel that
     overlap and on a panel title or axis title drawn outside its chart."""
@@ -104,12 +96,7 @@ def _measure(page, artifacts_dir, name: str) -> dict:
     wait_until_still(page, timeout=60)
     screenshot(page, artifacts_dir, name)
     charts = {c["key"]: c for c in page.evaluate(_CHARTS_JS)}
-    if os.environ.get("LEGIBLE_DEBUG"):
-        (artifacts_dir / f"{name}.json").write_text(json.dumps(charts))
-        for key in charts:
-            page.locator(f".st-key-{key} .js-plotly-plot").first.screenshot(
-                path=str(artifacts_dir / f"{name}_{key}.png")
-            )
+    (artifacts_dir / f"{name}.json").write_text(json.dumps(charts))  # what was measured
     problems = []
     for key, chart in charts.items():
         for p in chart["panels"]:
@@ -168,18 +155,14 @@ def test_qe_page_8_language_pairs(page, app_url, artifacts_dir, tmp_path):
     (tmp_path / data.QE_GOLD).write_text(d["gold"])
     page.set_viewport_size(SMALL)
     goto_page(page, app_url, "qe")
-    _mark("page")
     upload_files(page, [tmp_path / data.QE_ZIP, tmp_path / data.QE_GOLD])
-    _mark("uploaded")
     wait_for_charts(page, minimum=6, timeout=180)
-    _mark("charts")
     assert_no_exception(page)
     main = page.locator('[data-testid="stMain"]')
     assert main.locator('[data-testid="stMetricValue"]').first.inner_text() == "8"
 
     # the report of the page holds every language pair
     path = download(page, "download_report", tmp_path, timeout=300)
-    _mark("report")
     with zipfile.ZipFile(path) as zf:
         record = json.loads(zf.read("record.json"))
         html = zf.read("report.html").decode()
@@ -192,9 +175,7 @@ def test_qe_page_8_language_pairs(page, app_url, artifacts_dir, tmp_path):
         if size is not None:
             _presentation(page)
             wait_for_charts(page, minimum=6, timeout=180)
-            _mark("presentation")
         charts = _measure(page, artifacts_dir, name)
-        _mark("measured")
         heatmap = charts["qe_wmt_heatmap"]
         assert len(heatmap["panels"][0]["xt"]) == len(data.QE_LPS) + 1  # and the average
         x, y = _axis_titles(heatmap)
