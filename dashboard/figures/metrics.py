@@ -220,7 +220,9 @@ def correlation_dots(
     finite = np.abs(values[np.isfinite(values)])
     lo = float(finite.min()) if finite.size else 0.0
     fig.update_xaxes(
-        title={"text": f"|{label}| with humans (◇ = negative)"}, range=[max(0.0, lo - 0.05), 1.0]
+        # two lines: the chart stands in a narrow column beside the correlation table
+        title={"text": f"|{label}| with humans<br>(◇ = negative)"},
+        range=[max(0.0, lo - 0.05), 1.0],
     )
     fig.update_yaxes(**_category_rows(names))
     return fig

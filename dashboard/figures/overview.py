@@ -179,6 +179,8 @@ def grids_side_by_side(
     show_tick_labels: bool = True,
     horizontal_spacing: float | None = None,
     legible_columns: bool = False,
+    x_title: str | None = None,
+    y_title: str | None = None,
 ) -> go.Figure:
     """Several heatmaps / significance grids as panels of one figure (paper's Figure 3).
 
@@ -211,6 +213,10 @@ def grids_side_by_side(
         Wrap (stack the panels) until a cell is wide enough that the -45 degree column labels
         of neighbouring cells do not overlap (:data:`LABEL_CELL_FACTOR` times the tick font),
         rather than shrink them (16-30 MT systems under three tests at 1400 px).
+    x_title, y_title : str, optional
+        Axis titles: ``x_title`` under every panel, ``y_title`` left of the panels of the first
+        column (the gaps and margins make room for them). Kept under
+        ``layout.meta["grid_layout"]`` for :func:`dashboard.figures.presentation.apply_presentation`.
     """
     if not figures:
         raise ValueError("figures is empty: nothing to lay out")
@@ -230,6 +236,10 @@ def grids_side_by_side(
         "panel_height": panel_height,
         "colorbar": first.layout.coloraxis is not None,
         "horizontal_spacing": horizontal_spacing,
+        "legible_columns": legible_columns and show_tick_labels,
+        "n_max": n_max,
+        "x_title": escape_html(x_title) if x_title else None,
+        "y_title": escape_html(y_title) if y_title else None,
     }
     # wrap: fewer panels a row until a cell keeps MIN_OVERVIEW_CELL_PX at the layout width
     least = MIN_OVERVIEW_CELL_PX
@@ -273,6 +283,7 @@ def grids_side_by_side(
             "tickangle": -45,
             "domain": [x0, x0 + width],
             "anchor": f"y{suffix}",
+            **_axis_title(grid_spec["x_title"]),
         }
         layout[f"yaxis{suffix}"] = {
             **common,
@@ -282,6 +293,7 @@ def grids_side_by_side(
             "autorange": ya.autorange,
             "domain": [max(y1 - height, 0.0), y1],
             "anchor": f"x{suffix}",
+            **_axis_title(grid_spec["y_title"] if col == 0 else None),
         }
         annotations.append(
             {
@@ -306,6 +318,19 @@ def grids_side_by_side(
     return _unchecked_figure(traces, layout)
 
 
+def _axis_title(text: str | None, size: float = BASE_FONT_SIZE) -> dict:
+    """An axis's ``title`` entry (none without ``text``): ``size`` px, 4 px beyond the tick
+    labels (the geometry of :func:`_grid_geometry` leaves room for one line)."""
+    if not text:
+        return {}
+    return {"title": {"text": text, "font": {"size": size}, "standoff": 4}}
+
+
+def axis_title_px(spec: Mapping) -> float:
+    """Room (px) for one line of axis title of a :func:`grids_side_by_side` spec."""
+    return 1.3 * spec.get("axis_title_font", BASE_FONT_SIZE) + 6
+
+
 def _panel_px(geo: Mapping) -> float:
     """Width (px) of one panel of a :func:`_grid_geometry` in a :data:`_GRID_LAYOUT_WIDTH` px
     figure."""
@@ -325,10 +350,13 @@ def _grid_geometry(spec: Mapping, size: float) -> dict:
     ylab_px = _GLYPH_WIDTH * size * spec["y_chars"] + 10 if show else 0.0
     # -45 degree labels: vertical extent ~ length / sqrt(2), plus the first glyph's height
     xlab_px = _GLYPH_WIDTH * size * spec["x_chars"] * 0.71 + size + 6 if show else 0.0
+    # axis titles: a line under every panel's column labels, left of the first column's rows
+    xlab_px += axis_title_px(spec) if spec.get("x_title") else 0.0
+    ytitle_px = axis_title_px(spec) if spec.get("y_title") else 0.0
     title_px = 26 * size / BASE_FONT_SIZE if size > BASE_FONT_SIZE else 26  # panel title
     gap_px = 16 if (spec["rows_shared"] or not show) else ylab_px + 14
     colorbar_px = SIGNIFICANCE_COLORBAR_PX if spec["colorbar"] else 10
-    plot_w = _GRID_LAYOUT_WIDTH - ylab_px - colorbar_px
+    plot_w = _GRID_LAYOUT_WIDTH - ylab_px - ytitle_px - colorbar_px
     hspace = gap_px / plot_w if show else 0.02
     if spec["horizontal_spacing"] is not None:
         hspace = max(hspace, spec["horizontal_spacing"]) if show else spec["horizontal_spacing"]
@@ -341,6 +369,11 @@ def _grid_geometry(spec: Mapping, size: float) -> dict:
         "vspace": vgap_px / plot_h if nrows > 1 else 0.0,
         "width": (1.0 - hspace * (ncols - 1)) / ncols,
         "height": (1.0 - (vgap_px / plot_h if nrows > 1 else 0.0) * (nrows - 1)) / nrows,
-        "margin": {"l": int(ylab_px) + 10, "r": colorbar_px, "t": int(top), "b": int(xlab_px) + 10},
+        "margin": {
+            "l": int(ylab_px + ytitle_px) + 10,
+            "r": colorbar_px,
+            "t": int(top),
+            "b": int(xlab_px) + 10,
+        },
         "height_px": int(round(plot_h + top + xlab_px + 10)),
     }

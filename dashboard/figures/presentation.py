@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 
 from dashboard.figures.grids import MIN_CELL_PX
-from dashboard.figures.overview import _grid_geometry
+from dashboard.figures.overview import LABEL_CELL_FACTOR, _grid_geometry
 from dashboard.figures.style import (
     _GLYPH_WIDTH,
     BASE_FONT_SIZE,
@@ -18,6 +18,9 @@ from dashboard.figures.style import (
 
 #: The slide a figure must fit in presentation mode (CSS px).
 SLIDE_WIDTH, SLIDE_HEIGHT = 1920, 1080
+#: Width (CSS px) of a full-width chart on that slide with the sidebar open (measured: 1,410
+#: px): the panels of a grid figure with legible columns stand this wide in a row.
+SLIDE_GRID_PX = 1400
 #: Tallest figure in presentation mode: a slide's height less the page's scroll margins, so a
 #: chart is seen whole on the projector.
 MAX_PRESENTATION_HEIGHT = SLIDE_HEIGHT - 120
@@ -78,6 +81,7 @@ def apply_presentation(fig: go.Figure, presentation: bool) -> go.Figure:
         out.update_layout(
             height=min(max(out.layout.height, _height_for_labels(out)), MAX_PRESENTATION_HEIGHT)
         )
+        _fit_matrix_ticks(out)
     for ann in out.layout.annotations:
         size = ann.font.size or BASE_FONT_SIZE
         ann.update(font={"size": round(size * factor)})
@@ -100,6 +104,31 @@ def apply_presentation(fig: go.Figure, presentation: bool) -> go.Figure:
             if isinstance(size, (int, float)):
                 trace.update(marker={"size": round(size * 1.4)})
     return out
+
+
+def _fit_matrix_ticks(fig: go.Figure) -> None:
+    """Tick labels of a square matrix (-45 degree column labels, square cells) no larger than
+    its cells keep legible: neighbouring column labels, ``cell sin 45`` apart, a line of text
+    apart (30 metrics on a slide: 15 px rather than 20 px, which overprinted each other).
+    The cell comes from the figure's height (capped at a slide), its title and the room the
+    column labels take; the font not below 10 px."""
+    xa, ya = fig.layout.xaxis, fig.layout.yaxis
+    if not (fig.layout.width and xa.tickangle in (-45, 45) and ya.scaleanchor == "x"):
+        return
+    n = max(len(xa.categoryarray or ()), len(ya.categoryarray or ()), 1)
+    labels = xa.ticktext if xa.ticktext is not None else xa.categoryarray or ()
+    longest = max((len(str(t)) for t in labels), default=0)
+    start = xa.tickfont.size or PRESENTATION_FONT_SIZE
+    size = start
+    while size > 10:
+        below = _GLYPH_WIDTH * size * longest * 0.71 + size + 10
+        side = fig.layout.height - (fig.layout.margin.t or 60) - below - 10
+        if side / n * 0.71 >= 1.1 * size:  # a tenth to spare: glyphs end unevenly
+            break
+        size -= 1
+    if size < start:
+        xa.update(tickfont={"size": size})
+        ya.update(tickfont={"size": size})
 
 
 def _cell_text_fits(fig: go.Figure, trace) -> bool:
@@ -173,8 +202,6 @@ def _relayout_grids(fig: go.Figure, factor: float) -> None:
     spec = dict(fig.layout.meta["grid_layout"])
     n = len(fig.layout.annotations)
     size = (fig.layout.xaxis.tickfont.size or BASE_FONT_SIZE) * factor
-    spec["ncols"] = min(n, MAX_PANELS_PER_ROW)
-    spec["nrows"] = math.ceil(n / spec["ncols"])
     longest = {"x": 0, "y": 0}
     for letter, axes in (("x", fig.select_xaxes()), ("y", fig.select_yaxes())):
         for ax in axes:
@@ -182,10 +209,22 @@ def _relayout_grids(fig: go.Figure, factor: float) -> None:
             longest[letter] = max([longest[letter], *(len(str(t)) for t in labels)])
     spec["x_chars"], spec["y_chars"] = longest["x"], longest["y"]
     spec["panel_height"] = round(spec["panel_height"] * 1.25)
-    geo = _grid_geometry(spec, size)
+    spec["axis_title_font"] = BASE_FONT_SIZE * factor  # scaled with the other fonts below
+    # legible columns (16-30 items): fewer panels a row until neighbouring -45 degree column
+    # labels keep a line apart, as on the page; they stack rather than shrink
+    legible, items = spec.get("legible_columns"), spec.get("n_max") or 1
+    for ncols in range(min(n, MAX_PANELS_PER_ROW), 0, -1):
+        spec["ncols"], spec["nrows"] = ncols, math.ceil(n / ncols)
+        geo = _grid_geometry(spec, size)
+        panel_px = geo["width"] * (SLIDE_GRID_PX - geo["margin"]["l"] - geo["margin"]["r"])
+        if ncols == 1 or not legible or panel_px / items >= LABEL_CELL_FACTOR * size:
+            break
     if geo["height_px"] > MAX_PRESENTATION_HEIGHT:
+        # shorter panels to fit a slide -- but, with legible columns, rows a line high (the
+        # stacked panels then fit a slide each, the figure scrolls)
+        least = math.ceil(1.3 * size * items) if legible else 120
         excess = geo["height_px"] - MAX_PRESENTATION_HEIGHT
-        spec["panel_height"] = max(spec["panel_height"] - math.ceil(excess / spec["nrows"]), 120)
+        spec["panel_height"] = max(spec["panel_height"] - math.ceil(excess / spec["nrows"]), least)
         geo = _grid_geometry(spec, size)
     ncols = spec["ncols"]
     rows_shared = spec["rows_shared"]
@@ -199,8 +238,11 @@ def _relayout_grids(fig: go.Figure, factor: float) -> None:
         yaxis.domain = [max(y1 - geo["height"], 0.0), y1]
         if spec["show"]:  # rows shared: only the first column names them
             yaxis.showticklabels = col == 0 or not rows_shared
+        if spec.get("y_title"):  # left of the first column only
+            yaxis.title.text = spec["y_title"] if col == 0 else None
         ann.update(x=x0 + geo["width"] / 2, y=y1)
     fig.update_layout(margin=geo["margin"], height=geo["height_px"])
+    fig.layout.meta = {**fig.layout.meta, "grid_layout": spec}  # the layout drawn
 
 
 def panels_per_row(names: Sequence[str], titles: Sequence[str]) -> int:

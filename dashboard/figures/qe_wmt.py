@@ -30,7 +30,8 @@ def qe_lp_heatmap(
 ) -> go.Figure:
     """Systems (rows, best average first) x language pairs (columns) of ``measure``; an
     ``average`` column when given (the task's multilingual figure). Blank cells: no
-    submission. ``z`` holds the values, ``text`` them to 3 decimals."""
+    submission. ``z`` holds the values, ``text`` them to 3 decimals; the axes are titled
+    "language pair" (x, on top) and "system" (y)."""
     frame = statistic.copy()
     if average is not None and len(average):
         frame["average"] = average.reindex(frame.index)
@@ -41,8 +42,18 @@ def qe_lp_heatmap(
     label = MEASURE_LABELS.get(measure, measure)
     height = max(260, 34 * len(frame) + 140)
     layout = base_layout_dict(title=title, height=height)
-    layout["yaxis"] = {"autorange": "reversed", "type": "category", "showgrid": False}
-    layout["xaxis"] = {"type": "category", "side": "top", "showgrid": False}
+    layout["yaxis"] = {
+        "autorange": "reversed",
+        "type": "category",
+        "showgrid": False,
+        "title": {"text": "system"},
+    }
+    layout["xaxis"] = {
+        "type": "category",
+        "side": "top",
+        "showgrid": False,
+        "title": {"text": "language pair"},
+    }
     fig = go.Figure(
         go.Heatmap(
             z=z,

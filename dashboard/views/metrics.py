@@ -349,6 +349,8 @@ def significance_section() -> None:
             panel_height=480 if presentation else 360,
             horizontal_spacing=0.16 if presentation else None,
             legible_columns=True,  # 16-30 metrics: fewer panels a row, labels never overlap
+            x_title="column: compared with",
+            y_title="row: correlates better?",
         )
     else:  # too many metrics for tick labels: one mosaic heatmap redraws fastest
         overview = figures.significance_mosaic(

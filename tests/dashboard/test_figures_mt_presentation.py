@@ -106,11 +106,16 @@ def test_panels_per_row_follows_names_and_titles():
     assert presentation.slide_rows(["PB", "BS", "AR"], ["A", "B"]) == [["PB", "BS", "AR"]]
 
 
-def test_the_old_single_figure_was_illegible():
-    """The figure before the fix (three panels in one row) at the same width: slivers."""
+def test_the_single_figure_of_legible_columns_stacks_on_a_slide():
+    """The one figure of three panels (before the page split it into a figure per slide row)
+    put its panels in one row on a slide: slivers (cells under MIN_CELL_PX). Built with
+    ``legible_columns``, presentation mode now stacks them until they keep legible cells in a
+    full-width chart on the slide."""
     results = {t: _result(WMT_NAMES, k) for k, t in enumerate(TITLES)}
     fig = presentation.apply_presentation(mt_systems.mt_significance_grids(results), True)
-    assert min(p[3] for p in _panels(fig)) < grids.MIN_CELL_PX
+    assert fig.layout.meta["grid_layout"]["legible_columns"]
+    assert fig.layout.meta["grid_layout"]["ncols"] < len(TITLES)
+    assert min(p[3] for p in _panels(fig, presentation.SLIDE_GRID_PX)) >= grids.MIN_CELL_PX
 
 
 def test_sacrebleu_table_scores_short_on_a_slide(monkeypatch):
