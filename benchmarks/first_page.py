@@ -8,7 +8,10 @@ imports the statistics package, loads the compiled kernels and computes the samp
 analyses). ``--uncached`` points numba at an empty cache (``NUMBA_CACHE_DIR``): the kernels
 then compile in that first run, as every first run did before they were compiled at install.
 
-Also printed: the second page load (a new browser context, so a new session that parses the
+Each checkout's server starts twice on one statistics cache directory
+(``$MT_SIGNIFICANCE_CACHE``), empty at first: *cold*, the first start of a fresh install, then
+*warm*, every later start (the bundled sample's analyses kept on disk by the first: see
+:func:`dashboard.data.samples.kept_for_sample`). Also printed: the second page load (a new browser context, so a new session that parses the
 frontend again, on the now warm server: the browser's share of the first load) and the CPU
 seconds of the server and of chromium for each. ``--against DIR`` runs the same measurement on
 another checkout (e.g. ``git worktree add /tmp/base main``) alternately with this one,
@@ -73,11 +76,12 @@ def _browser_cpu() -> float:
     return total
 
 
-def measure(browser, repo: Path, args) -> dict:
-    """One fresh server of the checkout ``repo``: seconds from healthy to the first page's
-    charts, the same for a second page (new context), and the CPU of each."""
+def measure(browser, repo: Path, args, cache: Path) -> dict:
+    """One fresh server of the checkout ``repo`` with the statistics cache in ``cache``: seconds
+    from healthy to the first page's charts, the same for a second page (new context), and the
+    CPU of each."""
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, MT_SIGNIFICANCE_CACHE="off")
+        env = dict(os.environ, MT_SIGNIFICANCE_CACHE=str(cache))
         if args.uncached:
             env["NUMBA_CACHE_DIR"] = tmp
         port = _free_port()
@@ -142,16 +146,18 @@ def main() -> None:
     repos = {"this": REPO_ROOT}
     if args.against is not None:
         repos = {"against": args.against.resolve(), "this": REPO_ROOT}
-    runs: dict = {name: [] for name in repos}
+    runs: dict = {f"{name}, {start}": [] for name in repos for start in ("cold", "warm")}
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
             for k in range(args.rounds):
                 for name, repo in repos.items():
-                    m = measure(browser, repo, args)
-                    runs[name].append(m)
-                    print(f"  round {k + 1}, " + _line(f"{name} ({repo})", m), flush=True)
+                    with tempfile.TemporaryDirectory() as cache:
+                        for start in ("cold", "warm"):
+                            m = measure(browser, repo, args, Path(cache))
+                            runs[f"{name}, {start}"].append(m)
+                            print(f"  round {k + 1}, " + _line(f"{name}, {start}", m), flush=True)
         finally:
             browser.close()
     medians = {
@@ -164,13 +170,13 @@ def main() -> None:
             f"median {_line(name, m)}; goal first page <= 5 s: {verdict}"
             f"{' [numba cache empty]' if args.uncached else ''}"
         )
-    if "against" in medians:
-        ratio = medians["this"]["first"] / medians["against"]["first"]
-        cpu = medians["this"]["first_server_cpu"] / medians["against"]["first_server_cpu"]
+    for start in ("cold", "warm") if "against, cold" in medians else ():
+        this, other = medians[f"this, {start}"], medians[f"against, {start}"]
         print(
-            f"this / against: first page {ratio:.2f}x, its server CPU {cpu:.2f}x; "
-            f"load average {os.getloadavg()[0]:.1f}"
+            f"this / against, {start} cache: first page {this['first'] / other['first']:.2f}x, "
+            f"its server CPU {this['first_server_cpu'] / other['first_server_cpu']:.2f}x"
         )
+    print(f"load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
