@@ -10,6 +10,7 @@ import os
 import pickle
 import platform
 import tempfile
+import time
 from importlib import metadata
 from pathlib import Path
 
@@ -118,6 +119,22 @@ def _sample_cache_dir() -> Path | None:
     return None if root is None else root / "dashboard-samples"
 
 
+#: results kept for other code (another version, another checkout) are deleted after this long
+_KEEP_OTHERS_S = 7 * 24 * 3600
+
+
+def _forget_old(folder: Path, *, keep: str) -> None:
+    """Delete the results of other code than ``keep`` (a fingerprint's prefix) not written for
+    :data:`_KEEP_OTHERS_S` seconds: the folder holds a few versions, not every one."""
+    now = time.time()
+    for path in folder.glob("*.pickle"):
+        try:
+            if not path.name.startswith(keep + "-") and now - path.stat().st_mtime > _KEEP_OTHERS_S:
+                path.unlink()
+        except OSError:
+            continue
+
+
 def is_metrics_sample(uploads: Uploads) -> bool:
     """Whether ``uploads`` are the bundled system-level sample of "Metrics vs humans", byte for
     byte (what a user uploads is never kept on disk)."""
@@ -142,8 +159,12 @@ def kept_for_sample(func):
             return func(uploads, *args, **kwargs)
         key = hashlib.sha256(func.__qualname__.encode())
         key.update(pickle.dumps((uploads, args, sorted(kwargs.items())), protocol=4))
-        key.update(_code_fingerprint().encode())
-        path = folder / f"{func.__module__}.{func.__qualname__}-{key.hexdigest()[:32]}.pickle"
+        code = _code_fingerprint()
+        key.update(code.encode())
+        path = (
+            folder
+            / f"{code[:12]}-{func.__module__}.{func.__qualname__}-{key.hexdigest()[:32]}.pickle"
+        )
         try:
             return pickle.loads(path.read_bytes())
         except Exception:  # noqa: BLE001 - none yet, or unreadable: computed again below
@@ -154,6 +175,7 @@ def kept_for_sample(func):
             with tempfile.NamedTemporaryFile(dir=folder, delete=False, suffix=".tmp") as fh:
                 fh.write(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
             os.replace(fh.name, path)
+            _forget_old(folder, keep=code[:12])
         except OSError:  # a read-only or full disk: the result is simply not kept
             pass
         return result

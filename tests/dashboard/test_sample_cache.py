@@ -78,3 +78,18 @@ def test_the_page_data_read_back_equals_the_computed(cache):
     assert list(kept.analyses) == list(fresh.analyses)
     for key, a in fresh.analyses.items():
         pd.testing.assert_frame_equal(kept.analyses[key].williams.pvalue, a.williams.pvalue)
+
+
+def test_results_of_other_code_are_deleted_after_a_week(cache):
+    import os
+    import time
+
+    cache.mkdir(parents=True)
+    old, recent = cache / "0123456789ab-f-old.pickle", cache / "0123456789ab-f-new.pickle"
+    for path in (old, recent):
+        path.write_bytes(b"x")
+    week = time.time() - 8 * 24 * 3600
+    os.utime(old, (week, week))
+    compute, _ = _counting()
+    compute(_sample())
+    assert not old.exists() and recent.exists() and len(list(cache.glob("*.pickle"))) == 2
