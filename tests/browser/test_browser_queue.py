@@ -115,7 +115,7 @@ def test_a_waiting_session_sees_its_place_and_others_stay_responsive(
 
         # light work is never queued: the third session's page is drawn meanwhile ...
         charts = light.locator(CHART_SELECTOR)
-        _poll(light, health, lambda: charts.count() >= 3, "the page of a light session", 120)
+        _poll(light, health, lambda: charts.count() >= 1, "the page of a light session", 120)
         wait_for_idle(light)
         assert light.locator(ERROR_SELECTOR).count() == 0
         # ... and a hostile upload there ends in one line within 10 s
