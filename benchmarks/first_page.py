@@ -8,15 +8,27 @@ imports the statistics package, loads the compiled kernels and computes the samp
 analyses). ``--uncached`` points numba at an empty cache (``NUMBA_CACHE_DIR``): the kernels
 then compile in that first run, as every first run did before they were compiled at install.
 
+Each checkout's server starts twice on one statistics cache directory
+(``$MT_SIGNIFICANCE_CACHE``), empty at first: *cold*, the first start of a fresh install, then
+*warm*, every later start (the bundled sample's analyses kept on disk by the first: see
+:func:`dashboard.data.samples.kept_for_sample`). Also printed: the second page load (a new browser context, so a new session that parses the
+frontend again, on the now warm server: the browser's share of the first load) and the CPU
+seconds of the server and of chromium for each. ``--against DIR`` runs the same measurement on
+another checkout (e.g. ``git worktree add /tmp/base main``) alternately with this one,
+``--rounds`` times each, and prints the medians and their ratio: before/after figures from one
+run on the same machine.
+
 Usage::
 
     .venv/bin/python benchmarks/first_page.py [--uncached] [--charts 1]
+    .venv/bin/python benchmarks/first_page.py --against /tmp/base --rounds 3
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,18 +49,39 @@ def _cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--uncached", action="store_true")
-    ap.add_argument("--charts", type=int, default=1, help="charts that make the page loaded")
-    ap.add_argument("--log", default=None, help="keep the server's log in this file")
-    args = ap.parse_args()
-    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+def _browser_cpu() -> float:
+    """CPU seconds used so far by the chromium processes this benchmark started (descendants
+    of this process: Playwright's driver and its browser; the server is not one of them)."""
+    parents, cpu = {}, {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid = int(stat.parent.name)
+        parents[pid] = int(fields[1])
+        cpu[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    mine, grew = {os.getpid()}, True
+    while grew:
+        new = {pid for pid, ppid in parents.items() if ppid in mine} - mine
+        mine |= new
+        grew = bool(new)
+    total = 0.0
+    for pid in mine - {os.getpid()}:
+        try:
+            if b"chromium" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                total += cpu[pid]
+        except OSError:
+            continue
+    return total
 
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        env = dict(os.environ, MT_SIGNIFICANCE_CACHE="off")
+
+def measure(browser, repo: Path, args, cache: Path) -> dict:
+    """One fresh server of the checkout ``repo`` with the statistics cache in ``cache``: seconds
+    from healthy to the first page's charts, the same for a second page (new context), and the
+    CPU of each."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, MT_SIGNIFICANCE_CACHE=str(cache))
         if args.uncached:
             env["NUMBA_CACHE_DIR"] = tmp
         port = _free_port()
@@ -57,9 +90,10 @@ def main() -> None:
             [sys.executable, "-m", "streamlit", "run", "dashboard/app.py",
              "--server.headless", "true", "--server.address", "127.0.0.1",
              "--server.port", str(port), "--browser.gatherUsageStats", "false"],
-            cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            cwd=repo, env=env, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
         url = f"http://127.0.0.1:{port}"
+        out: dict = {}
         try:
             t_start = time.perf_counter()
             while True:
@@ -72,24 +106,77 @@ def main() -> None:
                 if proc.poll() is not None or time.perf_counter() - t_start > 120:
                     raise SystemExit("streamlit did not start")
                 time.sleep(0.1)
-            t_up = time.perf_counter()
-            cpu_up = _cpu(proc.pid)
-            page = browser.new_page()
-            page.goto(url)
-            n = wait_for_charts(page, args.charts, timeout=180)
-            t_page = time.perf_counter() - t_up
-            cpu_page = _cpu(proc.pid) - cpu_up
+            out["up"] = time.perf_counter() - t_start
+            for which in ("first", "second"):
+                context = browser.new_context()
+                t0, cpu0, cpu_b0 = time.perf_counter(), _cpu(proc.pid), _browser_cpu()
+                page = context.new_page()
+                page.goto(url)
+                out[f"{which}_charts"] = wait_for_charts(page, args.charts, timeout=180)
+                out[which] = time.perf_counter() - t0
+                out[f"{which}_server_cpu"] = _cpu(proc.pid) - cpu0
+                out[f"{which}_browser_cpu"] = _browser_cpu() - cpu_b0
+                context.close()
         finally:
             proc.terminate()
             proc.wait(timeout=20)
             log.close()
-            browser.close()
-    verdict = "ok" if t_page <= 5 else "OVER"
-    print(
-        f"server up in {t_up - t_start:.1f} s; first page ({n} charts) {t_page:.1f} s after "
-        f"(goal <= 5 s: {verdict}), the server's CPU for it {cpu_page:.1f} s"
-        f"{' [numba cache empty]' if args.uncached else ''}"
+    return out
+
+
+def _line(name: str, m: dict) -> str:
+    return (
+        f"{name}: server up in {m['up']:.1f} s; first page ({m['first_charts']} charts) "
+        f"{m['first']:.2f} s after (server CPU {m['first_server_cpu']:.2f} s, chromium CPU "
+        f"{m['first_browser_cpu']:.2f} s); second page {m['second']:.2f} s (server CPU "
+        f"{m['second_server_cpu']:.2f} s, chromium CPU {m['second_browser_cpu']:.2f} s)"
     )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--uncached", action="store_true")
+    ap.add_argument("--charts", type=int, default=1, help="charts that make the page loaded")
+    ap.add_argument("--log", default=None, help="keep the server's log in this file")
+    ap.add_argument("--against", type=Path, default=None, help="another checkout, run alternately")
+    ap.add_argument("--rounds", type=int, default=1, help="runs of each checkout (default 1)")
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+
+    repos = {"this": REPO_ROOT}
+    if args.against is not None:
+        repos = {"against": args.against.resolve(), "this": REPO_ROOT}
+    runs: dict = {f"{name}, {start}": [] for name in repos for start in ("cold", "warm")}
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            for k in range(args.rounds):
+                for name, repo in repos.items():
+                    with tempfile.TemporaryDirectory() as cache:
+                        for start in ("cold", "warm"):
+                            m = measure(browser, repo, args, Path(cache))
+                            runs[f"{name}, {start}"].append(m)
+                            print(f"  round {k + 1}, " + _line(f"{name}, {start}", m), flush=True)
+        finally:
+            browser.close()
+    medians = {
+        name: {key: statistics.median(m[key] for m in ms) for key in ms[0]}
+        for name, ms in runs.items()
+    }
+    for name, m in medians.items():
+        verdict = "ok" if m["first"] <= 5 else "OVER"
+        print(
+            f"median {_line(name, m)}; goal first page <= 5 s: {verdict}"
+            f"{' [numba cache empty]' if args.uncached else ''}"
+        )
+    for start in ("cold", "warm") if "against, cold" in medians else ():
+        this, other = medians[f"this, {start}"], medians[f"against, {start}"]
+        print(
+            f"this / against, {start} cache: first page {this['first'] / other['first']:.2f}x, "
+            f"its server CPU {this['first_server_cpu'] / other['first_server_cpu']:.2f}x"
+        )
+    print(f"load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

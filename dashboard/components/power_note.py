@@ -13,8 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import page_run
-from stats.metaeval.task_sets import average_difference_spread
-from stats.power import normal_mde, williams_grid_power
+from stats import power  # lazy: each function is imported when first used
 
 #: the power the note reports the MDE at
 NOTE_POWER = 0.8
@@ -25,7 +24,7 @@ def mde_text(*, pvalue: float, alpha: float, spread: float, unit: str = "",
     """The note's text ("" when the result is significant or the MDE undefined)."""
     if not math.isfinite(pvalue) or pvalue < alpha:
         return ""
-    mde = float(normal_mde(se=spread, alpha=alpha, power=NOTE_POWER,
+    mde = float(power.normal_mde(se=spread, alpha=alpha, power=NOTE_POWER,
                            alternative="greater" if alternative == "greater" else "two-sided"))
     if not math.isfinite(mde):
         return ""
@@ -68,7 +67,7 @@ def mde_pairs_note(*, significant, spreads=None, mdes=None, alpha: float, unit: 
     shown ("" when none)."""
     sig = np.asarray(significant, dtype=bool).ravel()
     if mdes is None:
-        mdes = normal_mde(se=np.asarray(spreads, dtype=float).ravel(), alpha=alpha,
+        mdes = power.normal_mde(se=np.asarray(spreads, dtype=float).ravel(), alpha=alpha,
                           power=NOTE_POWER)
     mde = np.asarray(mdes, dtype=float).ravel()[~sig]
     mde = mde[np.isfinite(mde)]
@@ -85,12 +84,14 @@ def mde_pairs_note(*, significant, spreads=None, mdes=None, alpha: float, unit: 
 
 
 def williams_mde_note(result, significant, alpha: float, *,
-                      what: str = "pairs not significant") -> str:
+                      what: str = "pairs not significant", mdes=None) -> str:
     """:func:`mde_pairs_note` for a Williams grid (``result``: a
     :class:`stats.WilliamsMatrixResult`; ``significant`` its cells significant as the page
     colours them): each tested cell's smallest difference in r detected with 80% power
-    (:func:`stats.power.williams_grid_power`); untested cells have none."""
-    mdes = williams_grid_power(result, alpha=alpha, power=NOTE_POWER)
+    (:func:`stats.power.williams_grid_power`); untested cells have none. ``mdes``: that grid
+    computed already (by the data layer, e.g. :func:`dashboard.data.metrics.williams_mdes`)."""
+    if mdes is None:
+        mdes = power.williams_grid_power(result, alpha=alpha, power=NOTE_POWER)
     if isinstance(significant, pd.DataFrame):  # cell by cell, whatever the order
         significant = significant.reindex(index=mdes.index, columns=mdes.columns,
                                           fill_value=False)
@@ -123,6 +124,8 @@ def leaderboard_mde_note(result, alpha: float) -> str:
     (:func:`stats.metaeval.task_sets.average_difference_spread`); a pair is significant when
     either direction's p is below ``alpha``. Nothing without bootstrap resamples."""
     metrics = list(result.statistic.index)
+    from stats.metaeval.task_sets import average_difference_spread  # noqa: PLC0415
+
     spread = average_difference_spread(result.tasks, result.weights, metrics)
     if spread is None or len(metrics) < 2:
         return ""

@@ -9,19 +9,17 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import streamlit as st
 
 from dashboard.data import Uploads
-from stats.analyses.meta_eval import MetaEvaluation, meta_evaluate
-from stats.analyses.meta_significance import (
-    LanguagePairPermBoth,
-    SoftPairwiseAnalysis,
-    perm_both_analysis,
-    soft_pairwise_analysis,
-)
 from stats.metaeval.grids import grid_significance
 from stats.readers import MetaEvalData, is_meta_eval_source, read_meta_eval
+
+if TYPE_CHECKING:  # imported where used: the first page (system-level sample) needs none
+    from stats.analyses.meta_eval import MetaEvaluation
+    from stats.analyses.meta_significance import LanguagePairPermBoth, SoftPairwiseAnalysis
 
 
 def is_segment_level(uploads: Uploads) -> bool:
@@ -69,6 +67,8 @@ def evaluation(
     Cached on (file content, settings): switching pages or the language pair on screen does not
     recompute. ``threshold`` is ``kendall-like``'s (None: the stats default).
     """
+    from stats.analyses.meta_eval import meta_evaluate  # noqa: PLC0415
+
     extra = {} if threshold is None else {"threshold": threshold}
     return _recording_warnings(
         meta_evaluate,
@@ -103,6 +103,8 @@ def _perm_both(
     _progress: Callable[[float], None] | None = None,
     **settings,
 ) -> tuple[tuple[LanguagePairPermBoth, ...], tuple[str, ...]]:
+    from stats.analyses.meta_significance import perm_both_analysis  # noqa: PLC0415
+
     extra = {} if threshold is None else {"threshold": threshold}
     return _recording_warnings(
         perm_both_analysis,
@@ -155,6 +157,8 @@ def soft_pairwise(
 ) -> tuple[SoftPairwiseAnalysis, tuple[str, ...]]:
     """Soft pairwise accuracy of every metric per language pair and averaged over them
     (:func:`stats.analyses.meta_significance.soft_pairwise_analysis`), and its warnings."""
+    from stats.analyses.meta_significance import soft_pairwise_analysis  # noqa: PLC0415
+
     return _recording_warnings(
         soft_pairwise_analysis, load(uploads), gold=gold, n_resamples=n_resamples, rng=seed
     )

@@ -1,12 +1,15 @@
 """Cached data of the "Metrics vs humans" page: :mod:`stats.analyses` (metrics against humans
 per language pair), the grids' adjusted p-values and clusters (:mod:`stats.metaeval.grids`) and the
-Williams test's power (:mod:`stats.power.williams`), cached on the files' content and the settings."""
+Williams test's power (:mod:`stats.power.williams`), cached on the files' content and the settings
+(for the bundled sample also on disk between server starts:
+:func:`~dashboard.data.samples.kept_for_sample`)."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from dashboard.data import Uploads
+from dashboard.data.samples import kept_for_sample
 from stats import analyses
 from stats.metaeval.grids import GridSignificance, grid_significance
 from stats.power.williams import POWER, median_detectable_difference, williams_grid_power
@@ -22,12 +25,14 @@ CHOICE_FIELDS = (
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
+@kept_for_sample
 def load_system_scores(uploads: Uploads) -> SystemScores:
     """The system-level score files (WMT or wide format, any mix), read."""
     return analyses.read_metric_scores(uploads)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
+@kept_for_sample
 def is_published(uploads: Uploads) -> bool:
     """Whether ``uploads`` hold WMT metrics task system-level files as published (REFSET or DA
     files, also inside .gz/.zip/.tar.gz), read here rather than as MTME segment-level data."""
@@ -35,6 +40,7 @@ def is_published(uploads: Uploads) -> bool:
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
+@kept_for_sample
 def analysis(
     uploads: Uploads, alternative: str = "greater", choice: tuple = ALL_SYSTEMS
 ) -> analyses.MetricsAnalysis:
@@ -54,6 +60,7 @@ def analysis(
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
+@kept_for_sample
 def lp_analysis(
     uploads: Uploads, key: str, alternative: str = "greater", choice: tuple = ALL_SYSTEMS
 ) -> analyses.LanguagePairAnalysis:
@@ -64,6 +71,7 @@ def lp_analysis(
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
+@kept_for_sample
 def williams_significance(
     uploads: Uploads, alternative: str, alpha: float, correction: str, choice: tuple = ALL_SYSTEMS
 ) -> dict[str, GridSignificance]:
@@ -78,6 +86,7 @@ def williams_significance(
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
+@kept_for_sample
 def williams_power(
     uploads: Uploads, key: str, alternative: str, alpha: float, choice: tuple = ALL_SYSTEMS
 ) -> float:
@@ -88,6 +97,19 @@ def williams_power(
         analysis(uploads, alternative, choice).analyses[key].williams, alpha=alpha, power=POWER
     )
     return median_detectable_difference(grid)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+@kept_for_sample
+def williams_mdes(
+    uploads: Uploads, key: str, alternative: str, alpha: float, choice: tuple, power: float
+):
+    """The smallest difference in r each Williams test of language pair ``key`` detects with
+    ``power`` at ``alpha`` (:func:`stats.power.williams_grid_power`: metric x metric, NaN where
+    untested), for :func:`dashboard.components.power_note.williams_mde_note`."""
+    return williams_grid_power(
+        analysis(uploads, alternative, choice).analyses[key].williams, alpha=alpha, power=power
+    )
 
 
 def findings_order(keys) -> list:

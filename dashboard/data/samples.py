@@ -1,7 +1,18 @@
 """The bundled sample files (``sample_data/``) as :data:`dashboard.data.Uploads`, so the pages
-treat samples and uploads alike."""
+treat samples and uploads alike; and the analyses of the first page's sample kept on disk
+between server starts (:func:`kept_for_sample`)."""
 
 from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pickle
+import platform
+import tempfile
+import time
+from importlib import metadata
+from pathlib import Path
 
 import streamlit as st
 
@@ -68,3 +79,105 @@ def mt_sample_scores() -> Uploads:
 def human_sample_judgements() -> Uploads:
     """The synthetic judgements, sample_data/human/judgements.tsv."""
     return sample_files("human", ("judgements.tsv",))
+
+
+# ---------------------------------------------------------------------------------------------
+# ---- The first page's sample analyses, kept on disk between server starts ----
+# ---------------------------------------------------------------------------------------------
+
+#: libraries whose versions are part of every key (their numbers are in the results)
+_KEY_LIBRARIES = ("numpy", "scipy", "pandas", "pyarrow", "streamlit")
+
+
+@functools.cache
+def _code_fingerprint() -> str:
+    """SHA-256 of every source file of ``stats`` and ``dashboard`` (paths and bytes), the
+    Python and library versions: any change of the code or the libraries that compute the
+    results gives other keys (the results kept before are never read again)."""
+    import stats  # noqa: PLC0415
+
+    h = hashlib.sha256(f"python {platform.python_version()}".encode())
+    for name in _KEY_LIBRARIES:
+        try:
+            h.update(f"|{name} {metadata.version(name)}".encode())
+        except metadata.PackageNotFoundError:
+            h.update(f"|{name} -".encode())
+    for root in (Path(stats.__file__).parent, Path(__file__).resolve().parents[1]):
+        for path in sorted(root.rglob("*.py")):
+            data = path.read_bytes()
+            h.update(f"|{path.relative_to(root.parent).as_posix()} {len(data)}|".encode())
+            h.update(data)
+    return h.hexdigest()
+
+
+def _sample_cache_dir() -> Path | None:
+    """``<statistics cache>/dashboard-samples`` (:func:`stats.mt._ter_parallel.cache_dir`:
+    ``$MT_SIGNIFICANCE_CACHE``, else the user's cache directory); None when that cache is off."""
+    from stats.mt._ter_parallel import cache_dir  # noqa: PLC0415
+
+    root = cache_dir()
+    return None if root is None else root / "dashboard-samples"
+
+
+#: results kept for other code (another version, another checkout) are deleted after this long
+_KEEP_OTHERS_S = 7 * 24 * 3600
+
+
+def _forget_old(folder: Path, *, keep: str) -> None:
+    """Delete the results of other code than ``keep`` (a fingerprint's prefix) not written for
+    :data:`_KEEP_OTHERS_S` seconds: the folder holds a few versions, not every one."""
+    now = time.time()
+    for path in folder.glob("*.pickle"):
+        try:
+            if not path.name.startswith(keep + "-") and now - path.stat().st_mtime > _KEEP_OTHERS_S:
+                path.unlink()
+        except OSError:
+            continue
+
+
+def is_metrics_sample(uploads: Uploads) -> bool:
+    """Whether ``uploads`` are the bundled system-level sample of "Metrics vs humans", byte for
+    byte (what a user uploads is never kept on disk)."""
+    return bool(uploads) and uploads == sample_files("metrics", METRICS_SAMPLE_FILES)
+
+
+def kept_for_sample(func):
+    """``func(uploads, ...)`` (a data-layer function of "Metrics vs humans", under its
+    ``st.cache_data``) whose results for the bundled sample are kept on disk, so the first page
+    of a newly started server reads them instead of computing them (and without importing the
+    libraries that compute them). Every other input is computed as before and never written.
+
+    The key is a SHA-256 of the function's name, its arguments (the sample files' bytes among
+    them) and :func:`_code_fingerprint`; files are written whole, then renamed (a reader never
+    sees half a file), and one that cannot be read is computed again. Off with the statistics
+    cache (``MT_SIGNIFICANCE_CACHE=off``)."""
+
+    @functools.wraps(func)
+    def wrapper(uploads, *args, **kwargs):
+        folder = _sample_cache_dir() if is_metrics_sample(uploads) else None
+        if folder is None:
+            return func(uploads, *args, **kwargs)
+        key = hashlib.sha256(func.__qualname__.encode())
+        key.update(pickle.dumps((uploads, args, sorted(kwargs.items())), protocol=4))
+        code = _code_fingerprint()
+        key.update(code.encode())
+        path = (
+            folder
+            / f"{code[:12]}-{func.__module__}.{func.__qualname__}-{key.hexdigest()[:32]}.pickle"
+        )
+        try:
+            return pickle.loads(path.read_bytes())
+        except Exception:  # noqa: BLE001 - none yet, or unreadable: computed again below
+            pass
+        result = func(uploads, *args, **kwargs)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=folder, delete=False, suffix=".tmp") as fh:
+                fh.write(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(fh.name, path)
+            _forget_old(folder, keep=code[:12])
+        except OSError:  # a read-only or full disk: the result is simply not kept
+            pass
+        return result
+
+    return wrapper

@@ -6,12 +6,14 @@ Pure: pandas in, pandas or strings out; no Streamlit, no caching."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from stats.analyses.meta_eval import LanguagePairMetaEvaluation, MetaEvaluation
-from stats.analyses.meta_significance import SoftPairwiseAnalysis
+if TYPE_CHECKING:  # annotations only: the first page does not load the meta-evaluation code
+    from stats.analyses.meta_eval import LanguagePairMetaEvaluation, MetaEvaluation
+    from stats.analyses.meta_significance import SoftPairwiseAnalysis
 
 
 #: Correlation choices of the segment-level section: label -> :func:`stats.metaeval.meta_eval.meta_correlation`

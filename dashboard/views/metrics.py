@@ -15,7 +15,7 @@ import numpy as np
 import streamlit as st
 
 from dashboard import components, export, figures, tables, view_state
-from dashboard.components.power_note import williams_mde_note
+from dashboard.components.power_note import NOTE_POWER, williams_mde_note
 from dashboard.data import meta_eval, metrics, samples
 from dashboard.sections import metrics_choice, metrics_segment
 
@@ -260,7 +260,9 @@ def _clusters_and_power(lp: str, w, significance, alpha: float) -> None:
     st.markdown(tables.power_line(w.n, detectable, alpha))
     adjusted = significance.pvalue_adjusted
     williams_mde_note(w, adjusted.lt(alpha) & adjusted.notna(), alpha,
-                      what="metric pairs not significant")
+                      what="metric pairs not significant",
+                      mdes=metrics.williams_mdes(uploads, lp, alternative, alpha, choice,
+                                                 NOTE_POWER))
 
 
 @st.fragment

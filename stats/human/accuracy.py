@@ -25,7 +25,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _st
 
 from stats._core.errors import DegenerateInputWarning, StatsInputError
 from stats._core.results import StatisticPvalue
@@ -97,6 +96,8 @@ def accuracy_interval(correct: int, total: int, *, confidence_level: float = 0.9
         or not 0 <= correct <= total
     ):
         raise StatsInputError(f"correct must be an integer in [0, {total}]; got {correct!r}")
+    from scipy import stats as _st  # when first needed: a slow import (the dashboard's first page)
+
     ci = _st.binomtest(int(correct), total).proportion_ci(
         confidence_level=confidence_level, method="exact"
     )
@@ -146,6 +147,8 @@ def compare_accuracies(correct: Mapping[str, int], total: int):
             f"({'100%' if c[0] == total else '0%'}); the statistic is undefined"
         )
         return float("nan"), float("nan"), len(c) - 1
+    from scipy import stats as _st  # when first needed: a slow import (the dashboard's first page)
+
     res = _st.chi2_contingency(table)
     return float(res.statistic), float(res.pvalue), int(res.dof)
 

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _st
 
 from stats._core.errors import DegenerateInputWarning, StatsInputError
 from stats._core.results import StatisticPvalue
@@ -263,6 +262,8 @@ def rank_sum_all_pairs(
         a = arrays[pos[name]]
         padded[i, : a.size] = a
     # one vectorised scipy call over all pairs; NaN padding is omitted slice by slice
+    from scipy import stats as _st  # when first needed: a slow import (the dashboard's first page)
+
     res = _st.mannwhitneyu(
         padded[hi], padded[lo], alternative=alternative, axis=1, nan_policy="omit"
     )

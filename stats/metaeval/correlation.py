@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _st
 
 from stats._core.columnwise import (
     constant_columns,
@@ -146,6 +145,8 @@ def correlate_with_human(scores, human) -> CorrelationResult:
     n = x.shape[0]
     pearson = pearson_columns(x, y)
     spearman = spearman_columns(x, y)
+    from scipy import stats as _st  # when first needed: a slow import (the dashboard's first page)
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", _st.ConstantInputWarning)
         warnings.simplefilter("ignore", RuntimeWarning)

@@ -29,7 +29,6 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 from scipy import special
-from scipy import stats as _st
 
 from stats._core.budget import check_budget
 from stats._core.columnwise import constant_columns, pearson_columns, pearson_matrix
@@ -410,6 +409,7 @@ def williams_test(
 
 def _williams_arrays(r12, r13, r23, n, alternative, confidence_level, *, warn=True, context=""):
     """Vectorised core; returns (t, p, ci_low, ci_high) arrays and warns once if degenerate."""
+    from scipy import stats as _st  # when first needed: a slow import (the dashboard's first page)
     k = 1.0 - r12**2 - r13**2 - r23**2 + 2.0 * r12 * r13 * r23
     with np.errstate(divide="ignore", invalid="ignore"):
         num = (r13 - r23) * np.sqrt((n - 1.0) * (1.0 + r12))

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from stats._core.choices import POWER
 from stats._core.errors import StatsInputError
@@ -61,11 +60,14 @@ def _noncentrality(n, r12, r13, r23):
 
 
 def _critical(n, alpha, alternative):
+    from scipy import stats as sps  # when first needed: a slow import (the dashboard's first page)
+
     return sps.t.ppf(1.0 - (alpha / 2.0 if alternative == "two-sided" else alpha), n - 3.0)
 
 
 def _approx_power(n, r12, r13, r23, alpha, alternative, critical=None):
     """Approximate power; ``critical`` is :func:`_critical` when the caller has it already."""
+    from scipy import stats as sps  # when first needed: a slow import (the dashboard's first page)
     if critical is None:
         critical = _critical(n, alpha, alternative)
     return sps.nct.sf(critical, n - 3.0, _noncentrality(n, r12, r13, r23))
