@@ -36,7 +36,12 @@ KERNEL_GROUPS = (
 
 
 def compile_kernels(root: Path) -> None:
-    """Compile the kernels of the ``stats`` package under ``root`` into numba's cache there."""
+    """Compile the kernels of the ``stats`` package under ``root`` into numba's cache there
+    (``MT_STATS_PRECOMPILE=0`` leaves them to compile at first use, as without numba)."""
+    if os.environ.get("MT_STATS_PRECOMPILE", "1") == "0":
+        print("note: MT_STATS_PRECOMPILE=0: the compiled kernels compile at their first use",
+              file=sys.stderr)
+        return
     env = dict(os.environ)
     env.pop("NUMBA_CACHE_DIR", None)  # the cache goes next to the sources, into the package
     code = (
