@@ -41,6 +41,7 @@ from stats._core.errors import StatsInputError
 from stats._core.validation import check_positive_int
 
 from . import engine as E
+from ._signed_rank_kernel import signed_rank_sums
 from .engine import PowerResult
 
 __all__ = [
@@ -190,15 +191,9 @@ def _pool_counts(idx: np.ndarray, size: int) -> np.ndarray:
     return np.bincount(flat, minlength=rows * size).reshape(rows, size)
 
 
-def _signed_rank_pool(counts: np.ndarray, values: np.ndarray, n: int, alternative: str):
-    """p-values of scipy's ``wilcoxon`` (zero_method 'wilcox', method 'auto': exact null up
-    to 50 items without ties or zeros, else the normal approximation with the tie-corrected
-    variance, no continuity correction) for data sets given as ``counts`` (rows x pool) of
-    the pool ``values``, and whether T+ lies above its null mean.
-
-    Every data set is drawn from the same pool, so the order of ``|values|`` is sorted once
-    and each data set's midranks are cumulative counts along it: O(rows x pool) per call,
-    no sort per data set."""
+def _signed_rank_sums_array(counts: np.ndarray, values: np.ndarray):
+    """:func:`stats.power._signed_rank_kernel.signed_rank_sums` with numpy (without numba):
+    T+, its tie-corrected null variance, the zeros and the largest group per data set."""
     a = np.abs(values)
     order = np.argsort(a, kind="stable")
     sa = a[order]
@@ -217,15 +212,34 @@ def _signed_rank_pool(counts: np.ndarray, values: np.ndarray, n: int, alternativ
     mid = cum - (g - 1.0) / 2.0 - z[:, None]  # midranks among the non-zeros
     if sa[0] == 0:
         mid[:, 0] = 0.0
-    nz = n - z
     tplus = (pos * mid).sum(axis=1)
     var = (g * mid**2).sum(axis=1) / 4.0  # = n(n+1)(2n+1)/24 - sum(t^3 - t)/48
+    return tplus, var, z, g.max(axis=1)
+
+
+def _signed_rank_pool(counts: np.ndarray, values: np.ndarray, n: int, alternative: str,
+                      compiled: bool = True):
+    """p-values of scipy's ``wilcoxon`` (zero_method 'wilcox', method 'auto': exact null up
+    to 50 items without ties or zeros, else the normal approximation with the tie-corrected
+    variance, no continuity correction) for data sets given as ``counts`` (rows x pool) of
+    the pool ``values``, and whether T+ lies above its null mean.
+
+    Every data set is drawn from the same pool, so the order of ``|values|`` is sorted once
+    and each data set's midranks are cumulative counts along it: O(rows x pool) per call,
+    no sort per data set; compiled (numba) in one pass per data set unless ``compiled`` is
+    False (the numpy formulation, same numbers)."""
+    sums = None if compiled is False else signed_rank_sums(counts, values)
+    if sums is not None:  # one compiled pass (stats.power._signed_rank_kernel): same numbers
+        tplus, var, z, largest = sums
+    else:
+        tplus, var, z, largest = _signed_rank_sums_array(counts, values)
+    nz = n - z
     mean = nz * (nz + 1) / 4.0
     with np.errstate(divide="ignore", invalid="ignore"):
         zstat = (tplus - mean) / np.sqrt(var)
     p = sps.norm.sf(zstat) if alternative == "greater" else 2.0 * sps.norm.sf(np.abs(zstat))
     if n <= _EXACT_MAX:
-        exact = (z == 0) & (g.max(axis=1) <= 1)
+        exact = (z == 0) & (largest <= 1)
         if exact.any():
             pmf = _signed_rank_null(n)
             sf = np.cumsum(pmf[::-1])[::-1]  # P(T+ >= t)
