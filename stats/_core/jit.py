@@ -57,12 +57,9 @@ KERNELS: dict[str, dict[str, tuple[str, ...]]] = {
         "_scan": ("(uint8[:, ::1], int32[::1], int32[::1], int32[::1], boolean[::1])",),
     },
     "stats.power._signed_rank_kernel": {
-        # counts (int32 from paired_power, int64 from domain_power), order, bounds, positive,
-        # has_zero, out
-        "_sums": tuple(
-            f"({counts}[:, ::1], int64[::1], int64[::1], boolean[::1], boolean, "
-            "float64[:, ::1])"
-            for counts in ("int32", "int64")
+        # counts (items x data sets), order, bounds, positive, has_zero, out
+        "_sums": (
+            "(int64[:, ::1], int64[::1], int64[::1], boolean[::1], boolean, float64[:, ::1])",
         ),
     },
     "stats.metaeval.perm_both._long": {

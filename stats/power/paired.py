@@ -184,9 +184,13 @@ def _signed_rank_small(y: np.ndarray, alternative: str):
     return np.where(nz > 0, p, np.nan), tplus > nz * (nz + 1) / 4.0
 
 
-def _pool_counts(idx: np.ndarray, size: int) -> np.ndarray:
-    """(rows, size) counts: how often each observed item is drawn in each data set."""
+def _pool_counts(idx: np.ndarray, size: int, items_first: bool = False) -> np.ndarray:
+    """(rows, size) counts: how often each observed item is drawn in each data set ((size,
+    rows) with ``items_first``)."""
     rows = idx.shape[0]
+    if items_first:
+        flat = (idx * rows + np.arange(rows)[:, None]).ravel()
+        return np.bincount(flat, minlength=rows * size).reshape(size, rows)
     flat = (idx + (np.arange(rows) * size)[:, None]).ravel()
     return np.bincount(flat, minlength=rows * size).reshape(rows, size)
 
@@ -218,7 +222,7 @@ def _signed_rank_sums_array(counts: np.ndarray, values: np.ndarray):
 
 
 def _signed_rank_pool(counts: np.ndarray, values: np.ndarray, n: int, alternative: str,
-                      compiled: bool = True):
+                      compiled: bool = True, items_first: bool = False):
     """p-values of scipy's ``wilcoxon`` (zero_method 'wilcox', method 'auto': exact null up
     to 50 items without ties or zeros, else the normal approximation with the tie-corrected
     variance, no continuity correction) for data sets given as ``counts`` (rows x pool) of
@@ -226,13 +230,14 @@ def _signed_rank_pool(counts: np.ndarray, values: np.ndarray, n: int, alternativ
 
     Every data set is drawn from the same pool, so the order of ``|values|`` is sorted once
     and each data set's midranks are cumulative counts along it: O(rows x pool) per call,
-    no sort per data set; compiled (numba) in one pass per data set unless ``compiled`` is
-    False (the numpy formulation, same numbers)."""
-    sums = None if compiled is False else signed_rank_sums(counts, values)
+    no sort per data set; compiled (numba) in one pass over the pool unless ``compiled`` is
+    False (the numpy formulation, same numbers). ``items_first``: ``counts`` is pool x rows."""
+    sums = None if not compiled else signed_rank_sums(counts, values, items_first=items_first)
     if sums is not None:  # one compiled pass (stats.power._signed_rank_kernel): same numbers
         tplus, var, z, largest = sums
     else:
-        tplus, var, z, largest = _signed_rank_sums_array(counts, values)
+        tplus, var, z, largest = _signed_rank_sums_array(counts.T if items_first else counts,
+                                                         values)
     nz = n - z
     mean = nz * (nz + 1) / 4.0
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -391,11 +396,13 @@ def _signed_rank_sizes(centred, size, effects, gen, n_simulations, alpha, altern
         def tests(e):
             return [_signed_rank_small(centred[i] + e, alternative) for i in drawn]
     else:
-        counts = [_pool_counts(inverse[i], values.size).astype(np.int32) for i in drawn]
+        # items x data sets: the compiled sums walk the pool with all data sets at a time
+        counts = [_pool_counts(inverse[i], values.size, items_first=True) for i in drawn]
         del drawn
 
         def tests(e):
-            return [_signed_rank_pool(c, values + e, size, alternative) for c in counts]
+            return [_signed_rank_pool(c, values + e, size, alternative, items_first=True)
+                    for c in counts]
 
     hits = [sum(int((p < alpha).sum()) for p, _ in tests(e)) for e in effects]
 
