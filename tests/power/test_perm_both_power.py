@@ -238,3 +238,21 @@ def test_other_correlations_rise_with_effect_and_refuse_what_perm_both_refuses()
         perm_both_power(a, b, gold, effect=0.1, n=10, correlation="pairwise-accuracy")
     with pytest.raises(StatsInputError, match="grouping"):
         perm_both_power(a, b, gold, effect=0.1, n=10, correlation="kendall", grouping="lp")
+
+
+def test_grid_mde_is_the_one_sided_normal_mde_of_each_pairs_permuted_differences():
+    from stats.power import normal_mde
+    from stats.power.perm_both import perm_both_grid_mde
+
+    a, b, gold = _data(k=1, n=80, seed=6)
+    metrics = {"a": a, "b": b, "c": (a + b) / 2}
+    res = perm_both(metrics, gold, correlation="kendall", n_resamples=200, rng=2,
+                    return_draws=True)
+    mde = perm_both_grid_mde(res, alpha=0.1, power=0.9)
+    for x, y in res.pairs:
+        se = np.std(res.pair_draws(x, y))
+        assert mde.at[x, y] == pytest.approx(normal_mde(se=se, alpha=0.1, power=0.9,
+                                                        alternative="greater"))
+        assert np.isnan(mde.at[y, x])
+    with pytest.raises(StatsInputError, match="return_draws"):
+        perm_both_grid_mde(perm_both(metrics, gold, n_resamples=20, rng=1))
