@@ -222,6 +222,14 @@ def perm_both_power(
         what="PERM-BOTH power",
         memory=8.0 * n_simulations * (7 * n_resamples + 12 * k * max(sizes)) + 8.0 * _CHUNK,
     )
+    if spec != _PEARSON:  # the engine path: a whole PERM-BOTH per data set, two passes
+        check_budget(
+            what="PERM-BOTH power",
+            n_resamples=n_simulations * n_resamples,
+            n_segments=k * sum(sizes),
+            n_pairs=len(effects) + _MDE_GRID + _MDE_REFINE,
+            pair_cost=k * max(sizes),
+        )
     valid = np.isfinite(g)
     za, zb = _z(a, valid), _z(b, valid)
     if spec == _PEARSON:
