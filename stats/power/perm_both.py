@@ -223,12 +223,13 @@ def perm_both_power(
         memory=8.0 * n_simulations * (7 * n_resamples + 12 * k * max(sizes)) + 8.0 * _CHUNK,
     )
     if spec != _PEARSON:  # the engine path: a whole PERM-BOTH per data set, two passes
-        check_budget(
-            what="PERM-BOTH power",
+        cells = {"none": k * max(sizes), "system": max(sizes), "item": k}[spec.grouping]
+        check_budget(  # per pair: the swaps' cells, and the pair-of-cells terms of a group
+            what="PERM-BOTH power",  # that the engine builds once per data set (amortised)
             n_resamples=n_simulations * n_resamples,
             n_segments=k * sum(sizes),
-            n_pairs=len(effects) + _MDE_GRID + _MDE_REFINE,
-            pair_cost=k * max(sizes),
+            n_pairs=len(effects) + _MDE_GRID + _MDE_REFINE - 1,
+            pair_cost=k * max(sizes) + cells**2 * len(sizes) / n_resamples,
         )
     valid = np.isfinite(g)
     za, zb = _z(a, valid), _z(b, valid)
@@ -291,8 +292,8 @@ def perm_both_power(
 _PEARSON = CorrelationSpec()
 _SPEC_GRID = 257  # points of the lambda grid for the other correlations (each a correlation)
 _CURVE_CELLS = 2_000_000  # cells of the mixed metrics evaluated at once on that grid
-_MDE_GRID = 24  # effects of the first pass of the MDE search (engine path)
-_MDE_REFINE = 16  # effects between the two bracketing ones in the second pass
+_MDE_GRID = 8  # effects of the first pass of the MDE search (engine path)
+_MDE_REFINE = 8  # steps between the two bracketing effects in the second pass
 
 
 def _spec(correlation, grouping, epsilon, tie_calibration, threshold, a, g):
@@ -381,8 +382,9 @@ def _engine_rejects(a_s, mixes, g_s, spec, seed, n_resamples, alpha):
 def _engine_size(a, za, d, g, idx, seeds, lam, curve, spec, n_resamples, alpha, power):
     """Power per effect (``lam``) and the MDE at one sample size by the PERM-BOTH engine, data
     set by data set (each a whole PERM-BOTH over its resamples and effects at once). The MDE:
-    power on a grid of effects up to the largest reachable, then on a finer grid between the
-    two effects that bracket ``power`` (the same swaps: each data set keeps its seed)."""
+    power on a grid of :data:`_MDE_GRID` effects up to the largest reachable, then on a finer
+    grid between the two that bracket ``power`` (the same swaps: each data set keeps its
+    seed), interpolated linearly between the two fine effects that bracket it."""
     f_keep, grid_keep, top = curve
 
     def lam_of(effects):
@@ -405,11 +407,13 @@ def _engine_size(a, za, d, g, idx, seeds, lam, curve, spec, n_resamples, alpha, 
     if not above.size:
         return pw, float("nan")
     k = above[0]
-    lo = coarse[k - 1] if k > 0 else 0.0
-    fine = lo + (coarse[k] - lo) * np.arange(1, _MDE_REFINE) / _MDE_REFINE
-    p_fine = rejects(lam_of(fine)).mean(axis=0)
-    first = np.flatnonzero(p_fine >= power)
-    return pw, float(fine[first[0]] if first.size else coarse[k])
+    lo, p_lo = (coarse[k - 1], p_coarse[k - 1]) if k > 0 else (0.0, 0.0)  # 0: B is A
+    inner = lo + (coarse[k] - lo) * np.arange(1, _MDE_REFINE) / _MDE_REFINE
+    fine = np.r_[lo, inner, coarse[k]]
+    p_fine = np.r_[p_lo, rejects(lam_of(inner)).mean(axis=0), p_coarse[k]]
+    j = int(np.flatnonzero(p_fine >= power)[0])  # > 0: p_lo is below the target
+    frac = (power - p_fine[j - 1]) / (p_fine[j] - p_fine[j - 1])
+    return pw, float(fine[j - 1] + frac * (fine[j] - fine[j - 1]))
 
 
 def _z(x, valid):
