@@ -1,9 +1,12 @@
 r"""Power of PERM-BOTH (two metrics against humans) by simulation over items.
 
 :func:`perm_both_power` asks: with ``n`` items (segments, each with every system's scores),
-how often does PERM-BOTH (:func:`stats.perm_both`, Deutsch, Dror & Roth 2021; Pearson, segment
-level, no grouping) find metric A significantly better than metric B when A's correlation with
-the humans exceeds B's by ``effect``?
+how often does PERM-BOTH (:func:`stats.perm_both`, Deutsch, Dror & Roth 2021; segment level,
+any correlation and grouping it runs: Pearson, Spearman, Kendall's tau-b and tau-c,
+Kendall-like, acc23 with a fixed or calibrated epsilon; no grouping, by item, by system) find
+metric A significantly better than metric B when A's correlation with the humans exceeds B's by
+``effect``? Below :math:`r` is Pearson's; any other correlation :math:`c` takes its place, with
+the notes of `Other correlations`_.
 
 Definition
 ----------
@@ -34,6 +37,21 @@ seven products of the swap matrix with per-cell terms (:math:`a_c g, d_c g, a_c,
 a_c d_c, d_c^2`), computed once per sample size as batched matrix products. The minimum
 detectable effect is then the target-power quantile of each data set's critical effect
 (:func:`stats.power.engine.critical_effects`), each step costing no new swaps.
+
+Other correlations
+------------------
+Every other setting runs the one PERM-BOTH engine (:mod:`stats.metaeval.perm_both.engine`, its
+kernels chosen as :func:`stats.perm_both` chooses them) on each simulated data set: metric A
+against B mixed at each effect's :math:`\lambda`, all tested with the same swaps, drawn from
+the data set's seed as :func:`stats.perm_both` draws them (the golden test runs
+:func:`stats.perm_both` on the same data sets and seeds). The mixing is solved on the observed
+data in that correlation and grouping; rank correlations move in steps, so :math:`\lambda` is
+the smallest mixing whose difference reaches at least the effect. The minimum detectable
+effect is read from the power on a grid of effects up to the largest the mixing reaches, then
+on a finer grid between the two that bracket the target, interpolated linearly. A simulated
+data set with ``n`` items costs one PERM-BOTH of two passes, each over the requested effects
+(or the grid's): without grouping the engine's pair-of-cells terms grow as the square of the
+cells, so keep ``n_simulations x n_resamples`` moderate there.
 """
 
 from __future__ import annotations
@@ -55,9 +73,10 @@ __all__ = ["DEFINITION_PERM_BOTH", "perm_both_grid_mde", "perm_both_power"]
 DEFINITION_PERM_BOTH = (
     "power at n = share of simulated data sets of n items, drawn with replacement from the "
     "observed items (all systems of an item together), metric B mixed towards A, "
-    "B = (1 - lambda) z(A) + lambda z(B), so that r(A, human) - r(B, human) = effect on the "
-    "observed items, on which PERM-BOTH finds A better at alpha; mde = the smallest such "
-    "difference in Pearson r detected with the target power"
+    "B = (1 - lambda) z(A) + lambda z(B), so that c(A, human) - c(B, human) = effect on the "
+    "observed items (c: the test's correlation, Pearson r by default; at least the effect "
+    "where c moves in steps), on which PERM-BOTH finds A better at alpha; mde = the smallest "
+    "such difference detected with the target power"
 )
 
 _TOL = 1e-12  # PERM-BOTH's relative tolerance on "at least as large" (its engine's TOL)
