@@ -259,7 +259,8 @@ def perm_both_power(
     if np.isnan(lam).any():
         bad = [e for e, v in zip(effects, lam, strict=True) if np.isnan(v)]
         raise StatsInputError(
-            f"effect: mixing B towards A reaches differences in r up to {top:.4g}; got {bad}"
+            f"effect: mixing B towards A reaches differences in {spec.correlation} up to "
+            f"{top:.4g}; got {bad}"
         )
     gen, seed = E.rng_and_seed(rng)
     d = zb - za
