@@ -137,12 +137,32 @@ def leaderboard_mde_note(result, alpha: float) -> str:
                           what="metric pairs not significantly different")
 
 
-def qe_wmt_mde_note(tests, adjusted, predictions, gold, alpha: float) -> str:
-    """:func:`williams_mde_note` for a QE shared-task grid of one language pair when its test
-    is Williams (Pearson): the grid's Williams tests again (:func:`stats.williams_all_pairs`
-    of ``predictions`` and ``gold``, as :func:`stats.qe.wmt.qe_pair_tests` runs them), only
-    the cells the grid shows (``adjusted`` not NaN). PERM-BOTH grids (Spearman, Kendall) get
-    no note: :func:`stats.power.perm_both_power` is Pearson's."""
+#: symbols of the QE grids' correlations in the note
+_QE_UNITS = {"spearman": "ρ", "kendall": "τ", "pearson": "r"}
+
+
+def qe_wmt_mde_note(tests, adjusted, predictions, gold, alpha: float, *,
+                    perm_both_mdes: pd.DataFrame | None = None) -> str:
+    """The MDE beside the "not significant" cells of a QE shared-task grid of one language
+    pair, only the cells the grid shows (``adjusted`` not NaN). Williams (Pearson):
+    :func:`williams_mde_note` of the grid's Williams tests again
+    (:func:`stats.williams_all_pairs` of ``predictions`` and ``gold``, as
+    :func:`stats.qe.wmt.qe_pair_tests` runs them). PERM-BOTH (Spearman, Kendall):
+    :func:`mde_pairs_note` of ``perm_both_mdes`` (each pair's
+    :func:`stats.power.perm_both.perm_both_grid_mde`, from the data layer), nothing without
+    them."""
+    shown = adjusted.lt(alpha) | adjusted.isna()  # cells not shown count as significant
+    if tests.test == "perm-both":
+        if perm_both_mdes is None:
+            return ""
+        mdes = perm_both_mdes.reindex(index=adjusted.index, columns=adjusted.columns)
+        return mde_pairs_note(
+            significant=shown.to_numpy(dtype=bool), mdes=mdes.to_numpy(dtype=float),
+            alpha=alpha, unit=_QE_UNITS.get(tests.measure, ""),
+            what="system pairs not significant",
+            method="normal approximation from the spread of PERM-BOTH's permuted "
+            "differences, one-sided",
+        )
     if tests.test != "williams":
         return ""
     from stats._core.errors import DegenerateInputWarning
@@ -152,6 +172,4 @@ def qe_wmt_mde_note(tests, adjusted, predictions, gold, alpha: float) -> str:
         warnings.simplefilter("ignore", DegenerateInputWarning)  # the grid already said so
         w = williams_all_pairs(predictions.astype(float), np.asarray(gold, dtype=float),
                                sign_align=False)
-    # cells the grid does not show count as significant: they are left out of the note
-    shown = adjusted.lt(alpha) | adjusted.isna()
     return williams_mde_note(w, shown, alpha, what="system pairs not significant")

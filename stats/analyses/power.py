@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from stats._core.choices import KENDALL_LIKE_THRESHOLD
 from stats._core.errors import StatsInputError
 from stats.mt.sufficient import SegmentStatistics
 from stats.power import PowerResult, corpus_power, paired_power
@@ -277,13 +278,19 @@ def metrics_power_analysis(
     n_simulations: int = 200,
     n_resamples: int = 200,
     rng=None,
+    correlation: str = "pearson",
+    grouping: str = "none",
+    epsilon: float | None = None,
+    tie_calibration: bool = False,
+    threshold: float = KENDALL_LIKE_THRESHOLD,
 ) -> PowerAnalysis:
     """PERM-BOTH power of two metrics against humans (:func:`stats.power.perm_both_power`)
     from meta-evaluation files as :func:`stats.readers.meta.read_meta_eval` reads them (MTME
     folders, long or wide score files with human scores): metric ``system`` hypothesised to
-    correlate better with the humans (gold type ``gold``) than ``baseline`` by ``effect`` (Pearson
-    r, segment level) in language pair ``lp`` (default: the only one). ``n``: items per
-    simulated data set (default :func:`default_sizes` of the observed items)."""
+    correlate better with the humans (gold type ``gold``) than ``baseline`` by ``effect`` (the
+    difference in ``correlation`` under ``grouping``, segment level; Pearson by default) in
+    language pair ``lp`` (default: the only one). ``n``: items per simulated data set
+    (default :func:`default_sizes` of the observed items)."""
     from stats.power.perm_both import perm_both_power
     from stats.readers.meta import read_meta_eval
 
@@ -310,9 +317,13 @@ def metrics_power_analysis(
     sizes = default_sizes(table.n_items) if n is None else n
     result = perm_both_power(table.metrics[system], table.metrics[baseline], table.gold,
                              effect=effect, n=sizes, alpha=alpha, power=power,
-                             n_simulations=n_simulations, n_resamples=n_resamples, rng=rng)
+                             n_simulations=n_simulations, n_resamples=n_resamples, rng=rng,
+                             correlation=correlation, grouping=grouping, epsilon=epsilon,
+                             tie_calibration=tie_calibration, threshold=threshold)
+    label = {"pearson": "Pearson r", "spearman": "Spearman ρ", "kendall": "Kendall τ"}.get(
+        correlation, correlation) + ("" if grouping == "none" else f" by {grouping}")
     return PowerAnalysis(
-        result=result, baseline=baseline, system=system, label=f"Pearson r with {table.gold_name}",
+        result=result, baseline=baseline, system=system, label=f"{label} with {table.gold_name}",
         higher_is_better=True, n_segments=table.n_items,
         read_as=f"{data.read_as}; {lp}: {len(table.systems)} systems x {table.n_items} items",
     )

@@ -11,7 +11,9 @@ Examples::
 
 ``--metrics`` takes what ``meta-eval --data`` takes (metric and human scores): PERM-BOTH power
 of metric ``--system`` over metric ``--baseline`` against the humans, the effect a difference
-in Pearson r (segment level; :func:`stats.power.perm_both_power`).
+in the ``--correlation`` (Pearson r by default; ``--grouping``, ``--epsilon``,
+``--tie-calibration`` and ``--threshold`` as ``meta-eval``; segment level;
+:func:`stats.power.perm_both_power`).
 
 JSON output: the settings, ``power`` (one value per ``--n``, in order, for the first
 ``--effect``), ``mde`` (the effect detected with ``--power`` (80%) power at each n),
@@ -25,7 +27,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from stats._core.choices import POWER_TESTS
+from stats._core.choices import CORRELATIONS, GROUPINGS, KENDALL_LIKE_THRESHOLD, POWER_TESTS
 from stats._core.errors import StatsInputError
 
 from ._common import (
@@ -64,9 +66,24 @@ def add_parser(subparsers) -> None:
     src.add_argument("--metrics", nargs="+", metavar="FILE",
                      help="metric and human scores as `meta-eval --data` reads them: PERM-BOTH "
                      "power of metric --system over metric --baseline (effect: difference in "
-                     "Pearson r with the humans)")
+                     "the --correlation with the humans, Pearson r by default)")
     src.add_argument("--gold", metavar="NAME",
                      help="with --metrics: the human score type when the files hold several")
+    corr = [c for c in CORRELATIONS if c != "pairwise-accuracy"]  # segment level only
+    src.add_argument("--correlation", choices=corr, default="pearson", metavar="NAME",
+                     help="with --metrics: the correlation PERM-BOTH compares, as `meta-eval "
+                     f"--correlation` ({', '.join(corr)}; default pearson)")
+    src.add_argument("--grouping", choices=list(GROUPINGS), default="none",
+                     help="with --metrics: correlate per item or per system and average "
+                     "(default none)")
+    ties = src.add_mutually_exclusive_group()
+    ties.add_argument("--epsilon", type=float, metavar="E",
+                      help="with --metrics --correlation acc23: metric differences <= E are ties")
+    ties.add_argument("--tie-calibration", action="store_true",
+                      help="with --metrics --correlation acc23: the epsilon that maximises acc23")
+    src.add_argument("--threshold", type=float, default=KENDALL_LIKE_THRESHOLD, metavar="T",
+                     help="with --metrics --correlation kendall-like: pairs whose human scores "
+                     f"differ by >= T (default {KENDALL_LIKE_THRESHOLD:g})")
     src.add_argument("--documents", nargs="+", default=[], metavar="FILE",
                      help="with --human: WMT documents files giving the domains")
     src.add_argument("--score-metric", metavar="NAME",
@@ -122,7 +139,19 @@ def _check(args: argparse.Namespace) -> None:
     if args.metrics:
         if args.test not in (None, "perm-both"):
             raise StatsInputError(f"--metrics runs PERM-BOTH; got --test {args.test}")
+        if (args.epsilon is not None or args.tie_calibration) and args.correlation != "acc23":
+            raise StatsInputError("--epsilon and --tie-calibration apply to --correlation acc23 "
+                                  "only")
+        if args.threshold != KENDALL_LIKE_THRESHOLD and args.correlation != "kendall-like":
+            raise StatsInputError("--threshold applies to --correlation kendall-like only")
         return
+    moved = [f for f, on in (("--correlation", args.correlation != "pearson"),
+                             ("--grouping", args.grouping != "none"),
+                             ("--epsilon", args.epsilon is not None),
+                             ("--tie-calibration", args.tie_calibration),
+                             ("--threshold", args.threshold != KENDALL_LIKE_THRESHOLD)) if on]
+    if moved:
+        raise StatsInputError(f"{', '.join(moved)}: for --metrics (PERM-BOTH) only")
     if args.test == "perm-both":
         raise StatsInputError("--test perm-both is for --metrics (two metrics against humans)")
     if args.gold:
@@ -160,6 +189,8 @@ def run(args: argparse.Namespace) -> str:
             args.metrics, system=args.system, baseline=args.baseline, effect=args.effect, n=args.n,
             lp=args.lp, gold=args.gold, alpha=args.alpha, power=args.power,
             n_simulations=args.simulations, n_resamples=args.resamples, rng=args.seed,
+            correlation=args.correlation, grouping=args.grouping, epsilon=args.epsilon,
+            tie_calibration=args.tie_calibration, threshold=args.threshold,
         )
     elif args.human:
         from ..analyses import human_power_analysis

@@ -38,6 +38,7 @@ _LAZY = {
     "paired_t_power": ".paired",
     # perm_both
     "DEFINITION_PERM_BOTH": ".perm_both",
+    "perm_both_grid_mde": ".perm_both",
     "perm_both_power": ".perm_both",
     # williams
     "POWER": ".williams",

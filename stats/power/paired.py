@@ -41,6 +41,7 @@ from stats._core.errors import StatsInputError
 from stats._core.validation import check_positive_int
 
 from . import engine as E
+from ._signed_rank_kernel import signed_rank_sums
 from .engine import PowerResult
 
 __all__ = [
@@ -183,22 +184,20 @@ def _signed_rank_small(y: np.ndarray, alternative: str):
     return np.where(nz > 0, p, np.nan), tplus > nz * (nz + 1) / 4.0
 
 
-def _pool_counts(idx: np.ndarray, size: int) -> np.ndarray:
-    """(rows, size) counts: how often each observed item is drawn in each data set."""
+def _pool_counts(idx: np.ndarray, size: int, items_first: bool = False) -> np.ndarray:
+    """(rows, size) counts: how often each observed item is drawn in each data set ((size,
+    rows) with ``items_first``)."""
     rows = idx.shape[0]
+    if items_first:
+        flat = (idx * rows + np.arange(rows)[:, None]).ravel()
+        return np.bincount(flat, minlength=rows * size).reshape(size, rows)
     flat = (idx + (np.arange(rows) * size)[:, None]).ravel()
     return np.bincount(flat, minlength=rows * size).reshape(rows, size)
 
 
-def _signed_rank_pool(counts: np.ndarray, values: np.ndarray, n: int, alternative: str):
-    """p-values of scipy's ``wilcoxon`` (zero_method 'wilcox', method 'auto': exact null up
-    to 50 items without ties or zeros, else the normal approximation with the tie-corrected
-    variance, no continuity correction) for data sets given as ``counts`` (rows x pool) of
-    the pool ``values``, and whether T+ lies above its null mean.
-
-    Every data set is drawn from the same pool, so the order of ``|values|`` is sorted once
-    and each data set's midranks are cumulative counts along it: O(rows x pool) per call,
-    no sort per data set."""
+def _signed_rank_sums_array(counts: np.ndarray, values: np.ndarray):
+    """:func:`stats.power._signed_rank_kernel.signed_rank_sums` with numpy (without numba):
+    T+, its tie-corrected null variance, the zeros and the largest group per data set."""
     a = np.abs(values)
     order = np.argsort(a, kind="stable")
     sa = a[order]
@@ -217,15 +216,35 @@ def _signed_rank_pool(counts: np.ndarray, values: np.ndarray, n: int, alternativ
     mid = cum - (g - 1.0) / 2.0 - z[:, None]  # midranks among the non-zeros
     if sa[0] == 0:
         mid[:, 0] = 0.0
-    nz = n - z
     tplus = (pos * mid).sum(axis=1)
     var = (g * mid**2).sum(axis=1) / 4.0  # = n(n+1)(2n+1)/24 - sum(t^3 - t)/48
+    return tplus, var, z, g.max(axis=1)
+
+
+def _signed_rank_pool(counts: np.ndarray, values: np.ndarray, n: int, alternative: str,
+                      compiled: bool = True, items_first: bool = False):
+    """p-values of scipy's ``wilcoxon`` (zero_method 'wilcox', method 'auto': exact null up
+    to 50 items without ties or zeros, else the normal approximation with the tie-corrected
+    variance, no continuity correction) for data sets given as ``counts`` (rows x pool) of
+    the pool ``values``, and whether T+ lies above its null mean.
+
+    Every data set is drawn from the same pool, so the order of ``|values|`` is sorted once
+    and each data set's midranks are cumulative counts along it: O(rows x pool) per call,
+    no sort per data set; compiled (numba) in one pass over the pool unless ``compiled`` is
+    False (the numpy formulation, same numbers). ``items_first``: ``counts`` is pool x rows."""
+    sums = None if not compiled else signed_rank_sums(counts, values, items_first=items_first)
+    if sums is not None:  # one compiled pass (stats.power._signed_rank_kernel): same numbers
+        tplus, var, z, largest = sums
+    else:
+        tplus, var, z, largest = _signed_rank_sums_array(counts.T if items_first else counts,
+                                                         values)
+    nz = n - z
     mean = nz * (nz + 1) / 4.0
     with np.errstate(divide="ignore", invalid="ignore"):
         zstat = (tplus - mean) / np.sqrt(var)
     p = sps.norm.sf(zstat) if alternative == "greater" else 2.0 * sps.norm.sf(np.abs(zstat))
     if n <= _EXACT_MAX:
-        exact = (z == 0) & (g.max(axis=1) <= 1)
+        exact = (z == 0) & (largest <= 1)
         if exact.any():
             pmf = _signed_rank_null(n)
             sf = np.cumsum(pmf[::-1])[::-1]  # P(T+ >= t)
@@ -377,11 +396,13 @@ def _signed_rank_sizes(centred, size, effects, gen, n_simulations, alpha, altern
         def tests(e):
             return [_signed_rank_small(centred[i] + e, alternative) for i in drawn]
     else:
-        counts = [_pool_counts(inverse[i], values.size).astype(np.int32) for i in drawn]
+        # items x data sets: the compiled sums walk the pool with all data sets at a time
+        counts = [_pool_counts(inverse[i], values.size, items_first=True) for i in drawn]
         del drawn
 
         def tests(e):
-            return [_signed_rank_pool(c, values + e, size, alternative) for c in counts]
+            return [_signed_rank_pool(c, values + e, size, alternative, items_first=True)
+                    for c in counts]
 
     hits = [sum(int((p < alpha).sum()) for p, _ in tests(e)) for e in effects]
 

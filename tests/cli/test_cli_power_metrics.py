@@ -55,7 +55,24 @@ def test_metrics_json_same_numbers_as_the_library(capsys, files):
     assert "4 systems x 40 items" in err and "PERM-BOTH" in doc["definition"]
 
 
+def test_metrics_other_correlation_and_grouping(capsys, files):
+    metrics, human, scores, gold = files
+    code, out, err = run(capsys, "power", "--metrics", metrics, human, "--system", "COMET-22",
+                         "--baseline", "BLEU", "--effect", "0.1", "--n", "20",
+                         "--simulations", "12", "--resamples", "30", "--seed", "4",
+                         "--correlation", "kendall", "--grouping", "item")
+    assert code == 0, err
+    doc = json.loads(out)
+    expected = perm_both_power(scores["COMET-22"], scores["BLEU"], gold, effect=0.1, n=20,
+                               n_simulations=12, n_resamples=30, rng=4, correlation="kendall",
+                               grouping="item")
+    np.testing.assert_allclose(doc["power"], expected.power[0])
+    assert doc["metric"] == "Kendall τ by item with human"
+
+
 @pytest.mark.parametrize("extra, message", [
+    (("--system", "COMET-22", "--baseline", "BLEU", "--correlation", "kendall",
+      "--tie-calibration"), "apply to --correlation acc23 only"),
     (("--system", "chrF", "--baseline", "BLEU"), "system: unknown metric 'chrF' in en-de"),
     (("--system", "BLEU", "--baseline", "BLEU"), "same metric"),
     (("--system", "COMET-22", "--baseline", "BLEU", "--test", "t"), "--metrics runs PERM-BOTH"),

@@ -22,6 +22,10 @@ def _captions(at) -> list[str]:
     return [c.value for c in at.caption]
 
 
+def note_all(at) -> list[str]:
+    return [c for c in _captions(at) if "minimum detectable effect" in c]
+
+
 def test_pairs_note_is_recorded_in_the_report(monkeypatch):
     shown, recorded = [], []
     monkeypatch.setattr(power_note.st, "caption", shown.append)
@@ -139,8 +143,9 @@ def test_qe_wmt_williams_grid_mde(app_test):
     at.file_uploader(key="qe_upload").set_value(_uploads(d, word=False)).run()
     at.radio(key="qe_wmt_primary").set_value("pearson").run()  # the Williams grid
     assert_no_exception(at)
-    note = [c for c in _captions(at) if c.startswith("System pairs not significant")]
-    assert len(note) == 1 and "Williams test" in note[0]
+    note = [c for c in _captions(at) if c.startswith("System pairs not significant")
+            and "Williams test" in c]
+    assert len(note) == 1
     lp = compare_qe_systems(
         read_qe_submissions([("s.zip", d["zip"])]),
         read_qe_wmt_gold(d["gold"].encode(), name="g"),
@@ -153,3 +158,16 @@ def test_qe_wmt_williams_grid_mde(app_test):
     # the note's range lies within the Williams MDEs of the language pair's tested cells
     low, high = map(float, re.search(r"median; ([\d.e-]+) to ([\d.e-]+)\)", note[0]).groups())
     assert np.nanmin(mde) * 0.995 <= low <= high <= np.nanmax(mde) * 1.005
+    # the other grid (Spearman) is PERM-BOTH: its note, in the same page run, from the spread
+    # of the same permutations (stats.perm_both with the grid's seed and resamples, draws kept)
+    from stats import perm_both
+    from stats.power.perm_both import perm_both_grid_mde
+
+    (pb_note,) = [c for c in note_all(at) if "PERM-BOTH" in c]
+    assert pb_note.startswith("System pairs not significant") and " ρ (median" in pb_note
+    pb = perm_both({s: lp.predictions[s].to_numpy(float)[None, :] for s in lp.predictions},
+                   lp.gold.to_numpy(float)[None, :], correlation="spearman", n_resamples=100,
+                   rng=12345, return_draws=True)
+    pb_mde = perm_both_grid_mde(pb).to_numpy()
+    low, high = map(float, re.search(r"median; ([\d.e-]+) to ([\d.e-]+)\)", pb_note).groups())
+    assert np.nanmin(pb_mde) * 0.995 <= low <= high <= np.nanmax(pb_mde) * 1.005
