@@ -22,17 +22,11 @@ from setuptools.command.build_py import build_py
 ROOT = Path(__file__).resolve().parent
 #: repository path -> path under dashboard/_bundled/
 BUNDLE = {"sample_data": "sample_data", ".streamlit/config.toml": ".streamlit/config.toml"}
-#: the kernels' modules in two processes of about equal compile time (2 cores: half the wait)
-KERNEL_GROUPS = (
-    ["stats.mt._ngrams_kernel", "stats.mt._ter_numba"],
-    [
-        "stats.metaeval.perm_both._ties",
-        "stats.metaeval.perm_both._spa_numba",
-        "stats.metaeval.perm_both._calibrated",
-        "stats.metaeval.perm_both._calibrated_one",
-        "stats.metaeval.perm_both._long",
-    ],
-)
+#: the kernels' modules in two processes of about equal compile time (2 cores: half the wait): the
+#: n-gram and TER kernels, and every other module of stats._core.jit.KERNELS (so a kernel added
+#: there is compiled at install without a change here)
+FIRST_GROUP = ["stats.mt._ngrams_kernel", "stats.mt._ter_numba"]
+KERNEL_GROUPS = (FIRST_GROUP, ["--except", *FIRST_GROUP])
 
 
 def compile_kernels(root: Path) -> None:
@@ -47,7 +41,9 @@ def compile_kernels(root: Path) -> None:
     code = (
         "import sys; sys.path.insert(0, sys.argv[1]); import importlib.util as u\n"
         "if u.find_spec('numba') is None: sys.exit(3)\n"
-        "from stats._core.jit import precompile; precompile(sys.argv[2:], quiet=True)"
+        "from stats._core.jit import KERNELS, precompile; a = sys.argv[2:]\n"
+        "if a[:1] == ['--except']: a = [m for m in KERNELS if m not in a[1:]]\n"
+        "precompile(a, quiet=True)"
     )
     procs = [
         subprocess.Popen([sys.executable, "-c", code, str(root), *group], env=env)
