@@ -54,6 +54,7 @@ from ._arrow import (
 )
 from ._common import (
     LINE,
+    PARSE_MEMORY_FACTORS,
     Source,
     check_parse_memory,
     factorize_strings,
@@ -133,7 +134,7 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
     """
     text, label = load_text(source, name)
     check_parse_memory(len(text), label)
-    cols = _typed_columns(text) or _parse_columns(text, label)
+    cols = _typed_columns(text, label) or _parse_columns(text, label)
     line = cols.line
     fixed: dict[str, pd.Series] = {}  # one array per column (no 2-D copy of them all)
     for col in _FIXED:
@@ -379,6 +380,8 @@ def _parse_columns(text: str, label: str) -> _Columns:
             if not lines:
                 layout, width = _layout(row), len(row)
                 seg = layout == "wmt22-seg"
+                if layout != "general":
+                    check_parse_memory(len(text), label, PARSE_MEMORY_FACTORS["appraise-wmt22-lines"])
             n = len(row)
             if layout != "general" and n != width and bad is None:
                 bad = (reader.line_num, n)
@@ -410,7 +413,7 @@ def _parse_columns(text: str, label: str) -> _Columns:
     )  # fmt: skip
 
 
-def _typed_columns(text: str) -> _Columns | None:
+def _typed_columns(text: str, label: str) -> _Columns | None:
     """A WMT22-23 DA+SQM export (9 or 11 fields on every row) read by pyarrow's CSV parser
     (:mod:`._arrow`): each field a dictionary-encoded column, its distinct values stripped
     once, end times as numbers. None for anything else (the general layout, a blank or
@@ -434,6 +437,7 @@ def _typed_columns(text: str) -> _Columns | None:
     layout = _layout(row)
     if layout == "general":
         return None
+    check_parse_memory(len(text), label, PARSE_MEMORY_FACTORS["appraise-wmt22"])
     width = len(row)
     names = [f"f{i}" for i in range(width)]
     types = {c: "dict" for c in names}

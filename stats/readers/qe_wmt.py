@@ -51,6 +51,7 @@ from stats._core.errors import StatsInputError
 from ._archives import expand_sources
 from ._arrow import TextStream, categorical, map_categories, plain_breaks, read_typed, strings
 from ._common import (
+    PARSE_MEMORY_FACTORS,
     Source,
     check_parse_memory,
     factorize_strings,
@@ -399,6 +400,7 @@ def _read_one_submission(text: str, label: str) -> tuple[pd.DataFrame, dict]:
     if typed is not None:  # a plain file, read by columns
         lp, method, sid, score, ids = typed
     else:  # read line by line: the first bad line is named
+        check_parse_memory(len(text), label, PARSE_MEMORY_FACTORS["qe-lines"])
         rows = itertools.chain(lines[k:], rest)
         lp, method, sid, score, _, ids = _parse_rows(rows, k, label, gold=False)
     if not len(lp):

@@ -33,7 +33,13 @@ from stats._core.errors import DegenerateInputWarning, StatsInputError
 
 from ._archives import expand_sources
 from ._arrow import TextStream, categorical, map_categories, plain_breaks, read_typed, strings
-from ._common import Source, check_parse_memory, iter_splitlines, load_text
+from ._common import (
+    PARSE_MEMORY_FACTORS,
+    Source,
+    check_parse_memory,
+    iter_splitlines,
+    load_text,
+)
 from .qe_wmt import (
     _lp_from_name,
     _norm_sid,
@@ -153,6 +159,7 @@ def _read_one(text: str, label: str, lp: str | None) -> pd.DataFrame:
         return frame
     # line by line (the first bad line is named), repeated values (language pair, method,
     # segment) shared
+    check_parse_memory(len(text), label, PARSE_MEMORY_FACTORS["word-lines"])
     lps: list[str] = []
     systems: list[str] = []
     sids: list[str] = []

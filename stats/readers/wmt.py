@@ -36,6 +36,7 @@ from ._common import (
     LINE,
     Source,
     _is_number,
+    check_parse_memory,
     decode,
     factorize_strings,
     load_bytes,
@@ -241,6 +242,7 @@ def read_wmt_scores(
     if level is not None and level not in LAYOUTS:
         raise StatsInputError(f"level must be one of {', '.join(LAYOUTS)}; got {level!r}")
     data, label = load_bytes(source, name)
+    check_parse_memory(len(data), label)
     head = data[:65536]
     if len(data) > len(head) and b"\n" in head:
         head = head[: head.rindex(b"\n")]  # whole lines only
