@@ -192,6 +192,8 @@ def map_categories(values: pd.Categorical, fn) -> pd.Categorical:
     """``fn`` applied to each category (strings), equal results merged."""
     spelled = np.array([fn(c) for c in values.categories], dtype=object)
     new_codes, new_cats = pd.factorize(spelled)
+    if len(new_cats) == len(spelled) and (new_codes == np.arange(len(spelled))).all():
+        return pd.Categorical.from_codes(values.codes, categories=pd.Index(new_cats))
     codes = np.asarray(values.codes)
-    mapped = np.where(codes >= 0, new_codes[np.maximum(codes, 0)], -1)
-    return pd.Categorical.from_codes(mapped.astype(np.int32), categories=pd.Index(new_cats))
+    lookup = np.append(new_codes.astype(codes.dtype), -1)  # code -1 (missing) stays -1
+    return pd.Categorical.from_codes(lookup[codes], categories=pd.Index(new_cats))

@@ -134,7 +134,7 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
     """
     text, label = load_text(source, name)
     check_parse_memory(len(text), label)
-    cols = _typed_columns(text, label) or _parse_columns(text, label)
+    cols = _typed_columns(text) or _parse_columns(text, label)
     line = cols.line
     fixed: dict[str, pd.Series] = {}  # one array per column (no 2-D copy of them all)
     for col in _FIXED:
@@ -169,7 +169,8 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
     end = cols.end
     doc_rows = np.zeros(len(line), dtype=bool)
     if layout == "wmt22-doc":
-        flag = pd.Series(cols.flag, dtype=object)
+        flag = (pd.Series(cols.flag, copy=False) if isinstance(cols.flag, pd.Categorical)
+                else pd.Series(cols.flag, dtype=object))
         codes, uniques = pd.factorize(flag)
         lowered = np.array([u.strip().lower() for u in uniques], dtype=object)
         odd = ~np.isin(lowered, _BOOL)[codes]
@@ -227,7 +228,9 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
     marked &= ~(qc | tutorial)
     dropped["#incomplete/#dup rows"] = int(marked.sum())
     keep = ~(qc | tutorial | marked)
-    sys_all = sys_names.to_numpy(dtype=object)
+    # (two raw names may become one: codes of the distinct final names)
+    sys_to, sys_final = pd.factorize(sys_names.to_numpy(dtype=object))
+    lp_to, lp_final = pd.factorize(lp_u)
 
     def rows(mask: np.ndarray) -> pd.DataFrame:
         """The ratings of the rows in ``mask`` (each column made for those rows only)."""
@@ -238,21 +241,24 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
 
         return pd.DataFrame(
             {
-                "lp": lp_u[pick(pair_codes)],
+                "lp": _strings(pd.Series(pd.Categorical.from_codes(
+                    lp_to[pick(pair_codes)], lp_final))),
                 "domain": NO_DOMAIN,
-                "system": sys_all[pick(sys_codes)],
+                "system": _strings(pd.Series(pd.Categorical.from_codes(
+                    sys_to[pick(sys_codes)], sys_final))),
                 "document": _strings(pick(fixed["document"])),
                 "segment": _strings(pick(fixed["segment"])),
                 "rater": _strings(pick(fixed["user"])),
                 "score": pick(score),
                 LINE: pick(line),
-                "_end": pick(end),
+                # (the end times order repeated judgements: the general layout only)
+                **({"_end": pick(end)} if layout == "general" else {}),
             }
         )
 
     documents = None
     if layout == "wmt22-doc":
-        documents = rows(keep & doc_rows).drop(columns="_end").reset_index(drop=True)
+        documents = rows(keep & doc_rows).reset_index(drop=True)
         keep &= ~doc_rows
     frame = rows(keep)
     fixed.clear()
@@ -268,7 +274,8 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
         kept[order[n - 1 - last_rev]] = True  # the last of each key in that order
         del order, codes
     dropped["repeated judgements (kept the last)"] = len(kept) - int(kept.sum())
-    frame = (frame if kept.all() else frame[kept]).drop(columns=["_end"]).reset_index(drop=True)
+    frame = (frame if kept.all() else frame[kept]).drop(columns=["_end"], errors="ignore")
+    frame = frame.reset_index(drop=True)
     if frame.empty:
         raise StatsInputError(
             f"{label}: no judgements left after dropping quality-control items, tutorial and "
@@ -413,7 +420,7 @@ def _parse_columns(text: str, label: str) -> _Columns:
     )  # fmt: skip
 
 
-def _typed_columns(text: str, label: str) -> _Columns | None:
+def _typed_columns(text: str) -> _Columns | None:
     """A WMT22-23 DA+SQM export (9 or 11 fields on every row) read by pyarrow's CSV parser
     (:mod:`._arrow`): each field a dictionary-encoded column, its distinct values stripped
     once, end times as numbers. None for anything else (the general layout, a blank or
@@ -437,7 +444,6 @@ def _typed_columns(text: str, label: str) -> _Columns | None:
     layout = _layout(row)
     if layout == "general":
         return None
-    check_parse_memory(len(text), label, PARSE_MEMORY_FACTORS["appraise-wmt22"])
     width = len(row)
     names = [f"f{i}" for i in range(width)]
     types = {c: "dict" for c in names}
@@ -465,9 +471,11 @@ def _typed_columns(text: str, label: str) -> _Columns | None:
     if not table.num_rows or table.num_rows + int(header) != lines:
         return None  # every line a row: the line numbers follow
     end = table.column(names[-1]).to_numpy()
-    fields = [map_categories(categorical(table.column(c)), str.strip) for c in names[:7]]
+    fields = []
+    for c in names[: 8 if layout == "wmt22-doc" else 7]:  # each column let go once converted
+        fields.append(map_categories(categorical(table.column(c)), str.strip))
+        table = table.drop_columns([c])
     if layout == "wmt22-doc":
-        fields.append(map_categories(categorical(table.column(names[7])), str.strip))
         flag = categorical(table.column(names[8]))
     else:  # no document: empty, as the line-by-line reader makes it
         fields.append(pd.Categorical.from_codes(np.zeros(table.num_rows, dtype=np.int8),

@@ -136,7 +136,7 @@ def _doclvl_lines(n=ROWS):
 
 def test_appraise_doclvl_by_blocks_equals_line_by_line(monkeypatch):
     data = "".join(_doclvl_lines()).encode()
-    assert appraise._typed_columns(data.decode(), "d") is not None
+    assert appraise._typed_columns(data.decode()) is not None
     fast = read_appraise(data, name="WMT23.DocLvl.csv")
     crlf = read_appraise(data.replace(b"\n", b"\r\n"), name="WMT23.DocLvl.csv")
     _no_typed(monkeypatch, appraise, "_typed_columns")
