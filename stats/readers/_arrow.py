@@ -80,6 +80,7 @@ def read_typed(
     include: Sequence[str] | None = None,
     null_values: Sequence[str] = (),
     blank_lines: bool = True,
+    block: int | None = None,
 ):
     """The rows of ``source`` (bytes, or a binary stream such as :class:`TextStream`) as a
     :class:`pyarrow.Table` of the ``include`` columns (default: all), each of its type in
@@ -87,7 +88,8 @@ def read_typed(
     when pyarrow is missing or the parser refuses anything: the caller's careful path reads it
     and names the line. ``null_values``: spellings read as missing (the caller refuses or
     handles those rows). ``blank_lines=False``: a blank line is refused (None), so that row
-    ``i`` is line ``skip_rows + i + 1``."""
+    ``i`` is line ``skip_rows + i + 1``. ``block``: bytes parsed at a time (default
+    :data:`BLOCK`; larger blocks parse a little faster and hold a little more)."""
     try:
         import pyarrow as pa
         from pyarrow import csv as pacsv
@@ -100,7 +102,7 @@ def read_typed(
         table = pacsv.read_csv(
             source,
             read_options=pacsv.ReadOptions(
-                column_names=list(columns), skip_rows=skip_rows, block_size=BLOCK,
+                column_names=list(columns), skip_rows=skip_rows, block_size=block or BLOCK,
                 use_threads=False,  # (threads hold more blocks at once: 1x more memory)
             ),
             parse_options=pacsv.ParseOptions(

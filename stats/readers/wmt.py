@@ -305,6 +305,11 @@ def read_wmt_scores(
     return WMTScoreTable(level=lvl, frame=frame, name=label)
 
 
+#: bytes parsed at a time (1 MB: the fastest measured on a 1M-row file, benchmarks/wmt_read.py;
+#: the parse then holds about 1x the file, benchmarks/parse_memory.py)
+BLOCK = 1 << 20
+
+
 def _typed_segments(data: bytes, names: list, start: int) -> pd.DataFrame | None:
     """A plain tab-separated segment file read by pyarrow's parser (:mod:`._arrow`): names as
     categories, scores as float64, every line a row; None when anything is not plain (a blank
@@ -312,7 +317,7 @@ def _typed_segments(data: bytes, names: list, start: int) -> pd.DataFrame | None
     it as before."""
     types = {c: "float64" if c == "score" else "dict" for c in names}
     table = read_typed(data, names, types, skip_rows=start, null_values=PANDAS_NA,
-                       blank_lines=False)
+                       blank_lines=False, block=BLOCK)
     if table is None or any(table.column(c).null_count for c in names):
         return None
     frame = pd.DataFrame(
