@@ -289,8 +289,9 @@ def _typed_words(text: str, k: int, lines: list, label: str, lp: str | None):
     del key
     return pd.DataFrame(
         {
-            "lp": strings(lps),
-            "system": strings(system),
+            # (language pair and method stay categories until the system labels are made)
+            "lp": pd.Series(lps, copy=False),
+            "system": pd.Series(system, copy=False),
             "sid": strings(sid),
             "pos": words,
             "bad": bad[np.asarray(take(tag).codes)],
@@ -334,6 +335,8 @@ def read_word_submissions(sources, *, names=None, lp: str | None = None) -> pd.D
             codes, categories=[system_label(team, multi, m) for m in methods]
         ))  # fmt: skip
         del codes
+        if isinstance(frame["lp"].dtype, pd.CategoricalDtype):  # (read by columns)
+            frame["lp"] = strings(frame["lp"].array)
         for key in frame[["system", "lp"]].drop_duplicates().itertuples(index=False):
             s, pair = key
             if (s, pair) in owner:
