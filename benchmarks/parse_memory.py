@@ -5,7 +5,9 @@ process; the figure is (peak resident memory after reading - peak after importin
 and loading the file's bytes) / the file's size, so the interpreter and its libraries are not
 counted, and neither are the bytes read and decoded once by the raw input layer
 (:func:`stats.readers._common.decoded`, as a workflow hands a file to its reader). Peak memory is the kernel's
-high-water mark (``getrusage``'s ``ru_maxrss``), as ``/usr/bin/time -v`` reports it.
+high-water mark of the process (``VmHWM`` in ``/proc/self/status``; ``getrusage``'s
+``ru_maxrss`` would start from the parent's resident size, which a child keeps across ``exec``
+on Linux, and hide growth below it).
 
 Readers: Appraise ESA exports (with error-span JSON) and WMT22-23 DA+SQM DocLvl exports, WMT QE sentence-level submissions,
 word-level QE tag submissions, WMT segment-level metric scores (``read_wmt_scores``).
@@ -95,14 +97,16 @@ def write_word(path: Path, size: int, rng) -> None:
 
 
 def write_wmt(path: Path, size: int, rng) -> None:
-    """WMT segment scores (WMT20 layout): METRIC LP TESTSET DOCID SEGID SYSTEM SCORE."""
+    """WMT segment scores (``*.seg.score``, WMT20-21): METRIC LP TESTSET REFSET SYSTEM DOCID
+    SEGID SCORE (the 8-field layout :func:`stats.readers.wmt.read_wmt_scores` reads as
+    segment level)."""
     out = []
     total = 0
     k = 0
     while total < size:
         row = (
-            f"metricA\ten-de\tnewstest2020\tdoc{k // 100}\t{k % 2000 + 1}\tsys{k // 2000}\t"
-            f"{rng.random():.6f}\n"
+            f"metricA\ten-de\tnewstest2020\tnewstest2020\tsys{k // 2000}\tdoc{k % 2000 // 20}"
+            f"\t{k % 20 + 1}\t{rng.random():.6f}\n"
         )
         out.append(row)
         total += len(row)
@@ -140,12 +144,18 @@ READERS = {
 
 _PROBE = """
 import resource, sys
+def peak_kb():  # this process's own high-water mark (ru_maxrss keeps the parent's across exec)
+    try:
+        with open("/proc/self/status") as f:
+            return next(int(ln.split()[1]) for ln in f if ln.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 {imp}
 from stats.readers._common import decoded
 source = decoded(sys.argv[1])  # read and decoded once, as a workflow hands it to the reader
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+before = peak_kb()
 got = read(source)
-after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+after = peak_kb()
 print(before, after)
 """
 

@@ -4,11 +4,13 @@ A source's rows (language pair, scorer, gold or metric, system, item, score, lin
 at once with array operations: item keys become integer codes per language pair (in order of
 first appearance), each scorer's scores per system are kept as chunks of (item codes, values,
 lines, file), and :func:`finish_items` turns the chunks into arrays in item order. Nothing
-here loops over rows in Python.
+here loops over rows in Python. Also the formats' shared names (missing marks, long columns)
+and the one-value score rule of files read line by line (:func:`_score`).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -16,9 +18,13 @@ import pandas as pd
 
 from stats._core.errors import StatsInputError
 
-from ._common import name_list
+from ._common import name_list, strict_float
+from ._limits import check_value, overflows
 
 _LEVELS = ("seg", "sys")
+MISSING = frozenset({"none", "na", "nan", "n/a", ""})
+LONG_COLUMNS = ("METRIC", "LP", "TESTSET", "SYSTEM", "SEGMENT", "SCORE")
+GOLD_DEFAULT = "human"
 
 
 @dataclass
@@ -212,3 +218,40 @@ def _joined(a, a_names, b, b_names, sep: str) -> tuple:
     first: dict = {}  # two pairs may spell the same string ("A-b" "c", "A" "b-c"): one name
     remap = np.array([first.setdefault(s, len(first)) for s in names], dtype=np.int64)
     return remap[codes], list(first)
+
+
+# ---------------------------------------------------------------------------------------------
+# score values, one at a time (MTME score files, files read line by line)
+
+
+def _score(raw: str, label: str, line: int, *, gold: bool, column: str = "SCORE") -> float:
+    """One score of ``column`` at ``line``: a float within the input boundary's
+    :data:`~._limits.MAX_ABS_VALUE`, NaN for a missing human score."""
+    text = raw.strip()
+    if text.lower() in MISSING:
+        if gold:
+            return math.nan
+        raise StatsInputError(
+            f"{label}, line {line}: metric score is missing ({raw!r}); metric scores must be "
+            "complete (only human scores may be None)"
+        )
+    try:
+        value = strict_float(text)
+    except ValueError:
+        raise StatsInputError(f"{label}, line {line}: {raw!r} is not a number") from None
+    if not math.isfinite(value):
+        what = "is not finite"
+        if overflows(text):
+            what = "overflows a 64-bit float (largest about 1.8e308)"
+        raise StatsInputError(f"{label}, line {line}: score {raw!r} {what}")
+    check_value(value, column, label, line)
+    return value
+
+
+def _add(store: dict, name: str, label: str, system: str, value, line: int) -> _Scores:
+    sc = store.get(name)
+    if sc is None:
+        sc = store[name] = _Scores(file=label)
+    sc.values.setdefault(system, []).append(value)
+    sc.lines.setdefault(system, line)
+    return sc

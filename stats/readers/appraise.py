@@ -43,8 +43,18 @@ import pandas as pd
 
 from stats._core.errors import StatsInputError
 
+from ._arrow import (
+    BLOCK,
+    TextStream,
+    _pa_type,
+    categorical,
+    map_categories,
+    plain_breaks,
+    strings,
+)
 from ._common import (
     LINE,
+    PARSE_MEMORY_FACTORS,
     Source,
     check_parse_memory,
     factorize_strings,
@@ -124,12 +134,16 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
     """
     text, label = load_text(source, name)
     check_parse_memory(len(text), label)
-    cols = _parse_columns(text, label)
+    cols = _typed_columns(text) or _parse_columns(text, label)
     line = cols.line
     fixed: dict[str, pd.Series] = {}  # one array per column (no 2-D copy of them all)
     for col in _FIXED:
-        fixed[col] = pd.Series(np.array(cols.fields[0], dtype=object), dtype=object, copy=False)
-        del cols.fields[0]
+        first = cols.fields[0]
+        fixed[col] = (
+            pd.Series(first, copy=False) if isinstance(first, pd.Categorical)
+            else pd.Series(np.array(first, dtype=object), dtype=object, copy=False)
+        )  # fmt: skip
+        del cols.fields[0], first
     layout, width = cols.layout, cols.width
     required = ("user", "system", "segment") + (("document",) if layout != "wmt22-seg" else ())
     for col in required:
@@ -137,7 +151,13 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
         if empty.any():
             i = int(np.flatnonzero(empty)[0])
             raise StatsInputError(f"{label}, line {line[i]}: empty {col} field")
-    score = pd.to_numeric(fixed["score"], errors="coerce").to_numpy(dtype=float)
+    if isinstance(fixed["score"].dtype, pd.CategoricalDtype):  # each distinct value once
+        values = fixed["score"].array
+        by_value = pd.to_numeric(pd.Series(np.asarray(values.categories, dtype=object)),
+                                 errors="coerce").to_numpy(dtype=float)
+        score = by_value[np.asarray(values.codes)]
+    else:
+        score = pd.to_numeric(fixed["score"], errors="coerce").to_numpy(dtype=float)
     bad_score = ~np.isfinite(score)
     if bad_score.any():
         i = int(np.flatnonzero(bad_score)[0])
@@ -149,7 +169,8 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
     end = cols.end
     doc_rows = np.zeros(len(line), dtype=bool)
     if layout == "wmt22-doc":
-        flag = pd.Series(cols.flag, dtype=object)
+        flag = (pd.Series(cols.flag, copy=False) if isinstance(cols.flag, pd.Categorical)
+                else pd.Series(cols.flag, dtype=object))
         codes, uniques = pd.factorize(flag)
         lowered = np.array([u.strip().lower() for u in uniques], dtype=object)
         odd = ~np.isin(lowered, _BOOL)[codes]
@@ -193,40 +214,54 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
         dtype=object,
     )  # fmt: skip
     del src_codes, tgt_codes
-    frame = pd.DataFrame(
-        {
-            "lp": lp_u[pair_codes],
-            "domain": NO_DOMAIN,
-            "system": sys_names.to_numpy(dtype=object)[sys_codes],
-            "document": fixed["document"].to_numpy(dtype=object),
-            "segment": fixed["segment"].to_numpy(dtype=object),
-            "rater": fixed["user"].to_numpy(dtype=object),
-            "score": score,
-            LINE: line,
-            "_end": end,
-        }
-    )
-    del pair_codes, sys_codes
     dropped: dict[str, int] = {}
     qc = _per_value(fixed["type"], lambda t: t.upper() != "TGT")
-    del fixed
     dropped["quality-control items (type not TGT)"] = int(qc.sum())
-    doc_codes, doc_u = pd.factorize(frame["document"])
+    doc_codes, doc_u = pd.factorize(fixed["document"])
     doc_low = [d.lower() for d in doc_u]
     tutorial = np.array(["tutorial" in d for d in doc_low], dtype=bool)[doc_codes] & ~qc
     dropped["tutorial rows"] = int(tutorial.sum())
-    marked = np.zeros(len(frame), dtype=bool)
+    marked = np.zeros(len(line), dtype=bool)
     for mark in _MARKED:
         marked |= np.array([mark in d for d in doc_low], dtype=bool)[doc_codes]
     del doc_codes
     marked &= ~(qc | tutorial)
     dropped["#incomplete/#dup rows"] = int(marked.sum())
     keep = ~(qc | tutorial | marked)
+    # (two raw names may become one: codes of the distinct final names)
+    sys_to, sys_final = pd.factorize(sys_names.to_numpy(dtype=object))
+    lp_to, lp_final = pd.factorize(lp_u)
+
+    def rows(mask: np.ndarray) -> pd.DataFrame:
+        """The ratings of the rows in ``mask`` (each column made for those rows only)."""
+        every = bool(mask.all())
+
+        def pick(values):
+            return values if every else values[mask]
+
+        return pd.DataFrame(
+            {
+                "lp": _strings(pd.Series(pd.Categorical.from_codes(
+                    lp_to[pick(pair_codes)], lp_final))),
+                "domain": NO_DOMAIN,
+                "system": _strings(pd.Series(pd.Categorical.from_codes(
+                    sys_to[pick(sys_codes)], sys_final))),
+                "document": _strings(pick(fixed["document"])),
+                "segment": _strings(pick(fixed["segment"])),
+                "rater": _strings(pick(fixed["user"])),
+                "score": pick(score),
+                LINE: pick(line),
+                # (the end times order repeated judgements: the general layout only)
+                **({"_end": pick(end)} if layout == "general" else {}),
+            }
+        )
+
     documents = None
     if layout == "wmt22-doc":
-        documents = frame[keep & doc_rows].drop(columns="_end").reset_index(drop=True)
+        documents = rows(keep & doc_rows).reset_index(drop=True)
         keep &= ~doc_rows
-    frame = frame[keep]
+    frame = rows(keep)
+    fixed.clear()
     # repeated judgements: the last by end time (file order breaks ties; NaN times sort first)
     # (WMT22's make_rankings.py keeps every judgement: the segment mean takes them all)
     kept = np.ones(len(frame), dtype=bool)
@@ -239,7 +274,8 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
         kept[order[n - 1 - last_rev]] = True  # the last of each key in that order
         del order, codes
     dropped["repeated judgements (kept the last)"] = len(kept) - int(kept.sum())
-    frame = frame[kept].drop(columns=["_end"]).reset_index(drop=True)
+    frame = (frame if kept.all() else frame[kept]).drop(columns=["_end"], errors="ignore")
+    frame = frame.reset_index(drop=True)
     if frame.empty:
         raise StatsInputError(
             f"{label}: no judgements left after dropping quality-control items, tutorial and "
@@ -268,6 +304,14 @@ _LAYOUTS = {
     "general": "Appraise DA+SQM export (user, system, segment, type, source, target, score, "
     "document, ...)",
 }
+
+
+def _strings(column: pd.Series):
+    """A column of strings for the ratings: pyarrow strings built from the categories of a
+    column read by :func:`_typed_columns` (no Python string per row), else the objects."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return strings(column.array).array
+    return column.to_numpy(dtype=object)
 
 
 def _key_codes(frame: pd.DataFrame, key: list[str]) -> np.ndarray:
@@ -343,6 +387,8 @@ def _parse_columns(text: str, label: str) -> _Columns:
             if not lines:
                 layout, width = _layout(row), len(row)
                 seg = layout == "wmt22-seg"
+                if layout != "general":
+                    check_parse_memory(len(text), label, PARSE_MEMORY_FACTORS["appraise-wmt22-lines"])
             n = len(row)
             if layout != "general" and n != width and bad is None:
                 bad = (reader.line_num, n)
@@ -371,6 +417,77 @@ def _parse_columns(text: str, label: str) -> _Columns:
         fields=columns, line=np.frombuffer(lines, dtype=np.int64).copy(),
         end=np.frombuffer(ends, dtype=float).copy(), flag=flag, spans=spans, layout=layout,
         width=width,
+    )  # fmt: skip
+
+
+def _typed_columns(text: str) -> _Columns | None:
+    """A WMT22-23 DA+SQM export (9 or 11 fields on every row) read by pyarrow's CSV parser
+    (:mod:`._arrow`): each field a dictionary-encoded column, its distinct values stripped
+    once, end times as numbers. None for anything else (the general layout, a blank or
+    ragged line, a quoted field, a time that is not a number), which :func:`_parse_columns`
+    reads line by line and names."""
+    import pyarrow as pa
+
+    if not plain_breaks(text) or "\r" in text or '"' in text:
+        return None  # (quoted fields: csv's rules, line by line)
+    head = [ln for ln in re.split(r"\n", text[:65536], maxsplit=3)[:3]]
+    try:
+        rows = list(csv.reader(head[:2]))
+    except csv.Error:
+        return None
+    if len(rows) < 2 or not rows[0] or not rows[1]:
+        return None
+    header = _is_header(rows[0])
+    row = rows[1] if header else rows[0]
+    if len(row) < 8 or not _TYPE.match(row[3].strip()):
+        return None
+    layout = _layout(row)
+    if layout == "general":
+        return None
+    width = len(row)
+    names = [f"f{i}" for i in range(width)]
+    types = {c: "dict" for c in names}
+    types[names[-1]] = "float64"  # the end time
+    include = [*names[:7], *names[7:9]] if layout == "wmt22-doc" else names[:7]
+    include = [*include, names[-1]]
+    from pyarrow import csv as pacsv
+
+    try:
+        table = pacsv.read_csv(
+            TextStream(text),
+            read_options=pacsv.ReadOptions(column_names=names, skip_rows=int(header),
+                                           block_size=BLOCK, use_threads=False),
+            parse_options=pacsv.ParseOptions(delimiter=",", quote_char=False,
+                                             ignore_empty_lines=False),
+            convert_options=pacsv.ConvertOptions(
+                column_types={c: _pa_type(types[c]) for c in include}, include_columns=include,
+                null_values=[], strings_can_be_null=False, quoted_strings_can_be_null=False,
+            ),
+            memory_pool=pa.system_memory_pool(),
+        )
+    except (pa.ArrowException, ValueError):
+        return None
+    lines = text.count("\n") + (not text.endswith("\n"))
+    if not table.num_rows or table.num_rows + int(header) != lines:
+        return None  # every line a row: the line numbers follow
+    end = table.column(names[-1]).to_numpy()
+    fields = []
+    for c in names[: 8 if layout == "wmt22-doc" else 7]:  # each column let go once converted
+        fields.append(map_categories(categorical(table.column(c)), str.strip))
+        table = table.drop_columns([c])
+    if layout == "wmt22-doc":
+        flag = categorical(table.column(names[8]))
+    else:  # no document: empty, as the line-by-line reader makes it
+        fields.append(pd.Categorical.from_codes(np.zeros(table.num_rows, dtype=np.int8),
+                                                categories=[""]))
+        flag = []
+    del table
+    if not np.isfinite(end).all():
+        return None
+    start = 1 + int(header)
+    return _Columns(
+        fields=fields, line=np.arange(start, start + len(end), dtype=np.int64), end=end,
+        flag=flag, spans=False, layout=layout, width=width,
     )  # fmt: skip
 
 

@@ -49,7 +49,9 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 
 from ._archives import expand_sources
+from ._arrow import TextStream, categorical, map_categories, plain_breaks, read_typed, strings
 from ._common import (
+    PARSE_MEMORY_FACTORS,
     Source,
     check_parse_memory,
     factorize_strings,
@@ -59,7 +61,7 @@ from ._common import (
     source_name,
     strict_float,
 )
-from ._limits import check_value, overflows
+from ._limits import MAX_ABS_VALUE, check_value, overflows
 
 __all__ = [
     "QESubmissions",
@@ -394,11 +396,16 @@ def _read_one_submission(text: str, label: str) -> tuple[pd.DataFrame, dict]:
             f"METHOD<TAB>SEGMENT_NUMBER<TAB>SCORE); line {k} reads {lines[k - 1][:60]!r}"
         )
     header = [ln.strip() for ln in lines[:k]]
-    rows = itertools.chain(lines[k:], rest)
-    lp, method, sid, score, _, ids = _parse_rows(rows, k, label, gold=False)
+    typed = _typed_rows(text, k, lines)
+    if typed is not None:  # a plain file, read by columns
+        lp, method, sid, score, ids = typed
+    else:  # read line by line: the first bad line is named
+        check_parse_memory(len(text), label, PARSE_MEMORY_FACTORS["qe-lines"])
+        rows = itertools.chain(lines[k:], rest)
+        lp, method, sid, score, _, ids = _parse_rows(rows, k, label, gold=False)
     if not len(lp):
         raise StatsInputError(f"{label}: no prediction rows")
-    frame = pd.DataFrame({"lp": lp, "system": method, "sid": sid, "score": score})
+    frame = pd.DataFrame({"lp": lp, "system": method, "sid": sid, "score": score}, copy=False)
     del lp, method, sid
     _check_unique(frame, ["lp", "system", "sid"], label, ids)
     del ids
@@ -409,6 +416,39 @@ def _read_one_submission(text: str, label: str) -> tuple[pd.DataFrame, dict]:
         "ensemble": header[2] if k == 3 else None,
     }
     return frame, meta
+
+
+def _typed_rows(text: str, k: int, lines: list):
+    """The rows of a plain submission (after its ``k`` header lines) read by pyarrow's typed
+    parser (:mod:`._arrow`): LP and METHOD as strings built from each distinct value (stripped,
+    LP lower-cased, as :func:`_parse_rows`), segment numbers as integers, scores finite within
+    the input bound; None for anything else (a blank or ragged line, a segment number that is
+    not an integer, a score that is not a plain number), which :func:`_parse_rows` then reads
+    line by line and names."""
+    if any(not ln.strip() for ln in lines[:k]) or not plain_breaks(text):
+        return None
+    import pyarrow as pa
+
+    names = ["lp", "method", "sid", "score"]
+    types = {"lp": "dict", "method": "dict", "sid": "int64", "score": "float64"}
+    table = read_typed(TextStream(text), names, types, skip_rows=k)
+    if table is None or not table.num_rows or any(table.column(c).null_count for c in names):
+        return None
+    score = table.column("score").to_numpy()
+    with np.errstate(invalid="ignore"):
+        if not np.isfinite(score).all() or (np.abs(score) > MAX_ABS_VALUE).any():
+            return None
+    ids = table.column("sid").combine_chunks()
+    table = table.select(["lp", "method"])  # each column let go once converted
+    sid = pd.Series(pd.array(ids.cast("large_string", memory_pool=pa.system_memory_pool()),
+                             dtype=pd.StringDtype("pyarrow", na_value=np.nan)), copy=False)
+    ids = ids.to_numpy()
+    lp = map_categories(categorical(table.column("lp")), lambda v: v.strip().lower())
+    table = table.select(["method"])
+    method = map_categories(categorical(table.column("method")), str.strip)
+    del table
+    # (LP and METHOD stay categories until the system labels are made: strings once)
+    return lp, method, sid, score, ids
 
 
 #: most lines of a file without a single tab that is skipped as holding no prediction rows
@@ -434,7 +474,7 @@ def skip_reason(text: str) -> str | None:
     only, no prediction rows'`` (at most 20 lines, no tab, one of them a bare number as the
     header's sizes are), or None (read it). A file with a tab-separated line is always read,
     so that a bad row is named rather than skipped; other text is refused, not skipped."""
-    if not text.strip():
+    if not text or text.isspace():  # (not text.strip(): a copy of the whole text)
         return "empty"
     if "\t" in text:
         return None
@@ -575,11 +615,16 @@ def read_qe_submissions(sources, *, names=None) -> QESubmissions:
             raise StatsInputError(f"{label}: a gold-label file, not a submission (give it as gold)")
         frame, meta = _read_one_submission(text, label)
         team, multi = submission_origin(label)
-        frame["method"] = frame["system"]
-        frame["team"] = team
-        codes, methods = pd.factorize(frame["method"])  # one label per method, not per row
-        labels = pd.Series([system_label(team, multi, m) for m in methods])
-        frame["system"] = labels.iloc[codes].reset_index(drop=True)
+        codes, methods = pd.factorize(frame["system"])  # one label per method, not per row
+        labels = [system_label(team, multi, m) for m in methods]
+        frame["system"] = strings(pd.Categorical.from_codes(codes, categories=labels))
+        if isinstance(frame["lp"].dtype, pd.CategoricalDtype):  # (read by columns)
+            frame["lp"] = strings(frame["lp"].array)
+        # method and team as categories: a small code per row, not a string
+        frame["method"] = pd.Categorical.from_codes(codes, categories=list(methods))
+        frame["team"] = pd.Categorical.from_codes(
+            np.full(len(frame), 0 if team else -1, dtype=np.int8), categories=[team] if team else []
+        )
         del codes
         for system in frame["system"].unique():
             headers.setdefault(system, meta)

@@ -32,7 +32,14 @@ import pandas as pd
 from stats._core.errors import DegenerateInputWarning, StatsInputError
 
 from ._archives import expand_sources
-from ._common import Source, check_parse_memory, iter_splitlines, load_text
+from ._arrow import TextStream, categorical, map_categories, plain_breaks, read_typed, strings
+from ._common import (
+    PARSE_MEMORY_FACTORS,
+    Source,
+    check_parse_memory,
+    iter_splitlines,
+    load_text,
+)
 from .qe_wmt import (
     _lp_from_name,
     _norm_sid,
@@ -147,7 +154,12 @@ def _read_one(text: str, label: str, lp: str | None) -> pd.DataFrame:
             "LP METHOD TYPE SEGMENT_NUMBER WORD_INDEX WORD TAG)"
         )
     check_parse_memory(len(text), label)
-    # column by column, repeated values (language pair, method, segment) shared
+    frame = _typed_words(text, k, lines, label, lp)
+    if frame is not None:  # a plain file, read by columns (no word twice)
+        return frame
+    # line by line (the first bad line is named), repeated values (language pair, method,
+    # segment) shared
+    check_parse_memory(len(text), label, PARSE_MEMORY_FACTORS["word-lines"])
     lps: list[str] = []
     systems: list[str] = []
     sids: list[str] = []
@@ -192,13 +204,100 @@ def _read_one(text: str, label: str, lp: str | None) -> pd.DataFrame:
             "bad": np.frombuffer(bad, dtype=np.uint8).astype(bool),
         }
     )
-    dup = frame.duplicated(["lp", "system", "sid", "pos"])
-    if dup.any():
+    _no_word_twice(frame, label)
+    return frame
+
+
+def _no_word_twice(frame: pd.DataFrame, label: str) -> None:
+    """Refuse a word (language pair, method, segment, index) given twice, naming the first."""
+    from .qe_wmt import _check_unique
+
+    try:
+        _check_unique(frame, ["lp", "system", "sid", "pos"], label, frame["pos"].to_numpy())
+    except StatsInputError:
+        dup = frame.duplicated(["lp", "system", "sid", "pos"])
         r = frame[dup].iloc[0]
         raise StatsInputError(
             f"{label}: word {r['pos']} of segment {r['sid']} ({r['lp']}, {r['system']}) twice"
-        )
-    return frame
+        ) from None
+
+
+#: a word index as the line-by-line reader takes it (ASCII digits, at most 18 characters)
+_INDEX = re.compile(r"\s*[0-9]{1,18}\s*")
+_LEFT_OUT = ("gap", "src", "source")
+
+
+def _typed_words(text: str, k: int, lines: list, label: str, lp: str | None):
+    """The rows of a plain word-level submission (after its ``k`` header lines) read by
+    pyarrow's typed parser (:mod:`._arrow`): every field a dictionary-encoded column whose
+    distinct values are checked and converted once (WORD is not kept); a frame as
+    :func:`_read_one` makes, or None for anything the line-by-line reader must read and name
+    (a blank or ragged line, 6 and 7 fields mixed, a number or tag it would refuse, a word
+    given twice)."""
+    if k >= len(lines) or any(not ln.strip() for ln in lines[: k + 1]) or not plain_breaks(text):
+        return None
+    width = len(lines[k].rstrip("\r\n").split("\t"))
+    if width not in (6, 7):
+        return None
+    names = ["lp", "method", "type", "sid", "pos", "word", "tag"][7 - width :]
+    keep = [c for c in names if c != "word"]
+    table = read_typed(TextStream(text), names, dict.fromkeys(names, "dict"), skip_rows=k,
+                       include=keep)
+    if table is None or not table.num_rows:
+        return None
+    cols = {c: categorical(table.column(c)) for c in keep}
+    del table
+    seg, pos, tag = cols["sid"], cols["pos"], cols["tag"]
+    if not all(_INT.fullmatch(v) for v in seg.categories) or not all(
+        _INDEX.fullmatch(v) for v in pos.categories
+    ):
+        return None
+    if not all(v.strip().lower() in _TAGS for v in tag.categories):
+        return None
+    out = np.asarray([v.strip().lower() not in _LEFT_OUT for v in cols["type"].categories])
+    kept = out[np.asarray(cols["type"].codes)]
+    if not kept.any():
+        return None  # (the line-by-line reader says there are no target-word tags)
+
+    def take(values: pd.Categorical) -> pd.Categorical:
+        return values if kept.all() else values[kept]
+
+    index = np.array([int(v) for v in pos.categories], dtype=np.int64)
+    bad = np.array([_TAGS[v.strip().lower()] for v in tag.categories], dtype=bool)
+    if "lp" in cols:
+        lps = map_categories(take(cols["lp"]), lambda v: v.strip().lower())
+    else:
+        lps = pd.Categorical.from_codes(np.zeros(int(kept.sum()), dtype=np.int8),
+                                        categories=[lp or _lp_from_name(label) or "all"])
+    system = map_categories(take(cols["method"]), str.strip)
+    sid = map_categories(take(seg), _norm_sid)
+    words = index[np.asarray(take(pos).codes)]
+    del cols, seg, pos
+    # a word twice: two equal keys of codes (the line-by-line reader then names it)
+    key = np.zeros(len(words), dtype=np.int64)
+    size = 1
+    for codes, n in ((lps.codes, len(lps.categories)), (system.codes, len(system.categories)),
+                     (sid.codes, len(sid.categories)), (words, int(index.max()) + 1)):
+        if size * n >= 2**62:
+            return None
+        key *= n
+        key += np.asarray(codes, dtype=np.int64)
+        size *= n
+    key.sort()
+    if (key[1:] == key[:-1]).any():
+        return None
+    del key
+    return pd.DataFrame(
+        {
+            # (language pair and method stay categories until the system labels are made)
+            "lp": pd.Series(lps, copy=False),
+            "system": pd.Series(system, copy=False),
+            "sid": strings(sid),
+            "pos": words,
+            "bad": bad[np.asarray(take(tag).codes)],
+        },
+        copy=False,
+    )
 
 
 def read_word_submissions(sources, *, names=None, lp: str | None = None) -> pd.DataFrame:
@@ -231,7 +330,13 @@ def read_word_submissions(sources, *, names=None, lp: str | None = None) -> pd.D
         # labelled team/method as the sentence level (the WMT23 folder layout): one method
         # across a team's per-pair files is one submission, but one pair in two files is not
         team, multi = submission_origin(label)
-        frame["system"] = [system_label(team, multi, m) for m in frame["system"]]
+        codes, methods = pd.factorize(frame["system"])  # one label per method, not per row
+        frame["system"] = strings(pd.Categorical.from_codes(
+            codes, categories=[system_label(team, multi, m) for m in methods]
+        ))  # fmt: skip
+        del codes
+        if isinstance(frame["lp"].dtype, pd.CategoricalDtype):  # (read by columns)
+            frame["lp"] = strings(frame["lp"].array)
         for key in frame[["system", "lp"]].drop_duplicates().itertuples(index=False):
             s, pair = key
             if (s, pair) in owner:

@@ -31,10 +31,12 @@ import pandas as pd
 
 from stats._core.errors import StatsInputError
 
+from ._arrow import PANDAS_NA, categorical, numbers_as_pandas_reads_them, read_typed
 from ._common import (
     LINE,
     Source,
     _is_number,
+    check_parse_memory,
     decode,
     factorize_strings,
     load_bytes,
@@ -240,6 +242,7 @@ def read_wmt_scores(
     if level is not None and level not in LAYOUTS:
         raise StatsInputError(f"level must be one of {', '.join(LAYOUTS)}; got {level!r}")
     data, label = load_bytes(source, name)
+    check_parse_memory(len(data), label)
     head = data[:65536]
     if len(data) > len(head) and b"\n" in head:
         head = head[: head.rindex(b"\n")]  # whole lines only
@@ -254,22 +257,31 @@ def read_wmt_scores(
     lvl, columns, has_header = _layout(_split(first_line, tab), label, first_i + 1, level)
     start = first_i + 1 if has_header else first_i
     names = [c.lower() for c in columns]
-    comment = data.startswith(b"#") or b"\n#" in data
+    # (one byte is found by memchr; a search for two bytes costs 20x more)
+    comment = data.find(b"#") >= 0 and (data.startswith(b"#") or b"\n#" in data)
+    # segment and document files can be large: names as categories (one small code per row),
+    # read by pyarrow's typed parser when the file is plain and tab-separated
+    names_as = {c: "category" for c in names if c != "score"} if lvl != "sys" else None
+    frame = _typed_segments(data, names, start) if names_as and tab and not comment else None
+    typed = frame is not None  # every line from ``start`` on a row: no blank line, no NA
+    bad = False
     try:
-        frame = pd.read_csv(
-            io.BytesIO(data),
-            sep="\t" if tab else r"\s+",
-            header=None,
-            names=names,
-            index_col=False,
-            skiprows=start,
-            quoting=csv.QUOTE_NONE,
-            comment="#" if comment else None,
-            engine="c",
-        )
+        if not typed:
+            frame = pd.read_csv(
+                io.BytesIO(data),
+                sep="\t" if tab else r"\s+",
+                header=None,
+                names=names,
+                index_col=False,
+                skiprows=start,
+                quoting=csv.QUOTE_NONE,
+                comment="#" if comment else None,
+                engine="c",
+                dtype=names_as,
+            )
         kind = frame["score"].dtype.kind  # integer scores are numbers too
         bad = kind not in "iuf" or not np.isfinite(frame["score"].to_numpy(dtype=float)).all()
-        bad = bad or any(frame[c].isna().any() for c in names)
+        bad = bad or (not typed and any(frame[c].isna().any() for c in names))
     except UnicodeDecodeError:
         # not UTF-8 past the first lines: decode names the line and byte of a bad one, or
         # decodes another encoding it recognises (UTF-16/32), which is then read as UTF-8
@@ -282,10 +294,38 @@ def read_wmt_scores(
         raise err or StatsInputError(f"{label}: cannot be read as {' '.join(columns)}")
     if frame["score"].dtype != np.float64:
         frame["score"] = frame["score"].astype(np.float64)
-    frame[LINE] = _line_numbers(data, start, len(frame), comment)
+    for c in names_as or ():  # names that are all numbers read as pandas reads numbers
+        frame[c] = numbers_as_pandas_reads_them(frame[c].array)
+    if typed:
+        frame[LINE] = np.arange(start + 1, start + len(frame) + 1, dtype=np.int64)
+    else:
+        frame[LINE] = _line_numbers(data, start, len(frame), comment)
     key = [c for c in names if c not in ("score", "ensemble", "available")]
     _no_duplicate_rows(frame, key, label)
     return WMTScoreTable(level=lvl, frame=frame, name=label)
+
+
+#: bytes parsed at a time (1 MB: the fastest measured on a 1M-row file, benchmarks/wmt_read.py;
+#: the parse then holds about 1x the file, benchmarks/parse_memory.py)
+BLOCK = 1 << 20
+
+
+def _typed_segments(data: bytes, names: list, start: int) -> pd.DataFrame | None:
+    """A plain tab-separated segment file read by pyarrow's parser (:mod:`._arrow`): names as
+    categories, scores as float64, every line a row; None when anything is not plain (a blank
+    line, a missing value, a ragged row, a score that is not a number): pandas' reader and the diagnosis then read
+    it as before."""
+    types = {c: "float64" if c == "score" else "dict" for c in names}
+    table = read_typed(data, names, types, skip_rows=start, null_values=PANDAS_NA,
+                       blank_lines=False, block=BLOCK)
+    if table is None or any(table.column(c).null_count for c in names):
+        return None
+    frame = pd.DataFrame(
+        {c: table.column(c).to_numpy() if c == "score" else categorical(table.column(c))
+         for c in names}
+    )  # fmt: skip
+    del table
+    return frame
 
 
 def _line_numbers(data: bytes, start: int, n: int, comment: bool) -> np.ndarray:
@@ -307,9 +347,14 @@ def _no_duplicate_rows(frame: pd.DataFrame, key: list[str], label: str) -> None:
     size = 1  # number of distinct codes so far
     for c in key:
         col = frame[c]
-        if len(col) and (col == col.iloc[0]).all():
-            continue  # one value (metric, lp, test set): no new information
-        k, n_unique = factorize_strings(col)
+        if isinstance(col.dtype, pd.CategoricalDtype):  # the codes are there (no NaN here)
+            k, n_unique = col.cat.codes.to_numpy(), len(col.cat.categories)
+            if n_unique == 1:
+                continue
+        else:
+            if len(col) and (col == col.iloc[0]).all():
+                continue  # one value (metric, lp, test set): no new information
+            k, n_unique = factorize_strings(col)
         if size * n_unique >= 2**62:  # renumber before the product could overflow
             codes, seen = pd.factorize(codes)
             size = len(seen)
@@ -317,10 +362,14 @@ def _no_duplicate_rows(frame: pd.DataFrame, key: list[str], label: str) -> None:
         codes += k
         del k
         size *= n_unique
-    ordered = np.sort(codes)  # a repeat is two equal neighbours (no hash table of n codes)
-    if not (ordered[1:] == ordered[:-1]).any():
-        return
-    del ordered
+    if size <= 4 * len(codes) + 1024:  # few possible codes: counted, no sort
+        if not (np.bincount(codes, minlength=size) > 1).any():
+            return
+    else:
+        ordered = np.sort(codes)  # a repeat is two equal neighbours (no hash table of n codes)
+        if not (ordered[1:] == ordered[:-1]).any():
+            return
+        del ordered
     dup = pd.Series(codes).duplicated(keep=False).to_numpy()
     if not dup.any():
         return

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from stats import StatsInputError
-from stats.readers import meta
+from stats.readers import _meta_text
 from stats.readers._common import floats_by_rule, strict_float
 from stats.readers.meta import read_meta_eval
 
@@ -50,13 +50,13 @@ def _everything(data) -> list:
 @pytest.mark.parametrize("header", [True, False])
 def test_fast_reading_equals_line_by_line(monkeypatch, header):
     text = _long(header=header)
-    careful = meta._long_rows_careful
+    careful = _meta_text._long_rows_careful
     calls = []
-    monkeypatch.setattr(meta, "_long_rows_careful",
+    monkeypatch.setattr(_meta_text, "_long_rows_careful",
                         lambda *a, **k: calls.append(1) or careful(*a, **k))
     fast = read_meta_eval(("a.tsv", text.encode()))
     assert not calls  # a plain file is read by columns
-    monkeypatch.setattr(meta, "_long_rows_fast", lambda *a, **k: None)
+    monkeypatch.setattr(_meta_text, "_long_rows_fast", lambda *a, **k: None)
     slow = read_meta_eval(("a.tsv", text.encode()))
     assert calls
     assert _everything(fast) == _everything(slow)

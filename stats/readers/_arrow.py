@@ -1,0 +1,201 @@
+"""Typed, column-wise reading of plain delimited files with pyarrow's CSV parser: the fast path
+of the readers whose files can be large (WMT segment scores, QE submissions, word-level tags).
+
+A file is parsed a block at a time straight into typed columns: numbers as float64 or int64,
+repeated names (systems, language pairs, metrics, documents) as dictionary-encoded strings (one
+small integer per row, each distinct name once), so a parsed file holds a fraction of its size
+and no Python object per row. Decoded text is handed to the parser a block at a time
+(:class:`TextStream`), never as a second whole copy in bytes.
+
+Anything the parser does not take as it is (a ragged row, a value that is not of its column's
+type, a missing value) makes :func:`read_typed` return None: the reader's careful path then
+reads the file line by line and names the line at fault, as before.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+#: what pyarrow holds per column: ``"dict"`` (dictionary-encoded strings), ``"str"``,
+#: ``"float64"``, ``"int64"``
+ColumnType = str
+
+#: pandas' default missing-value spellings: refused in a name column, as pandas' C parser makes
+#: them missing (the careful path then names the line)
+PANDAS_NA = [
+    "", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
+    "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null",
+]  # fmt: skip
+
+#: bytes of text handed to the parser at a time (smaller blocks hold less at once; measured
+#: with benchmarks/parse_memory.py)
+BLOCK = 1 << 18
+
+
+class TextStream(io.RawIOBase):
+    """A binary stream of ``text`` encoded as UTF-8 a block at a time (a reader of a decoded
+    file without its whole copy in bytes)."""
+
+    def __init__(self, text: str, start: int = 0):
+        self._text, self._at, self._pending = text, start, b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buf) -> int:
+        while len(self._pending) < len(buf) and self._at < len(self._text):
+            step = max(len(buf) - len(self._pending), BLOCK // 4)
+            part = self._text[self._at : self._at + step]
+            self._at += len(part)
+            self._pending += part.encode("utf-8")
+        n = min(len(buf), len(self._pending))
+        buf[:n] = self._pending[:n]
+        self._pending = self._pending[n:]
+        return n
+
+
+def _pa_type(kind: ColumnType):
+    import pyarrow as pa
+
+    return {
+        "dict": pa.dictionary(pa.int32(), pa.string()),
+        "str": pa.string(),
+        "float64": pa.float64(),
+        "int64": pa.int64(),
+    }[kind]
+
+
+def read_typed(
+    source,
+    columns: Sequence[str],
+    types: Mapping[str, ColumnType],
+    *,
+    delimiter: str = "\t",
+    skip_rows: int = 0,
+    include: Sequence[str] | None = None,
+    null_values: Sequence[str] = (),
+    blank_lines: bool = True,
+    block: int | None = None,
+):
+    """The rows of ``source`` (bytes, or a binary stream such as :class:`TextStream`) as a
+    :class:`pyarrow.Table` of the ``include`` columns (default: all), each of its type in
+    ``types``; ``skip_rows`` lines (a header) skipped; no quoting, blank lines skipped. None
+    when pyarrow is missing or the parser refuses anything: the caller's careful path reads it
+    and names the line. ``null_values``: spellings read as missing (the caller refuses or
+    handles those rows). ``blank_lines=False``: a blank line is refused (None), so that row
+    ``i`` is line ``skip_rows + i + 1``. ``block``: bytes parsed at a time (default
+    :data:`BLOCK`; larger blocks parse a little faster and hold a little more)."""
+    try:
+        import pyarrow as pa
+        from pyarrow import csv as pacsv
+    except ImportError:  # pragma: no cover - pyarrow is a dependency
+        return None
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        source = io.BytesIO(source)
+    keep = list(include) if include is not None else list(columns)
+    try:
+        table = pacsv.read_csv(
+            source,
+            read_options=pacsv.ReadOptions(
+                column_names=list(columns), skip_rows=skip_rows, block_size=block or BLOCK,
+                use_threads=False,  # (threads hold more blocks at once: 1x more memory)
+            ),
+            parse_options=pacsv.ParseOptions(
+                delimiter=delimiter, quote_char=False, ignore_empty_lines=blank_lines
+            ),
+            convert_options=pacsv.ConvertOptions(
+                column_types={c: _pa_type(types[c]) for c in keep},
+                include_columns=keep,
+                null_values=list(null_values),
+                strings_can_be_null=bool(null_values),
+                quoted_strings_can_be_null=False,
+            ),
+            # the C allocator numpy uses too: memory the parser frees is reused by the arrays
+            # made from its columns, not held in arrow's own pool
+            memory_pool=pa.system_memory_pool(),
+        )
+    except pa.ArrowException:
+        return None
+    except ValueError:  # ArrowInvalid is one (bytes that are not UTF-8); a bad stream too
+        return None
+    return table
+
+
+def categorical(column) -> pd.Categorical:
+    """A pyarrow column (dictionary-encoded or plain strings) as a pandas Categorical, its
+    chunks' dictionaries unified."""
+    import pyarrow as pa
+
+    if isinstance(column, pa.ChunkedArray) and not pa.types.is_dictionary(column.type):
+        column = column.dictionary_encode()
+    if isinstance(column, pa.ChunkedArray):
+        column = column.unify_dictionaries() if column.num_chunks > 1 else column
+        if column.num_chunks == 0:
+            return pd.Categorical([])
+        column = column.combine_chunks() if column.num_chunks > 1 else column.chunk(0)
+    codes = column.indices.to_numpy(zero_copy_only=False)
+    names = column.dictionary.to_pandas()
+    return pd.Categorical.from_codes(np.asarray(codes, dtype=np.int32), categories=names)
+
+
+def numbers_as_pandas_reads_them(values: pd.Categorical) -> pd.Categorical:
+    """``values`` with each category spelled as pandas' C parser reads a column of it: when
+    every category is a number, as that number (``007`` -> ``7``; ``1`` and ``1.5`` ->
+    ``1.0`` and ``1.5``), equal numbers merged; else unchanged. The text of a column read as
+    strings then equals the text of the same column read by type inference."""
+    cats = values.categories
+    if not len(cats) or cats.dtype.kind in "iuf":
+        return values
+    try:
+        numbers = pd.to_numeric(pd.Series(cats.to_numpy(dtype=object)), errors="raise")
+    except (ValueError, TypeError):
+        return values
+    if numbers.dtype.kind not in "iuf":
+        return values
+    spelled = numbers.astype(str).to_numpy(dtype=object)
+    if (spelled == cats.to_numpy(dtype=object)).all():
+        return values
+    new_codes, new_cats = pd.factorize(spelled)
+    codes = np.asarray(values.codes)
+    mapped = np.where(codes >= 0, new_codes[np.maximum(codes, 0)], -1)
+    return pd.Categorical.from_codes(mapped.astype(np.int32), categories=pd.Index(new_cats))
+
+
+#: line breaks ``str.splitlines`` knows and pyarrow's parser does not (a text holding one is
+#: read line by line, so that both count the same lines)
+_RARE_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def plain_breaks(text: str) -> bool:
+    """Whether ``text`` breaks lines only at ``\\n``, ``\\r`` or ``\\r\\n`` (what pyarrow's
+    parser and ``str.splitlines`` both know), and holds no NUL."""
+    return _RARE_BREAKS.search(text) is None and "\x00" not in text
+
+
+def strings(values: pd.Categorical) -> pd.Series:
+    """A Categorical as a column of pandas' ``str`` (pyarrow strings), built by pyarrow from
+    the codes and categories (no Python string per row)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    codes = np.asarray(values.codes)
+    names = pa.array(np.asarray(values.categories, dtype=object), type=pa.large_string())
+    taken = pc.take(names, pa.array(codes, mask=codes < 0), memory_pool=pa.system_memory_pool())
+    dtype = pd.StringDtype("pyarrow", na_value=np.nan)
+    return pd.Series(pd.array(taken, dtype=dtype), copy=False)
+
+
+def map_categories(values: pd.Categorical, fn) -> pd.Categorical:
+    """``fn`` applied to each category (strings), equal results merged."""
+    spelled = np.array([fn(c) for c in values.categories], dtype=object)
+    new_codes, new_cats = pd.factorize(spelled)
+    if len(new_cats) == len(spelled) and (new_codes == np.arange(len(spelled))).all():
+        return pd.Categorical.from_codes(values.codes, categories=pd.Index(new_cats))
+    codes = np.asarray(values.codes)
+    lookup = np.append(new_codes.astype(codes.dtype), -1)  # code -1 (missing) stays -1
+    return pd.Categorical.from_codes(lookup[codes], categories=pd.Index(new_cats))

@@ -1,0 +1,180 @@
+"""MTME's on-disk layout for :func:`stats.readers.meta.read_meta_eval`: a directory, or a
+``.zip`` / ``.tar.gz`` of one, with ``human-scores/LP.NAME.LEVEL.score`` and
+``metric-scores/LP/METRIC-REF.LEVEL.score`` files (lines ``SYSTEM<TAB>SCORE``), and the
+systems and references named by ``system-outputs/LP/`` and ``references/LP.REF.txt``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path, PurePosixPath
+
+import numpy as np
+
+from stats._core.errors import StatsInputError
+
+from ._archives import archive_members, directory_files, read_regular_file
+from ._common import decode
+from ._meta_rows import _LEVELS, MISSING, _add, _Pair, _score, _Scores
+
+
+def _archive_members(data: bytes, label: str) -> dict:
+    """``{posix path: bytes}`` of the files of a zip or tar.gz archive (score files' bytes, the
+    other files' names only), read under the shared archive limits (:mod:`._archives`)."""
+    found = archive_members(data, label, want=lambda n: n.endswith(".score"))
+    if found is None:
+        raise StatsInputError(f"{label}: not a readable .zip or .tar.gz archive")
+    names, members = found
+    return {**dict.fromkeys(names, b""), **dict(members)}
+
+
+def _directory_members(path: Path) -> dict:
+    """``{posix path: loader}`` of the score files (and system-output names) under ``path``:
+    regular files only, links never followed (:func:`._archives.directory_files`)."""
+    out = {}
+    for p in directory_files(path, os.fspath(path), sized=lambda n: n.endswith(".score")):
+        parts = p.relative_to(path).parts
+        if ("human-scores" in parts or "metric-scores" in parts
+                or "system-outputs" in parts or "references" in parts):
+            out[PurePosixPath(*parts).as_posix()] = p
+    return out
+
+
+def _score_lines(text: str, where: str, store: dict, name: str, gold: bool) -> None:
+    """An MTME score file line by line (every error named by its line)."""
+    for line_no, ln in enumerate(text.splitlines(), start=1):
+        if not ln.strip():
+            continue
+        fields = ln.split("\t") if "\t" in ln else ln.split()
+        if len(fields) != 2:
+            raise StatsInputError(
+                f"{where}, line {line_no}: expected SYSTEM<TAB>SCORE, found {len(fields)} fields"
+            )
+        value = _score(fields[1], where, line_no, gold=gold)
+        _add(store, name, where, fields[0].strip(), value, line_no)
+
+
+def _fast_score_file(text: str, sc: _Scores, gold: bool) -> bool:
+    """Fill ``sc`` from an MTME segment or system score file read by pandas' C parser when the
+    file is plain (``SYSTEM<TAB>SCORE`` on every line, no blank line, every score a finite
+    number within the input bound, or a missing mark in a human-score file); False (nothing
+    filled) for anything else, which the line-by-line reader then reads or names."""
+    import csv
+    import io
+
+    import pandas as pd
+
+    from ._limits import MAX_ABS_VALUE
+
+    if not text or "\t" not in text or "\n\n" in text or "\r" in text or text[0] == "\n":
+        return False
+    n_lines = text.count("\n") + (not text.endswith("\n"))
+    if text.count("\t") != n_lines:
+        return False  # a line of other than two tab-separated fields
+    missing = sorted({v for m in MISSING if m for v in (m, m.upper(), m.capitalize())})
+    try:
+        frame = pd.read_csv(
+            io.StringIO(text), sep="\t", header=None, names=["system", "score"],
+            dtype={"system": object, "score": np.float64}, keep_default_na=False,
+            na_values={"score": missing} if gold else {}, quoting=csv.QUOTE_NONE,
+            engine="c", skip_blank_lines=False, index_col=False,
+        )
+    except (ValueError, pd.errors.ParserError):
+        return False
+    if len(frame) != n_lines:
+        return False
+    values = frame["score"].to_numpy(dtype=float)
+    with np.errstate(invalid="ignore"):
+        if (np.abs(values) > MAX_ABS_VALUE).any() or np.isinf(values).any():
+            return False
+    if not gold and np.isnan(values).any():
+        return False
+    codes, uniques = pd.factorize(frame["system"], sort=False, use_na_sentinel=False)
+    if any(not isinstance(u, str) or not u or u.strip() != u for u in uniques):
+        return False  # an empty or padded system name: the line-by-line reader handles it
+    first = np.full(len(uniques), len(codes))
+    np.minimum.at(first, codes, np.arange(len(codes)))
+    for k, system in enumerate(uniques):
+        sc.values[system] = values[codes == k].tolist()
+        sc.lines[system] = int(first[k]) + 1
+    return True
+
+
+def _is_archive(label: str, data: bytes | None) -> bool:
+    low = label.lower()
+    if low.endswith((".zip", ".tar.gz", ".tgz", ".tar")):
+        return True
+    return data is not None and (data[:4] == b"PK\x03\x04" or data[:2] == b"\x1f\x8b")
+
+
+def _read_mtme(members: dict, label: str, pairs: dict) -> list:
+    """Parse MTME score files from ``members`` (path -> bytes or Path) into ``pairs``."""
+    files = []
+    for path in sorted(members):
+        parts = PurePosixPath(path).parts
+        if "system-outputs" in parts:
+            i = parts.index("system-outputs")
+            if len(parts) == i + 3:
+                pair = pairs.setdefault(parts[i + 1], _Pair())
+                pair.known_systems = (pair.known_systems or set()) | {
+                    parts[i + 2].rsplit(".", 1)[0]
+                }
+            continue
+        if "references" in parts and len(parts) >= 2 and parts[-2] == "references":
+            toks = parts[-1].split(".")  # LP.REF.txt
+            if len(toks) >= 3:
+                pairs.setdefault(toks[0], _Pair()).references.add(toks[1])
+            continue
+        base = parts[-1]
+        if not base.endswith(".score"):
+            continue
+        where = f"{label}:{path}" if label else path
+        if "human-scores" in parts:
+            toks = base.split(".")
+            if len(toks) < 4:
+                raise StatsInputError(
+                    f"{where}: human score file name must be LP.NAME.LEVEL.score"
+                )
+            lp, name, level, gold = toks[0], ".".join(toks[1:-2]), toks[-2], True
+        elif "metric-scores" in parts:
+            if parts[-2] == "metric-scores":
+                raise StatsInputError(
+                    f"{where}: metric score files go in metric-scores/LP/, one folder per "
+                    "language pair"
+                )
+            toks = base.rsplit(".", 2)
+            if len(toks) != 3:
+                raise StatsInputError(
+                    f"{where}: metric score file name must be METRIC-REF.LEVEL.score"
+                )
+            lp, name, level, gold = parts[-2], toks[0], toks[1], False
+        else:
+            continue
+        if level not in _LEVELS:
+            continue  # doc and domain levels are not used
+        raw = members[path]
+        data = read_regular_file(raw, where) if isinstance(raw, Path) else raw
+        text = decode(data, where)
+        pair = pairs.setdefault(lp, _Pair())
+        store = (pair.gold if gold else pair.metrics)[level]
+        if name in store:
+            raise StatsInputError(f"{where}: {name} ({level}) for {lp} is given twice")
+        store[name] = _Scores(file=where)
+        if not _fast_score_file(text, store[name], gold):
+            _score_lines(text, where, store, name, gold)
+        if not store[name].values:
+            raise StatsInputError(f"{where}: file is empty")
+        if level == "sys":
+            for s, v in store[name].values.items():
+                if len(v) != 1:
+                    raise StatsInputError(
+                        f"{where}, line {store[name].lines[s]}: system {s!r} has {len(v)} "
+                        "system-level scores; expected one line per system"
+                    )
+        files.append(where)
+    if not files:
+        raise StatsInputError(
+            f"{label}: no MTME score files (human-scores/LP.NAME.LEVEL.score, "
+            "metric-scores/LP/METRIC-REF.LEVEL.score)"
+        )
+    return files

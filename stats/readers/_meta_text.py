@@ -1,0 +1,246 @@
+"""The long text, wide CSV and WMT segment-score formats of
+:func:`stats.readers.meta.read_meta_eval`: read by columns where a file is plain, line by line
+otherwise (every error named by file and line).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from stats._core.errors import StatsInputError
+
+from ._common import fast_frame, floats_by_rule, leading_lines, split_lines
+from ._limits import MAX_ABS_VALUE
+from ._meta_rows import (
+    GOLD_DEFAULT,
+    LONG_COLUMNS,
+    MISSING,
+    _as_arrays,
+    _cells_so_far,
+    _joined,
+    _Pair,
+    _score,
+    add_rows,
+    coded,
+)
+
+
+def _gold_name(metric: str) -> str | None:
+    """Gold type of a METRIC value / column name (``HUMAN`` or ``HUMAN:NAME``), else None."""
+    low = metric.strip().lower()
+    if low == "human":
+        return GOLD_DEFAULT
+    if low.startswith("human:") and metric.strip()[6:]:
+        return metric.strip()[6:]
+    return None
+
+
+def _item(pair: _Pair, key) -> None:
+    if pair.items is None:
+        pair.items = {}
+    pair.items.setdefault(key, len(pair.items))
+
+
+def _read_long(data: bytes, text: str, label: str, pairs: dict) -> None:
+    """Long text ``METRIC LP TESTSET SYSTEM SEGMENT SCORE``: read by columns
+    (:func:`_long_rows_fast`), or line by line when that cannot (then every error is named
+    by file, line and column)."""
+    _, rows, delimiter = leading_lines(text, label, header=False)
+    first = [f.strip().lower() for f in rows[0][1]]
+    has_header = "score" in first and "system" in first
+    if has_header:
+        columns = [f.upper() for f in rows[0][1]]
+        want = list(LONG_COLUMNS) if "METRIC" in columns else list(LONG_COLUMNS[1:])
+        missing = [c for c in want if c not in columns]
+        if missing:
+            raise StatsInputError(
+                f"{label}, line 1: missing header column(s) {', '.join(missing)}; expected "
+                f"{' '.join(LONG_COLUMNS)} (METRIC optional in a human-score file)"
+            )
+        pos = [columns.index(c) for c in want]
+        width = len(columns)
+    else:
+        width = len(rows[0][1])
+        if width not in (5, 6):
+            raise StatsInputError(
+                f"{label}, line {rows[0][0]}: expected 6 fields ({' '.join(LONG_COLUMNS)}) or 5 "
+                f"for a human-score file, found {width}"
+            )
+        pos = list(range(width))
+    found = _long_rows_fast(data, delimiter, width, pos, has_header)
+    if found is None:
+        found = _long_rows_careful(text, label, pairs, has_header, width, pos)
+    add_rows(pairs, label, found)
+
+
+def _gold_flags(metric: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(scorer name, is gold) of each METRIC value (``HUMAN:NAME`` -> NAME, gold)."""
+    codes, uniques = _factorize(metric)
+    golds = [_gold_name(u) for u in uniques]
+    names = np.array([u if g is None else g for u, g in zip(uniques, golds, strict=True)],
+                     dtype=object)
+    flags = np.array([g is not None for g in golds], dtype=bool)
+    return names[codes], flags[codes]
+
+
+def _factorize(values) -> tuple[np.ndarray, list]:
+    import pandas as pd
+
+    codes, uniques = pd.factorize(np.asarray(values, dtype=object))
+    return codes, [str(u) for u in uniques.tolist()]
+
+
+def _long_rows_fast(data: bytes, delimiter: str, width: int, pos: list, has_header: bool):
+    """The rows of a long file read by columns (:func:`~._common.fast_frame`), scores by the
+    one number rule (:func:`~._common.floats_by_rule`); None when anything is not plain (a
+    blank, comment or ragged line, an empty name, a score that is not a finite number within
+    the input bound, a missing metric score): the line-by-line reader then names it."""
+    columns = [f"c{i}" for i in range(width)]
+    frame = fast_frame(data, columns, delimiter, dict.fromkeys(columns, "str"),
+                       header=has_header)
+    if frame is None or not len(frame):
+        return None
+    cols = [frame[columns[i]].to_numpy(dtype=object) for i in pos]
+    if len(cols) == 5:
+        cols = [np.full(len(frame), "HUMAN", dtype=object), *cols]
+    metric, lp, testset, system, segment, raw = cols
+    for values in (metric, lp, system, segment):
+        if (values == "").any():
+            return None
+    name, gold = _gold_flags(metric)
+    low = np.char.lower(raw.astype(str))
+    missing = np.isin(low, list(MISSING))
+    if (missing & ~gold).any():
+        return None
+    score = floats_by_rule(raw)
+    bad = np.isnan(score) & ~missing
+    with np.errstate(invalid="ignore"):
+        bad |= np.abs(score) > MAX_ABS_VALUE
+    if bad.any():
+        return None
+    score[missing] = np.nan
+    start = 2 if has_header else 1
+    return {"lp": lp, "name": name, "gold": gold, "system": system, "testset": testset,
+            "segment": segment, "score": score,
+            "line": np.arange(start, start + len(frame), dtype=np.int64)}
+
+
+def _long_rows_careful(text: str, label: str, pairs: dict, has_header: bool, width: int,
+                       pos: list) -> dict:
+    """The rows of a long file line by line, every error named by file and line."""
+    _, rows, _ = split_lines(text, label, header=False)
+    if has_header:
+        rows = rows[1:]
+    cells = _cells_so_far(pairs)
+    out: dict = {k: [] for k in ("lp", "name", "gold", "system", "testset", "segment",
+                                 "score", "line")}
+    for line_no, fields in rows:
+        if len(fields) != width:
+            raise StatsInputError(
+                f"{label}, line {line_no}: expected {width} fields, found {len(fields)}"
+            )
+        vals = [fields[i] for i in pos]
+        if len(vals) == 5:
+            vals = ["HUMAN", *vals]
+        metric, lp, testset, system, segment, score = (v.strip() for v in vals)
+        for col, v in (("METRIC", metric), ("LP", lp), ("SYSTEM", system), ("SEGMENT", segment)):
+            if not v:
+                raise StatsInputError(f"{label}, line {line_no}, column {col}: empty value")
+        gold = _gold_name(metric)
+        _cell(out, cells, label, line_no, lp, (testset, segment), system,
+              gold if gold is not None else metric, gold is not None, score)
+    return _as_arrays(out)
+
+
+def _cell(out, cells, label, line_no, lp, item, system, name, gold, raw, column="SCORE") -> None:
+    """One cell read line by line: refused when given before, else added to ``out``."""
+    key = (lp, name, gold, system, item)
+    if key in cells:
+        raise StatsInputError(
+            f"{label}, line {line_no}: a second score for {name}, system {system!r}, segment "
+            f"{item[1]!r} ({cells[key]} has the first)"
+        )
+    cells[key] = f"{label}, line {line_no}"
+    value = _score(raw, label, line_no, gold=gold, column=column)
+    for k, v in (("lp", lp), ("name", name), ("gold", gold), ("system", system),
+                 ("testset", item[0]), ("segment", item[1]), ("score", value),
+                 ("line", line_no)):
+        out[k].append(v)
+
+
+def _read_wide(text: str, label: str, pairs: dict) -> None:
+    head, rows, _ = split_lines(text, label, delimiter="csv")
+    low = [h.strip().lower() for h in head]
+    for col in ("lp", "system", "segment"):
+        if col not in low:
+            raise StatsInputError(
+                f"{label}, line 1: missing header column {col!r}; expected lp, system, segment, "
+                "human, <metric>..."
+            )
+    ix = {c: low.index(c) for c in ("lp", "system", "segment")}
+    score_cols = [(i, h.strip()) for i, h in enumerate(head) if i not in ix.values()]
+    if not score_cols:
+        raise StatsInputError(f"{label}, line 1: no score columns")
+    cells = _cells_so_far(pairs)
+    out: dict = {k: [] for k in ("lp", "name", "gold", "system", "testset", "segment",
+                                 "score", "line")}
+    for line_no, fields in rows:
+        if len(fields) != len(head):
+            raise StatsInputError(
+                f"{label}, line {line_no}: expected {len(head)} fields as in the header, found "
+                f"{len(fields)}"
+            )
+        lp, system, segment = (fields[ix[c]].strip() for c in ("lp", "system", "segment"))
+        for col, v in (("lp", lp), ("system", system), ("segment", segment)):
+            if not v:
+                raise StatsInputError(f"{label}, line {line_no}, column {col}: empty value")
+        for i, h in score_cols:
+            gold = _gold_name(h)
+            _cell(out, cells, label, line_no, lp, ("", segment), system,
+                  gold if gold is not None else h, gold is not None, fields[i], column=h)
+    add_rows(pairs, label, _as_arrays(out))
+
+
+def _read_wmt_seg(data: bytes, label: str, pairs: dict) -> None:
+    """A WMT metrics task segment-level file (``METRIC LP TESTSET REFSET SYSTEM DOCID SEGID
+    SCORE``, 8 or 10 fields; :func:`stats.readers.wmt.read_wmt_scores`): each metric named
+    ``METRIC-REFSET`` (``src`` for a reference-free metric), REFSET listed as a reference of
+    the language pair; the item of a row is ``(TESTSET, "DOCID:SEGID")``. Rows are taken
+    by language pair and metric (the file's own duplicates are refused by the WMT reader; a
+    metric given again by another file is refused here)."""
+    import pandas as pd
+
+    from .wmt import read_wmt_scores
+
+    frame = read_wmt_scores(data, name=label, level="seg").frame
+    col = {c: coded(frame[c]) for c in ("metric", "lp", "testset", "refset", "system")}
+    (m, metrics), (r, refsets) = col["metric"], col["refset"]
+    name = _joined(m, metrics, r, refsets, "-")
+    segment = _joined(*coded(frame["docid"]), *coded(frame["segid"]), ":")
+    lines = frame["_line"].to_numpy()
+    (lp_codes, lps), (name_codes, names) = col["lp"], name
+    group, _ = pd.factorize(lp_codes * len(names) + name_codes)
+    order = np.argsort(group, kind="stable")  # by language pair and metric, as first seen
+    starts = order[np.flatnonzero(np.r_[True, np.diff(group[order]) != 0])]
+    for i in starts:
+        lp, metric = lps[lp_codes[i]], names[name_codes[i]]
+        pair = pairs.get(lp)
+        if pair is not None and metric in pair.metrics["seg"]:
+            first = pair.metrics["seg"][metric].file
+            raise StatsInputError(
+                f"{label}, line {int(lines[i])}: metric {metric} of {lp} is also "
+                f"in {first}; give each metric's scores once"
+            )
+    for k, lp in enumerate(lps):
+        used = np.unique(r[lp_codes == k])
+        pairs.setdefault(lp, _Pair()).references.update(
+            refsets[j] for j in used.tolist() if refsets[j] != "src"
+        )
+    add_rows(pairs, label, {
+        "lp": (lp_codes[order], lps), "name": (name_codes[order], names),
+        "gold": np.zeros(len(order), dtype=bool),
+        "system": (col["system"][0][order], col["system"][1]),
+        "testset": (col["testset"][0][order], col["testset"][1]),
+        "segment": (segment[0][order], segment[1]),
+        "score": frame["score"].to_numpy(dtype=float)[order], "line": lines[order],
+    })
