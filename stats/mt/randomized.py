@@ -52,7 +52,7 @@ All pairs at once
     all pairs. The same resampling matrix serves every pair (each pair's test is exactly the
     single-pair test with the same seed). Resamples are processed in chunks to bound memory;
     the random draws do not depend on the chunk size. Bootstrap draws take one double per
-    segment (index :math:`\lfloor U n\rfloor`); swap masks one random bit per segment
+    segment (index :math:`\\lfloor U n\\rfloor`); swap masks one random bit per segment
     (the bits of 64-bit words, lowest first, each row starting a new word).
 
 References
@@ -95,8 +95,8 @@ from ._resampling import (
     _chunks,
     _in_threads,
     _rng_and_seed,
-    _swap_masks,
     _stacked,
+    _swap_masks,
 )
 from .sufficient import SegmentStatistics, statistics_from_scores
 
