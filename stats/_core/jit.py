@@ -140,13 +140,13 @@ def _build_aot(module_name: str) -> None:
         cc.export(function, "void" + signature)(getattr(module, function).py_func)
     cc.export("source_crc", "int64()")(lambda: crc)
     saved = pycc_compiler.Flags
-    pycc_compiler.Flags = _NoGil
+    setattr(pycc_compiler, "Flags", _NoGil)  # noqa: B010 (a class attribute for mypy)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             cc.compile()
     finally:
-        pycc_compiler.Flags = saved
+        setattr(pycc_compiler, "Flags", saved)  # noqa: B010
     aot.cache_clear()
 
 
