@@ -135,9 +135,10 @@ def main() -> None:
     for root in [ROOT] if args.also is None else [ROOT, args.also.resolve()]:
         took, _ = run([sys.executable, "-c", WARM_KERNEL], dict(os.environ, PYTHONPATH=str(root)),
                       cwd=root)
+        why = "over 2 s: compiled (first run since install), or a loaded machine"
         print(
             f"{root}: one untimed process loaded the n-gram kernel in {took:.1f} s "
-            f"({'compiled it: first run since install' if took > 2 else 'cache was warm'})"
+            f"({why if took > 2 else 'cache was warm'})"
         )
     ref, systems = make_corpus(args.systems, args.segments)
     py = sys.executable
