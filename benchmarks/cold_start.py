@@ -123,7 +123,9 @@ def analyses() -> dict[str, str]:
 def fresh_copy(dest: Path, *, installed: bool) -> Path:
     """``stats/`` copied without caches, bytecode compiled; with ``installed`` the kernels too."""
     shutil.copytree(
-        ROOT / "stats", dest / "stats", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+        ROOT / "stats",
+        dest / "stats",
+        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so"),  # no AOT build either
     )
     compileall.compile_dir(dest / "stats", quiet=1)
     if installed:

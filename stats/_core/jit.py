@@ -9,15 +9,27 @@ cache next to the kernel's source (``__pycache__``). numba (0.68 on) keys that c
 source file's content, the machine's CPU and numba's version, so a run finds the machine code
 wherever the files were copied to; a call with other types, another CPU or another numba
 compiles once, as before, and caches the result.
+
+No numba at all where loading it costs more than the work: the kernels of :data:`AOT` (BLEU's
+and chrF's n-gram matching, a fraction of a second of work whose numba load -- numba, then
+scipy.linalg for its BLAS check -- cost about 0.5 s of CPU in every process) are also compiled
+at install, by the same source and numba's ahead-of-time compiler (``numba.pycc``), into a
+plain extension module next to the source (``<module>_aot``), which imports in a millisecond
+without numba. :func:`aot` returns its function only where it was built from the current
+source (a checksum of the source is compiled in); otherwise the caller runs the numba kernel
+as before. The same source compiled by the same compiler: the same numbers.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
+import importlib.util
+import os
 import time
+import zlib
 
-__all__ = ["KERNELS", "njit", "njit_one", "precompile"]
+__all__ = ["AOT", "KERNELS", "aot", "njit", "njit_one", "precompile"]
 
 #: every compiled kernel: module -> {function: the argument types of each specialisation the
 #: package calls it with} (numba's type syntax: ``int64[::1]`` a contiguous 1-d array,
@@ -70,6 +82,79 @@ KERNELS: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+#: kernels of :data:`KERNELS` also compiled ahead of time (module -> functions; each with its
+#: first signature in :data:`KERNELS`), into an extension module ``<module>_aot`` beside it
+AOT: dict[str, tuple[str, ...]] = {"stats.mt._ngrams_kernel": ("_kernel",)}
+
+
+def _source_crc(module_name: str) -> int | None:
+    """CRC-32 of the module's source file, without importing it (None if it has none)."""
+    spec = importlib.util.find_spec(module_name)
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        return None
+    try:
+        with open(spec.origin, "rb") as f:
+            return zlib.crc32(f.read())
+    except OSError:
+        return None
+
+
+@functools.cache
+def aot(module_name: str, function: str):
+    """The ahead-of-time compiled ``function`` of ``module_name`` (:data:`AOT`), or None where it
+    was not built (numba missing at install, a failed build) or was built from another version
+    of the source. It runs without the GIL, as the numba kernel does."""
+    try:
+        module = importlib.import_module(module_name + "_aot")
+    except ImportError:
+        return None
+    crc = _source_crc(module_name)
+    if crc is None or int(module.source_crc()) != crc:
+        return None
+    return getattr(module, function, None)
+
+
+def _build_aot(module_name: str) -> None:
+    """Compile :data:`AOT`'s functions of ``module_name`` into ``<module>_aot`` beside it.
+
+    ``numba.pycc`` has no option for releasing the GIL; its compile flags get numba's
+    ``release_gil`` (what ``nogil=True`` sets for the JIT) so that threads still run the
+    kernel in parallel. Its deprecation notice is silenced: if a numba version drops pycc,
+    the build fails here, the note says so and the numba kernel runs instead."""
+    import warnings  # noqa: PLC0415
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import numba.pycc.compiler as pycc_compiler  # noqa: PLC0415
+        from numba.pycc import CC  # noqa: PLC0415
+
+    class _NoGil(pycc_compiler.Flags):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.release_gil = True
+
+    module = importlib.import_module(module_name)
+    name = module_name.rpartition(".")[2]
+    crc = _source_crc(module_name)
+    if crc is None:
+        return
+    cc = CC(name + "_aot")
+    cc.output_dir = os.path.dirname(module.__file__)
+    cc.verbose = False
+    for function in AOT[module_name]:
+        signature = KERNELS[module_name][function][0]
+        cc.export(function, "void" + signature)(getattr(module, function).py_func)
+    cc.export("source_crc", "int64()")(lambda: crc)
+    saved = pycc_compiler.Flags
+    setattr(pycc_compiler, "Flags", _NoGil)  # noqa: B010 (a class attribute for mypy)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            cc.compile()
+    finally:
+        setattr(pycc_compiler, "Flags", saved)  # noqa: B010
+    aot.cache_clear()
+
 
 @functools.cache
 def njit(*functions):
@@ -113,4 +198,14 @@ def precompile(modules=None, *, quiet: bool = False) -> float:
                 dispatcher.compile(tuple(args))
             if not quiet:
                 print(f"compiled {module_name}.{name} ({time.perf_counter() - t0:.1f} s)")
+        if module_name in AOT:
+            try:
+                _build_aot(module_name)
+            except Exception as exc:  # noqa: BLE001 - any failure: the numba kernel runs
+                print(f"note: {module_name} not compiled ahead of time ({exc}); its numba "
+                      "kernel runs instead")
+            else:
+                if not quiet:
+                    print(f"compiled {module_name} ahead of time "
+                          f"({time.perf_counter() - t0:.1f} s)")
     return time.perf_counter() - t0

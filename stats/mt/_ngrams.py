@@ -223,6 +223,39 @@ def _split_words(texts: list[str]) -> tuple[np.ndarray, list[str], np.ndarray]:
     return ids, encoded.dictionary.to_pylist(), counts
 
 
+#: candidates for the separator of :func:`_tokenize_words` (private-use code points, which no
+#: sacrebleu tokenizer rule touches); the first absent from the words is used
+_SEPARATORS = tuple(chr(c) for c in range(0xE000, 0xE040))
+
+
+def _tokenize_words(tokenizer, words: list[str]) -> tuple[np.ndarray, list[str]]:
+    """The tokens of each of ``words`` (whitespace-free strings) by sacrebleu's ``13a`` or
+    ``none`` tokenizer: how many each has, and all of them in order.
+
+    One call on the words joined by a separator word (a private-use character absent from
+    them) instead of one call per word: by the argument of :func:`_word_token_ids`, the tokens
+    of a line are the concatenated tokens of its words, and the separator (no ASCII
+    punctuation, digit, ``.`` or ``,``, entity or ``<skipped>``) is its own token, so the
+    tokens between two separators are exactly one word's tokens. Where every candidate
+    separator occurs in the words, one call per word."""
+    import itertools
+
+    text = "".join(words)
+    sep = next((c for c in _SEPARATORS if c not in text), None)
+    if sep is None:  # pragma: no cover - 64 private-use characters all in the text
+        pieces = [tokenizer(w).split() for w in words]
+        lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+        return lengths, list(itertools.chain.from_iterable(pieces))
+    tokens = tokenizer(f" {sep} ".join(words)).split()
+    is_sep = np.fromiter((t == sep for t in tokens), dtype=bool, count=len(tokens))
+    at = np.flatnonzero(is_sep)
+    if len(at) != len(words) - 1:  # pragma: no cover - the argument above rules it out
+        raise AssertionError("word separator lost in tokenization")
+    bounds = np.concatenate([[-1], at, [len(tokens)]])
+    lengths = np.diff(bounds) - 1
+    return lengths.astype(np.int64), [t for t in tokens if t != sep]
+
+
 def _word_token_ids(scorer, texts: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Token ids, each text's number of tokens and the token strings by id, as
     :func:`_flat_tokens` of ``scorer``'s pre-processing of ``texts``, with the tokenizer called
@@ -237,7 +270,6 @@ def _word_token_ids(scorer, texts: list[str]) -> tuple[np.ndarray, np.ndarray, n
     words. Lowercasing (context-dependent for a final sigma) is applied to whole lines first,
     as sacrebleu does.
     """
-    import itertools
 
     import pandas as pd
 
@@ -250,11 +282,9 @@ def _word_token_ids(scorer, texts: list[str]) -> tuple[np.ndarray, np.ndarray, n
             np.zeros(len(texts), dtype=np.int64),
             np.zeros(0, dtype=object),
         )
-    tokenizer = scorer.tokenizer
-    pieces = [tokenizer(w).split() for w in distinct]  # each distinct word once
-    piece_len = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+    piece_len, pieces = _tokenize_words(scorer.tokenizer, distinct)  # each distinct word once
     flat = np.empty(int(piece_len.sum()), dtype=object)
-    flat[:] = list(itertools.chain.from_iterable(pieces))
+    flat[:] = pieces
     piece_tokens, vocabulary = pd.factorize(flat, sort=False)  # tokens of each distinct word
     piece_tokens = piece_tokens.astype(np.int64, copy=False)
     piece_start = np.cumsum(piece_len) - piece_len

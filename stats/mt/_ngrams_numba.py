@@ -16,6 +16,10 @@ pairs.
 
 Used where ``bits * max_order`` fits in 63 bits (:func:`fits`); otherwise
 :mod:`stats.mt._ngrams` counts with ``np.unique`` as before. Same numbers either way.
+
+The kernel (:mod:`stats.mt._ngrams_kernel`) runs as compiled ahead of time at install where that
+build is present and current (:func:`stats._core.jit.aot`: no numba to load, which cost more
+than the matching itself), else as numba's cached JIT kernel.
 """
 
 from __future__ import annotations
@@ -30,10 +34,25 @@ __all__ = ["available", "bits_for", "fits", "order_matches"]
 
 @functools.cache
 def available() -> bool:
-    """Whether the compiled n-gram matching can run (numba installed; a dependency, without
-    which the numpy path of :mod:`stats.mt._ngrams` runs). numba itself is imported only where
-    the kernels run (:mod:`stats.mt._ngrams_kernel`)."""
-    return importlib.util.find_spec("numba") is not None
+    """Whether the compiled n-gram matching can run (its ahead-of-time build, or numba
+    installed; a dependency, without which the numpy path of :mod:`stats.mt._ngrams` runs).
+    numba itself is imported only where its kernel runs (:mod:`stats.mt._ngrams_kernel`)."""
+    return _aot_kernel() is not None or importlib.util.find_spec("numba") is not None
+
+
+def _aot_kernel():
+    """The kernel compiled ahead of time at install, or None (see :func:`stats._core.jit.aot`)."""
+    from stats._core.jit import aot
+
+    return aot("stats.mt._ngrams_kernel", "_kernel")
+
+
+def _kernel():
+    """The matching kernel: compiled ahead of time where built, else numba's."""
+    kernel = _aot_kernel()
+    if kernel is None:
+        from ._ngrams_kernel import _kernel as kernel
+    return kernel
 
 
 def bits_for(n_ids: int) -> int:
@@ -72,8 +91,7 @@ def order_matches(
     concatenated sequences of ``lengths``. Needs :func:`fits`. ``threads``: the compiled code
     runs without the GIL in that many threads (sorting the rows, then matching the pairs),
     for :data:`MIN_THREADED` tokens or more; the counts do not depend on it."""
-    from ._ngrams_kernel import _kernel
-
+    kernel = _kernel()
     bits = bits_for(n_ids)
     tokens = np.ascontiguousarray(tokens, dtype=np.int64)
     lengths = np.ascontiguousarray(lengths, dtype=np.int64)
@@ -84,7 +102,7 @@ def order_matches(
     out = np.zeros((max_order, hyp_rows.shape[0]), dtype=np.int64)
 
     def run(rows: tuple[int, int], pairs: tuple[int, int]) -> None:
-        _kernel(
+        kernel(
             tokens, starts, lengths, max_order, bits, keys, *rows, hyp_rows, ref_rows, out, *pairs
         )
 

@@ -79,6 +79,22 @@ def _resample_counts(idx: np.ndarray, dtype) -> np.ndarray:
     return np.bincount(flat.ravel(), minlength=size * n).reshape(size, n).astype(dtype)
 
 
+def _swap_masks(gen: np.random.Generator, size: int, n: int) -> np.ndarray:
+    """Approximate-randomization swap masks, bool (size, n): each segment swapped with
+    probability 1/2, one random bit each.
+
+    Row by row, ``ceil(n / 64)`` raw 64-bit words (``integers(0, 2**64, dtype=uint64)`` takes
+    them straight from the bit generator) whose bits, lowest first, are the row's swaps; so the
+    stream does not depend on how the rows are chunked, and drawing costs a 64th of one
+    double per segment (which was a third of the test's time on 2,000 segments)."""
+    words = (n + 63) // 64
+    raw = gen.integers(0, 2**64, size=(size, words), dtype=np.uint64, endpoint=False)
+    # little-endian bytes: the bits of each word lowest first, whatever the machine
+    raw = raw.astype("<u8", copy=False)
+    bits = np.unpackbits(raw.view(np.uint8), axis=1, count=n, bitorder="little")
+    return bits.view(bool)
+
+
 def _chunks(n_resamples: int, c: int):
     return [(start, min(c, n_resamples - start)) for start in range(0, n_resamples, c)]
 

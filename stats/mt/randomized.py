@@ -51,7 +51,9 @@ All pairs at once
     :math:`T_j - (M S_j - M S_i)` (:math:`T` = totals), so :math:`M S` for all systems gives
     all pairs. The same resampling matrix serves every pair (each pair's test is exactly the
     single-pair test with the same seed). Resamples are processed in chunks to bound memory;
-    the random draws do not depend on the chunk size.
+    the random draws do not depend on the chunk size. Bootstrap draws take one double per
+    segment (index :math:`\\lfloor U n\\rfloor`); swap masks one random bit per segment
+    (the bits of 64-bit words, lowest first, each row starting a new word).
 
 References
 ----------
@@ -94,6 +96,7 @@ from ._resampling import (
     _in_threads,
     _rng_and_seed,
     _stacked,
+    _swap_masks,
 )
 from .sufficient import SegmentStatistics, statistics_from_scores
 
@@ -473,7 +476,7 @@ def _run(
 
         # chunks of resamples (bounded memory)
         _in_threads(jobs, _chunks(n_resamples, c),
-                    lambda _, size: gen.random((size, n)) < 0.5, work, done)
+                    lambda _, size: _swap_masks(gen, size, n), work, done)
         ci_scores = _bootstrap_system_scores(
             data, s2, dtype, n_ci_resamples, gen, chunk_size, progress, (0.8, 0.95), jobs
         )

@@ -81,7 +81,9 @@ def _bleu_from_sums(sums: np.ndarray, opts: Mapping) -> np.ndarray:
     sums = np.asarray(sums, dtype=float)
     correct = sums[..., 2 : 2 + order]
     total = sums[..., 2 + order : 2 + 2 * order]
-    ok = (correct > 0).all(axis=-1)  # clipped matches <= totals, so totals > 0 too
+    ok = correct[..., 0] > 0  # clipped matches <= totals, so totals > 0 too
+    for n in range(1, order):  # column by column: a reduction over 4 is slow in numpy
+        ok &= correct[..., n] > 0
     if not ok.all():
         out = np.empty(sums.shape[:-1])
         out[ok] = _bleu_from_sums(sums[ok], opts)
@@ -91,7 +93,10 @@ def _bleu_from_sums(sums: np.ndarray, opts: Mapping) -> np.ndarray:
     ref_len = np.trunc(sums[..., 1])
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         bp = np.where(sys_len < ref_len, np.exp(1 - ref_len / sys_len), 1.0)
-        acc = np.log(100.0 * correct / total).sum(axis=-1)
+        logs = np.log(100.0 * correct / total)
+    acc = logs[..., 0].copy()
+    for n in range(1, order):  # left to right, as sacrebleu (and numpy's sum of < 8 terms)
+        acc += logs[..., n]
     return bp * np.exp(acc / order)
 
 

@@ -132,6 +132,15 @@ def _same_draws(seed, r, n):
     return np.random.default_rng(seed).random((r, n))
 
 
+def _same_swaps(seed, r, n):
+    """The swap masks approximate randomization draws (documented: one bit per segment, the
+    bits of 64-bit words lowest first, each row starting a new word), bit by bit."""
+    words = np.random.default_rng(seed).integers(0, 2**64, size=(r, (n + 63) // 64),
+                                                 dtype=np.uint64)
+    return np.array([[(int(row[i // 64]) >> (i % 64)) & 1 for i in range(n)] for row in words],
+                    dtype=bool)
+
+
 def test_literal_figures_give_identical_pvalues(small_bleu):
     data = small_bleu
     scorer = sacrebleu.BLEU()
@@ -158,7 +167,7 @@ def test_literal_figures_give_identical_pvalues(small_bleu):
         assert resg["bootstrap"].pvalue.at[x, y] == pytest.approx((c3 + 1) / (b + 1))
         assert res["bootstrap"].pvalue.at[x, y] == pytest.approx((c1 + 1) / (b + 1))
         # Figure 2: swap each segment's pair with probability 0.5
-        m = u < 0.5
+        m = _same_swaps(seed, b, n)
         dr = np.array([
             score(np.where(mm[:, None], sy, sx).sum(0)) - score(np.where(mm[:, None], sx, sy).sum(0))
             for mm in m
