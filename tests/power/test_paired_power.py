@@ -74,7 +74,9 @@ def test_same_draws_give_exactly_the_scipy_loop_power(test):
         "signed-rank": lambda s: sps.wilcoxon(s).pvalue if np.any(s) else 1.0,
     }[test]
     for n, effect in ((10, 3.0), (45, 1.0), (70, 2.0)):
-        sims = 100 if n <= 13 else 400  # scipy runs a permutation test per call at n <= 13
+        # exact equality, so a few hundred data sets suffice (scipy runs a permutation test
+        # per call at n <= 13: fewer there)
+        sims = 40 if n <= 13 else 150
         res = paired_power(base, syst, effect=effect, n=n, test=test, n_simulations=sims, rng=7)
         assert res.power[0, 0] == _loop_power(base, syst, effect, n, fn, sims=sims, seed=7)
 
@@ -85,7 +87,7 @@ def test_signed_rank_one_data_set_equals_scipy():
     for pool, n in ((np.rint(gen.normal(0.5, 3, 40)), 20), (gen.normal(0.3, 1, 300), 12), (np.rint(gen.normal(0.5, 2, 30)), 9),
                     (np.rint(gen.normal(0.5, 3, 200)), 49), (gen.normal(0, 1, 500), 51),
                     (np.r_[np.zeros(5), np.rint(gen.normal(1, 4, 200))], 200)):
-        idx = gen.integers(0, pool.size, (30, n))
+        idx = gen.integers(0, pool.size, (12, n))  # row by row: a dozen rows per case
         counts = _pool_counts(idx, pool.size)
         y = pool[idx]
         for alt in ("two-sided", "greater"):
