@@ -15,7 +15,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from stats._core.choices import CORRECTIONS
+from stats._core.choices import CORRECTIONS, GROUPINGS, KENDALL_LIKE_THRESHOLD
 from stats._core.errors import StatsInputError
 from stats._core.escape import latex as latex_escape
 
@@ -94,6 +94,23 @@ def version_text() -> str:
     except PackageNotFoundError:  # a source checkout that was never installed
         number = "unknown"
     return f"%(prog)s {number}"
+
+
+def add_segment_correlation_options(group, *, when: str = "") -> None:
+    """``--grouping``, ``--epsilon``/``--tie-calibration`` and ``--threshold``: how a segment-level
+    correlation is computed, one definition for ``meta-eval`` and ``power --metrics`` (``when``
+    prefixes each help, e.g. "with --metrics: ")."""
+    group.add_argument("--grouping", choices=list(GROUPINGS), default="none",
+                       help=f"{when}segment level: correlate per item or per system and average "
+                       "(default none)")
+    ties = group.add_mutually_exclusive_group()
+    ties.add_argument("--epsilon", type=float, metavar="E",
+                      help=f"{when}acc23: metric differences <= E are ties (default 0)")
+    ties.add_argument("--tie-calibration", action="store_true",
+                      help=f"{when}acc23: use the epsilon that maximises acc23")
+    group.add_argument("--threshold", type=float, default=KENDALL_LIKE_THRESHOLD, metavar="T",
+                       help=f"{when}kendall-like: count pairs whose human scores differ by >= T "
+                       f"(default {KENDALL_LIKE_THRESHOLD:g})")
 
 
 def _subparsers(parser: argparse.ArgumentParser):

@@ -34,7 +34,6 @@ import argparse
 
 from stats._core.choices import (
     CORRELATIONS,
-    GROUPINGS,
     KENDALL_LIKE_THRESHOLD,
     LEVELS,
     SOFT_PAIRWISE_ACCURACY,
@@ -43,6 +42,7 @@ from stats._core.errors import StatsInputError
 
 from ._common import (
     add_correction,
+    add_segment_correlation_options,
     check_alpha_option,
     dumps,
     matrix_tsv,
@@ -87,17 +87,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--correlation", required=True, choices=names, metavar="NAME",
                    help=", ".join(names) + " (soft pairwise accuracy, Thompson et al. 2024: "
                    "system level, --resamples permutations)")
-    p.add_argument("--grouping", choices=list(GROUPINGS), default="none",
-                   help="segment level: correlate per item or per system and average "
-                   "(default none)")
-    ties = p.add_mutually_exclusive_group()
-    ties.add_argument("--epsilon", type=float, metavar="E",
-                      help="acc23: metric differences <= E are ties (default 0)")
-    ties.add_argument("--tie-calibration", action="store_true",
-                      help="acc23: use the epsilon that maximises acc23")
-    p.add_argument("--threshold", type=float, default=KENDALL_LIKE_THRESHOLD, metavar="T",
-                   help=f"kendall-like: count pairs whose human scores differ by >= T "
-                   f"(default {KENDALL_LIKE_THRESHOLD:g})")
+    add_segment_correlation_options(p)
     p.add_argument("--confidence-resamples", type=int, default=0, metavar="N",
                    help="bootstrap resamples of the items for confidence intervals (default 0)")
     p.add_argument("--confidence-level", type=float, default=0.95, metavar="C")

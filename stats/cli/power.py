@@ -27,12 +27,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from stats._core.choices import CORRELATIONS, GROUPINGS, KENDALL_LIKE_THRESHOLD, POWER_TESTS
+from stats._core.choices import CORRELATIONS, KENDALL_LIKE_THRESHOLD, POWER_TESTS
 from stats._core.errors import StatsInputError
 
 from ._common import (
     add_jobs,
     add_lower_is_better,
+    add_segment_correlation_options,
     add_system_outputs,
     check_alpha_option,
     check_scores_only,
@@ -73,17 +74,7 @@ def add_parser(subparsers) -> None:
     src.add_argument("--correlation", choices=corr, default="pearson", metavar="NAME",
                      help="with --metrics: the correlation PERM-BOTH compares, as `meta-eval "
                      f"--correlation` ({', '.join(corr)}; default pearson)")
-    src.add_argument("--grouping", choices=list(GROUPINGS), default="none",
-                     help="with --metrics: correlate per item or per system and average "
-                     "(default none)")
-    ties = src.add_mutually_exclusive_group()
-    ties.add_argument("--epsilon", type=float, metavar="E",
-                      help="with --metrics --correlation acc23: metric differences <= E are ties")
-    ties.add_argument("--tie-calibration", action="store_true",
-                      help="with --metrics --correlation acc23: the epsilon that maximises acc23")
-    src.add_argument("--threshold", type=float, default=KENDALL_LIKE_THRESHOLD, metavar="T",
-                     help="with --metrics --correlation kendall-like: pairs whose human scores "
-                     f"differ by >= T (default {KENDALL_LIKE_THRESHOLD:g})")
+    add_segment_correlation_options(src, when="with --metrics: ")
     src.add_argument("--documents", nargs="+", default=[], metavar="FILE",
                      help="with --human: WMT documents files giving the domains")
     src.add_argument("--score-metric", metavar="NAME",
