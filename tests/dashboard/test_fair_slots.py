@@ -45,3 +45,25 @@ def test_a_cancelled_wait_gives_up_its_place():
     slots.leave(running)
     assert slots.wait(behind, 0.1)
     assert not slots.wait(slots.enter(), 0.05)  # one slot, taken
+
+
+def test_a_heavy_run_is_scheduled_lower_and_threads_it_starts_inherit_it():
+    """lower_priority raises the nice value of the running thread only (Linux: per thread), the
+    threads it starts inherit it, and it is restored after the block."""
+    import os
+
+    from dashboard.page_run import HEAVY_NICE, lower_priority
+
+    def nice() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    seen: dict = {}
+    outside = nice()
+    with lower_priority():
+        seen["inside"] = nice()
+        t = threading.Thread(target=lambda: seen.setdefault("child", nice()))
+        t.start()
+        t.join(5)
+    assert seen["inside"] == min(outside + HEAVY_NICE, 19) == seen["child"]
+    if os.geteuid() == 0:  # only a privileged process may lower it again
+        assert nice() == outside
