@@ -29,6 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks._peak import PEAK_KB  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -142,14 +145,8 @@ READERS = {
     ),
 }
 
-_PROBE = """
+_PROBE = PEAK_KB + """
 import resource, sys
-def peak_kb():  # this process's own high-water mark (ru_maxrss keeps the parent's across exec)
-    try:
-        with open("/proc/self/status") as f:
-            return next(int(ln.split()[1]) for ln in f if ln.startswith("VmHWM:"))
-    except (OSError, StopIteration):
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 {imp}
 from stats.readers._common import decoded
 source = decoded(sys.argv[1])  # read and decoded once, as a workflow hands it to the reader

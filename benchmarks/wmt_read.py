@@ -27,19 +27,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks._peak import PEAK_KB  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 #: goals: ours / read_csv's, same file, same run
 TIME_GOAL, MEMORY_GOAL = 1.5, 2.0
 
 #: imports what the statement needs, then times it; prints wall/CPU seconds and peak RSS
-PROBE = """
+PROBE = PEAK_KB + """
 import json, resource, sys, time
-def peak_kb():  # this process's own high-water mark (ru_maxrss keeps the parent's across exec)
-    try:
-        with open("/proc/self/status") as f:
-            return next(int(ln.split()[1]) for ln in f if ln.startswith("VmHWM:"))
-    except (OSError, StopIteration):
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 exec(sys.argv[1])
 start, cpu = time.perf_counter(), time.process_time()
 exec(sys.argv[2])
