@@ -102,24 +102,32 @@ def _lambda_of(za, zb, g, effects):
 
     f = diff(lam)
     top = float(np.nanmax(f))
+    return _bisect_effects(f, lam, effects, lambda mid: diff(np.array([mid]))[0], 50), lam, f, top
+
+
+def _bisect_effects(f, lam, effects, at, steps):
+    """For each effect the smallest λ whose difference ``at(λ)`` reaches it:
+    the first grid point of ``f`` (the differences on the grid ``lam``) that does, then
+    ``steps`` bisections between it and the point before (0 for effects <= 0, NaN for one the
+    mixing never reaches)."""
     out = np.full(len(effects), np.nan)
-    for i, e in enumerate(effects):  # a handful of effects: each a vectorised search
-        hit = np.flatnonzero(f >= e)
+    for i, e in enumerate(effects):  # a handful of effects, each a bisection
         if e <= 0:
             out[i] = 0.0
             continue
+        hit = np.flatnonzero(f >= e)
         if not hit.size:
             continue
         j = hit[0]
         lo, hi = lam[max(j - 1, 0)], lam[j]
-        for _ in range(50):
+        for _ in range(steps):
             mid = (lo + hi) / 2.0
-            if diff(np.array([mid]))[0] >= e:
+            if at(mid) >= e:
                 hi = mid
             else:
                 lo = mid
         out[i] = hi
-    return out, lam, f, top
+    return out
 
 
 def _rows_corr(b, g):
@@ -358,23 +366,7 @@ def _lambda_of_spec(za, zb, g, effects, spec):
     lam = t / (1.0 - t)
     f = _curve(za, zb, g, spec, lam)
     top = float(np.nanmax(f)) if np.isfinite(f).any() else float("nan")
-    out = np.full(len(effects), np.nan)
-    for i, e in enumerate(effects):  # a handful of effects, each a bisection
-        if e <= 0:
-            out[i] = 0.0
-            continue
-        hit = np.flatnonzero(f >= e)
-        if not hit.size:
-            continue
-        j = hit[0]
-        lo, hi = lam[max(j - 1, 0)], lam[j]
-        for _ in range(40):
-            mid = (lo + hi) / 2.0
-            if _curve(za, zb, g, spec, [mid])[0] >= e:
-                hi = mid
-            else:
-                lo = mid
-        out[i] = hi
+    out = _bisect_effects(f, lam, effects, lambda mid: _curve(za, zb, g, spec, [mid])[0], 40)
     return out, lam, np.nan_to_num(f, nan=-np.inf), top
 
 
