@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -360,12 +361,12 @@ def test_devices_and_fifos_are_read_bounded(monkeypatch, tmp_path, capsys):
     writer = threading.Thread(target=lambda: fifo.write_bytes(data))
     writer.start()
     got = None
-    for _ in range(200):  # until the writer has the FIFO open
+    deadline = time.monotonic() + 10  # until the writer has the FIFO open (a thread on a loaded
+    while got is None and time.monotonic() < deadline:  # machine may take a while to start)
         try:
             got = load_bytes(fifo)[0]
-            break
         except StatsInputError:
-            pass
+            time.sleep(0.01)
     writer.join(5)
     assert got == data
 
