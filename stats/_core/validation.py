@@ -6,7 +6,7 @@ Every check raises :class:`~stats.StatsInputError` naming the argument and what 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -81,6 +81,18 @@ def as_float_array(x, name: str, *, ndim: int = 1, min_size: int = 1) -> np.ndar
         where = idx[0] if len(idx) == 1 else idx
         raise StatsInputError(f"{name} has a non-finite value ({arr[idx]}) at index {where}")
     return arr
+
+
+def metric_arrays_like(metrics: Mapping, gold: np.ndarray) -> dict[str, np.ndarray]:
+    """Each metric's scores as a float array of ``gold``'s shape (systems x items), in the order
+    given; a metric of another shape is refused naming it and both shapes."""
+    arrays = {}
+    for m, v in metrics.items():
+        a = np.asarray(v, dtype=float)
+        if a.shape != gold.shape:
+            raise StatsInputError(f"metrics[{m!r}] has shape {a.shape} but gold has {gold.shape}")
+        arrays[m] = a
+    return arrays
 
 
 def warn_degenerate(message: str, stacklevel: int = 3) -> None:

@@ -40,7 +40,7 @@ import pandas as pd
 
 from stats._core.errors import StatsInputError
 from stats._core.results import StatisticPvalue
-from stats._core.validation import check_positive_int
+from stats._core.validation import check_positive_int, metric_arrays_like
 
 __all__ = ["SoftPairwiseAccuracyResult", "pairwise_permutation_pvalues", "soft_pairwise_accuracy"]
 
@@ -135,12 +135,7 @@ def soft_pairwise_accuracy(
     keep = ~np.isnan(G).any(axis=0)
     if not keep.any():
         raise StatsInputError("gold: no item has a human score for every system")
-    arrays = {}
-    for m, v in metrics.items():
-        a = np.asarray(v, dtype=float)
-        if a.shape != G.shape:
-            raise StatsInputError(f"metrics[{m!r}] has shape {a.shape} but gold has {G.shape}")
-        arrays[m] = a[:, keep]
+    arrays = {m: a[:, keep] for m, a in metric_arrays_like(metrics, G).items()}
     G = G[:, keep]
     gen = np.random.default_rng(rng)
     signs = np.where(gen.random((n_resamples, G.shape[1])) < 0.5, -1.0, 1.0)

@@ -44,7 +44,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from stats._core.budget import check_budget
-from stats._core.errors import StatsInputError
+from stats._core.validation import metric_arrays_like
 from stats.metaeval.meta_eval import (
     CORRELATIONS,
     GROUPINGS,
@@ -392,10 +392,7 @@ def perm_both(
         n_pairs=len(names) * (len(names) - 1) // 2,
         pair_cost=G.size,
     )
-    arrays = {m: np.asarray(metrics[m], dtype=float) for m in names}
-    for m, a in arrays.items():
-        if a.shape != G.shape:
-            raise StatsInputError(f"metrics[{m!r}] has shape {a.shape} but gold has {G.shape}")
+    arrays = metric_arrays_like({m: metrics[m] for m in names}, G)
     spec = CorrelationSpec(
         correlation=correlation,
         grouping=grouping,

@@ -28,6 +28,7 @@ import numpy as np
 
 from stats._core.budget import PRODUCT_SPEEDUP, check_budget
 from stats._core.errors import StatsInputError
+from stats._core.validation import metric_arrays_like
 from stats.metaeval.meta_eval import GROUPINGS, _check_choice, _group, meta_correlation
 
 from .engine import PermBothResult, check_metric_count, metric_pairs, ranked, resampling, run
@@ -89,10 +90,7 @@ def perm_both_pairs(
     names = list(metrics)
     check_metric_count(len(names))
     G = np.asarray(gold, dtype=float)
-    arrays = {m: np.asarray(metrics[m], dtype=float) for m in names}
-    for m, a in arrays.items():
-        if a.shape != G.shape:
-            raise StatsInputError(f"metrics[{m!r}] has shape {a.shape} but gold has {G.shape}")
+    arrays = metric_arrays_like({m: metrics[m] for m in names}, G)
     Gg, _ = _group(G, G, grouping)
     valid = ~np.isnan(Gg)
     n = valid.sum(axis=1)
