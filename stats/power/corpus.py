@@ -331,9 +331,7 @@ def corpus_sample_size(
     ``power`` (bisection over n with one seed for every n; raises when ``n_max`` is not
     enough)."""
     n_max = check_positive_int(n_max, "n_max", 3)
-    _, seed = E.rng_and_seed(rng)
-    if seed is None:
-        seed = int(np.random.default_rng(rng).integers(2**31))
+    seed = E.common_seed(rng)  # one seed for every n: common random numbers
 
     def power_at(size: int) -> float:
         res = corpus_power(

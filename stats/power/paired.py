@@ -454,9 +454,7 @@ def paired_sample_size(
     171
     """
     n_max = check_positive_int(n_max, "n_max", 3)
-    _, seed = E.rng_and_seed(rng)
-    if seed is None:  # one seed for every n: common random numbers
-        seed = int(np.random.default_rng(rng).integers(2**31))
+    seed = E.common_seed(rng)  # one seed for every n: common random numbers
 
     def power_at(size: int) -> float:
         res = paired_power(
