@@ -464,6 +464,19 @@ def factorize_strings(column: pd.Series) -> tuple[np.ndarray, int]:
     return out, (len(encoded.chunk(0).dictionary) if encoded.num_chunks else 0)
 
 
+def mix_codes(codes: np.ndarray, size: int, k: np.ndarray, n_unique: int) -> tuple[np.ndarray, int]:
+    """Combine a key column's codes ``k`` (``n_unique`` values) into ``codes`` (``size``
+    possible values), in place where it can: ``codes * n_unique + k``, one number per
+    combination of the columns so far. Renumbered first (``pd.factorize``) where the product
+    could pass 2**62. Returns the codes and their new number of possible values."""
+    if size * n_unique >= 2**62:  # renumber before the product could overflow
+        codes, seen = pd.factorize(codes)
+        size = len(seen)
+    codes *= n_unique
+    codes += k
+    return codes, size * n_unique
+
+
 def text_lines(text: str):
     """The lines of ``text`` with their ``\\n`` ends, one at a time (as iterating over
     ``io.StringIO(text)`` gives them, without its copy of the text at 4 bytes a character)."""

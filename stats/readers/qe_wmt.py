@@ -58,6 +58,7 @@ from ._common import (
     is_number,
     iter_splitlines,
     load_text,
+    mix_codes,
     source_name,
     strict_float,
 )
@@ -367,13 +368,8 @@ def _check_unique(
             codes -= low
             break
         k, n_unique = factorize_strings(frame[key])
-        if size * n_unique >= 2**62:  # renumber before the product could overflow
-            codes, seen = pd.factorize(codes)
-            size = len(seen)
-        codes *= n_unique
-        codes += k
+        codes, size = mix_codes(codes, size, k, n_unique)
         del k
-        size *= n_unique
     codes.sort()
     if not (codes[1:] == codes[:-1]).any():
         return

@@ -40,6 +40,7 @@ from ._common import (
     decode,
     factorize_strings,
     load_bytes,
+    mix_codes,
     split_lines,
     strict_float,
     to_float,
@@ -355,13 +356,8 @@ def _no_duplicate_rows(frame: pd.DataFrame, key: list[str], label: str) -> None:
             if len(col) and (col == col.iloc[0]).all():
                 continue  # one value (metric, lp, test set): no new information
             k, n_unique = factorize_strings(col)
-        if size * n_unique >= 2**62:  # renumber before the product could overflow
-            codes, seen = pd.factorize(codes)
-            size = len(seen)
-        codes *= n_unique
-        codes += k
+        codes, size = mix_codes(codes, size, k, n_unique)
         del k
-        size *= n_unique
     if size <= 4 * len(codes) + 1024:  # few possible codes: counted, no sort
         if not (np.bincount(codes, minlength=size) > 1).any():
             return
