@@ -33,14 +33,13 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, _free_port  # noqa: E402
-from tests.browser.helpers import wait_for_charts  # noqa: E402
+from tests.browser.helpers import wait_for_charts, wait_until_healthy  # noqa: E402
 
 
 def _cpu(pid: int) -> float:
@@ -96,16 +95,8 @@ def measure(browser, repo: Path, args, cache: Path) -> dict:
         out: dict = {}
         try:
             t_start = time.perf_counter()
-            while True:
-                try:
-                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
-                        if resp.read().strip() == b"ok":
-                            break
-                except OSError:
-                    pass
-                if proc.poll() is not None or time.perf_counter() - t_start > 120:
-                    raise SystemExit("streamlit did not start")
-                time.sleep(0.1)
+            if wait_until_healthy(url, proc, timeout=120, poll=0.1) is not None:
+                raise SystemExit("streamlit did not start")
             out["up"] = time.perf_counter() - t_start
             for which in ("first", "second"):
                 context = browser.new_context()

@@ -54,13 +54,16 @@ import os
 import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.browser.helpers import goto_page, set_server_log, track_script_runs
+from tests.browser.helpers import (
+    goto_page,
+    set_server_log,
+    track_script_runs,
+    wait_until_healthy,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -122,19 +125,9 @@ def app_url(artifacts_dir):
     set_server_log(Path(log.name))  # its tail goes into the helpers' failure messages
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"streamlit exited with {proc.returncode}; see {log.name}")
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
-                    if resp.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"streamlit did not become healthy in 90 s; see {log.name}")
-            time.sleep(0.3)
+        why = wait_until_healthy(url, proc, timeout=90)
+        if why is not None:
+            pytest.fail(f"streamlit did not become healthy: {why}; see {log.name}")
         yield url
     finally:
         proc.terminate()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -371,3 +372,21 @@ def download(
     path = Path(tmp_path) / info.value.suggested_filename
     info.value.save_as(path)
     return path
+
+
+def wait_until_healthy(url: str, proc, timeout: float = 90.0, poll: float = 0.3) -> str | None:
+    """Poll the Streamlit server ``proc`` at ``url`` until ``/_stcore/health`` answers ``ok``:
+    None then, or why not ("exited with N", "no health answer in T s")."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            return f"exited with {proc.returncode}"
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                if resp.read().strip() == b"ok":
+                    return None
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            return f"no health answer in {timeout:g} s"
+        time.sleep(poll)

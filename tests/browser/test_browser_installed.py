@@ -11,15 +11,19 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import time
-import urllib.request
 import venv
 from pathlib import Path
 
 import pytest
 
 from tests.browser.conftest import REPO_ROOT, _free_port, _require_chromium
-from tests.browser.helpers import ERROR_SELECTOR, assert_no_exception, goto_page, wait_for_charts
+from tests.browser.helpers import (
+    ERROR_SELECTOR,
+    assert_no_exception,
+    goto_page,
+    wait_for_charts,
+    wait_until_healthy,
+)
 
 #: what is not part of the source tree a wheel is built from
 _NOT_SOURCE = shutil.ignore_patterns(
@@ -142,17 +146,8 @@ def test_mt_stats_dashboard_serves_the_sample_from_the_install(installed, browse
         )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            assert proc.poll() is None, log_path.read_text(errors="replace")[-3000:]
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
-                    if resp.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "no health answer in 90 s"
-            time.sleep(0.3)
+        why = wait_until_healthy(url, proc, timeout=90)
+        assert why is None, f"{why}: " + log_path.read_text(errors="replace")[-3000:]
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
         try:
             page = context.new_page()
