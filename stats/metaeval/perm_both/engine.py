@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -70,14 +70,9 @@ class CorrelationSpec:
         return 0.0 if self.epsilon is None else float(self.epsilon)
 
     def options(self) -> dict:
-        """Keyword arguments of :func:`~stats.metaeval.meta_eval.meta_correlation`."""
-        return {
-            "correlation": self.correlation,
-            "grouping": self.grouping,
-            "epsilon": self.epsilon,
-            "tie_calibration": self.tie_calibration,
-            "threshold": self.threshold,
-        }
+        """Keyword arguments of :func:`~stats.metaeval.meta_eval.meta_correlation`: the
+        fields, by name."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass(frozen=True, kw_only=True)
