@@ -41,6 +41,20 @@ def files(*paths, mime: str = "text/plain") -> list[tuple[str, bytes, str]]:
     return [(Path(p).name, Path(p).read_bytes(), mime) for p in paths]
 
 
+def wmt_sample_outputs(testset: str, lp: str, systems) -> tuple[list, list]:
+    """The bundled sample's reference and system outputs as uploads named as WMT publishes
+    them (``<testset>.<lp>.ref.refA.<trg>``, ``<testset>.<lp>.hyp.<system>.<trg>``)."""
+    from tests._data import MT
+
+    trg = lp.split("-")[1]
+    ref = [(f"{testset}.{lp}.ref.refA.{trg}", (MT / "reference.txt").read_bytes(), "text/plain")]
+    hyps = [
+        (f"{testset}.{lp}.hyp.{s}.{trg}", (MT / "hyp" / f"{s}.txt").read_bytes(), "text/plain")
+        for s in systems
+    ]
+    return ref, hyps
+
+
 def arr(value) -> np.ndarray:
     """A figure array as sent to the browser: plain list or plotly's typed array (base64)."""
     if isinstance(value, dict) and "bdata" in value:

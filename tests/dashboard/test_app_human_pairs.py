@@ -10,8 +10,7 @@ from __future__ import annotations
 import pytest
 
 from stats.analyses import paired_rankings
-from tests._data import MT
-from tests.dashboard.helpers import assert_no_exception
+from tests.dashboard.helpers import assert_no_exception, wmt_sample_outputs
 from tests.human.test_human_paired import make
 
 PAGE = "views/human.py"
@@ -100,11 +99,7 @@ def test_bleu_tokenizer_signature_and_sacrebleu_options(at):
         [("wave1.esa.csv", esa_wave(systems=make.SYSTEMS, n_segments=60).encode(), "text/csv")]
     ).run()
     at.selectbox(key="human_lp").set_value("en-cs (ESA)").run()
-    ref = [("generaltest2024.en-cs.ref.refA.cs", (MT / "reference.txt").read_bytes(), "text/plain")]
-    hyps = [
-        (f"generaltest2024.en-cs.hyp.{s}.cs", (MT / "hyp" / f"{s}.txt").read_bytes(), "text/plain")
-        for s in ("Aurora", "Cirrus", "Ember", "Harbor")
-    ]
+    ref, hyps = wmt_sample_outputs("generaltest2024", "en-cs", ("Aurora", "Cirrus", "Ember", "Harbor"))
     at.file_uploader(key="human_ref_upload").set_value(ref)
     at.file_uploader(key="human_hyp_upload").set_value(hyps).run()
     assert_no_exception(at)

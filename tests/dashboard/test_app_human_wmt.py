@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests._data import MT
-from tests.dashboard.helpers import assert_no_exception, frame_with
+from tests.dashboard.helpers import assert_no_exception, frame_with, wmt_sample_outputs
 from tests.human.test_human_paired import make
 
 PAGE = "views/human.py"
@@ -63,11 +62,7 @@ def test_accuracy_against_esa_gold_with_wmt_file_names(at):
     at.file_uploader(key="human_judgements_upload").set_value(
         _uploads(texts, "en-de.esa.csv", "en-de.docs")
     ).run()
-    ref = [("generaltest2023.en-de.ref.refA.de", (MT / "reference.txt").read_bytes(), "text/plain")]
-    hyps = [
-        (f"generaltest2023.en-de.hyp.{s}.de", (MT / "hyp" / f"{s}.txt").read_bytes(), "text/plain")
-        for s in ("Aurora", "Cirrus", "Ember", "Harbor")
-    ]
+    ref, hyps = wmt_sample_outputs("generaltest2023", "en-de", ("Aurora", "Cirrus", "Ember", "Harbor"))
     at.file_uploader(key="human_ref_upload").set_value(ref)
     at.file_uploader(key="human_hyp_upload").set_value(hyps).run()
     assert_no_exception(at)
