@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 import urllib.request
 from collections.abc import Sequence
@@ -343,6 +344,35 @@ def upload_files(page, paths: Sequence[str | Path], index: int = 0) -> None:
             f"upload of {len(paths)} file(s) to uploader {index}: "
             f"{chips} listed once the app was idle again (or some uploading or failed)",
         )
+
+
+def choose_option(
+    page, key: str, option: str, *, typed: str | None = None, attempts: int = 3
+) -> None:
+    """Pick ``option`` in the selectbox (or multiselect) with widget key ``key`` and wait for
+    the run it triggers (:func:`rerun_after`). ``typed`` is what is typed to filter the list
+    (``option`` by default); typing filters without a rerun.
+
+    The list is opened on a page at rest, and opened again (up to ``attempts`` times) when it
+    closed before the click landed: a late redraw of the widget closes an open list, and the
+    option's click then waits for an element that is gone.
+    """
+    for attempt in range(attempts):
+        wait_for_idle(page)
+        page.keyboard.press("Escape")  # close a list left open by the previous choice
+        box = page.locator(f".st-key-{key}").get_by_role("combobox").first
+        box.click()
+        box.fill(typed if typed is not None else option)
+        item = page.get_by_role("option").filter(has_text=option).first
+        try:
+            item.wait_for(timeout=15_000)
+            rerun_after(page, functools.partial(item.click, timeout=10_000))
+            return
+        except PlaywrightError:  # the list closed under the click: open it again
+            if attempt == attempts - 1:
+                fail_with_page_state(
+                    page, f"option {option!r} of {key!r} not clickable after {attempts} tries"
+                )
 
 
 def assert_no_exception(page) -> None:

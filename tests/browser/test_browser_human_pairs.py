@@ -11,25 +11,14 @@ from tests._data import MT
 from tests.browser.helpers import (
     ERROR_SELECTOR,
     assert_no_exception,
+    choose_option,
     goto_page,
-    rerun_after,
     screenshot,
     upload_files,
     wait_for_charts,
 )
 from tests.dashboard.test_app_human_pairs import TARGETS, esa_wave
 from tests.human.test_human_paired import make
-
-
-def _choose(page, key: str, text: str) -> None:
-    """Pick ``text`` in the selectbox with key ``key`` (one rerun)."""
-    page.keyboard.press("Escape")
-    box = page.locator(f".st-key-{key} input").first
-    box.click()
-    box.fill(text)
-    option = page.get_by_role("option").filter(has_text=text)
-    option.first.wait_for()
-    rerun_after(page, option.first.click)
 
 
 @pytest.mark.opens_its_page
@@ -45,10 +34,10 @@ def test_esa_wave_file_picker_rankings_and_tokenizer(page, app_url, artifacts_di
     text = main.inner_text()
     for lp in TARGETS.values():  # every pair ranked, not only the one picked
         assert f"ESA {lp}" in text
-    _choose(page, "human_lp", "en-hi (ESA)")  # the gold standard of another pair
+    choose_option(page, "human_lp", "en-hi (ESA)")  # the gold standard of another pair
     assert page.locator(ERROR_SELECTOR).count() == 0
     wait_for_charts(page, minimum=1, timeout=120)
-    _choose(page, "human_lp", "en-cs (ESA)")  # the pair of the outputs below
+    choose_option(page, "human_lp", "en-cs (ESA)")  # the pair of the outputs below
     # the outputs of four of the systems, named as WMT publishes them
     ref = tmp_path / "generaltest2024.en-cs.ref.refA.cs"
     ref.write_bytes((MT / "reference.txt").read_bytes())
@@ -66,7 +55,7 @@ def test_esa_wave_file_picker_rankings_and_tokenizer(page, app_url, artifacts_di
     screenshot(page, artifacts_dir, "human_esa_wave_tokenizer")
     # sacreBLEU's options, the MT systems page's expander
     page.get_by_text("sacreBLEU options").first.click()
-    _choose(page, "mt_opt_tokenize", "intl")
+    choose_option(page, "mt_opt_tokenize", "intl")
     caption = page.get_by_text("BLEU tokenizer: intl").first
     caption.wait_for(timeout=180_000)
     assert "tok:intl" in caption.inner_text()

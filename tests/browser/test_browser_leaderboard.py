@@ -15,8 +15,8 @@ from stats.metaeval.task_set_presets import per_language_pair
 from stats.readers import read_meta_eval
 from tests.browser.helpers import (
     assert_no_exception,
+    choose_option,
     goto_page,
-    rerun_after,
     screenshot,
     wait_for_charts,
 )
@@ -70,12 +70,7 @@ def test_leaderboard_ranking_and_drill_down(page, app_url, artifacts_dir):
     screenshot(page, artifacts_dir, "leaderboard")
 
     # drill down into the second task (en-de, segment-level Kendall by item)
-    box = page.locator(".st-key-board_task").get_by_role("combobox")
-    box.click()  # typing filters the list; neither reruns
-    box.fill("2: en-de seg kendall")
-    option = page.get_by_role("option").filter(has_text="2: en-de seg kendall item")
-    option.first.wait_for()
-    rerun_after(page, option.first.click)
+    choose_option(page, "board_task", "2: en-de seg kendall item", typed="2: en-de seg kendall")
     wait_for_charts(page, minimum=2)
     assert_no_exception(page)
     task = expected.tasks[1]

@@ -17,8 +17,8 @@ from stats.readers import read_meta_eval
 from tests.browser.helpers import (
     ERROR_SELECTOR,
     assert_no_exception,
+    choose_option,
     download,
-    rerun_after,
     screenshot,
     upload_files,
     wait_for_charts,
@@ -96,13 +96,7 @@ def test_mtme_zip_upload_shows_table_and_dot_chart(page, artifacts_dir, tmp_path
     screenshot(page, artifacts_dir, "meta_eval_uploaded")
 
     # another correlation: the table and the chart follow
-    select = page.locator(".st-key-meta_correlation")
-    box = select.get_by_role("combobox")
-    box.click()  # typing filters the list; neither reruns
-    box.fill("Kendall τb")
-    option = page.get_by_role("option").filter(has_text="Kendall τb")
-    option.first.wait_for()
-    rerun_after(page, option.first.click)
+    choose_option(page, "meta_correlation", "Kendall τb")
     wait_for_charts(page, minimum=3)
     page.get_by_text("Kendall τb with humans: en-de").wait_for()
     _check(page, tmp_path / "kendall", meta_evaluate(data, correlation="kendall", **DEFAULTS))

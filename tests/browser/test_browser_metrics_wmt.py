@@ -10,22 +10,11 @@ from __future__ import annotations
 from tests import _wmt_data as wmt
 from tests.browser.helpers import (
     assert_no_exception,
-    rerun_after,
+    choose_option,
     screenshot,
     upload_files,
     wait_for_charts,
 )
-
-
-def _choose(page, key: str, text: str) -> None:
-    """Pick ``text`` in the selectbox or multiselect with key ``key`` (one rerun)."""
-    page.keyboard.press("Escape")  # close a list left open by the previous choice
-    box = page.locator(f".st-key-{key} input").first
-    box.click()
-    box.fill(text)
-    option = page.get_by_role("option").filter(has_text=text)
-    option.first.wait_for()
-    rerun_after(page, option.first.click)
 
 
 def _systems(page) -> int:
@@ -47,15 +36,15 @@ def test_zip_of_published_files_reference_selector_and_exclusion(page, artifacts
     # left out; every reference: en-de's second reference is a block of its own
     free = page.locator(".st-key-metrics_reference_free")
     assert free.get_by_text("COMET-QE").count() == 1
-    _choose(page, "metrics_refset", "all (one block each)")
-    _choose(page, "metrics_lp", "en-de / newstestB2020")
+    choose_option(page, "metrics_refset", "all (one block each)")
+    choose_option(page, "metrics_lp", "en-de / newstestB2020")
     assert wait_for_charts(page, minimum=5) >= 5
     assert _systems(page) == len(wmt.systems("en-de")) - 1  # without Human-B.0
     assert_no_exception(page)
 
     # leaving out the outlier changes the systems of the block on screen; the one summary of
     # what was left out says so when opened
-    _choose(page, "metrics_exclude", wmt.OUTLIER)
+    choose_option(page, "metrics_exclude", wmt.OUTLIER)
     assert _systems(page) == len(wmt.systems("en-de")) - 2
     summary = page.locator('[data-testid="stExpander"]').filter(has_text="Left out")
     assert summary.count() == 1

@@ -110,9 +110,11 @@ def _sacrebleu_signature(tokenize: str, refs, outputs) -> str:
 
 
 def _signature_on_page(page) -> str:
-    code = page.locator('[data-testid="stCaptionContainer"]').filter(
-        has_text="sacrebleu signature"
-    ).first.locator("code")
+    code = (
+        page.locator('[data-testid="stCaptionContainer"]')
+        .filter(has_text="sacrebleu signature")
+        .first.locator("code")
+    )
     return code.inner_text().strip()
 
 

@@ -21,6 +21,7 @@ from tests._data import write_mt_sample_head
 from tests.browser.helpers import (
     ERROR_SELECTOR,
     assert_no_exception,
+    choose_option,
     download,
     goto_page,
     rerun_after,
@@ -44,12 +45,7 @@ def test_mt_table_upload_baseline_csv_and_screen(page, app_url, artifacts_dir, t
     assert_no_exception(page)
     assert page.locator(ERROR_SELECTOR).count() == 0
 
-    box = page.locator(".st-key-mt_table_baseline").get_by_role("combobox")
-    box.click()  # typing filters the list; neither reruns
-    box.fill("Delta")
-    option = page.get_by_role("option").filter(has_text="Delta")
-    option.first.wait_for()
-    rerun_after(page, option.first.click)
+    choose_option(page, "mt_table_baseline", "Delta")
     wait_for_idle(page)
     assert_no_exception(page)
 

@@ -29,8 +29,15 @@ def test_power_page_draws_the_curves(page, app_url, artifacts_dir):
     screenshot(page, artifacts_dir, "power")
     data = score_statistics(SCORES, metric="chrF")
     expected = power_from_statistics(
-        data, baseline=data.systems[0], system=data.systems[1], effect=[0.5, 1, 2], n=None,
-        test="t", n_simulations=500, n_resamples=500, rng=12345,
+        data,
+        baseline=data.systems[0],
+        system=data.systems[1],
+        effect=[0.5, 1, 2],
+        n=None,
+        test="t",
+        n_simulations=500,
+        n_resamples=500,
+        rng=12345,
     ).result
     order = np.argsort(expected.sizes)
     assert [c["name"] for c in drawn] == ["effect 0.5", "effect 1", "effect 2"]
