@@ -15,13 +15,13 @@ from tests._data import write_mt_sample_head
 from tests.browser.helpers import (
     ERROR_SELECTOR,
     assert_no_exception,
+    choose_option,
     goto_page,
     rerun_after,
     screenshot,
     upload_files,
     wait_for_charts,
 )
-from tests.browser.test_browser_metrics_wmt import _choose
 
 SYSTEMS = ("Aurora", "Cirrus", "Delta", "Harbor")
 
@@ -44,8 +44,8 @@ def test_explorer_search_and_source(page, app_url, artifacts_dir, tmp_path):
     upload_files(page, [source], index=2)  # the explorer's source uploader
     wait_for_charts(page, minimum=3)
     assert_no_exception(page)
-    _choose(page, "mt_explore_a", "Aurora")
-    _choose(page, "mt_explore_b", "Harbor")
+    choose_option(page, "mt_explore_a", "Aurora")
+    choose_option(page, "mt_explore_b", "Harbor")
     page.keyboard.press("Escape")
     assert _shown(page) == (80, 80)
 

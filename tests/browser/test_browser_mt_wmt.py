@@ -14,13 +14,13 @@ from stats.mt.randomized import pairwise_significance
 from tests import _wmt_data as wmt
 from tests.browser.helpers import (
     assert_no_exception,
+    choose_option,
     goto_page,
     rerun_after,
     screenshot,
     upload_files,
     wait_for_charts,
 )
-from tests.browser.test_browser_metrics_wmt import _choose
 
 #: the first heatmap of the significance grids as drawn: its axes and the p-value of each cell
 _GRID_JS = """
@@ -43,9 +43,9 @@ def test_zip_of_published_segment_files_pvalue_grid(page, app_url, artifacts_dir
     archive.write_bytes(wmt.zip_bytes(files))
     upload_files(page, [archive])
     page.locator(".st-key-mt_score_lp").wait_for()
-    _choose(page, "mt_score_metric", "COMET")  # the page opens on the BLEU metric, sentBLEU
-    _choose(page, "mt_score_lp", "en-de")
-    _choose(page, "mt_score_refset", "newstestB2020")
+    choose_option(page, "mt_score_metric", "COMET")  # the page opens on the BLEU metric, sentBLEU
+    choose_option(page, "mt_score_lp", "en-de")
+    choose_option(page, "mt_score_refset", "newstestB2020")
     page.keyboard.press("Escape")
     wait_for_charts(page, minimum=3)
     assert_no_exception(page)
