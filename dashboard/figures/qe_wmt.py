@@ -9,7 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dashboard.figures.grids import significance_grid
-from dashboard.figures.style import PALETTE, base_layout_dict
+from dashboard.figures.style import PALETTE, _category_rows, base_layout_dict
 
 __all__ = ["qe_lp_heatmap", "qe_leaderboard", "qe_pair_grid"]
 
@@ -76,7 +76,12 @@ def qe_lp_heatmap(
 def qe_leaderboard(table: pd.DataFrame, *, measure: str, title: str | None = None) -> go.Figure:
     """One marker per system (best at the top) at its ``measure`` with a horizontal bar from
     ``{measure}_low`` to ``{measure}_high``, one trace per significance cluster
-    (``table['rank']``, legend "cluster k")."""
+    (``table['rank']``, legend "cluster k"). Row labels over
+    :data:`~dashboard.figures.style.MAX_TICK_CHARS` characters (WMT QE ``team/method`` names)
+    are shortened with "…" (:func:`~dashboard.figures.style.short_labels`), so in a half-page
+    column the bars keep most of the width; the categories, hover and
+    :func:`~dashboard.figures.style.shortened_names` (the page's legend, exports' key) keep the
+    full names."""
     label = MEASURE_LABELS.get(measure, measure)
     fig = go.Figure(layout=base_layout_dict(title=title, height=max(240, 30 * len(table) + 120)))
     for k, (rank, part) in enumerate(table.groupby("rank", sort=True)):
@@ -97,12 +102,7 @@ def qe_leaderboard(table: pd.DataFrame, *, measure: str, title: str | None = Non
                 hovertemplate=f"%{{y}}: {label} = %{{x:.4f}}<extra>cluster {int(rank)}</extra>",
             )
         )
-    fig.update_yaxes(
-        type="category",
-        categoryorder="array",
-        categoryarray=[str(s) for s in table.index],
-        autorange="reversed",
-    )
+    fig.update_yaxes(**_category_rows([str(s) for s in table.index]))
     fig.update_xaxes(title_text=label)
     return fig
 

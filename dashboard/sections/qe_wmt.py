@@ -146,10 +146,12 @@ def sentence_section(
     # 16-30 systems: the grid does not fit half the page, stacked under the leaderboard
     left, right = components.two_columns(stack=not figures.fits_half_column(list(board.index)))
     with left:
-        components.show_figure(
-            figs.qe_leaderboard(board, measure=primary, title=f"{lp}: {label} with CI"),
-            key="qe_wmt_board_fig",
-            filename=f"qe_wmt_{lp}_leaderboard",
+        components.abbreviation_legend(
+            components.show_figure(
+                figs.qe_leaderboard(board, measure=primary, title=f"{lp}: {label} with CI"),
+                key="qe_wmt_board_fig",
+                filename=f"qe_wmt_{lp}_leaderboard",
+            )
         )
     if len(board) < 2:
         return

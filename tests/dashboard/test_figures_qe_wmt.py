@@ -6,6 +6,15 @@ import numpy as np
 import pandas as pd
 
 from dashboard.figures.qe_wmt import qe_leaderboard, qe_lp_heatmap, qe_pair_grid
+from dashboard.figures.style import (
+    BASE_FONT_SIZE,
+    MAX_TICK_CHARS,
+    _label_px,
+    shortened_names,
+    with_full_names,
+)
+from stats.readers.qe_wmt import system_label
+from tests._legible_data import QE_TEAMS
 
 
 def test_heatmap_orders_by_average_and_blanks_missing():
@@ -49,3 +58,31 @@ def test_pair_grid_marks_significant_cells_and_meta():
     z = np.asarray(fig.data[0].z, dtype=float)
     assert z[0, 1] > 0 > z[0, 2]  # significant vs tested, not significant
     assert "Kendall" in fig.data[0].hovertemplate
+
+
+def test_leaderboard_shortens_long_team_method_labels_keeping_full_names():
+    # the generated WMT23 QE teams (tests/_legible_data.py) under the reader's own labels
+    names = [system_label(team, False, method) for team, method, _ in QE_TEAMS]
+    n = len(names)
+    v = np.linspace(0.8, 0.2, n)
+    t = pd.DataFrame(
+        {"spearman": v, "spearman_low": v - 0.1, "spearman_high": v + 0.1,
+         "rank": [1, 1, 2, 2, 3, 3]},
+        index=names,
+    )  # fmt: skip
+    fig = qe_leaderboard(t, measure="spearman")
+    ya = fig.layout.yaxis
+    assert list(ya.tickvals) == list(ya.categoryarray) == names  # rows best first, whole
+    ticks = list(ya.ticktext)
+    assert max(len(s) for s in ticks) == MAX_TICK_CHARS and len(set(ticks)) == n
+    # at 1400 px the chart stands in a 462 px half column: labels within a third of it
+    # (the full names took 290 px)
+    assert _label_px(ticks, BASE_FONT_SIZE) <= 462 / 3 < _label_px(names, BASE_FONT_SIZE)
+    # hover and the page's legend / export key have the full names
+    assert [y for tr in fig.data for y in tr.y] == names
+    assert all("%{y}" in tr.hovertemplate for tr in fig.data)
+    long = [s for s in names if len(s) > MAX_TICK_CHARS]
+    assert long and sorted(shortened_names(fig).values()) == sorted(long)
+    key = with_full_names(fig).layout.annotations[-1].text
+    assert all(s in key for s in long)
+    assert list(t.index) == names  # the table (CSV/LaTeX exports) keeps them
