@@ -3,8 +3,8 @@ and TER under sacreBLEU's names and defaults, drawn from the one table the CLI r
 (:data:`stats.mt._sacrebleu_table.OPTIONS`). The chosen options travel with the metric name
 (:func:`stats.mt._tokenize_options.metric_spec`), so they key every cached result of the page
 and appear in the signature beside the p-values. :func:`wmt_note` says when BLEU's tokenizer
-is not the one WMT's official tables used for the target language, with a button that
-chooses theirs."""
+is not the one the WMT22/WMT23 organisers' released automatic scores used for the target
+language, with a button that chooses theirs."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from stats.mt._sacrebleu_table import (
     OPTIONS,
     describe,
     non_default,
-    wmt_official_tokenizer,
+    wmt_released_tokenizer,
     wmt_tokenizer_note,
 )
 from stats.mt._tokenize_options import TOKENIZERS, metric_spec
@@ -42,7 +42,7 @@ WIDGET_KEYS = {
 _TOKENIZE_HELP = (
     "By language: zh for Chinese, ja-mecab for Japanese, ko-mecab for Korean targets (the "
     "language pair read from the file names, e.g. generaltest2023.en-ja.hyp.X.ja), else 13a, "
-    "as sacreBLEU does. WMT22/WMT23's official tables used char for Japanese. The one used is "
+    "as sacreBLEU does. The WMT22/WMT23 organisers' released automatic scores used char for Japanese. The one used is "
     "in the signature. spm/flores need a model sacreBLEU downloads: put it in "
     "~/.sacrebleu/models first."
 )
@@ -93,26 +93,27 @@ def _as_wmt(tokenizer: str) -> None:
 
 
 def wmt_note(lp: str | None, tokenize: str | None) -> str | None:
-    """Under the signature: a note when BLEU's tokenizer is not the one WMT's official tables
-    used for the target of ``lp`` (Japanese: char), with a button that chooses theirs
+    """Under the signature: a note when BLEU's tokenizer is not the one the WMT22/WMT23
+    organisers' released automatic scores used for the target of ``lp`` (Japanese: char), with
+    a button that chooses theirs
     (key ``mt_opt_as_wmt``). Returns the note (for the report) or ``None``."""
     note = wmt_tokenizer_note(lp, tokenize)
     if note is None:
         return None
-    official = wmt_official_tokenizer(lp)
+    released = wmt_released_tokenizer(lp)
     st.info(
-        f"BLEU tokenizer **{tokenize}**: WMT's official tables (WMT22, WMT23) scored "
-        f"{components.escape_markdown(lp)} with **{official}**, so these BLEU scores, and "
+        f"BLEU tokenizer **{tokenize}**: the WMT22/WMT23 organisers' released automatic scores "
+        f"used **{released}** for {components.escape_markdown(lp)}, so these BLEU scores, and "
         "possibly the ranking, differ from theirs.",
         icon=":material/info:",
     )
     st.button(
-        "As WMT's official tables",
+        "As WMT's released scores",
         key="mt_opt_as_wmt",
         on_click=_as_wmt,
-        args=(official,),
+        args=(released,),
         icon=":material/rule:",
-        help=f"Sets the tokenizer (sacreBLEU options) to {official}.",
+        help=f"Sets the tokenizer (sacreBLEU options) to {released}.",
     )
     return note
 

@@ -36,7 +36,8 @@ def add_sacrebleu_options(parser: argparse.ArgumentParser, *, lp: bool = False) 
                 metavar="TOK",
                 help="BLEU tokenizer: " + ", ".join(TOKENIZER_CHOICES) + " (default: zh, "
                 "ja-mecab or ko-mecab for a zh/ja/ko target from --lp or the file names, "
-                "else 13a; WMT22/WMT23's official tables used char for Japanese)",
+                "else 13a; the WMT22/WMT23 organisers' released automatic scores used char for "
+                "Japanese)",
             )
         elif isinstance(option.default, bool):
             g.add_argument(*flags, action="store_true", help=f"{label}: {option.words}")

@@ -15,7 +15,7 @@ JSON output::
      "systems": [best first], "scores": {system: score},
      "pvalues": {row: {col: p or null}},
      "higher_is_better", "signature",
-     "tokenizer_note",   # BLEU only, when the tokenizer is not the one WMT's official tables used
+     "tokenizer_note",   # BLEU only, when the tokenizer is not WMT's released scores' one
      "wmt_block": {"lp", "testset", "refset"},   # WMT segment-level files only
      "confidence_level",
      "score_ci": {system: [low, high]},   # extras beyond the issue's shape
@@ -196,7 +196,7 @@ def run(args: argparse.Namespace) -> str:
 
 
 def _wmt_note(args: argparse.Namespace, loaded: dict) -> str | None:
-    """The note when BLEU's tokenizer differs from what WMT's official tables used for the
+    """The note when BLEU's tokenizer differs from what WMT's released scores used for the
     target language (:func:`stats.mt._sacrebleu_table.wmt_tokenizer_note`)."""
     data = loaded.get("bleu")
     if data is None or args.scores:
