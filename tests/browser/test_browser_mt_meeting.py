@@ -2,7 +2,7 @@
 WMT23 file names, paragraph segments), at 1400 x 900 and then 1920 x 1080 in the same session:
 
 - the signature under the metric is sacreBLEU's own string (ja-mecab by default), the page
-  notes that WMT's official tables used char, and its button scores as they did (the
+  notes that the WMT22/WMT23 organisers' released scores used char, and its button scores as they did (the
   signature then sacreBLEU's for char);
 - the significance grids' tick labels do not overlap (label boxes measured in the browser,
   per panel) at both sizes;
@@ -150,11 +150,11 @@ def test_wmt_en_ja_signatures_legible_grids_and_stop(page, app_url, tmp_path, ar
 
     # sacreBLEU's default for Japanese, its own signature string; the WMT note and its button
     assert _signature_on_page(page) == _sacrebleu_signature("ja-mecab", refs, outputs)
-    assert page.get_by_text("WMT's official tables (WMT22, WMT23)").count() >= 1
-    rerun_after(page, page.get_by_role("button", name="As WMT's official tables").first.click)
+    assert page.get_by_text("released automatic scores").count() >= 1
+    rerun_after(page, page.get_by_role("button", name="As WMT's released scores").first.click)
     wait_for_charts(page, minimum=3, timeout=180)
     assert _signature_on_page(page) == _sacrebleu_signature("char", refs, outputs)
-    assert page.get_by_text("WMT's official tables (WMT22, WMT23)").count() == 0
+    assert page.get_by_text("released automatic scores").count() == 0
 
     # 16 systems: every panel's labels legible at 1400 px and at 1920 px
     for width, height in ((1400, 900), (1920, 1080)):
