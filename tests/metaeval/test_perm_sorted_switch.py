@@ -63,6 +63,26 @@ def test_sorted_terms_equal_the_pair_matrices(monkeypatch, correlation, n_items)
         np.testing.assert_allclose(new[1], old[1], rtol=0, atol=1e-15)
 
 
+@pytest.mark.parametrize("grouping", ["system", "item"])
+def test_sorted_terms_of_many_groups_equal_the_pair_matrices(monkeypatch, grouping):
+    # every group sorted (the switch lowered to 3 cells): each group's terms land on its cells
+    for correlation in TIED:
+        for rounded in (True, False):
+            G, Z = _data(12, seed=6, rounded=rounded)
+            args = (G, Z, PAIRS, correlation, grouping, 0.0, 25.0)
+            with monkeypatch.context() as mp:
+                _matrices(mp)
+                old_raw, old = lin.linear_terms(*args, raw=True), lin.linear_terms(*args)
+            with monkeypatch.context() as mp:
+                mp.setattr(lin, "SORT_GROUP_CELLS", {c: 3 for c in TIED})
+                new_raw, new = lin.linear_terms(*args, raw=True), lin.linear_terms(*args)
+            for x, y in zip(old_raw, new_raw, strict=True):
+                np.testing.assert_array_equal(x, y)
+            np.testing.assert_array_equal(old[2], new[2])
+            np.testing.assert_allclose(new[0][new[2]], old[0][old[2]], rtol=0, atol=1e-15)
+            np.testing.assert_allclose(new[1], old[1], rtol=0, atol=1e-15)
+
+
 @pytest.mark.parametrize("correlation", ["kendall", "spearman"])
 @pytest.mark.parametrize("n_items", [20, 100])
 def test_tied_differences_equal_scipy_per_resample(correlation, n_items):

@@ -306,23 +306,21 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=F
                 lin[gi, v] = lin0 * weight[gi]
             L[:, k] = _cells_layout(lin, G.shape, grouping)
         return const, L, ok
-    if long:  # few long groups: by sorting, group by group
+    if long:  # long groups by sorting, one group's sorted metrics held at a time
         used_metrics = sorted({m for pair in pairs for m in pair})
-        ctx = {
-            gi: _LongGroup(Gg[gi], {m: Zg[m][gi] for m in used_metrics}, correlation)
-            for gi in np.flatnonzero(use)
-        }
-        for k, (a, b) in enumerate(pairs):
-            lin = np.zeros((groups, c))
-            for gi in np.flatnonzero(use):
-                got = ctx[gi].terms(a, b)
+        # the row of L (a cell of G) of each group's columns
+        at = np.argsort(_cells_layout(np.arange(groups * c).reshape(groups, c), G.shape, grouping))
+        for gi in np.flatnonzero(use):
+            ctx = _LongGroup(Gg[gi], {m: Zg[m][gi] for m in used_metrics}, correlation)
+            rows = at[gi * c : (gi + 1) * c]
+            for k in np.flatnonzero(ok):
+                got = ctx.terms(*pairs[k])
                 if got is None:
                     ok[k] = False
-                    break
+                    L[:, k] = 0.0
+                    continue
                 const[k] += got[0] / n_use
-                lin[gi] = got[1] / n_use
-            if ok[k]:
-                L[:, k] = _cells_layout(lin, G.shape, grouping)
+                L[rows, k] = got[1] / n_use
         return const, L, ok
     for k, (a, b) in enumerate(pairs):
         za, zb = Zg[a], Zg[b]
