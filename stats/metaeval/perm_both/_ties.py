@@ -284,8 +284,9 @@ class Tied:
         width = max(1, _RANK_CELLS // max(1, 4 * len(self.gi), 2 * R * groups))
         for p0 in range(0, len(idx), width):  # a few pairs' ranks at a time bound the memory
             chunk = idx[p0 : p0 + width]
-            raw = self._raw([self.pairs[k] for k in chunk])
-            got = [self._pair_ranks(*self.pairs[k], raw.get(self.pairs[k])) for k in chunk]
+            todo = [tuple(self.pairs[k]) for k in chunk]
+            raw = self._raw(todo)
+            got = [self._pair_ranks(a, b, raw.get((a, b))) for a, b in todo]
             ra = np.stack([g[0] for g in got])
             rb = np.stack([g[1] for g in got])
             nv = np.stack([g[2] for g in got])
