@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/perm_both.py [--systems 15] [--items 1500] [--metrics 20]
         [--resamples 1000] [--mtme PATH] [--mtme-pairs 2] [--mtme-resamples 1000]
         [--cases pearson-none,kendall-none,kendall-item,acc23cal-item] [--twins 0.2]
-        [--discrete 1]
+        [--discrete 1] [--power-simulations 100]
 
 Synthetic data (issue 23's size): ``--systems`` x ``--items`` segment scores, MQM-like gold
 (minus error penalties in steps of 0.5 or 1: many ties; 3% missing), ``--metrics`` metrics of
@@ -14,6 +14,15 @@ a share ``F`` of the items, as identical outputs do, and ``--discrete K`` rounds
 (:func:`stats.metaeval.perm_both.core.perm_both`) of every pair of metrics with ``--resamples`` permutations
 (no early stopping) for segment-level Pearson (grouping none), Kendall tau-b (none and item)
 and tie-calibrated acc23 (item); the wall time of each is printed.
+
+Tau and Spearman groups longer than ``SORT_GROUP_CELLS`` take the sorting path
+(:mod:`stats.metaeval.perm_both._linear`); for those cases the same run is timed again with the
+pair-of-cells matrices that served them before (the switch set out of reach), CPU seconds before
+and after and their ratio printed with the load average. ``spearman-power`` and
+``kendall-power`` (not among the default cases) time :func:`stats.perm_both_power` without
+grouping on 4 systems x 200 items (sizes 50/100/200, two effects, ``--power-simulations`` x 200
+resamples), the engine run once per simulated data set, before and after, and check that power
+and MDE are equal.
 
 When MTME's code can be imported (``--mtme PATH``, ``MTME_PATH`` or ``/tmp/mtme``),
 ``PermutationSigDiff`` is timed on the first ``--mtme-pairs`` pairs with
@@ -26,12 +35,15 @@ needs for 19.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import time
 import warnings
 
 import numpy as np
 from meta_eval import _mtme_module  # benchmarks/meta_eval.py: imports MTME when available
 
+from stats.metaeval.perm_both import _linear
 from stats.metaeval.perm_both.core import perm_both
 
 CASES = {
@@ -39,7 +51,11 @@ CASES = {
     "kendall-none": ("kendall", "none", {}),
     "kendall-item": ("kendall", "item", {}),
     "acc23cal-item": ("acc23", "item", {"tie_calibration": True}),
+    "spearman-none": ("spearman", "none", {}),
 }
+#: PERM-BOTH power (stats.perm_both_power) without grouping: 4 systems x 200 items, sizes
+#: 50/100/200, two effects, --power-simulations x 200 resamples
+POWER_CASES = {"spearman-power": "spearman", "kendall-power": "kendall"}
 
 
 def _data(
@@ -91,6 +107,60 @@ def _mtme_seconds(ms, gold, metrics, correlation, grouping, kwargs, pairs, k):
     return (time.perf_counter() - start) / len(pairs)
 
 
+@contextlib.contextmanager
+def _pair_matrices():
+    """Tau's and Spearman's groups as pair-of-cells matrices up to MAX_GROUP_CELLS (before
+    SORT_GROUP_CELLS)."""
+    saved = _linear.SORT_GROUP_CELLS
+    _linear.SORT_GROUP_CELLS = {c: _linear.MAX_GROUP_CELLS for c in saved}
+    try:
+        yield
+    finally:
+        _linear.SORT_GROUP_CELLS = saved
+
+
+def _cpu(fn):
+    start = time.process_time()
+    out = fn()
+    return time.process_time() - start, out
+
+
+def _before_after(label, fn, same):
+    """Time ``fn`` with the sorting path and with the pair matrices; print both and check."""
+    after, res = _cpu(fn)
+    with _pair_matrices():
+        before, old = _cpu(fn)
+    print(
+        f"  switch {label:28s} before {before:7.1f} s CPU, after {after:7.1f} s CPU, "
+        f"ratio {before / max(after, 1e-9):5.1f}x (load {os.getloadavg()[0]:.1f}); "
+        f"same results: {same(res, old)}"
+    )
+    return res
+
+
+def _power_case(case: str, simulations: int) -> None:
+    from stats.power import perm_both_power
+
+    gen = np.random.default_rng(0)
+    gold = gen.normal(size=(4, 200))
+    a = gold + gen.normal(0, 1.0, gold.shape)
+    b = gold + gen.normal(0, 1.6, gold.shape)
+
+    def run():
+        return perm_both_power(
+            a, b, gold, effect=[0.05, 0.1], n=[50, 100, 200], correlation=POWER_CASES[case],
+            n_simulations=simulations, n_resamples=200, rng=0,
+        )
+
+    def same(x, y):
+        return np.array_equal(x.power, y.power) and np.array_equal(x.mde, y.mde, equal_nan=True)
+
+    print(f"PERM-BOTH power, {POWER_CASES[case]}, 4 systems x 200 items, {simulations} "
+          "simulations x 200 resamples, sizes 50/100/200")
+    res = _before_after(case, run, same)
+    print(f"         power {np.round(res.power, 3).tolist()}, mde {np.round(res.mde, 4).tolist()}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--systems", type=int, default=15)
@@ -102,10 +172,19 @@ def main() -> None:
     ap.add_argument("--mtme-resamples", type=int, default=1000)
     ap.add_argument("--twins", type=float, default=0.0, help="share of items with one output")
     ap.add_argument("--discrete", type=int, default=0, help="metrics rounded to integers")
+    ap.add_argument("--power-simulations", type=int, default=100)
     ap.add_argument(
-        "--cases", default=",".join(CASES), help="comma-separated, of " + ", ".join(CASES)
+        "--cases",
+        default=",".join(CASES),
+        help="comma-separated, of " + ", ".join([*CASES, *POWER_CASES]),
     )
     args = ap.parse_args()
+    cases = args.cases.split(",")
+    for case in [c for c in cases if c in POWER_CASES]:
+        _power_case(case, args.power_simulations)
+    cases = [c for c in cases if c not in POWER_CASES]
+    if not cases:
+        return
     gold, metrics = _data(
         args.systems, args.items, args.metrics, twins=args.twins, discrete=args.discrete
     )
@@ -118,7 +197,7 @@ def main() -> None:
     ms = _mtme_module(args.mtme)
     if ms is None:
         print("MTME not importable (give --mtme PATH or MTME_PATH): no comparison")
-    for case in args.cases.split(","):
+    for case in cases:
         correlation, grouping, kwargs = CASES[case]
         start = time.perf_counter()
         res = perm_both(
@@ -136,6 +215,13 @@ def main() -> None:
             f"  ours   {label:28s} {ours:8.1f} s for all {n_pairs} pairs "
             f"({ours / n_pairs:.3f} s per pair; smallest p {np.nanmin(res.pvalue.values):.3g})"
         )
+        if correlation in _linear.SORT_GROUP_CELLS:
+
+            def again(correlation=correlation, grouping=grouping, kwargs=kwargs):
+                return perm_both(metrics, gold, correlation=correlation, grouping=grouping,
+                                 n_resamples=args.resamples, rng=1, **kwargs)
+
+            _before_after(case, again, lambda x, y: x.pvalue.equals(y.pvalue))
         if ms is None:
             continue
         order = res.metrics

@@ -50,11 +50,15 @@ the smallest mixing whose difference reaches at least the effect. The minimum de
 effect is read from the power on a grid of effects up to the largest the mixing reaches, then
 on a finer grid between the two that bracket the target, interpolated linearly. A simulated
 data set with ``n`` items costs one PERM-BOTH of two passes, each over the requested effects
-(or the grid's): without grouping the engine's pair-of-cells terms grow as the square of the
-cells, so keep ``n_simulations x n_resamples`` moderate there.
+(or the grid's): without grouping the engine's pair-of-cells terms of acc23 and Kendall-like
+grow as the square of the cells (tau and Spearman sort long groups instead,
+:data:`stats.metaeval.perm_both._linear.SORT_GROUP_CELLS`), so keep
+``n_simulations x n_resamples`` moderate there.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -250,13 +254,18 @@ def perm_both_power(
         memory=8.0 * n_simulations * (7 * n_resamples + 12 * k * max(sizes)) + 8.0 * _CHUNK,
     )
     if spec != _PEARSON:  # the engine path: a whole PERM-BOTH per data set, two passes
+        from stats.metaeval.perm_both._linear import SORT_GROUP_CELLS, long_cells
+
         cells = {"none": k * max(sizes), "system": max(sizes), "item": k}[spec.grouping]
-        check_budget(  # per pair: the swaps' cells, and the pair-of-cells terms of a group
-            what="PERM-BOTH power",  # that the engine builds once per data set (amortised)
+        terms = cells**2  # the pair-of-cells terms of a group, or tau's and Spearman's sorting
+        if spec.correlation in SORT_GROUP_CELLS and cells > long_cells(spec.correlation):
+            terms = cells * math.log2(cells) ** 2
+        check_budget(  # per pair: the swaps' cells, and the terms of a group that the
+            what="PERM-BOTH power",  # engine builds once per data set (amortised)
             n_resamples=n_simulations * n_resamples,
             n_segments=k * sum(sizes),
             n_pairs=len(effects) + _MDE_GRID + _MDE_REFINE - 1,
-            pair_cost=k * max(sizes) + cells**2 * len(sizes) / n_resamples,
+            pair_cost=k * max(sizes) + terms * len(sizes) / n_resamples,
         )
     valid = np.isfinite(g)
     za, zb = _z(a, valid), _z(b, valid)

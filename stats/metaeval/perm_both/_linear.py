@@ -48,6 +48,13 @@ _BLOCK = 2_000_000
 #: groups longer than this are not held as pair matrices (they grow as cells^2): tau and
 #: Spearman take the sorting path, acc23 and Kendall-like the compiled one (stats.metaeval.perm_both._long)
 MAX_GROUP_CELLS = 2_000
+#: tau and Spearman take the sorting path (:class:`_LongGroup`: :math:`O(n \log^2 n)` per pair
+#: of metrics for tau, :math:`O(n \log n)` for Spearman) already above this many cells of a
+#: group, where it is the faster one (measured per pair); the pair matrices cost
+#: :math:`O(n^2)`, paid again on every simulated data set of :func:`stats.perm_both_power`
+#: (benchmarks/perm_both.py ``--cases spearman-power``). The terms are the same: exact sums
+#: of signs with metric ties (``raw``), equal within rounding (1e-16) without
+SORT_GROUP_CELLS = {"kendall": 256, "kendall-c": 256, "spearman": 128}
 
 
 def applies(G: np.ndarray, spec: CorrelationSpec) -> bool:
@@ -63,6 +70,13 @@ def applies(G: np.ndarray, spec: CorrelationSpec) -> bool:
 SORTED = ("kendall", "kendall-c", "spearman")
 #: correlations whose normaliser is fixed only without metric ties (checked per pair)
 _TIE_FREE = SORTED
+
+
+def long_cells(correlation: str) -> int:
+    """Cells of a group above which its terms are not built as pair matrices."""
+    if correlation in SORT_GROUP_CELLS:
+        return min(MAX_GROUP_CELLS, SORT_GROUP_CELLS[correlation])
+    return MAX_GROUP_CELLS
 
 
 def _level_keys(ru: np.ndarray, big: int) -> list[np.ndarray]:
@@ -218,7 +232,7 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=F
     valid = ~np.isnan(Gg)
     n = valid.sum(axis=1)
     tot = n * (n - 1) // 2
-    long = c > MAX_GROUP_CELLS
+    long = c > long_cells(correlation)
     upper = None if long else np.triu(np.ones((c, c), dtype=bool), 1)
     Zg = {m: np.where(valid, _group(G, z, grouping)[1], 0.0) for m, z in Z.items()}
     const = np.zeros(len(pairs))
@@ -292,23 +306,21 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=F
                 lin[gi, v] = lin0 * weight[gi]
             L[:, k] = _cells_layout(lin, G.shape, grouping)
         return const, L, ok
-    if long:  # few long groups: by sorting, group by group
+    if long:  # long groups by sorting, one group's sorted metrics held at a time
         used_metrics = sorted({m for pair in pairs for m in pair})
-        ctx = {
-            gi: _LongGroup(Gg[gi], {m: Zg[m][gi] for m in used_metrics}, correlation)
-            for gi in np.flatnonzero(use)
-        }
-        for k, (a, b) in enumerate(pairs):
-            lin = np.zeros((groups, c))
-            for gi in np.flatnonzero(use):
-                got = ctx[gi].terms(a, b)
+        # the row of L (a cell of G) of each group's columns
+        at = np.argsort(_cells_layout(np.arange(groups * c).reshape(groups, c), G.shape, grouping))
+        for gi in np.flatnonzero(use):
+            ctx = _LongGroup(Gg[gi], {m: Zg[m][gi] for m in used_metrics}, correlation)
+            rows = at[gi * c : (gi + 1) * c]
+            for k in np.flatnonzero(ok):
+                got = ctx.terms(*pairs[k])
                 if got is None:
                     ok[k] = False
-                    break
+                    L[:, k] = 0.0
+                    continue
                 const[k] += got[0] / n_use
-                lin[gi] = got[1] / n_use
-            if ok[k]:
-                L[:, k] = _cells_layout(lin, G.shape, grouping)
+                L[rows, k] = got[1] / n_use
         return const, L, ok
     for k, (a, b) in enumerate(pairs):
         za, zb = Zg[a], Zg[b]

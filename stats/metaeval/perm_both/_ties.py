@@ -229,8 +229,20 @@ class Tied:
         self.Zg = {m: _group(G, z, grouping)[1][self.gi, self.ci] for m, z in Z.items()}
         self._ranks: dict = {}
 
-    def _pair_ranks(self, a, b):
-        """Both metrics' scores as dense ranks within each group (ties share a rank)."""
+    def _raw(self, pairs) -> dict:
+        """The linear numerators' terms of ``pairs`` not prepared yet, from one call (a long
+        group sorts each metric once for all of them)."""
+        todo = [p for p in dict.fromkeys(pairs) if p not in self._ranks]
+        if not todo:
+            return {}
+        const, lin = _perm_linear.linear_terms(
+            self.G, self.Z, todo, self.correlation, self.grouping, 0.0, 25.0, raw=True
+        )
+        return {p: (const[k], lin[k][self.gi, self.ci]) for k, p in enumerate(todo)}
+
+    def _pair_ranks(self, a, b, raw=None):
+        """Both metrics' scores as dense ranks within each group (ties share a rank);
+        ``raw``: the pair's entry of :meth:`_raw`, if prepared."""
         if (a, b) in self._ranks:
             return self._ranks[a, b]
         vals = np.concatenate([self.Zg[a], self.Zg[b]])
@@ -256,10 +268,8 @@ class Tied:
             len(np.unique(key_a)) == len(np.unique(key_b)) == len(np.unique(key_a * big + rb))
             and not np.isin(key_a, key_b).any()
         )
-        const, lin = _perm_linear.linear_terms(
-            self.G, self.Z, [(a, b)], self.correlation, self.grouping, 0.0, 25.0, raw=True
-        )
-        got = (ra, rb, nv, const[0], lin[0][self.gi, self.ci], sym)
+        const, lin = self._raw([(a, b)])[a, b] if raw is None else raw
+        got = (ra, rb, nv, const, lin, sym)
         if len(self._ranks) * 4 * m < _RANK_CELLS:
             self._ranks[a, b] = got
         return got
@@ -274,7 +284,9 @@ class Tied:
         width = max(1, _RANK_CELLS // max(1, 4 * len(self.gi), 2 * R * groups))
         for p0 in range(0, len(idx), width):  # a few pairs' ranks at a time bound the memory
             chunk = idx[p0 : p0 + width]
-            got = [self._pair_ranks(*self.pairs[k]) for k in chunk]
+            todo = [tuple(self.pairs[k]) for k in chunk]
+            raw = self._raw(todo)
+            got = [self._pair_ranks(a, b, raw.get((a, b))) for a, b in todo]
             ra = np.stack([g[0] for g in got])
             rb = np.stack([g[1] for g in got])
             nv = np.stack([g[2] for g in got])
