@@ -346,6 +346,29 @@ def upload_files(page, paths: Sequence[str | Path], index: int = 0) -> None:
         )
 
 
+_CHIP_DELETE = (
+    '[data-testid="stFileChipDeleteBtn"] button, button[data-testid="stFileChipDeleteBtn"]'
+)
+
+
+def remove_upload(page, name: str, index: int = 0, timeout: float = 60.0) -> None:
+    """Remove the file ``name`` from the ``index``-th ``st.file_uploader`` with its chip's x
+    button and wait for the run that triggers; fails unless the chip is then gone.
+
+    A multi-file uploader appends what is uploaded to it: to check several files one at a
+    time in one page visit, upload the next file and then remove the previous one (the run
+    after the removal is the new file's run alone, and no sample is drawn in between)."""
+    wait_for_idle(page)  # the chips are found on a page at rest, not mid-redraw
+    uploader = page.locator('[data-testid="stFileUploader"]').nth(index)
+    chips = uploader.locator('[data-testid="stFileChip"]')
+    chip = chips.filter(has_text=name)
+    if chip.count() != 1:
+        fail_with_page_state(page, f"{chip.count()} file chip(s) named {name!r} to remove")
+    rerun_after(page, chip.locator(_CHIP_DELETE).first.click, timeout=timeout)
+    if chips.filter(has_text=name).count():
+        fail_with_page_state(page, f"the chip of {name!r} is still shown after its removal")
+
+
 def choose_option(
     page, key: str, option: str, *, typed: str | None = None, attempts: int = 3
 ) -> None:
