@@ -186,6 +186,23 @@ def goto_page(page, app_url: str, url_path: str = "", timeout: float = 120.0) ->
     wait_until_still(page, quiet=0.3, frames=5, timeout=timeout)
 
 
+def switch_page(page, title: str, timeout: float = 120.0) -> None:
+    """Open another page through the sidebar navigation (same browser page and Streamlit
+    session, as a user's click: cheaper than loading a page) and wait as :func:`goto_page`
+    does: its run finished, what it sent drawn, its title the page's heading.
+
+    The session's other state comes along (kept uploads are per uploader; the MT systems
+    page's uploads are offered on "Tests vs humans"): visit pages in an order where that does
+    not change what a test checks."""
+    wait_for_idle(page)  # the link is clicked on a page at rest, not mid-redraw
+    link = page.locator('[data-testid="stSidebarNav"]').get_by_text(title, exact=True)
+    rerun_after(page, link.click, timeout=timeout)
+    wait_until_still(page, quiet=0.3, frames=5, timeout=timeout)
+    heading = page.locator("h1").first.inner_text().strip()
+    if heading != title:
+        fail_with_page_state(page, f"heading {heading!r} after switching to {title!r}")
+
+
 _STILL_JS = """
 () => {
   if (window._e2eStill) window._e2eStill.observer.disconnect();
