@@ -175,6 +175,26 @@ def rerun_after(page, action, timeout: float = 60.0) -> None:
     wait_for_idle(page, timeout=max(1.0, timeout - (time.monotonic() - start)))
 
 
+def _run_started_after(page, action, timeout: float = 60.0) -> None:
+    """Do ``action()`` and wait until the server has started the run it asked for (not for
+    its end); fails when none was requested and started within ``timeout`` seconds."""
+    runs = getattr(page, "_e2e_script_runs", None)
+    if runs is None:
+        raise RuntimeError("needs track_script_runs(page) before the page loaded the app")
+    mark = len(runs.events)
+    start = time.monotonic()
+    action()
+    while True:
+        kinds = [e[0] for e in runs.events[mark:]]
+        if "request" in kinds and "start" in kinds[kinds.index("request") :]:
+            return
+        if time.monotonic() - start > timeout:
+            fail_with_page_state(
+                page, f"no script run started within {timeout} s; the websocket showed {kinds}"
+            )
+        page.wait_for_timeout(50)
+
+
 def goto_page(page, app_url: str, url_path: str = "", timeout: float = 120.0) -> None:
     """Open a page by its ``url_path`` (see dashboard/app.py) and wait until its first run
     has finished (a fresh load opens a new websocket, so the page is tracked from here on)
@@ -387,11 +407,18 @@ def remove_upload(page, name: str, index: int = 0, timeout: float = 60.0) -> Non
 
 
 def choose_option(
-    page, key: str, option: str, *, typed: str | None = None, attempts: int = 3
+    page,
+    key: str,
+    option: str,
+    *,
+    typed: str | None = None,
+    attempts: int = 3,
+    wait: bool = True,
 ) -> None:
     """Pick ``option`` in the selectbox (or multiselect) with widget key ``key`` and wait for
     the run it triggers (:func:`rerun_after`). ``typed`` is what is typed to filter the list
-    (``option`` by default); typing filters without a rerun.
+    (``option`` by default); typing filters without a rerun. ``wait=False``: return once the
+    run is under way (requested and started), for a test that acts during it (a Stop).
 
     The list is opened on a page at rest, and opened again (up to ``attempts`` times) when it
     closed before the click landed: a late redraw of the widget closes an open list, and the
@@ -406,7 +433,10 @@ def choose_option(
         item = page.get_by_role("option").filter(has_text=option).first
         try:
             item.wait_for(timeout=15_000)
-            rerun_after(page, functools.partial(item.click, timeout=10_000))
+            if wait:
+                rerun_after(page, functools.partial(item.click, timeout=10_000))
+            else:
+                _run_started_after(page, functools.partial(item.click, timeout=10_000))
             return
         except PlaywrightError:  # the list closed under the click: open it again
             if attempt == attempts - 1:
