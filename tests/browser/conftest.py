@@ -25,11 +25,15 @@ When ``/usr/bin/chromium`` is missing the tests skip -- unless ``CI=true``, wher
 Every test in ``tests/browser`` is marked ``browser``.
 
 Helpers (``tests/browser/helpers.py``): ``goto_page(page, app_url, url_path)``,
-``wait_for_idle(page)``, ``rerun_after(page, action)`` (do a click/upload and wait for the
+``switch_page(page, title)`` (another page through the sidebar, same browser page and session:
+cheaper than a page load), ``wait_for_idle(page)``, ``rerun_after(page, action)`` (do a click/upload and wait for the
 script run it triggers to finish; fails when none does), ``wait_for_charts(page, minimum)``,
 ``wait_until_still(page)`` (before an exact count of something the browser may still add),
 ``upload_files(page, paths, index=0)`` (fails unless the uploader lists the files, none
-uploading or failed), ``chart_count(page)``, ``assert_no_exception(page)``,
+uploading or failed), ``remove_upload(page, name, index=0)`` (the x of a file's chip: an
+uploader appends, so several files are checked one at a time in one visit by uploading the next
+and removing the previous), ``choose_option(page, key, option)`` (every selectbox pick),
+``chart_count(page)``, ``assert_no_exception(page)``,
 ``screenshot(page, artifacts_dir, name)``, ``fail_with_page_state(page, what)`` (an
 ``AssertionError`` with what the page shows -- ``page_state(page)`` -- and the server log's
 tail: use it when a wait of a test's own times out); selectors ``CHART_SELECTOR``,

@@ -175,6 +175,26 @@ def rerun_after(page, action, timeout: float = 60.0) -> None:
     wait_for_idle(page, timeout=max(1.0, timeout - (time.monotonic() - start)))
 
 
+def _run_started_after(page, action, timeout: float = 60.0) -> None:
+    """Do ``action()`` and wait until the server has started the run it asked for (not for
+    its end); fails when none was requested and started within ``timeout`` seconds."""
+    runs = getattr(page, "_e2e_script_runs", None)
+    if runs is None:
+        raise RuntimeError("needs track_script_runs(page) before the page loaded the app")
+    mark = len(runs.events)
+    start = time.monotonic()
+    action()
+    while True:
+        kinds = [e[0] for e in runs.events[mark:]]
+        if "request" in kinds and "start" in kinds[kinds.index("request") :]:
+            return
+        if time.monotonic() - start > timeout:
+            fail_with_page_state(
+                page, f"no script run started within {timeout} s; the websocket showed {kinds}"
+            )
+        page.wait_for_timeout(50)
+
+
 def goto_page(page, app_url: str, url_path: str = "", timeout: float = 120.0) -> None:
     """Open a page by its ``url_path`` (see dashboard/app.py) and wait until its first run
     has finished (a fresh load opens a new websocket, so the page is tracked from here on)
@@ -184,6 +204,23 @@ def goto_page(page, app_url: str, url_path: str = "", timeout: float = 120.0) ->
     track_script_runs(page)
     rerun_after(page, lambda: page.goto(f"{app_url}/{url_path}"), timeout=timeout)
     wait_until_still(page, quiet=0.3, frames=5, timeout=timeout)
+
+
+def switch_page(page, title: str, timeout: float = 120.0) -> None:
+    """Open another page through the sidebar navigation (same browser page and Streamlit
+    session, as a user's click: cheaper than loading a page) and wait as :func:`goto_page`
+    does: its run finished, what it sent drawn, its title the page's heading.
+
+    The session's other state comes along (kept uploads are per uploader; the MT systems
+    page's uploads are offered on "Tests vs humans"): visit pages in an order where that does
+    not change what a test checks."""
+    wait_for_idle(page)  # the link is clicked on a page at rest, not mid-redraw
+    link = page.locator('[data-testid="stSidebarNav"]').get_by_text(title, exact=True)
+    rerun_after(page, link.click, timeout=timeout)
+    wait_until_still(page, quiet=0.3, frames=5, timeout=timeout)
+    heading = page.locator("h1").first.inner_text().strip()
+    if heading != title:
+        fail_with_page_state(page, f"heading {heading!r} after switching to {title!r}")
 
 
 _STILL_JS = """
@@ -346,12 +383,42 @@ def upload_files(page, paths: Sequence[str | Path], index: int = 0) -> None:
         )
 
 
+_CHIP_DELETE = (
+    '[data-testid="stFileChipDeleteBtn"] button, button[data-testid="stFileChipDeleteBtn"]'
+)
+
+
+def remove_upload(page, name: str, index: int = 0, timeout: float = 60.0) -> None:
+    """Remove the file ``name`` from the ``index``-th ``st.file_uploader`` with its chip's x
+    button and wait for the run that triggers; fails unless the chip is then gone.
+
+    A multi-file uploader appends what is uploaded to it: to check several files one at a
+    time in one page visit, upload the next file and then remove the previous one (the run
+    after the removal is the new file's run alone, and no sample is drawn in between)."""
+    wait_for_idle(page)  # the chips are found on a page at rest, not mid-redraw
+    uploader = page.locator('[data-testid="stFileUploader"]').nth(index)
+    chips = uploader.locator('[data-testid="stFileChip"]')
+    chip = chips.filter(has_text=name)
+    if chip.count() != 1:
+        fail_with_page_state(page, f"{chip.count()} file chip(s) named {name!r} to remove")
+    rerun_after(page, chip.locator(_CHIP_DELETE).first.click, timeout=timeout)
+    if chips.filter(has_text=name).count():
+        fail_with_page_state(page, f"the chip of {name!r} is still shown after its removal")
+
+
 def choose_option(
-    page, key: str, option: str, *, typed: str | None = None, attempts: int = 3
+    page,
+    key: str,
+    option: str,
+    *,
+    typed: str | None = None,
+    attempts: int = 3,
+    wait: bool = True,
 ) -> None:
     """Pick ``option`` in the selectbox (or multiselect) with widget key ``key`` and wait for
     the run it triggers (:func:`rerun_after`). ``typed`` is what is typed to filter the list
-    (``option`` by default); typing filters without a rerun.
+    (``option`` by default); typing filters without a rerun. ``wait=False``: return once the
+    run is under way (requested and started), for a test that acts during it (a Stop).
 
     The list is opened on a page at rest, and opened again (up to ``attempts`` times) when it
     closed before the click landed: a late redraw of the widget closes an open list, and the
@@ -366,7 +433,10 @@ def choose_option(
         item = page.get_by_role("option").filter(has_text=option).first
         try:
             item.wait_for(timeout=15_000)
-            rerun_after(page, functools.partial(item.click, timeout=10_000))
+            if wait:
+                rerun_after(page, functools.partial(item.click, timeout=10_000))
+            else:
+                _run_started_after(page, functools.partial(item.click, timeout=10_000))
             return
         except PlaywrightError:  # the list closed under the click: open it again
             if attempt == attempts - 1:

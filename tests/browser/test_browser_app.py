@@ -10,8 +10,10 @@ import pytest
 from tests.browser.helpers import (
     assert_no_exception,
     goto_page,
+    remove_upload,
     rerun_after,
     screenshot,
+    switch_page,
     upload_files,
     wait_for_charts,
     wait_for_idle,
@@ -92,19 +94,18 @@ def _wide_scores(path: Path, *, lp: str) -> Path:
     return path
 
 
-def _nav(page, title: str) -> None:
-    """Switch page through the sidebar navigation (same session, like a user click)."""
-    link = page.locator('[data-testid="stSidebarNav"]').get_by_text(title, exact=True)
-    rerun_after(page, link.click)
-
-
-def test_uploads_survive_page_switch_and_stay_in_their_session(page, browser, app_url, tmp_path):
+def test_uploads_survive_page_switch_stay_in_their_session_and_removing_one_returns_to_the_sample(
+    page, browser, app_url, tmp_path
+):
+    """Kept uploads across page switches, in their session only, cleared by the button; then
+    (same visit) the x on a file chip clears the kept upload: after a page switch the sample
+    is back."""
     wide = _wide_scores(tmp_path / "my_scores.csv", lp="zz-en")
     upload_files(page, [wide])
     assert page.get_by_text("synthetic sample data").count() == 0
     assert page.get_by_text("zz-en").count() >= 1
-    _nav(page, "Quality estimation")
-    _nav(page, "Metrics vs humans")
+    switch_page(page, "Quality estimation")
+    switch_page(page, "Metrics vs humans")
     assert_no_exception(page)
     assert page.get_by_text("Using your uploaded files: my_scores.csv").count() == 1
     assert page.get_by_text("synthetic sample data").count() == 0
@@ -120,21 +121,18 @@ def test_uploads_survive_page_switch_and_stay_in_their_session(page, browser, ap
     finally:
         other.close()
     # the clear button goes back to the sample
+    wait_for_idle(page)  # clicked on a page at rest
     rerun_after(page, page.get_by_role("button", name="Clear uploads / use sample data").click)
     assert page.get_by_text("synthetic sample data").count() >= 1
 
-
-def test_removing_an_upload_in_the_widget_returns_to_the_sample(page, tmp_path):
-    """The x on a file chip clears the kept upload: after a page switch the sample is back."""
-    wide = _wide_scores(tmp_path / "removed.csv", lp="yy-en")
-    upload_files(page, [wide])
+    # the x on a file chip clears the kept upload: after a page switch the sample is back
+    removed = _wide_scores(tmp_path / "removed.csv", lp="yy-en")
+    upload_files(page, [removed])
     assert page.get_by_text("synthetic sample data").count() == 0
-    chip = page.locator('[data-testid="stFileChip"]').first
-    rerun_after(page, chip.locator('[data-testid="stFileChipDeleteBtn"] button, '
-                                   'button[data-testid="stFileChipDeleteBtn"]').first.click)  # fmt: skip
+    remove_upload(page, removed.name)
     assert page.get_by_text("synthetic sample data").count() >= 1
-    _nav(page, "MT systems")
-    _nav(page, "Metrics vs humans")
+    switch_page(page, "MT systems")
+    switch_page(page, "Metrics vs humans")
     assert_no_exception(page)
     assert page.get_by_text("Using your uploaded files").count() == 0
     assert page.get_by_text("synthetic sample data").count() >= 1

@@ -11,6 +11,7 @@ from tests.browser.helpers import (
     ERROR_SELECTOR,
     EXCEPTION_SELECTOR,
     download,
+    remove_upload,
     upload_files,
     wait_for_charts,
 )
@@ -28,7 +29,14 @@ def _one_error_line(page) -> str:
     return text
 
 
-def test_field_over_the_csv_limit_is_one_line(page, tmp_path):
+def test_hostile_csv_files_on_the_landing_page(page, tmp_path):
+    """Three files checked in one page visit, each alone in the uploader: the next file is
+    uploaded beside the previous one, which is then removed (see ``remove_upload``).
+
+    - a field over the csv module's limit is one error line naming file and line;
+    - a UTF-16 file (with a BOM, as Excel saves it) is read: charts, no error;
+    - a metric named as a spreadsheet formula leaves the CSV export as text.
+    """
     lines = WIDE.read_text().splitlines()
     lines[1] = lines[1].replace("online-A", "x" * 140_000, 1)
     bad = tmp_path / "long_field.csv"
@@ -37,17 +45,14 @@ def test_field_over_the_csv_limit_is_one_line(page, tmp_path):
     text = _one_error_line(page)
     assert "long_field.csv, line 2" in text and "140,000 characters" in text, text
 
-
-def test_utf16_file_is_read(page, tmp_path):
     utf16 = tmp_path / "es-en_utf16.csv"
     utf16.write_bytes(WIDE.read_text().encode("utf-16"))  # with a BOM, as Excel saves it
     upload_files(page, [utf16])
+    remove_upload(page, bad.name)
     wait_for_charts(page, minimum=3)
     assert page.locator(EXCEPTION_SELECTOR).count() == 0
     assert page.locator(ERROR_SELECTOR).count() == 0
 
-
-def test_formula_named_metric_exports_as_text(page, tmp_path):
     header, *rows = WIDE.read_text().splitlines()
     formula = '=HYPERLINK("http://m.test","d")'
     cells = next(csv.reader([header]))
@@ -56,6 +61,7 @@ def test_formula_named_metric_exports_as_text(page, tmp_path):
     with out.open("w", newline="") as f:
         csv.writer(f).writerows([cells, *csv.reader(rows)])
     upload_files(page, [out])
+    remove_upload(page, utf16.name)
     wait_for_charts(page, minimum=3)
     path = download(page, "metrics_corr_table_csv", tmp_path)
     exported = list(csv.reader(path.read_text().splitlines()))

@@ -17,6 +17,7 @@ from tests.browser.helpers import (
     screenshot,
     upload_files,
     wait_for_charts,
+    wait_for_idle,
 )
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +38,11 @@ def _svg_texts(page) -> set[str]:
 
 
 @pytest.mark.opens_its_page
-def test_sample_then_upload_then_malformed_file(page, app_url, artifacts_dir, tmp_path):
+def test_sample_alpha_and_exports_then_upload_then_malformed_file(
+    page, app_url, artifacts_dir, tmp_path
+):
+    """One visit: the sample drawn; alpha changed and the accuracy table and gold grids
+    exported; alpha back to 0.05; then the judgements uploaded and a malformed file."""
     goto_page(page, app_url, "human")
     wait_for_charts(page, minimum=N_CHARTS, timeout=120)
     assert page.get_by_text("synthetic judgements").count() == 1
@@ -47,6 +52,29 @@ def test_sample_then_upload_then_malformed_file(page, app_url, artifacts_dir, tm
     assert page.get_by_text("Accuracy of the significance tests").count() == 1
     assert_no_exception(page)
     screenshot(page, artifacts_dir, "human_sample")
+
+    # alpha changed, then the exports (of the sample)
+    alpha = page.locator(".st-key-human_alpha")
+    wait_for_idle(page)  # the radio is clicked on a page at rest
+    rerun_after(page, alpha.get_by_text("0.001", exact=True).click, timeout=120)
+    wait_for_charts(page, minimum=N_CHARTS, timeout=120)
+    assert page.get_by_text("Where the tests agree with the humans (α = 0.001)").count() == 1
+    assert page.get_by_text("15 / 28").count() == 1
+    assert_no_exception(page)
+
+    csv = download(page, "human_accuracy_table_csv", tmp_path)
+    assert csv.name == "accuracy_tables.csv"
+    head = csv.read_text().splitlines()[0]
+    assert head.startswith("alpha,Metric,Paired Bootst. Resamp.: Conc.")
+
+    png = download(page, "human_gold_grids_png", tmp_path)
+    assert png.name == "human_gold_standard_alpha_0.001.png"
+    raw = png.read_bytes()
+    assert raw[:8] == b"\x89PNG\r\n\x1a\n" and len(raw) > 10_000
+    assert_no_exception(page)
+    wait_for_idle(page)
+    rerun_after(page, alpha.get_by_text("0.05", exact=True).click, timeout=120)
+    assert page.get_by_text("Where the tests agree with the humans (α = 0.05)").count() == 1
 
     # the CSV variant of the judgements, uploaded through the first file input
     upload_files(page, [HUMAN / "judgements.csv"], index=0)
@@ -64,28 +92,6 @@ def test_sample_then_upload_then_malformed_file(page, app_url, artifacts_dir, tm
     assert "broken_judgements.tsv" in text and "line 2" in text and "SCORE" in text
     assert_no_exception(page)
     screenshot(page, artifacts_dir, "human_malformed")
-
-
-@pytest.mark.opens_its_page
-def test_alpha_change_and_exports(page, app_url, tmp_path):
-    goto_page(page, app_url, "human")
-    wait_for_charts(page, minimum=N_CHARTS, timeout=120)
-    rerun_after(page, page.locator(".st-key-human_alpha").get_by_text("0.001").click)
-    wait_for_charts(page, minimum=N_CHARTS, timeout=120)
-    assert page.get_by_text("Where the tests agree with the humans (α = 0.001)").count() == 1
-    assert page.get_by_text("15 / 28").count() == 1
-    assert_no_exception(page)
-
-    csv = download(page, "human_accuracy_table_csv", tmp_path)
-    assert csv.name == "accuracy_tables.csv"
-    head = csv.read_text().splitlines()[0]
-    assert head.startswith("alpha,Metric,Paired Bootst. Resamp.: Conc.")
-
-    png = download(page, "human_gold_grids_png", tmp_path)
-    assert png.name == "human_gold_standard_alpha_0.001.png"
-    raw = png.read_bytes()
-    assert raw[:8] == b"\x89PNG\r\n\x1a\n" and len(raw) > 10_000
-    assert_no_exception(page)
 
 
 @pytest.mark.opens_its_page

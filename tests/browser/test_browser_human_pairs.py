@@ -16,6 +16,7 @@ from tests.browser.helpers import (
     screenshot,
     upload_files,
     wait_for_charts,
+    wait_for_idle,
 )
 from tests.dashboard.test_app_human_pairs import TARGETS, esa_wave
 from tests.human.test_human_paired import make
@@ -53,7 +54,9 @@ def test_esa_wave_file_picker_rankings_and_tokenizer(page, app_url, artifacts_di
     wait_for_charts(page, minimum=2, timeout=120)
     assert page.locator(ERROR_SELECTOR).count() == 0
     screenshot(page, artifacts_dir, "human_esa_wave_tokenizer")
-    # sacreBLEU's options, the MT systems page's expander
+    # sacreBLEU's options, the MT systems page's expander, opened on a page at rest (a click
+    # on it mid-run can land on an element being redrawn, leaving it closed)
+    wait_for_idle(page)
     page.get_by_text("sacreBLEU options").first.click()
     choose_option(page, "mt_opt_tokenize", "intl")
     caption = page.get_by_text("BLEU tokenizer: intl").first

@@ -11,6 +11,7 @@ from tests.browser.helpers import (
     assert_no_exception,
     download,
     goto_page,
+    remove_upload,
     screenshot,
     upload_files,
     wait_for_charts,
@@ -33,7 +34,11 @@ def _files(tmp_path):
 
 
 @pytest.mark.opens_its_page
-def test_esa_export_alone_ranks_the_systems(page, app_url, artifacts_dir, tmp_path):
+def test_esa_export_alone_then_mqm_file_alone_rank_the_systems(
+    page, app_url, artifacts_dir, tmp_path
+):
+    """One visit: the ESA export with its documents file; then the MQM file uploaded beside
+    them and the two removed (see ``remove_upload``), so it is read alone."""
     _files(tmp_path)
     goto_page(page, app_url, "human")
     upload_files(page, [tmp_path / "en-de.esa.csv", tmp_path / "en-de.docs"], index=0)
@@ -47,12 +52,9 @@ def test_esa_export_alone_ranks_the_systems(page, app_url, artifacts_dir, tmp_pa
     assert body.startswith("\\begin{table}") and "\\caption{ESA en-de" in body
     screenshot(page, artifacts_dir, "human_wmt_esa_alone")
 
-
-@pytest.mark.opens_its_page
-def test_mqm_file_alone_ranks_the_systems(page, app_url, tmp_path):
-    _files(tmp_path)
-    goto_page(page, app_url, "human")
     upload_files(page, [tmp_path / "en-de.mqm.tsv"], index=0)
+    remove_upload(page, "en-de.esa.csv", index=0)
+    remove_upload(page, "en-de.docs", index=0)
     page.get_by_text("MQM en-de").first.wait_for(timeout=120_000)
     assert_no_exception(page)
     assert sorted(_ranking_rows(page)) == sorted(OTHER)

@@ -15,6 +15,7 @@ from tests.browser.helpers import (
     screenshot,
     upload_files,
     wait_for_charts,
+    wait_for_idle,
     wait_until_still,
 )
 
@@ -130,7 +131,34 @@ def test_painted_once_allows_a_new_size_or_the_width_handover_only():
     assert not _painted_once([["562x496 width=unset", "562x496 width=562", "562x496 width=562"]])
 
 
-def test_changing_alpha_redraws_only_the_significance_section(page):
+def _download(page, container_key: str, label: str, tmp_path: Path) -> tuple[str, bytes]:
+    path = download(page, container_key, tmp_path, label=label)
+    return path.name, path.read_bytes()
+
+
+def test_exports_download_real_files_then_alpha_redraws_only_the_significance_section(
+    page, tmp_path
+):
+    """One visit of the sample: the exports (PNG, SVG, CSV, LaTeX) first, then three
+    changes of alpha (which redraw the significance section only)."""
+    wait_for_charts(page, minimum=5)
+    name, data = _download(page, "metrics_grid_png", "Figure PNG", tmp_path)
+    assert name == "williams_grid_es-en.png"
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+    name, data = _download(page, "metrics_heatmap_svg", "Figure SVG", tmp_path)
+    assert name == "metric_correlation_es-en.svg"
+    assert data.lstrip().startswith(b"<svg") and b"TerrorCat" in data
+    name, data = _download(page, "metrics_pvalues_csv", "p-values CSV", tmp_path)
+    assert name == "williams_pvalues_es-en.csv"
+    header, first = data.decode().splitlines()[:2]
+    assert header.startswith(",TerrorCat,") and first.startswith("TerrorCat,,")
+    name, data = _download(page, "metrics_pvalues_tex", "p-values LaTeX", tmp_path)
+    assert name == "williams_pvalues_es-en.tex"
+    tex = data.decode()
+    assert "\\begin{tabular}" in tex and "\\caption{Williams test p-values" in tex
+    assert_no_exception(page)
+
+    wait_for_idle(page)  # the charts are marked on a page at rest
     wait_for_charts(page, minimum=5)
     page.evaluate(
         "() => { document.querySelectorAll('.js-plotly-plot').forEach(e => e._mark = 1); }"
@@ -157,30 +185,6 @@ def test_changing_alpha_redraws_only_the_significance_section(page):
     for right, asked, title in page.eval_on_selector_all(".js-plotly-plot", _MARGINS_JS):
         if "Williams" in title or "between metrics" in title:
             assert right == asked, (title, right, asked)
-    assert_no_exception(page)
-
-
-def _download(page, container_key: str, label: str, tmp_path: Path) -> tuple[str, bytes]:
-    path = download(page, container_key, tmp_path, label=label)
-    return path.name, path.read_bytes()
-
-
-def test_exports_download_real_png_svg_csv_latex(page, tmp_path):
-    wait_for_charts(page, minimum=5)
-    name, data = _download(page, "metrics_grid_png", "Figure PNG", tmp_path)
-    assert name == "williams_grid_es-en.png"
-    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
-    name, data = _download(page, "metrics_heatmap_svg", "Figure SVG", tmp_path)
-    assert name == "metric_correlation_es-en.svg"
-    assert data.lstrip().startswith(b"<svg") and b"TerrorCat" in data
-    name, data = _download(page, "metrics_pvalues_csv", "p-values CSV", tmp_path)
-    assert name == "williams_pvalues_es-en.csv"
-    header, first = data.decode().splitlines()[:2]
-    assert header.startswith(",TerrorCat,") and first.startswith("TerrorCat,,")
-    name, data = _download(page, "metrics_pvalues_tex", "p-values LaTeX", tmp_path)
-    assert name == "williams_pvalues_es-en.tex"
-    tex = data.decode()
-    assert "\\begin{tabular}" in tex and "\\caption{Williams test p-values" in tex
     assert_no_exception(page)
 
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import random
 
-from playwright.sync_api import Error as PlaywrightError
 from sacrebleu.metrics import BLEU
 
 from tests.browser.helpers import (
     assert_no_exception,
+    choose_option,
     fail_with_page_state,
     goto_page,
     rerun_after,
@@ -172,16 +172,7 @@ def test_wmt_en_ja_signatures_legible_grids_and_stop(page, app_url, tmp_path, ar
     assert page.get_by_text("Samsung_Research_… = Samsung_Research_Philippines").count() >= 1
 
     # Stop keeps the results already shown (the grids of 1,000 resamples)
-    wait_for_idle(page)
-    option = page.get_by_role("option", name="10,000", exact=True)
-    for _ in range(3):  # a click during a rerun's redraw may not open the list: open it again
-        page.locator(".st-key-mt_resamples").click()
-        try:
-            option.wait_for(timeout=15_000)
-            break
-        except PlaywrightError:
-            page.keyboard.press("Escape")
-    option.click()
+    choose_option(page, "mt_resamples", "10,000", wait=False)
     _wait_for(page, _progress(page), "no progress bar of the randomized tests")
     _click_stop(page, "the tests")
     wait_for_idle(page)

@@ -19,8 +19,10 @@ from tests.browser.helpers import (
     download,
     goto_page,
     rerun_after,
+    switch_page,
     upload_files,
     wait_for_charts,
+    wait_for_idle,
 )
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -155,43 +157,25 @@ def _check_page(page, tmp_path, table_key: str | None) -> Path:
     return report
 
 
-def test_payload_names_are_text_on_the_metrics_page(page, app_url, tmp_path):
+def test_payload_names_are_text_on_the_metrics_page_and_in_presentation_mode(
+    page, app_url, tmp_path
+):
     upload_files(page, [_metrics_file(tmp_path)])
     wait_for_charts(page, minimum=3, timeout=180)
     _check_page(page, tmp_path, "metrics_corr_table")
-
-
-@pytest.mark.opens_its_page
-def test_payload_names_are_text_on_the_qe_page(page, app_url, tmp_path):
-    goto_page(page, app_url, "qe")
-    upload_files(page, [_qe_file(tmp_path)])
-    wait_for_charts(page, minimum=2, timeout=180)
-    _check_page(page, tmp_path, "qe_rescale_table")
-
-
-@pytest.mark.opens_its_page
-def test_payload_names_are_text_on_the_mt_systems_page(page, app_url, tmp_path):
-    goto_page(page, app_url, "mt_systems")
-    upload_files(page, [SAMPLE / "mt" / "reference.txt"], index=0)
-    upload_files(page, _mt_files(tmp_path), index=1)
-    wait_for_charts(page, minimum=2, timeout=240)
-    _check_page(page, tmp_path, "mt_system_table")
-
-
-def test_payload_names_are_text_in_presentation_mode(page, app_url, tmp_path):
-    """Presentation mode draws every table as a static st.table (Markdown cells)."""
-    upload_files(page, [_metrics_file(tmp_path)])
-    wait_for_charts(page, minimum=3, timeout=180)
+    # presentation mode draws every table as a static st.table (Markdown cells)
     sidebar = page.locator('[data-testid="stSidebar"]')
-    rerun_after(page, sidebar.get_by_text("Presentation mode").click)
+    wait_for_idle(page)  # the toggle is clicked on a page at rest
+    rerun_after(page, sidebar.get_by_text("Presentation mode").click, timeout=180)
     wait_for_charts(page, minimum=3, timeout=180)
     assert page.locator('[data-testid="stTable"]').count() > 0
     assert_no_exception(page)
     assert_inert_page(page)
 
 
-@pytest.mark.opens_its_page
-def test_payload_names_are_text_on_the_tests_vs_humans_page(page, app_url, tmp_path):
+def _tests_vs_humans_files(tmp_path: Path) -> tuple[Path, list[Path]]:
+    """The sample's judgements with the first systems renamed to FILE_PAYLOADS, and the
+    system outputs (those first ones renamed alike)."""
     hyps = _mt_files(tmp_path)  # the first systems renamed to FILE_PAYLOADS
     rename = {
         old.stem: new.stem
@@ -203,12 +187,33 @@ def test_payload_names_are_text_on_the_tests_vs_humans_page(page, app_url, tmp_p
     with judgements.open("w", newline="") as f:
         csv.writer(f).writerows(rows)
     others = sorted((SAMPLE / "mt" / "hyp").glob("*.txt"))[len(hyps) :]
-    goto_page(page, app_url, "human")
+    return judgements, [*hyps, *others]
+
+
+@pytest.mark.opens_its_page
+def test_payload_names_are_text_on_the_qe_tests_vs_humans_and_mt_systems_pages(
+    page, app_url, tmp_path
+):
+    """One browser page, switched through the sidebar: Tests vs humans comes before MT
+    systems (the MT systems page's uploads would be offered there in place of its own)."""
+    goto_page(page, app_url, "qe")
+    upload_files(page, [_qe_file(tmp_path)])
+    wait_for_charts(page, minimum=2, timeout=180)
+    _check_page(page, tmp_path, "qe_rescale_table")
+
+    judgements, outputs = _tests_vs_humans_files(tmp_path)
+    switch_page(page, "Tests vs humans", timeout=300)
     upload_files(page, [judgements], index=0)
     upload_files(page, [SAMPLE / "mt" / "reference.txt"], index=1)
-    upload_files(page, [*hyps, *others], index=2)
+    upload_files(page, outputs, index=2)
     wait_for_charts(page, minimum=2, timeout=300)
     _check_page(page, tmp_path, None)
+
+    switch_page(page, "MT systems", timeout=240)
+    upload_files(page, [SAMPLE / "mt" / "reference.txt"], index=0)
+    upload_files(page, _mt_files(tmp_path), index=1)
+    wait_for_charts(page, minimum=2, timeout=240)
+    _check_page(page, tmp_path, "mt_system_table")
 
 
 def _segment_file(tmp_path: Path) -> Path:
@@ -253,8 +258,13 @@ def _check_table_exports(page, tmp_path, key: str) -> None:
     assert_inert_tex(tex_path.read_text(), tex_path.name)
 
 
-def test_payload_names_are_text_on_the_metrics_segment_level_view(page, app_url, tmp_path):
-    upload_files(page, [_segment_file(tmp_path)])
+def test_payload_names_are_text_on_the_segment_level_view_and_the_leaderboard(
+    page, app_url, tmp_path
+):
+    """The Metrics page's segment-level view, then the Leaderboard (switched to through the
+    sidebar) with the same file."""
+    segments = _segment_file(tmp_path)
+    upload_files(page, [segments])
     wait_for_charts(page, minimum=3, timeout=180)
     assert page.get_by_text("Segment-level meta-evaluation").count() >= 1
     _assert_names_shown(page)
@@ -262,11 +272,10 @@ def test_payload_names_are_text_on_the_metrics_segment_level_view(page, app_url,
     for key in ("meta_pairwise_table", "meta_soft_table"):
         _check_table_exports(page, tmp_path, key)
 
-
-@pytest.mark.opens_its_page
-def test_payload_names_are_text_on_the_leaderboard_page(page, app_url, tmp_path):
-    goto_page(page, app_url, "leaderboard", timeout=180)
-    upload_files(page, [_segment_file(tmp_path)])
+    switch_page(page, "Leaderboard", timeout=180)
+    # nothing of the Metrics page is left: the names found below are the Leaderboard's
+    assert PAYLOADS[0] not in page.evaluate("() => document.body.textContent")
+    upload_files(page, [segments])
     wait_for_charts(page, minimum=2, timeout=180)
     assert page.get_by_text("synthetic sample data").count() == 0
     _assert_names_shown(page)

@@ -12,6 +12,7 @@ from tests.browser.helpers import (
     assert_no_exception,
     chart_count,
     goto_page,
+    remove_upload,
     screenshot,
     upload_files,
     wait_for_charts,
@@ -22,7 +23,9 @@ QE = Path(__file__).resolve().parents[2] / "sample_data" / "qe"
 
 
 @pytest.mark.opens_its_page
-def test_qe_page_sample_draws_all_charts(page, app_url, artifacts_dir):
+def test_qe_page_sample_draws_all_charts_and_the_lambda_slider_redraws(
+    page, app_url, artifacts_dir
+):
     goto_page(page, app_url, "qe")
     n = wait_for_charts(page, minimum=7)
     assert n >= 7
@@ -39,46 +42,10 @@ def test_qe_page_sample_draws_all_charts(page, app_url, artifacts_dir):
         charts.nth(i).screenshot(path=str(artifacts_dir / f"qe_sample_chart{i}.png"))
         assert (artifacts_dir / f"qe_sample_chart{i}.png").stat().st_size > 5000
 
-
-@pytest.mark.opens_its_page
-def test_qe_upload_wmt_submissions_and_gold(page, app_url, artifacts_dir):
-    goto_page(page, app_url, "qe")
-    wait_for_charts(page, minimum=7)
-    upload_files(
-        page,
-        [QE / "wmt" / "ALPHA-svr.txt", QE / "wmt" / "baseline.txt", QE / "wmt_gold.txt"],
-    )
-    wait_for_charts(page, minimum=7)
-    assert_no_exception(page)
-    assert page.locator(ERROR_SELECTOR).count() == 0
-    main = page.locator('[data-testid="stMain"]')
-    metric_values = main.locator('[data-testid="stMetricValue"]').all_inner_texts()
-    assert metric_values[:2] == ["600", "2"]
-    assert "synthetic sample" not in main.inner_text()
-    screenshot(page, artifacts_dir, "qe_uploaded_wmt")
-
-
-@pytest.mark.opens_its_page
-def test_qe_malformed_upload_shows_one_line_error(page, app_url, tmp_path, artifacts_dir):
-    bad = tmp_path / "broken.txt"
-    bad.write_text("METRIC SID SCORE RANK HUMAN\nA 1 0.2 0 0.5\nA 2 oops 0 0.4\n")
-    goto_page(page, app_url, "qe")
-    wait_for_charts(page, minimum=1)
-    upload_files(page, [bad])
-    error = page.locator(ERROR_SELECTOR)
-    error.first.wait_for()
-    assert "broken.txt, line 3, column SCORE: 'oops' is not a number" in error.first.inner_text()
-    assert_no_exception(page)
-    assert chart_count(page) == 0
-    screenshot(page, artifacts_dir, "qe_malformed_upload")
-
-
-@pytest.mark.opens_its_page
-def test_qe_lambda_slider_in_browser(page, app_url, artifacts_dir):
-    goto_page(page, app_url, "qe")
-    wait_for_charts(page, minimum=7)
+    # the lambda slider, on the same sample
     main = page.locator('[data-testid="stMain"]')
     assert main.get_by_text("rescale to λ = 0.5 × gold SD").count() == 1
+    wait_for_idle(page)  # the slider is focused on a page at rest
     thumb = page.locator('[data-testid="stSlider"] input[type="range"]').first
     thumb.focus()
     for _ in range(4):  # 0.50 -> 0.70 in steps of 0.05
@@ -91,3 +58,36 @@ def test_qe_lambda_slider_in_browser(page, app_url, artifacts_dir):
     wait_for_charts(page, minimum=7)
     assert_no_exception(page)
     screenshot(page, artifacts_dir, "qe_lambda_0.7")
+
+
+@pytest.mark.opens_its_page
+def test_qe_malformed_upload_is_one_line_then_wmt_submissions_and_gold_are_read(
+    page, app_url, tmp_path, artifacts_dir
+):
+    """One visit: the WMT files are uploaded beside the malformed file, which is then
+    removed (see ``remove_upload``)."""
+    bad = tmp_path / "broken.txt"
+    bad.write_text("METRIC SID SCORE RANK HUMAN\nA 1 0.2 0 0.5\nA 2 oops 0 0.4\n")
+    goto_page(page, app_url, "qe")
+    wait_for_charts(page, minimum=7)
+    upload_files(page, [bad])
+    error = page.locator(ERROR_SELECTOR)
+    error.first.wait_for()
+    assert "broken.txt, line 3, column SCORE: 'oops' is not a number" in error.first.inner_text()
+    assert_no_exception(page)
+    assert chart_count(page) == 0
+    screenshot(page, artifacts_dir, "qe_malformed_upload")
+
+    upload_files(
+        page,
+        [QE / "wmt" / "ALPHA-svr.txt", QE / "wmt" / "baseline.txt", QE / "wmt_gold.txt"],
+    )
+    remove_upload(page, bad.name)
+    wait_for_charts(page, minimum=7)
+    assert_no_exception(page)
+    assert page.locator(ERROR_SELECTOR).count() == 0
+    main = page.locator('[data-testid="stMain"]')
+    metric_values = main.locator('[data-testid="stMetricValue"]').all_inner_texts()
+    assert metric_values[:2] == ["600", "2"]
+    assert "synthetic sample" not in main.inner_text()
+    screenshot(page, artifacts_dir, "qe_uploaded_wmt")

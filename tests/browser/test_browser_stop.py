@@ -13,6 +13,7 @@ import pytest
 from tests.browser.helpers import (
     EXCEPTION_SELECTOR,
     assert_no_exception,
+    choose_option,
     fail_with_page_state,
     goto_page,
     rerun_after,
@@ -89,16 +90,13 @@ def test_stop_ends_a_long_test_and_leaves_the_session_usable(page, app_url, tmp_
     upload_files(page, hyps, index=1)
     wait_for_charts(page, minimum=3)
     # 10,000 resamples of 16 systems x 3,000 segments: chosen without waiting for the run
-    page.locator(".st-key-mt_resamples").click()
-    page.get_by_role("option", name="10,000", exact=True).click()
+    choose_option(page, "mt_resamples", "10,000", wait=False)
     # the tests' own bar (statistics extraction, cached, may come and go before)
     _wait_for(page, _progress(page), "no progress bar of the randomized tests")
     _click_stop(page, "the tests")
 
     # the session is usable: fewer resamples (a control above the computation) computes afresh
-    box = page.locator(".st-key-mt_resamples")
-    box.click()
-    rerun_after(page, page.get_by_role("option", name="200", exact=True).click)
+    choose_option(page, "mt_resamples", "200")
     wait_for_charts(page, minimum=2, timeout=180)
     assert_no_exception(page)
     assert page.get_by_text("Stopped:").count() == 0
