@@ -23,6 +23,21 @@ if _ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
+# Streamlit loads the code of a kind of element when the first one arrives: plotly.js (4.6 MB of
+# JavaScript) with the first chart, the table grid (1.5 MB with Arrow) with the first table.
+# Asked for here, the browser loads and compiles them while this script imports the dashboard
+# and computes the page (a new server's first run: its imports alone take a second), not after.
+_STATIC_JS = Path(st.__file__).parent / "static" / "static" / "js"
+_PRELOAD = [p for kind in ("PlotlyChart", "DataFrame") for p in _STATIC_JS.glob(f"{kind}.*.js")]
+if _PRELOAD:  # none in another Streamlit's layout: each loads with its first element, as before
+    st.sidebar.container(key="preload_js").html(
+        "<style>:has(> .st-key-preload_js) {display: none}</style>"  # no room taken in the sidebar
+        '<script type="module">'
+        + "".join(f'import("./static/js/{p.name}").catch(() => {{}});' for p in _PRELOAD)
+        + "</script>",
+        unsafe_allow_javascript=True,
+    )
+
 from dashboard import components, export, page_run  # noqa: E402
 from stats import limited_budget  # noqa: E402
 

@@ -5,6 +5,8 @@ workflow left out of each block (:class:`stats.analyses.metrics.BlockSelection`)
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from fnmatch import fnmatchcase
 
 import pandas as pd
@@ -94,6 +96,48 @@ def source_based(frame: pd.DataFrame) -> list:
     rows = frame[frame["metric"] != "HUMAN"]
     refs = rows.groupby("metric")["refset"].agg(lambda r: set(r) == {"src"})
     return sorted(m for m, only_src in refs.items() if only_src)
+
+
+#: up to this many files, one "read as" caption each; more (a zip of a WMT year's published
+#: files: 33 for WMT23) get one summary line and the per-file captions in an expander
+READ_AS_LINES = 3
+#: a line of :attr:`stats.readers.system_level.SystemScores.read_as`: "NAME: read as KIND, N LPs..."
+_READ_AS = re.compile(r"^(?P<name>.*): read as (?P<kind>.+?), \d+ LPs?(?:, .*)?$")
+
+
+def read_as_summary(read_as: str, frame: pd.DataFrame) -> str | None:
+    """One line for all the files of ``read_as`` (one line per file, as
+    :func:`stats.readers.system_level.read_system_scores` says them): how many files, read as
+    what (with counts per kind), and the language pairs and metrics they hold together
+    (``frame``). None when a line is not in that form (each file's line is shown instead)."""
+    found = [_READ_AS.match(line) for line in read_as.splitlines()]
+    if not found or not all(found):
+        return None
+    kinds = Counter(m["kind"] for m in found if m is not None)
+    n_lp = frame["lp"].nunique()
+    n_metrics = frame.loc[frame["metric"] != "HUMAN", "metric"].nunique()
+    human = (frame["metric"] == "HUMAN").any()
+    return (
+        f"Read {len(found)} files: "
+        + "; ".join(f"{n} as {kind}" for kind, n in kinds.most_common())
+        + f". Together {n_lp} LP{'s' if n_lp != 1 else ''}, {n_metrics} "
+        f"metric{'s' if n_metrics != 1 else ''}{', human scores' if human else ''}."
+    )
+
+
+def read_as_captions(read_as: str, frame: pd.DataFrame) -> None:
+    """What each file was read as: a caption per file for a few files; for more, one summary
+    line (:func:`read_as_summary`) with every file's caption in an expander below it."""
+    lines = read_as.splitlines()
+    summary = read_as_summary(read_as, frame) if len(lines) > READ_AS_LINES else None
+    if summary is None:
+        for line in lines:
+            st.caption(components.escape_markdown(line))
+        return
+    st.caption(components.escape_markdown(summary))
+    with st.expander(f"What each file was read as ({len(lines)} files)", key="metrics_read_as"):
+        for line in lines:
+            st.caption(components.escape_markdown(line))
 
 
 def captions(analyses: dict) -> None:

@@ -80,8 +80,8 @@ if meta_eval.is_segment_level(uploads) and not metrics.is_published(uploads):
 
 with components.input_errors():
     # parse first: a bad file stops here with st.error; then say what each file was read as
-    for line in metrics.load_system_scores(uploads).read_as.splitlines():
-        st.caption(line)
+    scores = metrics.load_system_scores(uploads)
+    metrics_choice.read_as_captions(scores.read_as, scores.frame)
 
 with components.controls_expander("Controls"):
     c_lp, c_base, c_alt = st.columns([2, 2, 2])

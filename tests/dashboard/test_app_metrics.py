@@ -3,9 +3,11 @@ malformed files and presentation mode. Uploads go through AppTest's file_uploade
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+import streamlit as st
 
 from dashboard.state import PRESENTATION_KEY
 from tests.dashboard.conftest import REPO_ROOT
@@ -223,3 +225,15 @@ def test_many_metrics_overview_is_one_mosaic(at, tmp_path):
     at.radio(key="metrics_alpha").set_value(0.01).run()
     z01 = arr(_specs(at)[4].data[0].z)
     assert (z01 >= 0).sum() < (z >= 0).sum()  # fewer cells significant at 0.01
+
+
+def test_first_page_asks_for_the_chart_and_table_code_first(at):
+    """The shell's first element has the browser load plotly.js and the table grid while the
+    page computes (dashboard/app.py; benchmarks/first_page.py measures it): both chunks exist in
+    the Streamlit installed (a renamed chunk would silently lose the head start)."""
+    (preload,) = [e for e in at.sidebar.get("html") if "import(" in e.proto.body]
+    found = re.findall(r'import\("\./static/js/((PlotlyChart|DataFrame)\.[\w-]+\.js)"\)',
+                       preload.proto.body)
+    assert sorted(kind for _, kind in found) == ["DataFrame", "PlotlyChart"], preload.proto.body
+    static = Path(st.__file__).parent / "static" / "static" / "js"
+    assert all((static / name).is_file() for name, _ in found)

@@ -67,4 +67,7 @@ def test_wmt20_like_files_open_with_one_summary(app_test, tmp_path):
     assert not at.warning
     text = " ".join(m.value for m in at.markdown)
     assert "metrics without a score for every system" in text and "(53)" in text
-    assert len(at.expander) <= 3  # controls, aliases, the summary
+    # what each file was read as (one line, the files' lines folded), controls, the Williams
+    # pairs, the summary
+    assert len(at.expander) <= 4
+    assert sum(c.value.startswith("Read ") for c in at.caption) == 1

@@ -33,6 +33,18 @@ def at(app_test):
 
 def test_zip_of_published_files_is_read_as_system_level(at):
     assert len(at.get("plotly_chart")) == 5  # not the segment-level view
+    # 7 files: one summary line on the page, each file's line in the expander below it (and
+    # nowhere else: AppTest's captions include those inside expanders)
+    summary = [c.value for c in at.caption if c.value.startswith("Read ")]
+    assert summary == [
+        "Read 7 files: 5 as WMT system-level scores (METRIC LP TESTSET REFSET SYSTEM SCORE, 6 "
+        "fields); 2 as WMT DA system-level scores (RAW.SCR Z.SCR N SYS N.ALL). Together 2 LPs, "
+        "5 metrics, human scores."
+    ], summary
+    (box,) = [e for e in at.expander if e.label == "What each file was read as (7 files)"]
+    lines = [c.value for c in box.caption]
+    assert len(lines) == 7 and all(": read as " in line for line in lines), lines
+    assert sum(": read as " in c.value for c in at.caption) == 7
     assert at.selectbox(key="metrics_lp").options == ["cs-en", "en-de"]
     # the metric whose every REFSET is src starts as reference-free: src is no reference
     assert at.multiselect(key="metrics_reference_free").value == ["COMET-QE"]
@@ -75,3 +87,18 @@ def test_exclusion_changes_the_systems(at):
     assert_no_exception(at)
     assert n() == before - 1 and f"MAD outliers {wmt.OUTLIER}" in _texts(at)
     assert len(at.get("plotly_chart")) == 5
+
+
+def test_read_as_summary_needs_every_line_in_form():
+    import pandas as pd  # noqa: PLC0415
+
+    from dashboard.sections.metrics_choice import read_as_summary  # noqa: PLC0415
+
+    frame = pd.DataFrame({"lp": ["de-en", "de-en"], "metric": ["BLEU", "HUMAN"]})
+    one = "a.tsv: read as a wide table (system, human, one column per metric), 1 LP, 1 metric"
+    assert read_as_summary(f"{one}\n{one}", frame) == (
+        "Read 2 files: 2 as a wide table (system, human, one column per metric). "
+        "Together 1 LP, 1 metric, human scores."
+    )
+    # a line in another form: no summary (the page shows each file's line instead)
+    assert read_as_summary(f"{one}\nb.tsv: something else", frame) is None
