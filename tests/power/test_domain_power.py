@@ -11,6 +11,7 @@ from scipy import stats as sps
 
 from stats import StatsInputError
 from stats.power import domain_power
+from tests.power._scipy_reference import wilcoxon_rows
 
 
 def _domains(seed=0, size=120):
@@ -44,24 +45,8 @@ def _loop(domains, effect, n, sims, gen):
                       for d in draws])
 
 
-def _wilcoxon_rows(d):
-    """scipy's wilcoxon p of each row, as one call per row gives it, in two vectorised calls
-    (n > 13): scipy's 'auto' picks its method from the whole array (exact without ties or
-    zeros, else the normal approximation), so rows with and without ties go in separately;
-    rows of zeros only get NaN as in the loop (test_same_draws_equal_a_scipy_loop checks the
-    equality with the loop)."""
-    assert d.shape[1] > 13
-    a = np.sort(np.abs(d), axis=1)
-    plain = (a[:, 0] > 0) & np.all(np.diff(a, axis=1) > 0, axis=1)
-    p = np.full(len(d), np.nan)
-    for rows in (plain, ~plain & np.any(d, axis=1)):
-        if rows.any():
-            p[rows] = sps.wilcoxon(d[rows], axis=1).pvalue
-    return p
-
-
 def _vectorised(domains, effect, n, sims, gen):
-    return _stouffer([_wilcoxon_rows(d) for d in _draws(domains, effect, n, sims, gen)])
+    return _stouffer([wilcoxon_rows(d) for d in _draws(domains, effect, n, sims, gen)])
 
 
 def test_same_draws_equal_a_scipy_loop():
@@ -73,7 +58,7 @@ def test_same_draws_equal_a_scipy_loop():
         for alpha in (0.01, 0.05, 0.2, 0.35, 0.5, 0.8):
             res = domain_power(doms, effect=effect, n=n, alpha=alpha, n_simulations=sims, rng=4)
             assert res.power[0, 0] == np.sum(p < alpha) / sims, (n, alpha)
-        if n > 13:  # the vectorised scipy reference of the next test gives the loop's p-values
+        if n > 13:  # the vectorised scipy reference of the next test: the loop's p-values
             np.testing.assert_allclose(_vectorised(doms, effect, n, sims,
                                                    np.random.default_rng(4)), p, rtol=1e-12)
 
