@@ -2,8 +2,11 @@
 
 ``app_test(page=None)`` (fixture returning a factory) builds
 ``AppTest.from_file("dashboard/app.py")`` with a generous timeout; with ``page`` (a path
-relative to dashboard/, e.g. ``"views/qe.py"``) it runs the app once on the default page (needed
-so ``st.navigation`` has registered the pages) and switches to ``page``; call ``.run()`` next.
+relative to dashboard/, e.g. ``"views/qe.py"``) it switches to ``page``; call ``.run()`` next.
+Before its first run AppTest names a page by its file name, and every page of app.py but the
+default one is served at its file name (``url_path="qe"`` for ``views/qe.py``; the default
+page's hidden twin at ``metrics``), so the first run is already on ``page``: no run of the
+default page first (test_app_shell.py checks each page lands on its own title).
 
 Example::
 
@@ -28,7 +31,6 @@ def app_test():
     def make(page: str | None = None, timeout: float = 60) -> AppTest:
         at = AppTest.from_file(APP, default_timeout=timeout)
         if page is not None:
-            at.run()
             at.switch_page(page)
         return at
 

@@ -78,15 +78,25 @@ def test_missing_browser_raises_export_unavailable(monkeypatch):
 
 @pytest.mark.browser  # kaleido drives Chromium
 @pytest.mark.skipif(not os.path.exists(export.DEBIAN_CHROMIUM), reason="no /usr/bin/chromium")
+# plotly passes kaleido only its HTTP headers (kopts), which a server does not take: the page
+# it renders on is the same
+@pytest.mark.filterwarnings("ignore:The kopts argument is ignored:UserWarning")
 def test_kaleido_renders_real_png_and_svg(monkeypatch):
+    import kaleido
+
     monkeypatch.setenv("BROWSER_PATH", export.DEBIAN_CHROMIUM)
     fig = go.Figure(go.Heatmap(z=[[1, 2], [3, 4]]), layout={"width": 300, "height": 200})
-    png = export.figure_to_bytes(fig, "png", scale=1)
+    # one Chromium for both renders (kaleido's sync server; one browser a call, the app's way,
+    # is test_figures_full_names.py's SVG and test_report.py's figures)
+    kaleido.start_sync_server(silence_warnings=True)
+    try:
+        png, svg = export.figure_to_bytes(fig, "png", scale=1), export.figure_to_bytes(fig, "svg")
+    finally:
+        kaleido.stop_sync_server(silence_warnings=True)
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     # IHDR width/height (big-endian) follow the 8-byte signature and 8-byte chunk header
     assert int.from_bytes(png[16:20], "big") == 300
     assert int.from_bytes(png[20:24], "big") == 200
-    svg = export.figure_to_bytes(fig, "svg")
     assert svg.lstrip().startswith(b"<svg") and b"</svg>" in svg
 
 

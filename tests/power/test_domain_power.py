@@ -11,6 +11,7 @@ from scipy import stats as sps
 
 from stats import StatsInputError
 from stats.power import domain_power
+from tests.power._scipy_reference import wilcoxon_rows
 
 
 def _domains(seed=0, size=120):
@@ -22,31 +23,51 @@ def _domains(seed=0, size=120):
     return out
 
 
-def _loop(domains, effect, n, sims, gen):
+def _draws(domains, effect, n, sims, gen):
     pools = [(s - b) - (s - b).mean() + effect for b, s in domains.values()]
-    draws = [p[gen.integers(0, p.size, (sims, n))] for p in pools]
-    hits = 0
-    for k in range(sims):  # reference: one scipy call per domain and simulated ranking
-        ps = [sps.wilcoxon(d[k]).pvalue if np.any(d[k]) else np.nan for d in draws]
-        z = sps.norm.ppf(1 - np.array(ps))
+    return [p[gen.integers(0, p.size, (sims, n))] for p in pools]
+
+
+def _stouffer(ps):
+    """Stouffer's combination as the findings write it, one simulated ranking per row."""
+    p = np.full(len(ps[0]), np.nan)
+    for k in range(len(p)):
+        z = sps.norm.ppf(1 - np.array([q[k] for q in ps]))
         z = z[~np.isnan(z)]
-        p = 1 - sps.norm.cdf(z.sum() / np.sqrt(z.size))  # Stouffer as the findings write it
-        hits += p < 0.05
-    return hits / sims
+        p[k] = 1 - sps.norm.cdf(z.sum() / np.sqrt(z.size))
+    return p
+
+
+def _loop(domains, effect, n, sims, gen):
+    """Combined p of each simulated ranking: one scipy call per domain and ranking."""
+    draws = _draws(domains, effect, n, sims, gen)
+    return _stouffer([[sps.wilcoxon(r).pvalue if np.any(r) else np.nan for r in d]
+                      for d in draws])
+
+
+def _vectorised(domains, effect, n, sims, gen):
+    return _stouffer([wilcoxon_rows(d) for d in _draws(domains, effect, n, sims, gen)])
 
 
 def test_same_draws_equal_a_scipy_loop():
     doms = _domains()
-    # at n <= 13 with ties scipy runs a permutation test per call (slow): fewer simulations
-    for n, effect, sims in ((10, 3.0, 15), (25, 1.0, 60)):  # exact equality: few data sets
-        res = domain_power(doms, effect=effect, n=n, n_simulations=sims, rng=4)
-        assert res.power[0, 0] == _loop(doms, effect, n, sims, np.random.default_rng(4))
+    # exact equality: a few data sets, each pinned at several levels (alpha) on the same draws;
+    # at n <= 13 with ties scipy runs a permutation test per call (slow): fewer there
+    for n, effect, sims in ((10, 3.0, 5), (25, 1.0, 60)):
+        p = _loop(doms, effect, n, sims, np.random.default_rng(4))
+        for alpha in (0.01, 0.05, 0.2, 0.35, 0.5, 0.8):
+            res = domain_power(doms, effect=effect, n=n, alpha=alpha, n_simulations=sims, rng=4)
+            assert res.power[0, 0] == np.sum(p < alpha) / sims, (n, alpha)
+        if n > 13:  # the vectorised scipy reference of the next test: the loop's p-values
+            np.testing.assert_allclose(_vectorised(doms, effect, n, sims,
+                                                   np.random.default_rng(4)), p, rtol=1e-12)
 
 
 def test_independent_monte_carlo_within_3_points():
     doms = _domains(1)
     res = domain_power(doms, effect=1.5, n=30, n_simulations=2000, rng=0)
-    ref = _loop(doms, 1.5, 30, 4000, np.random.default_rng(99))
+    p = _vectorised(doms, 1.5, 30, 4000, np.random.default_rng(99))
+    ref = np.sum(p < 0.05) / 4000
     assert abs(res.power[0, 0] - ref) < 0.03, (res.power[0, 0], ref)
 
 

@@ -12,6 +12,7 @@ from scipy import stats as sps
 from stats import StatsInputError
 from stats.power import paired_power, paired_sample_size, paired_t_mde, paired_t_power
 from stats.power.paired import _pool_counts, _signed_rank_pool, _signed_rank_small
+from tests.power._scipy_reference import wilcoxon_rows
 
 SIMS = 2000
 REF_SIMS = 2000  # the reference loop's own simulations, as many as ours (the issue's bar)
@@ -29,15 +30,26 @@ def _pool(size=80, seed=3):
     return base, syst
 
 
-def _loop_power(base, syst, effect, n, test_fn, sims=REF_SIMS, seed=99):
-    """Independent Monte Carlo: shift the differences, draw n items, run test_fn(sample)."""
+def _samples(base, syst, effect, n, sims=REF_SIMS, seed=99):
+    """Independent Monte Carlo: shift the differences, draw n items, one data set a row (drawn
+    one at a time, as a loop over the data sets draws them)."""
     gen = np.random.default_rng(seed)
     d = syst - base
     pool = d - d.mean() + effect
+    return np.array([pool[gen.integers(0, d.size, n)] for _ in range(sims)])
+
+
+def _loop_power(base, syst, effect, n, test_fn, sims=REF_SIMS, seed=99):
+    """Power of test_fn(sample) run on each data set of _samples."""
     hits = 0
-    for _ in range(sims):  # the reference is a loop on purpose: one scipy call per data set
-        hits += test_fn(pool[gen.integers(0, d.size, n)]) < 0.05
+    for s in _samples(base, syst, effect, n, sims, seed):  # a loop on purpose: one call each
+        hits += test_fn(s) < 0.05
     return hits / sims
+
+
+def _t_rows(s):
+    """scipy's ttest_rel(x, 0) of each row in one vectorised call (the same formula a row)."""
+    return sps.ttest_rel(s, np.zeros_like(s), axis=1).pvalue
 
 
 @pytest.mark.parametrize("n,effect", [(12, 3.0), (30, 2.0)])
@@ -45,7 +57,7 @@ def test_t_matches_scipy_ttest_rel_loop(n, effect):
     base, syst = _pool()
     res = paired_power(base, syst, effect=effect, n=n, test="t", n_simulations=SIMS, rng=0)
     # reference: scipy.stats.ttest_rel(x, y) on each simulated data set (y = 0 baseline)
-    ref = _loop_power(base, syst, effect, n, lambda s: sps.ttest_rel(s, np.zeros_like(s)).pvalue)
+    ref = np.sum(_t_rows(_samples(base, syst, effect, n)) < 0.05) / REF_SIMS
     assert abs(res.power[0, 0] - ref) < TOL, (res.power[0, 0], ref)
 
 
@@ -55,12 +67,9 @@ def test_signed_rank_matches_scipy_wilcoxon_loop(n, effect):
     res = paired_power(base, syst, effect=effect, n=n, test="signed-rank", n_simulations=SIMS,
                        rng=0)
 
-    def wil(s):
-        if not np.any(s):
-            return 1.0
-        return sps.wilcoxon(s).pvalue  # scipy defaults: zero_method='wilcox', method='auto'
-
-    ref = _loop_power(base, syst, effect, n, wil)
+    # scipy defaults (zero_method='wilcox', method='auto') on each simulated data set, in two
+    # vectorised calls (tests/power/_scipy_reference.py; equal to a loop: the same-draws test)
+    ref = np.sum(wilcoxon_rows(_samples(base, syst, effect, n)) < 0.05) / REF_SIMS
     assert abs(res.power[0, 0] - ref) < TOL, (res.power[0, 0], ref)
 
 
@@ -73,12 +82,21 @@ def test_same_draws_give_exactly_the_scipy_loop_power(test):
         "t": lambda s: sps.ttest_rel(s, np.zeros_like(s)).pvalue,
         "signed-rank": lambda s: sps.wilcoxon(s).pvalue if np.any(s) else 1.0,
     }[test]
+    vectorised = {"t": _t_rows, "signed-rank": wilcoxon_rows}[test]
     for n, effect in ((10, 3.0), (45, 1.0), (70, 2.0)):
-        # exact equality, so a few hundred data sets suffice (scipy runs a permutation test
-        # per call at n <= 13: fewer there)
-        sims = 40 if n <= 13 else 150
-        res = paired_power(base, syst, effect=effect, n=n, test=test, n_simulations=sims, rng=7)
-        assert res.power[0, 0] == _loop_power(base, syst, effect, n, fn, sims=sims, seed=7)
+        # exact equality, so a few hundred data sets suffice, each pinned at several levels
+        # (alpha) on the same draws (scipy runs a permutation test per call at n <= 13: fewer
+        # there)
+        sims = 12 if n <= 13 else 150
+        samples = _samples(base, syst, effect, n, sims=sims, seed=7)
+        p = np.array([fn(s) for s in samples])  # a loop on purpose: one scipy call each
+        for alpha in (0.01, 0.05, 0.2, 0.35, 0.5, 0.8):
+            res = paired_power(base, syst, effect=effect, n=n, test=test, alpha=alpha,
+                               n_simulations=sims, rng=7)
+            assert res.power[0, 0] == np.sum(p < alpha) / sims, (n, alpha)
+        if n > 13:  # the vectorised references of the tests above give the loop's p-values
+            np.testing.assert_allclose(np.nan_to_num(vectorised(samples), nan=1.0), p,
+                                       rtol=1e-12)
 
 
 def test_signed_rank_one_data_set_equals_scipy():
@@ -88,6 +106,8 @@ def test_signed_rank_one_data_set_equals_scipy():
                     (np.rint(gen.normal(0.5, 3, 200)), 49), (gen.normal(0, 1, 500), 51),
                     (np.r_[np.zeros(5), np.rint(gen.normal(1, 4, 200))], 200)):
         idx = gen.integers(0, pool.size, (12, n))  # row by row: a dozen rows per case
+        if n <= 13:  # scipy's permutation test is slow: the first 6 (at n=12 one with ties of
+            idx = idx[:6]  # the same item drawn twice, five without; at n=9 ties and zeros)
         counts = _pool_counts(idx, pool.size)
         y = pool[idx]
         for alt in ("two-sided", "greater"):
