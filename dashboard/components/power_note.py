@@ -6,7 +6,6 @@ of the size that matters. The Power page simulates it at other sizes."""
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -141,21 +140,18 @@ def leaderboard_mde_note(result, alpha: float) -> str:
 _QE_UNITS = {"spearman": "ρ", "kendall": "τ", "pearson": "r"}
 
 
-def qe_wmt_mde_note(tests, adjusted, predictions, gold, alpha: float, *,
-                    perm_both_mdes: pd.DataFrame | None = None) -> str:
+def qe_wmt_mde_note(tests, adjusted, alpha: float) -> str:
     """The MDE beside the "not significant" cells of a QE shared-task grid of one language
-    pair, only the cells the grid shows (``adjusted`` not NaN). Williams (Pearson):
-    :func:`williams_mde_note` of the grid's Williams tests again
-    (:func:`stats.williams_all_pairs` of ``predictions`` and ``gold``, as
-    :func:`stats.qe.wmt.qe_pair_tests` runs them). PERM-BOTH (Spearman, Kendall):
-    :func:`mde_pairs_note` of ``perm_both_mdes`` (each pair's
-    :func:`stats.power.perm_both.perm_both_grid_mde`, from the data layer), nothing without
-    them."""
+    pair, only the cells the grid shows (``adjusted`` not NaN), from the grid's own tests
+    (``tests.mde`` of :func:`stats.qe.wmt.qe_pair_tests` run with ``mde_alpha``). Williams
+    (Pearson): :func:`williams_mde_note`. PERM-BOTH (Spearman, Kendall): :func:`mde_pairs_note`
+    of each pair's :func:`stats.power.perm_both.perm_both_grid_mde`. Nothing without
+    ``tests.mde``."""
+    if tests.mde is None:
+        return ""
     shown = adjusted.lt(alpha) | adjusted.isna()  # cells not shown count as significant
     if tests.test == "perm-both":
-        if perm_both_mdes is None:
-            return ""
-        mdes = perm_both_mdes.reindex(index=adjusted.index, columns=adjusted.columns)
+        mdes = tests.mde.reindex(index=adjusted.index, columns=adjusted.columns)
         return mde_pairs_note(
             significant=shown.to_numpy(dtype=bool), mdes=mdes.to_numpy(dtype=float),
             alpha=alpha, unit=_QE_UNITS.get(tests.measure, ""),
@@ -165,11 +161,5 @@ def qe_wmt_mde_note(tests, adjusted, predictions, gold, alpha: float, *,
         )
     if tests.test != "williams":
         return ""
-    from stats._core.errors import DegenerateInputWarning
-    from stats.metaeval.williams import williams_all_pairs
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DegenerateInputWarning)  # the grid already said so
-        w = williams_all_pairs(predictions.astype(float), np.asarray(gold, dtype=float),
-                               sign_align=False)
-    return williams_mde_note(w, shown, alpha, what="system pairs not significant")
+    return williams_mde_note(None, shown, alpha, what="system pairs not significant",
+                             mdes=tests.mde)

@@ -4,7 +4,6 @@ language pair, and word-level scores (:mod:`stats.analyses.qe_wmt`)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -61,42 +60,18 @@ def pair_tests(
 ) -> tuple[QEPairTestsResult, pd.DataFrame, pd.Series]:
     """Every pair of systems of ``lp`` tested on ``measure`` (Williams for Pearson, PERM-BOTH
     for Spearman and Kendall; :func:`stats.qe.wmt.qe_pair_tests`, seeded with ``seed``) and
-    the grid's adjusted p-values and clusters (:func:`stats.qe.wmt.qe_clusters`)."""
+    the grid's adjusted p-values and clusters (:func:`stats.qe.wmt.qe_clusters`); the tests'
+    ``mde`` at ``alpha`` for the note beside the pairs not significant."""
     res = comparison(uploads, primary, n_resamples, seed).result
     lpr = res.language_pairs[lp]
     tests = qe_pair_tests(
-        lpr.predictions, lpr.gold, measure=measure, n_resamples=n_resamples, rng=seed
+        lpr.predictions, lpr.gold, measure=measure, n_resamples=n_resamples, rng=seed,
+        mde_alpha=alpha,
     )
     adjusted, rank = qe_clusters(
         tests.pvalue, lpr.table[measure], alpha=alpha, correction=correction, context=lp
     )
     return tests, adjusted, rank
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def perm_both_mde(
-    uploads: Uploads,
-    primary: str,
-    n_resamples: int,
-    seed: int,
-    lp: str,
-    measure: str,
-    alpha: float,
-) -> pd.DataFrame:
-    """The minimum detectable difference at 80% power of each pair of a PERM-BOTH grid
-    (:func:`stats.power.perm_both.perm_both_grid_mde`): the grid's test of :func:`pair_tests`
-    again (:func:`stats.qe.wmt.qe_pair_tests`' call, same seed and resamples, so the same
-    permutations) with its permuted differences kept."""
-    from stats.metaeval.perm_both.core import perm_both
-    from stats.power.perm_both import perm_both_grid_mde
-
-    lpr = comparison(uploads, primary, n_resamples, seed).result.language_pairs[lp]
-    pb = perm_both(
-        {s: lpr.predictions[s].to_numpy(dtype=float)[None, :] for s in lpr.predictions.columns},
-        np.asarray(lpr.gold, dtype=float)[None, :],
-        correlation=measure, n_resamples=n_resamples, rng=seed, return_draws=True,
-    )
-    return perm_both_grid_mde(pb, alpha=alpha, power=0.8)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

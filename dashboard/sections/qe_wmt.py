@@ -157,8 +157,7 @@ def sentence_section(
         return
     with right:
         _grid(tests, adjusted, rank, lp=lp, alpha=alpha, correction=correction, key="qe_wmt_grid")
-        _mde_note(uploads, tests, adjusted, r, primary=primary, n_resamples=n_resamples,
-                  seed=seed, lp=lp, alpha=alpha)
+        qe_wmt_mde_note(tests, adjusted, alpha)
     components.seed_caption(seed, n_resamples=n_resamples)
 
     others = [m for m in MEASURES if m != primary]
@@ -201,21 +200,8 @@ def sentence_section(
         correction=correction,
         key="qe_wmt_grid_other",
     )
-    _mde_note(uploads, tests_o, adjusted_o, r, primary=primary, n_resamples=n_resamples,
-              seed=seed, lp=lp, alpha=alpha)
+    qe_wmt_mde_note(tests_o, adjusted_o, alpha)
     _predictions(r, board, lp=lp)
-
-
-def _mde_note(uploads, tests, adjusted, r, *, primary, n_resamples, seed, lp, alpha) -> None:
-    """The MDE at 80% power beside the grid's pairs not significant: Williams from the grid,
-    PERM-BOTH from its permuted differences (:func:`dashboard.data.qe_wmt.perm_both_mde`, run
-    only when a shown pair is not significant)."""
-    mdes = None
-    if tests.test == "perm-both" and adjusted.ge(alpha).to_numpy().any():
-        with components.input_errors():
-            mdes = data.perm_both_mde(uploads, primary, n_resamples, seed, lp, tests.measure,
-                                      alpha)
-    qe_wmt_mde_note(tests, adjusted, r.predictions, r.gold, alpha, perm_both_mdes=mdes)
 
 
 def _all_pairs(res, primary: str) -> None:

@@ -288,7 +288,9 @@ def bootstrap_correlations(
 class QEPairTestsResult(StatisticPvalue):
     """Result of :func:`qe_pair_tests`: ``statistic`` (row minus column correlation),
     ``pvalue`` ("row correlates better", filled where row is ahead), ``order`` best first,
-    ``test`` (``'williams'`` or ``'perm-both'``), ``measure``, ``n_resamples`` (PERM-BOTH)."""
+    ``test`` (``'williams'`` or ``'perm-both'``), ``measure``, ``n_resamples`` (PERM-BOTH),
+    ``mde``: with ``mde_alpha``, each tested pair's minimum detectable difference at 80% power
+    from the test just run (NaN for untested cells; ``None`` without ``mde_alpha``)."""
 
     statistic: pd.DataFrame
     pvalue: pd.DataFrame
@@ -296,6 +298,7 @@ class QEPairTestsResult(StatisticPvalue):
     test: str
     measure: str
     n_resamples: int | None
+    mde: pd.DataFrame | None = None
 
 
 def qe_pair_tests(
@@ -305,11 +308,17 @@ def qe_pair_tests(
     measure: str = "spearman",
     n_resamples: int = 1000,
     rng=None,
+    mde_alpha: float | None = None,
 ) -> QEPairTestsResult:
     """Test every pair of QE systems of one language pair: Williams (one-sided) for
     ``measure='pearson'``, PERM-BOTH (one-sided, :func:`stats.metaeval.perm_both.core.perm_both`) for
     ``'spearman'`` and ``'kendall'``. Signed correlations: a system with negative correlation
     is worse, not flipped.
+
+    With ``mde_alpha``, the result's ``mde`` holds each tested pair's minimum detectable
+    difference at 80% power and that alpha, from the tests just run: Williams by
+    :func:`stats.power.williams_grid_power`, PERM-BOTH by
+    :func:`stats.power.perm_both_grid_mde` from the spread of its own permuted differences.
 
     Raises
     ------
@@ -326,6 +335,11 @@ def qe_pair_tests(
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DegenerateInputWarning)
             res = williams_all_pairs(predictions.astype(float), g, sign_align=False)
+        mde = None
+        if mde_alpha is not None:
+            from stats.power.williams import williams_grid_power
+
+            mde = williams_grid_power(res, alpha=mde_alpha, power=0.8)
         order = tuple(res.pvalue.index)
         r = predictions.astype(float).corrwith(pd.Series(g, index=predictions.index))
         stat = pd.DataFrame(
@@ -341,6 +355,7 @@ def qe_pair_tests(
             test="williams",
             measure=measure,
             n_resamples=None,
+            mde=mde,
         )
     from stats.metaeval.perm_both.core import perm_both
 
@@ -350,7 +365,13 @@ def qe_pair_tests(
         correlation=measure,
         n_resamples=n_resamples,
         rng=rng,
+        return_draws=mde_alpha is not None,
     )
+    mde = None
+    if mde_alpha is not None:
+        from stats.power.perm_both import perm_both_grid_mde
+
+        mde = perm_both_grid_mde(pb, alpha=mde_alpha, power=0.8)
     return QEPairTestsResult(
         statistic=pb.statistic,
         pvalue=pb.pvalue,
@@ -358,6 +379,7 @@ def qe_pair_tests(
         test="perm-both",
         measure=measure,
         n_resamples=n_resamples,
+        mde=mde,
     )
 
 

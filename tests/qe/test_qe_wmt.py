@@ -280,6 +280,34 @@ def test_pearson_grid_is_williams_and_kendall_grid_is_perm_both():
     pd.testing.assert_frame_equal(k.pvalue, direct.pvalue)
 
 
+def test_pair_tests_mde_comes_from_the_tests_just_run():
+    # independent: the same PERM-BOTH run with its draws kept and the Williams grid, each
+    # given to its own MDE function (stats.power)
+    from stats.power import williams_grid_power
+    from stats.power.perm_both import perm_both_grid_mde
+
+    d = generate()
+    lp = compare_qe_systems(_subs(d), _gold(d), tests=False, n_resamples=5).language_pairs["zh-en"]
+    plain = qe_pair_tests(lp.predictions, lp.gold, measure="kendall", n_resamples=50, rng=2)
+    k = qe_pair_tests(
+        lp.predictions, lp.gold, measure="kendall", n_resamples=50, rng=2, mde_alpha=0.1
+    )
+    assert plain.mde is None
+    pd.testing.assert_frame_equal(k.pvalue, plain.pvalue)  # keeping the draws changes nothing
+    direct = perm_both(
+        {s: lp.predictions[s].to_numpy()[None, :] for s in lp.predictions},
+        lp.gold.to_numpy()[None, :],
+        correlation="kendall",
+        n_resamples=50,
+        rng=2,
+        return_draws=True,
+    )
+    pd.testing.assert_frame_equal(k.mde, perm_both_grid_mde(direct, alpha=0.1))
+    w = qe_pair_tests(lp.predictions, lp.gold, measure="pearson", mde_alpha=0.1)
+    grid = williams_all_pairs(lp.predictions, lp.gold.to_numpy(), sign_align=False)
+    pd.testing.assert_frame_equal(w.mde, williams_grid_power(grid, alpha=0.1))
+
+
 def test_missing_predictions_and_unknown_lp():
     d = generate()
     text = d["submissions"]["alpha"].replace("en-de\tALPHA-xl\t12\t", "en-de\tALPHA-xl\t999\t")
