@@ -5,7 +5,6 @@ workflow left out of each block (:class:`stats.analyses.metrics.BlockSelection`)
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from fnmatch import fnmatchcase
 
@@ -101,35 +100,34 @@ def source_based(frame: pd.DataFrame) -> list:
 #: up to this many files, one "read as" caption each; more (a zip of a WMT year's published
 #: files: 33 for WMT23) get one summary line and the per-file captions in an expander
 READ_AS_LINES = 3
-#: a line of :attr:`stats.readers.system_level.SystemScores.read_as`: "NAME: read as KIND, N LPs..."
-_READ_AS = re.compile(r"^(?P<name>.*): read as (?P<kind>.+?), \d+ LPs?(?:, .*)?$")
 
 
-def read_as_summary(read_as: str, frame: pd.DataFrame) -> str | None:
-    """One line for all the files of ``read_as`` (one line per file, as
-    :func:`stats.readers.system_level.read_system_scores` says them): how many files, read as
-    what (with counts per kind), and the language pairs and metrics they hold together
-    (``frame``). None when a line is not in that form (each file's line is shown instead)."""
-    found = [_READ_AS.match(line) for line in read_as.splitlines()]
-    if not found or not all(found):
+def read_as_summary(scores) -> str | None:
+    """One line for all the files of ``scores`` (a
+    :class:`stats.readers.system_level.SystemScores`): how many files, read as what (with
+    counts per kind, :attr:`~stats.readers.system_level.SystemScores.formats`), and the
+    language pairs and metrics they hold together. None when the formats are not known for
+    every file (each file's line is shown instead)."""
+    if not scores.formats or len(scores.formats) != len(scores.files):
         return None
-    kinds = Counter(m["kind"] for m in found if m is not None)
+    frame = scores.frame
+    kinds = Counter(scores.formats)
     n_lp = frame["lp"].nunique()
     n_metrics = frame.loc[frame["metric"] != "HUMAN", "metric"].nunique()
     human = (frame["metric"] == "HUMAN").any()
     return (
-        f"Read {len(found)} files: "
+        f"Read {len(scores.formats)} files: "
         + "; ".join(f"{n} as {kind}" for kind, n in kinds.most_common())
         + f". Together {n_lp} LP{'s' if n_lp != 1 else ''}, {n_metrics} "
         f"metric{'s' if n_metrics != 1 else ''}{', human scores' if human else ''}."
     )
 
 
-def read_as_captions(read_as: str, frame: pd.DataFrame) -> None:
-    """What each file was read as: a caption per file for a few files; for more, one summary
-    line (:func:`read_as_summary`) with every file's caption in an expander below it."""
-    lines = read_as.splitlines()
-    summary = read_as_summary(read_as, frame) if len(lines) > READ_AS_LINES else None
+def read_as_captions(scores) -> None:
+    """What each file of ``scores`` was read as: a caption per file for a few files; for more,
+    one summary line (:func:`read_as_summary`) with every file's caption in an expander."""
+    lines = scores.read_as.splitlines()
+    summary = read_as_summary(scores) if len(lines) > READ_AS_LINES else None
     if summary is None:
         for line in lines:
             st.caption(components.escape_markdown(line))

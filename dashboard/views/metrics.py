@@ -81,7 +81,7 @@ if meta_eval.is_segment_level(uploads) and not metrics.is_published(uploads):
 with components.input_errors():
     # parse first: a bad file stops here with st.error; then say what each file was read as
     scores = metrics.load_system_scores(uploads)
-    metrics_choice.read_as_captions(scores.read_as, scores.frame)
+    metrics_choice.read_as_captions(scores)
 
 with components.controls_expander("Controls"):
     c_lp, c_base, c_alt = st.columns([2, 2, 2])

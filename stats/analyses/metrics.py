@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 
 import pandas as pd
@@ -160,7 +160,7 @@ def _reference_free(data: SystemScores, names: Sequence[str]) -> SystemScores:
         return data
     frame = data.frame
     frame = frame.assign(refset=frame["refset"].where(~frame["metric"].isin(list(names)), ""))
-    return SystemScores(frame=frame, files=data.files, read_as=data.read_as)
+    return replace(data, frame=frame)
 
 
 def _rows(data: SystemScores, lp: str, testset: str) -> pd.DataFrame:

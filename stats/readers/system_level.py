@@ -369,11 +369,15 @@ class SystemScores:
     read_as : str
         What each file was read as, one line per file (``NAME: read as WMT system-level
         scores (REFSET), 6 fields, 2 LPs, 14 metrics``).
+    formats : tuple of str
+        What each file of ``files`` was read as, without its counts (``WMT system-level
+        scores (METRIC LP TESTSET REFSET SYSTEM SCORE, 6 fields)``); empty when not known.
     """
 
     frame: pd.DataFrame
     files: tuple
     read_as: str = ""
+    formats: tuple = ()
 
     @property
     def scores(self) -> pd.DataFrame:
@@ -601,6 +605,7 @@ def read_system_scores(
     parts = []
     labels = []
     read_as: list[str] = []
+    formats: list[str] = []
     wide: list[str] = []
     # each file decoded and its format told once; duplicates checked once, over all files
     # directories and archives contribute their system-level files only
@@ -626,12 +631,15 @@ def read_system_scores(
             part = _wmt_system_level(data, text, fmt, label)
         parts.append(part)
         labels.append(label)
-        read_as.append(_read_as_line(label, fmt, part))
+        formats.append(_FORMAT_NAMES.get(fmt, fmt))
+        read_as.append(_read_as_line(label, formats[-1], part))
     frame = pd.concat(parts, ignore_index=True)
     if "refset" in frame:
         frame["refset"] = frame["refset"].fillna("")
     _check_duplicates(frame, wide=wide)
-    return SystemScores(frame=frame, files=tuple(labels), read_as="\n".join(read_as))
+    return SystemScores(
+        frame=frame, files=tuple(labels), read_as="\n".join(read_as), formats=tuple(formats)
+    )
 
 
 #: what each detected format is called in ``read_as``
@@ -644,11 +652,11 @@ _FORMAT_NAMES = {
 }
 
 
-def _read_as_line(label: str, fmt: str, part: pd.DataFrame) -> str:
+def _read_as_line(label: str, kind: str, part: pd.DataFrame) -> str:
     """``NAME: read as KIND, N LPs, M metrics`` for one file."""
     n_lp = part["lp"].nunique()
     metrics = part.loc[part["metric"] != HUMAN, "metric"].nunique()
-    out = f"{label}: read as {_FORMAT_NAMES.get(fmt, fmt)}, {n_lp} LP{'s' if n_lp != 1 else ''}"
+    out = f"{label}: read as {kind}, {n_lp} LP{'s' if n_lp != 1 else ''}"
     if metrics:
         out += f", {metrics} metric{'s' if metrics != 1 else ''}"
     if (part["metric"] == HUMAN).any():

@@ -89,16 +89,19 @@ def test_exclusion_changes_the_systems(at):
     assert len(at.get("plotly_chart")) == 5
 
 
-def test_read_as_summary_needs_every_line_in_form():
+def test_read_as_summary_needs_every_files_format():
     import pandas as pd  # noqa: PLC0415
 
     from dashboard.sections.metrics_choice import read_as_summary  # noqa: PLC0415
+    from stats.readers.system_level import SystemScores  # noqa: PLC0415
 
     frame = pd.DataFrame({"lp": ["de-en", "de-en"], "metric": ["BLEU", "HUMAN"]})
-    one = "a.tsv: read as a wide table (system, human, one column per metric), 1 LP, 1 metric"
-    assert read_as_summary(f"{one}\n{one}", frame) == (
+    kind = "a wide table (system, human, one column per metric)"
+    scores = SystemScores(frame=frame, files=("a.tsv", "b.tsv"), formats=(kind, kind))
+    assert read_as_summary(scores) == (
         "Read 2 files: 2 as a wide table (system, human, one column per metric). "
         "Together 1 LP, 1 metric, human scores."
     )
-    # a line in another form: no summary (the page shows each file's line instead)
-    assert read_as_summary(f"{one}\nb.tsv: something else", frame) is None
+    # a file whose format is not known: no summary (the page shows each file's line instead)
+    unknown = SystemScores(frame=frame, files=("a.tsv", "b.tsv"), formats=(kind,))
+    assert read_as_summary(unknown) is None
