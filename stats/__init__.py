@@ -20,14 +20,15 @@ fast):
 - every public name of the file-to-result workflows of :mod:`stats.analyses`
   (``stats.metrics_report``, ``stats.load_qe``, ...);
 - the errors and budgets: :class:`StatsInputError`, :class:`DegenerateInputWarning`,
-  :func:`check_budget`, :func:`limited_budget`.
+  :func:`check_budget`, :func:`limited_budget`, :func:`time_bounded` and
+  :class:`OverTimeBound`.
 
 The readers stay in :mod:`stats.readers` (``stats.readers.read_wmt_scores``). A function named
 like its module (``systems_table``, ``perm_both``) is ``stats.<name>``; ``stats.mt.systems_table``
 and ``stats.metaeval.perm_both`` are the module and the subpackage.
 """
 
-from stats._core.budget import check_budget, limited_budget
+from stats._core.budget import OverTimeBound, check_budget, limited_budget, time_bounded
 from stats._core.errors import DegenerateInputWarning, StatsInputError
 from stats._core.lazy import lazy_exports as _lazy_exports
 
@@ -58,8 +59,10 @@ __all__ = [
     "DegenerateInputWarning",
     "StatsInputError",
     # work and memory budgets
+    "OverTimeBound",
     "check_budget",
     "limited_budget",
+    "time_bounded",
     # the statistics and the workflows, by subpackage
     *_LAZY,
 ]

@@ -14,12 +14,15 @@ import gc
 import importlib
 import os
 import sys
+import time
 import warnings
 
+from stats._core.budget import time_bounded
 from stats._core.errors import StatsInputError
 from stats._core.escape import one_line, terminal
 
 from ._common import flag_names, manners, program_name, share_manners, version_text
+from ._progress import bars
 
 #: subcommand modules, in the order ``--help`` lists them
 SUBCOMMANDS = (
@@ -96,14 +99,25 @@ def _run(argv: list[str]) -> int:
             os.environ.setdefault(var, "1")
     parser = build_parser()
     args = parser.parse_args(argv)
+    started = time.monotonic()
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             with manners(args, parser) as finish:
-                text = finish(args.func(args))
+                # no operation count refuses work here: memory before the run, --max-seconds
+                # against the estimate, and the user (progress on stderr, Ctrl-C) while it runs
+                with time_bounded(max_seconds=args.max_seconds), bars(quiet=args.quiet):
+                    text = finish(args.func(args))
     except StatsInputError as exc:
         print(f"error: {one_line(exc)}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(
+            f"interrupted: {args.command} stopped by Ctrl-C after "
+            f"{time.monotonic() - started:.1f} s; nothing was written",
+            file=sys.stderr,
+        )
+        return 130
     for message in dict.fromkeys(str(w.message) for w in caught):  # each message once
         print(f"warning: {one_line(flag_names(message), 2000)}", file=sys.stderr)
     if text:

@@ -124,6 +124,7 @@ def share_manners(parser: argparse.ArgumentParser) -> None:
     its ``--format`` (the help lists it), and ``-`` (standard input) mentioned in the help of
     its file options."""
     for sub in dict.fromkeys(_subparsers(parser)):  # aliases share a parser
+        add_run_options(sub)
         for action in sub._actions:
             if "--format" in action.option_strings and action.choices is not None:
                 # a subcommand that writes a format itself keeps writing it
@@ -132,6 +133,26 @@ def share_manners(parser: argparse.ArgumentParser) -> None:
                 action.choices = [*action.choices, *extra]
             elif action.option_strings and action.metavar in FILE_METAVARS and action.help:
                 action.help += " ('-': standard input)"
+
+
+def add_run_options(sub: argparse.ArgumentParser) -> None:
+    """``--max-seconds`` and ``--quiet``, which every subcommand takes: no fixed operation count
+    refuses a run; a run longer than a few seconds shows its progress and the time left on
+    stderr (when stderr is a terminal), Ctrl-C stops it with one line."""
+    run = sub.add_argument_group("long runs")
+    run.add_argument(
+        "--max-seconds",
+        type=float,
+        metavar="S",
+        help="refuse, before it starts, a run whose estimated time is over S seconds "
+        "(default: no bound; the run shows its progress and Ctrl-C stops it)",
+    )
+    run.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress bar on stderr (none is drawn when stderr is not a terminal either)",
+    )
 
 
 def _file_dests(parser: argparse.ArgumentParser, command: str | None) -> list[str]:
@@ -183,6 +204,7 @@ ARGUMENT_FLAGS = {
     "input_format": "--input-format",
     "level": "--level",
     "lp": "--lp",
+    "max_seconds": "--max-seconds",
     "metric": "--score-metric",
     "n_resamples": "--resamples",
     "perm_test": "--perm-test",
