@@ -1,11 +1,15 @@
-"""The view a page shows, shareable: display names (aliases) edited in the page, and the page
-settings in the URL query string, so a colleague with the same files opens the same view.
+"""All the state a shared link carries: every page's settings that change a number, and the
+display names (aliases), in the URL query string, so a colleague who opens the link and
+uploads the same files sees the same numbers (``?tokenize=char&resamples=1000&seed=7``).
 
-A page declares its settings once as ``{query parameter: Setting(widget key, ...)}`` and calls
-:func:`load_url` before its widgets and :func:`write_url` after them. Settings whose options
-come from the data (language pair, baseline, selected metrics) wait until a run offers the
-URL's value among the options (e.g. after the colleague's upload): the widget helpers of
-:mod:`dashboard.components` take it from :func:`pending` then; until then the URL keeps it.
+Each page's settings are declared here once (:data:`PAGES`: ``{page: {query parameter:
+Setting(widget key, ...)}}``); the page calls :func:`load_url` before its widgets and
+:func:`write_url` after them. Fixed choices and free values with a ``valid`` check are set at
+once; settings whose options come from the data (language pair, baseline, excluded systems)
+or whose widget alone knows its range wait until the widget is drawn with the URL's value
+among its options (e.g. after the colleague's upload): :func:`dashboard.components.persistent`
+takes it from :func:`pending` then (:func:`acceptable` checks it against the widget's options
+or range); until then the URL keeps it.
 """
 
 from __future__ import annotations
@@ -14,11 +18,13 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-import pandas as pd
 import streamlit as st
 
-from dashboard import state
+from dashboard import state, tables
 from dashboard.aliases import clean_aliases
+from stats.human.accuracy import ALPHAS
+from stats.mt._sacrebleu_table import OPTIONS as SACREBLEU_OPTIONS
+from stats.mt.randomized import TESTS
 
 _PENDING_KEY = "_url_pending"
 
@@ -40,11 +46,6 @@ class Setting:
 
 #: The aliases setting every page can share: a JSON object {name: alias}.
 ALIASES = Setting(key=state.ALIASES_KEY, parse=lambda text: clean_aliases(json.loads(text)))
-
-
-def current_aliases() -> dict[str, str]:
-    """The session's display names ``{name: alias}``."""
-    return dict(st.session_state.get(state.ALIASES_KEY) or {})
 
 
 def _encode(value) -> str | list[str]:
@@ -115,39 +116,190 @@ def write_url(settings: Mapping[str, Setting]) -> None:
             st.query_params[param] = encoded
 
 
-def alias_editor(names: Sequence[str], *, key: str, label: str = "Display names") -> None:
-    """A small editable table of ``names`` and their aliases, shown while the toggle ``label``
-    (widget key ``f"{key}_open"``) is on; the edits are kept for the session
-    (:func:`current_aliases`) and shown by every figure, table and export; aliases of names
-    not listed here are kept as they are."""
-    names = [str(n) for n in names]
-    aliases = current_aliases()
-    start = [aliases.get(n, "") for n in names]
-    # a fresh table whenever the names or their aliases change (another upload, an alias from
-    # a URL or from this table): its edits always apply to the aliases it shows
-    editor_key = f"{key}_{abs(hash((tuple(names), tuple(start))))}"
-    if not st.toggle(
-        label,
-        key=f"{key}_open",
-        help="Rename metrics or systems in every "
-        "figure, table and export of this session (and in the page's URL).",
-    ):
-        return
-    with st.container():
-        st.caption("Type a display name beside a name; clear it to use the name again.")
-        edited = st.data_editor(
-            pd.DataFrame({"name": names, "alias": start}),
-            key=editor_key,
-            hide_index=True,
-            disabled=["name"],
-            column_config={"alias": st.column_config.TextColumn("display name")},
-            width="stretch",
-        )
-    new = dict(aliases)
-    for name, before, after in zip(names, start, edited["alias"], strict=True):
-        after = "" if after is None or pd.isna(after) else str(after).strip()
-        if after != before:
-            new.pop(name, None)
-            new.update(clean_aliases({name: after}))
-    if new != aliases:  # the figures below this editor are drawn with the new names
-        st.session_state[state.ALIASES_KEY] = new
+def acceptable(value, options: Sequence | None = None, *, low=None, high=None) -> bool:
+    """Whether a URL value fits a widget: among its ``options`` (every value of a list), or
+    a number within ``[low, high]``, or (no options, no range) any value."""
+    if options is not None:
+        allowed = list(options)
+        return all(v in allowed for v in value) if isinstance(value, list) else value in allowed
+    if low is not None or high is not None:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return False
+        return (low is None or value >= low) and (high is None or value <= high)
+    return True
+
+
+def take(key: str, options: Sequence | None = None, *, low=None, high=None) -> object | None:
+    """The URL's value for widget ``key`` when :func:`acceptable` for the widget (taken once,
+    as :func:`pending`), else ``None``."""
+    waiting = st.session_state.get(_PENDING_KEY) or {}
+    if key not in waiting or not acceptable(waiting[key], options, low=low, high=high):
+        return None
+    return waiting.pop(key)
+
+
+def current_aliases() -> dict[str, str]:
+    """The session's display names ``{name: alias}``."""
+    return dict(st.session_state.get(state.ALIASES_KEY) or {})
+
+
+def parse_bool(text: str) -> bool:
+    """``True``/``False`` (as :func:`write_url` writes a checkbox), else ValueError."""
+    low = text.strip().lower()
+    if low not in ("true", "false"):
+        raise ValueError(text)
+    return low == "true"
+
+
+# ---------------------------------------------------------------------------------------------
+# ---- Every page's settings ----
+# ---------------------------------------------------------------------------------------------
+
+#: Resamples offered on the MT systems page.
+MT_RESAMPLES = (200, 1000, 2000, 5000, 10000)
+#: The range of :func:`dashboard.components.seed_input`.
+SEED = {"parse": int, "valid": lambda v: 0 <= v < 2**32}
+ALPHA = {"parse": float, "options": ALPHAS}
+BOOL = {"parse": parse_bool, "valid": lambda v: isinstance(v, bool)}
+#: radio labels of :func:`dashboard.components.alternative_input`
+ALTERNATIVE = {"options": ["one-sided", "two-sided"]}
+#: labels of :func:`dashboard.components.correction_input`
+CORRECTION = {"options": list(tables.CORRECTION_LABELS)}
+
+
+#: each sacreBLEU option's widget key on the MT systems page (kept as they were: shared URLs and
+#: tests name them); BLEU's smoothing value is the CLI's only (sacreBLEU's defaults per method
+#: apply there)
+SACREBLEU_KEYS = {
+    ("bleu", "tokenize"): "mt_opt_tokenize",
+    ("bleu", "lowercase"): "mt_opt_lowercase",
+    ("bleu", "smooth_method"): "mt_opt_smooth",
+    ("chrf", "char_order"): "mt_opt_cc",
+    ("chrf", "word_order"): "mt_opt_cw",
+    ("chrf", "beta"): "mt_opt_beta",
+    ("chrf", "whitespace"): "mt_opt_cws",
+    ("chrf", "lowercase"): "mt_opt_clc",
+    ("chrf", "eps_smoothing"): "mt_opt_ceps",
+    ("ter", "case_sensitive"): "mt_opt_tcase",
+    ("ter", "normalized"): "mt_opt_tnorm",
+    ("ter", "no_punct"): "mt_opt_tpunct",
+    ("ter", "asian_support"): "mt_opt_tasian",
+}
+
+
+def _sacrebleu_settings() -> dict[str, Setting]:
+    """The MT systems page's sacreBLEU options (:mod:`dashboard.sections.mt_options`), one
+    parameter each under sacreBLEU's names: ``tokenize``, ``lowercase``, ``chrf_word_order``...
+    (checked by the widget, which knows each option's choices and range)."""
+    out = {}
+    for option in SACREBLEU_OPTIONS:
+        key = SACREBLEU_KEYS.get((option.metric, option.name))
+        if key is None:
+            continue
+        param = option.name if option.metric == "bleu" else f"{option.metric}_{option.name}"
+        if isinstance(option.default, bool):
+            out[param] = Setting(key=key, **BOOL)
+        elif option.choices or option.name == "tokenize":
+            out[param] = Setting(key=key)
+        else:
+            out[param] = Setting(key=key, parse=int)
+    return out
+
+
+METRICS = {
+    "lp": Setting(key="metrics_lp"),
+    "alpha": Setting(key="metrics_alpha", **ALPHA),
+    "test": Setting(key="metrics_alternative", **ALTERNATIVE),
+    "correction": Setting(key="metrics_correction", **CORRECTION),
+    "baseline": Setting(key="metrics_baseline"),
+    "metrics": Setting(key="metrics_scatter", many=True),
+    "kind": Setting(key="metrics_kind", options=list(tables.CORRELATION_KINDS)),
+    "exclude": Setting(key="metrics_exclude", many=True),
+    "reference_free": Setting(key="metrics_reference_free", many=True),
+    "refset": Setting(key="metrics_refset"),
+    "mad_outliers": Setting(key="metrics_outliers", **BOOL),
+    "no_humans": Setting(key="metrics_no_humans", **BOOL),
+    # segment level
+    "seg_lp": Setting(key="meta_lp"),
+    "gold": Setting(key="meta_gold"),
+    "level": Setting(key="meta_level"),
+    "grouping": Setting(key="meta_grouping"),
+    "correlation": Setting(key="meta_correlation"),
+    "ties": Setting(key="meta_ties"),
+    "epsilon": Setting(key="meta_epsilon", parse=float),
+    "threshold": Setting(key="meta_threshold", parse=float),
+    "ci_resamples": Setting(key="meta_resamples", parse=int),
+    "ci_seed": Setting(key="meta_seed", **SEED),
+    "perm_resamples": Setting(key="meta_perm_resamples", parse=int),
+    "perm_seed": Setting(key="meta_perm_seed", **SEED),
+    "perm_correction": Setting(key="meta_correction", **CORRECTION),
+    "aliases": ALIASES,
+}
+
+QE = {
+    "alpha": Setting(key="qe_alpha", **ALPHA),
+    "test": Setting(key="qe_alternative", **ALTERNATIVE),
+    "systems": Setting(key="qe_hist_systems", many=True),
+    "a": Setting(key="qe_scatter_a"),
+    "b": Setting(key="qe_scatter_b"),
+    "allow_constant": Setting(key="qe_allow_constant", **BOOL),
+    "lp": Setting(key="qe_wmt_lp"),
+    "resamples": Setting(key="qe_wmt_resamples", parse=int),
+    "seed": Setting(key="qe_wmt_seed", **SEED),
+    "correction": Setting(key="qe_wmt_correction", **CORRECTION),
+    "aliases": ALIASES,
+}
+
+MT_SYSTEMS = {
+    "metric": Setting(key="mt_metric", options=list(tables.TEXT_METRICS)),
+    "score_metric": Setting(key="mt_score_metric"),
+    "tests": Setting(key="mt_tests", many=True, options=list(TESTS)),
+    "resamples": Setting(key="mt_resamples", parse=int, options=MT_RESAMPLES),
+    "seed": Setting(key="mt_seed", **SEED),
+    "test": Setting(key="mt_alternative", **ALTERNATIVE),
+    "alpha": Setting(key="mt_alpha", **ALPHA),
+    "x": Setting(key="mt_pair_x"),
+    "y": Setting(key="mt_pair_y"),
+    "exclude": Setting(key="mt_exclude", many=True),
+    "baseline": Setting(key="mt_table_baseline"),
+    "table_test": Setting(key="mt_table_test"),
+    "lower_is_better": Setting(key="mt_lower", **BOOL),
+    **_sacrebleu_settings(),
+    "aliases": ALIASES,
+}
+
+HUMAN = {
+    "metrics": Setting(key="human_metrics", many=True),
+    "tests": Setting(key="human_tests", many=True, options=list(TESTS)),
+    "alpha": Setting(key="human_alpha", **ALPHA),
+    "resamples": Setting(key="human_resamples", parse=int, valid=lambda v: 100 <= v <= 100_000),
+    "seed": Setting(key="human_seed", **SEED),
+    "exclude": Setting(key="human_exclude", many=True),
+    "outliers": Setting(key="human_outliers", **BOOL),
+    "lp": Setting(key="human_lp"),
+    "rank_test": Setting(key="human_rank_test"),
+    "rank_correction": Setting(key="human_rank_correction", **CORRECTION),
+    "aliases": ALIASES,
+}
+
+LEADERBOARD = {
+    "task_set": Setting(key="board_task_set"),
+    "input_format": Setting(key="board_input_format"),
+    "gold": Setting(key="board_gold"),
+    "resamples": Setting(key="board_resamples", parse=int, valid=lambda v: 100 <= v <= 10_000),
+    "alpha": Setting(key="board_alpha", **ALPHA),
+    "seed": Setting(key="board_seed", **SEED),
+    "lp": Setting(key="board_lps", many=True),
+    "refs": Setting(key="board_refs", many=True),
+    "primary": Setting(key="board_primary"),
+    "include_human": Setting(key="board_include_human", **BOOL),
+}
+
+#: page -> its settings (the Power page keeps its own, on its page)
+PAGES = {
+    "metrics": METRICS,
+    "qe": QE,
+    "mt_systems": MT_SYSTEMS,
+    "human": HUMAN,
+    "leaderboard": LEADERBOARD,
+}

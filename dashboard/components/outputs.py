@@ -18,7 +18,7 @@ from dashboard.components.uploads import escape_markdown
 from dashboard.figures import apply_presentation, shortened_names
 from dashboard.page_run import current_report
 from dashboard.transport import browser_figure
-from dashboard.view_state import current_aliases
+from dashboard.url_state import current_aliases
 
 _PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
 

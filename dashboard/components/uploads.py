@@ -4,7 +4,7 @@ outputs pair, warnings and input errors shown as one escaped line."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import streamlit as st
 
@@ -187,15 +187,26 @@ def show_warnings(messages, *, prefix: str | None = None) -> None:
             record_note(f"warning_{text}", "warning", text)  # the report states it, unescaped
 
 
+def name_controls(message: str, controls: Mapping[str, str] | None) -> str:
+    """``message`` with each library phrase of ``controls`` (``{"input_format=long": ...}``)
+    replaced by what the page calls it (the control and the option to choose), longest first."""
+    for phrase in sorted(controls or {}, key=len, reverse=True):
+        message = message.replace(phrase, controls[phrase])
+    return message
+
+
 @contextlib.contextmanager
-def input_errors() -> Iterator[None]:
-    """Turn a :class:`stats.StatsInputError` into ``st.error`` + ``st.stop()``.
+def input_errors(controls: Mapping[str, str] | None = None) -> Iterator[None]:
+    """Turn a :class:`stats.StatsInputError` into ``st.error`` + ``st.stop()``; ``controls``
+    maps the library's argument phrases to the page's controls (:func:`name_controls`), so
+    the message names what to change on the page, not a Python argument.
 
     Only input errors are caught: any other exception is a bug and must stay visible to tests.
     """
     try:
         yield
     except StatsInputError as exc:
-        st.error(escape_markdown(one_line(exc)), icon=":material/error:")
-        record_note(f"error_{exc}", "error", str(exc))  # the report states it too
+        text = name_controls(one_line(exc), controls)
+        st.error(escape_markdown(text), icon=":material/error:")
+        record_note(f"error_{exc}", "error", text)  # the report states it too
         st.stop()

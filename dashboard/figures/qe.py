@@ -22,7 +22,7 @@ from dashboard.figures.style import (
     category_colours,
     escape_html,
     format_number,
-    short_labels,
+    short_label_map,
     wrap_text,
 )
 
@@ -61,6 +61,7 @@ def qe_rank_change(
     colour_k = 0
     colours = category_colours(len(table), lines=True)
     labels = []
+    shorts = short_label_map(table.index)  # one label per system, none alike
     for system, row in table.iterrows():
         ranks = np.array([row[f"rank_{m}"] for m in measures], dtype=float)
         finite = ranks[np.isfinite(ranks)]
@@ -70,7 +71,7 @@ def qe_rank_change(
             colour_k += 1
         else:
             colour = "#9A9A9A"
-        text = _rank_labels(short_labels([system])[0], ranks)
+        text = _rank_labels(shorts[str(system)], ranks)
         labels += text
         fig.add_trace(
             go.Scatter(
@@ -331,6 +332,7 @@ def qe_distributions(
     ncols = cols or min(len(panels), 3)
     nrows = math.ceil(len(panels) / ncols)
     titles = []
+    shorts = short_label_map([name for name, _ in panels], 30)
     for name, values in panels:
         finite = values[np.isfinite(values)]
         sd = f"SD = {format_number(float(np.std(finite, ddof=1)) if finite.size > 1 else math.nan)}"
@@ -340,9 +342,9 @@ def qe_distributions(
             titles.append("<b>gold labels</b>" + small.format(sd))
         elif mae and name in mae:
             numbers = f"MAE = {format_number(mae[name], 4)}, {sd}"
-            titles.append(f"<b>{short_labels([name], 30)[0]}</b>" + small.format(numbers))
+            titles.append(f"<b>{shorts[name]}</b>" + small.format(numbers))
         else:
-            titles.append(f"<b>{short_labels([name], 30)[0]}</b>" + small.format(sd))
+            titles.append(f"<b>{shorts[name]}</b>" + small.format(sd))
     # one set of bin edges for every continuous panel (same width, same positions)
     continuous = [v[np.isfinite(v)] for _, v in panels if not _is_discrete(v[np.isfinite(v)])]
     pooled = np.concatenate(continuous) if continuous else np.array([])

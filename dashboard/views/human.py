@@ -11,7 +11,7 @@ from functools import partial
 
 import streamlit as st
 
-from dashboard import components, figures, page_run, page_settings, state, tables, view_state
+from dashboard import components, figures, page_run, state, tables, url_state, view_state
 from dashboard.components.power_note import human_mde_note
 from dashboard.data import human, mt_systems, samples
 from dashboard.sections import human_gold as human_gold_view
@@ -23,7 +23,7 @@ from stats.readers.wmt import lp_from_name
 SOURCES = ("System outputs (text)", "Segment scores")
 REUSE = "Files of the MT systems page"
 
-view_state.load_url("human", page_settings.HUMAN)
+url_state.load_url("human", url_state.HUMAN)
 
 st.title("Tests vs humans")
 st.caption(
@@ -215,7 +215,7 @@ if outputs_sample and not judgements_sample and len(sample_systems & set(gold.sy
     )
     human_gold_view.show_rankings(judgements, kinds, alpha, excluded)
     human_gold_view.show_gold(gold, list(gold.systems), alpha, wmt=wmt)
-    view_state.write_url(page_settings.HUMAN)
+    url_state.write_url(url_state.HUMAN)
     st.stop()
 
 if not metrics or not tests:
@@ -418,4 +418,4 @@ if not wmt:
         st.markdown("**Excluded** (cannot be standardised):")
         st.dataframe(gold.excluded, key="human_excluded", hide_index=True)
 
-view_state.write_url(page_settings.HUMAN)
+url_state.write_url(url_state.HUMAN)

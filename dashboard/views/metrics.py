@@ -14,7 +14,7 @@ import math
 import numpy as np
 import streamlit as st
 
-from dashboard import components, export, figures, tables, view_state
+from dashboard import components, export, figures, tables, url_state, view_state
 from dashboard.components.power_note import NOTE_POWER, williams_mde_note
 from dashboard.data import meta_eval, metrics, samples
 from dashboard.sections import metrics_choice, metrics_segment
@@ -26,19 +26,11 @@ MAX_CELL_VALUES = 30
 #: CI); beyond, tick labels are unreadable and it is one mosaic heatmap
 #: (:func:`dashboard.figures.significance_mosaic`), which redraws far faster on an alpha change.
 MAX_OVERVIEW_DETAIL = 30
-#: The settings a shared URL carries (?lp=de-en&alpha=0.01&metrics=BLEU&metrics=TER&...).
-URL_SETTINGS = {
-    "lp": view_state.Setting(key="metrics_lp"),
-    "alpha": view_state.Setting(key="metrics_alpha", parse=float, options=components.ALPHAS),
-    "test": view_state.Setting(key="metrics_alternative", options=list(components.ALTERNATIVES)),
-    "baseline": view_state.Setting(key="metrics_baseline"),
-    "metrics": view_state.Setting(key="metrics_scatter", many=True),
-    "kind": view_state.Setting(key="metrics_kind", options=list(tables.CORRELATION_KINDS)),
-    "aliases": view_state.ALIASES,
-}
+#: The settings a shared URL carries (?lp=de-en&alpha=0.01&metrics=BLEU&metrics=TER&...)
+URL_SETTINGS = url_state.METRICS
 
 presentation = components.presentation_mode()
-view_state.load_url("metrics", URL_SETTINGS)
+url_state.load_url("metrics", URL_SETTINGS)
 
 st.title("Metrics vs humans")
 st.caption(
@@ -429,7 +421,7 @@ def significance_section() -> None:
             + components.escape_markdown(tables.correction_note(grids[lp]))
         )
         st.info(figures.WINS_NOT_A_RANKING, icon=":material/info:")
-    view_state.write_url(URL_SETTINGS)  # alpha reruns this fragment only
+    url_state.write_url(URL_SETTINGS)  # alpha reruns this fragment only
 
 
 significance_section()
