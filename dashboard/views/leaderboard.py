@@ -190,18 +190,17 @@ over_bound = None
 # bounded by memory before a run and by time while it runs (progress, Stop, the queue): no
 # operation count refuses a WMT-size task set; clusters estimated to take longer than the
 # page's bound are offered as the command that computes them
-with components.input_errors(leaderboard.CONTROLS), time_bounded(
-    max_seconds=leaderboard.PAGE_MAX_SECONDS
-):
+with components.input_errors(leaderboard.CONTROLS), time_bounded():
     point = settings(significance=False)  # correlations and averages: seconds
     draw(point, chart_slot, provisional=True)
     try:
-        result = page_run.run_long(
-            settings,
-            text=f"Clusters: PERM-BOTH, {n_resamples:,} resamples per task … (the chart above "
-            "is the point ranking; its clusters follow)",
-            key="board_ranking",
-        )
+        with time_bounded(max_seconds=leaderboard.PAGE_MAX_SECONDS):
+            result = page_run.run_long(
+                settings,
+                text=f"Clusters: PERM-BOTH, {n_resamples:,} resamples per task … (the chart "
+                "above is the point ranking; its clusters follow)",
+                key="board_ranking",
+            )
     except OverTimeBound as exc:
         over_bound, result = exc, point
 if over_bound is None:

@@ -75,7 +75,9 @@ def test_clusters_over_the_page_bound_offer_the_command(app_test, monkeypatch):
     table = frame_with(at, "average")  # the point ranking stays on the page
     assert table["cluster"].isna().all() or len(table)
     # the settings went back into the URL
-    assert at.query_params["resamples"] == ["300"] and at.query_params["lp"] == ["en-de"]
+    from tests.dashboard.test_app_view_settings import param
+
+    assert param(at, "resamples") == ["300"] and param(at, "lp") == ["en-de"]
 
 
 def test_leaderboard_input_format_message_names_the_page_control(app_test):
