@@ -21,7 +21,7 @@ def controls(frame: pd.DataFrame) -> tuple:
     returns the choice for :func:`dashboard.data.metrics.analysis`. The reference controls
     appear only for files that name references (REFSET)."""
     if "refset" in frame:
-        c_ref, c_free, c_excl, c_out = st.columns([2, 2, 3, 2])
+        c_ref, c_free, c_excl, c_out = st.columns([2, 2, 3, 3])  # room for the longest label
         options = tables.metric_options(frame)
         free = components.remembered_multiselect(
             "Reference-free metrics",
@@ -32,7 +32,7 @@ def controls(frame: pd.DataFrame) -> tuple:
             "Preselected: the metrics whose every REFSET is 'src'.",
         )
     else:
-        (c_excl, c_out), c_ref, free = st.columns([5, 2]), None, []
+        (c_excl, c_out), c_ref, free = st.columns([5, 3]), None, []
     refsets = tables.refset_options(frame, free)
     refset = None
     if refsets:
