@@ -34,6 +34,18 @@ st.caption(
     "standard (Graham, Mathur & Baldwin, WMT 2014)."
 )
 
+#: the outputs' note beside the sample judgements, and beside uploaded ones (real human scores
+#: are never shown under a "sample" banner: the synthetic outputs are named as not theirs)
+OUTPUTS_NOTE = (
+    "Sample reference and systems: sample_data/mt/reference.txt and sample_data/mt/hyp/*.txt "
+    "(8 synthetic systems)."
+)
+UNMATCHED_NOTE = (
+    "No {what} uploaded: the metric tests below use the bundled synthetic systems, which are "
+    "not the systems your human scores rate (the human ranking does not need them). Upload the "
+    "judged systems' {what} here to compare metrics with your human scores."
+)
+
 # ---- inputs ----
 col_h, col_s = st.columns(2)
 with col_h:
@@ -72,8 +84,9 @@ with col_s:
             ),
             keys=("human_ref_upload", "human_hyp_upload"),
             sample=samples.mt_sample_text(),
-            sample_note="Sample reference and systems: sample_data/mt/reference.txt and "
-            "sample_data/mt/hyp/*.txt (8 synthetic systems).",
+            sample_note=OUTPUTS_NOTE
+            if judgements_sample
+            else UNMATCHED_NOTE.format(what="reference and system outputs"),
         )
     else:
         scores, outputs_sample = components.file_input(
@@ -81,7 +94,9 @@ with col_s:
             "or WMT metrics task .seg.score files (several, .gz, .zip)",
             key="human_scores_upload",
             sample=samples.mt_sample_scores(),
-            sample_note="Sample scores: sample_data/mt/segment_scores.tsv (chrF, SimCOMET).",
+            sample_note="Sample scores: sample_data/mt/segment_scores.tsv (chrF, SimCOMET)."
+            if judgements_sample
+            else UNMATCHED_NOTE.format(what="segment scores"),
         )
 
 with components.input_errors():
