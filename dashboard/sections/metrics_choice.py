@@ -167,8 +167,8 @@ def left_out_summary(result, analysis) -> None:
     groups = left_out.summarise(result.warnings + analysis.warnings, result.problems)
     other = [g for g in groups if g.reason == left_out.OTHER]
     groups = [g for g in groups if g.reason != left_out.OTHER]
-    if other:  # warnings about the results (not what was left out): one box
-        lines = [m for items in other[0].lines.values() for m in items]
+    if other:  # warnings about the results (not what was left out): one box, repeats folded
+        lines = left_out.fold_repeats(m for items in other[0].lines.values() for m in items)
         st.warning(
             "\n".join(f"- {components.escape_markdown(m)}" for m in lines),
             icon=":material/warning:",

@@ -99,3 +99,23 @@ def test_report_lists_outliers_json_and_the_systems_left_out(app_test):
     assert any("outliers.json" in t and "es-en: online-A" in t for t in left), left
     html = report.report_html(at.session_state[state.REPORT_KEY], record)
     assert "Left out, and why" in html and "online-A" in html
+
+
+def test_a_warning_repeated_per_block_is_one_line_with_its_count():
+    # WMT20: two references per language pair gave each published outlier's warning twice
+    from dashboard.sections.left_out import fold_repeats
+
+    msgs = [
+        "language pair 'cs-en', test set 'newstest2020', reference 'A': outliers as published "
+        "left out: zlabs-nlp.1149",
+        "language pair 'cs-en', test set 'newstest2020', reference 'B': outliers as published "
+        "left out: zlabs-nlp.1149",
+        "language pair 'de-en', test set 'newstest2020': outliers as published left out: none",
+        "something else",
+    ]
+    assert fold_repeats(msgs) == [
+        "outliers as published left out: zlabs-nlp.1149 (×2: cs-en / newstest2020 / A, "
+        "cs-en / newstest2020 / B)",
+        "de-en / newstest2020: outliers as published left out: none",
+        "something else",
+    ]
