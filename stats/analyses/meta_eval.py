@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -16,6 +16,7 @@ from stats._core.errors import StatsInputError
 from stats.metaeval.meta_eval import (
     KENDALL_LIKE_THRESHOLD,
     MetaCorrelationResult,
+    kendall_like_counts,
     mean_system_scores,
     meta_correlation,
     pairwise_accuracy,
@@ -58,6 +59,10 @@ class LanguagePairMetaEvaluation:
         Best first (NaN last; ties by name, as MTME).
     results : dict
         Metric -> :class:`~stats.metaeval.meta_eval.MetaCorrelationResult`.
+    pair_counts : dict
+        ``kendall-like`` at segment level: metric -> (concordant, discordant) pairs
+        (:func:`~stats.metaeval.meta_eval.kendall_like_counts`; their sum is the pair count
+        the WMT17-20 findings print); empty otherwise.
     """
 
     lp: str
@@ -66,6 +71,7 @@ class LanguagePairMetaEvaluation:
     n_items: int
     metrics: tuple
     results: dict
+    pair_counts: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -182,6 +188,13 @@ confidence_level
                 confidence_level=confidence_level,
                 rng=rng,
             )
+        counts = {}
+        if correlation == "kendall-like" and level == "seg":
+            counts = {
+                m: kendall_like_counts(table.metrics[m], table.gold, grouping=grouping,
+                                       threshold=threshold)
+                for m in table.metric_names
+            }  # fmt: skip
         per_lp.append(
             LanguagePairMetaEvaluation(
                 lp=table.lp,
@@ -190,6 +203,7 @@ confidence_level
                 n_items=table.n_items,
                 metrics=_ranked({m: r.statistic for m, r in results.items()}),
                 results=results,
+                pair_counts=counts,
             )
         )
     across = None

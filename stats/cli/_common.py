@@ -179,7 +179,9 @@ def read_stdin(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Non
 ARGUMENT_FLAGS = {
     "allow_constant": "--allow-constant",
     "epsilon": "--epsilon",
+    "exclude_systems": "--exclude-systems",
     "gold": "--gold",
+    "include_human": "--include-human",
     "input_format": "--input-format",
     "level": "--level",
     "lp": "--lp",
