@@ -343,17 +343,17 @@ def read_mqm(
         return source_error_ratings(raw["system"], category, raw["severity"], label=label,
                                     lp=pair, n_fields=len(header))
     notes = []
+    zero = _unmatched(raw["severity"].to_numpy(), raw["category"].to_numpy(), rule)
+    if zero.any():
+        counts = raw["severity"][zero].value_counts(sort=False)
+        listed = ", ".join(f"{s!r} ({n:,} rows)" for s, n in counts.items())
+        notes.append(f"severities without a weight scored 0, as score_mqm does: {listed}")
     distinct = category[category.str.lower() != "no-error"].unique()
     if len(distinct) == 1:
         notes.append(
             f"every error row of {label} has category {distinct[0]!r}: its scores weigh that "
             "one category only"
         )
-    zero = _unmatched(raw["severity"].to_numpy(), raw["category"].to_numpy(), rule)
-    if zero.any():
-        counts = raw["severity"][zero].value_counts(sort=False)
-        listed = ", ".join(f"{s!r} ({n:,} rows)" for s, n in counts.items())
-        notes.append(f"severities without a weight scored 0, as score_mqm does: {listed}")
     has_domain = "domain" in header
     errors = pd.DataFrame(
         {
