@@ -59,20 +59,23 @@ def evaluation(
     threshold: float | None = None,
     n_resamples: int = 0,
     seed: int | None = None,
+    include_human: bool = False,
 ) -> tuple[MetaEvaluation, tuple[str, ...]]:
     """Every metric of every language pair correlated with the gold scores ``gold``
     (:func:`stats.analyses.meta_eval.meta_evaluate`), and the distinct warnings it gave (e.g. a
     language pair where no group has a correlation).
 
     Cached on (file content, settings): switching pages or the language pair on screen does not
-    recompute. ``threshold`` is ``kendall-like``'s (None: the stats default).
+    recompute. ``threshold`` is ``kendall-like``'s (None: the stats default);
+    ``include_human`` keeps human translations as systems
+    (:meth:`stats.readers.MetaEvalData.with_systems`).
     """
     from stats.analyses.meta_eval import meta_evaluate  # noqa: PLC0415
 
     extra = {} if threshold is None else {"threshold": threshold}
     return _recording_warnings(
         meta_evaluate,
-        load(uploads),
+        load(uploads).with_systems(include_human=include_human),
         gold=gold,
         level=level,
         correlation=correlation,
@@ -106,9 +109,10 @@ def _perm_both(
     from stats.analyses.meta_significance import perm_both_analysis  # noqa: PLC0415
 
     extra = {} if threshold is None else {"threshold": threshold}
+    include_human = settings.pop("include_human", False)
     return _recording_warnings(
         perm_both_analysis,
-        load(uploads),
+        load(uploads).with_systems(include_human=include_human),
         n_resamples=n_resamples,
         rng=seed,
         progress=_progress,
@@ -153,12 +157,13 @@ def perm_both_grids(
 
 @st.cache_data(show_spinner="Soft pairwise accuracy…", max_entries=32)
 def soft_pairwise(
-    uploads: Uploads, *, gold: str, n_resamples: int, seed: int
+    uploads: Uploads, *, gold: str, n_resamples: int, seed: int, include_human: bool = False
 ) -> tuple[SoftPairwiseAnalysis, tuple[str, ...]]:
     """Soft pairwise accuracy of every metric per language pair and averaged over them
     (:func:`stats.analyses.meta_significance.soft_pairwise_analysis`), and its warnings."""
     from stats.analyses.meta_significance import soft_pairwise_analysis  # noqa: PLC0415
 
     return _recording_warnings(
-        soft_pairwise_analysis, load(uploads), gold=gold, n_resamples=n_resamples, rng=seed
-    )
+        soft_pairwise_analysis, load(uploads).with_systems(include_human=include_human),
+        gold=gold, n_resamples=n_resamples, rng=seed,
+    )  # fmt: skip

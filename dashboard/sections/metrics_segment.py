@@ -64,7 +64,7 @@ def _controls(uploads: Uploads) -> dict:
     golds = list(data.gold_names())
     c_gold, c_level, c_group = st.columns(3)
     c_corr, c_ties, c_eps = st.columns(3)
-    c_res, c_seed, _ = st.columns(3)
+    c_res, c_seed, c_human = st.columns(3)
     with c_gold:
         if len(golds) > 1:
             gold = components.remembered(
@@ -174,6 +174,17 @@ def _controls(uploads: Uploads) -> dict:
         )
     with c_seed:
         settings["seed"] = components.seed_input("meta_seed")
+    with c_human:
+        settings["include_human"] = bool(
+            components.persistent(
+                st.checkbox,
+                "Human translations as systems",
+                key="meta_include_human",
+                help="Keep human translations with human scores (other than the references) "
+                "as systems (meta-eval --include-human); default: left out, as "
+                "mt-metrics-eval.",
+            )
+        )
     if level == "sys" and meta_eval.system_scores_from_files(uploads, gold):
         settings["n_resamples"] = 0
         st.caption(
@@ -366,8 +377,9 @@ def render(uploads: Uploads) -> None:
     st.subheader("System-level pairwise accuracy across language pairs")
     with components.input_errors():
         accuracy, accuracy_problems = meta_eval.evaluation(
-            uploads, gold=gold, level="sys", correlation="pairwise-accuracy"
-        )
+            uploads, gold=gold, level="sys", correlation="pairwise-accuracy",
+            include_human=settings["include_human"],
+        )  # fmt: skip
     components.show_warnings(accuracy_problems)
     pairwise = tables.pairwise_accuracy_table(accuracy)
     left, right = components.two_columns([2, 3])
@@ -396,7 +408,8 @@ def render(uploads: Uploads) -> None:
 
     # ---- soft pairwise accuracy ----
     if not meta_eval.system_scores_from_files(uploads, gold):
-        _soft_pairwise_section(uploads, gold=gold, n_resamples=n_permutations, seed=test_seed)
+        _soft_pairwise_section(uploads, gold=gold, n_resamples=n_permutations, seed=test_seed,
+                               include_human=settings["include_human"])
 
 
 def _perm_both_grids(uploads: Uploads, tests: dict | None) -> tuple[dict, tuple]:
@@ -466,12 +479,14 @@ def _perm_both_section(grids: dict, lp: str, *, label: str, variant: str, seed: 
         st.caption(f"Every language pair: {note}")
 
 
-def _soft_pairwise_section(uploads: Uploads, *, gold: str, n_resamples: int, seed: int) -> None:
+def _soft_pairwise_section(
+    uploads: Uploads, *, gold: str, n_resamples: int, seed: int, include_human: bool = False
+) -> None:
     """Soft pairwise accuracy per language pair and averaged over them."""
     st.subheader("Soft pairwise accuracy across language pairs")
     with components.input_errors():
         soft, problems = meta_eval.soft_pairwise(
-            uploads, gold=gold, n_resamples=n_resamples, seed=seed
+            uploads, gold=gold, n_resamples=n_resamples, seed=seed, include_human=include_human
         )
     components.show_warnings(problems)
     table = tables.soft_pairwise_table(soft)
