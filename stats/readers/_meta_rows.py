@@ -52,6 +52,9 @@ class _Pair:
     #: ``*.domain.score`` files: ``{"gold"|"metrics": {name: _Scores}}``, each _Scores'
     #: values ``{system: {domain: score}}``
     domain_level: dict = field(default_factory=lambda: {"gold": {}, "metrics": {}})
+    #: the organisers' relative-ranking pairs (``DArr-seglevel.csv``), one frame per file:
+    #: ``testset, segment, better, worse, diff`` (NaN without a DIFF column), ``line``
+    rr: list = field(default_factory=list)
 
 
 class _Chunks(list):

@@ -17,6 +17,7 @@ from stats._core.errors import StatsInputError
 
 from ._common import name_list
 from ._meta_rows import _LEVELS, _Scores
+from ._meta_rr import RR_GOLD
 
 __all__ = ["MetaEvalData", "MetaEvalTable", "is_human_system", "parse_metric_name"]
 
@@ -207,6 +208,8 @@ class MetaEvalData:
         for key in lps:
             for level in _LEVELS:
                 names.update(dict.fromkeys(self.pairs[key].gold[level]))
+            if self.pairs[key].rr:
+                names[RR_GOLD] = None
         return tuple(names)
 
     def choose_gold(self, gold: str | None = None) -> str:
@@ -295,6 +298,11 @@ class MetaEvalData:
                 )
             seg_gold = None
         main_gold, main_metrics = (sys_gold, sys_metrics) if use_sys else (seg_gold, seg_metrics)
+        if main_gold is None and name == RR_GOLD:
+            raise StatsInputError(
+                f"gold {RR_GOLD}: relative-ranking pairs give WMT's Kendall tau-like only "
+                "(correlation kendall-like at level seg)"
+            )
         if main_gold is None:
             raise StatsInputError(
                 f"language pair {lp!r}: no segment-level human scores of type {name!r}"

@@ -41,6 +41,7 @@ from ._common import (
 from ._meta_da import da_layout, read_da_gold
 from ._meta_mtme import _archive_members, _directory_members, _is_archive, _read_mtme
 from ._meta_rows import _LEVELS, LONG_COLUMNS, MISSING, _Pair, finish_items
+from ._meta_rr import is_rr_header, read_rr_pairs
 from ._meta_table import MetaEvalData, MetaEvalTable, is_human_system, parse_metric_name
 from ._meta_text import _read_long, _read_wide, _read_wmt_seg
 from .system_level import _as_source
@@ -139,6 +140,12 @@ def read_meta_eval(
             continue
         text = decode(data, label)
         first = next((ln for ln in iter_splitlines(text) if ln.strip()), "")
+        if is_rr_header(first.split()) and input_format is None:
+            before = {lp: _counts(p) for lp, p in pairs.items()}
+            kind = read_rr_pairs(data, text, label, pairs)
+            read_as.append(_read_as_line(label, kind, pairs, before))
+            files.append(label)
+            continue
         layout = da_layout(first.split())
         if layout is not None and input_format is None:
             deferred.append((len(read_as), data, text, label, layout))

@@ -169,3 +169,46 @@ def test_z_scores_correlate_as_pearson_on_the_same_items(tmp_path, capsys):
     keys = sorted(z)
     want = np.corrcoef([z[k] for k in keys], [m[k] for k in keys])[0, 1]  # numpy, all cells
     assert value == pytest.approx(want, abs=1e-12)
+
+
+def darr_file(da_path, out, *, with_diff=True, threshold=25.0):
+    """The organisers' DArr-seglevel.csv from a DA file, as DA2RR/seglevel-ken-rr.py writes it
+    (header LP DATA SID BETTER WORSE; every pair with its |raw difference|), or, without the
+    difference, the pairs already kept (as earlier years published them)."""
+    scores: dict = {}
+    for line in da_path.read_text().splitlines()[1:]:
+        c = line.split()
+        if c[0].startswith("Human"):
+            continue
+        scores.setdefault(c[1], {}).setdefault(c[0], float(c[2]))
+    rows = ["LP DATA SID BETTER WORSE"]
+    for sid, by_system in scores.items():
+        for s1 in by_system:
+            for s2 in by_system:
+                if s1 > s2:
+                    r1, r2 = by_system[s1], by_system[s2]
+                    better, worse = (s1, s2) if r1 > r2 else (s2, s1)
+                    if with_diff:
+                        rows.append(f"{LP} {TESTSET} {sid} {better} {worse} {abs(r1 - r2)}")
+                    elif abs(r1 - r2) >= threshold:
+                        rows.append(f"{LP} {TESTSET} {sid} {better} {worse}")
+    out.write_text("\n".join(rows) + "\n")
+    return out
+
+
+@pytest.mark.parametrize("with_diff", [True, False])
+def test_published_relative_ranking_pairs_give_the_same_tau(tmp_path, capsys, with_diff):
+    da, chrf, bleu = write_files(tmp_path, 5)
+    darr = darr_file(da, tmp_path / "DArr-seglevel.csv", with_diff=with_diff)
+    code, out, err = run(capsys, "--data", chrf, bleu, darr, "--gold", "da-rr", "--level", "seg",
+                         "--correlation", "kendall-like")
+    assert code == 0, err
+    assert "read as WMT relative-ranking pairs" in err
+    (block,) = json.loads(out)["language_pairs"]
+    for name, path in (("chrF-newstest2020", chrf), ("BLEU-newstest2020", bleu)):
+        tau, n_pairs = organisers_tau(da, path)
+        assert block["correlation"][name] == pytest.approx(tau, abs=1e-12)
+        assert block["pairs"][name] == n_pairs
+    code, _, err = run(capsys, "--data", chrf, darr, "--gold", "da-rr", "--level", "seg",
+                       "--correlation", "pearson")
+    assert code == 2 and "kendall-like" in err and err.count("\n") == 1
