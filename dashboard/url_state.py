@@ -233,6 +233,8 @@ METRICS = {
     "perm_resamples": Setting(key="meta_perm_resamples", parse=int),
     "perm_seed": Setting(key="meta_perm_seed", **SEED),
     "perm_correction": Setting(key="meta_correction", **CORRECTION),
+    "include_human": Setting(key="meta_include_human", **BOOL),
+    "domain": Setting(key="meta_domain"),
     "aliases": ALIASES,
 }
 

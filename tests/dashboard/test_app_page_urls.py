@@ -177,7 +177,8 @@ def test_every_number_changing_setting_is_declared_in_one_module():
         "mt_opt_tokenize", "mt_opt_lowercase", "mt_opt_cw", "mt_opt_tnorm",  # metric options
         "mt_tests", "mt_resamples", "mt_seed", "mt_alpha", "mt_exclude", "mt_table_baseline",
         "metrics_correction", "metrics_exclude", "metrics_lp", "metrics_baseline",
-        "meta_correction", "meta_perm_resamples", "meta_perm_seed",
+        "meta_correction", "meta_perm_resamples", "meta_perm_seed", "meta_domain",
+        "meta_include_human",
         "qe_wmt_lp", "qe_wmt_correction", "human_exclude", "human_lp",
         "board_resamples", "board_seed", "board_alpha", "board_lps", "board_task_set",
     ):  # fmt: skip
