@@ -346,6 +346,22 @@ def significance_section() -> None:
             x_title="column: compared with",
             y_title="row: correlates better?",
         )
+    elif presentation:  # a projector or a PDF needs the names: one labelled grid per pair
+        overview = None
+        for k, (key, a) in enumerate(result.analyses.items()):
+            components.abbreviation_legend(
+                components.show_figure(
+                    figures.williams_grid(
+                        a.williams,
+                        alpha=alpha,
+                        significance=grids[key],
+                        order=order,
+                        title=f"{key}: {overview_title}",
+                    ),
+                    key=f"metrics_all_grids_{k}",
+                    filename=f"williams_grid_{key}",
+                )
+            )
     else:  # too many metrics for tick labels: one mosaic heatmap redraws fastest
         overview = figures.significance_mosaic(
             {key: figures.in_order(grids[key].pvalue_adjusted, order) for key in result.analyses},
@@ -355,11 +371,19 @@ def significance_section() -> None:
             panel_height=480 if presentation else 360,
             verb="correlates better with humans than",
         )
-    components.abbreviation_legend(
-        components.show_figure(
-            overview, key="metrics_all_grids", filename="williams_grids_all_lps"
+    if overview is not None:
+        components.abbreviation_legend(
+            components.show_figure(
+                overview, key="metrics_all_grids", filename="williams_grids_all_lps"
+            )
         )
-    )
+    if many > MAX_OVERVIEW_DETAIL and not presentation:  # the mosaic's panels name no metric
+        st.caption(
+            "Rows and columns of every panel, in this order (best first in "
+            f"{components.escape_markdown(str(lp))}): "
+            + ", ".join(f"{k + 1}. {components.escape_markdown(str(m))}" for k, m in enumerate(order))
+            + ". Presentation mode draws one labelled grid per language pair."
+        )
     if sparse := tables.sparse_grid_lps(result.analyses):
         st.caption(
             f"At most one Williams test in {components.escape_markdown(', '.join(sparse))}: "
