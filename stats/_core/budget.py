@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import math
+from collections.abc import Mapping
 
 from .errors import StatsInputError
 
@@ -89,6 +90,7 @@ def check_budget(
     max_work: float | None = None,
     max_memory: float | None = None,
     extra_resamples: int = 0,
+    resamples_of: Mapping[str, int] | None = None,
 ) -> None:
     """Refuse a computation larger than the budget, before anything is allocated.
 
@@ -111,6 +113,10 @@ def check_budget(
     extra_resamples : int
         Resamples the computation adds to ``n_resamples`` (approximate randomization's bootstrap
         for the interval): counted in the work, while messages name the ``n_resamples`` given.
+    resamples_of : mapping, optional
+        The arguments the caller was given whose product is ``n_resamples`` (e.g.
+        ``{"n_simulations": 1000, "n_resamples": 1000}`` for a power simulation): messages
+        name them, and the advice bounds their product and the last of them, the others kept.
     max_work, max_memory : float, optional
         Smaller limits than :data:`MAX_WORK` / :data:`MAX_MEMORY_BYTES`; :func:`limited_budget` sets
         them for a whole block (e.g. one dashboard session).
@@ -145,14 +151,16 @@ def check_budget(
         )
     per_resample = float(n_segments) * max(n_systems or 1, 1) + float(n_pairs) * pair_cost
     work = float(n_resamples + extra_resamples) * per_resample
-    given = f"n_resamples={n_resamples:,}" + (
+    names = dict(resamples_of or {"n_resamples": n_resamples})
+    given = " x ".join(f"{k}={v:,}" for k, v in names.items()) + (
         f" (+ {extra_resamples:,} for the interval)" if extra_resamples else ""
     )
+    product = " x ".join(names)
     if memory > memory_limit:
         raise StatsInputError(
             f"{what}: {given} with {n_segments:,} segments"
             f"{f', {n_systems:,} systems' if n_systems else ''} needs about {_size(memory)} of "
-            f"memory, over the budget of {_size(memory_limit)}; reduce n_resamples"
+            f"memory, over the budget of {_size(memory_limit)}; reduce {product}"
             f"{' or the number of systems' if n_systems and n_systems > 2 else ''}"
         )
     if work > work_limit:
@@ -161,9 +169,23 @@ def check_budget(
             f"{what}: {given} x {n_segments:,} segments"
             f"{f' x {n_systems:,} systems' if n_systems else ''}"
             f"{f' (+ {n_pairs:,} pairs)' if n_pairs else ''} is {work:.3g} operations, over the "
-            f"budget of {work_limit:.3g}; reduce n_resamples to at most {most:,}"
+            f"budget of {work_limit:.3g}; reduce {_at_most(names, most)}"
             f"{', or the number of systems or segments' if n_systems else ''}"
         )
+
+
+def _at_most(names: Mapping[str, int], most: int) -> str:
+    """``n_resamples to at most 5`` or, for a product of arguments, ``n_simulations x
+    n_resamples to at most 5,000 (n_resamples to at most 5 with n_simulations=1,000)``."""
+    if len(names) == 1:
+        return f"{next(iter(names))} to at most {most:,}"
+    *others, last = names
+    kept = math.prod(max(int(names[k]), 1) for k in others)
+    product = f"{' x '.join(names)} to at most {most:,}"
+    if most < kept:  # the last alone cannot bring it under: the product is the advice
+        return product
+    held = ", ".join(f"{k}={names[k]:,}" for k in others)
+    return f"{product} ({last} to at most {most // kept:,} with {held})"
 
 
 #: element operations one pair of systems of a human ranking costs besides its items (a test

@@ -26,7 +26,10 @@ This is the one code path every reader takes into an archive or a directory
 * a name given twice (two members of one archive that would be read as the same file) is
   refused, not resolved by taking one of them;
 * in a directory, only regular files are read: symbolic links (to files or directories),
-  devices and FIFOs are skipped, and each file's size is taken from ``lstat`` before it is read.
+  devices and FIFOs are skipped, and each file's size is taken from ``lstat`` before it is read;
+* in an archive, a hard link to a member read before (how GNU tar stores a file identical to an
+  earlier one) is read as that member's bytes; any other link, device or FIFO named as a score
+  file is refused, naming it (never followed, never skipped unsaid).
 """
 
 from __future__ import annotations
@@ -243,6 +246,12 @@ def _members_zip(data: bytes, label: str, want, budget: _Budget):
         seen: set[str] = set()
         for info in files:
             _twice(info.filename, seen, label)
+            if stat.S_ISLNK(info.external_attr >> 16) and want(info.filename):
+                raise StatsInputError(
+                    f"{label}: {info.filename} is a symbolic link, not a file; links in an "
+                    "archive are not followed: re-create the archive with the files themselves "
+                    "(zip without --symlinks)"
+                )
         chosen = {id(i) for i in files if want(i.filename)}
         declared = sum(i.file_size for i in files if id(i) in chosen)
         if declared > MAX_UNPACKED:
@@ -431,16 +440,43 @@ def _twice(name: str, seen: set, label: str) -> None:
     seen.add(key)
 
 
+def _refuse_link(member: tarfile.TarInfo, label: str) -> None:
+    """Refuse a tar member named as a score file that is not a file: a symbolic link, a hard
+    link to a member not read, a device or a FIFO (never followed: it could point anywhere)."""
+    if member.issym() or member.islnk():
+        kind = "a symbolic link" if member.issym() else "a hard link"
+        raise StatsInputError(
+            f"{label}: {member.name} is {kind} to {member.linkname}, not a file; links in an "
+            "archive are not followed: re-create the archive with the files themselves (GNU "
+            "tar --dereference --hard-dereference)"
+        )
+    raise StatsInputError(
+        f"{label}: {member.name} is not a regular file (a device or FIFO); remove it from the "
+        "archive"
+    )
+
+
 def _members_tar(data: bytes, label: str, want, budget: _Budget):
     raw = _GuardedReader(data, budget)
     names, out = [], []
     seen: set[str] = set()
+    read: dict[str, bytes] = {}  # the members read, by name (the targets of hard links)
     with tarfile.open(fileobj=raw, mode="r|") as tf:  # a stream: one pass, never a seek
         count = 0
         for member in tf:
             count += 1
             _check_count(count, label)
-            if not member.isfile():  # links, devices, FIFOs, folders: never read
+            if member.islnk() and want(member.name) and member.linkname in read:
+                # GNU tar stores a file identical to an earlier one as a hard link to it: the
+                # same bytes, read again from the earlier member
+                names.append(member.name)
+                _twice(member.name, seen, label)
+                budget.take(len(read[member.linkname]), f"{label}:{member.name}")
+                out.append((member.name, read[member.linkname]))
+                continue
+            if not member.isfile():  # folders: never read; a link or device: named
+                if not member.isdir() and want(member.name):
+                    _refuse_link(member, label)
                 continue
             names.append(member.name)
             _twice(member.name, seen, label)
@@ -450,6 +486,7 @@ def _members_tar(data: bytes, label: str, want, budget: _Budget):
             _check_declared(member.size, where)
             fh = tf.extractfile(member)
             out.append((member.name, _stream(fh, where, None, member.size) if fh else b""))
+            read[member.name] = out[-1][1]
     order = sorted(range(len(out)), key=lambda k: out[k][0])
     return sorted(names), [out[k] for k in order]
 

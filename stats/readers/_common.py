@@ -28,6 +28,7 @@ import pandas as pd
 
 from stats._core.budget import check_budget
 from stats._core.errors import StatsInputError
+from stats._core.numbers import MAX_NUMBER_CHARS, NUMBER, strict_float
 
 from . import _limits
 from ._archives import gunzip, read_regular_file, read_stream
@@ -138,6 +139,20 @@ def decoded(source: Source, name: str | None = None) -> Decoded:
     if isinstance(source, Decoded) and not name:
         return source
     return Decoded(*load_text(source, name))
+
+
+def check_header_once(head: Sequence[str], label: str, line: int = 1) -> None:
+    """Refuse a header that names a column twice (case and surrounding spaces ignored): which
+    of the two a reader took would be a silent choice. Every reader's header passes here."""
+    seen: set[str] = set()
+    for c in head:
+        key = str(c).strip().lower()
+        if key in seen:
+            raise StatsInputError(
+                f"{label}, line {line}: column {str(c).strip()!r} appears twice in the header; "
+                "rename or remove one of them"
+            )
+        seen.add(key)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -378,11 +393,7 @@ def read_table(
     extra = wrong_file_hint(head, rows, expected=hint) if hint else ""
     canon = {c.lower(): c for c in [*required, *optional]}
     columns = [canon.get(h.lower(), h) for h in head]
-    seen: set[str] = set()
-    for c in columns:
-        if c.lower() in seen:
-            raise StatsInputError(f"{label}, line 1: column {c!r} appears twice in the header")
-        seen.add(c.lower())
+    check_header_once(columns, label)
     if max_extra is not None:
         check_header_width(
             sum(c not in canon.values() for c in columns),
@@ -502,29 +513,8 @@ def iter_splitlines(text: str):
         yield match.group(1)
 
 
-#: the one spelling of a number in every input (what pandas' and pyarrow's parsers accept):
-#: ASCII digits, an optional sign, point and exponent; no ``_``, hex, or other digits
-NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
-#: longest number text read (more digits than any float holds; a 5,000-digit field is refused)
-MAX_NUMBER_CHARS = 400
-
-
-_NON_FINITE = frozenset({"nan", "inf", "infinity"})
-
-
-def strict_float(text) -> float:
-    """``float(text)`` by the one rule for numbers (:data:`NUMBER`, at most
-    :data:`MAX_NUMBER_CHARS` characters): a drop-in for ``float`` in readers that convert
-    value by value, so ``5_0``, ``0x1p3`` or ``١`` raise ``ValueError`` as ``abc`` does
-    (``float`` reads them as 50, 8.0 and 1). ``nan``, ``inf`` and numbers past float64
-    (``1e400``) read as ``float`` reads them: the caller's finiteness and range checks name
-    them."""
-    text = str(text).strip()
-    if len(text) > MAX_NUMBER_CHARS or not (
-        NUMBER.fullmatch(text) or text.lower().lstrip("+-") in _NON_FINITE
-    ):
-        raise ValueError(f"not a number: {text[:40]!r}")
-    return float(text)
+# the one spelling of a number in every input (ASCII digits, sign, point, exponent), shared
+# with the command line's options: stats._core.numbers
 
 
 def _not_a_number(raw, what: str) -> str:

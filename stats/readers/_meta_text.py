@@ -9,7 +9,13 @@ import numpy as np
 
 from stats._core.errors import StatsInputError
 
-from ._common import fast_frame, floats_by_rule, leading_lines, split_lines
+from ._common import (
+    check_header_once,
+    fast_frame,
+    floats_by_rule,
+    leading_lines,
+    split_lines,
+)
 from ._limits import MAX_ABS_VALUE
 from ._meta_rows import (
     GOLD_DEFAULT,
@@ -49,7 +55,8 @@ def _read_long(data: bytes, text: str, label: str, pairs: dict) -> None:
     first = [f.strip().lower() for f in rows[0][1]]
     has_header = "score" in first and "system" in first
     if has_header:
-        columns = [f.upper() for f in rows[0][1]]
+        check_header_once(rows[0][1], label, rows[0][0])
+        columns = [f.strip().upper() for f in rows[0][1]]
         want = list(LONG_COLUMNS) if "METRIC" in columns else list(LONG_COLUMNS[1:])
         missing = [c for c in want if c not in columns]
         if missing:
@@ -170,6 +177,7 @@ def _cell(out, cells, label, line_no, lp, item, system, name, gold, raw, column=
 
 def _read_wide(text: str, label: str, pairs: dict) -> None:
     head, rows, _ = split_lines(text, label, delimiter="csv")
+    check_header_once(head, label)
     low = [h.strip().lower() for h in head]
     for col in ("lp", "system", "segment"):
         if col not in low:

@@ -46,13 +46,16 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from stats._core.budget import MAX_SYSTEMS
 from stats._core.errors import StatsInputError
+from stats._core.numbers import number_error
 
 from ._archives import expand_sources
 from ._arrow import TextStream, categorical, map_categories, plain_breaks, read_typed, strings
 from ._common import (
     PARSE_MEMORY_FACTORS,
     Source,
+    check_header_once,
     check_parse_memory,
     factorize_strings,
     is_number,
@@ -327,6 +330,7 @@ def _parse_rows(lines, start: int, label: str, *, gold: bool):
     )
 
 
+_INTEGER = re.compile(r"[+-]?\d+", re.ASCII)
 #: a normalised integer segment number that fits in int64 (equal numbers, equal texts)
 _INT_ID = re.compile(r"-?\d{1,18}")
 
@@ -422,6 +426,8 @@ def _typed_rows(text: str, k: int, lines: list):
     not an integer, a score that is not a plain number), which :func:`_parse_rows` then reads
     line by line and names."""
     if any(not ln.strip() for ln in lines[:k]) or not plain_breaks(text):
+        return None
+    if "0x" in text or "0X" in text:  # pyarrow reads 0x10 as 16: the careful path keeps it
         return None
     import pyarrow as pa
 
@@ -598,7 +604,9 @@ def read_qe_submissions(sources, *, names=None) -> QESubmissions:
     headers: dict[str, dict] = {}
     files: list[str] = []
     skipped: list[tuple[str, str]] = []
-    for label, src in expand_sources(list(sources), names):
+    expanded = expand_sources(list(sources), names)
+    _check_teams(expanded)
+    for label, src in expanded:
         if is_submission_metadata(label):
             continue
         text, label = load_text_or_empty(src, label)
@@ -640,6 +648,24 @@ def read_qe_submissions(sources, *, names=None) -> QESubmissions:
     )
 
 
+def _check_teams(expanded) -> None:
+    """Refuse, from the names of the files alone (an archive's or a folder's listing, before
+    any file is parsed), more submissions than :data:`~stats._core.budget.MAX_SYSTEMS`: each
+    team folder (or team archive) holds at least one."""
+    origins = {
+        submission_origin(label) for label, _ in expanded if not is_submission_metadata(label)
+    }
+    teams = len(origins - {(None, False), (None, True)}) + bool(
+        origins & {(None, False), (None, True)}
+    )
+    if teams > MAX_SYSTEMS:
+        raise StatsInputError(
+            f"QE submissions: {teams:,} team folders (each at least one submission) is over the "
+            f"limit of {MAX_SYSTEMS:,} systems (counted from the file names, before any file is "
+            "read); compare fewer submissions"
+        )
+
+
 def _lp_from_name(label: str) -> str | None:
     base = re.split(r"[/\\:]", label.lower())[-1]
     m = _LP.search(base)
@@ -651,6 +677,7 @@ def _read_gold_table(text: str, label: str, lp: str | None) -> pd.DataFrame:
     numbered = [(i, ln) for i, ln in enumerate(_rows(text), start=1) if ln.strip()]
     lines = [ln for _, ln in numbered]
     head = [h.strip().lower() for h in lines[0].split("\t")]
+    check_header_once(head, label, numbered[0][0])
     col = next(c for c in ("z_mean", "mean", "score") if c in head)
     j = head.index(col)
     id_col = next((c for c in ("index", "segid", "sid", "segment_id", "id") if c in head), None)
@@ -741,12 +768,11 @@ def read_qe_exclude(source: Source, *, name: str | None = None) -> pd.DataFrame:
             parts = line.split()
         if len(parts) < 2:
             raise StatsInputError(f"{label}, line {i}: expected LP<TAB>SEGMENT_NUMBER")
-        if not re.fullmatch(r"\s*[+-]?\d+\s*", parts[1]):
-            if i == 1 or not rows and all(not p.strip().isdigit() for p in parts):
+        problem = number_error(parts[1], integer=True)  # the one rule (5_0, 0x10, 1e400...)
+        if problem is not None:
+            if i == 1 or not rows and all(not _INTEGER.fullmatch(p.strip()) for p in parts):
                 continue  # header
-            raise StatsInputError(
-                f"{label}, line {i}: segment number is not an integer: {parts[1].strip()!r}"
-            )
+            raise StatsInputError(f"{label}, line {i}: segment number {problem}")
         rows.append((parts[0].strip().lower(), _norm_sid(parts[1])))
     if not rows:
         raise StatsInputError(f"{label}: no (lp, segment) rows")
