@@ -410,6 +410,12 @@ def read_table(
     keep = [c for c in columns if extra_columns or c in canon.values()]
     has_head = names is None
     frame = fast_frame(data, columns, delimiter, dtype or {}, header=has_head)
+    if frame is None and dtype and "float64" in dtype.values():
+        # a value that is not a number (a file failing at its last line): the rows read by
+        # columns again, as strings, for the caller's number rule to name the line (a
+        # line-by-line pass over millions of rows only to find one bad number costs 10x more)
+        as_text = {c: "str" for c in dtype}
+        frame = fast_frame(data, columns, delimiter, as_text, header=has_head)
     if frame is not None:
         frame[LINE] = np.arange(1 + has_head, len(frame) + 1 + has_head, dtype=np.int64)
         return RawTable(frame=frame[[*keep, LINE]], name=label, delimiter=delimiter)

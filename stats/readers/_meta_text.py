@@ -74,7 +74,7 @@ def _read_long(data: bytes, text: str, label: str, pairs: dict) -> None:
                 f"for a human-score file, found {width}"
             )
         pos = list(range(width))
-    found = _long_rows_fast(data, delimiter, width, pos, has_header)
+    found = _long_rows_fast(data, delimiter, width, pos, has_header, label)
     if found is None:
         found = _long_rows_careful(text, label, pairs, has_header, width, pos)
     add_rows(pairs, label, found)
@@ -97,11 +97,14 @@ def _factorize(values) -> tuple[np.ndarray, list]:
     return codes, [str(u) for u in uniques.tolist()]
 
 
-def _long_rows_fast(data: bytes, delimiter: str, width: int, pos: list, has_header: bool):
+def _long_rows_fast(data: bytes, delimiter: str, width: int, pos: list, has_header: bool,
+                    label: str):
     """The rows of a long file read by columns (:func:`~._common.fast_frame`), scores by the
     one number rule (:func:`~._common.floats_by_rule`); None when anything is not plain (a
-    blank, comment or ragged line, an empty name, a score that is not a finite number within
-    the input bound, a missing metric score): the line-by-line reader then names it."""
+    blank, comment or ragged line, an empty name): the line-by-line reader then names it. A
+    score that is not a finite number within the input bound, or a missing metric score, is
+    named here, as the line-by-line reader names it (a file failing at its last line is not
+    read again line by line)."""
     columns = [f"c{i}" for i in range(width)]
     frame = fast_frame(data, columns, delimiter, dict.fromkeys(columns, "str"),
                        header=has_header)
@@ -117,16 +120,16 @@ def _long_rows_fast(data: bytes, delimiter: str, width: int, pos: list, has_head
     name, gold = _gold_flags(metric)
     low = np.char.lower(raw.astype(str))
     missing = np.isin(low, list(MISSING))
-    if (missing & ~gold).any():
-        return None
     score = floats_by_rule(raw)
-    bad = np.isnan(score) & ~missing
+    bad = (np.isnan(score) & ~missing) | (missing & ~gold)
     with np.errstate(invalid="ignore"):
         bad |= np.abs(score) > MAX_ABS_VALUE
-    if bad.any():
-        return None
-    score[missing] = np.nan
     start = 2 if has_header else 1
+    if bad.any():  # the first bad score named as the line-by-line reader names it
+        i = int(np.flatnonzero(bad)[0])
+        _score(raw[i], label, start + i, gold=bool(gold[i]), column="SCORE")
+        return None  # (it reads after all: the line-by-line reader decides)
+    score[missing] = np.nan
     return {"lp": lp, "name": name, "gold": gold, "system": system, "testset": testset,
             "segment": segment, "score": score,
             "line": np.arange(start, start + len(frame), dtype=np.int64)}

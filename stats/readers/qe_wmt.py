@@ -51,7 +51,15 @@ from stats._core.errors import StatsInputError
 from stats._core.numbers import number_error
 
 from ._archives import expand_sources
-from ._arrow import TextStream, categorical, map_categories, plain_breaks, read_typed, strings
+from ._arrow import (
+    TextStream,
+    categorical,
+    map_categories,
+    not_numbers,
+    plain_breaks,
+    read_typed,
+    strings,
+)
 from ._common import (
     PARSE_MEMORY_FACTORS,
     Source,
@@ -400,6 +408,7 @@ def _read_one_submission(text: str, label: str) -> tuple[pd.DataFrame, dict]:
     if typed is not None:  # a plain file, read by columns
         lp, method, sid, score, ids = typed
     else:  # read line by line: the first bad line is named
+        _raise_first_bad_row(text, k, label)  # found by columns when the file is plain
         check_parse_memory(len(text), label, PARSE_MEMORY_FACTORS["qe-lines"])
         rows = itertools.chain(lines[k:], rest)
         lp, method, sid, score, _, ids = _parse_rows(rows, k, label, gold=False)
@@ -416,6 +425,35 @@ def _read_one_submission(text: str, label: str) -> tuple[pd.DataFrame, dict]:
         "ensemble": header[2] if k == 3 else None,
     }
     return frame, meta
+
+
+def _raise_first_bad_row(text: str, k: int, label: str) -> None:
+    """A plain submission that :func:`_typed_rows` refused for a value (a score that is not a
+    number, or beyond the input bound; an empty segment number): its rows read by columns as
+    strings, the first such row found by the number rule, and that one line read by
+    :func:`_parse_rows`, which raises its error. Returns (the caller then reads every line)
+    when the file is not plain or no row is found, or that line reads after all."""
+    if not plain_breaks(text):
+        return
+    table = read_typed(TextStream(text), ["lp", "method", "sid", "score"],
+                       dict.fromkeys(["lp", "method", "sid", "score"], "str"), skip_rows=k,
+                       include=["sid", "score"], blank_lines=False)  # fmt: skip
+    if table is None or not table.num_rows:
+        return
+    import pyarrow.compute as pc
+
+    bad = not_numbers(table.column("score"), MAX_ABS_VALUE)
+    empty = pc.equal(pc.utf8_trim_whitespace(table.column("sid")), "")
+    bad |= np.asarray(empty.to_numpy(zero_copy_only=False), dtype=bool)
+    del table
+    if not bad.any():
+        return
+    r = int(np.flatnonzero(bad)[0])
+    start = 0
+    for _ in range(k + r):  # the offset of line k + r (every line a row from line k on)
+        start = text.index("\n", start) + 1
+    end = text.find("\n", start)
+    _parse_rows([text[start : None if end < 0 else end]], k + r, label, gold=False)
 
 
 def _typed_rows(text: str, k: int, lines: list):

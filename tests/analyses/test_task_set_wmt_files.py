@@ -144,11 +144,13 @@ def test_empty_gold_column_is_one_line_exit_2(tmp_path, capsys):
 # ---- 4. numbers that cannot be wrong -----------------------------------------------------------
 
 
-def test_weights_at_the_float_limit_are_normalised():
+def test_weights_at_the_bound_of_numbers_are_normalised():
     assert normalise_weights([1e308, 1e308], "w") == (0.5, 0.5)
-    ts = TaskSet.from_tasks([Task(lp="a-b", weight=1e308), Task(lp="c-d", weight=1e308)])
+    ts = TaskSet.from_tasks([Task(lp="a-b", weight=1e150), Task(lp="c-d", weight=1e150)])
     assert ts.weights == (0.5, 0.5)
     assert ts.restricted(["a-b"]).weights == (1.0,)
+    with pytest.raises(StatsInputError, match=r"weight must be a number >= 0 \(at most 1e150\)"):
+        Task(lp="a-b", weight=1e308)  # the bound of every number, files' and options'
 
 
 def test_constant_metric_has_undefined_pvalues_and_no_cluster(tmp_path, capsys):
