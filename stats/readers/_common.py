@@ -441,14 +441,16 @@ def read_table(
 #: peak memory of parsing a file, in multiples of its decoded text (the goal: parsed tables
 #: within 3x the file's size; benchmarks/parse_memory.py measures each reader)
 PARSE_MEMORY_FACTOR = 3
-#: the measured peaks over the goal (benchmarks/parse_memory.py, 20 MB files), checked before
-#: the path that has them: WMT22-23 DocLvl/SegLvl exports (4.7x), QE submissions (3.6x) and
-#: word-level tags (6.0x) read line by line (files that are not plain: blank or CRLF lines,
-#: quotes, a bad row); read by columns, every reader is within :data:`PARSE_MEMORY_FACTOR`
+#: the measured peaks over the goal (benchmarks/parse_memory.py, 13-20 MB files), checked
+#: before the path that has them: WMT22-23 DocLvl/SegLvl exports (4.7x), QE submissions (5.6x)
+#: and word-level tags (6.0x) read line by line (files that are not plain: blank or CRLF
+#: lines, quotes, ``0x``); word-level gold (26x: one OK/BAD of 3 characters becomes a row of
+#: five columns); read by columns, every other reader is within :data:`PARSE_MEMORY_FACTOR`
 PARSE_MEMORY_FACTORS = {
     "appraise-wmt22-lines": 5,
-    "qe-lines": 4,
+    "qe-lines": 6,
     "word-lines": 6,
+    "word-gold": 28,
 }
 
 
