@@ -10,9 +10,12 @@ Readers: long segment scores (``randomized --scores``), WMT QE sentence-level su
 WMT segment-level metric scores (``*.seg.score``), WMT22-23 Appraise DocLvl exports, long
 meta-evaluation text (``METRIC LP TESTSET SYSTEM SEGMENT SCORE``), human judgements (CSV).
 
+Also timed: a zip of ``--teams`` one-row team folders of QE submissions (9,000 by default,
+about 1 MB: more systems than the limit), refused from its listing before any file is parsed.
+
 Usage::
 
-    .venv/bin/python benchmarks/last_line.py [--rows 2000000] [--only qe,wmt]
+    .venv/bin/python benchmarks/last_line.py [--rows 2000000] [--only qe,wmt] [--teams 9000]
 """
 
 from __future__ import annotations
@@ -103,10 +106,42 @@ print(json.dumps({{"wall": time.perf_counter() - t, "cpu": time.process_time() -
 """
 
 
+TEAMS_PROBE = """
+import io, json, resource, sys, time, zipfile
+buf = io.BytesIO()
+with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+    for team in range(int(sys.argv[1])):
+        zf.writestr(f"subs/team{team}/predictions.txt", "en-de\\tM\\t0\\t0.5\\n")
+data = buf.getvalue()
+from stats.readers.qe_wmt import read_qe_submissions
+t, c = time.perf_counter(), time.process_time()
+try:
+    read_qe_submissions([("subs.zip", data)])
+    error = None
+except Exception as exc:
+    error = f"{type(exc).__name__}: {exc}"
+print(json.dumps({"wall": time.perf_counter() - t, "cpu": time.process_time() - c,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "mb": len(data) / 2**20, "error": error}))
+"""
+
+
+def teams(n: int, env: dict) -> None:
+    out = subprocess.run([sys.executable, "-c", TEAMS_PROBE, str(n)], env=env,
+                         capture_output=True, text=True, cwd=ROOT)  # fmt: skip
+    if out.returncode:
+        print(f"team folders: failed\n{out.stderr[-1500:]}")
+        return
+    got = json.loads(out.stdout.splitlines()[-1])
+    print(f"{n:,} one-row team folders ({got['mb']:.1f} MB zip): wall {got['wall']:.1f} s, "
+          f"CPU {got['cpu']:.1f} s, peak {got['peak_mb']:.0f} MB; {str(got['error'])[:110]}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=2_000_000)
     ap.add_argument("--only", default="")
+    ap.add_argument("--teams", type=int, default=9000)
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {args.rows:,} rows")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -130,6 +165,8 @@ def main() -> None:
                 f"{'last line named' if named else 'ERROR: ' + str(got['error'])[:120]})"
             )
             path.unlink()
+    if not args.only or "teams" in args.only:
+        teams(args.teams, env)
 
 
 if __name__ == "__main__":

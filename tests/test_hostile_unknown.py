@@ -243,3 +243,22 @@ def test_outliers_from_standard_input(tmp_path, capsys, monkeypatch):
     code, out, err = _cli([*argv, "--outliers", "-"], capsys)
     assert code == 0, err
     assert json.loads(out)["language_pairs"][0]["outliers"] == ["online-A"]
+
+
+def test_exclusions_matching_nothing_are_named(tmp_path, capsys):
+    files = generate()
+    subs = []
+    for team, text in files["submissions"].items():
+        path = tmp_path / team / "predictions.txt"
+        path.parent.mkdir()
+        path.write_text(text)
+        subs.append(path)
+    gold = tmp_path / "gold.tsv"
+    gold.write_text(files["gold"])
+    excl = tmp_path / "excl.tsv"
+    excl.write_text(files["exclude"] + "en-de\t999\nxx-yy\t1\n")
+    code, _, err = _cli(["qe", "--data", *subs, "--gold", gold, "--exclude", excl,
+                         "--resamples", 20, "--format", "json"], capsys)  # fmt: skip
+    assert code == 0, err
+    assert "exclude index: 2 item(s) match no gold item and leave nothing out: en-de 999, " \
+        "xx-yy 1" in err
