@@ -180,3 +180,23 @@ def test_same_system_twice_is_named(capsys):
     argv = ["power", "--scores", SCORES, "--baseline", "Aurora", "--system", "Aurora"]
     err = _run([*argv, "--effect", "1"], capsys)
     assert "--baseline and --system name the same system 'Aurora'" in err
+
+
+def test_a_pooled_task_prints_its_correlation(tmp_path, capsys):
+    import json
+
+    from tests._wmt_published import long_text
+
+    data = tmp_path / "scores.tsv"
+    data.write_text(long_text(lps=("de-en", "en-de"), humans=False))
+    tasks = tmp_path / "ts.json"
+    tasks.write_text(json.dumps({"tasks": [
+        {"lp": ["de-en", "en-de"], "level": "sys", "correlation": "pairwise-accuracy"},
+        {"lp": "de-en", "level": "seg", "correlation": "acc23", "tie-calibration": True},
+    ]}))  # fmt: skip
+    code = main(["rank", "--data", str(data), "--task-set", str(tasks), "--resamples", "10",
+                 "--format", "tsv"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0
+    line = next(ln for ln in out.splitlines() if ln.startswith("correlation:"))
+    assert [c for c in line.split("\t")[1:] if c] == ["pairwise-accuracy", "acc23-tc"], line

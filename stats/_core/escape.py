@@ -176,8 +176,8 @@ def tsv_cell(value) -> str:
 
     Examples
     --------
-    >>> tsv_cell("A\tB"), tsv_cell("=HYPERLINK(1)"), tsv_cell("@SUM"), tsv_cell("-0.5")
-    ('A\\tB', "'=HYPERLINK(1)", "'@SUM", '-0.5')
+    >>> tsv_cell("A\\tB"), tsv_cell("=HYPERLINK(1)"), tsv_cell("@SUM"), tsv_cell("-0.5")
+    ('A\\\\tB', "'=HYPERLINK(1)", "'@SUM", '-0.5')
     """
     text = _TSV_BREAKS.sub(_visible, str(value))
     return text if text in _PLACEHOLDERS else csv_cell(text)
@@ -190,8 +190,8 @@ def tsv_comment(text) -> str:
 
     Examples
     --------
-    >>> tsv_comment("left out: A\n=1+1")
-    '# left out: A\\n=1+1'
+    >>> tsv_comment("left out: A\\n=1+1")
+    '# left out: A\\\\n=1+1'
     """
     return "# " + _TSV_BREAKS.sub(_visible, str(text))
 
