@@ -200,3 +200,16 @@ def test_a_pooled_task_prints_its_correlation(tmp_path, capsys):
     assert code == 0
     line = next(ln for ln in out.splitlines() if ln.startswith("correlation:"))
     assert [c for c in line.split("\t")[1:] if c] == ["pairwise-accuracy", "acc23-tc"], line
+
+
+def test_budget_message_of_a_computation_without_resamples():
+    from stats import limited_budget
+    from stats.human.paired import paired_ranking  # noqa: F401 (its check passes resamples_of={})
+
+    with pytest.raises(StatsInputError) as info:
+        check_budget(what="human ranking", n_systems=1000, n_segments=10**4, n_pairs=499_500,
+                     pair_cost=10**5, resamples_of={})  # fmt: skip
+    assert "n_resamples" not in str(info.value)
+    assert str(info.value).endswith("reduce the number of systems or segments")
+    with limited_budget(max_memory=10), pytest.raises(StatsInputError, match="reduce the number"):
+        check_budget(what="h", n_systems=5, memory=100, resamples_of={})

@@ -116,7 +116,8 @@ def check_budget(
     resamples_of : mapping, optional
         The arguments the caller was given whose product is ``n_resamples`` (e.g.
         ``{"n_simulations": 1000, "n_resamples": 1000}`` for a power simulation): messages
-        name them, and the advice bounds their product and the last of them, the others kept.
+        name them, and the advice bounds their product and the last of them, the others kept;
+        ``{}`` for a computation without resamples (its advice is fewer systems or segments).
     max_work, max_memory : float, optional
         Smaller limits than :data:`MAX_WORK` / :data:`MAX_MEMORY_BYTES`; :func:`limited_budget` sets
         them for a whole block (e.g. one dashboard session).
@@ -151,26 +152,30 @@ def check_budget(
         )
     per_resample = float(n_segments) * max(n_systems or 1, 1) + float(n_pairs) * pair_cost
     work = float(n_resamples + extra_resamples) * per_resample
-    names = dict(resamples_of or {"n_resamples": n_resamples})
+    names = dict({"n_resamples": n_resamples} if resamples_of is None else resamples_of)
     given = " x ".join(f"{k}={v:,}" for k, v in names.items()) + (
         f" (+ {extra_resamples:,} for the interval)" if extra_resamples else ""
     )
-    product = " x ".join(names)
+    given = f"{given} x " if given else ""
+    systems = "the number of systems"
     if memory > memory_limit:
+        fewer = [" x ".join(names)] if names else []
+        fewer += [systems] if n_systems and (n_systems > 2 or not names) else []
         raise StatsInputError(
-            f"{what}: {given} with {n_segments:,} segments"
-            f"{f', {n_systems:,} systems' if n_systems else ''} needs about {_size(memory)} of "
-            f"memory, over the budget of {_size(memory_limit)}; reduce {product}"
-            f"{' or the number of systems' if n_systems and n_systems > 2 else ''}"
+            f"{what}: {given.removesuffix(' x ')}{' with ' if given else ''}{n_segments:,} "
+            f"segments{f', {n_systems:,} systems' if n_systems else ''} needs about "
+            f"{_size(memory)} of memory, over the budget of {_size(memory_limit)}; reduce "
+            f"{' or '.join(fewer) or 'the data'}"
         )
     if work > work_limit:
         most = max(1, math.floor(work_limit / max(per_resample, 1)) - extra_resamples)
+        size = f"{systems} or segments" if n_systems else "the number of segments"
+        advice = f"{_at_most(names, most)}, or {size}" if names else size
         raise StatsInputError(
-            f"{what}: {given} x {n_segments:,} segments"
+            f"{what}: {given}{n_segments:,} segments"
             f"{f' x {n_systems:,} systems' if n_systems else ''}"
             f"{f' (+ {n_pairs:,} pairs)' if n_pairs else ''} is {work:.3g} operations, over the "
-            f"budget of {work_limit:.3g}; reduce {_at_most(names, most)}"
-            f"{', or the number of systems or segments' if n_systems else ''}"
+            f"budget of {work_limit:.3g}; reduce {advice}"
         )
 
 
