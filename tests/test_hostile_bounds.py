@@ -51,17 +51,28 @@ def test_outliers_too_large_or_twice_refused(tmp_path):
 # ---- limits counted from an archive's listing ----
 
 
-def test_team_folders_over_the_system_limit_refused_from_the_listing(monkeypatch):
+def test_team_folders_over_the_system_limit_refused_from_the_listing(monkeypatch, tmp_path):
+    import stats.readers._archives as archives
+
     parsed = []
     monkeypatch.setattr(qe_wmt, "_read_one_submission",
                         lambda *a: parsed.append(a) or (_ for _ in ()).throw(AssertionError))  # fmt: skip
+    real_stream = archives._stream
+    monkeypatch.setattr(archives, "_stream", lambda *a: parsed.append(a) or real_stream(*a))
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
         for team in range(MAX_SYSTEMS + 1):
             zf.writestr(f"subs/team{team}/predictions.txt", "en-de\tM\t0\t0.5\n")
-    with pytest.raises(StatsInputError, match=rf"{MAX_SYSTEMS + 1:,} team folders .* over the "
+    with pytest.raises(StatsInputError, match=rf"more than {MAX_SYSTEMS:,} team folders .* over the "
                        rf"limit of {MAX_SYSTEMS:,} systems \(counted from the file names"):
         qe_wmt.read_qe_submissions([("subs.zip", buf.getvalue())])
+    assert not parsed  # no member unpacked, none parsed
+    for team in range(MAX_SYSTEMS + 1):  # a folder: from its listing too
+        folder = tmp_path / f"team{team}"
+        folder.mkdir()
+        (folder / "predictions.txt").write_text("en-de\tM\t0\t0.5\n")
+    with pytest.raises(StatsInputError, match="counted from the file names"):
+        qe_wmt.read_qe_submissions([tmp_path])
     assert not parsed
 
 

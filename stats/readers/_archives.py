@@ -529,10 +529,21 @@ def archive_members(data: bytes, label: str, *, want=lambda name: True):
         raise StatsInputError(f"{label}: a {kind} archive that cannot be read ({exc})") from None
 
 
-def _expand_bytes(data: bytes, label: str, skip: tuple = ()) -> list[tuple[str, bytes]]:
+def _expand_bytes(
+    data: bytes, label: str, skip: tuple = (), listed=None
+) -> list[tuple[str, bytes]]:
     """One file's bytes -> [(name, bytes)]: the members of an archive (gzipped members
-    unpacked within the archive's budget), else the file itself."""
-    found = archive_members(data, label, want=lambda n: is_score_file_name(n, skip))
+    unpacked within the archive's budget), else the file itself. ``listed(name)`` is called
+    with each member's name (``archive:member``) as the listing gives it, before it is read."""
+
+    def want(name: str) -> bool:
+        if not is_score_file_name(name, skip):
+            return False
+        if listed is not None:
+            listed(f"{label}:{name}")
+        return True
+
+    found = archive_members(data, label, want=want)
     if found is None:
         return [(label, data)]
     budget = _Budget(label)
@@ -589,7 +600,9 @@ def directory_files(path: Path, label: str, *, want=lambda name: True, sized=Non
     return sorted(out)
 
 
-def expand_sources(items, names=None, *, skip: tuple = ()) -> list[tuple[str, Any]]:
+def expand_sources(
+    items, names=None, *, skip: tuple = (), listed=None
+) -> list[tuple[str, Any]]:
     """Each source as ``(display name, source)``, with directories and archives expanded.
 
     Parameters
@@ -603,6 +616,10 @@ def expand_sources(items, names=None, *, skip: tuple = ()) -> list[tuple[str, An
         Name endings (before ``.gz``, lower case) that directories and archives do not
         contribute, e.g. ``('.seg.score', '.doc.score')`` for system-level readers; a file
         named on its own is always passed through.
+    listed : callable, optional
+        Called with the display name of each file a directory or archive contributes, as its
+        listing gives it and before the file is read (a zip's every name before any member):
+        a reader refuses there what the names alone tell (too many submissions).
 
     Returns
     -------
@@ -629,6 +646,8 @@ def expand_sources(items, names=None, *, skip: tuple = ()) -> list[tuple[str, An
             label = name or os.fspath(item)
             if path.is_dir():
                 files = directory_files(path, label, want=lambda n: is_score_file_name(n, skip))
+                for p in files if listed is not None else ():
+                    listed(str(p))
                 if not files:
                     raise StatsInputError(
                         f"{label}: the directory holds no score file (names ending in "
@@ -637,13 +656,13 @@ def expand_sources(items, names=None, *, skip: tuple = ()) -> list[tuple[str, An
                 out.extend(
                     m
                     for p in files
-                    for m in _expand_bytes(read_regular_file(p, str(p)), str(p), skip)
+                    for m in _expand_bytes(read_regular_file(p, str(p)), str(p), skip, listed)
                 )
                 continue
             if not path.is_file():
                 out.append((label, item))  # the reader names what is wrong
                 continue
-            out.extend(_expand_bytes(read_regular_file(path, label), label, skip))
+            out.extend(_expand_bytes(read_regular_file(path, label), label, skip, listed))
             continue
         if hasattr(item, "getvalue") or hasattr(item, "read"):
             label = name or str(getattr(item, "name", None) or "<input>")
@@ -654,11 +673,11 @@ def expand_sources(items, names=None, *, skip: tuple = ()) -> list[tuple[str, An
             if isinstance(data, str):
                 data = data.encode("utf-8")
             check_bytes(len(data), label)
-            out.extend(_expand_bytes(bytes(data), label, skip))
+            out.extend(_expand_bytes(bytes(data), label, skip, listed))
             continue
         if isinstance(item, (bytes, bytearray, memoryview)):
             check_bytes(len(item), name or "<input>")
-            out.extend(_expand_bytes(bytes(item), name or "<input>", skip))
+            out.extend(_expand_bytes(bytes(item), name or "<input>", skip, listed))
             continue
         out.append((name or "<input>", item))
     return out

@@ -642,8 +642,8 @@ def read_qe_submissions(sources, *, names=None) -> QESubmissions:
     headers: dict[str, dict] = {}
     files: list[str] = []
     skipped: list[tuple[str, str]] = []
-    expanded = expand_sources(list(sources), names)
-    _check_teams(expanded)
+    expanded = expand_sources(list(sources), names, listed=_TeamCount())
+    _TeamCount().update(label for label, _ in expanded)
     for label, src in expanded:
         if is_submission_metadata(label):
             continue
@@ -686,22 +686,31 @@ def read_qe_submissions(sources, *, names=None) -> QESubmissions:
     )
 
 
-def _check_teams(expanded) -> None:
-    """Refuse, from the names of the files alone (an archive's or a folder's listing, before
-    any file is parsed), more submissions than :data:`~stats._core.budget.MAX_SYSTEMS`: each
-    team folder (or team archive) holds at least one."""
-    origins = {
-        submission_origin(label) for label, _ in expanded if not is_submission_metadata(label)
-    }
-    teams = len(origins - {(None, False), (None, True)}) + bool(
-        origins & {(None, False), (None, True)}
-    )
-    if teams > MAX_SYSTEMS:
-        raise StatsInputError(
-            f"QE submissions: {teams:,} team folders (each at least one submission) is over the "
-            f"limit of {MAX_SYSTEMS:,} systems (counted from the file names, before any file is "
-            "read); compare fewer submissions"
-        )
+class _TeamCount:
+    """Refuses, from the names of the files alone (an archive's or a folder's listing, before
+    any member is read), more submissions than :data:`~stats._core.budget.MAX_SYSTEMS`: each
+    team folder (or team archive) holds at least one. Called with each name as the listing
+    gives it (:func:`~._archives.expand_sources`'s ``listed``), or :meth:`update` with all."""
+
+    def __init__(self):
+        self.origins: set = set()
+
+    def __call__(self, label: str) -> None:
+        if is_submission_metadata(label):
+            return
+        team, multi = submission_origin(label)
+        self.origins.add((team, multi) if team else None)
+        if len(self.origins) > MAX_SYSTEMS:
+            raise StatsInputError(
+                f"QE submissions: more than {MAX_SYSTEMS:,} team folders (each at least one "
+                f"submission; reached at {label}) is over the limit of {MAX_SYSTEMS:,} systems "
+                "(counted from the file names, before the files are read); compare fewer "
+                "submissions"
+            )
+
+    def update(self, labels) -> None:
+        for label in labels:
+            self(label)
 
 
 def _lp_from_name(label: str) -> str | None:
