@@ -20,7 +20,7 @@ from stats._core.budget import MAX_SYSTEMS
 from stats.metaeval.outliers import MAX_OUTLIERS_BYTES, read_outliers_json
 from stats.readers import read_meta_eval, read_segment_scores
 from stats.readers._common import PARSE_MEMORY_FACTORS
-from stats.readers.qe_word import read_word_gold
+from stats.readers.qe_word import BYTES_PER_TAG, read_word_gold
 
 # ---- outliers.json through the bounded reader ----
 
@@ -99,9 +99,13 @@ def test_word_gold_tags_as_arrays_within_the_checked_factor():
     assert set(frame["lp"]) == {"en-de"} and set(frame["system"]) == {"gold"}
     with pytest.raises(StatsInputError, match="line 61: tag 'MEH' is not OK or BAD"):
         read_word_gold(b"OK BAD\n" * 60 + b"OK MEH\n", name="en-de.tags")
-    with limited_budget(max_memory=PARSE_MEMORY_FACTORS["word-gold"] * len(text) - 1):
-        with pytest.raises(StatsInputError, match="reading en-de.tags"):
+    n_tags = 8  # the tags of ``lines``
+    with limited_budget(max_memory=BYTES_PER_TAG * n_tags - 1):
+        with pytest.raises(StatsInputError, match="reading en-de.tags: parsing it needs about "
+                           "672 bytes of memory, over the budget of 671 bytes; split the file"):
             read_word_gold(text, name="en-de.tags")
+    with limited_budget(max_memory=BYTES_PER_TAG * n_tags):
+        read_word_gold(text, name="en-de.tags")
 
 
 # ---- a file failing at its last line: named by columns, not read again line by line ----

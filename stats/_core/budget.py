@@ -70,6 +70,17 @@ def _lowest(*limits: float | None) -> float:
     return min(v for v in limits if v is not None)
 
 
+def memory_limit() -> float:
+    """The bytes one computation may hold now: :data:`MAX_MEMORY_BYTES`, or a smaller
+    :func:`limited_budget` of the current context."""
+    return _lowest(MAX_MEMORY_BYTES, _CONTEXT.get()[1])
+
+
+def size_text(nbytes: float) -> str:
+    """``1.5 GiB``-style size for a message."""
+    return _size(nbytes)
+
+
 def _size(nbytes: float) -> str:
     for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20)):
         if nbytes >= scale:

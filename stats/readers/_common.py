@@ -26,7 +26,6 @@ from typing import IO, Union
 import numpy as np
 import pandas as pd
 
-from stats._core.budget import check_budget
 from stats._core.errors import StatsInputError
 from stats._core.numbers import MAX_NUMBER_CHARS, NUMBER, strict_float
 
@@ -444,13 +443,12 @@ PARSE_MEMORY_FACTOR = 3
 #: the measured peaks over the goal (benchmarks/parse_memory.py, 13-20 MB files), checked
 #: before the path that has them: WMT22-23 DocLvl/SegLvl exports (4.7x), QE submissions (5.6x)
 #: and word-level tags (6.0x) read line by line (files that are not plain: blank or CRLF
-#: lines, quotes, ``0x``); word-level gold (26x: one OK/BAD of 3 characters becomes a row of
-#: five columns); read by columns, every other reader is within :data:`PARSE_MEMORY_FACTOR`
+#: lines, quotes, ``0x``); read by columns, every other reader is within
+#: :data:`PARSE_MEMORY_FACTOR` (word-level gold is checked per tag: ``qe_word.BYTES_PER_TAG``)
 PARSE_MEMORY_FACTORS = {
     "appraise-wmt22-lines": 5,
     "qe-lines": 6,
     "word-lines": 6,
-    "word-gold": 28,
 }
 
 
@@ -459,8 +457,16 @@ def check_parse_memory(n_chars: int, label: str, factor: float = PARSE_MEMORY_FA
     (:data:`stats._core.budget.MAX_MEMORY_BYTES`, or a smaller :func:`limited_budget`):
     ``factor`` (:data:`PARSE_MEMORY_FACTOR`, or the reader's measured factor of
     :data:`PARSE_MEMORY_FACTORS` before a path that needs more) times its ``n_chars``
-    characters."""
-    check_budget(what=f"reading {label}", memory=float(factor * n_chars))
+    characters (or ``n_chars`` units of what the reader counts, ``factor`` bytes each).
+    The message names what the user controls: the file."""
+    from stats._core.budget import memory_limit, size_text
+
+    need, limit = float(factor * n_chars), memory_limit()
+    if need > limit:
+        raise StatsInputError(
+            f"reading {label}: parsing it needs about {size_text(need)} of memory, over the "
+            f"budget of {size_text(limit)}; split the file (e.g. one language pair per file)"
+        )
 
 
 def factorize_strings(column: pd.Series) -> tuple[np.ndarray, int]:
