@@ -88,7 +88,9 @@ def test_other_subcommands_number_options(capsys):
     assert "--resamples: '5_0'" in _run(
         ["randomized", "--scores", SCORES, "--resamples", "5_0"], capsys
     )
-    assert "--jobs: '٢'" in _run(["randomized", "--scores", SCORES, "--jobs", "٢"], capsys)
+    assert "--jobs: must be a positive integer; got '٢'" in _run(
+        ["randomized", "--scores", SCORES, "--jobs", "٢"], capsys
+    )
     assert "--rescale-sd: '0x1p-1'" in _run(
         ["qe", "--data", SCORES, "--rescale-sd", "0x1p-1"], capsys
     )

@@ -19,7 +19,7 @@ from stats._core.choices import CORRECTIONS, GROUPINGS, KENDALL_LIKE_THRESHOLD
 from stats._core.errors import StatsInputError
 from stats._core.escape import latex as latex_escape
 from stats._core.escape import tsv_cell
-from stats._core.numbers import option_float, option_int
+from stats._core.numbers import number_error, option_float, option_int
 
 if TYPE_CHECKING:  # numpy and pandas are imported when output is formatted, not for --help
     import pandas as pd
@@ -477,7 +477,7 @@ def add_system_outputs(group, *, wmt_scores: bool = False) -> None:
 
 
 def _jobs(text: str) -> int:
-    value = option_int(text)  # the one rule for numbers
+    value = int(text) if number_error(text, integer=True) is None else 0  # the one rule
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be a positive integer; got {text!r}")
     return value
@@ -504,12 +504,15 @@ def check_resamples_seed(resamples: int | None, seed: int) -> None:
         raise StatsInputError(f"--seed must be a non-negative integer; got {seed}")
 
 
-def check_two_systems(first: str, second: str, flags=("--baseline", "--system")) -> None:
-    """Refuse a comparison of a system with itself (the two options naming one system)."""
+def check_two_systems(
+    first: str, second: str, flags=("--baseline", "--system"), what: str = "system"
+) -> None:
+    """Refuse a comparison of a system (or metric: ``what``) with itself, the two options
+    naming one."""
     if str(first).strip() == str(second).strip():
         raise StatsInputError(
-            f"{flags[0]} and {flags[1]} name the same system {str(first).strip()!r}; a system "
-            "compared with itself has no difference to test: name two systems"
+            f"{flags[0]} and {flags[1]} name the same {what} {str(first).strip()!r}; a {what} "
+            f"compared with itself has no difference to test: name two {what}s"
         )
 
 

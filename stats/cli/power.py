@@ -115,7 +115,7 @@ def add_parser(subparsers) -> None:
 
 def _check(args: argparse.Namespace) -> None:
     check_alpha_option(args.alpha)
-    check_two_systems(args.baseline, args.system)
+    check_two_systems(args.baseline, args.system, what="metric" if args.metrics else "system")
     if args.seed < 0:
         raise StatsInputError(f"--seed must be a non-negative integer; got {args.seed}")
     for flag, value, low in (("--simulations", args.simulations, 2), ("--resamples",
