@@ -40,13 +40,14 @@ import re
 import stat
 import struct
 import tarfile
+import warnings
 import zipfile
 import zlib
 from pathlib import Path
 from typing import Any
 
 from stats._core import inputs as _inputs
-from stats._core.errors import StatsInputError
+from stats._core.errors import DegenerateInputWarning, StatsInputError
 
 __all__ = [
     "MAX_MEMBERS",
@@ -473,6 +474,12 @@ def _members_tar(data: bytes, label: str, want, budget: _Budget):
                 _twice(member.name, seen, label)
                 budget.take(len(read[member.linkname]), f"{label}:{member.name}")
                 out.append((member.name, read[member.linkname]))
+                warnings.warn(
+                    f"{label}: {member.name} is a hard link to {member.linkname} (how GNU tar "
+                    "stores a file identical to an earlier one): read as a copy of it",
+                    DegenerateInputWarning,
+                    stacklevel=2,
+                )
                 continue
             if not member.isfile():  # folders: never read; a link or device: named
                 if not member.isdir() and want(member.name):
