@@ -264,3 +264,15 @@ def test_exclusions_matching_nothing_are_named(tmp_path, capsys):
     assert code == 0, err
     assert "exclude index: 2 item(s) match no gold item and leave nothing out: en-de 999, " \
         "xx-yy 1" in err
+
+
+def test_directory_links_are_named_not_skipped_unsaid(tmp_path):
+    from stats.readers._archives import expand_sources
+
+    (tmp_path / "a.tsv").write_text("x\n")
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / "m.tsv").write_text("x\n")
+    (d / "linked.tsv").symlink_to(tmp_path / "a.tsv")
+    with pytest.warns(RuntimeWarning, match=r"links not followed, not read: .*linked.tsv"):
+        assert [n for n, _ in expand_sources([d])] == [str(d / "m.tsv")]

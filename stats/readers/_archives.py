@@ -581,12 +581,14 @@ def read_regular_file(path: Path, label: str, *, limit: int | None = None) -> by
 def directory_files(path: Path, label: str, *, want=lambda name: True, sized=None) -> list[Path]:
     """The regular files under ``path`` (recursively, sorted) whose name ``want`` accepts.
 
-    Symbolic links are never followed, neither to files nor to folders; devices, FIFOs and
-    sockets are skipped. The entries are counted against :data:`MAX_MEMBERS` and the chosen
+    Symbolic links are never followed, neither to files nor to folders (those named as wanted
+    files, and links to folders, are named in a warning); devices, FIFOs and sockets are
+    skipped. The entries are counted against :data:`MAX_MEMBERS` and the chosen
     files' sizes (``lstat``) against :data:`MAX_UNPACKED`, before any file is read
     (``sized(name)``: which files the caller will read, when not all; default all).
     """
     out, count, total = [], 0, 0
+    skipped: list[str] = []  # links named as wanted files, and links to folders: noted
     for root, dirs, files in os.walk(path, followlinks=False):
         count += len(dirs) + len(files)
         _check_count(count, label, "directory")
@@ -604,6 +606,16 @@ def directory_files(path: Path, label: str, *, want=lambda name: True, sized=Non
                         f"for all files of a directory together), reached at {p}; split it"
                     )
                 out.append(p)
+            elif stat.S_ISLNK(info.st_mode) and want(str(p)):
+                skipped.append(str(p))
+        skipped += [str(Path(root, d)) for d in dirs if os.path.islink(Path(root, d))]
+    if skipped:
+        warnings.warn(
+            f"{label}: links not followed, not read: {', '.join(sorted(skipped)[:8])}"
+            + (f", ... ({len(skipped)} in all)" if len(skipped) > 8 else ""),
+            DegenerateInputWarning,
+            stacklevel=2,
+        )
     return sorted(out)
 
 
