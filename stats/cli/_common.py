@@ -218,10 +218,10 @@ def check_files(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
         out = getattr(args, dest, None)
         if not isinstance(out, str) or not out:
             continue
-        for in_dest, given in inputs:
-            if _same_file(out, given):
+        for in_dest, source in inputs:
+            if _same_file(out, source):
                 raise StatsInputError(
-                    f"{flag} {out}: is the input file {given} (--{in_dest.replace('_', '-')}); "
+                    f"{flag} {out}: is the input file {source} (--{in_dest.replace('_', '-')}); "
                     "writing it would overwrite the input; give another output file"
                 )
 

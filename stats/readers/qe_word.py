@@ -113,8 +113,8 @@ def read_word_gold(source: Source, *, name: str | None = None, lp: str | None = 
     kind = word_file_kind(text)
     # its tags counted from the text (an upper bound: a word of the target holding OK, GOOD
     # or BAD counts too), at the peak measured per tag
-    tags = sum(text.count(t) for t in ("OK", "BAD", "GOOD", "ok", "bad", "good"))
-    check_parse_memory(tags, label, BYTES_PER_TAG)
+    n_tags = sum(text.count(t) for t in ("OK", "BAD", "GOOD", "ok", "bad", "good"))
+    check_parse_memory(n_tags, label, BYTES_PER_TAG)
     # per sentence (not per tag): its language pair, id, and tags as a boolean array; the
     # frame is made from arrays at the end (a tuple per tag held 80x the file's size)
     lps: list[str] = []
