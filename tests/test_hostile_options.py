@@ -215,3 +215,19 @@ def test_budget_message_of_a_computation_without_resamples():
     assert str(info.value).endswith("reduce the number of systems or segments")
     with limited_budget(max_memory=10), pytest.raises(StatsInputError, match="reduce the number"):
         check_budget(what="h", n_systems=5, memory=100, resamples_of={})
+
+
+def test_task_set_keys_in_a_message_stay_keys(tmp_path, capsys):
+    import json
+
+    from tests._wmt_published import long_text
+
+    data = tmp_path / "scores.tsv"
+    data.write_text(long_text(lps=("de-en",), humans=False))
+    tasks = tmp_path / "ts.json"
+    tasks.write_text(json.dumps({"tasks": [{"lp": "de-en", "corr": "x"}]}))
+    err = _run(["rank", "--data", data, "--task-set", tasks, "--resamples", 10], capsys)
+    assert "perm_test (or perm-test)" in err  # (the line is cut to 300 characters)
+    assert "--perm-test" not in err and "--include-human" not in err
+    keys = "accepted: include_human (or include-human), perm_test (or perm-test)"
+    assert flag_names(keys) == keys

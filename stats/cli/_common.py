@@ -258,7 +258,9 @@ def read_stdin(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Non
 ARGUMENT_FLAGS = {
     "allow_constant": "--allow-constant",
     "epsilon": "--epsilon",
+    "exclude_systems": "--exclude-systems",
     "gold": "--gold",
+    "include_human": "--include-human",
     "input_format": "--input-format",
     "level": "--level",
     "lp": "--lp",
@@ -277,11 +279,16 @@ ARGUMENT_FLAGS = {
     "testset": "--testset",
 }
 _NAMES = sorted(ARGUMENT_FLAGS, key=len, reverse=True)  # longest first: mqm_weights_sep
+#: mapped only as ``name=VALUE``: bare, the name is also a task-set file's key
+#: (``task 3: include_human must be true or false``; the accepted keys a task set names), not a
+#: flag
+_WITH_VALUE_ONLY = frozenset({"include_human", "perm_test"})
 #: ``name=VALUE`` for any mapped name; a bare name only where it cannot be a plain word (``_``);
 #: neither inside a path or file name (``pe/post_edit.tsv``, ``post_edit-2.tsv``)
 _ARGUMENT = re.compile(
     r"(?<![\w./\\-])(?:(" + "|".join(_NAMES) + r")=(?:True\b)?"
-    r"|(" + "|".join(n for n in _NAMES if "_" in n) + r")(?![\w/\\=-]|\.\w))"
+    r"|(" + "|".join(n for n in _NAMES if "_" in n and n not in _WITH_VALUE_ONLY)
+    + r")(?![\w/\\=-]|\.\w))"
 )
 _PROTECTED = "\x00{}\x00"
 
