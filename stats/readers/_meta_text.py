@@ -71,8 +71,8 @@ def _read_long(data: bytes, text: str, label: str, pairs: dict) -> None:
         if width not in (5, 6):
             from ._layouts import META_EVAL_LAYOUTS, none_fits
 
-            first = next(ln for ln in text.splitlines() if ln.strip())
-            raise StatsInputError(none_fits(label, rows[0][0], first, META_EVAL_LAYOUTS))
+            line_one = next(ln for ln in text.splitlines() if ln.strip())
+            raise StatsInputError(none_fits(label, rows[0][0], line_one, META_EVAL_LAYOUTS))
         pos = list(range(width))
     found = _long_rows_fast(data, delimiter, width, pos, has_header, label)
     if found is None:
