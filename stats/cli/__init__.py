@@ -21,7 +21,14 @@ from stats._core.budget import time_bounded
 from stats._core.errors import StatsInputError
 from stats._core.escape import one_line, terminal
 
-from ._common import flag_names, manners, program_name, share_manners, version_text
+from ._common import (
+    flag_names,
+    input_paths,
+    manners,
+    program_name,
+    share_manners,
+    version_text,
+)
 from ._progress import bars
 
 #: subcommand modules, in the order ``--help`` lists them
@@ -99,6 +106,7 @@ def _run(argv: list[str]) -> int:
             os.environ.setdefault(var, "1")
     parser = build_parser()
     args = parser.parse_args(argv)
+    paths = input_paths(args, parser)
     started = time.monotonic()
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -119,7 +127,7 @@ def _run(argv: list[str]) -> int:
         )
         return 130
     for message in dict.fromkeys(str(w.message) for w in caught):  # each message once
-        print(f"warning: {one_line(flag_names(message), 2000)}", file=sys.stderr)
+        print(f"warning: {one_line(flag_names(message, paths), 2000)}", file=sys.stderr)
     if text:
         if sys.stdout.isatty():  # names from files: no control sequence reaches a terminal
             text = "\n".join(terminal(line) for line in text.split("\n"))
