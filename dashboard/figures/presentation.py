@@ -23,9 +23,13 @@ SLIDE_WIDTH, SLIDE_HEIGHT = 1920, 1080
 SLIDE_GRID_PX = 1400
 #: The smaller screen presentation mode serves too (a laptop on a projector: 1400 x 900).
 SMALL_SLIDE_WIDTH, SMALL_SLIDE_HEIGHT = 1400, 900
-#: Tallest figure in presentation mode: the smaller slide's height less the page's header
-#: margins, so a chart is seen whole on either screen without scrolling inside it.
-MAX_PRESENTATION_HEIGHT = SMALL_SLIDE_HEIGHT - 60
+#: Tallest figure in presentation mode: a slide's height less the page's scroll margins, so a
+#: chart is seen whole on the projector.
+MAX_PRESENTATION_HEIGHT = SLIDE_HEIGHT - 120
+#: Height stacked grid panels shrink to where their rows stay MIN_FIT_CELL_PX high, so the
+#: figure is seen whole in the smaller window too (charts whose labels need more room, 30
+#: metrics or 16 systems, keep them and fit the 1920 x 1080 slide)
+SMALL_FIT_HEIGHT = SMALL_SLIDE_HEIGHT - 60
 #: Least row height (px) of a grid figure shrunk to fit the slide in presentation mode (its tick
 #: labels a line high in it: 13-14 px text on the projector)
 MIN_FIT_CELL_PX = 18
@@ -235,21 +239,21 @@ def _relayout_grids(fig: go.Figure, factor: float) -> None:
         excess = geo["height_px"] - MAX_PRESENTATION_HEIGHT
         spec["panel_height"] = max(spec["panel_height"] - math.ceil(excess / spec["nrows"]), least)
         geo = _grid_geometry(spec, size)
-        # still taller than a slide (rows of legible panels stacked, e.g. 4 language pairs of
-        # 12 metrics at 1400 x 900): where rows of MIN_FIT_CELL_PX fit, the panels and their tick
-        # labels shrink to that, so the figure fits without scrolling inside it; otherwise (more
-        # items) it stays legible and the page gives each row of panels a figure of its own
-        # (slide_rows)
-        if geo["height_px"] > MAX_PRESENTATION_HEIGHT and legible:
-            floor = items * MIN_FIT_CELL_PX
-            for height in range(spec["panel_height"], floor - 1, -4):  # the tallest that fits
-                trial = {**spec, "panel_height": height}
-                trial_size = min(size, height / (1.3 * items))
-                if _grid_geometry(trial, trial_size)["height_px"] <= MAX_PRESENTATION_HEIGHT:
-                    spec, size = trial, trial_size
-                    spec["tick_px"] = round(size, 1)
-                    geo = _grid_geometry(spec, size)
-                    break
+    # taller than the smaller window (rows of legible panels stacked, e.g. 4 language pairs of
+    # 12 metrics at 1400 x 900: 1,046 px): where rows of MIN_FIT_CELL_PX fit, the panels and
+    # their tick labels shrink to that, so the figure is seen whole there too; otherwise (more
+    # items) it stays legible and the page gives each row of panels a figure of its own
+    # (slide_rows)
+    if geo["height_px"] > SMALL_FIT_HEIGHT and legible:
+        floor = items * MIN_FIT_CELL_PX
+        for height in range(spec["panel_height"], floor - 1, -4):  # the tallest that fits
+            trial = {**spec, "panel_height": height}
+            trial_size = min(size, height / (1.3 * items))
+            if _grid_geometry(trial, trial_size)["height_px"] <= SMALL_FIT_HEIGHT:
+                spec, size = trial, trial_size
+                spec["tick_px"] = round(size, 1)
+                geo = _grid_geometry(spec, size)
+                break
     ncols = spec["ncols"]
     rows_shared = spec["rows_shared"]
     for k, ann in enumerate(fig.layout.annotations):

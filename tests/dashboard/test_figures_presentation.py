@@ -96,8 +96,7 @@ def test_stacked_grids_of_a_dozen_items_fit_the_small_slide():
     )  # fmt: skip
     big = presentation.apply_presentation(fig, True)
     spec = big.layout.meta["grid_layout"]
-    assert big.layout.height <= presentation.MAX_PRESENTATION_HEIGHT
-    assert presentation.MAX_PRESENTATION_HEIGHT <= presentation.SMALL_SLIDE_HEIGHT
+    assert big.layout.height <= presentation.SMALL_FIT_HEIGHT < presentation.SMALL_SLIDE_HEIGHT
     assert spec["panel_height"] >= 12 * presentation.MIN_FIT_CELL_PX
     assert big.layout.xaxis.tickfont.size == big.layout.yaxis4.tickfont.size == spec["tick_px"]
     assert spec["tick_px"] >= 12
