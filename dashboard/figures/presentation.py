@@ -239,12 +239,12 @@ def _relayout_grids(fig: go.Figure, factor: float) -> None:
         excess = geo["height_px"] - MAX_PRESENTATION_HEIGHT
         spec["panel_height"] = max(spec["panel_height"] - math.ceil(excess / spec["nrows"]), least)
         geo = _grid_geometry(spec, size)
-    # taller than the smaller window (rows of legible panels stacked, e.g. 4 language pairs of
+    # rows of panels stacked and taller than the smaller window (e.g. 4 language pairs of
     # 12 metrics at 1400 x 900: 1,046 px): where rows of MIN_FIT_CELL_PX fit, the panels and
     # their tick labels shrink to that, so the figure is seen whole there too; otherwise (more
     # items) it stays legible and the page gives each row of panels a figure of its own
     # (slide_rows)
-    if geo["height_px"] > SMALL_FIT_HEIGHT and legible:
+    if geo["height_px"] > SMALL_FIT_HEIGHT and legible and spec["nrows"] > 1:
         floor = items * MIN_FIT_CELL_PX
         for height in range(spec["panel_height"], floor - 1, -4):  # the tallest that fits
             trial = {**spec, "panel_height": height}
