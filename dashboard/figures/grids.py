@@ -314,9 +314,9 @@ def significance_coloraxis(alpha: float, *, min_p: float | None = None) -> dict:
     labels = [f"{alpha * 10.0**-k:g}" if k else f"{alpha:g} (α)" for k in whole]
     if decades - whole[-1] > 0.15:  # the end of the scale: the smallest p, labelled
         values.append(round(decades, 3))
-        labels.append(f"{min_p:.3g} (least p)")
+        labels.append(f"{min_p:.3g}")  # the end of the scale: no p below it
     elif min_p is not None and decades < SIGNIFICANCE_DECADES:
-        labels[-1] = f"{min_p:.3g} (least p)"
+        labels[-1] = f"{min_p:.3g}"
     return {
         "colorscale": _SIGNIFICANCE_AXIS_COLORSCALE,
         "cmin": NOT_SIGNIFICANT_Z,

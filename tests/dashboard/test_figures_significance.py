@@ -125,10 +125,10 @@ def test_p_colour_scale_ends_at_the_smallest_p_the_resamples_allow():
     # 1,000 resamples: p >= 1/1001, so the scale stops there (not at 5e-05)
     axis = significance_coloraxis(0.05, min_p=1 / 1001)
     assert axis["cmax"] == pytest.approx(math.log10(0.05 * 1001), abs=1e-3)
-    assert axis["colorbar"]["ticktext"][1:] == ["0.05 (α)", "0.005", "0.000999 (least p)"]
+    assert axis["colorbar"]["ticktext"][1:] == ["0.05 (α)", "0.005", "0.000999"]
     assert axis["colorbar"]["tickvals"][-1] == axis["cmax"]
     # a smallest p on a decade: that tick says so; one below the scale's end: unchanged
     assert significance_coloraxis(0.05, min_p=0.005)["colorbar"]["ticktext"][-1] == (
-        "0.005 (least p)"
+        "0.005"
     )
     assert significance_coloraxis(0.05, min_p=1e-9)["cmax"] == SIGNIFICANCE_DECADES
