@@ -56,11 +56,11 @@ html { font-size: 21px; }
 [data-testid="stTable"] :is(th, td), [data-testid="stTable"] :is(th, td) [data-testid="stMarkdownContainer"] p {
   white-space: normal;
 }
-[data-testid="stTable"] td:not([style*="text-align: right"]),
-[data-testid="stTable"] td:not([style*="text-align: right"]) [data-testid="stMarkdownContainer"] p {
+[data-testid="stTable"] :is(tbody th, td:not([style*="text-align: right"])),
+[data-testid="stTable"] :is(tbody th, td:not([style*="text-align: right"])) [data-testid="stMarkdownContainer"] p {
   overflow-wrap: anywhere;
 }
-[data-testid="stTable"] th, [data-testid="stTable"] th [data-testid="stMarkdownContainer"] p {
+[data-testid="stTable"] thead th, [data-testid="stTable"] thead th [data-testid="stMarkdownContainer"] p {
   overflow-wrap: break-word; word-break: normal; hyphens: manual;
 }
 [data-testid="stTable"] :is(tbody th, td:not([style*="text-align: right"])) { min-width: 5.5em; }
