@@ -38,8 +38,7 @@ def presentation_toggle() -> bool:
 # a canvas (Glide data grid) whose font size comes from the global theme in px, so no CSS can
 # enlarge it per session; in presentation mode show_table draws an HTML st.table instead, whose
 # text follows the root font size below. Cells wrap -- numbers (right-aligned) at spaces only,
-# headers at word boundaries ("systems", not "sy/st/em/s"; a word wider than its column alone
-# breaks), names and other text anywhere, names not narrower than a short one -- so a wide table
+# headers, names and other text anywhere, names not narrower than a short one -- so a wide table
 # of long system names or segments fits the page instead of being cut at its right edge.
 _PRESENTATION_CSS = """
 <style>
@@ -56,12 +55,9 @@ html { font-size: 21px; }
 [data-testid="stTable"] :is(th, td), [data-testid="stTable"] :is(th, td) [data-testid="stMarkdownContainer"] p {
   white-space: normal;
 }
-[data-testid="stTable"] :is(tbody th, td:not([style*="text-align: right"])),
-[data-testid="stTable"] :is(tbody th, td:not([style*="text-align: right"])) [data-testid="stMarkdownContainer"] p {
+[data-testid="stTable"] :is(th, td:not([style*="text-align: right"])),
+[data-testid="stTable"] :is(th, td:not([style*="text-align: right"])) [data-testid="stMarkdownContainer"] p {
   overflow-wrap: anywhere;
-}
-[data-testid="stTable"] thead th, [data-testid="stTable"] thead th [data-testid="stMarkdownContainer"] p {
-  overflow-wrap: break-word; word-break: normal; hyphens: manual;
 }
 [data-testid="stTable"] :is(tbody th, td:not([style*="text-align: right"])) { min-width: 5.5em; }
 </style>
