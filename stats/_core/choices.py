@@ -18,7 +18,7 @@ CRITERIA = ("adequacy", "fluency")
 #: metrics computed from text with sacrebleu's statistics (:mod:`stats.analyses.mt_systems`)
 TEXT_METRICS = ("bleu", "chrf", "ter")
 
-#: multiple-comparison corrections (:mod:`stats.metaeval.multiple`)
+#: multiple-comparison corrections (:mod:`stats.pairwise.multiple`)
 CORRECTIONS = ("none", "holm", "bh")
 
 #: meta-evaluation correlations, groupings and levels (:mod:`stats.metaeval.meta_eval`)

@@ -188,7 +188,7 @@ def _load_metrics(args: argparse.Namespace) -> dict:
 
 def run(args: argparse.Namespace) -> str:
     from stats.human.accuracy import significance_accuracy
-    from stats.metaeval.grids import grid_significance
+    from stats.pairwise.grids import grid_significance
 
     from ..analyses import human_gold
 

@@ -210,7 +210,7 @@ def _wmt_note(args: argparse.Namespace, loaded: dict) -> str | None:
 
 def _table(args: argparse.Namespace, loaded: dict, n: int):
     """The systems table of the loaded metrics (the workflow reuses the statistics)."""
-    from stats.mt.systems_table import SYSTEMS_TABLE_TESTS, systems_table
+    from stats.mt.baseline_table import SYSTEMS_TABLE_TESTS, systems_table
 
     from ..analyses import systems_table_analysis
 
@@ -269,8 +269,8 @@ def _table_tsv(table, alpha: float) -> str:
 
 def _block(args: argparse.Namespace, data, metric: str, n: int, note: str | None = None):
     """Today's output of one metric: the all-pairs test (a dict for JSON, text for TSV)."""
-    from stats.metaeval.grids import grid_significance
     from stats.mt.randomized import pairwise_significance
+    from stats.pairwise.grids import grid_significance
 
     res = pairwise_significance(
         data, test=args.test, n_resamples=n, alternative=args.alternative, rng=args.seed,

@@ -53,7 +53,7 @@ from stats._core.errors import StatsInputError
 from stats._core.escape import latex as latex_escape
 from stats._core.results import StatisticPvalue
 from stats._core.validation import check_alpha
-from stats.metaeval.multiple import adjust_pvalues
+from stats.pairwise.multiple import adjust_pvalues
 
 from .gold import HumanGoldResult, combine_criteria
 from .ranking import rank_sum_grid
