@@ -12,12 +12,8 @@ fast):
 - every public name of the topic subpackages :mod:`stats.mt`, :mod:`stats.metaeval`,
   :mod:`stats.metaeval.perm_both`, :mod:`stats.pairwise`, :mod:`stats.human`, :mod:`stats.qe`
   and :mod:`stats.power`
-  (each also importable from its subpackage, ``stats.qe.compare_qe_systems``), with two
-  exceptions:
-  ``TESTS`` means two things (the randomized tests of :mod:`stats.mt`, the tests whose
-  accuracy :mod:`stats.human` measures) and is only in those subpackages; where
-  :mod:`stats.human` and :mod:`stats.pairwise` both define ``significance_clusters``,
-  ``stats.significance_clusters`` is the pairwise one (:mod:`stats.pairwise.clusters`);
+  (each also importable from its subpackage, ``stats.qe.compare_qe_systems``); each name
+  means one thing;
 - every public name of the file-to-result workflows of :mod:`stats.analyses`
   (``stats.metrics_report``, ``stats.load_qe``, ...);
 - the errors and budgets: :class:`StatsInputError`, :class:`DegenerateInputWarning`,
@@ -49,8 +45,6 @@ for _package in (_mt, _metaeval, _perm_both, _pairwise, _human, _qe, _power, _an
     _prefix = _package.__name__.removeprefix("stats")
     for _name, _source in _package._LAZY.items():
         _LAZY.setdefault(_name, _prefix + _source)
-#: two meanings (stats.mt.TESTS, stats.human.TESTS): only in the subpackages
-del _LAZY["TESTS"]
 del _package, _prefix, _name, _source
 
 __all__ = [

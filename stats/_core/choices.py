@@ -6,7 +6,7 @@ The modules that implement them re-export them under the same names.
 """
 
 #: randomized tests (:mod:`stats.mt.randomized`)
-TESTS = ("paired-bootstrap", "bootstrap", "approximate-randomization")
+RANDOMIZED_TESTS = ("paired-bootstrap", "bootstrap", "approximate-randomization")
 
 #: significance levels of the accuracy tables (:mod:`stats.human.accuracy`)
 ALPHAS = (0.05, 0.01, 0.001)

@@ -583,9 +583,10 @@ def pair_tests(
     alternative: str = "greater",
     rng=None,
 ) -> dict[str, RandomizedTestResult]:
-    """The randomized ``tests`` (names of :data:`stats.mt.randomized.TESTS`) of system ``x``
-    against ``y``, with their pseudo-statistic distributions; with the same integer ``rng``
-    the p-values equal those of :func:`stats.mt.randomized.pairwise_significance`."""
+    """The randomized ``tests`` (names of :data:`stats.mt.randomized.RANDOMIZED_TESTS`) of
+    system ``x`` against ``y``, with their pseudo-statistic distributions; with the same
+    integer ``rng`` the p-values equal those of
+    :func:`stats.mt.randomized.pairwise_significance`."""
     check_rng(rng)
     unknown = [t for t in tests if t not in _SINGLE_TESTS]
     if unknown:

@@ -48,7 +48,7 @@ import argparse
 import os
 import sys
 
-from stats._core.choices import TESTS
+from stats._core.choices import RANDOMIZED_TESTS
 from stats._core.errors import StatsInputError
 
 from ._common import (
@@ -91,7 +91,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--metric", choices=["bleu", "chrf", "ter", "mean"], nargs="+",
                    help="bleu|chrf|ter for --ref/--hyp (default bleu; several at once add the "
                    "systems table), mean for --scores")
-    p.add_argument("--test", choices=list(TESTS), default="paired-bootstrap",
+    p.add_argument("--test", choices=list(RANDOMIZED_TESTS), default="paired-bootstrap",
                    help="default: paired-bootstrap")
     p.add_argument("--baseline", metavar="NAME",
                    help="add the sacreBLEU-style systems table: every system against this one "

@@ -14,7 +14,7 @@ _LAZY = {
     "SegmentContributions": ".contributions",
     "segment_contributions": ".contributions",
     # randomized
-    "TESTS": ".randomized",
+    "RANDOMIZED_TESTS": ".randomized",
     "RandomizedTestResult": ".randomized",
     "PairwiseSignificanceResult": ".randomized",
     "paired_bootstrap": ".randomized",

@@ -14,6 +14,7 @@ from stats._core.lazy import lazy_exports as _lazy_exports
 #: public name -> the module defining it, imported on first access (:mod:`stats._core.lazy`)
 _LAZY = {
     # clusters
+    "separated_clusters": ".clusters",
     "significance_clusters": ".clusters",
     # grids
     "SIDEDNESS": ".grids",
