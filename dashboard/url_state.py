@@ -22,9 +22,9 @@ import streamlit as st
 
 from dashboard import state, tables
 from dashboard.aliases import clean_aliases
+from stats import RANDOMIZED_TESTS
 from stats.human.accuracy import ALPHAS
 from stats.mt._sacrebleu_table import OPTIONS as SACREBLEU_OPTIONS
-from stats.mt.randomized import TESTS
 
 _PENDING_KEY = "_url_pending"
 
@@ -255,7 +255,7 @@ QE = {
 MT_SYSTEMS = {
     "metric": Setting(key="mt_metric", options=list(tables.TEXT_METRICS)),
     "score_metric": Setting(key="mt_score_metric"),
-    "tests": Setting(key="mt_tests", many=True, options=list(TESTS)),
+    "tests": Setting(key="mt_tests", many=True, options=list(RANDOMIZED_TESTS)),
     "resamples": Setting(key="mt_resamples", parse=int, options=MT_RESAMPLES),
     "seed": Setting(key="mt_seed", **SEED),
     "test": Setting(key="mt_alternative", **ALTERNATIVE),
@@ -272,7 +272,7 @@ MT_SYSTEMS = {
 
 HUMAN = {
     "metrics": Setting(key="human_metrics", many=True),
-    "tests": Setting(key="human_tests", many=True, options=list(TESTS)),
+    "tests": Setting(key="human_tests", many=True, options=list(RANDOMIZED_TESTS)),
     "alpha": Setting(key="human_alpha", **ALPHA),
     "resamples": Setting(key="human_resamples", parse=int, valid=lambda v: 100 <= v <= 100_000),
     "seed": Setting(key="human_seed", **SEED),
