@@ -95,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
         gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     try:
         return _run(argv)
+    except KeyboardInterrupt:  # before a subcommand runs (its own Ctrl-C is said in _run)
+        print("interrupted: stopped by Ctrl-C; nothing was written", file=sys.stderr)
+        return 130
     finally:
         if program:
             gc.freeze()

@@ -111,6 +111,20 @@ def test_rank_per_lp_and_gold(capsys, wmt_dir):
     assert "█" not in out.err  # captured stderr is no terminal: no bar
 
 
+def _wait_for_cpu(pid: int, seconds: float, timeout: float = 120.0) -> None:
+    """Until process ``pid`` has used ``seconds`` of CPU (past its imports on a loaded machine)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            return
+        if (int(fields[11]) + int(fields[12])) / tick >= seconds:
+            return
+        time.sleep(0.2)
+
+
 def test_ctrl_c_stops_with_one_line(tmp_path):
     base = write_wmt_like(tmp_path, lps=("en-de",), n_systems=8, n_items=400, seed=1)
     env = {**os.environ, "PYTHONPATH": REPO}
@@ -120,7 +134,7 @@ def test_ctrl_c_stops_with_one_line(tmp_path):
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO,
     )  # fmt: skip
     try:
-        time.sleep(8)  # imports, reading, and into the resamples
+        _wait_for_cpu(proc.pid, seconds=4.0)  # imports, reading, and into the resamples
         assert proc.poll() is None, proc.communicate()
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
