@@ -775,7 +775,8 @@ def williams_winners(result: WilliamsMatrixResult, *, alpha: float = 0.05) -> tu
     Returns
     -------
     tuple of str
-        The winners, in ``result.order`` (highest correlation first).
+        The winners, in ``result.order`` (highest correlation first). A metric whose
+        correlation is undefined (NaN: constant scores) was not tested and is never a winner.
 
     Examples
     --------
@@ -795,4 +796,7 @@ def williams_winners(result: WilliamsMatrixResult, *, alpha: float = 0.05) -> tu
     if result.alternative == "two-sided":
         p = p / 2
     beaten = (p < alpha).any(axis=0)  # column m is beaten by some row k
-    return tuple(m for m, b in zip(result.order, beaten, strict=True) if not b)
+    defined = np.isfinite(result.r_human.reindex(list(result.order)).to_numpy(dtype=float))
+    return tuple(
+        m for m, b, ok in zip(result.order, beaten, defined, strict=True) if ok and not b
+    )
