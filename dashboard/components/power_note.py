@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+import stats
 from dashboard import page_run
 from stats import power  # lazy: each function is imported when first used
 
@@ -42,7 +43,11 @@ def mde_note(*, pvalue: float, alpha: float, differences=None, spread: float | N
     given. Returns the text shown ("" when nothing)."""
     if spread is None:
         values = np.asarray(differences if differences is not None else [], dtype=float)
-        spread = float(np.std(values)) if values.size > 1 else float("nan")
+        spread = (
+            float(stats.standard_deviation(values, ddof=0, name="resampled differences"))
+            if values.size > 1
+            else float("nan")
+        )
     text = mde_text(pvalue=pvalue, alpha=alpha, spread=spread, unit=unit,
                     alternative=alternative)
     if text:

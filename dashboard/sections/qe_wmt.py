@@ -201,7 +201,9 @@ def sentence_section(
         key="qe_wmt_grid_other",
     )
     qe_wmt_mde_note(tests_o, adjusted_o, alpha)
-    _predictions(r, board, lp=lp)
+    _predictions(r, board, lp=lp, corr=partial(
+        data.prediction_correlations, uploads, primary, n_resamples, seed, lp
+    ))
 
 
 def _all_pairs(res, primary: str) -> None:
@@ -221,9 +223,10 @@ def _all_pairs(res, primary: str) -> None:
         )
 
 
-def _predictions(r, board, *, lp: str) -> None:
+def _predictions(r, board, *, lp: str, corr) -> None:
     """Scatter of two systems against the gold scores and the correlations between systems'
-    predictions, for the language pair shown (Graham 2015, Figures 3 and 4)."""
+    predictions (``corr(order)``: the data layer's), for the language pair shown (Graham 2015,
+    Figures 3 and 4)."""
     st.subheader(f"Predictions against gold scores, {lp}")
     order = list(board.index)
     c_a, c_b = st.columns(2)
@@ -250,9 +253,8 @@ def _predictions(r, board, *, lp: str) -> None:
             filename=f"qe_wmt_{lp}_scatter_{a}_{b}",
         )
     with right:
-        corr = r.predictions[order].corr()
         components.show_figure(
-            figures.correlation_heatmap(corr, title=f"{lp}: Pearson r between predictions"),
+            figures.correlation_heatmap(corr(tuple(order)), title=f"{lp}: Pearson r between predictions"),
             key="qe_wmt_pred_corr",
             filename=f"qe_wmt_{lp}_prediction_correlation",
         )

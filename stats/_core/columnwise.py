@@ -22,6 +22,8 @@ __all__ = [
     "pearson_columns",
     "pearson_matrix",
     "spearman_columns",
+    "sd_columns",
+    "zscore_columns",
 ]
 
 
@@ -69,6 +71,39 @@ def pearson_matrix(x: np.ndarray) -> np.ndarray:
     c[:, undefined] = np.nan
     c[undefined, :] = np.nan
     return c
+
+
+def sd_columns(x: np.ndarray, *, ddof: int = 1) -> np.ndarray:
+    """Standard deviation of each column of ``x`` (n, m) over its finite values (divisor
+    ``k - ddof`` for ``k`` finite values): array (m,); exactly 0 for a constant column (decided
+    on the values, as :func:`constant_columns`), NaN for a column with ``ddof`` or fewer finite
+    values."""
+    x = np.asarray(x, dtype=float)
+    finite = np.isfinite(x)
+    k = finite.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(finite, x, 0.0).sum(axis=0) / k
+        dev = np.where(finite, x - mean, 0.0)
+        sd = np.sqrt((dev**2).sum(axis=0) / (k - ddof))
+    lo = np.where(finite, x, np.inf).min(axis=0)
+    hi = np.where(finite, x, -np.inf).max(axis=0)
+    sd = np.where(lo == hi, 0.0, sd)
+    return np.where(k > ddof, sd, np.nan)
+
+
+def zscore_columns(x: np.ndarray, *, ddof: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Each column of ``x`` (n, m) in standard deviations from its mean (over its finite
+    values; :func:`sd_columns` with ``ddof``), and which columns have no z-scores: a constant
+    column, or one with ``ddof`` or fewer finite values, is NaN throughout (its standard
+    deviation is 0 or undefined: no scale to standardise by)."""
+    x = np.asarray(x, dtype=float)
+    sd = sd_columns(x, ddof=ddof)
+    undefined = ~(sd > 0)
+    finite = np.isfinite(x)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(finite, x, 0.0).sum(axis=0) / finite.sum(axis=0)
+        z = (x - mean) / np.where(undefined, 1.0, sd)
+    return np.where(undefined, np.nan, z), undefined
 
 
 def spearman_columns(x: np.ndarray, y: np.ndarray) -> np.ndarray:

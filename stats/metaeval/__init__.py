@@ -19,6 +19,8 @@ _LAZY = {
     "correlate_with_human": ".correlation",
     "leave_one_out": ".correlation",
     "metric_correlations": ".correlation",
+    "standard_deviation": ".correlation",
+    "zscores": ".correlation",
     # grids
     "SIDEDNESS": ".grids",
     "SIDEDNESS_NOTES": ".grids",
