@@ -16,6 +16,7 @@ from dashboard.sections.metrics_segment import SAMPLES
 from stats.analyses import metrics_report
 from stats.analyses.meta_significance import perm_both_analysis, soft_pairwise_analysis
 from stats.metaeval.grids import grid_significance
+from stats.metaeval.williams import williams_winners
 from stats.power.williams import williams_grid_power
 from stats.readers import read_meta_eval
 from tests.dashboard.conftest import REPO_ROOT
@@ -177,6 +178,10 @@ def test_williams_clusters_correction_and_power(system):
     p = arr(grid.data[0].customdata)[..., 0]
     assert _close(p, sig.pvalue_adjusted.to_numpy(dtype=float))
     assert at.table[0].value["cluster"].tolist() == sig.rank.tolist()
+    won = set(williams_winners(w))  # the WMT17-21 rule beside the clusters: raw p
+    assert at.table[0].value["WMT17-21 winner"].tolist() == [
+        "yes" if m in won else "no" for m in sig.rank.index
+    ]
     assert "Benjamini-Hochberg" in _captions(at)
     summary = at.table[1].value
     adjusted = sig.pvalue_adjusted.to_numpy()
@@ -184,7 +189,8 @@ def test_williams_clusters_correction_and_power(system):
     counted = {m.label: m.value for m in at.metric}["Significant pairs in es-en (α = 0.05, BH)"]
     assert counted == f"{int(np.sum(adjusted < 0.05))} / 66"
     top = ", ".join(sig.rank.index[sig.rank.to_numpy() == 1])
-    assert summary.loc["es-en", "top cluster"] == top
+    assert summary.loc["es-en", "top cluster (WMT22-25 rule)"] == top
+    assert summary.loc["es-en", "winners (WMT17-21 rule)"] == ", ".join(williams_winners(w))
     overview = _grid(at, "Williams significance per language pair")
     assert overview.layout.shapes  # every panel's clusters
 
