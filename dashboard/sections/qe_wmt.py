@@ -17,9 +17,11 @@ from dashboard.components.power_note import qe_wmt_mde_note
 from dashboard.data import qe_wmt as data
 from dashboard.figures import qe_wmt as figs
 from dashboard.tables.qe import qe_all_pairs
+from stats import POOLED_NOTE as POOLED
 
 MEASURES = {"spearman": "Spearman ρ", "pearson": "Pearson r", "kendall": "Kendall τ"}
 TESTS = {"williams": "Williams test", "perm-both": "PERM-BOTH", "none": "no test"}
+
 
 
 def _columns(primary: str) -> dict:
@@ -92,15 +94,29 @@ def sentence_section(
         filename=f"qe_wmt_{primary}_heatmap",
     )
     if len(res.average):
+        pooled = res.average.index[res.average["pooled"].to_numpy(dtype=bool)]
         components.show_table(
             res.average,
             key="qe_wmt_average",
             filename="qe_wmt_average",
             caption=f"Average over the {len(lps)} language pairs (systems covering all of them), "
-            f"by {label}",
-            column_config=_columns(primary),
+            f"by {label}" + (f"; pooled: {POOLED}" if len(pooled) else ""),
+            column_config={
+                **_columns(primary),
+                "files": st.column_config.NumberColumn(
+                    "files", format="%d", help="submitted files the predictions come from"
+                ),
+                "pooled": st.column_config.CheckboxColumn("pooled (unofficial)", help=POOLED),
+            },
             static=True,
         )
+        if len(pooled):
+            st.caption(
+                components.escape_markdown(
+                    f"Pooled (not official): {', '.join(map(str, pooled))}: {POOLED}. The "
+                    "official values are each file's, per language pair (below)."
+                )
+            )
     else:
         st.caption("No system covers every language pair of the gold file: no average.")
 
