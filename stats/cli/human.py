@@ -270,7 +270,10 @@ def _paired(args, alpha: float) -> str:
                         if r.correction != "none"
                         else {}
                     ),
-                    "rank_range": {s: [int(t), int(b)] for s, (t, b) in r.rank_range.iterrows()},
+                    "rank_range": {
+                        s: None if t != t else [int(t), int(b)]  # null: no defined test
+                        for s, (t, b) in r.rank_range.iterrows()
+                    },
                     "clusters": [list(c) for c in r.clusters],
                     "n_items": jsonable(r.n_items),
                     "segments": _records(r.segment_scores),

@@ -191,7 +191,7 @@ def word_output(result, *, fmt: str, seed: int) -> str:
                     "lp": lp,
                     "systems": _rows(t),
                     "pvalues": pvalue_matrix_json(result.pvalue[lp]),
-                    "rank": {str(k): int(v) for k, v in t["rank"].items()},
+                    "rank": {str(k): None if pd.isna(v) else int(v) for k, v in t["rank"].items()},
                 }
                 for lp, t in result.tables.items()
             ],

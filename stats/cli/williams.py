@@ -179,7 +179,7 @@ def _block(a: LanguagePairAnalysis, grid, power: bool) -> dict:
         "pearson": {m: corr.pearson[m] for m in order},
         "spearman": {m: corr.spearman[m] for m in order},
         "kendall": {m: corr.kendall[m] for m in order},
-        "sign": {m: int(res.sign[m]) for m in order},
+        "sign": {m: int(res.sign[m]) or None for m in order},  # null: r undefined
         "williams_p": pvalue_matrix_json(res.pvalue),
         "williams_t": pvalue_matrix_json(res.statistic),
         "difference": pvalue_matrix_json(res.difference),

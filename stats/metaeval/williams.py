@@ -473,7 +473,7 @@ class WilliamsMatrixResult(StatisticPvalue):
         SIGNED Pearson r of each metric with humans, in ``order``.
     sign : Series
         +1 or -1 per metric: the sign applied before comparing (all +1 when
-        ``sign_align=False``).
+        ``sign_align=False``); 0 where the correlation is undefined (constant metric).
     metric_corr : DataFrame
         Pearson correlations between the (aligned) metrics, in ``order``.
     n : int
@@ -740,7 +740,7 @@ def williams_all_pairs(
         ci_high=square(hi),
         order=order,
         r_human=pd.Series(r, index=list(order), name="pearson"),
-        sign=pd.Series(sign.astype(int), index=list(order), name="sign"),
+        sign=pd.Series(np.where(np.isnan(r), 0, sign).astype(int), index=list(order), name="sign"),
         metric_corr=square(corr),
         n=int(n_items),
         df=int(n_items - 3),
