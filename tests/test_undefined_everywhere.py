@@ -285,3 +285,24 @@ def test_nothing_is_warned_for_defined_input(system_files, capsys):
         main(["williams", "--human", str(system_files / "human.tsv"), "--metrics",
               str(system_files / "metrics.tsv").replace("metrics.tsv", "defined.tsv")])  # fmt: skip
     capsys.readouterr()
+
+
+# ---------------------------------------------------------------- figures
+
+
+def test_grids_box_the_undefined_items_apart_and_never_print_their_rank():
+    from dashboard.figures.clusters import adjusted_grid_args, cluster_boundaries, cluster_shapes
+    from dashboard.figures.grids import significance_grid
+
+    assert cluster_boundaries([1, 1, 2, None, None]) == [2, 3]
+    assert cluster_boundaries([1.0, 2.0, np.nan, np.nan]) == [1, 2]
+    names = [s["name"] for s in cluster_shapes([1, 2, None])]
+    assert names == ["cluster 2", "cluster 2", "no cluster (undefined)", "no cluster (undefined)"]
+    idx = ["A", "B", "CONST"]
+    p = pd.DataFrame(np.nan, index=idx, columns=idx)
+    p.loc["A", "B"] = 0.01
+    sig = grid_significance(p)
+    args = adjusted_grid_args(p, sig)
+    assert args["clusters"] == [1, 2, None]
+    fig = significance_grid(args["pvalue"], alpha=0.05, clusters=args["clusters"])
+    assert fig.layout.meta["clusters"] == [1, 2, None]

@@ -289,7 +289,7 @@ def _grid(tests, adjusted, rank, *, lp: str, alpha: float, correction: str, key:
             statistic=tests.statistic,
             measure=tests.measure,
             test=tests.test,
-            clusters=None if ranks.isna().any() else list(ranks),
+            clusters=list(ranks),  # a system without a rank (undefined) is boxed apart
             title=f"{lp}: {TESTS[tests.test]} on {label}{note}",
         ),
         key=key,

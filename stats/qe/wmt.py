@@ -592,7 +592,8 @@ def compare_qe_systems(
     sd_ratio : float
         Rescaling target of the MAE/RMSE diagnosis (Graham 2015).
     tests : bool
-        False skips the pairwise tests (grids empty, every system rank 1).
+        False skips the pairwise tests (grids empty, no ranks: NaN, since nothing was tested;
+        a language pair with one system ranks it 1).
     rng : int, Generator or None
         One generator serves every language pair in order (reproducible with an int).
 
