@@ -272,6 +272,15 @@ def test_human_ranking_system_without_shared_items(tmp_path):
     assert res.rank_range.loc["ALONE"].isna().all()
     assert all("ALONE" not in c for c in res.clusters)
     assert res.rank_range.loc["A"].notna().all()
+    frame = res.to_frame()
+    assert pd.isna(frame.at["ALONE", "cluster"]) and frame.at["A", "cluster"] == 1
+    # every output of the ranking: the findings' LaTeX, the page's table
+    from dashboard.sections.human_gold import paired_ranking_table
+    from stats.human.paired import ranking_latex
+
+    assert "-- & ALONE &" in ranking_latex(res)
+    table = paired_ranking_table(res)
+    assert table.at["ALONE", "rank"] == "–" and "." not in table.at["A", "rank"]
 
 
 def test_nothing_is_warned_for_defined_input(system_files, capsys):

@@ -259,7 +259,8 @@ def show_clustered_table(
     """A short ranking table drawn as a static table with a line above each new cluster
     (the findings' human ranking tables), with CSV/LaTeX downloads below. ``cluster`` names
     the column holding each row's cluster number."""
-    starts = df[cluster].ne(df[cluster].shift()).to_numpy(copy=True)
+    ids = pd.to_numeric(df[cluster], errors="coerce").astype(float).fillna(-1.0)  # -1: none
+    starts = ids.ne(ids.shift()).to_numpy(dtype=bool, copy=True)
     starts[0] = False
     styler = presentation_table(df).apply(
         lambda col: np.where(starts, "border-top: 3px solid currentColor", ""), axis=0

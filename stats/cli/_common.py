@@ -292,7 +292,7 @@ def table_tsv(rows: Sequence[Mapping], columns: Sequence[str], *, fmt: str = "{:
         return _latex(frame, index=False)
 
     def cell(v):
-        if _undefined(v):
+        if undefined(v):
             return "-"
         if isinstance(v, (float, np.floating)):
             return "-" if math.isnan(v) else fmt.format(v)
@@ -473,10 +473,10 @@ def check_alpha_option(alpha: float) -> float:
 def rank_json(rank) -> dict:
     """``{item: cluster}`` for JSON: null where the item has no rank (its statistic or every
     test of it undefined)."""
-    return {str(k): None if _undefined(v) else int(v) for k, v in rank.items()}
+    return {str(k): None if undefined(v) else int(v) for k, v in rank.items()}
 
 
-def _undefined(value) -> bool:
+def undefined(value) -> bool:
     """A missing number (None, NaN, pandas' NA)."""
     if value is None:
         return True
@@ -504,7 +504,7 @@ def significance_json(grid, adjusted_key: str) -> dict:
 
 def significance_tsv(grid, what: str) -> str:
     """TSV lines for a corrected grid: the ranks and the adjusted p-value matrix."""
-    ranks = "\t".join(f"{k}={'-' if _undefined(v) else int(v)}" for k, v in grid.rank.items())
+    ranks = "\t".join(f"{k}={'-' if undefined(v) else int(v)}" for k, v in grid.rank.items())
     return "\n".join(
         [
             f"# rank (clusters at alpha={grid.alpha:g}, {grid.correction}-adjusted)\t{ranks}",

@@ -55,6 +55,7 @@ from ._common import (
     pvalue_matrix_json,
     say_read_as,
     table_tsv,
+    undefined,
 )
 
 PAIRED_TESTS = ("signed-rank", "rank-sum")  # stats.human.paired.PAIRED_TESTS (no import here)
@@ -271,7 +272,7 @@ def _paired(args, alpha: float) -> str:
                         else {}
                     ),
                     "rank_range": {
-                        s: None if t != t else [int(t), int(b)]  # null: no defined test
+                        s: None if undefined(t) else [int(t), int(b)]  # null: no defined test
                         for s, (t, b) in r.rank_range.iterrows()
                     },
                     "clusters": [list(c) for c in r.clusters],

@@ -186,7 +186,7 @@ class PairedRankingResult(StatisticPvalue):
     score : pandas.Series
         The systems' scores (macro or micro average of item scores).
     rank_range : pandas.DataFrame
-        Columns ``top``, ``bottom`` per system; NaN for a system none of whose tests is
+        Columns ``top``, ``bottom`` per system (Int64); NA for a system none of whose tests is
         defined (no item shared with another system), which is ranked nowhere.
     clusters : tuple of tuples of str
         Top first; a system none of whose tests is defined is in none.
@@ -251,8 +251,8 @@ class PairedRankingResult(StatisticPvalue):
         idx = pd.Index(self.systems, name="system", dtype=object)
         return pd.DataFrame(
             {
-                "rank_top": self.rank_range["top"].to_numpy(),
-                "rank_bottom": self.rank_range["bottom"].to_numpy(),
+                "rank_top": self.rank_range["top"].array,
+                "rank_bottom": self.rank_range["bottom"].array,
                 "cluster": pd.array([cluster.get(s) for s in self.systems], dtype="Int64"),
                 "score": self.score.to_numpy(),
                 "n_items": self.n_items.to_numpy(),
@@ -459,7 +459,7 @@ def paired_ranking(
         pvalue=pd.DataFrame(pmat, index=idx, columns=idx),
         systems=tuple(names),
         score=pd.Series(ordered_score, index=idx, name="score"),
-        rank_range=pd.DataFrame(ranges, index=idx, columns=["top", "bottom"]),
+        rank_range=pd.DataFrame(ranges, index=idx, columns=["top", "bottom"]).astype("Int64"),
         clusters=clusters,
         n_items=table[names].notna().sum().astype(np.int64).reindex(names),
         domains=tuple(str(d) for d in dom_means.index),
