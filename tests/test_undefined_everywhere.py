@@ -315,3 +315,15 @@ def test_grids_box_the_undefined_items_apart_and_never_print_their_rank():
     assert args["clusters"] == [1, 2, None]
     fig = significance_grid(args["pvalue"], alpha=0.05, clusters=args["clusters"])
     assert fig.layout.meta["clusters"] == [1, 2, None]
+
+
+def test_exports_never_mark_an_undefined_row():
+    from stats.export_tables import ranking_marks
+
+    idx = ["A", "B", "FLAT"]
+    significant = pd.DataFrame(False, index=idx, columns=idx)
+    significant.loc["A", "B"] = True
+    marks = ranking_marks(significant, alpha=0.05, undefined=["FLAT"])
+    assert marks.bold.tolist() == [True, False, False]  # FLAT was bold: "not beaten"
+    unmarked = ranking_marks(significant, alpha=0.05)
+    assert unmarked.bold.tolist() == [True, False, True]  # without being told: as before
