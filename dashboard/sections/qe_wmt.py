@@ -86,15 +86,19 @@ def sentence_section(
 
     st.subheader(f"{label} per language pair")
     avg = res.average[primary] if len(res.average) else None
+    pooled = [] if avg is None else list(res.average.index[res.average["pooled"].to_numpy(bool)])
     components.show_figure(
         figs.qe_lp_heatmap(
-            res.statistic, measure=primary, average=avg, title=f"{label}: systems x language pairs"
+            res.statistic,
+            measure=primary,
+            average=avg,
+            pooled=pooled,
+            title=f"{label}: systems x language pairs" + (" († pooled average)" if pooled else ""),
         ),
         key="qe_wmt_heatmap",
         filename=f"qe_wmt_{primary}_heatmap",
     )
     if len(res.average):
-        pooled = res.average.index[res.average["pooled"].to_numpy(dtype=bool)]
         components.show_table(
             res.average,
             key="qe_wmt_average",

@@ -272,7 +272,7 @@ def _selection_lines(a: LanguagePairAnalysis, alpha: float) -> list[str]:
 
     sel = a.selection
     lines = [
-        f"# winners (alpha={alpha:g}, not outperformed by any metric)\t"
+        f"# winners (alpha={alpha:g}, not outperformed by any metric; the WMT17-21 rule, raw p)\t"
         + "\t".join(williams_winners(a.williams, alpha=alpha))
     ]
     outliers = set(sel.outliers)
