@@ -22,6 +22,7 @@ __all__ = [
     "pearson_columns",
     "pearson_matrix",
     "spearman_columns",
+    "kendall_matrix",
     "sd_columns",
     "zscore_columns",
 ]
@@ -68,6 +69,33 @@ def pearson_matrix(x: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         z = xc / norm
         c = np.clip(z.T @ z, -1.0, 1.0)
+    c[:, undefined] = np.nan
+    c[undefined, :] = np.nan
+    return c
+
+
+def kendall_matrix(x: np.ndarray, *, max_cells: int = 4_000_000) -> np.ndarray:
+    r"""Kendall's tau-b between every two columns of ``x`` (n, m): array (m, m).
+
+    With :math:`s_{pk} = \operatorname{sign}(x_{ik} - x_{jk})` for each pair :math:`p = (i, j)`,
+    :math:`\tau_b(k, l) = \sum_p s_{pk} s_{pl} / \sqrt{n_k n_l}`, :math:`n_k` the pairs not
+    tied in column :math:`k` (tau-b as :func:`scipy.stats.kendalltau`); one matrix product
+    over the pairs, in blocks of at most ``max_cells`` signs. The row and column of a constant
+    column are NaN.
+    """
+    x = np.asarray(x, dtype=float)
+    n, m = x.shape
+    i, j = np.triu_indices(n, 1)
+    num = np.zeros((m, m))
+    step = max(1, max_cells // max(m, 1))
+    for start in range(0, len(i), step):  # blocks of pairs bound the memory
+        sl = slice(start, start + step)
+        signs = np.sign(x[i[sl]] - x[j[sl]])
+        num += signs.T @ signs
+    untied = np.diag(num).copy()
+    undefined = constant_columns(x) | (untied == 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        c = np.clip(num / np.sqrt(np.outer(untied, untied)), -1.0, 1.0)
     c[:, undefined] = np.nan
     c[undefined, :] = np.nan
     return c

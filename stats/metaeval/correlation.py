@@ -21,6 +21,7 @@ import pandas as pd
 from stats._core.columnwise import (
     constant_columns,
     correlation_pvalue,
+    kendall_matrix,
     pearson_columns,
     pearson_matrix,
     sd_columns,
@@ -177,8 +178,24 @@ def correlate_with_human(scores, human) -> CorrelationResult:
     )
 
 
-def metric_correlations(scores, human=None, *, sign_align: bool = True) -> pd.DataFrame:
-    """Pearson correlations between metrics (the heatmap of Graham & Baldwin 2014, Fig. 2a).
+#: ``method`` of :func:`metric_correlations` -> the matrix of a table's columns
+_MATRICES = {
+    "pearson": pearson_matrix,
+    "spearman": lambda x: pearson_matrix(_ranks(x)),
+    "kendall": kendall_matrix,
+}
+
+
+def _ranks(x: np.ndarray) -> np.ndarray:
+    from scipy import stats as _st  # when first needed: a slow import
+
+    return _st.rankdata(x, axis=0)
+
+
+def metric_correlations(
+    scores, human=None, *, sign_align: bool = True, method: str = "pearson"
+) -> pd.DataFrame:
+    """Correlations between metrics (the heatmap of Graham & Baldwin 2014, Fig. 2a).
 
     Parameters
     ----------
@@ -190,6 +207,9 @@ def metric_correlations(scores, human=None, *, sign_align: bool = True) -> pd.Da
         others; rows/columns are ordered by ``|r|`` with humans, highest first.
     sign_align : bool, optional
         Apply the sign alignment (default ``True``; needs ``human``).
+    method : {'pearson', 'spearman', 'kendall'}
+        Pearson's r (default), Spearman's rho (r of the mid-ranks) or Kendall's tau-b (as
+        :func:`scipy.stats.kendalltau`), each vectorised over the pairs of metrics.
 
     Returns
     -------
@@ -209,6 +229,11 @@ def metric_correlations(scores, human=None, *, sign_align: bool = True) -> pd.Da
     m1  1.0  0.8
     m2  0.8  1.0
     """
+    if method not in _MATRICES:
+        raise StatsInputError(
+            f"method must be one of {', '.join(_MATRICES)}; got {method!r}"
+        )
+    matrix = _MATRICES[method]
     if human is None:
         frame = scores if isinstance(scores, pd.DataFrame) else pd.DataFrame(scores)
         frame, x, _ = validate_scores_human(frame, np.zeros(len(frame)), min_items=3)
@@ -220,13 +245,13 @@ def metric_correlations(scores, human=None, *, sign_align: bool = True) -> pd.Da
                 "correlations with them undefined (NaN)",
                 stacklevel=2,
             )
-        return pd.DataFrame(pearson_matrix(x), index=names, columns=names)
+        return pd.DataFrame(matrix(x), index=names, columns=names)
     res = correlate_with_human(scores, human)
     frame, x, _ = validate_scores_human(scores, human, min_items=3)
     pos = [list(frame.columns).index(m) for m in res.order]
     sign = res.sign.to_numpy().astype(float) if sign_align else np.ones(len(pos))
     sign = np.where(sign == 0, 1.0, sign)
-    c = pearson_matrix(x[:, pos] * sign)
+    c = matrix(x[:, pos] * sign)
     return pd.DataFrame(c, index=list(res.order), columns=list(res.order))
 
 

@@ -106,3 +106,31 @@ def test_the_dashboard_computes_no_statistic_of_its_own():
         if pattern.search(line)
     ]
     assert not found, found
+
+
+@pytest.mark.parametrize("method", ["pearson", "spearman", "kendall"])
+def test_metric_correlation_matrices_equal_scipy_pair_by_pair(method):
+    """The heatmaps' Spearman and Kendall matrices are stats functions too (one matrix
+    product over the pairs), equal to scipy's pair-by-pair values on tied integer data;
+    a constant metric's row and column are NaN, with a warning naming it."""
+    from stats import metric_correlations
+
+    rng = np.random.default_rng(9)
+    frame = pd.DataFrame(rng.integers(0, 5, size=(30, 4)).astype(float), columns=list("abcd"))
+    frame["d"] = frame["a"] * 2 + rng.exponential(size=30)  # skewed, correlated
+    frame["FLAT"] = 3.0
+    with pytest.warns(DegenerateInputWarning, match="FLAT"):
+        got = metric_correlations(frame, method=method)
+    golden = {"pearson": sps.pearsonr, "spearman": sps.spearmanr, "kendall": sps.kendalltau}
+    for a in "abcd":
+        for b in "abcd":
+            want = 1.0 if a == b else golden[method](frame[a], frame[b]).statistic
+            assert got.at[a, b] == pytest.approx(want, abs=1e-12), (a, b)
+    assert got["FLAT"].isna().all() and got.loc["FLAT"].isna().all()
+
+
+def test_kendall_matrix_in_blocks_equals_one_block():
+    from stats._core.columnwise import kendall_matrix
+
+    x = np.random.default_rng(3).normal(size=(40, 5))
+    np.testing.assert_allclose(kendall_matrix(x, max_cells=7), kendall_matrix(x), atol=1e-14)
