@@ -198,3 +198,34 @@ def test_williams_clusters_correction_and_power(system):
     power = williams_grid_power(w, alpha=0.01, power=0.8).stack().median()
     line = next(m.value for m in at.markdown if m.value.startswith("**Power:**"))
     assert f"below **{power:.3f}**" in line and "α = 0.01" in line
+
+
+def test_a_constant_metric_has_no_p_value_rank_or_cluster_on_the_page(app_test):
+    """Issue 43.1 on the segment-level part of the page: a constant metric in an uploaded
+    wide CSV has no PERM-BOTH p-value against any other metric (was p = 0), no rank and no
+    cluster in the ranking table."""
+    rng = np.random.default_rng(2)
+    rows = ["lp,system,segment,human,GOOD,BLEU,CONST"]
+    for s in range(6):
+        q = rng.normal()
+        for seg in range(12):
+            h = q + rng.normal()
+            rows.append(f"en-de,sys{s},{seg},{h:.4f},{h + rng.normal(0, .5):.4f},"
+                        f"{h + rng.normal(0, 1.5):.4f},0.5")  # fmt: skip
+    at = app_test(timeout=180)
+    at.run()
+    at.file_uploader(key="metrics_upload").set_value(
+        [("seg.csv", ("\n".join(rows) + "\n").encode(), "text/csv")]
+    ).run()
+    at.toggle(key="meta_perm_run").set_value(True).run()
+    assert_no_exception(at)
+    grid = _grid(at, "en-de: PERM-BOTH")
+    names = list(grid.data[0].y)
+    p = arr(grid.data[0].customdata)[..., 0]
+    k = names.index("CONST")
+    assert np.isnan(p[k]).all() and np.isnan(p[:, k]).all()
+    assert np.isfinite(p[names.index("GOOD"), names.index("BLEU")])
+    table = frame_with(at, "cluster")
+    assert table["cluster"].isna().to_dict() == {"GOOD": False, "BLEU": False, "CONST": True}
+    if "rank" in table:
+        assert table["rank"].isna().to_dict()["CONST"]
