@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from stats.analyses import LanguagePairAnalysis, LanguagePairTests
-from stats.metaeval.grids import GridSignificance
 from stats.metaeval.williams import williams_winners
+from stats.pairwise.grids import GridSignificance
 from stats.power.williams import POWER
 
 #: The rule of each column that marks the best metrics, and the findings that follow it.
@@ -168,7 +168,7 @@ def significance_summary(
     """Per language pair: systems, metrics, pairs tested, share of pairs significantly
     different at ``alpha``, best metric, and the metrics significantly beating ``baseline``.
 
-    With ``significance`` (language pair -> :class:`stats.metaeval.grids.GridSignificance` of its
+    With ``significance`` (language pair -> :class:`stats.pairwise.grids.GridSignificance` of its
     Williams grid), "significant" reads the adjusted p-values and two last columns list the
     metrics of the top significance cluster (:data:`CLUSTER_COLUMN`, the WMT22-25 rule) and
     the winners (:data:`WINNER_COLUMN`, the WMT17-21 rule: not significantly outperformed by
@@ -217,7 +217,7 @@ def cluster_table(
     winners: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """The items of a significance grid best first (``rank``'s order, e.g.
-    :attr:`stats.metaeval.grids.GridSignificance.rank`) with their significance cluster (1 = top) and
+    :attr:`stats.pairwise.grids.GridSignificance.rank`) with their significance cluster (1 = top) and
     their value (``values``, e.g. each metric's correlation with humans) as ``value_name``.
 
     An item whose value is undefined (NaN) has no cluster (empty, never a number). With
