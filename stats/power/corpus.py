@@ -165,6 +165,10 @@ def corpus_power(
     n_simulations: int = 1000,
     n_resamples: int = 1000,
     rng=None,
+    sample_size: bool = False,
+    n_max: int = 100_000,
+    progress=None,
+    _mde: bool = True,
 ) -> PowerResult:
     r"""Simulated power of the paired bootstrap or approximate randomization on a corpus
     metric (BLEU, chrF, TER), and the minimum detectable effect, for each effect and number
@@ -233,14 +237,20 @@ def corpus_power(
             seg[data.index_of(baseline)], seg[data.index_of(system)], effect=effect, n=n,
             test=test, alpha=alpha, alternative=alternative, power=power,
             n_simulations=n_simulations, n_resamples=n_resamples, rng=rng,
+            sample_size=sample_size, n_max=n_max, _mde=_mde,
         )
     alpha, alternative, power, n_simulations = E.check_common(
         alpha, alternative, power, n_simulations
     )
     n_resamples = check_positive_int(n_resamples, "n_resamples")
+    E.resampling_reachable(alpha, n_resamples, 2 if (
+        test == "paired-bootstrap" and alternative == "two-sided") else 1)
     ia, ib = data.index_of(baseline), data.index_of(system)
     if ia == ib:
-        raise StatsInputError("baseline and system must be two different systems")
+        raise StatsInputError(
+            f"baseline and system are the same system twice ({system!r}): there is no "
+            "difference to simulate from"
+        )
     effects, sizes = E.as_effects(effect), E.as_sizes(n)
     a, b = data.stats[ia], data.stats[ib]
     d = a.shape[1]
@@ -258,6 +268,18 @@ def corpus_power(
             f"effect {bad[0]:g} would give {system} a {data.label} of {s_a + sign * bad[0]:g}; "
             f"effects must leave it above 0"
         )
+    if data.metric in ("bleu", "chrf"):  # scores of at most 100
+        bad = [e for e in effects if s_a + e > 100]
+        if bad:
+            raise StatsInputError(
+                f"effect {bad[0]:g} would give {system} a {data.label} of {s_a + bad[0]:g}, "
+                f"outside the metric's range (0 to 100) with {baseline} at {s_a:.4g}"
+            )
+    if np.array_equal(data.stats[ia], data.stats[ib]):
+        raise StatsInputError(
+            f"{baseline} and {system} have the same {data.label} statistics in every segment "
+            "(the same output twice?): there is no difference to simulate from"
+        )
     integral = bool(np.all(data.stats[[ia, ib]] == np.round(data.stats[[ia, ib]])))
     big = float(np.abs(data.stats[[ia, ib]]).max(initial=0.0)) * max(sizes)
     dtype = np.float32 if integral and big < 2**24 else np.float64
@@ -268,9 +290,12 @@ def corpus_power(
     lo = -(s_a * 0.999) if sign > 0 else -(3 * max(s_a, s_b) + 10)
     hi = (3 * max(s_a, s_b) + 10) if sign > 0 else s_a * 0.999
     gen, seed = E.rng_and_seed(rng)
-    pw = np.zeros((len(effects), len(sizes)))
+    evals = (*effects, 0.0)  # the last: the size (rejection rate at effect 0)
+    pw = np.zeros((len(evals), len(sizes)))
     mde = np.full(len(sizes), np.nan)
+    tick = E.ticker(progress, len(sizes) + bool(sample_size))
     for j, size in enumerate(sizes):  # loop over sizes; simulations and resamples are arrays
+        tick(j)
         shared = _shared(test, gen, n_resamples, size, dtype)
         step = E.chunk_size(size, n_simulations, 2 * d)
         step = max(1, min(step, (1 << 22) // (n_resamples * 2 * d)))
@@ -279,14 +304,16 @@ def corpus_power(
             rows = min(step, n_simulations - start)
             idx = gen.integers(0, a.shape[0], (rows, size))
             chunk = _Corpus(data, *ab32, idx, shared, test, alpha, alternative, cols, tot)
-            for i, e in enumerate(effects):
-                pw[i, j] += chunk.rejects(e)[0].sum()
-            crit.append(_critical(chunk, rows, lo, hi))
-        mde[j] = E.mde_from_critical(np.concatenate(crit), power)
+            for i, e in enumerate(evals):
+                pw[i, j] += E.directed(*chunk.rejects(e), e, alternative).sum()
+            if _mde:
+                crit.append(_critical(chunk, rows, lo, hi))
+        if _mde:
+            mde[j] = E.mde_from_critical(np.concatenate(crit), power)
     pw /= n_simulations
-    return PowerResult(
-        power=pw,
-        mc_error=E.mc_error(pw, n_simulations),
+    result = PowerResult(
+        power=pw[:-1],
+        mc_error=E.mc_error(pw[:-1], n_simulations),
         mde=mde,
         effects=effects,
         sizes=sizes,
@@ -302,7 +329,31 @@ def corpus_power(
         metric=data.label,
         unit="segments",
         definition=E.DEFINITION_CORPUS,
+        effect_meaning=EFFECT_CORPUS.format(label=data.label, system=system,
+                                            kind="edit" if sign < 0 else "matching n-gram"),
     )
+    if not _mde:
+        return result
+    tick(len(sizes))
+    if sample_size:
+        found = corpus_sample_size(
+            data, baseline=baseline, system=system, effect=effects[0], test=test, alpha=alpha,
+            alternative=alternative, power=power, n_simulations=n_simulations,
+            n_resamples=n_resamples, n_max=n_max, rng=seed if seed is not None else gen,
+            _known=dict(zip(sizes, pw[0], strict=True)),
+        )
+        result = E.with_sample_size(result, found)
+    return E.finish(result, size=pw[-1],
+                    notes=E.beyond_observed_note(sizes, a.shape[0], "segments"))
+
+
+#: what "effect" means for a corpus metric
+EFFECT_CORPUS = (
+    "effect = the difference in corpus {label}, system minus baseline (positive = system "
+    "better): {system}'s {kind} counts scaled in every segment so that its corpus score on the "
+    "observed segments is the baseline's plus the effect (at effect 0 the two corpus scores "
+    "are equal: the test's null)"
+)
 
 
 def _critical(chunk: _Corpus, rows: int, lo: float, hi: float) -> np.ndarray:
@@ -324,12 +375,14 @@ def corpus_sample_size(
     power: float = 0.8,
     n_simulations: int = 500,
     n_resamples: int = 500,
-    n_max: int = 10_000,
+    n_max: int = 100_000,
     rng=None,
-) -> int:
+    _known=None,
+) -> E.SampleSizeResult:
     """Smallest number of segments at which :func:`corpus_power` for ``effect`` reaches
-    ``power`` (bisection over n with one seed for every n; raises when ``n_max`` is not
-    enough)."""
+    ``power``, with its Monte Carlo error (one seed for every n;
+    :func:`stats.power.engine.search_sample_size`); NaN with a note when ``n_max`` is not
+    enough."""
     n_max = check_positive_int(n_max, "n_max", 3)
     seed = E.common_seed(rng)  # one seed for every n: common random numbers
 
@@ -337,9 +390,10 @@ def corpus_sample_size(
         res = corpus_power(
             data, baseline=baseline, system=system, effect=effect, n=size, test=test,
             alpha=alpha, alternative=alternative, power=power, n_simulations=n_simulations,
-            n_resamples=n_resamples, rng=seed,
+            n_resamples=n_resamples, rng=seed, _mde=False,
         )
         return float(res.power[0, 0])
 
     target = E.check_common(alpha, alternative, power, 2)[2]
-    return E.smallest_n(power_at, target, 2, n_max)
+    return E.sample_size_result(power_at, effect, target, n_simulations=n_simulations,
+                                n_min=2, n_max=n_max, test=test, known=_known)
