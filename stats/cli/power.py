@@ -177,7 +177,7 @@ def run(args: argparse.Namespace) -> str:
     except StatsInputError as exc:  # name the flags the user typed
         text = str(exc)
         for name, flag in _FLAGS.items():
-            text = text.replace(name, flag)
+            text = text.replace(f"{name}=", f"{flag} ").replace(name, flag)
         raise StatsInputError(text) from None
 
 
