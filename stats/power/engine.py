@@ -407,54 +407,91 @@ class SampleSizeResult:
 
 def search_sample_size(
     power_at: Callable[[int], float], target: float, *, n_simulations: int, n_min: int,
-    n_max: int, known=None,
+    n_max: int, known=None, n_cap: int | None = None, evaluations: int = 3,
 ) -> tuple[float, float, float, str]:
-    """``(n, mc_error, power at n, note)``: the smallest n in ``[n_min, n_max]`` whose power
+    """``(n, mc_error, power, note)``: the n in ``[n_min, n_max]`` at which the power
     ``power_at(n)`` (one effect, the same seed at every n: common random numbers) reaches
     ``target``.
 
-    The crossing is bracketed from ``known`` (``{n: power}``, e.g. a computed power curve)
-    or from sizes growing fourfold from ``n_min``, then bisected until the bracket is
-    narrower than half the Monte Carlo error of n, :math:`\\sqrt{t(1-t)/S}` over the
-    bracket's slope: a finer search would resolve only the simulation's noise."""
+    Power is modelled between simulated sizes as :math:`\\Phi^{-1}(p) = a + b\\sqrt n` (a
+    test statistic growing as :math:`\\sqrt n`): the crossing is interpolated on that scale
+    between the two sizes that bracket it (from ``known``, ``{n: power}``, e.g. the power
+    curve already computed), simulated there (at most ``evaluations`` times, each narrowing
+    the bracket; stopping once the simulated power is within one Monte Carlo standard error
+    of the target), and read from the final bracket. A crossing beyond ``n_cap`` (default:
+    four times the largest size known) is extrapolated from the curve by the same model
+    without simulating there, and the note says so."""
+    from scipy import stats as sps
+
     pts = {int(k): float(v) for k, v in (known or {}).items() if n_min <= int(k) <= n_max}
+    n_cap = min(n_max, n_cap or 4 * max(pts or {n_min: 0}))
+    se_p = float(np.sqrt(target * (1 - target) / n_simulations))
 
     def p(n: int) -> float:
         if n not in pts:
             pts[n] = float(power_at(n))
         return pts[n]
 
+    def probit(v):
+        return sps.norm.ppf(np.clip(v, 0.5 / n_simulations, 1 - 0.5 / n_simulations))
+
+    def cross(lo: int, hi: int) -> float:
+        """The crossing between lo and hi on the probit-sqrt(n) scale."""
+        y0, y1, yt = probit(p(lo)), probit(p(hi)), probit(target)
+        x0, x1 = np.sqrt(lo), np.sqrt(hi)
+        if y1 <= y0:
+            return float(hi)
+        return float(np.clip((x0 + (yt - y0) * (x1 - x0) / (y1 - y0)) ** 2, lo, hi))
+
+    if not pts:
+        p(n_min)
     reached = sorted(n for n, v in pts.items() if v >= target)
-    if reached:
-        hi = reached[0]
-        below = [n for n in pts if n < hi]
-        lo = max(below) if below else n_min
-        if not below and (hi == n_min or p(n_min) >= target):
-            return float(n_min), 0.0, p(n_min), ""
-    else:
-        lo = max(pts) if pts else n_min
-        if p(lo) >= target:
-            return float(lo), 0.0, p(lo), ""
-        hi = lo
-        while True:
-            lo, hi = hi, min(n_max, max(hi + 1, 4 * hi))
-            if p(hi) >= target:
-                break
-            if hi >= n_max:
+    if reached and reached[0] == min(pts) and min(pts) > n_min:
+        p(n_min)
+        reached = sorted(n for n, v in pts.items() if v >= target)
+    if reached and reached[0] == n_min:
+        return float(n_min), 0.0, p(n_min), ""
+    if not reached:  # beyond the sizes known: extrapolate, simulate when within the cap
+        near = sorted((n, v) for n, v in pts.items() if 0.5 / n_simulations < v < 1)
+        if len(near) >= 2:
+            ns, ps = np.array(near[-3:], dtype=float).T
+            b, a = np.polyfit(np.sqrt(ns), probit(ps), 1)
+            guess = ((probit(target) - a) / b) ** 2 if b > 0 else float("inf")
+        else:
+            guess = 4.0 * max(pts)
+        if not np.isfinite(guess) or guess > n_cap:
+            if np.isfinite(guess) and guess <= n_max and len(near) >= 2:
+                err = _n_error(dict(near), int(guess), int(guess), target, n_simulations)
+                return (float(np.ceil(guess)), err, float("nan"),
+                        f"the sample size ({np.ceil(guess):,.0f}) lies beyond the sizes "
+                        f"simulated (up to {max(pts):,}): extrapolated from the power curve "
+                        "by the model probit(power) = a + b sqrt(n); simulate sizes near it "
+                        "to confirm")
+            return (float("nan"), float("nan"), float("nan"),
+                    f"the power at n={max(pts):,} is {pts[max(pts)]:.3f}, below the target "
+                    f"{target:g}, and the curve does not reach it within n_max={n_max:,}")
+        hi = int(np.ceil(guess))
+        while p(hi) < target:
+            if hi >= n_cap:
                 return (float("nan"), float("nan"), p(hi),
-                        f"the power at n={n_max:,} is {p(hi):.3f}, below the target "
-                        f"{target:g}: no sample size up to n_max={n_max:,} reaches it")
-    err = _n_error(pts, hi, lo, target, n_simulations)
-    width = max(1.0, 0.5 * err) if np.isfinite(err) else max(1.0, 0.01 * hi)
-    while hi - lo > width:
-        mid = (lo + hi) // 2
+                        f"the power at n={hi:,} is {p(hi):.3f}, below the target {target:g}")
+            hi = min(n_cap, 2 * hi)
+        reached = [hi]
+    hi = reached[0]
+    lo = max(n for n in pts if n < hi)
+    for _ in range(evaluations):
+        if hi - lo <= 1:
+            break
+        mid = int(round(cross(lo, hi)))
+        mid = min(max(mid, lo + 1), hi - 1)
         if p(mid) >= target:
             hi = mid
         else:
             lo = mid
-        err = _n_error(pts, hi, lo, target, n_simulations)
-        width = max(1.0, 0.5 * err) if np.isfinite(err) else width
-    return float(hi), err, p(hi), ""
+        if abs(p(mid) - target) < se_p:
+            break
+    n = float(np.ceil(cross(lo, hi))) if hi - lo > 1 else float(hi)
+    return n, _n_error(pts, hi, lo, target, n_simulations), p(hi), ""
 
 
 def _n_error(pts: dict, hi: int, lo: int, target: float, n_simulations: int) -> float:
@@ -488,8 +525,17 @@ def sample_size_result(power_at, effect: float, target: float, *, n_simulations:
             note=f"no sample size for effect {effect:g}: give an effect in the system's favour "
             "(above 0)",
         )
+    n_cap = None
+    if not known:  # no curve yet: sizes growing fourfold until one reaches the target
+        known, n_cap, size = {}, n_max, min(n_max, max(n_min, 10))
+        while True:
+            known[size] = float(power_at(size))
+            if known[size] >= target or size >= n_max:
+                break
+            size = min(n_max, 4 * size)
     n, err, reached, note = search_sample_size(power_at, target, n_simulations=n_simulations,
-                                               n_min=n_min, n_max=n_max, known=known)
+                                               n_min=n_min, n_max=n_max, known=known,
+                                               n_cap=n_cap)
     return SampleSizeResult(sample_size=n, mc_error=err, power=reached, effect=float(effect),
                             target_power=target, n_simulations=n_simulations, test=test,
                             note=note)

@@ -200,11 +200,12 @@ def test_seeded_and_reproducible_and_sample_size():
     assert a.seed == 11 and a.n_simulations == 1000 and "share of simulated" in a.definition
     found = paired_sample_size(base, syst, effect=2.0, test="t", n_simulations=500, rng=3)
     n, err = int(found.sample_size), found.mc_error
-    # searched to half its Monte Carlo error, every n with the same seed
+    # the crossing of the simulated curve (every n with the same seed): the power there is the
+    # target within its Monte Carlo error, and 3 SE of n lower it is below
     below = int(n - 3 * err)
     at, under = (paired_power(base, syst, effect=2.0, n=k, test="t", n_simulations=500,
                               rng=3).power[0, 0] for k in (n, below))
-    assert at >= 0.8 > under and found.power == at
+    assert abs(at - 0.8) < 3 * np.sqrt(0.16 / 500) and under < 0.8, (at, under)
     # the closed form's n for the same effect and spread lies within 4 Monte Carlo SE
     d = syst - base
     exact = next(k for k in range(2, 5000)
