@@ -258,17 +258,28 @@ def common_seed(rng) -> int:
     return seed
 
 
-def budget(what: str, n_simulations: int, n_resamples: int, sizes, width: int = 1) -> None:
-    """Refuse before allocating: ``n_simulations x max(n_resamples, 1)`` resamples of
-    ``sum(sizes)`` items with ``width`` numbers each (one matrix product per chunk when
-    resampling, hence the product discount of :mod:`stats._core.budget`). The refusal names
-    the settings a user controls: simulations, resamples and sample sizes."""
+def _work_per_item(n_simulations: int, n_resamples: int, width: int, discount: float) -> float:
+    """Work units (:data:`stats._core.budget.MAX_WORK`'s) of one simulated item."""
+    return float(n_simulations) * max(n_resamples, 1) * width / (discount if n_resamples else 1.0)
+
+
+def _limit() -> float:
     from stats._core import budget as B
 
-    per = float(sum(sizes)) * width
-    if n_resamples:
-        per /= B.PRODUCT_SPEEDUP
-    per = max(1.0, float(np.ceil(per)))
+    return B._lowest(B.MAX_WORK, B._CONTEXT.get()[0])
+
+
+def budget(what: str, n_simulations: int, n_resamples: int, sizes, width: int = 1,
+           discount: float | None = None) -> None:
+    """Refuse before allocating: ``n_simulations x max(n_resamples, 1)`` resamples of
+    ``sum(sizes)`` items with ``width`` numbers each (one matrix product per chunk when
+    resampling, hence the product ``discount``, :data:`stats._core.budget.PRODUCT_SPEEDUP` by
+    default). The refusal names the settings a user controls: simulations, resamples and
+    sample sizes."""
+    from stats._core import budget as B
+
+    discount = discount or B.PRODUCT_SPEEDUP
+    per = max(1.0, float(np.ceil(float(sum(sizes)) * width / (discount if n_resamples else 1))))
     try:
         check_budget(
             what=what,
@@ -279,7 +290,7 @@ def budget(what: str, n_simulations: int, n_resamples: int, sizes, width: int = 
     except StatsInputError as exc:
         if "operations" not in str(exc):
             raise
-        limit = B._lowest(B.MAX_WORK, B._CONTEXT.get()[0])
+        limit = _limit()
         work = float(n_simulations) * max(n_resamples, 1) * per
         most = int(limit // per)
         pair = (f"n_simulations={n_simulations:,} x n_resamples={n_resamples:,}" if n_resamples
@@ -293,6 +304,18 @@ def budget(what: str, n_simulations: int, n_resamples: int, sizes, width: int = 
             f"{work:.3g} operations, over the budget of {limit:.3g}; reduce {fewer}, or the "
             "sample sizes"
         ) from None
+
+
+def search_cap(n_simulations: int, n_resamples: int, sizes, width: int = 1,
+               discount: float | None = None) -> int:
+    """The largest n the sample-size search simulates at (beyond, it extrapolates and says
+    so): at most four times the largest size, and within what the budget leaves after the
+    power curve for three evaluations."""
+    from stats._core import budget as B
+
+    per = _work_per_item(n_simulations, n_resamples, width, discount or B.PRODUCT_SPEEDUP)
+    left = _limit() - per * float(sum(sizes))
+    return int(max(max(sizes), min(4 * max(sizes), left / (3.0 * per))))
 
 
 def chunk_size(n: int, n_simulations: int, width: int = 1) -> int:
@@ -503,19 +526,23 @@ def _n_error(pts: dict, hi: int, lo: int, target: float, n_simulations: int) -> 
     from scipy import stats as sps
 
     n0 = 0.5 * (hi + lo)
-    near = [(n, v) for n, v in pts.items() if n0 / 3 <= n <= 3 * n0 and 0.005 < v < 0.995]
+    usable = [(n, v) for n, v in pts.items() if 0.005 < v < 0.995]
+    near = [(n, v) for n, v in usable if n0 / 3 <= n <= 3 * n0]
+    if len(near) < 2:  # an extrapolation: the curve's points nearest to it
+        near = sorted(usable, key=lambda nv: abs(np.log(nv[0] / n0)))[:3]
     se_p = float(np.sqrt(target * (1 - target) / n_simulations))
     if len({n for n, _ in near}) >= 2:
         ns, ps = np.array(near, dtype=float).T
         b = np.polyfit(np.sqrt(ns), sps.norm.ppf(ps), 1)[0]
         slope = float(sps.norm.pdf(sps.norm.ppf(target)) * b / (2.0 * np.sqrt(n0)))
     else:
-        slope = (pts[hi] - pts.get(lo, 0.0)) / max(hi - lo, 1)
+        slope = (pts.get(hi, np.nan) - pts.get(lo, 0.0)) / max(hi - lo, 1)
     return se_p / slope if slope > 0 else float("nan")
 
 
 def sample_size_result(power_at, effect: float, target: float, *, n_simulations: int,
-                       n_min: int, n_max: int, test: str = "", known=None) -> SampleSizeResult:
+                       n_min: int, n_max: int, test: str = "", known=None,
+                       n_cap: int | None = None) -> SampleSizeResult:
     """:func:`search_sample_size` for ``effect`` as a :class:`SampleSizeResult`; an effect of 0
     or less has no sample size (NaN, said in the note)."""
     if not effect > 0:
@@ -525,7 +552,6 @@ def sample_size_result(power_at, effect: float, target: float, *, n_simulations:
             note=f"no sample size for effect {effect:g}: give an effect in the system's favour "
             "(above 0)",
         )
-    n_cap = None
     if not known:  # no curve yet: sizes growing fourfold until one reaches the target
         known, n_cap, size = {}, n_max, min(n_max, max(n_min, 10))
         while True:

@@ -171,6 +171,7 @@ def domain_power(
             domains, effect=effects[0], alpha=alpha, power=power, n_simulations=n_simulations,
             n_max=n_max, rng=seed if seed is not None else gen,
             _known=dict(zip(sizes, pw[0], strict=True)),
+            _n_cap=E.search_cap(n_simulations, 0, sizes, len(pools), None),
         )
         result = E.with_sample_size(result, found)
     smallest = min(v.size // 2 for v, _, _ in pools.values())
@@ -242,6 +243,7 @@ def domain_sample_size(
     n_max: int = 100_000,
     rng=None,
     _known=None,
+    _n_cap: int | None = None,
 ) -> E.SampleSizeResult:
     """Smallest number of items per domain at which :func:`domain_power` for ``effect``
     reaches ``power``, with its Monte Carlo error (one seed for every n;
@@ -268,4 +270,4 @@ def domain_sample_size(
     target = E.check_common(alpha, "two-sided", power, 2)[2]
     return E.sample_size_result(power_at, effect, target, n_simulations=n_simulations,
                                 n_min=2, n_max=n_max, test="signed-rank by domain, Stouffer",
-                                known=_known)
+                                known=_known, n_cap=_n_cap)

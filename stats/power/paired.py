@@ -460,6 +460,7 @@ def paired_power(
             alternative=alternative, power=power, n_simulations=n_simulations,
             n_resamples=n_resamples, n_max=n_max, rng=seed if seed is not None else gen,
             _known=dict(zip(sizes, pw[0], strict=True)),
+            _n_cap=E.search_cap(n_simulations, n_resamples, sizes, 1, None),
         )
         result = E.with_sample_size(result, found)
     return E.finish(result, size=pw[-1], notes=notes) if _mde else result
@@ -551,6 +552,7 @@ def paired_sample_size(
     n_max: int = 100_000,
     rng=None,
     _known=None,
+    _n_cap: int | None = None,
 ) -> E.SampleSizeResult:
     """Smallest number of items at which :func:`paired_power` for ``effect`` (in the
     system's favour when positive) reaches ``power``, with its Monte Carlo error: every n
@@ -581,7 +583,7 @@ def paired_sample_size(
 
     return E.sample_size_result(power_at, effect, E.check_common(alpha, alternative, power, 2)[2],
                                 n_simulations=n_simulations, n_min=2, n_max=n_max, test=test,
-                                known=_known)
+                                known=_known, n_cap=_n_cap)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -455,6 +455,7 @@ def perm_both_power(
             threshold=threshold, alpha=alpha, power=power, n_simulations=n_simulations,
             n_resamples=n_resamples, n_max=n_max, rng=seed if seed is not None else gen,
             _known=dict(zip(sizes, pw[0], strict=True)),
+            _n_cap=E.search_cap(n_simulations, n_resamples, sizes, 7 * k, None),
         )
         result = E.with_sample_size(result, found)
     return E.finish(result, size=pw[-1],
@@ -489,6 +490,7 @@ def perm_both_sample_size(
     n_max: int = 100_000,
     rng=None,
     _known=None,
+    _n_cap: int | None = None,
 ) -> E.SampleSizeResult:
     """Smallest number of items at which :func:`perm_both_power` for ``effect`` reaches
     ``power``, with its Monte Carlo error (one seed for every n;
@@ -519,7 +521,7 @@ def perm_both_sample_size(
 
     target = E.check_common(alpha, "greater", power, 2)[2]
     return E.sample_size_result(power_at, effect, target, n_simulations=n_simulations,
-                                n_min=3, n_max=n_max, test="perm-both", known=_known)
+                                n_min=3, n_max=n_max, test="perm-both", known=_known, n_cap=_n_cap)
 
 
 #: Pearson without grouping: the closed-form swap products (:class:`_Simulated`)
