@@ -40,8 +40,10 @@ def test_power_page_draws_the_curves(page, app_url, artifacts_dir):
         rng=12345,
     ).result
     order = np.argsort(expected.sizes)
-    assert [c["name"] for c in drawn] == ["effect 0.5", "effect 1", "effect 2"]
-    for i, curve in enumerate(drawn):
+    names = [c["name"] for c in drawn]
+    assert names == ["effect 0.5", "effect 1", "effect 2", "effect 0 (size; α = 0.05)"]
+    np.testing.assert_allclose(drawn[3]["y"], expected.size[order], atol=1e-6)
+    for i, curve in enumerate(drawn[:3]):
         assert curve["x"] == [int(v) for v in np.asarray(expected.sizes)[order]]
         np.testing.assert_allclose(curve["y"], expected.power[i][order], atol=1e-6)
         assert np.all(np.diff(curve["y"]) >= 0)  # power rises with n
