@@ -243,21 +243,6 @@ def check_common(alpha, alternative, power, n_simulations):
     )
 
 
-def rng_and_seed(rng):
-    from stats.mt._resampling import _rng_and_seed
-
-    return _rng_and_seed(rng)
-
-
-def common_seed(rng) -> int:
-    """One seed for every sample size of a search over n (common random numbers): ``rng``'s own
-    seed, or one drawn from it."""
-    _, seed = rng_and_seed(rng)
-    if seed is None:
-        seed = int(np.random.default_rng(rng).integers(2**31))
-    return seed
-
-
 def _work_per_item(n_simulations: int, n_resamples: int, width: int, discount: float) -> float:
     """Work units (:data:`stats._core.budget.MAX_WORK`'s) of one simulated item."""
     return float(n_simulations) * max(n_resamples, 1) * width / (discount if n_resamples else 1.0)

@@ -33,6 +33,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from stats._core.errors import StatsInputError
+from stats._core.random import common_seed, rng_and_seed
 from stats.human.paired import stouffer
 
 from . import engine as E
@@ -127,7 +128,7 @@ def domain_power(
         )
     check_effect_range(np.concatenate(scores[::2]), np.concatenate(scores[1::2]), effects)
     E.budget("by-domain signed-rank power", n_simulations * len(pools), 0, sizes)
-    gen, seed = E.rng_and_seed(rng)
+    gen, seed = rng_and_seed(rng)
     sd = float(np.concatenate([v for v, _, _ in pools.values()]).std(ddof=1)) or 1.0
     hi = 4.0 * max(float(np.abs(v).max()) / share for v, _, share in pools.values()) + 1e-9
     evals = (*effects, 0.0)
@@ -260,7 +261,7 @@ def domain_sample_size(
     >>> 20 < res.sample_size < 200
     True
     """
-    seed = E.common_seed(rng)
+    seed = common_seed(rng)
 
     def power_at(size: int) -> float:
         res = domain_power(domains, effect=effect, n=size, alpha=alpha, power=power,

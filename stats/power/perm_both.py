@@ -74,6 +74,7 @@ import numpy as np
 from stats._core.budget import check_budget
 from stats._core.choices import CORRELATIONS, GROUPINGS, KENDALL_LIKE_THRESHOLD
 from stats._core.errors import StatsInputError
+from stats._core.random import check_rng, common_seed, rng_and_seed
 from stats._core.validation import check_positive_int
 from stats.metaeval.perm_both.engine import CorrelationSpec
 
@@ -402,7 +403,7 @@ def perm_both_power(
                 "metrics' values and ties differ), so the 'effect 0' rate is measured at that "
                 "difference: it is not the test's size"
             )
-    gen, seed = E.rng_and_seed(rng)
+    gen, seed = rng_and_seed(rng)
     pw = np.zeros((len(ts), len(sizes)))
     mde = np.full(len(sizes), np.nan)
     tick = E.ticker(progress, len(sizes) + bool(sample_size))
@@ -508,7 +509,7 @@ def perm_both_sample_size(
     >>> 10 < res.sample_size < 200
     True
     """
-    seed = E.common_seed(rng)
+    seed = common_seed(rng)
 
     def power_at(size: int) -> float:
         res = perm_both_power(
@@ -675,7 +676,7 @@ class _Simulated:
             )
             # the swaps of each data set, as stats.perm_both draws them with that seed
             W = np.stack([
-                np.random.default_rng(int(seeds[q])).random((n_resamples, k, size)) < 0.5
+                check_rng(int(seeds[q])).random((n_resamples, k, size)) < 0.5
                 for q in range(c0, c1)
             ]).reshape(c1 - c0, n_resamples, m)
             products[c0:c1] = np.matmul(W.astype(np.float64), terms)
