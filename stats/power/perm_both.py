@@ -25,8 +25,10 @@ cells (at the observed difference :math:`B_t` is the observed B; at :math:`t = 0
 metrics correlate equally with the humans, PERM-BOTH's null, with their observed correlation
 with each other). Mixing B towards A, as this module did before, raised :math:`r(A, B)`
 (0.54 to 0.78 at a reported MDE), which makes the two metrics easier to tell apart than the
-data are; a design that cannot reach effect 0 this way (:math:`r_{Ag}^2 > (1 + \rho)/2`) is
-refused. Power at n = the share of ``n_simulations`` simulated data sets of n items, drawn
+data are. When effect 0 is out of reach with the observed :math:`\rho`
+(:math:`r_{Ag}^2 > (1 + \rho)/2`: B correlates too little with A to correlate with the humans
+as well as A), the simulation uses the least correlation that reaches it,
+:math:`2 r_{Ag}^2 - 1`, and the result's notes say so. Power at n = the share of ``n_simulations`` simulated data sets of n items, drawn
 with replacement from the observed items (every system's cells of an item together), on which
 PERM-BOTH with ``n_resamples`` swaps finds A better at ``alpha`` (A's sample correlation the
 higher and its one-sided p below ``alpha``), as the rest of :mod:`stats.power` defines power;
@@ -146,6 +148,15 @@ class _Family:
         w = zb_c / sd_b - self.rho * a - beta_obs * u
         gamma_obs = float(np.sqrt(np.mean(w[valid] ** 2)))
         self.basis = np.stack([a, u, w / gamma_obs if gamma_obs > 1e-12 else w])
+        self.rho_observed, self.note = self.rho, ""
+        if self.r_ag**2 > (1.0 + self.rho) / 2.0:  # effect 0 out of reach with rho held
+            self.rho = min(1.0, 2.0 * self.r_ag**2 - 1.0 + 1e-9)
+            self.note = (
+                f"B's correlation with A is {self.rho_observed:.3f}, too low for B to correlate "
+                f"with the humans as well as A does (r={self.r_ag:.3f}): the simulated B "
+                f"correlates {self.rho:.3f} with A, the least that lets effect 0 (the test's "
+                "null) be simulated, and power is for that design"
+            )
         self.s = float(np.sqrt(max(1.0 - self.r_ag**2, 1e-300)))
         reach = float(np.sqrt(max(1.0 - self.rho**2, 0.0))) * self.s
         self.top = self.r_ag * (1.0 - self.rho) + reach  # beta = -sqrt(1 - rho^2)
@@ -191,17 +202,6 @@ class _Family:
                 self._cache.clear()
             self._cache[t] = out.reshape(raw.shape)
         return self._cache[t]
-
-    def check(self, effects, what: str = "Pearson r") -> None:
-        """Refuse effects the held design cannot reach."""
-        if self.bottom > 1e-12:
-            raise StatsInputError(
-                f"metric_b: holding its observed correlation with A (r={self.rho:.3f}), B "
-                f"cannot correlate with the humans as well as A (r={self.r_ag:.3f}); the "
-                f"smallest reachable difference in {what} is {self.bottom:.3f}, so effect 0 "
-                "(the test's null) cannot be simulated"
-            )
-
 
 def _within(x, valid, axis):
     """``x`` centred within its groups (the mean over the valid cells of each column for
@@ -383,7 +383,6 @@ def perm_both_power(
         )
     valid = np.isfinite(g)
     fam = _Family(_z(a, valid), _z(b, valid), g, valid, spec.grouping)
-    fam.check(effects)
     if spec != _PEARSON:
         fam.keep_values(_z(b, valid))
     ts, f_keep, grid_keep, top = _t_of(fam, (*effects, 0.0), spec)
@@ -393,7 +392,7 @@ def perm_both_power(
             f"effect: with B's observed correlation with A held (r={fam.rho:.3f}), the "
             f"difference in {spec.correlation} reaches at most {top:.4g}; got {bad}"
         )
-    notes = []
+    notes = [fam.note] if fam.note else []
     if spec != _PEARSON:
         least = float(_curve(fam, spec, [ts[-1]])[0])
         if least > 0.005:
@@ -467,7 +466,8 @@ def perm_both_power(
 EFFECT_PERM_BOTH = (
     "effect = c(A, human) - c(B, human) on the observed items, c the test's correlation "
     "({corr}): metric B rebuilt from A, the humans' part not explained by A and B's own "
-    "residual so that its correlation with A stays the observed r = {rho:.3f} while its "
+    "residual so that its correlation with A stays r = {rho:.3f} (the observed one unless a "
+    "note says otherwise) while its "
     "correlation with the humans is lower by the effect (at effect 0 both metrics correlate "
     "equally with the humans: the test's null)"
 )
