@@ -415,7 +415,7 @@ class SampleSizeResult:
 
 def search_sample_size(
     power_at: Callable[[int], float], target: float, *, n_simulations: int, n_min: int,
-    n_max: int, known=None, n_cap: int | None = None, evaluations: int = 3,
+    n_max: int, known=None, n_cap: int | None = None, evaluations: int = 1,
 ) -> tuple[float, float, float, str]:
     """``(n, mc_error, power, note)``: the n in ``[n_min, n_max]`` at which the power
     ``power_at(n)`` (one effect, the same seed at every n: common random numbers) reaches
@@ -424,9 +424,11 @@ def search_sample_size(
     Power is modelled between simulated sizes as :math:`\\Phi^{-1}(p) = a + b\\sqrt n` (a
     test statistic growing as :math:`\\sqrt n`): the crossing is interpolated on that scale
     between the two sizes that bracket it (from ``known``, ``{n: power}``, e.g. the power
-    curve already computed), simulated there (at most ``evaluations`` times, each narrowing
-    the bracket; stopping once the simulated power is within one Monte Carlo standard error
-    of the target), and read from the final bracket. A crossing beyond ``n_cap`` (default:
+    curve already computed), simulated there (``evaluations`` times, one by default, each
+    narrowing the bracket; stopping once the simulated power is within one Monte Carlo
+    standard error of the target), and read from the final bracket by the same model (the
+    simulated curve between two sizes a few percent apart: well within the Monte Carlo
+    error of n, which is returned). A crossing beyond ``n_cap`` (default:
     four times the largest size known) is extrapolated from the curve by the same model
     without simulating there, and the note says so."""
     from scipy import stats as sps
