@@ -33,6 +33,7 @@ import sys
 
 from stats._core.choices import CORRELATIONS, KENDALL_LIKE_THRESHOLD, POWER_TESTS
 from stats._core.errors import StatsInputError
+from stats._core.escape import tsv_comment
 
 from ._common import (
     add_jobs,
@@ -41,6 +42,7 @@ from ._common import (
     add_system_outputs,
     check_alpha_option,
     check_scores_only,
+    check_two_systems,
     dumps,
     lower_is_better_for,
     table_tsv,
@@ -117,6 +119,7 @@ def add_parser(subparsers) -> None:
 
 def _check(args: argparse.Namespace) -> None:
     check_alpha_option(args.alpha)
+    check_two_systems(args.baseline, args.system, what="metric" if args.metrics else "system")
     if args.seed < 0:
         raise StatsInputError(f"--seed must be a non-negative integer; got {args.seed}")
     for flag, value, low in (("--simulations", args.simulations, 2), ("--resamples",
@@ -288,13 +291,22 @@ def _tsv(analysis) -> str:
         rows.append(row)
     cols = ["n", *[c for e in res.effects for c in (f"power@{e:g}", f"mc_error@{e:g}")], "mde",
             "size", "size_mc_error"]
-    head = (
-        f"# {analysis.read_as}\n# {res.test} power of {analysis.system} over "
-        f"{analysis.baseline} ({analysis.label}), alpha {res.alpha:g}, {res.alternative}, "
-        f"{res.n_simulations} simulations, seed {res.seed}; mde at {res.target_power:.0%} "
-        f"power\n# sample size for {res.target_power:.0%} power at effect {res.effects[0]:g}: "
-        f"{_sample_size_text(res)}\n# {res.effect_meaning}\n# {res.definition}\n"
-        + "".join(f"# note: {note}\n" for note in res.notes)
+    head = "\n".join(
+        [
+            tsv_comment(analysis.read_as),
+            tsv_comment(
+                f"{res.test} power of {analysis.system} over {analysis.baseline} "
+                f"({analysis.label}), alpha {res.alpha:g}, {res.alternative}, "
+                f"{res.n_simulations} simulations, seed {res.seed}; mde at "
+                f"{res.target_power:.0%} power"
+            ),
+            tsv_comment(f"sample size for {res.target_power:.0%} power at effect "
+                        f"{res.effects[0]:g}: {_sample_size_text(res)}"),
+            tsv_comment(res.effect_meaning),
+            tsv_comment(res.definition),
+            *[tsv_comment(f"note: {note}") for note in res.notes],
+            "",
+        ]
     )
     return head + table_tsv(rows, cols, fmt="{:.4g}")
 
