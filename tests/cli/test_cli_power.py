@@ -83,7 +83,7 @@ def test_text_input_tsv_and_latex(capsys):
         (["--simulations", "1"], "--simulations must be at least 2"),
         (["--power", "1.5"], "--power must be between 0 and 1"),
         (["--metric", "bleu"], "--metric is for --ref/--hyp"),
-        (["--baseline", "Borealis"], "the same system twice"),
+        (["--baseline", "Borealis"], "same system"),
         (["--test", "paired-bootstrap", "--resamples", "10"],
          "--resamples 10: the smallest p-value the test can give is 2/11"),
         (["--effect", "150"], "outside the scores' range"),
