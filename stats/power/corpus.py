@@ -381,7 +381,8 @@ def corpus_power(
             idx = gen.integers(0, a.shape[0], (rows, size))
             chunk = _Corpus(data, *ab32, idx, shared, test, alpha, alternative, cols, tot)
             for i, e in enumerate(evals):
-                pw[i, j] += E.directed(*chunk.rejects(e), e, alternative).sum()
+                reject, favour = chunk.rejects(e)
+                pw[i, j] += E.directed(reject, favour, e, alternative).sum()
             if _mde:
                 crit.append(_critical(chunk, rows, lo, hi, guess))
         if _mde:

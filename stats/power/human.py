@@ -139,11 +139,14 @@ def domain_power(
         tick(j)
         combined = _combined_test(pools, size, gen, n_simulations, alpha)
         for i, e in enumerate(evals):
-            pw[i, j] = E.directed(*combined(e), e, alternative).mean()
+            reject, favour = combined(e)
+            pw[i, j] = E.directed(reject, favour, e, alternative).mean()
         if _mde:
             guess = float(paired_t_mde(sd=sd, n=size * len(pools), alpha=alpha, power=power))
-            mde[j] = E.scalar_mde(lambda e, c=combined: float(c(e)[1].mean()), power, guess,
-                                  hi, steps=12)
+            def favour(e: float, c=combined) -> float:
+                return float(c(e)[1].mean())
+
+            mde[j] = E.scalar_mde(favour, power, guess, hi, steps=12)
     result = PowerResult(
         power=pw[:-1],
         mc_error=E.mc_error(pw[:-1], n_simulations),

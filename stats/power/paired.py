@@ -452,7 +452,8 @@ def paired_power(
             raw = (d32[idx], float(d.mean())) if d32 is not None and shared is not None else None
             tester = _Tester(test, x, alpha, alternative, shared, 1e-9 * scale, raw)
             for i, e in enumerate(evals):
-                pw[i, j] += E.directed(*tester.rejects(e), e, alternative).sum()
+                reject, favour = tester.rejects(e)
+                pw[i, j] += E.directed(reject, favour, e, alternative).sum()
             if _mde:
                 crit.append(tester.critical(hi))
         if _mde:

@@ -421,8 +421,10 @@ def perm_both_power(
         for i, tv in enumerate(ts):
             pw[i, j] = sim.rejects(fam.coef(tv), alpha).mean()
         if _mde:
-            crit = E.critical_effects(lambda eff, sim=sim: sim.rejects(fam.coef(eff), alpha),
-                                      n_simulations, 0.0, top)
+            def rejects_at(eff: np.ndarray, sim=sim) -> np.ndarray:
+                return sim.rejects(fam.coef(eff), alpha)
+
+            crit = E.critical_effects(rejects_at, n_simulations, 0.0, top)
             mde[j] = E.mde_from_critical(crit, power)
     observed = fam.observed if spec == _PEARSON else float(
         _curve(fam, spec, [fam.observed])[0])
