@@ -23,8 +23,9 @@ fast):
   :func:`check_budget`, :func:`limited_budget`.
 
 The readers stay in :mod:`stats.readers` (``stats.readers.read_wmt_scores``). A function named
-like its module (``systems_table``, ``perm_both``) is ``stats.<name>``; ``stats.mt.systems_table``
-and ``stats.metaeval.perm_both`` are the module and the subpackage.
+like its module (``systems_table``, ``autorank``, ``perm_both``) is ``stats.<name>``;
+``stats.mt.systems_table``, ``stats.mt.autorank`` and ``stats.metaeval.perm_both`` are the
+modules and the subpackage.
 """
 
 from stats._core.budget import check_budget, limited_budget
@@ -49,6 +50,7 @@ for _package in (_mt, _metaeval, _perm_both, _human, _qe, _power, _analyses):
         _LAZY.setdefault(_name, _prefix + _source)
 #: a function named like its module: ``stats.mt.systems_table`` is the module
 _LAZY["systems_table"] = ".mt.systems_table"
+_LAZY["autorank"] = ".mt.autorank"
 #: two meanings (stats.mt.TESTS, stats.human.TESTS): only in the subpackages
 del _LAZY["TESTS"]
 del _package, _prefix, _name, _source

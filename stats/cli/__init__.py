@@ -32,6 +32,7 @@ SUBCOMMANDS = (
     "dashboard",
     "rank",
     "power",
+    "autorank",
 )
 
 

@@ -10,6 +10,19 @@ from stats._core.lazy import lazy_exports as _lazy_exports
 
 #: public name -> the module defining it, imported on first access (:mod:`stats._core.lazy`)
 _LAZY = {
+    # autorank
+    "AUTORANK_PRESETS": ".autorank",
+    "WMT25_CHRF_ONLY": ".autorank",
+    "WMT25_METRICS": ".autorank",
+    "WMT25_REFERENCE_LPS": ".autorank",
+    "AutoRankBootstrapResult": ".autorank",
+    "AutoRankResult": ".autorank",
+    # autorank: the function is stats.autorank; stats.mt.autorank is the module
+    "autorank_bootstrap": ".autorank",
+    "autorank_latex": ".autorank",
+    "autorank_metrics": ".autorank",
+    "metric_digits": ".autorank",
+    "paragraph_correlations": ".autorank",
     # contributions
     "SegmentContributions": ".contributions",
     "segment_contributions": ".contributions",

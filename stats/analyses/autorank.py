@@ -1,0 +1,251 @@
+"""WMT25's automatic ranking (AutoRank) from the general task's ``automatic_scores/*.jsonl``
+files, with the uncertainty the organisers do not publish: one workflow for the CLI
+(``python -m stats autorank``) and the dashboard's AutoRank page.
+
+Files -> :func:`read_autorank_scores` (:class:`~stats.readers.wmt25.WMT25Scores`) ->
+:func:`autorank_analysis`: per language pair, the metric set (``metrics``, or a preset:
+``'wmt25'``, the organisers' choice, by default), AutoRank
+(:func:`stats.mt.autorank.autorank`), with ``intervals`` the paired bootstrap over documents
+(:func:`stats.mt.autorank.autorank_bootstrap`), and the paragraph-level Pearson correlations
+between the pair's metrics (:func:`stats.mt.autorank.paragraph_correlations`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from stats._core.errors import StatsInputError
+from stats.mt._resampling import _rng_and_seed
+from stats.mt.autorank import (
+    AUTORANK_PRESETS,
+    AutoRankBootstrapResult,
+    AutoRankResult,
+    autorank,
+    autorank_bootstrap,
+    autorank_metrics,
+    paragraph_correlations,
+)
+
+from ..readers.wmt25 import WMT25Scores, read_wmt25_scores
+from ._inputs import Files, _recorded
+
+__all__ = [
+    "AutoRankAnalysis",
+    "AutoRankLanguagePair",
+    "autorank_analysis",
+    "autorank_metric_set",
+    "read_autorank_scores",
+]
+
+#: the columns naming a document of the WMT25 files (the bootstrap's unit)
+DOCUMENT = ("domain", "document")
+
+
+@dataclass(frozen=True, kw_only=True)
+class AutoRankLanguagePair:
+    """AutoRank of one language pair.
+
+    Attributes
+    ----------
+    lp : str
+    metric_set : str
+        Where the metrics came from: ``'wmt25 preset'`` or ``'metrics'`` (the user's).
+    point : AutoRankResult
+        The ranking (the organisers' table: AutoRank and each metric's mean).
+    bootstrap : AutoRankBootstrapResult or None
+        Intervals, pairwise p-values and clusters (None when not asked for).
+    correlations : pandas.DataFrame
+        Paragraph-level Pearson r between every metric present in the language pair.
+    n_paragraphs : pandas.Series
+        Paragraphs with a value, per metric present.
+    """
+
+    lp: str
+    metric_set: str
+    point: AutoRankResult
+    bootstrap: AutoRankBootstrapResult | None
+    correlations: pd.DataFrame
+    n_paragraphs: pd.Series
+
+    @property
+    def metrics(self) -> tuple[str, ...]:
+        return self.point.metrics
+
+
+@dataclass(frozen=True, kw_only=True)
+class AutoRankAnalysis:
+    """Result of :func:`autorank_analysis`.
+
+    Attributes
+    ----------
+    language_pairs : tuple of AutoRankLanguagePair
+        In the order asked for (default: sorted).
+    read_as : str
+        What the files were read as.
+    notes : tuple of str
+        The reader's counts of what is missing, and each pair's metric set and left-out
+        metrics or systems.
+    warnings : tuple of str
+        DegenerateInputWarning messages raised (each once).
+    seed : int or None
+    """
+
+    language_pairs: tuple[AutoRankLanguagePair, ...]
+    read_as: str
+    notes: tuple[str, ...]
+    warnings: tuple[str, ...]
+    seed: int | None = None
+
+    def pair(self, lp: str) -> AutoRankLanguagePair:
+        for r in self.language_pairs:
+            if r.lp == lp:
+                return r
+        raise StatsInputError(f"lp: {lp!r} was not ranked")
+
+
+def read_autorank_scores(files: Files | WMT25Scores) -> WMT25Scores:
+    """:func:`stats.readers.wmt25.read_wmt25_scores` (a WMT25Scores passes through)."""
+    if isinstance(files, WMT25Scores):
+        return files
+    return read_wmt25_scores(files)
+
+
+def autorank_metric_set(
+    scores: WMT25Scores, lp: str, *, metrics: Sequence[str] | None = None,
+    preset: str | None = None,
+) -> tuple[tuple[str, ...], str]:  # fmt: skip
+    """The metrics ranked for ``lp`` and where they came from: ``metrics`` when given, else
+    the ``preset`` (default ``'wmt25'``: :func:`stats.mt.autorank.autorank_metrics`). Every
+    metric must have values in ``lp``."""
+    have = scores.metrics_of(lp)
+    if metrics is not None and preset is not None:
+        raise StatsInputError("metrics and preset: give one of them")
+    if metrics is not None:
+        chosen = tuple(dict.fromkeys(str(m) for m in metrics))
+        if not chosen:
+            raise StatsInputError("metrics: give at least one metric")
+        unknown = [m for m in chosen if m not in scores.metrics]
+        if unknown:
+            raise StatsInputError(
+                f"metrics: {', '.join(unknown)} not among the metrics read "
+                f"({', '.join(scores.metrics)})"
+            )
+        source = "metrics"
+    else:
+        preset = "wmt25" if preset is None else preset
+        if preset not in AUTORANK_PRESETS:
+            raise StatsInputError(
+                f"preset must be one of {', '.join(map(repr, AUTORANK_PRESETS))}; got {preset!r}"
+            )
+        chosen = autorank_metrics(lp, preset=preset)
+        source = f"{preset} preset"
+    absent = [m for m in chosen if m not in have]
+    if absent:
+        raise StatsInputError(
+            f"{lp}: no value of {', '.join(absent)} ({source}); the metrics there are "
+            f"{', '.join(have) or 'none'} (choose another metric set, or other language pairs)"
+        )
+    return chosen, source
+
+
+def _lp_rng(rng, seed: int | None, lp: str):
+    """An int seed gives each language pair its own stream, seeded by (seed, CRC-32 of the
+    pair's name), so a pair's intervals do not depend on the other pairs ranked."""
+    if seed is None:
+        return rng
+    return np.random.default_rng([seed, zlib.crc32(lp.encode("utf-8"))])
+
+
+def autorank_analysis(
+    files: Files | WMT25Scores,
+    *,
+    lps: Sequence[str] | None = None,
+    metrics: Sequence[str] | None = None,
+    preset: str | None = None,
+    intervals: bool = True,
+    n_resamples: int = 1000,
+    confidence_level: float = 0.95,
+    alpha: float = 0.05,
+    correction: str = "none",
+    alternative: str = "greater",
+    rng=None,
+) -> AutoRankAnalysis:
+    """AutoRank per language pair from WMT25 automatic-scores files, with its uncertainty.
+
+    Parameters
+    ----------
+    files : Files or WMT25Scores
+        ``automatic_scores/*.jsonl`` files, folders or archives (or what
+        :func:`read_autorank_scores` returned).
+    lps : sequence of str, optional
+        Language pairs to rank (default: all, sorted).
+    metrics : sequence of str, optional
+        The metric set, the same for every pair (default: the ``preset``).
+    preset : {'wmt25'}, optional
+        The organisers' metric set per pair (the default when ``metrics`` is not given).
+    intervals : bool
+        Run the paired bootstrap over documents (default True); False gives the point
+        ranking alone.
+    n_resamples, confidence_level, alpha, correction, alternative
+        As :func:`stats.mt.autorank.autorank_bootstrap`.
+    rng : int, numpy.random.Generator or None
+        An int seeds each language pair's own stream (seed and the pair's name).
+
+    Returns
+    -------
+    AutoRankAnalysis
+    """
+    gen, seed = _rng_and_seed(rng)
+    scores = read_autorank_scores(files)
+    wanted = list(scores.lps) if lps is None else list(dict.fromkeys(map(str, lps)))
+    unknown = [lp for lp in wanted if lp not in scores.lps]
+    if unknown:
+        raise StatsInputError(
+            f"lp: {', '.join(unknown)} not among the language pairs read "
+            f"({', '.join(scores.lps)})"
+        )
+    if not wanted:
+        raise StatsInputError("lp: give at least one language pair")
+    out = []
+    notes = list(scores.notes)
+    with _recorded() as messages:
+        for lp in wanted:
+            chosen, source = autorank_metric_set(scores, lp, metrics=metrics, preset=preset)
+            frame = scores.language_pair(lp)
+            if intervals:
+                boot = autorank_bootstrap(
+                    frame, metrics=chosen, lp=lp, document=DOCUMENT, n_resamples=n_resamples,
+                    confidence_level=confidence_level, alpha=alpha, correction=correction,
+                    alternative=alternative, rng=_lp_rng(gen, seed, lp),
+                )  # fmt: skip
+                boot = dataclasses.replace(boot, seed=seed)
+                point = boot.point
+            else:
+                boot = None
+                point = autorank(frame, metrics=chosen, lp=lp, document=DOCUMENT)
+            present = list(frame.columns[4:])
+            notes.append(f"{lp}: metric set ({source}): {', '.join(point.metrics)}")
+            notes.extend(f"{lp}: {n}" if not n.startswith(lp) else n for n in point.notes)
+            out.append(
+                AutoRankLanguagePair(
+                    lp=lp,
+                    metric_set=source,
+                    point=point,
+                    bootstrap=boot,
+                    correlations=paragraph_correlations(frame, metrics=present),
+                    n_paragraphs=frame[present].notna().sum(),
+                )
+            )
+    return AutoRankAnalysis(
+        language_pairs=tuple(out),
+        read_as=scores.read_as,
+        notes=tuple(dict.fromkeys(notes)),
+        warnings=tuple(messages),
+        seed=seed,
+    )
