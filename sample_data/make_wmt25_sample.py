@@ -93,27 +93,27 @@ def generate(
     for li, lp in enumerate(lps):
         lp_shift = rng.normal(0, 0.05)
         metrics = ("chrF++",) if lp in CHRF_ONLY else METRICS
-        docs = []
-        for d in range(documents):
-            domain = DOMAINS[d % len(DOMAINS)]
-            n = int(rng.integers(paragraphs[0], paragraphs[1] + 1))
-            docs.append((domain, f"{domain[:3]}{d:03d}", rng.normal(0, 0.15) + rng.normal(0, 0.1, n)))
+        n = rng.integers(paragraphs[0], paragraphs[1] + 1, documents)
+        bounds = np.cumsum(n)[:-1]
+        difficulty = np.repeat(rng.normal(0, 0.15, documents), n) + rng.normal(0, 0.1, n.sum())
+        docs = [(DOMAINS[d % len(DOMAINS)], f"{DOMAINS[d % len(DOMAINS)][:3]}{d:03d}")
+                for d in range(documents)]  # fmt: skip
         for si, s in enumerate(names):
             if cases and si == 2 and li == 1 and len(names) >= 3:
                 continue  # a system without this language pair
             quality = systems[s] + lp_shift + rng.normal(0, 0.02)
-            for domain, doc, difficulty in docs:
-                scores = {}
-                for m in metrics:
-                    if cases and li == 0 and si == len(names) - 1 and m == "CometKiwi-XL":
-                        continue  # a system without this metric in this language pair
-                    values = _metric_values(m, quality, difficulty, rng)
-                    rate = null_rate if m.startswith("GEMBA") else null_rate / 5
-                    for i in np.flatnonzero(rng.random(len(values)) < rate):
-                        values[i] = None
-                    scores[m] = values
+            per_metric = {}
+            for m in metrics:
+                if cases and li == 0 and si == len(names) - 1 and m == "CometKiwi-XL":
+                    continue  # a system without this metric in this language pair
+                values = _metric_values(m, quality, difficulty, rng)
+                rate = null_rate if m.startswith("GEMBA") else null_rate / 5
+                for i in np.flatnonzero(rng.random(len(values)) < rate):
+                    values[i] = None
+                per_metric[m] = np.split(np.array(values, dtype=object), bounds)
+            for d, (domain, doc) in enumerate(docs):
                 record = {"language_pair": lp, "domain": domain, "document_id": doc,
-                          "metric_scores": scores}  # fmt: skip
+                          "metric_scores": {m: v[d].tolist() for m, v in per_metric.items()}}  # fmt: skip
                 lines[s].append(json.dumps(record))
     return {f"{s}.jsonl": ("\n".join(lines[s]) + "\n").encode("utf-8") for s in names}
 
