@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -76,6 +76,69 @@ class AutoRankLanguagePair:
     @property
     def metrics(self) -> tuple[str, ...]:
         return self.point.metrics
+
+    def cannot_separate(self) -> list[tuple[str, str, float]]:
+        """``(better, worse, p)`` of each pair of neighbours in the ranking that the data
+        cannot separate (adjusted p >= alpha); empty without a bootstrap."""
+        if self.bootstrap is None:
+            return []
+        n = self.bootstrap.neighbours()
+        n = n[~n["separated"]]
+        return list(zip(n["better"], n["worse"], n["pvalue"].astype(float), strict=True))
+
+    def to_dict(self) -> dict:
+        """The pair as the CLI's JSON holds it (numbers as numpy/pandas give them; NaN where
+        undefined): ``lp``, ``metrics``, ``systems`` (best first: ``system``, ``autorank``,
+        ``scores``, and with a bootstrap ``interval`` and ``cluster``), ``pvalues``,
+        ``clusters``, ``cannot_separate`` and the settings."""
+        point, boot = self.point, self.bootstrap
+        systems = []
+        for s in point.systems:
+            row = {
+                "system": s,
+                "autorank": float(point.autorank[s]),
+                "scores": {m: float(point.scores.at[s, m]) for m in point.scores.columns},
+            }
+            if boot is not None:
+                row["interval"] = [float(boot.interval_low[s]), float(boot.interval_high[s])]
+                row["cluster"] = int(boot.significance.rank[s])
+            systems.append(row)
+        out: dict = {
+            "lp": self.lp,
+            "metrics": list(point.metrics),
+            "metric_set": self.metric_set,
+            "left_out": list(point.left_out),
+            "documents": point.n_documents,
+            "systems": systems,
+        }
+        if boot is not None:
+            sig = boot.significance
+
+            def grid(frame):
+                return {str(r): {str(c): float(frame.at[r, c]) for c in frame.columns}
+                        for r in frame.index}  # fmt: skip
+
+            out.update(
+                {
+                    "pvalues": grid(boot.pvalue),
+                    "clusters": [list(c) for c in boot.clusters],
+                    "cannot_separate": [list(t) for t in self.cannot_separate()],
+                    "confidence_level": boot.confidence_level,
+                    "n_resamples": boot.n_resamples,
+                    "n_defined": boot.n_defined,
+                    "alpha": sig.alpha,
+                    "correction": sig.correction,
+                    "sidedness": sig.sidedness,
+                    "test_note": sig.test_note,
+                }
+            )
+            if sig.correction != "none":
+                out["pvalues_adjusted"] = grid(sig.pvalue_adjusted)
+        out["correlations"] = {
+            str(r): {str(c): float(self.correlations.at[r, c]) for c in self.correlations.columns}
+            for r in self.correlations.index
+        }
+        return out
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -175,6 +238,7 @@ def autorank_analysis(
     correction: str = "none",
     alternative: str = "greater",
     rng=None,
+    progress: Callable[[float], None] | None = None,
 ) -> AutoRankAnalysis:
     """AutoRank per language pair from WMT25 automatic-scores files, with its uncertainty.
 
@@ -196,6 +260,8 @@ def autorank_analysis(
         As :func:`stats.mt.autorank.autorank_bootstrap`.
     rng : int, numpy.random.Generator or None
         An int seeds each language pair's own stream (seed and the pair's name).
+    progress : callable, optional
+        Called with the fraction of the pairs' resamples done.
 
     Returns
     -------
@@ -215,7 +281,7 @@ def autorank_analysis(
     out = []
     notes = list(scores.notes)
     with _recorded() as messages:
-        for lp in wanted:
+        for i, lp in enumerate(wanted):
             chosen, source = autorank_metric_set(scores, lp, metrics=metrics, preset=preset)
             frame = scores.language_pair(lp)
             if intervals:
@@ -223,6 +289,9 @@ def autorank_analysis(
                     frame, metrics=chosen, lp=lp, document=DOCUMENT, n_resamples=n_resamples,
                     confidence_level=confidence_level, alpha=alpha, correction=correction,
                     alternative=alternative, rng=_lp_rng(gen, seed, lp),
+                    progress=None if progress is None else (
+                        lambda f, i=i: progress((i + f) / len(wanted))
+                    ),
                 )  # fmt: skip
                 boot = dataclasses.replace(boot, seed=seed)
                 point = boot.point

@@ -32,8 +32,6 @@ from ._common import (
     check_alpha_option,
     check_resamples_seed,
     dumps,
-    jsonable,
-    pvalue_matrix_json,
     say_read_as,
     table_tsv,
 )
@@ -135,63 +133,12 @@ def run(args) -> str:
         return "\n\n".join(_tsv(r) for r in result.language_pairs)
     return dumps(
         {
-            "language_pairs": [_json(r) for r in result.language_pairs],
+            "language_pairs": [r.to_dict() for r in result.language_pairs],
             "read_as": result.read_as,
             "notes": list(result.notes),
             "seed": result.seed,
         }
     )
-
-
-def _cannot_separate(r) -> list:
-    if r.bootstrap is None:
-        return []
-    n = r.bootstrap.neighbours()
-    n = n[~n["separated"]]
-    return [[a, b, p] for a, b, p in zip(n["better"], n["worse"], n["pvalue"], strict=True)]
-
-
-def _json(r) -> dict:
-    point, boot = r.point, r.bootstrap
-    systems = []
-    for s in point.systems:
-        row = {
-            "system": s,
-            "autorank": point.autorank[s],
-            "scores": {m: point.scores.at[s, m] for m in point.scores.columns},
-        }
-        if boot is not None:
-            row["interval"] = [boot.interval_low[s], boot.interval_high[s]]
-            row["cluster"] = int(boot.significance.rank[s])
-        systems.append(row)
-    out = {
-        "lp": r.lp,
-        "metrics": list(point.metrics),
-        "metric_set": r.metric_set,
-        "left_out": list(point.left_out),
-        "documents": point.n_documents,
-        "systems": systems,
-    }
-    if boot is not None:
-        sig = boot.significance
-        out.update(
-            {
-                "pvalues": pvalue_matrix_json(boot.pvalue),
-                "clusters": [list(c) for c in boot.clusters],
-                "cannot_separate": _cannot_separate(r),
-                "confidence_level": boot.confidence_level,
-                "n_resamples": boot.n_resamples,
-                "n_defined": boot.n_defined,
-                "alpha": sig.alpha,
-                "correction": sig.correction,
-                "sidedness": sig.sidedness,
-                "test_note": sig.test_note,
-            }
-        )
-        if sig.correction != "none":
-            out["pvalues_adjusted"] = pvalue_matrix_json(sig.pvalue_adjusted)
-    out["correlations"] = jsonable(r.correlations)
-    return out
 
 
 def _tsv(r) -> str:
@@ -208,7 +155,7 @@ def _tsv(r) -> str:
     columns = ["system", "autorank", *(["low", "high", "cluster"] if boot else []), *metrics]
     head = [f"# {r.lp}: AutoRank over {', '.join(point.metrics)} ({r.metric_set})"]
     if boot is not None:
-        together = _cannot_separate(r)
+        together = r.cannot_separate()
         head.append(
             f"# {boot.confidence_level:.0%} paired-bootstrap intervals over {point.n_documents} "
             f"documents, {boot.n_defined} resamples; clusters at alpha {boot.significance.alpha:g}"

@@ -44,7 +44,7 @@ https://aclanthology.org/W04-3250/
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -492,6 +492,7 @@ def autorank_bootstrap(
     correction: str = "none",
     alternative: str = "greater",
     rng=None,
+    progress: Callable[[float], None] | None = None,
 ) -> AutoRankBootstrapResult:
     r"""AutoRank with intervals, pairwise p-values and clusters from a paired bootstrap over
     documents.
@@ -529,6 +530,8 @@ def autorank_bootstrap(
         ``'greater'``: the one-sided p in the observed direction (the grids' reading).
     rng : int, numpy.random.Generator or None
         Keyword-only; an int is recorded as ``seed``.
+    progress : callable, optional
+        Called with the fraction of resamples done after each chunk.
 
     Returns
     -------
@@ -588,6 +591,8 @@ def autorank_bootstrap(
         zbar[bad] = np.nan
         zbar_all[start : start + size] = zbar
         draws[start : start + size] = _autorank_of(zbar)
+        if progress is not None:
+            progress((start + size) / n_resamples)
     defined = ~np.isnan(zbar_all[:, 0])
     n_defined = int(defined.sum())
     where = f" in {lp}" if lp else ""
