@@ -225,6 +225,17 @@ def _lp_rng(rng, seed: int | None, lp: str):
     return np.random.default_rng([seed, zlib.crc32(lp.encode("utf-8"))])
 
 
+def _share(progress, i: int, n: int):
+    """``progress`` of pair ``i`` of ``n``: its fraction done mapped to its share of all."""
+    if progress is None:
+        return None
+
+    def report(fraction: float) -> None:
+        progress((i + fraction) / n)
+
+    return report
+
+
 def autorank_analysis(
     files: Files | WMT25Scores,
     *,
@@ -289,9 +300,7 @@ def autorank_analysis(
                     frame, metrics=chosen, lp=lp, document=DOCUMENT, n_resamples=n_resamples,
                     confidence_level=confidence_level, alpha=alpha, correction=correction,
                     alternative=alternative, rng=_lp_rng(gen, seed, lp),
-                    progress=None if progress is None else (
-                        lambda f, i=i: progress((i + f) / len(wanted))
-                    ),
+                    progress=_share(progress, i, len(wanted)),
                 )  # fmt: skip
                 boot = dataclasses.replace(boot, seed=seed)
                 point = boot.point

@@ -307,13 +307,14 @@ def _prepare(scores, metrics, document, lp) -> _Prepared:
     k, d = len(systems), int(doc_codes.max()) + 1 if len(doc_codes) else 0
     present = ~np.isnan(values)
     flat = doc_codes * k + sys_codes
-    sums = np.zeros((d * k, len(metrics)))
-    counts = np.zeros((d * k, len(metrics)))
+    flat_sums = np.zeros((d * k, len(metrics)))
+    flat_counts = np.zeros((d * k, len(metrics)))
     for j in range(len(metrics)):  # one bincount per metric
-        sums[:, j] = np.bincount(flat, weights=np.where(present[:, j], values[:, j], 0.0), minlength=d * k)
-        counts[:, j] = np.bincount(flat, weights=present[:, j], minlength=d * k)
-    sums = sums.reshape(d, k, len(metrics))
-    counts = counts.reshape(d, k, len(metrics))
+        weights = np.where(present[:, j], values[:, j], 0.0)
+        flat_sums[:, j] = np.bincount(flat, weights=weights, minlength=d * k)
+        flat_counts[:, j] = np.bincount(flat, weights=present[:, j], minlength=d * k)
+    sums = flat_sums.reshape(d, k, len(metrics))
+    counts = flat_counts.reshape(d, k, len(metrics))
     notes = []
     has_any = counts.sum(axis=(0, 2)) > 0
     if not has_any.all():
