@@ -42,7 +42,7 @@ def comparison(
     f = files(uploads)
     inp = wmt.load_qe_wmt(list(f.submissions), gold=f.gold, exclude=f.exclude)
     return wmt.qe_wmt_analysis(
-        inp, primary=primary, n_resamples=n_resamples, seed=seed, tests=False
+        inp, primary=primary, n_resamples=n_resamples, rng=seed, tests=False
     )
 
 
@@ -99,6 +99,6 @@ def word_level(
         n_resamples=n_resamples,
         alpha=alpha,
         correction=correction,
-        seed=seed,
+        rng=seed,
         exclude=ex,
     )

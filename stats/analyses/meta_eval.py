@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from stats._core.errors import StatsInputError
+from stats._core.random import check_rng
 from stats.metaeval.meta_eval import (
     KENDALL_LIKE_THRESHOLD,
     MetaCorrelationResult,
@@ -146,6 +147,7 @@ confidence_level
         An unknown language pair or gold type, or any error of the reader's alignment or of
         :func:`~stats.metaeval.meta_eval.meta_correlation`.
     """
+    check_rng(rng)
     name = data.choose_gold(gold)
     chosen = list(dict.fromkeys(lps)) if lps else list(data.language_pairs)
     unknown = [lp for lp in chosen if lp not in data.pairs]

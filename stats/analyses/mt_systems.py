@@ -21,6 +21,7 @@ import pandas as pd
 
 from stats._core.choices import TEXT_METRICS as TEXT_METRICS  # re-exported
 from stats._core.errors import StatsInputError
+from stats._core.random import check_rng
 from stats.mt._tokenize_options import resolve_options
 from stats.mt.randomized import (
     RandomizedTestResult,
@@ -585,6 +586,7 @@ def pair_tests(
     """The randomized ``tests`` (names of :data:`stats.mt.randomized.TESTS`) of system ``x``
     against ``y``, with their pseudo-statistic distributions; with the same integer ``rng``
     the p-values equal those of :func:`stats.mt.randomized.pairwise_significance`."""
+    check_rng(rng)
     unknown = [t for t in tests if t not in _SINGLE_TESTS]
     if unknown:
         raise StatsInputError(
@@ -646,6 +648,7 @@ def systems_table_analysis(
     StatsInputError
         An unknown metric or baseline, and anything the readers reject.
     """
+    check_rng(rng)
     if scores is not None:
         source, name = _named(scores)
         found = score_file_metrics(source, name=name) or ("",)

@@ -217,7 +217,7 @@ def _run_wmt(args, level: str) -> str:
         confidence_level=args.confidence_level,
         alpha=args.alpha,
         correction=args.correction,
-        seed=args.seed,
+        rng=args.seed,
     )
     if level == "word":
         from ..readers.qe_wmt import read_qe_exclude

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from stats._core.errors import DegenerateInputWarning, StatsInputError
+from stats._core.random import common_seed, rng_and_seed
 from stats._core.results import StatisticPvalue
 from stats._core.validation import (
     check_alpha,
@@ -586,13 +587,9 @@ def significance_accuracy(
     for msg in unattainable_alpha_messages(n_resamples, alphas):  # before the long run
         warn_degenerate(msg, stacklevel=3)
         messages.append(msg)
-    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
-        seed, run_rng = int(rng), None
-    elif rng is None:
-        seed = int(np.random.default_rng().integers(0, 2**31 - 1))
-        run_rng = None
-    else:
-        seed, run_rng = None, np.random.default_rng(rng)
+    # an int seed (drawn for None, and recorded) starts every metric x test afresh; a
+    # Generator is drawn from by one test after the other
+    run_rng, seed = rng_and_seed(common_seed(None) if rng is None else rng)
     pvalues, scores = {}, {}
     total = len(items) * len(tests)
     done = 0
@@ -606,7 +603,7 @@ def significance_accuracy(
                 n_resamples=n_resamples,
                 alternative="greater",
                 confidence_level=confidence_level,
-                rng=seed if run_rng is None else run_rng,
+                rng=run_rng if seed is None else seed,
                 progress=None
                 if progress is None
                 else (lambda f, d=done: progress(min(1.0, (d + f) / total))),  # type: ignore[misc]

@@ -54,6 +54,7 @@ import scipy.stats
 
 from stats._core.budget import check_budget
 from stats._core.errors import DegenerateInputWarning, StatsInputError
+from stats._core.random import check_rng
 from stats._core.results import StatisticPvalue
 
 __all__ = [
@@ -559,7 +560,7 @@ def meta_correlation(
         this needs 2-D input.
     confidence_level : float
     rng : int, Generator or None
-        Seed for the resampling (``np.random.default_rng(rng)``).
+        Seed or generator of the resampling.
 
     Returns
     -------
@@ -656,6 +657,7 @@ def meta_correlation(
             "a system-level confidence interval resamples segments: give segment scores "
             "(systems x items), not system scores"
         )
+    gen = check_rng(rng)
     eps = 0.0 if epsilon is None else float(epsilon)
     n_sys, n_items = G.shape
     if level == "sys" and not one_d:
@@ -682,7 +684,6 @@ def meta_correlation(
             n_systems=n_sys,
             memory=24.0 * int(n_resamples) * n_items,  # indices, counts, one product
         )
-        gen = np.random.default_rng(rng)
         idx = gen.integers(0, n_items, size=(int(n_resamples), n_items))
         dist = _bootstrap(
             G, M, idx, correlation, level, grouping, eps, tie_calibration, threshold

@@ -42,10 +42,10 @@ from scipy import stats as sps
 
 from stats._core.budget import check_budget
 from stats._core.errors import DegenerateInputWarning, StatsInputError
+from stats._core.random import check_rng, resample_counts
 from stats._core.results import StatisticPvalue
 from stats._core.validation import check_confidence_level, check_positive_int
 from stats.metaeval.grids import grid_significance
-from stats.mt._resampling import _resample_counts
 from stats.readers.qe_wmt import QEGold, QESubmissions
 
 __all__ = [
@@ -74,7 +74,7 @@ def _check_measure(primary: str) -> str:
 
 def _counts(gen, R: int, n: int) -> np.ndarray:
     """R bootstrap resamples of n items as counts (R x n), drawn as the MT tests draw them."""
-    return _resample_counts(gen.integers(0, n, size=(R, n)), float)
+    return resample_counts(gen.integers(0, n, size=(R, n)), float)
 
 
 def _weighted_pearson(W: np.ndarray, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
@@ -248,7 +248,7 @@ def bootstrap_correlations(
         pair_cost=n + kendall_cost,
     )
     stat = pd.DataFrame([_point(P[:, j], g) for j in range(k)], index=predictions.columns)
-    gen = np.random.default_rng(rng)
+    gen = check_rng(rng)
     boot = {m: np.empty((n_resamples, k)) for m in measures}
     chunk = max(1, _CELLS // max(n, 1))
     for r0 in range(0, n_resamples, chunk):
@@ -592,7 +592,7 @@ def compare_qe_systems(
     QEComparisonResult
     """
     primary = _check_measure(primary)
-    gen = np.random.default_rng(rng)
+    gen = check_rng(rng)
     per = {}
     data = language_pair_data(submissions, gold, exclude=exclude)
     for lp, (P, g, excluded) in data.items():

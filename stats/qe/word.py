@@ -39,6 +39,7 @@ import pandas as pd
 
 from stats._core.budget import check_budget
 from stats._core.errors import DegenerateInputWarning, StatsInputError
+from stats._core.random import check_rng
 from stats._core.results import StatisticPvalue
 from stats._core.validation import check_confidence_level, check_positive_int
 from stats.metaeval.grids import grid_significance
@@ -169,7 +170,7 @@ def compare_word_level(
     """
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     confidence_level = check_confidence_level(confidence_level)
-    gen = np.random.default_rng(rng)
+    gen = check_rng(rng)
     aligned = align_word_tags(submissions, gold)
     tables, grids = {}, {}
     a = (1 - confidence_level) / 2
