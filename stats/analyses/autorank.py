@@ -17,11 +17,10 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 
 from stats._core.errors import StatsInputError
-from stats.mt._resampling import _rng_and_seed
+from stats._core.random import rng_and_seed, seeded_rng
 from stats.mt.autorank import (
     AUTORANK_PRESETS,
     AutoRankBootstrapResult,
@@ -218,11 +217,12 @@ def autorank_metric_set(
 
 
 def _lp_rng(rng, seed: int | None, lp: str):
-    """An int seed gives each language pair its own stream, seeded by (seed, CRC-32 of the
-    pair's name), so a pair's intervals do not depend on the other pairs ranked."""
+    """An int seed gives each language pair its own stream (:func:`stats._core.random.seeded_rng`
+    keyed by the CRC-32 of the pair's name), so a pair's intervals do not depend on the other
+    pairs ranked."""
     if seed is None:
         return rng
-    return np.random.default_rng([seed, zlib.crc32(lp.encode("utf-8"))])
+    return seeded_rng(seed, zlib.crc32(lp.encode("utf-8")))
 
 
 def _share(progress, i: int, n: int):
@@ -278,7 +278,7 @@ def autorank_analysis(
     -------
     AutoRankAnalysis
     """
-    gen, seed = _rng_and_seed(rng)
+    gen, seed = rng_and_seed(rng)
     scores = read_autorank_scores(files)
     wanted = list(scores.lps) if lps is None else list(dict.fromkeys(map(str, lps)))
     unknown = [lp for lp in wanted if lp not in scores.lps]

@@ -52,6 +52,7 @@ import pandas as pd
 
 from stats._core.budget import check_budget
 from stats._core.errors import StatsInputError
+from stats._core.random import CHUNK_BUDGET, bootstrap_weights, rng_and_seed
 from stats._core.results import StatisticPvalue
 from stats._core.validation import (
     check_alpha,
@@ -62,7 +63,6 @@ from stats._core.validation import (
 )
 from stats.metaeval.grids import GridSignificance, grid_significance
 
-from ._resampling import _BUDGET, _bootstrap_weights, _rng_and_seed
 from .randomized import _pvalues_from_counts, _quantiles
 
 __all__ = [
@@ -557,7 +557,7 @@ def autorank_bootstrap(
     confidence_level = check_confidence_level(confidence_level)
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, ("greater", "two-sided"))
-    gen, seed = _rng_and_seed(rng)
+    gen, seed = rng_and_seed(rng)
     prep = _prepare(scores, metrics, document, lp)
     point, used, order = _point(prep, lp)
     sums = prep.sums[:, order][:, :, used]  # systems best first, metrics used
@@ -575,10 +575,10 @@ def autorank_bootstrap(
     c2 = counts.reshape(d, k * m)
     draws = np.empty((n_resamples, k))
     zbar_all = np.empty((n_resamples, k))
-    chunk = max(1, min(n_resamples, _BUDGET // max(d, k * m, n_pairs, 1)))
+    chunk = max(1, min(n_resamples, CHUNK_BUDGET // max(d, k * m, n_pairs, 1)))
     for start in range(0, n_resamples, chunk):  # chunks bound memory; the draws are one stream
         size = min(chunk, n_resamples - start)
-        w = _bootstrap_weights(gen.random((size, d)), np.float64)
+        w = bootstrap_weights(gen.random((size, d)), np.float64)
         rs = (w @ s2).reshape(size, k, m)
         rc = (w @ c2).reshape(size, k, m)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -622,7 +622,7 @@ def autorank_bootstrap(
         low, high = _quantiles(draws, confidence_level)
         below = np.zeros(n_pairs, dtype=np.int64)
         above = np.zeros(n_pairs, dtype=np.int64)
-        step = max(1, _BUDGET // max(n_pairs, 1))
+        step = max(1, CHUNK_BUDGET // max(n_pairs, 1))
         for start in range(0, n_defined, step):
             diff = zbar_all[start : start + step, ii] - zbar_all[start : start + step, jj]
             below += (diff <= 0).sum(axis=0)
