@@ -42,8 +42,9 @@ __all__ = [
     "read_autorank_scores",
 ]
 
-#: the columns naming a document of the WMT25 files (the bootstrap's unit)
-DOCUMENT = ("domain", "document")
+#: the column numbering the documents of the WMT25 files, (domain, document_id) within a pair
+#: (the bootstrap's unit)
+DOCUMENT = "doc"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -307,7 +308,7 @@ def autorank_analysis(
             else:
                 boot = None
                 point = autorank(frame, metrics=chosen, lp=lp, document=DOCUMENT)
-            present = list(frame.columns[4:])
+            present = list(scores.metrics_of(lp))
             notes.append(f"{lp}: metric set ({source}): {', '.join(point.metrics)}")
             notes.extend(f"{lp}: {n}" if not n.startswith(lp) else n for n in point.notes)
             out.append(

@@ -290,7 +290,7 @@ def _prepare(scores, metrics, document, lp) -> _Prepared:
         raise StatsInputError(f"scores: missing column(s) {', '.join(missing)}")
     absent = [m for m in metrics if m not in scores]
     if absent:
-        have = [c for c in scores.columns if c not in ("system", "paragraph", *keys)]
+        have = [c for c in scores.columns if c not in ("system", "paragraph", "doc", *keys)]
         raise StatsInputError(
             f"metrics: {', '.join(absent)} not among the metrics{where} ({', '.join(map(str, have))})"
         )
@@ -303,7 +303,10 @@ def _prepare(scores, metrics, document, lp) -> _Prepared:
     if np.isinf(values).any():
         raise StatsInputError("scores: infinite values (NaN marks a missing value)")
     sys_codes, systems = pd.factorize(scores["system"].astype(str), sort=True)
-    doc_codes = scores.groupby(keys, sort=False, observed=True).ngroup().to_numpy()
+    if len(keys) == 1 and pd.api.types.is_integer_dtype(scores[keys[0]]):
+        doc_codes = pd.factorize(scores[keys[0]])[0]  # numbers already: in order of appearance
+    else:
+        doc_codes = scores.groupby(keys, sort=False, observed=True).ngroup().to_numpy()
     k, d = len(systems), int(doc_codes.max()) + 1 if len(doc_codes) else 0
     present = ~np.isnan(values)
     flat = doc_codes * k + sys_codes

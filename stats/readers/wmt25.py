@@ -29,6 +29,7 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from pathlib import Path
 
 import numpy as np
@@ -69,9 +70,9 @@ class WMT25Scores:
     ----------
     paragraphs : pandas.DataFrame
         One row per paragraph of a (system, language pair, document): columns ``lp``,
-        ``system``, ``domain``, ``document`` (the ``document_id``), ``paragraph`` (0-based) and
-        one float column per metric, NaN where the value is null or the metric absent from that
-        document.
+        ``system``, ``domain``, ``document`` (the ``document_id``), ``paragraph`` (0-based),
+        one float column per metric (NaN where the value is null or the metric absent from that
+        document) and ``doc``, a number per (language pair, domain, document).
     metrics, systems, lps : tuple of str
         In order of first appearance (metrics), sorted (systems, language pairs).
     coverage : pandas.DataFrame
@@ -95,23 +96,47 @@ class WMT25Scores:
     files: tuple[str, ...]
     read_as: str
     notes: tuple[str, ...] = ()
+    _index: dict = dataclass_field(default_factory=dict, repr=False, compare=False)
 
-    def language_pair(self, lp: str) -> pd.DataFrame:
-        """The paragraphs of one language pair (columns ``system``, ``domain``, ``document``,
-        ``paragraph`` and the metrics present there)."""
+    def _rows(self, lp: str) -> np.ndarray:
+        """The paragraph rows of ``lp`` (all pairs' rows found in one pass, once)."""
         if lp not in self.lps:
             raise StatsInputError(
                 f"lp: {lp!r} is not among the language pairs read ({name_list(self.lps)})"
             )
-        block = self.paragraphs[self.paragraphs["lp"] == lp]
-        present = [m for m in self.metrics if block[m].notna().any()]
-        out = block[["system", "domain", "document", "paragraph", *present]].reset_index(drop=True)
+        if not self._index:
+            codes = self.paragraphs["lp"].cat.codes.to_numpy()
+            order = np.argsort(codes, kind="stable")
+            names = [str(c) for c in self.paragraphs["lp"].cat.categories]
+            bounds = np.searchsorted(codes[order], np.arange(len(names) + 1))
+            have = self.coverage[self.coverage["values"].to_numpy() > 0]
+            by_lp: dict[str, set] = {}
+            for lp_name, metric in zip(have["lp"].tolist(), have["metric"].tolist(), strict=True):
+                by_lp.setdefault(lp_name, set()).add(metric)
+            for k, name in enumerate(names):
+                present = by_lp.get(name, set())
+                self._index[name] = (
+                    order[bounds[k] : bounds[k + 1]],
+                    tuple(m for m in self.metrics if m in present),
+                )
+        return self._index[lp][0]
+
+    def language_pair(self, lp: str) -> pd.DataFrame:
+        """The paragraphs of one language pair (columns ``system``, ``domain``, ``document``,
+        ``paragraph``, the metrics present there, and ``doc``: the document's number)."""
+        rows = self._rows(lp)
+        present = list(self.metrics_of(lp))
+        out = self.paragraphs.iloc[rows][
+            ["system", "domain", "document", "paragraph", *present, "doc"]
+        ]
+        out = out.reset_index(drop=True)
         out["system"] = out["system"].astype(str)
         return out
 
     def metrics_of(self, lp: str) -> tuple[str, ...]:
         """The metrics with at least one value in language pair ``lp``."""
-        return tuple(self.language_pair(lp).columns[4:])
+        self._rows(lp)
+        return self._index[lp][1]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -248,7 +273,7 @@ class _Parsed:
     n: list  # paragraphs per document
     values: dict  # metric -> flat list of values
     spans: dict  # metric -> list of (document index, start in values)
-    extra: dict  # field -> lines
+    extra: dict  # field -> number of lines holding it
 
 
 def _parse_file(text: str, label: str, system: str) -> _Parsed:
@@ -282,7 +307,7 @@ def _parse_file(text: str, label: str, system: str) -> _Parsed:
                     f"got {_kind(value)}"
                 )
         for field in obj.keys() - set(WMT25_SCORE_FIELDS):
-            out.extra.setdefault(field, []).append(number)
+            out.extra[field] = out.extra.get(field, 0) + 1
         scores = obj["metric_scores"]
         if not isinstance(scores, dict):
             raise StatsInputError(
@@ -371,6 +396,114 @@ def _floats(parsed: _Parsed, metric: str, label: str) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------
+# One file, the fast path: pyarrow's JSON reader, every check on whole columns
+# ---------------------------------------------------------------------------------------------
+
+#: whether the fast path is tried (tests compare it with the line-by-line path)
+FAST_PATH = True
+
+
+def _plain_utf8(data: bytes) -> bool:
+    """UTF-8 without a byte-order mark (then the bytes are the decoded text's own)."""
+    from ._limits import detect_encoding
+
+    encoding, skip = detect_encoding(data)
+    return encoding in ("utf-8", "ascii") and skip == 0
+
+
+def _parse_arrow(data: bytes, system: str):
+    """:func:`_arrow_columns`, None on any error of pyarrow's (a case its reader or
+    compute functions do not handle is read line by line instead)."""
+    if not FAST_PATH:
+        return None
+    try:
+        import pyarrow as pa
+    except ImportError:  # pragma: no cover - pyarrow is a dependency
+        return None
+    try:
+        return _arrow_columns(data, system)
+    except (pa.ArrowException, ValueError, TypeError, OverflowError):
+        return None
+
+
+def _arrow_columns(data: bytes, system: str):
+    """``(parsed, arrays)`` as the line-by-line path gives them, from pyarrow's JSON reader,
+    or None whenever anything is not plainly right (then the line-by-line path reads the file
+    and names what is wrong): a parse error (not JSON, ``NaN``, a key given twice, a number
+    past 64-bit integers, ...), a field missing, null or of another type, a value that is not
+    a number or null, lists of different lengths in one document, a non-finite or too large
+    value, a document given twice. Numbers are parsed to the nearest double, as Python's
+    ``float`` parses them."""
+    if not FAST_PATH:
+        return None
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        import pyarrow.json as pj
+    except ImportError:  # pragma: no cover - pyarrow is a dependency
+        return None
+    import io
+
+    try:
+        table = pj.read_json(
+            io.BytesIO(data),
+            read_options=pj.ReadOptions(use_threads=False, block_size=max(len(data), 1 << 20) + 1),
+        )
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, ValueError, OverflowError):
+        return None
+    names = table.column_names
+    if any(f not in names for f in WMT25_SCORE_FIELDS) or table.num_rows == 0:
+        return None
+    for field in WMT25_SCORE_FIELDS[:3]:
+        col = table.column(field)
+        if not pa.types.is_string(col.type) or col.null_count:
+            return None
+        if pc.any(pc.equal(pc.utf8_length(pc.utf8_trim_whitespace(col)), 0)).as_py():
+            return None
+    scores = table.column("metric_scores").combine_chunks()
+    if not pa.types.is_struct(scores.type) or scores.null_count:
+        return None
+    rows = table.num_rows
+    lengths = np.full((rows, scores.type.num_fields), -1, dtype=np.int64)
+    arrays, spans = {}, {}
+    for j in range(scores.type.num_fields):
+        field = scores.type.field(j)
+        child = scores.field(j)
+        if not pa.types.is_list(field.type):
+            return None
+        inner = field.type.value_type
+        if not (pa.types.is_integer(inner) or pa.types.is_floating(inner) or pa.types.is_null(inner)):
+            return None
+        present = child.is_valid().to_numpy(zero_copy_only=False)
+        lengths[present, j] = pc.list_value_length(child).to_numpy(zero_copy_only=False)[present]
+        values = pc.list_flatten(child)  # the values of the lists present, in row order
+        as_float = values.cast(pa.float64()).to_numpy(zero_copy_only=False)
+        if np.isinf(as_float).any() or (np.abs(as_float) > MAX_ABS_VALUE).any():
+            return None
+        if int(np.isnan(as_float).sum()) != values.null_count:  # a NaN literal, not a null
+            return None
+        arrays[field.name] = np.asarray(as_float, dtype=float)
+        spans[field.name] = np.flatnonzero(present).astype(np.int64)
+    masked = np.where(lengths < 0, np.iinfo(np.int64).max, lengths)
+    low = masked.min(axis=1) if lengths.shape[1] else np.zeros(rows, dtype=np.int64)
+    high = lengths.max(axis=1) if lengths.shape[1] else np.zeros(rows, dtype=np.int64)
+    if lengths.shape[1] and not np.all((high < 0) | (low == high)):
+        return None
+    n = np.maximum(high, 0)
+    lp = table.column("language_pair").to_pylist()
+    domain = table.column("domain").to_pylist()
+    document = table.column("document_id").to_pylist()
+    if len(set(zip(lp, domain, document, strict=True))) < rows:
+        return None
+    extra = {
+        f: rows - table.column(f).null_count for f in names if f not in WMT25_SCORE_FIELDS
+    }
+    parsed = _Parsed(system, list(range(1, rows + 1)), lp, domain, document, n.tolist(), {},
+                     spans, {f: k for f, k in extra.items() if k})  # fmt: skip
+    return parsed, arrays
+
+
+# ---------------------------------------------------------------------------------------------
 # The reader
 # ---------------------------------------------------------------------------------------------
 
@@ -386,6 +519,25 @@ def is_wmt25_scores(text: str) -> bool:
                 return False
             return isinstance(obj, dict) and all(f in obj for f in WMT25_SCORE_FIELDS)
     return False
+
+
+def _read_one(label: str, data: bytes) -> tuple[_Parsed, dict[str, np.ndarray]]:
+    """One file: decoded and checked, then parsed by the fast path or line by line."""
+    system = _system_of(label)
+    check_parse_memory(len(data), label, PARSE_FACTOR)  # characters <= bytes
+    if _plain_utf8(data):  # pyarrow checks the UTF-8 itself: a bad byte sends it below
+        fast = _parse_arrow(data, system)
+        if fast is not None:
+            return fast
+    # anything the fast path does not take is decoded, checked and read line by line (its
+    # errors name the line and field)
+    text = decode(data, label)
+    p = _parse_file(text, label, system)
+    arrays = {m: _floats(p, m, label) for m in p.values}
+    p.values = {}  # the Python lists go once their arrays exist
+    p.spans = {m: np.fromiter((d for d, _ in v), dtype=np.int64, count=len(v))
+               for m, v in p.spans.items()}  # fmt: skip
+    return p, arrays
 
 
 def read_wmt25_scores(files: Sequence) -> WMT25Scores:
@@ -428,9 +580,7 @@ def read_wmt25_scores(files: Sequence) -> WMT25Scores:
     if not raw:
         raise StatsInputError("scores: no file given")
     by_system: dict[str, str] = {}
-    parsed: list[tuple[_Parsed, dict[str, np.ndarray]]] = []
-    metrics: dict[str, None] = {}
-    for label, data in raw:
+    for label, _ in raw:
         system = _system_of(label)
         if not system:
             raise StatsInputError(f"{label}: the file name gives no system name")
@@ -440,14 +590,23 @@ def read_wmt25_scores(files: Sequence) -> WMT25Scores:
                 "per system)"
             )
         by_system[system] = label
-        text = decode(data, label)
-        check_parse_memory(len(text), label, PARSE_FACTOR)
-        p = _parse_file(text, label, system)
-        del text
-        arrays = {m: _floats(p, m, label) for m in p.values}
-        p.values = {}  # the Python lists go once their arrays exist
+    # files parsed two at a time (pyarrow's reader releases the GIL), each in a copy of this
+    # thread's context (the session's budget holds there too); results and errors in file order
+    if len(raw) > 1 and (os.cpu_count() or 1) > 1:
+        import contextvars
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            futures = [
+                pool.submit(contextvars.copy_context().run, _read_one, label, data)
+                for label, data in raw
+            ]
+            parsed = [f.result() for f in futures]
+    else:
+        parsed = [_read_one(label, data) for label, data in raw]
+    metrics: dict[str, None] = {}
+    for _, arrays in parsed:
         metrics.update(dict.fromkeys(arrays))
-        parsed.append((p, arrays))
     return _assemble(parsed, tuple(metrics), tuple(label for label, _ in raw), skipped)
 
 
@@ -496,7 +655,7 @@ def _assemble(parsed, metrics, files, skipped) -> WMT25Scores:
         for j, m in enumerate(metrics):
             if m not in arrays:
                 continue
-            span_docs = np.fromiter((d for d, _ in p.spans[m]), dtype=np.int64)
+            span_docs = p.spans[m]
             block[_ranges(starts[span_docs], n[span_docs]), j] = arrays[m]
             with_m[:, j] = np.bincount(lpc[span_docs], minlength=L)
             per_value = np.repeat(lpc[span_docs], n[span_docs])
@@ -531,9 +690,11 @@ def _assemble(parsed, metrics, files, skipped) -> WMT25Scores:
             "paragraph": np.concatenate(col_par),
         }
     )
+    doc_numbers = np.concatenate(col_doc)
     values = np.concatenate(blocks) if blocks else np.empty((0, n_m))
     for j, m in enumerate(metrics):
         paragraphs[m] = values[:, j]
+    paragraphs["doc"] = doc_numbers  # one number per (language pair, domain, document)
     systems = tuple(sorted(systems_in))
     lps = tuple(sorted(lp_names))
     n_docs = len(doc_code)
@@ -619,8 +780,8 @@ def _notes(parsed, coverage, metrics, systems, lps, missing_docs, skipped) -> li
         )
     extra: dict[str, int] = {}
     for p, _ in parsed:
-        for field, lines in p.extra.items():
-            extra[field] = extra.get(field, 0) + len(lines)
+        for field, k in p.extra.items():
+            extra[field] = extra.get(field, 0) + k
     for field, k in extra.items():
         notes.append(f"field {field!r} not read ({k:,} lines)")
     if skipped:

@@ -136,3 +136,46 @@ def test_detection():
     assert is_wmt25_scores(_line())
     assert not is_wmt25_scores('{"doc_id": "x", "hypothesis": "y"}')
     assert not is_wmt25_scores("SYSTEM\tSCORE")
+
+
+def _both_paths(monkeypatch, files):
+    from stats.readers import wmt25
+
+    fast = read_wmt25_scores(files)
+    monkeypatch.setattr(wmt25, "FAST_PATH", False)
+    slow = read_wmt25_scores(files)
+    monkeypatch.setattr(wmt25, "FAST_PATH", True)
+    return fast, slow
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        None,  # the generated files
+        [_line(), _line(document_id="d2", metric_scores={"XCOMET-XL": [None, 1], "chrF++": [3, 4.5]}, extra=[1])],
+        [_line(metric_scores={}), _line(document_id="d2", metric_scores={"A": []})],
+        [_line(metric_scores={"A": [None, None]}), _line(document_id="x", metric_scores={"A": [2**62, -0.0]})],
+        ['{"language_pair": "en-de_DE", "domain": "n\\u00e9", "document_id": "d\\n1", "metric_scores": {"A": [1e-320, 5E+3]}}'],
+    ],
+)
+def test_fast_path_reads_as_the_line_by_line_path(monkeypatch, lines):
+    from stats.readers import wmt25
+
+    files = list(FILES.items()) if lines is None else [("S.jsonl", "\n".join(lines).encode())]
+    parsed = []
+    monkeypatch.setattr(wmt25, "_parse_file", lambda *a, _f=wmt25._parse_file: parsed.append(1) or _f(*a))
+    fast, slow = _both_paths(monkeypatch, files)
+    if lines is None:  # the fast path took every generated file: only the slow run read lines
+        assert len(parsed) == len(files)
+    import pandas as pd
+
+    pd.testing.assert_frame_equal(fast.paragraphs, slow.paragraphs)
+    pd.testing.assert_frame_equal(fast.coverage, slow.coverage)
+    assert (fast.metrics, fast.notes, fast.read_as) == (slow.metrics, slow.notes, slow.read_as)
+
+
+def test_bad_bytes_and_utf16_take_the_checked_path():
+    with pytest.raises(StatsInputError, match="A.jsonl"):
+        read_wmt25_scores([("A.jsonl", _line().encode()[:-5] + b"\xff\xfe}}\n")])
+    utf16 = read_wmt25_scores([("A.jsonl", _line().encode("utf-16"))])
+    assert utf16.read_as == _read(_line(), name="A.jsonl").read_as
