@@ -678,6 +678,10 @@ def _assemble(parsed, metrics, files, skipped) -> WMT25Scores:
     )
     coverage = coverage.sort_values(["lp", "system"], kind="stable").reset_index(drop=True)
 
+    doc_ids: dict[str, int] = {}  # a categorical: one string per distinct document id
+    names_of_docs = np.array([doc_ids.setdefault(n, len(doc_ids)) for n in doc_name],
+                             dtype=np.int64)  # fmt: skip
+
     def cat(codes, names):
         return pd.Categorical.from_codes(np.concatenate(codes), categories=pd.Index(names, dtype=object))
 
@@ -686,7 +690,7 @@ def _assemble(parsed, metrics, files, skipped) -> WMT25Scores:
             "lp": cat(col_lp, lp_names),
             "system": cat(col_sys, systems_in),
             "domain": cat(col_dom, list(dom_code)),
-            "document": np.asarray(doc_name, dtype=object)[np.concatenate(col_doc)],
+            "document": cat([names_of_docs[np.concatenate(col_doc)]], list(doc_ids)),
             "paragraph": np.concatenate(col_par),
         }
     )
