@@ -21,7 +21,7 @@ from dashboard.data import autorank, samples
 from dashboard.figures.grids import correlation_heatmap
 from dashboard.figures.leaderboard import ranking_dots
 from dashboard.tables.autorank import autorank_table, number_formats, shaded
-from stats.mt.autorank import autorank_latex
+from stats.mt.autorank import autorank_latex, autorank_metrics
 
 SAMPLE_NOTE = (
     "Showing the bundled **synthetic sample data** (sample_data/wmt25/automatic_scores: "
@@ -49,7 +49,7 @@ uploads, is_sample = components.file_input(
 )
 with components.input_errors():
     scores = autorank.scores(uploads)
-st.caption(scores.read_as)
+st.caption(components.escape_markdown(scores.read_as))
 if scores.notes:
     with st.expander(f"What the files hold and lack ({len(scores.notes)} notes)"):
         for note in scores.notes:
@@ -62,16 +62,26 @@ with components.controls_expander("Controls"):
             st.selectbox, "Language pair", list(scores.lps), key="autorank_lp",
             default=scores.lps[0],
         )  # fmt: skip
-        choice = components.persistent(
+        present = list(scores.metrics_of(lp))
+        preset_fits = set(autorank_metrics(lp)) <= set(present)
+        if not preset_fits and st.session_state.get("autorank_metric_set") == PRESET:
+            st.session_state["autorank_metric_set"] = CHOSEN  # the files lack WMT25's set
+        choice = components.remembered(
             st.radio,
             "Metric set",
             [PRESET, CHOSEN],
             key="autorank_metric_set",
+            default=PRESET if preset_fits else CHOSEN,
             help="WMT25's choice: the five metrics where references exist, CometKiwi-XL left "
-            "out where they do not, chrF++ alone for English-Bhojpuri and English-Maasai.",
+            "out where they do not, chrF++ alone for English-Bhojpuri and English-Maasai "
+            "(chosen by default when the language pair has them).",
         )
-        present = list(scores.metrics_of(lp))
         metrics = None
+        if not preset_fits:
+            st.caption(components.escape_markdown(
+                f"WMT25's metric set for {lp} ({', '.join(autorank_metrics(lp))}) is not in "
+                "these files: choose among their metrics."
+            ))  # fmt: skip
         if choice == CHOSEN:
             metrics = tuple(
                 components.remembered_multiselect(
@@ -155,7 +165,7 @@ st.markdown(
     + "): "
     + (
         "; ".join(
-            f"{components.escape_markdown(a)} ~ {components.escape_markdown(b)} (p = {p:.3g})"
+            f"{components.escape_markdown(a)} and {components.escape_markdown(b)} (p = {p:.3g})"
             for a, b, p in together
         )
         or "none: every neighbour is separated."
@@ -219,8 +229,8 @@ with st.container(key="autorank_heatmap"):
         key="autorank_corr",
         filename=f"{stem}-metric-correlations",
     )
-st.caption(
+st.caption(components.escape_markdown(
     "Pearson's r over the paragraphs where both metrics have a value: "
     + ", ".join(f"{m} {int(n):,}" for m, n in pair.n_paragraphs.items())
     + " paragraphs."
-)
+))  # fmt: skip

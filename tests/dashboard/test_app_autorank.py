@@ -73,3 +73,26 @@ def test_table_and_shading():
     g = shade_share(pd.Series([1.0, 2.0, 3.0, 4.0, 5.0]))
     np.testing.assert_allclose(g, [0, 0, 1 / 3, 2 / 3, 1])  # (x - P25) / (max - P25), clipped
     assert cell_colours(pd.Series([np.nan, 1.0, 2.0]))[0] == ""
+
+
+def test_autorank_page_other_metrics_default_to_all_of_them(app_test):
+    import json as _json
+
+    g = np.random.default_rng(2)
+    files = []
+    for s, q in (("A", 0.9), ("B", 0.5), ("C", 0.1)):
+        lines = [
+            _json.dumps({"language_pair": "de-en", "domain": "news", "document_id": f"d{d}",
+                         "metric_scores": {"m1": list(q + g.normal(0, 0.1, 3)),
+                                           "m2": list(q + g.normal(0, 0.1, 3))}})
+            for d in range(12)
+        ]  # fmt: skip
+        files.append((f"{s}.jsonl", "\n".join(lines).encode(), "application/octet-stream"))
+    at = app_test("views/autorank.py", timeout=120)
+    at.session_state["autorank_resamples"] = 200
+    at.run()
+    at.file_uploader(key="autorank_upload").set_value(files).run()
+    assert_no_exception(at)
+    assert not at.error
+    table = _table(at)
+    assert list(table.index) == ["A", "B", "C"] and list(table.columns[4:]) == ["m1", "m2"]
