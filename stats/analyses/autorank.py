@@ -40,6 +40,8 @@ __all__ = [
     "autorank_analysis",
     "autorank_metric_set",
     "read_autorank_scores",
+    "WMT25TextStatistics",
+    "wmt25_text_statistics",
 ]
 
 #: the column numbering the documents of the WMT25 files, (domain, document_id) within a pair
@@ -327,4 +329,100 @@ def autorank_analysis(
         notes=tuple(dict.fromkeys(notes)),
         warnings=tuple(messages),
         seed=seed,
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class WMT25TextStatistics:
+    """Result of :func:`wmt25_text_statistics`.
+
+    Attributes
+    ----------
+    statistics : SegmentStatistics
+        sacreBLEU's sufficient statistics per document (documents as segments) of every system
+        with all the references' documents: the input of :func:`stats.pairwise_significance`
+        and :func:`stats.systems_table`; ``statistics.corpus_scores`` are sacreBLEU's corpus
+        scores over the documents.
+    documents : tuple of (str, str)
+        (domain, document id) of each segment, in order.
+    left_out : tuple of str
+        Systems without some reference document (never filled in).
+    read_as, notes : tuple of str
+    """
+
+    statistics: object
+    documents: tuple[tuple[str, str], ...]
+    left_out: tuple[str, ...]
+    read_as: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
+def wmt25_text_statistics(
+    outputs, references, *, lp: str, metric: str = "chrf", **options
+) -> WMT25TextStatistics:
+    """BLEU, chrF or chrF++ (``metric='chrf', word_order=2``) statistics of WMT25 system
+    outputs against references in the same layout (``systems/SYSTEM.jsonl``), one segment per
+    document of language pair ``lp``.
+
+    Parameters
+    ----------
+    outputs, references : Files or WMT25Outputs
+        The systems' files and the reference files (each reference file one reference
+        stream; several give several references, as sacreBLEU's ``-r refA refB``).
+    lp : str
+        The language pair.
+    metric : {'bleu', 'chrf', 'ter'}
+    **options
+        sacreBLEU's options under its names (``tokenize``, ``lowercase``, ``word_order=2``).
+
+    Returns
+    -------
+    WMT25TextStatistics
+    """
+    from stats.mt.sufficient import extract_statistics
+
+    from ..readers.wmt25_outputs import WMT25Outputs, read_wmt25_outputs
+
+    out = outputs if isinstance(outputs, WMT25Outputs) else read_wmt25_outputs(outputs)
+    ref = references if isinstance(references, WMT25Outputs) else read_wmt25_outputs(references)
+    if lp not in ref.lps:
+        raise StatsInputError(f"lp: {lp!r} not among the references' language pairs ({', '.join(ref.lps)})")
+    refs = ref.documents[ref.documents["lp"] == lp]
+    streams = {}
+    for name, block in refs.groupby("system", sort=True):
+        streams[name] = {(d, doc): t for d, doc, t in zip(block["domain"], block["document"], block["text"], strict=True)}
+    keys = sorted(next(iter(streams.values())))
+    for name, texts in streams.items():
+        if sorted(texts) != keys:
+            raise StatsInputError(
+                f"references: {name} holds {len(texts)} documents of {lp} where another reference "
+                f"holds {len(keys)}; every reference must hold the same documents"
+            )
+    hyps = out.documents[out.documents["lp"] == lp]
+    systems, left_out, notes = {}, [], []
+    for name, block in hyps.groupby("system", sort=True):
+        texts = {(d, doc): t for d, doc, t in zip(block["domain"], block["document"], block["text"], strict=True)}
+        missing = [k for k in keys if k not in texts]
+        if missing:
+            left_out.append(name)
+            notes.append(
+                f"{lp}, {name}: {len(missing):,} of the {len(keys):,} reference documents absent; "
+                "left out (not filled in)"
+            )
+            continue
+        extra = len(set(texts) - set(keys))
+        if extra:
+            notes.append(f"{lp}, {name}: {extra:,} documents without a reference not scored")
+        systems[name] = [texts[k] for k in keys]
+    if not systems:
+        raise StatsInputError(f"outputs: no system holds every reference document of {lp}")
+    statistics = extract_statistics(
+        [[s[k] for k in keys] for s in streams.values()], systems, metric=metric, **options
+    )
+    return WMT25TextStatistics(
+        statistics=statistics,
+        documents=tuple(keys),
+        left_out=tuple(left_out),
+        read_as=(out.read_as, ref.read_as.replace("system outputs", "references")),
+        notes=(*out.notes, *ref.notes, *notes),
     )
