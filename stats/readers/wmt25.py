@@ -291,7 +291,8 @@ def _parse_file(text: str, label: str, system: str) -> _Parsed:
         if "metric_scores" not in obj and all(f in obj for f in OUTPUT_FIELDS):
             raise StatsInputError(
                 f"{label}, line {number}: a WMT25 system output (doc_id, hypothesis), not "
-                "automatic scores (language_pair, domain, document_id, metric_scores)"
+                "automatic scores (language_pair, domain, document_id, metric_scores); give the "
+                "automatic_scores folder or its files"
             )
         for field in WMT25_SCORE_FIELDS:
             if field not in obj:
