@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from stats.analyses.autorank import AutoRankLanguagePair
-from stats.mt.autorank import metric_digits
+from stats.mt.autorank import findings_shading, metric_digits
 
 #: the light ends of the findings' red-to-green shading (screen colours: the LaTeX export
 #: writes the findings' own ``\cellcolor{green!G!red!R}``)
@@ -31,14 +31,8 @@ def autorank_table(pair: AutoRankLanguagePair) -> pd.DataFrame:
 
 
 def shade_share(values: pd.Series) -> np.ndarray:
-    """The findings' share of green of each cell: (x - P25) / (max - P25), clipped to [0, 1]."""
-    x = values.to_numpy(dtype=float)
-    finite = x[~np.isnan(x)]
-    if finite.size == 0:
-        return np.full(x.shape, np.nan)
-    low, high = np.percentile(finite, 25), finite.max()
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.clip((x - low) / (high - low), 0, 1)
+    """The findings' share of green of each cell (:func:`stats.mt.autorank.findings_shading`)."""
+    return findings_shading(values.to_numpy(dtype=float))
 
 
 def cell_colours(values: pd.Series) -> list[str]:

@@ -22,6 +22,7 @@ _LAZY = {
     "autorank_latex": ".autorank",
     "autorank_metrics": ".autorank",
     "metric_digits": ".autorank",
+    "findings_shading": ".autorank",
     "paragraph_correlations": ".autorank",
     # contributions
     "SegmentContributions": ".contributions",

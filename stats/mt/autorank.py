@@ -76,6 +76,7 @@ __all__ = [
     "autorank_bootstrap",
     "autorank_latex",
     "autorank_metrics",
+    "findings_shading",
     "metric_digits",
     "paragraph_correlations",
 ]
@@ -678,9 +679,17 @@ def paragraph_correlations(scores: pd.DataFrame, *, metrics: Sequence[str]) -> p
     return out.reindex(index=metrics, columns=metrics)
 
 
-def _shade_share(values: np.ndarray) -> np.ndarray:
-    """The findings' shading of a metric column: :math:`g = (x - P_{25}) / (\\max - P_{25})`,
-    clipped to [0, 1] (pandas' quantile, linear); NaN where undefined."""
+def findings_shading(values) -> np.ndarray:
+    r"""The findings' shading of a metric column (the organisers' ``shade``):
+    :math:`g = (x - P_{25}) / (\max - P_{25})` over the column's values, clipped to [0, 1]
+    (linear percentile); NaN where a value is missing. 0 is red, 1 green.
+
+    Examples
+    --------
+    >>> findings_shading([1.0, 2.0, 3.0, 4.0, 5.0]).round(3).tolist()
+    [0.0, 0.0, 0.333, 0.667, 1.0]
+    """
+    values = np.asarray(values, dtype=float)
     finite = values[~np.isnan(values)]
     if finite.size == 0:
         return np.full(values.shape, np.nan)
@@ -701,7 +710,7 @@ def autorank_latex(result: AutoRankResult | AutoRankBootstrapResult, *, shade: b
     interval and a rule between clusters when ``result`` is a bootstrap result), each
     metric's mean; cells shaded per metric as the organisers' tables
     (``\\cellcolor{green!G!red!R}`` with :math:`G = 100 - R`, :math:`R = \\mathrm{round}(100(1 - g))`,
-    :math:`g` of :func:`_shade_share`; needs ``\\usepackage[table]{xcolor}``). AutoRank to one
+    :math:`g` of :func:`findings_shading`; needs ``\\usepackage[table]{xcolor}``). AutoRank to one
     decimal, COMET-family means to three, the others to one (:func:`metric_digits`)."""
     from stats._core.escape import latex as latex_escape
 
@@ -709,7 +718,7 @@ def autorank_latex(result: AutoRankResult | AutoRankBootstrapResult, *, shade: b
     point = boot.point if boot is not None else result
     assert isinstance(point, AutoRankResult)
     metrics = list(point.scores.columns)
-    shares = {m: _shade_share(point.scores[m].to_numpy(dtype=float)) for m in metrics}
+    shares = {m: findings_shading(point.scores[m].to_numpy(dtype=float)) for m in metrics}
     head = ["System", r"AutoRank $\downarrow$"]
     if boot is not None:
         head.append(f"{boot.confidence_level:.0%} interval".replace("%", r"\%"))
