@@ -127,8 +127,17 @@ def draw_table(pair, slot, *, provisional: bool) -> None:
     """The organisers' table into ``slot``: the point ranking first, then with intervals."""
     table = autorank_table(pair)
     with slot.container(key="autorank_table_point" if provisional else "autorank_table_box"):
+        # the same elements in both (a caption, then the table): the final table replaces
+        # the point one element by element, none of the point table's is left behind
         if provisional:
             st.caption("Point ranking (the intervals follow) …")
+        else:
+            boot = pair.bootstrap
+            st.caption(
+                f"{boot.confidence_level:.0%} intervals from the paired bootstrap over "
+                f"{pair.point.n_documents:,} documents ({boot.n_defined:,} resamples); clusters "
+                f"at α = {boot.significance.alpha:g}."
+            )
         styler = shaded(table, list(pair.point.scores.columns))
         if components.presentation_mode():
             st.table(styler)

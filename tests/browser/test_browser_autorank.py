@@ -114,6 +114,10 @@ def test_autorank_page_at_1400(_context_for, app_url, artifacts_dir, tmp_path):
         appeared = page.evaluate("() => window._appeared")
         assert appeared[:1] == ["autorank_table_point"] and "autorank_table_box" in appeared, appeared
         assert appeared.index("autorank_table_point") < appeared.index("autorank_table_box")
+        wait_until_still(page, timeout=60)
+        # the final table replaced the point table: one table, no point table left
+        assert page.locator(".st-key-autorank_table_point").count() == 0
+        assert page.locator('.st-key-autorank_table_box [data-testid="stDataFrame"]').count() == 1
         seed.fill("12345")
         rerun_after(page, lambda: seed.press("Enter"), timeout=180)
         wait_for_charts(page, minimum=2, timeout=180)

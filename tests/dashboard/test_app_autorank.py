@@ -42,6 +42,8 @@ def test_autorank_page_sample(app_test):
     np.testing.assert_allclose(table["low"], pair.bootstrap.interval_low.to_numpy())
     assert list(table.columns[4:]) == ["chrF++"]
     assert any("cannot separate" in m.value for m in at.markdown)
+    # the point table drawn first is replaced, not left beside the final one
+    assert sum("AutoRank" in getattr(getattr(d.value, "data", d.value), "columns", []) for d in at.dataframe) == 1
     # another pair, another metric set
     at.selectbox(key="autorank_lp").set_value("en-cs_CZ").run()
     assert_no_exception(at)
