@@ -282,6 +282,10 @@ def autorank_analysis(
     AutoRankAnalysis
     """
     gen, seed = rng_and_seed(rng)
+    if isinstance(lps, str):  # one language pair, not its characters
+        lps = [lps]
+    if isinstance(metrics, str):
+        metrics = [metrics]
     scores = read_autorank_scores(files)
     wanted = list(scores.lps) if lps is None else list(dict.fromkeys(map(str, lps)))
     unknown = [lp for lp in wanted if lp not in scores.lps]

@@ -331,3 +331,9 @@ def test_workflow_seeds_each_pair_on_its_own(scores):
         one.pair("en-de_DE").bootstrap.distribution, two.pair("en-de_DE").bootstrap.distribution
     )
     assert one.read_as.startswith("read as WMT25 automatic scores: 8 systems, 4 language pairs")
+
+
+def test_workflow_takes_one_pair_or_metric_as_a_string(scores):
+    one = autorank_analysis(scores, lps="en-de_DE", metrics="XCOMET-XL", intervals=False)
+    assert [r.lp for r in one.language_pairs] == ["en-de_DE"]
+    assert one.language_pairs[0].metrics == ("XCOMET-XL",)
