@@ -186,14 +186,14 @@ def _calls():
     from stats.metaeval.perm_both.pooled import perm_both_pooled_accuracy
     from stats.metaeval.perm_both.spa import perm_both_soft_pairwise
     from stats.metaeval.soft_pairwise import soft_pairwise_accuracy
-    from stats.mt.autorank import autorank_bootstrap
+    from stats.mt.automatic_ranking import autorank_bootstrap
+    from stats.mt.baseline_table import systems_table
     from stats.mt.randomized import (
         approximate_randomization,
         bootstrap,
         paired_bootstrap,
         pairwise_significance,
     )
-    from stats.mt.systems_table import systems_table
     from stats.power.corpus import corpus_power, corpus_sample_size
     from stats.power.human import domain_power
     from stats.power.paired import paired_power, paired_sample_size
@@ -220,7 +220,7 @@ def _calls():
         "stats.mt.randomized.pairwise_significance": lambda rng: pairwise_significance(
             _segment_statistics(), test="paired-bootstrap", **small, rng=rng
         ),
-        "stats.mt.systems_table.systems_table": lambda rng: systems_table(
+        "stats.mt.baseline_table.systems_table": lambda rng: systems_table(
             _segment_statistics(), **small, rng=rng
         ),
         "stats.metaeval.meta_eval.meta_correlation": lambda rng: meta_correlation(
@@ -281,7 +281,7 @@ def _calls():
             *_qe_language_pair(), **small, rng=rng
         ),
         "stats.qe.wmt.compare_qe_systems": lambda rng: compare_qe_systems(*_qe(), **small, rng=rng),
-        "stats.mt.autorank.autorank_bootstrap": lambda rng: autorank_bootstrap(
+        "stats.mt.automatic_ranking.autorank_bootstrap": lambda rng: autorank_bootstrap(
             _autorank_scores(), metrics=["m"], n_resamples=20, rng=rng
         ),
         "stats.qe.word.compare_word_level": lambda rng: compare_word_level(

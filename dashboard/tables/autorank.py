@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from stats.analyses.autorank import AutoRankLanguagePair
-from stats.mt.autorank import findings_shading, metric_digits
+from stats.mt.automatic_ranking import findings_shading, metric_digits
 
 #: the light ends of the findings' red-to-green shading (screen colours: the LaTeX export
 #: writes the findings' own ``\cellcolor{green!G!red!R}``)
@@ -31,7 +31,7 @@ def autorank_table(pair: AutoRankLanguagePair) -> pd.DataFrame:
 
 
 def shade_share(values: pd.Series) -> np.ndarray:
-    """The findings' share of green of each cell (:func:`stats.mt.autorank.findings_shading`)."""
+    """The findings' share of green of each cell (:func:`stats.mt.automatic_ranking.findings_shading`)."""
     return findings_shading(values.to_numpy(dtype=float))
 
 

@@ -21,7 +21,7 @@ from dashboard.data import autorank, samples
 from dashboard.figures.grids import correlation_heatmap
 from dashboard.figures.leaderboard import ranking_dots
 from dashboard.tables.autorank import autorank_table, number_formats, shaded
-from stats.mt.autorank import autorank_latex, autorank_metrics
+from stats.mt.automatic_ranking import autorank_latex, autorank_metrics
 
 SAMPLE_NOTE = (
     "Showing the bundled **synthetic sample data** (sample_data/wmt25/automatic_scores: "

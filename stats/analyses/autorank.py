@@ -5,9 +5,9 @@ files, with the uncertainty the organisers do not publish: one workflow for the 
 Files -> :func:`read_autorank_scores` (:class:`~stats.readers.wmt25.WMT25Scores`) ->
 :func:`autorank_analysis`: per language pair, the metric set (``metrics``, or a preset:
 ``'wmt25'``, the organisers' choice, by default), AutoRank
-(:func:`stats.mt.autorank.autorank`), with ``intervals`` the paired bootstrap over documents
-(:func:`stats.mt.autorank.autorank_bootstrap`), and the paragraph-level Pearson correlations
-between the pair's metrics (:func:`stats.mt.autorank.paragraph_correlations`).
+(:func:`stats.mt.automatic_ranking.autorank`), with ``intervals`` the paired bootstrap over documents
+(:func:`stats.mt.automatic_ranking.autorank_bootstrap`), and the paragraph-level Pearson correlations
+between the pair's metrics (:func:`stats.mt.automatic_ranking.paragraph_correlations`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pandas as pd
 
 from stats._core.errors import StatsInputError
 from stats._core.random import rng_and_seed, seeded_rng
-from stats.mt.autorank import (
+from stats.mt.automatic_ranking import (
     AUTORANK_PRESETS,
     AutoRankBootstrapResult,
     AutoRankResult,
@@ -186,7 +186,7 @@ def autorank_metric_set(
     preset: str | None = None,
 ) -> tuple[tuple[str, ...], str]:  # fmt: skip
     """The metrics ranked for ``lp`` and where they came from: ``metrics`` when given, else
-    the ``preset`` (default ``'wmt25'``: :func:`stats.mt.autorank.autorank_metrics`). Every
+    the ``preset`` (default ``'wmt25'``: :func:`stats.mt.automatic_ranking.autorank_metrics`). Every
     metric must have values in ``lp``."""
     have = scores.metrics_of(lp)
     if metrics is not None and preset is not None:
@@ -271,7 +271,7 @@ def autorank_analysis(
         Run the paired bootstrap over documents (default True); False gives the point
         ranking alone.
     n_resamples, confidence_level, alpha, correction, alternative
-        As :func:`stats.mt.autorank.autorank_bootstrap`.
+        As :func:`stats.mt.automatic_ranking.autorank_bootstrap`.
     rng : int, numpy.random.Generator or None
         An int seeds each language pair's own stream (seed and the pair's name).
     progress : callable, optional

@@ -28,7 +28,6 @@ from stats.metaeval._task_draws import (
     prepare_task,
     run_work,
 )
-from stats.metaeval.clusters import significance_clusters
 from stats.metaeval.meta_eval import meta_correlation
 from stats.metaeval.task_set_presets import TEST_SETS, known_test_set, preset
 from stats.metaeval.task_sets import (
@@ -40,6 +39,7 @@ from stats.metaeval.task_sets import (
     task_pvalues,
     undefined_items,
 )
+from stats.pairwise.clusters import significance_clusters
 
 from ..readers._common import name_list
 from ..readers.meta import MetaEvalData, parse_metric_name

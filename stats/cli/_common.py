@@ -607,7 +607,7 @@ def check_alpha_option(alpha: float) -> float:
 
 
 def significance_json(grid, adjusted_key: str) -> dict:
-    """The keys a :class:`stats.metaeval.grids.GridSignificance` adds to a JSON block: ``alpha``,
+    """The keys a :class:`stats.pairwise.grids.GridSignificance` adds to a JSON block: ``alpha``,
     ``correction``, ``sidedness``, ``test_note``, ``rank`` ({item: cluster}) and, with a
     correction, ``adjusted_key`` (the adjusted p-value grid)."""
     out = {

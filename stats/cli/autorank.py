@@ -36,7 +36,7 @@ from ._common import (
     table_tsv,
 )
 
-PRESETS = ("wmt25",)  # stats.mt.autorank.AUTORANK_PRESETS (no import here: --help stays fast)
+PRESETS = ("wmt25",)  # stats.mt.automatic_ranking.AUTORANK_PRESETS (no import here: --help stays fast)
 
 
 def add_parser(subparsers) -> None:
@@ -123,7 +123,7 @@ def run(args) -> str:
     say_read_as(result.read_as)
     say_read_as("\n".join(result.notes))
     if args.format == "latex":
-        from stats.mt.autorank import autorank_latex
+        from stats.mt.automatic_ranking import autorank_latex
 
         return "\n".join(
             autorank_latex(r.bootstrap if r.bootstrap is not None else r.point)

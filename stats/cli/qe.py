@@ -249,7 +249,7 @@ def run(args) -> str:
             "--exclude is for WMT20-24 QE files (LP<TAB>METHOD<TAB>SEGMENT<TAB>SCORE)"
         )
 
-    from stats.metaeval.grids import grid_significance
+    from stats.pairwise.grids import grid_significance
 
     from ..analyses import load_qe, qe_analysis
 

@@ -151,7 +151,7 @@ def _power_json(a: LanguagePairAnalysis, alpha: float) -> dict:
 
 
 def _grid(a: LanguagePairAnalysis, alpha: float, correction: str):
-    from stats.metaeval.grids import grid_significance
+    from stats.pairwise.grids import grid_significance
 
     res = a.williams
     return grid_significance(

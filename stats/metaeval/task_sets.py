@@ -28,7 +28,7 @@ resample by resample (``AverageCorrMatrix``):
 
 where a task whose pair stopped early (:math:`R_t < R`) repeats its draws, and "at least" has
 a relative tolerance of :math:`10^{-12}` (as :func:`stats.metaeval.perm_both.core.perm_both`). Clusters are
-read from these p-values (:func:`stats.metaeval.clusters.significance_clusters`), and the average of
+read from these p-values (:func:`stats.pairwise.clusters.significance_clusters`), and the average of
 the per-task cluster ranks, :math:`\sum_t w_t\, \mathrm{rank}^{(t)}_m`, is a second ranking
 (``AverageRanks``).
 
@@ -64,8 +64,7 @@ from stats._core.inputs import read_path
 from stats._core.numbers import MAX_ABS_VALUE
 from stats._core.results import StatisticPvalue
 from stats._core.validation import check_alpha
-
-from .clusters import significance_clusters
+from stats.pairwise.clusters import significance_clusters
 
 #: largest task-set file read (bounded while read: a FIFO or /dev/zero is refused)
 MAX_TASK_SET_BYTES = 16 * 2**20

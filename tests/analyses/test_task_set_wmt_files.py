@@ -14,8 +14,8 @@ from scipy import stats as sps
 from stats._core.errors import StatsInputError
 from stats.analyses.task_set import rank_task_set
 from stats.cli import main
-from stats.metaeval.clusters import significance_clusters
 from stats.metaeval.task_sets import Task, TaskSet, normalise_weights, read_task_set
+from stats.pairwise.clusters import significance_clusters
 from stats.readers.meta import parse_metric_name, read_meta_eval
 from tests._wmt_published import (
     HYPHENATED,

@@ -1,4 +1,4 @@
-"""AutoRank (stats.mt.autorank) against a plain second implementation on generated files in the
+"""AutoRank (stats.mt.automatic_ranking) against a plain second implementation on generated files in the
 published WMT25 layout, and its paired bootstrap against an independent resampling loop.
 
 The second implementation below reads the JSON lines itself and follows the WMT25 definition
@@ -18,7 +18,7 @@ import pytest
 
 from stats import DegenerateInputWarning, StatsInputError
 from stats.analyses import autorank_analysis
-from stats.mt.autorank import (
+from stats.mt.automatic_ranking import (
     autorank,
     autorank_bootstrap,
     autorank_latex,
@@ -280,7 +280,7 @@ def test_clusters_use_the_projects_grid_rule():
     frame = _small(seed=8, n_docs=40)
     res = autorank_bootstrap(frame, metrics=["m1", "m2"], n_resamples=300, rng=4,
                              correction="holm")  # fmt: skip
-    from stats.metaeval.grids import grid_significance
+    from stats.pairwise.grids import grid_significance
 
     again = grid_significance(res.pvalue, alpha=0.05, correction="holm")
     pd.testing.assert_series_equal(res.significance.rank, again.rank)

@@ -12,9 +12,9 @@ import pytest
 from scipy import stats as sps
 
 from stats import DegenerateInputWarning, StatsInputError
-from stats.metaeval.grids import grid_significance
 from stats.metaeval.perm_both.core import perm_both
 from stats.metaeval.williams import williams_all_pairs
+from stats.pairwise.grids import grid_significance
 from stats.qe.wmt import (
     _counts,
     _weighted_kendall,

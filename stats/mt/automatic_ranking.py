@@ -30,7 +30,7 @@ paired bootstrap), recomputes every step above on each resample, and reports eac
 percentile interval of AutoRank, a p-value for every pair of systems on the combined score
 :math:`\bar z` (the paired bootstrap's :math:`(c + 1)/(R + 1)` of
 :mod:`stats.mt.randomized`, with :math:`c` the resamples in which the better system does not
-beat the other), and the significance clusters of :func:`stats.metaeval.grids.grid_significance`
+beat the other), and the significance clusters of :func:`stats.pairwise.grids.grid_significance`
 (the same rule, corrections and sidedness note as every other grid of :mod:`stats`).
 
 References
@@ -61,7 +61,7 @@ from stats._core.validation import (
     check_positive_int,
     warn_degenerate,
 )
-from stats.metaeval.grids import GridSignificance, grid_significance
+from stats.pairwise.grids import GridSignificance, grid_significance
 
 from .randomized import _pvalues_from_counts, _quantiles
 
@@ -474,7 +474,7 @@ def autorank(
     Examples
     --------
     >>> import pandas as pd
-    >>> from stats.mt.autorank import autorank
+    >>> from stats.mt.automatic_ranking import autorank
     >>> scores = pd.DataFrame({"system": list("AABBCC"), "document": ["d1", "d2"] * 3,
     ...                        "m1": [0.9, 0.7, 0.5, 0.6, 0.1, 0.2],
     ...                        "m2": [80, 90, 60, 70, 20, None]})
@@ -513,7 +513,7 @@ def autorank_bootstrap(
       :math:`p = (c + 1)/(R + 1)`, :math:`c = \#\{b : \bar z_{ib} - \bar z_{jb} \le 0\}`
       (``'two-sided'``: twice the smaller of the two tails, capped at 1), as
       :func:`stats.paired_bootstrap` counts;
-    - clusters: :func:`stats.metaeval.grids.grid_significance` of that grid (``alpha``,
+    - clusters: :func:`stats.pairwise.grids.grid_significance` of that grid (``alpha``,
       ``correction``).
 
     All resamples are one array computation: the document counts :math:`W` (R x D) times the
@@ -546,7 +546,7 @@ def autorank_bootstrap(
     --------
     >>> import numpy as np
     >>> import pandas as pd
-    >>> from stats.mt.autorank import autorank_bootstrap
+    >>> from stats.mt.automatic_ranking import autorank_bootstrap
     >>> g = np.random.default_rng(0)
     >>> docs = np.repeat(np.arange(30), 4)
     >>> rows = [pd.DataFrame({"system": s, "document": docs,
