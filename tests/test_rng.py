@@ -140,6 +140,14 @@ def _qe():
     return subs, read_qe_wmt_gold(d["gold"].encode(), name="gold.tsv")
 
 
+def _autorank_scores():
+    gen = np.random.default_rng(6)
+    return pd.DataFrame(
+        {"system": np.repeat(list("ABC"), 20), "document": np.tile(np.arange(10), 6),
+         "m": gen.random(60) + np.repeat([0.5, 0.2, 0.0], 20)}
+    )  # fmt: skip
+
+
 def _qe_language_pair():
     from stats.qe.wmt import language_pair_data
 
@@ -178,6 +186,7 @@ def _calls():
     from stats.metaeval.perm_both.pooled import perm_both_pooled_accuracy
     from stats.metaeval.perm_both.spa import perm_both_soft_pairwise
     from stats.metaeval.soft_pairwise import soft_pairwise_accuracy
+    from stats.mt.automatic_ranking import autorank_bootstrap
     from stats.mt.baseline_table import systems_table
     from stats.mt.randomized import (
         approximate_randomization,
@@ -279,6 +288,9 @@ def _calls():
             *_qe_language_pair(), **small, rng=rng
         ),
         "stats.qe.wmt.compare_qe_systems": lambda rng: compare_qe_systems(*_qe(), **small, rng=rng),
+        "stats.mt.automatic_ranking.autorank_bootstrap": lambda rng: autorank_bootstrap(
+            _autorank_scores(), metrics=["m"], n_resamples=20, rng=rng
+        ),
         "stats.qe.word.compare_word_level": lambda rng: compare_word_level(
             *_word_level(), **small, rng=rng
         ),
