@@ -297,6 +297,24 @@ LEADERBOARD = {
     "include_human": Setting(key="board_include_human", **BOOL),
 }
 
+#: the AutoRank page's choices
+AUTORANK_RESAMPLES = (200, 1000, 2000, 5000)
+AUTORANK_LEVELS = (0.9, 0.95, 0.99)
+
+AUTORANK = {
+    "lp": Setting(key="autorank_lp"),
+    "metric_set": Setting(
+        key="autorank_metric_set", options=["WMT25's choice (wmt25 preset)", "Choose metrics"]
+    ),
+    "metrics": Setting(key="autorank_metrics", many=True),
+    "resamples": Setting(key="autorank_resamples", parse=int, options=AUTORANK_RESAMPLES),
+    "level": Setting(key="autorank_level", parse=float, options=AUTORANK_LEVELS),
+    "seed": Setting(key="autorank_seed", **SEED),
+    "alpha": Setting(key="autorank_alpha", **ALPHA),
+    "correction": Setting(key="autorank_correction", **CORRECTION),
+    "aliases": ALIASES,
+}
+
 #: page -> its settings (the Power page keeps its own, on its page)
 PAGES = {
     "metrics": METRICS,
@@ -304,4 +322,5 @@ PAGES = {
     "mt_systems": MT_SYSTEMS,
     "human": HUMAN,
     "leaderboard": LEADERBOARD,
+    "autorank": AUTORANK,
 }

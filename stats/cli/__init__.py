@@ -42,6 +42,7 @@ SUBCOMMANDS = (
     "dashboard",
     "rank",
     "power",
+    "autorank",
 )
 
 

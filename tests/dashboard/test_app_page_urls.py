@@ -171,7 +171,9 @@ def test_every_number_changing_setting_is_declared_in_one_module():
     # names are among it (the Power page keeps its own)
     from dashboard import url_state
 
-    assert set(url_state.PAGES) == {"metrics", "qe", "mt_systems", "human", "leaderboard"}
+    assert set(url_state.PAGES) == {
+        "metrics", "qe", "mt_systems", "human", "leaderboard", "autorank"
+    }
     keys = {s.key for settings in url_state.PAGES.values() for s in settings.values()}
     for key in (
         "mt_opt_tokenize", "mt_opt_lowercase", "mt_opt_cw", "mt_opt_tnorm",  # metric options
