@@ -1,6 +1,11 @@
 """Cached data of the "Quality estimation" page for WMT20-24 QE files: the uploads sorted by
 content, the sentence-level comparison per language pair, the grid of another measure for one
-language pair, and word-level scores (:mod:`stats.analyses.qe_wmt`)."""
+language pair, and word-level scores (:mod:`stats.analyses.qe_wmt`).
+
+Reading the submissions and every computation after it run in a child process
+(:func:`stats._core.workers.run_isolated`, module-level ``_``-functions below): Stop ends them
+at once, and a session's memory budget is held while the files are read, not checked after.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +14,27 @@ import streamlit as st
 
 from dashboard.data import Uploads
 from stats import StatsInputError
+from stats._core.workers import run_isolated
 from stats.analyses import qe_wmt as wmt
 from stats.qe.wmt import QEPairTestsResult, qe_clusters, qe_pair_tests
+
+#: the fork server imports this module once, so that each child starts without importing it
+_PRELOAD = (__name__,)
+_FEWER = "upload fewer or smaller files"
+
+
+def _megabytes(files: tuple) -> str:
+    return f"{sum(len(data) for _, data in files) / 1e6:,.1f} MB"
+
+
+def _compare(f: wmt.QEWMTFiles, primary: str, n_resamples: int, seed: int, *, progress):
+    """:func:`comparison`'s work, in the child process."""
+    progress(0.0, f"reading {len(f.submissions):,} submission file(s), {_megabytes(f.submissions)}")
+    inp = wmt.load_qe_wmt(list(f.submissions), gold=f.gold, exclude=f.exclude)
+    progress(0.5, "correlations and bootstrap CIs")
+    return wmt.qe_wmt_analysis(
+        inp, primary=primary, n_resamples=n_resamples, seed=seed, tests=False
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -39,11 +63,24 @@ def comparison(
     """Correlations with bootstrap CIs, MAE/RMSE and the average for every language pair
     (:func:`stats.analyses.qe_wmt.qe_wmt_analysis` without the pairwise tests: those are run
     for the language pair shown, :func:`pair_tests`)."""
-    f = files(uploads)
-    inp = wmt.load_qe_wmt(list(f.submissions), gold=f.gold, exclude=f.exclude)
-    return wmt.qe_wmt_analysis(
-        inp, primary=primary, n_resamples=n_resamples, seed=seed, tests=False
+    return run_isolated(
+        _compare, files(uploads), primary, n_resamples, seed,
+        what="reading and comparing the QE submissions", progress=_progress, reduce=_FEWER,
+        preload=_PRELOAD,
+    )  # fmt: skip
+
+
+def _pair_tests(
+    predictions, gold, table, lp, measure, n_resamples, seed, alpha, correction, *, progress
+):
+    """:func:`pair_tests`' work, in the child process."""
+    tests = qe_pair_tests(
+        predictions, gold, measure=measure, n_resamples=n_resamples, rng=seed, mde_alpha=alpha
     )
+    adjusted, rank = qe_clusters(
+        tests.pvalue, table[measure], alpha=alpha, correction=correction, context=lp
+    )
+    return tests, adjusted, rank
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -64,14 +101,11 @@ def pair_tests(
     ``mde`` at ``alpha`` for the note beside the pairs not significant."""
     res = comparison(uploads, primary, n_resamples, seed).result
     lpr = res.language_pairs[lp]
-    tests = qe_pair_tests(
-        lpr.predictions, lpr.gold, measure=measure, n_resamples=n_resamples, rng=seed,
-        mde_alpha=alpha,
-    )
-    adjusted, rank = qe_clusters(
-        tests.pvalue, lpr.table[measure], alpha=alpha, correction=correction, context=lp
-    )
-    return tests, adjusted, rank
+    return run_isolated(
+        _pair_tests, lpr.predictions, lpr.gold, lpr.table, lp, measure, n_resamples, seed,
+        alpha, correction, what=f"testing every pair of systems of {lp}", progress=_progress,
+        reduce="use fewer resamples", preload=_PRELOAD,
+    )  # fmt: skip
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -86,13 +120,24 @@ def word_level(
     """Word-level MCC/F1 and paired bootstrap grids
     (:func:`stats.analyses.qe_wmt.qe_word_analysis`); the exclude index, when uploaded,
     leaves its sentences out."""
+    return run_isolated(
+        _word_level, files(uploads), n_resamples, alpha, correction, seed,
+        what="reading and scoring the word-level files", progress=_progress, reduce=_FEWER,
+        preload=_PRELOAD,
+    )  # fmt: skip
+
+
+def _word_level(f: wmt.QEWMTFiles, n_resamples, alpha, correction, seed, *, progress):
+    """:func:`word_level`'s work, in the child process."""
     from stats.readers.qe_wmt import read_qe_exclude
 
-    f = files(uploads)
+    progress(0.0, f"reading {len(f.word_submissions):,} tag file(s), "
+                  f"{_megabytes(f.word_submissions)}")  # fmt: skip
     subs, gold = wmt.load_qe_word(list(f.word_submissions), gold=f.word_gold)
     ex = None
     if f.exclude is not None:
         ex = read_qe_exclude(f.exclude[1], name=f.exclude[0])
+    progress(0.5, "MCC, F1 and paired bootstrap")
     return wmt.qe_word_analysis(
         subs,
         gold,
