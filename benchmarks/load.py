@@ -345,34 +345,37 @@ class RssPair(RssSampler):
         return super().sample()
 
 
-async def hostile_session(browser, url: str, files: list[Path]) -> tuple[float, str]:
-    """A session on the QE page uploading ``files``: (seconds from the upload to its final
-    state, the first error line or what else it showed)."""
+async def open_qe(browser, url: str):
+    """A new session on the QE page, drawn (the sample) and idle: (context, page)."""
     context = await browser.new_context(viewport={"width": 1600, "height": 1000})
     page = await context.new_page()
     page.set_default_timeout(900_000)
-    try:
-        await page.goto(f"{url}/qe")
-        await page.wait_for_selector('[data-testid="stFileUploader"] input[type="file"]',
-                                     state="attached")  # fmt: skip
-        await page.wait_for_function(_IDLE_JS, polling=250)
-        t0 = time.monotonic()
-        await page.locator(
-            '[data-testid="stFileUploader"] input[type="file"]'
-        ).first.set_input_files([str(f) for f in files])
-        await page.wait_for_function(
-            "() => !!document.querySelector('[data-testid=\"stAlertContentError\"]')"
-            " || !!document.querySelector('[data-testid=\"stException\"]')",
-            polling=250,
-        )
-        took = time.monotonic() - t0
-        text = await page.evaluate(
-            "() => (document.querySelector('[data-testid=\"stAlertContentError\"]')"
-            " || document.querySelector('[data-testid=\"stException\"]')).innerText"
-        )
-        return took, " ".join(text.split())[:300]
-    finally:
-        await context.close()
+    await page.goto(f"{url}/qe")
+    await page.wait_for_selector(
+        '[data-testid="stFileUploader"] input[type="file"]', state="attached"
+    )
+    await page.wait_for_function(_IDLE_JS, polling=250)
+    return context, page
+
+
+async def hostile_upload(page, files: list[Path], start: asyncio.Event) -> tuple[float, str]:
+    """Upload ``files`` once ``start`` is set: (seconds from the upload to the session's
+    error box, its text)."""
+    await start.wait()
+    t0 = time.monotonic()
+    field = page.locator('[data-testid="stFileUploader"] input[type="file"]').first
+    await field.set_input_files([str(f) for f in files])
+    await page.wait_for_function(
+        "() => !!document.querySelector('[data-testid=\"stAlertContentError\"]')"
+        " || !!document.querySelector('[data-testid=\"stException\"]')",
+        polling=250,
+    )
+    took = time.monotonic() - t0
+    text = await page.evaluate(
+        "() => (document.querySelector('[data-testid=\"stAlertContentError\"]')"
+        " || document.querySelector('[data-testid=\"stException\"]')).innerText"
+    )
+    return took, " ".join(text.split())[:300]
 
 
 _IDLE_JS = (
@@ -425,20 +428,22 @@ async def hostile_async(args) -> None:
             async with async_playwright() as pw:
                 browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 # a first visit: the page's imports and the sample, before anything is timed
-                first = await browser.new_context()
-                warm = await first.new_page()
-                await warm.goto(f"{url}/qe")
-                await warm.wait_for_function(_IDLE_JS, polling=250, timeout=300_000)
+                first, _ = await open_qe(browser, url)
                 await first.close()
+                # the sessions, each with its page drawn (their first runs are not timed)
+                sessions = await asyncio.gather(*(open_qe(browser, url) for _ in uploads))
                 idle_rss = rss.sample()
                 rss.own_peak = rss.peak = 0.0
                 rss.start()
                 health: list[float] = []
-                stop = asyncio.Event()
+                stop, start = asyncio.Event(), asyncio.Event()
                 prober = asyncio.create_task(health_loop(url, health, stop))
-                ends = await asyncio.gather(
-                    *(hostile_session(browser, url, list(files)) for files in uploads)
-                )
+                tasks = [
+                    asyncio.create_task(hostile_upload(page, list(files), start))
+                    for (_, page), files in zip(sessions, uploads, strict=True)
+                ]
+                start.set()  # all at once
+                ends = await asyncio.gather(*tasks)
                 stop.set()
                 await prober
                 rss.stop()
@@ -450,7 +455,8 @@ async def hostile_async(args) -> None:
             print(
                 f"Hostile uploads: {args.hostile} sessions on Quality estimation, each a "
                 f"{zip_mb:.1f} MB QE submissions zip ({args.teams} teams x 3 LPs x "
-                f"{args.segments:,} segments, last row bad) + gold file, uploaded at once\n"
+                f"{args.segments:,} segments, last row bad) + gold file, uploaded at once "
+                "(timed from the uploads to the last error box)\n"
                 f"  health check: {len(health)} calls, median {statistics.median(health):.3f} s, "
                 f"p95 {p95:.3f} s, worst {health[-1]:.3f} s (goal: under {GOAL_HEALTH:g} s)\n"
                 f"  server memory: {idle_rss:.0f} MB before; peak {rss.own_peak:.0f} MB (server "

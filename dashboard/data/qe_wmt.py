@@ -3,8 +3,9 @@ content, the sentence-level comparison per language pair, the grid of another me
 language pair, and word-level scores (:mod:`stats.analyses.qe_wmt`).
 
 Reading the submissions and every computation after it run in a child process
-(:func:`stats._core.workers.run_isolated`, module-level ``_``-functions below): Stop ends them
-at once, and a session's memory budget is held while the files are read, not checked after.
+(:func:`stats._core.workers.run_isolated`, the functions of :mod:`._qe_wmt_work`): Stop ends
+them at once, and a session's memory budget is held while the files are read, not checked
+after.
 """
 
 from __future__ import annotations
@@ -13,28 +14,15 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.data import Uploads
+from dashboard.data import _qe_wmt_work as work
 from stats import StatsInputError
 from stats._core.workers import run_isolated
 from stats.analyses import qe_wmt as wmt
-from stats.qe.wmt import QEPairTestsResult, qe_clusters, qe_pair_tests
+from stats.qe.wmt import QEPairTestsResult
 
-#: the fork server imports this module once, so that each child starts without importing it
-_PRELOAD = (__name__,)
+#: the fork server imports it once: each child starts without importing anything
+_PRELOAD = (work.__name__,)
 _FEWER = "upload fewer or smaller files"
-
-
-def _megabytes(files: tuple) -> str:
-    return f"{sum(len(data) for _, data in files) / 1e6:,.1f} MB"
-
-
-def _compare(f: wmt.QEWMTFiles, primary: str, n_resamples: int, seed: int, *, progress):
-    """:func:`comparison`'s work, in the child process."""
-    progress(0.0, f"reading {len(f.submissions):,} submission file(s), {_megabytes(f.submissions)}")
-    inp = wmt.load_qe_wmt(list(f.submissions), gold=f.gold, exclude=f.exclude)
-    progress(0.5, "correlations and bootstrap CIs")
-    return wmt.qe_wmt_analysis(
-        inp, primary=primary, n_resamples=n_resamples, seed=seed, tests=False
-    )
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -64,23 +52,10 @@ def comparison(
     (:func:`stats.analyses.qe_wmt.qe_wmt_analysis` without the pairwise tests: those are run
     for the language pair shown, :func:`pair_tests`)."""
     return run_isolated(
-        _compare, files(uploads), primary, n_resamples, seed,
+        work.compare, files(uploads), primary, n_resamples, seed,
         what="reading and comparing the QE submissions", progress=_progress, reduce=_FEWER,
         preload=_PRELOAD,
     )  # fmt: skip
-
-
-def _pair_tests(
-    predictions, gold, table, lp, measure, n_resamples, seed, alpha, correction, *, progress
-):
-    """:func:`pair_tests`' work, in the child process."""
-    tests = qe_pair_tests(
-        predictions, gold, measure=measure, n_resamples=n_resamples, rng=seed, mde_alpha=alpha
-    )
-    adjusted, rank = qe_clusters(
-        tests.pvalue, table[measure], alpha=alpha, correction=correction, context=lp
-    )
-    return tests, adjusted, rank
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -102,7 +77,7 @@ def pair_tests(
     res = comparison(uploads, primary, n_resamples, seed).result
     lpr = res.language_pairs[lp]
     return run_isolated(
-        _pair_tests, lpr.predictions, lpr.gold, lpr.table, lp, measure, n_resamples, seed,
+        work.pair_tests, lpr.predictions, lpr.gold, lpr.table, lp, measure, n_resamples, seed,
         alpha, correction, what=f"testing every pair of systems of {lp}", progress=_progress,
         reduce="use fewer resamples", preload=_PRELOAD,
     )  # fmt: skip
@@ -121,29 +96,7 @@ def word_level(
     (:func:`stats.analyses.qe_wmt.qe_word_analysis`); the exclude index, when uploaded,
     leaves its sentences out."""
     return run_isolated(
-        _word_level, files(uploads), n_resamples, alpha, correction, seed,
+        work.word_level, files(uploads), n_resamples, alpha, correction, seed,
         what="reading and scoring the word-level files", progress=_progress, reduce=_FEWER,
         preload=_PRELOAD,
     )  # fmt: skip
-
-
-def _word_level(f: wmt.QEWMTFiles, n_resamples, alpha, correction, seed, *, progress):
-    """:func:`word_level`'s work, in the child process."""
-    from stats.readers.qe_wmt import read_qe_exclude
-
-    progress(0.0, f"reading {len(f.word_submissions):,} tag file(s), "
-                  f"{_megabytes(f.word_submissions)}")  # fmt: skip
-    subs, gold = wmt.load_qe_word(list(f.word_submissions), gold=f.word_gold)
-    ex = None
-    if f.exclude is not None:
-        ex = read_qe_exclude(f.exclude[1], name=f.exclude[0])
-    progress(0.5, "MCC, F1 and paired bootstrap")
-    return wmt.qe_word_analysis(
-        subs,
-        gold,
-        n_resamples=n_resamples,
-        alpha=alpha,
-        correction=correction,
-        seed=seed,
-        exclude=ex,
-    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 import dashboard.components
+from dashboard.data import _qe_wmt_work as work
 from dashboard.data import qe_wmt as data
 from tests._big_qe import write_qe_upload
 from tests.dashboard.helpers import assert_no_exception
@@ -50,7 +51,7 @@ def test_the_isolated_comparison_gives_the_numbers_computed_here(tmp_path):
     paths = write_qe_upload(tmp_path, segments=300, teams=3, seed=4)
     uploads = tuple((p.name, p.read_bytes()) for p in paths)
     files = data.files(uploads)
-    here = data._compare(files, "spearman", 200, 7, progress=lambda *a: None)
+    here = work.compare(files, "spearman", 200, 7, progress=lambda *a: None)
     there = data.comparison(uploads, "spearman", 200, 7)
     assert there.read_as == here.read_as
     for lp, want in here.result.language_pairs.items():
