@@ -15,7 +15,6 @@ import streamlit as st
 
 from dashboard.data import Uploads
 from dashboard.data import _qe_wmt_work as work
-from stats import StatsInputError
 from stats._core.workers import run_isolated
 from stats.analyses import qe_wmt as wmt
 from stats.qe.wmt import QEPairTestsResult
@@ -27,17 +26,15 @@ _FEWER = "upload fewer or smaller files"
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def files(uploads: Uploads) -> wmt.QEWMTFiles | None:
-    """The uploads sorted into WMT QE roles, or None when they are not WMT20-24 QE files (the
-    page then reads them as the Graham 2015 layouts)."""
+    """The uploads sorted into WMT QE roles, each file as ``(name, size in bytes)``, or None
+    when they are not WMT20-24 QE files (the page then reads them as the Graham 2015 layouts).
+    Sorted in a child process (:func:`._qe_wmt_work.roles`): unpacking and decoding an archive
+    holds neither the server's memory nor its interpreter."""
     if not uploads:
         return None
-    try:
-        level = wmt.is_wmt_qe_input(list(uploads))
-    except StatsInputError:  # undecodable or unreadable: the page's own reader names it
-        return None
-    if level is None:
-        return None
-    return wmt.sort_wmt_qe_files(list(uploads))
+    return run_isolated(
+        work.roles, uploads, what="sorting the QE files", reduce=_FEWER, preload=_PRELOAD
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -52,7 +49,7 @@ def comparison(
     (:func:`stats.analyses.qe_wmt.qe_wmt_analysis` without the pairwise tests: those are run
     for the language pair shown, :func:`pair_tests`)."""
     return run_isolated(
-        work.compare, files(uploads), primary, n_resamples, seed,
+        work.compare, uploads, primary, n_resamples, seed,
         what="reading and comparing the QE submissions", progress=_progress, reduce=_FEWER,
         preload=_PRELOAD,
     )  # fmt: skip
@@ -96,7 +93,7 @@ def word_level(
     (:func:`stats.analyses.qe_wmt.qe_word_analysis`); the exclude index, when uploaded,
     leaves its sentences out."""
     return run_isolated(
-        work.word_level, files(uploads), n_resamples, alpha, correction, seed,
+        work.word_level, uploads, n_resamples, alpha, correction, seed,
         what="reading and scoring the word-level files", progress=_progress, reduce=_FEWER,
         preload=_PRELOAD,
     )  # fmt: skip

@@ -50,11 +50,22 @@ def test_an_upload_past_the_sessions_memory_budget_is_refused_while_it_is_read(
 def test_the_isolated_comparison_gives_the_numbers_computed_here(tmp_path):
     paths = write_qe_upload(tmp_path, segments=300, teams=3, seed=4)
     uploads = tuple((p.name, p.read_bytes()) for p in paths)
-    files = data.files(uploads)
-    here = work.compare(files, "spearman", 200, 7, progress=lambda *a: None)
+    here = work.compare(uploads, "spearman", 200, 7, progress=lambda *a: None)
     there = data.comparison(uploads, "spearman", 200, 7)
     assert there.read_as == here.read_as
     for lp, want in here.result.language_pairs.items():
         got = there.result.language_pairs[lp].table
         assert list(got.index) == list(want.table.index)
         assert np.array_equal(got.to_numpy(float), want.table.to_numpy(float), equal_nan=True)
+
+
+def test_the_server_holds_the_names_and_sizes_of_the_sorted_files_not_their_content(tmp_path):
+    paths = write_qe_upload(tmp_path, segments=300, teams=3, seed=5)
+    uploads = tuple((p.name, p.read_bytes()) for p in paths)
+    files = data.files(uploads)
+    assert [name for name, _ in files.submissions] == [
+        f"{paths[0].name}:submissions/team{t:02d}/predictions.txt" for t in range(3)
+    ]
+    assert files.gold == (paths[1].name, len(paths[1].read_bytes()))
+    assert all(isinstance(size, int) and size > 0 for _, size in files.submissions)
+    assert files.sentence and not files.word
