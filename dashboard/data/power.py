@@ -10,6 +10,7 @@ import streamlit as st
 
 from dashboard.data import Uploads, mt_systems
 from stats import analyses
+from stats._core.workers import run_isolated
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -35,10 +36,13 @@ def power_curves(
     (not part of the cache key) receives the fraction of systems scored."""
     data = mt_systems.statistics(kind, references, files, metric, higher_is_better,
                                  _progress=_progress)
-    return analyses.power_from_statistics(
+    return run_isolated(  # in a child process: Stop ends it, the session's memory budget holds
+        analyses.power_from_statistics,
         data, baseline=baseline, system=system, effect=list(effects),
         n=None if sizes is None else list(sizes), test=test, alpha=alpha,
         n_simulations=n_simulations, n_resamples=n_resamples, rng=seed,
+        what="simulating power", progress=_progress, pass_progress=False,
+        reduce="use fewer simulations or resamples", preload=("stats.analyses",),
     )
 
 

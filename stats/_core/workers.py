@@ -195,9 +195,10 @@ def _thread_nice() -> int | None:
         return None
 
 
-def _isolated_child(conn, func, args, kwargs, nice) -> None:
-    """The child of :func:`run_isolated`: ``func(*args, progress=..., **kwargs)``, its progress
-    and then its result (or its error and traceback) sent on ``conn``."""
+def _isolated_child(conn, func, args, kwargs, nice, pass_progress) -> None:
+    """The child of :func:`run_isolated`: ``func(*args, progress=..., **kwargs)`` (without
+    ``progress`` unless ``pass_progress``), its progress and then its result (or its error
+    and traceback) sent on ``conn``."""
     if nice is not None:  # the caller's priority (a dashboard's heavy run: the lowest)
         with contextlib.suppress(OSError):
             os.setpriority(os.PRIO_PROCESS, 0, nice)
@@ -206,7 +207,7 @@ def _isolated_child(conn, func, args, kwargs, nice) -> None:
         conn.send(("progress", float(fraction), text))
 
     try:
-        result = func(*args, progress=report, **kwargs)
+        result = func(*args, **({"progress": report} if pass_progress else {}), **kwargs)
     except BaseException as exc:  # noqa: BLE001 - handed to the caller
         text = traceback.format_exc()
         try:
@@ -233,6 +234,7 @@ def run_isolated(
     max_memory: float | None = None,
     reduce: str = "use smaller input",
     preload: tuple[str, ...] = (),
+    pass_progress: bool = True,
     **kwargs,
 ):
     """``func(*args, progress=report, **kwargs)`` run in a child process of the fork server
@@ -252,7 +254,9 @@ def run_isolated(
     - **Errors**: an error of ``func`` is raised here again, its traceback as the cause; a
       child that dies without a word (killed by the system) raises :class:`RuntimeError`.
 
-    The child runs at the calling thread's priority. ``func``, ``args`` and the result must
+    ``pass_progress=False``: ``func`` takes no ``progress`` (a library function run as it
+    is; Stop and the memory cap hold all the same). The child runs at the calling thread's
+    priority. ``func``, ``args`` and the result must
     pickle; ``func`` must be a module-level function. ``preload``: modules for the fork server
     to import (heeded when it starts). Linux only for the memory cap (elsewhere unchecked).
     """
@@ -260,7 +264,9 @@ def run_isolated(
     context = _context(preload)
     receiver, sender = context.Pipe(duplex=False)
     child = context.Process(
-        target=_isolated_child, args=(sender, func, args, kwargs, _thread_nice()), daemon=True
+        target=_isolated_child,
+        args=(sender, func, args, kwargs, _thread_nice(), pass_progress),
+        daemon=True,
     )
     _launching.workers = True  # no main module in the child: see _preparation_data
     try:
