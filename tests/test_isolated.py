@@ -129,3 +129,38 @@ def test_the_default_budget_is_the_sessions():
 def _rss_mb() -> float:
     with open("/proc/self/status") as f:
         return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:")) / 1024
+
+
+def _own_nice(*, progress):
+    time.sleep(0.5)  # a few heartbeats
+    return os.getpriority(os.PRIO_PROCESS, 0)
+
+
+def test_the_child_computes_at_the_lowered_priority_and_the_caller_watches_at_its_own():
+    """Inside a dashboard's heavy run (the thread's nice value raised, page_run.lower_priority),
+    the child computes at that priority, while the calling thread answers the heartbeat at the
+    process's priority where the process may raise it again (a Stop is not kept waiting for
+    a busy machine's spare time)."""
+    from dashboard.page_run import HEAVY_NICE, lower_priority
+
+    def thread_nice() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    base = os.getpriority(os.PRIO_PROCESS, os.getpid())
+    seen, out = [], {}
+
+    def script_thread():  # as Streamlit's: not the process's main thread
+        with lower_priority():
+            out["lowered"] = thread_nice()
+            out["child"] = run_isolated(
+                _own_nice, what="x", progress=lambda f: seen.append(thread_nice())
+            )
+            out["after"] = thread_nice()
+
+    thread = threading.Thread(target=script_thread)
+    thread.start()
+    thread.join(60)
+    assert out["lowered"] == min(base + HEAVY_NICE, 19)
+    assert out["child"] == out["lowered"] == out["after"]
+    if os.geteuid() == 0:  # only a privileged process may raise it again
+        assert seen and set(seen) == {base}

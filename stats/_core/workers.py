@@ -195,6 +195,30 @@ def _thread_nice() -> int | None:
         return None
 
 
+@contextlib.contextmanager
+def _watching_priority(nice: int | None):
+    """This thread at its process's priority for the block, where it was lowered to ``nice``
+    (a dashboard's heavy run) and the process may raise it again: the child computes at
+    ``nice``, and this thread, which only watches it, answers a Stop at once instead of
+    waiting for a busy machine's spare time. Restored afterwards."""
+    try:
+        tid, base = threading.get_native_id(), os.getpriority(os.PRIO_PROCESS, os.getpid())
+    except (AttributeError, OSError):
+        yield
+        return
+    raised = False
+    if nice is not None and nice > base:
+        with contextlib.suppress(OSError):  # not permitted: it watches at the lower priority
+            os.setpriority(os.PRIO_PROCESS, tid, base)
+            raised = True
+    try:
+        yield
+    finally:
+        if raised:
+            with contextlib.suppress(OSError):
+                os.setpriority(os.PRIO_PROCESS, tid, nice)
+
+
 def _isolated_child(conn, func, args, kwargs, nice, pass_progress) -> None:
     """The child of :func:`run_isolated`: ``func(*args, progress=..., **kwargs)`` (without
     ``progress`` unless ``pass_progress``), its progress and then its result (or its error
@@ -256,16 +280,25 @@ def run_isolated(
 
     ``pass_progress=False``: ``func`` takes no ``progress`` (a library function run as it
     is; Stop and the memory cap hold all the same). The child runs at the calling thread's
-    priority. ``func``, ``args`` and the result must
+    priority; the calling thread watches it at its process's (:func:`_watching_priority`). ``func``, ``args`` and the result must
     pickle; ``func`` must be a module-level function. ``preload``: modules for the fork server
     to import (heeded when it starts). Linux only for the memory cap (elsewhere unchecked).
     """
     limit = float(memory_budget() if max_memory is None else max_memory)
+    nice = _thread_nice()
+    with _watching_priority(nice):
+        return _run_isolated(
+            func, args, kwargs, what, progress, limit, reduce, preload, pass_progress, nice
+        )
+
+
+def _run_isolated(func, args, kwargs, what, progress, limit, reduce, preload, pass_progress,
+                  nice):  # fmt: skip
     context = _context(preload)
     receiver, sender = context.Pipe(duplex=False)
     child = context.Process(
         target=_isolated_child,
-        args=(sender, func, args, kwargs, _thread_nice(), pass_progress),
+        args=(sender, func, args, kwargs, nice, pass_progress),
         daemon=True,
     )
     _launching.workers = True  # no main module in the child: see _preparation_data
@@ -313,5 +346,7 @@ def run_isolated(
     finally:
         if child.is_alive():
             child.kill()
-        child.join(5)
+        # killed, it ends at once; its exit status (which the fork server passes on) is not
+        # waited for longer: the caller's slot is free now
+        child.join(0.5)
         receiver.close()
