@@ -48,7 +48,7 @@ def compare(uploads, primary: str, n_resamples: int, seed: int, *, progress):
     inp = wmt.load_qe_wmt(list(f.submissions), gold=f.gold, exclude=f.exclude)
     progress(0.5, "correlations and bootstrap CIs")
     return wmt.qe_wmt_analysis(
-        inp, primary=primary, n_resamples=n_resamples, seed=seed, tests=False
+        inp, primary=primary, n_resamples=n_resamples, rng=seed, tests=False
     )
 
 
@@ -82,6 +82,6 @@ def word_level(uploads, n_resamples, alpha, correction, seed, *, progress):
         n_resamples=n_resamples,
         alpha=alpha,
         correction=correction,
-        seed=seed,
+        rng=seed,
         exclude=ex,
     )

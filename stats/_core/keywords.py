@@ -41,14 +41,3 @@ def keyword_only(usage: str, *, refused: Mapping[str, str] = {}) -> Callable[[F]
 
     return decorate
 
-
-def rng_or_seed(rng: Any, seed: Any, *, default: Any = None) -> Any:
-    """``rng``, the one name of randomness (``np.random.default_rng(rng)``), or ``seed``, its
-    older name that some callers still pass; both at once is refused."""
-    if rng is not None and seed is not None:
-        from .errors import StatsInputError
-
-        raise StatsInputError("rng and seed: give one of them (seed is the older name of rng)")
-    if rng is not None:
-        return rng
-    return default if seed is None else seed

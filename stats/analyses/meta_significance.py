@@ -16,13 +16,14 @@ import numpy as np
 from stats._core.choices import SOFT_PAIRWISE_ACCURACY as SOFT_PAIRWISE_ACCURACY  # re-exported
 from stats._core.errors import StatsInputError
 from stats._core.progress import check_progress, part
-from stats.metaeval.grids import GridSignificance, grid_significance
+from stats._core.random import check_rng
 from stats.metaeval.meta_eval import KENDALL_LIKE_THRESHOLD
 from stats.metaeval.perm_both.core import PermBothResult, perm_both
 from stats.metaeval.perm_both.pairs import perm_both_pairs
 from stats.metaeval.perm_both.pooled import perm_both_pooled_accuracy
 from stats.metaeval.perm_both.spa import perm_both_soft_pairwise
 from stats.metaeval.soft_pairwise import soft_pairwise_accuracy
+from stats.pairwise.grids import GridSignificance, grid_significance
 
 from ..readers._common import name_list
 from ..readers.meta import MetaEvalData
@@ -137,7 +138,7 @@ def perm_both_analysis(
     instead of the scores (:func:`stats.metaeval.perm_both.pairs.perm_both_pairs`, MTME's
     ``perm_test='pairs'``), each metric at its own epsilon.
 
-    ``rng`` seeds one generator per language pair (``np.random.default_rng(rng)``), so a
+    An int ``rng`` seeds one generator per language pair alike, so a
     language pair's p-values do not depend on which others are chosen. ``progress(fraction)``
     (optional) is told the share done, each language pair an equal part.
 
@@ -149,6 +150,7 @@ def perm_both_analysis(
         ``.sys.score`` values are permuted when present (as MTME), else the means of the
         segment scores.
     """
+    check_rng(rng)
     if perm_test not in ("scores", "pairs"):
         raise StatsInputError(f"perm_test must be 'scores' or 'pairs'; got {perm_test!r}")
     if perm_test == "pairs" and (correlation != "acc23" or level != "seg"):
@@ -218,6 +220,7 @@ def pooled_accuracy_perm_both(
     StatsInputError
         As :func:`perm_both_analysis`; fewer than two metrics common to the language pairs.
     """
+    check_rng(rng)
     from .meta_eval import _system_vectors
 
     name, chosen = _chosen(data, gold, lps)
@@ -257,14 +260,15 @@ def soft_pairwise_analysis(
     rng=None,
 ) -> SoftPairwiseAnalysis:
     """Soft pairwise accuracy (:func:`stats.metaeval.soft_pairwise.soft_pairwise_accuracy`) of the
-    chosen language pairs, from segment scores; ``rng`` seeds each language pair's generator
-    alike (``np.random.default_rng(rng)``).
+    chosen language pairs, from segment scores; an int ``rng`` seeds each language pair's
+    generator alike.
 
     Raises
     ------
     StatsInputError
         An unknown language pair or gold type; a language pair without segment scores.
     """
+    check_rng(rng)
     name, chosen = _chosen(data, gold, lps)
     per_lp, n_systems = {}, {}
     for lp in chosen:

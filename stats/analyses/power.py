@@ -19,6 +19,7 @@ import numpy as np
 
 from stats._core.choices import KENDALL_LIKE_THRESHOLD
 from stats._core.errors import StatsInputError
+from stats._core.random import check_rng
 from stats.mt.sufficient import SegmentStatistics
 from stats.power import PowerResult, corpus_power, paired_power
 from stats.power.corpus import CORPUS_TESTS
@@ -88,6 +89,7 @@ def power_from_statistics(
     """Power of ``test`` for ``system`` against ``baseline`` of ``data`` (module notes).
     ``test`` defaults to ``'t'`` for segment scores, ``'paired-bootstrap'`` for corpus
     metrics; ``n`` may be None for :func:`default_sizes`."""
+    check_rng(rng)
     if data.n_systems < 2:
         raise StatsInputError("power needs two systems; the data holds one")
     data.index_of(baseline)
@@ -165,6 +167,7 @@ def power_analysis(
     ``hypotheses`` (text; ``metric`` bleu, chrf or ter, default bleu; ``options`` sacreBLEU's
     options of the metric).
     """
+    check_rng(rng)
     from . import score_statistics, text_statistics
 
     if scores is not None and (references or hypotheses):
@@ -217,6 +220,7 @@ def human_power_analysis(
     both were rated on, per domain. ``n`` is items per domain (default: five sizes around the
     smallest domain's). Files holding several protocols or language pairs are refused, naming
     them (give one file, or ``lp``)."""
+    check_rng(rng)
     import pandas as pd
 
     from stats.human.paired import item_scores
@@ -291,6 +295,7 @@ def metrics_power_analysis(
     difference in ``correlation`` under ``grouping``, segment level; Pearson by default) in
     language pair ``lp`` (default: the only one). ``n``: items per simulated data set
     (default :func:`default_sizes` of the observed items)."""
+    check_rng(rng)
     from stats.power.perm_both import perm_both_power
     from stats.readers.meta import read_meta_eval
 

@@ -3,17 +3,18 @@ exclusions), and word-level tags. Shared by ``python -m stats qe`` and the dashb
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import pandas as pd
 
-from stats._core.errors import StatsInputError
-from stats._core.keywords import rng_or_seed
+from stats._core.errors import DegenerateInputWarning, StatsInputError
+from stats._core.random import check_rng, rng_and_seed
 from stats.qe.wmt import QEComparisonResult, compare_qe_systems
 from stats.qe.word import WordLevelResult, compare_word_level
 
 from ..readers._archives import expand_sources
-from ..readers._common import load_bytes
+from ..readers._common import load_bytes, name_list
 from ..readers.qe_wmt import (
     QEGold,
     QESubmissions,
@@ -120,7 +121,7 @@ class QEWMTAnalysis:
 
     input: QEWMTInput
     result: QEComparisonResult
-    seed: int
+    seed: int | None
     warnings: tuple[str, ...]
 
     @property
@@ -138,15 +139,14 @@ def qe_wmt_analysis(
     alpha: float = 0.05,
     correction: str = "none",
     sd_ratio: float = 0.5,
-    rng=None,
-    seed: int | None = None,
+    rng=1,
     tests: bool = True,
 ) -> QEWMTAnalysis:
     """Compare the systems per language pair and on average
-    (:func:`stats.qe.wmt.compare_qe_systems`), seeded with ``rng`` (default 1; ``seed`` is
-    its older name); ``tests=False`` leaves the pairwise tests out (the dashboard tests the
-    chosen language pair alone)."""
-    seed = rng_or_seed(rng, seed, default=1)
+    (:func:`stats.qe.wmt.compare_qe_systems`), seeded with ``rng`` (default 1; the result's
+    ``seed`` is the int seed, None for a Generator or None); ``tests=False`` leaves the
+    pairwise tests out (the dashboard tests the chosen language pair alone)."""
+    _, seed = rng_and_seed(rng)
     with _recorded() as messages:
         result = compare_qe_systems(
             inp.submissions,
@@ -159,7 +159,7 @@ def qe_wmt_analysis(
             correction=correction,
             sd_ratio=sd_ratio,
             tests=tests,
-            rng=seed,
+            rng=rng,
         )
     return QEWMTAnalysis(
         input=inp,
@@ -187,17 +187,24 @@ def qe_word_analysis(
     confidence_level: float = 0.95,
     alpha: float = 0.05,
     correction: str = "none",
-    rng=None,
-    seed: int | None = None,
+    rng=1,
     exclude: pd.DataFrame | None = None,
 ) -> WordLevelResult:
     """Word-level scores and paired bootstrap tests (:func:`stats.qe.word.compare_word_level`);
     the sentences of ``exclude`` (``lp, sid``) are left out of both, as the WMT23 word-level
-    scoring program leaves out the hallucination index. ``rng`` seeds the bootstrap (default 1;
-    ``seed`` is its older name)."""
-    seed = rng_or_seed(rng, seed, default=1)
+    scoring program leaves out the hallucination index. ``rng`` seeds the bootstrap (default
+    1)."""
+    check_rng(rng)
     if exclude is not None and len(exclude):
         drop = pd.MultiIndex.from_frame(exclude[["lp", "sid"]])
+        unmatched = drop[~drop.isin(pd.MultiIndex.from_frame(gold[["lp", "sid"]]))]
+        if len(unmatched):
+            warnings.warn(
+                f"exclude index: {len(unmatched)} item(s) match no gold sentence and leave "
+                f"nothing out: {name_list(f'{lp} {sid}' for lp, sid in unmatched)}",
+                DegenerateInputWarning,
+                stacklevel=2,
+            )
 
         def keep(f):
             return f[~pd.MultiIndex.from_frame(f[["lp", "sid"]]).isin(drop)]
@@ -210,7 +217,7 @@ def qe_word_analysis(
         confidence_level=confidence_level,
         alpha=alpha,
         correction=correction,
-        rng=seed,
+        rng=rng,
     )
 
 

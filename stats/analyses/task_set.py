@@ -19,6 +19,7 @@ from stats._core.budget import check_run_budget
 from stats._core.choices import CORRELATIONS
 from stats._core.errors import StatsInputError
 from stats._core.progress import check_progress, part
+from stats._core.random import common_seed, seeded_rng
 from stats.metaeval._task_draws import (
     PERM_TEST_SUPPORTED,
     assemble,
@@ -27,7 +28,6 @@ from stats.metaeval._task_draws import (
     prepare_task,
     run_work,
 )
-from stats.metaeval.clusters import significance_clusters
 from stats.metaeval.meta_eval import meta_correlation
 from stats.metaeval.task_set_presets import TEST_SETS, known_test_set, preset
 from stats.metaeval.task_sets import (
@@ -39,6 +39,7 @@ from stats.metaeval.task_sets import (
     task_pvalues,
     undefined_items,
 )
+from stats.pairwise.clusters import significance_clusters
 
 from ..readers._common import name_list
 from ..readers.meta import MetaEvalData, parse_metric_name
@@ -131,7 +132,7 @@ def rank_task_set(
     task_set: TaskSet,
     *,
     n_resamples: int = 1000,
-    rng: int | None = None,
+    rng=None,
     alpha: float = 0.05,
     test_set: str | None = None,
     refs: Sequence[str] | None = None,
@@ -155,9 +156,10 @@ def rank_task_set(
         Its tasks of language pairs missing from ``data`` are left out (with a note).
     n_resamples : int
         PERM-BOTH resamples per task.
-    rng : int or None
-        Seed: each task, language pair and chunk of 250 resamples has its own generator derived
-        from it, so the result does not depend on the scheduler.
+    rng : int, Generator or None
+        Seed (a Generator or None gives one drawn from it or from fresh entropy): each task,
+        language pair and chunk of 250 resamples has its own generator derived from it, so the
+        result does not depend on the scheduler.
     test_set : str, optional
         Known test set (``wmt23``, ``wmt24``, ``wmt25``) whose standard gold, references and
         primary metrics apply (default: the task set's).
@@ -195,7 +197,7 @@ def rank_task_set(
         or (n_resamples < 1)
     ):
         raise StatsInputError(f"n_resamples must be a positive integer; got {n_resamples!r}")
-    seed = int(np.random.SeedSequence().entropy) if rng is None else int(rng)  # type: ignore[arg-type]
+    seed = common_seed(rng)
     test_set = (test_set or task_set.test_set or "").lower() or None
     notes: list = []
     if test_set and test_set not in TEST_SETS:
@@ -215,6 +217,12 @@ def rank_task_set(
             f"language pair(s) {', '.join(missing)} not in the data: their tasks are left out"
         )
         task_set = task_set.restricted(present)
+    unmatched = [lp for lp in (outliers or {}) if lp not in data.pairs]
+    if unmatched:
+        notes.append(
+            f"outliers: language pair(s) {name_list(unmatched)} are not in the data; their "
+            "outliers matched nothing"
+        )
     # whole run, before anything is prepared: at least two metrics over each task's cells
     check_run_budget(
         what=f"task set {task_set.name!r} ({len(task_set.tasks):,} tasks)",
@@ -396,7 +404,7 @@ def _bootstrap(prepared, task, tables, names, n_resamples, confidence_level, see
             threshold=task.threshold,
             n_resamples=n_resamples,
             confidence_level=confidence_level,
-            rng=np.random.SeedSequence(seed, spawn_key=(prepared.index, 1_000_000)),
+            rng=seeded_rng(seed, prepared.index, 1_000_000),
         )
         out[d] = res.bootstrap_distribution
     return out

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from stats._core.errors import DegenerateInputWarning, StatsInputError
+from stats._core.random import common_seed, rng_and_seed
 from stats._core.results import StatisticPvalue
 from stats._core.validation import (
     check_alpha,
@@ -34,7 +35,7 @@ from stats._core.validation import (
     check_positive_int,
     warn_degenerate,
 )
-from stats.mt.randomized import TESTS, pairwise_significance
+from stats.mt.randomized import RANDOMIZED_TESTS, pairwise_significance
 from stats.mt.sufficient import SegmentStatistics
 
 from .gold import HumanGoldResult, human_gold_standard, pair_conclusions
@@ -42,7 +43,6 @@ from .gold import HumanGoldResult, human_gold_standard, pair_conclusions
 __all__ = [
     "ALPHAS",
     "OUTCOMES",
-    "TESTS",
     "AccuracyResult",
     "accuracy_from_pvalues",
     "accuracy_interval",
@@ -231,7 +231,7 @@ class AccuracyResult(StatisticPvalue):
         """The accuracy table laid out as the paper's Tables 1-2.
 
         Rows: (alpha, metric); columns: (test, ``correct`` | ``accuracy`` | ``ci_low`` |
-        ``ci_high``), tests in :data:`TESTS` order.
+        ``ci_high``), tests in :data:`stats.mt.randomized.RANDOMIZED_TESTS` order.
         """
         long = self.table.set_index(["alpha", "metric", "test"])[
             ["correct", "accuracy", "ci_low", "ci_high"]
@@ -493,7 +493,7 @@ def significance_accuracy(
     gold,
     metrics,
     *,
-    tests: Sequence[str] = TESTS,
+    tests: Sequence[str] = RANDOMIZED_TESTS,
     alphas: Sequence[float] = ALPHAS,
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
@@ -518,7 +518,7 @@ def significance_accuracy(
         Per-segment statistics of the systems (BLEU, chrF, TER from text; segment scores).
         A sequence is keyed by each one's ``label``.
     tests : sequence of str
-        Subset of :data:`TESTS`.
+        Subset of :data:`stats.mt.randomized.RANDOMIZED_TESTS`.
     alphas : sequence of float
         Significance levels (default 0.05, 0.01, 0.001).
     n_resamples : int
@@ -555,8 +555,10 @@ def significance_accuracy(
     if not tests:
         raise StatsInputError("tests: choose at least one test")
     for t in tests:
-        if t not in TESTS:
-            raise StatsInputError(f"tests must be among {', '.join(TESTS)}; got {t!r}")
+        if t not in RANDOMIZED_TESTS:
+            raise StatsInputError(
+                f"tests must be among {', '.join(RANDOMIZED_TESTS)}; got {t!r}"
+            )
     if isinstance(metrics, SegmentStatistics):
         metrics = [metrics]
     if isinstance(metrics, Mapping):
@@ -586,13 +588,9 @@ def significance_accuracy(
     for msg in unattainable_alpha_messages(n_resamples, alphas):  # before the long run
         warn_degenerate(msg, stacklevel=3)
         messages.append(msg)
-    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
-        seed, run_rng = int(rng), None
-    elif rng is None:
-        seed = int(np.random.default_rng().integers(0, 2**31 - 1))
-        run_rng = None
-    else:
-        seed, run_rng = None, np.random.default_rng(rng)
+    # an int seed (drawn for None, and recorded) starts every metric x test afresh; a
+    # Generator is drawn from by one test after the other
+    run_rng, seed = rng_and_seed(common_seed(None) if rng is None else rng)
     pvalues, scores = {}, {}
     total = len(items) * len(tests)
     done = 0
@@ -606,7 +604,7 @@ def significance_accuracy(
                 n_resamples=n_resamples,
                 alternative="greater",
                 confidence_level=confidence_level,
-                rng=seed if run_rng is None else run_rng,
+                rng=run_rng if seed is None else seed,
                 progress=None
                 if progress is None
                 else (lambda f, d=done: progress(min(1.0, (d + f) / total))),  # type: ignore[misc]

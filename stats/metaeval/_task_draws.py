@@ -20,6 +20,7 @@ import numpy as np
 from stats._core.budget import PRODUCT_SPEEDUP
 from stats._core.choices import SOFT_PAIRWISE_ACCURACY
 from stats._core.errors import StatsInputError
+from stats._core.random import seeded_rng
 from stats.metaeval.perm_both.core import perm_both
 from stats.metaeval.perm_both.pairs import perm_both_pairs
 from stats.metaeval.perm_both.pooled import perm_both_pooled_accuracy
@@ -74,10 +75,6 @@ def _observed(task, metric, gold) -> float:
     ).statistic
 
 
-def _seed(seed: int, index: int, block: int, chunk: int) -> np.random.SeedSequence:
-    return np.random.SeedSequence(seed, spawn_key=(index, block, chunk))
-
-
 def prepare_task(index: int, task, tables: list, names: dict, seed: int = 0) -> PreparedTask:
     """Observed correlations and the blocks of a task.
 
@@ -122,7 +119,7 @@ def prepare_task(index: int, task, tables: list, names: dict, seed: int = 0) -> 
             arrays(t),
             t.gold,
             n_resamples=N_PERMUTATIONS,
-            rng=np.random.default_rng(_seed(seed, index, 0, 0)),
+            rng=seeded_rng(seed, index, 0, 0),
         )
         correlations = {d: float(spa.statistic[d]) for d in displays}
         blocks = [Block(t.gold, arrays(t), {"n_permutations": N_PERMUTATIONS}, "spa")]
@@ -187,7 +184,7 @@ def piece_draws(prepared: PreparedTask, piece: tuple, seed: int, *, progress=Non
     ``progress(fraction)`` (optional) is passed on to it and changes nothing drawn."""
     b, chunk, size = piece
     block = prepared.blocks[b]
-    rng = _seed(seed, prepared.index, b, chunk)
+    rng = seeded_rng(seed, prepared.index, b, chunk)
     common = {"n_resamples": size, "return_draws": True, "rng": rng, "progress": progress}
     if block.kind == "pooled":
         res = perm_both_pooled_accuracy(block.metrics, block.gold, **common)

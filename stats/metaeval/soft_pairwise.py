@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from stats._core.errors import StatsInputError
+from stats._core.random import check_rng
 from stats._core.results import StatisticPvalue
 from stats._core.validation import check_positive_int, metric_arrays_like
 
@@ -107,7 +108,7 @@ def soft_pairwise_accuracy(
     n_resamples : int
         Sign flips of the permutation tests (default 1000).
     rng : int, Generator or None
-        ``np.random.default_rng(rng)``.
+        Seed or generator (:func:`stats._core.random.check_rng`).
 
     Raises
     ------
@@ -137,7 +138,7 @@ def soft_pairwise_accuracy(
         raise StatsInputError("gold: no item has a human score for every system")
     arrays = {m: a[:, keep] for m, a in metric_arrays_like(metrics, G).items()}
     G = G[:, keep]
-    gen = np.random.default_rng(rng)
+    gen = check_rng(rng)
     signs = np.where(gen.random((n_resamples, G.shape[1])) < 0.5, -1.0, 1.0)
     human = pairwise_permutation_pvalues(G, signs)
     iu = np.triu_indices(G.shape[0], 1)

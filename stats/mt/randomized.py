@@ -76,6 +76,14 @@ import pandas as pd
 
 from stats._core.budget import check_budget
 from stats._core.errors import StatsInputError
+from stats._core.random import (
+    CHUNK_BUDGET,
+    chunks,
+    in_threads,
+    resamples_per_chunk,
+    rng_and_seed,
+    swap_masks,
+)
 from stats._core.results import StatisticPvalue
 from stats._core.validation import (
     align_by_label,
@@ -87,21 +95,11 @@ from stats._core.validation import (
     warn_degenerate,
 )
 
-from ._resampling import (
-    _BUDGET,
-    _REL_TOL,
-    _bootstrap_system_scores,
-    _chunk,
-    _chunks,
-    _in_threads,
-    _rng_and_seed,
-    _stacked,
-    _swap_masks,
-)
+from ._resampling import _REL_TOL, _bootstrap_system_scores, _stacked
 from .sufficient import SegmentStatistics, statistics_from_scores
 
 __all__ = [
-    "TESTS",
+    "RANDOMIZED_TESTS",
     "RandomizedTestResult",
     "PairwiseSignificanceResult",
     "paired_bootstrap",
@@ -112,7 +110,7 @@ __all__ = [
 
 #: the three randomized tests, in the order of the paper's tables (the names
 #: :func:`pairwise_significance` accepts)
-from stats._core.choices import TESTS  # noqa: E402  (re-exported)
+from stats._core.choices import RANDOMIZED_TESTS  # noqa: E402  (re-exported)
 
 #: below this many segments the tests warn that they have little resolution (with n segments
 #: approximate randomization has 2**n swap patterns: 512 at n = 9); below 2 they return NaN
@@ -329,8 +327,10 @@ class PairwiseSignificanceResult(StatisticPvalue):
 
 
 def _check_test(test: str) -> str:
-    if test not in TESTS:
-        raise StatsInputError(f"test must be one of {', '.join(TESTS)}; got {test!r}")
+    if test not in RANDOMIZED_TESTS:
+        raise StatsInputError(
+            f"test must be one of {', '.join(RANDOMIZED_TESTS)}; got {test!r}"
+        )
     return test
 
 
@@ -405,7 +405,7 @@ def _run(
         n_pairs=len(ii),
         memory=8.0 * resamples * k + (9.0 * n_resamples * len(ii) if keep else 0.0),
     )
-    gen, seed = _rng_and_seed(rng)
+    gen, seed = rng_and_seed(rng)
     sign = 1.0 if data.higher_is_better else -1.0
     exact = np.asarray(data.corpus_scores, dtype=float)
     obs = sign * (exact[ii] - exact[jj])
@@ -426,7 +426,7 @@ def _run(
         counts = np.zeros(n_pairs)
         tau = np.zeros(n_pairs)  # tau_B of the shift-to-zero bootstrap, Figures 1 and 3
         diff_ci = np.empty((2, n_pairs))
-        pc = max(1, _BUDGET // n_resamples)
+        pc = max(1, CHUNK_BUDGET // n_resamples)
         dists, masks = [], []
         for p0 in range(0, n_pairs, pc):  # chunks of pairs (bounded memory)
             sl = slice(p0, p0 + pc)
@@ -446,8 +446,8 @@ def _run(
         ci_scores = scores
     else:
         totals = data.stats.sum(axis=1)  # (K, d)
-        c = _chunk(chunk_size, n_resamples, max(n, k * d))
-        pc = max(1, _BUDGET // (c * d))
+        c = resamples_per_chunk(chunk_size, n_resamples, max(n, k * d))
+        pc = max(1, CHUNK_BUDGET // (c * d))
         counts = np.zeros(n_pairs)
         if keep:
             dist = np.empty((n_resamples, n_pairs))
@@ -475,13 +475,13 @@ def _run(
                 progress(0.8 * (start + size) / n_resamples)
 
         # chunks of resamples (bounded memory)
-        _in_threads(jobs, _chunks(n_resamples, c),
-                    lambda _, size: _swap_masks(gen, size, n), work, done)
+        in_threads(jobs, chunks(n_resamples, c),
+                    lambda _, size: swap_masks(gen, size, n), work, done)
         ci_scores = _bootstrap_system_scores(
             data, s2, dtype, n_ci_resamples, gen, chunk_size, progress, (0.8, 0.95), jobs
         )
         diff_ci = np.empty((2, n_pairs))
-        pc = max(1, _BUDGET // n_ci_resamples)
+        pc = max(1, CHUNK_BUDGET // n_ci_resamples)
         for p0 in range(0, n_pairs, pc):
             sl = slice(p0, p0 + pc)
             diff_ci[:, sl] = _quantiles(
@@ -634,7 +634,7 @@ _SINGLE_PARAMS = """
     confidence_level : float
         Of the percentile bootstrap confidence intervals.
     rng : int, numpy.random.Generator or None
-        Seed or generator; normalised with ``np.random.default_rng``. An int is recorded in
+        A non-negative int seed, a Generator or None (fresh entropy). An int is recorded in
         the result as ``seed``.
     chunk_size : int, optional
         Resamples processed per chunk (memory bound). Results do not depend on it.

@@ -43,6 +43,7 @@ from __future__ import annotations
 import numpy as np
 
 from stats._core.errors import StatsInputError
+from stats._core.random import common_seed, resample_counts, rng_and_seed
 from stats._core.validation import check_positive_int
 from stats.mt.sufficient import SegmentStatistics
 
@@ -145,9 +146,7 @@ class _Corpus:
 
 def _shared(test, gen, r, size, dtype):
     if test != "approximate-randomization":
-        from stats.mt._resampling import _resample_counts
-
-        return _resample_counts(gen.integers(0, size, (r, size)), dtype), r
+        return resample_counts(gen.integers(0, size, (r, size)), dtype), r
     return gen.integers(0, 2, (r, size)).astype(dtype), r
 
 
@@ -267,7 +266,7 @@ def corpus_power(
     # the critical-effect bracket: the system's score between ~0 and 3x the larger score
     lo = -(s_a * 0.999) if sign > 0 else -(3 * max(s_a, s_b) + 10)
     hi = (3 * max(s_a, s_b) + 10) if sign > 0 else s_a * 0.999
-    gen, seed = E.rng_and_seed(rng)
+    gen, seed = rng_and_seed(rng)
     pw = np.zeros((len(effects), len(sizes)))
     mde = np.full(len(sizes), np.nan)
     for j, size in enumerate(sizes):  # loop over sizes; simulations and resamples are arrays
@@ -331,7 +330,7 @@ def corpus_sample_size(
     ``power`` (bisection over n with one seed for every n; raises when ``n_max`` is not
     enough)."""
     n_max = check_positive_int(n_max, "n_max", 3)
-    seed = E.common_seed(rng)  # one seed for every n: common random numbers
+    seed = common_seed(rng)  # one seed for every n: common random numbers
 
     def power_at(size: int) -> float:
         res = corpus_power(

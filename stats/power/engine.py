@@ -179,21 +179,6 @@ def check_common(alpha, alternative, power, n_simulations):
     )
 
 
-def rng_and_seed(rng):
-    from stats.mt._resampling import _rng_and_seed
-
-    return _rng_and_seed(rng)
-
-
-def common_seed(rng) -> int:
-    """One seed for every sample size of a search over n (common random numbers): ``rng``'s own
-    seed, or one drawn from it."""
-    _, seed = rng_and_seed(rng)
-    if seed is None:
-        seed = int(np.random.default_rng(rng).integers(2**31))
-    return seed
-
-
 def budget(what: str, n_simulations: int, n_resamples: int, sizes, width: int = 1) -> None:
     """Refuse before allocating: ``n_simulations x max(n_resamples, 1)`` resamples of
     ``sum(sizes)`` items with ``width`` numbers each (one matrix product per chunk when
@@ -206,6 +191,9 @@ def budget(what: str, n_simulations: int, n_resamples: int, sizes, width: int = 
     check_budget(
         what=what,
         n_resamples=n_simulations * max(n_resamples, 1),
+        resamples_of={"n_simulations": n_simulations, "n_resamples": max(n_resamples, 1)}
+        if n_resamples
+        else {"n_simulations": n_simulations},
         n_segments=max(1, int(np.ceil(per))),
         memory=8.0 * n_simulations * max(sizes) * 3 + 8.0 * max(n_resamples, 1) * max(sizes),
     )

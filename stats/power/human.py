@@ -27,6 +27,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from stats._core.errors import StatsInputError
+from stats._core.random import rng_and_seed
 from stats.human.paired import stouffer
 
 from . import engine as E
@@ -102,7 +103,7 @@ def domain_power(
         d, _ = _differences(base, syst)
         pools[name] = d - d.mean()
     E.budget("by-domain signed-rank power", n_simulations * len(pools), 0, sizes)
-    gen, seed = E.rng_and_seed(rng)
+    gen, seed = rng_and_seed(rng)
     sd = float(np.concatenate(list(pools.values())).std(ddof=1)) or 1.0
     hi = 4.0 * max(float(np.abs(c).max()) for c in pools.values()) + 1e-9
     pw = np.zeros((len(effects), len(sizes)))

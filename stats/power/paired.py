@@ -38,6 +38,7 @@ import numpy as np
 from scipy import stats as sps
 
 from stats._core.errors import StatsInputError
+from stats._core.random import common_seed, resample_counts, rng_and_seed
 from stats._core.validation import check_positive_int
 
 from . import engine as E
@@ -338,7 +339,7 @@ def paired_power(
     d, scale = _differences(baseline, system)
     effects, sizes = E.as_effects(effect), E.as_sizes(n)
     E.budget(f"{test} power", n_simulations, n_resamples, sizes)
-    gen, seed = E.rng_and_seed(rng)
+    gen, seed = rng_and_seed(rng)
     centred = d - d.mean()
     hi = 4.0 * float(np.abs(centred).max()) + 4.0 * abs(float(d.mean())) + 1e-9
     pw = np.zeros((len(effects), len(sizes)))
@@ -417,9 +418,7 @@ def _signed_rank_sizes(centred, size, effects, gen, n_simulations, alpha, altern
 def _shared(test, gen, n_resamples, size):
     """The resampling matrix all simulated data sets of this size are tested with."""
     if test == "paired-bootstrap":
-        from stats.mt._resampling import _resample_counts
-
-        return _resample_counts(gen.integers(0, size, (n_resamples, size)), np.float64)
+        return resample_counts(gen.integers(0, size, (n_resamples, size)), np.float64)
     if test == "approximate-randomization":
         signs = 1.0 - 2.0 * gen.integers(0, 2, (n_resamples, size)).astype(np.float64)
         return signs, signs.mean(axis=1)
@@ -454,7 +453,7 @@ def paired_sample_size(
     171
     """
     n_max = check_positive_int(n_max, "n_max", 3)
-    seed = E.common_seed(rng)  # one seed for every n: common random numbers
+    seed = common_seed(rng)  # one seed for every n: common random numbers
 
     def power_at(size: int) -> float:
         res = paired_power(

@@ -65,6 +65,7 @@ import numpy as np
 from stats._core.budget import check_budget
 from stats._core.choices import CORRELATIONS, GROUPINGS, KENDALL_LIKE_THRESHOLD
 from stats._core.errors import StatsInputError
+from stats._core.random import check_rng, rng_and_seed
 from stats._core.validation import check_positive_int
 from stats.metaeval.perm_both.engine import CorrelationSpec
 
@@ -263,6 +264,7 @@ def perm_both_power(
         check_budget(  # per pair: the swaps' cells, and the terms of a group that the
             what="PERM-BOTH power",  # engine builds once per data set (amortised)
             n_resamples=n_simulations * n_resamples,
+            resamples_of={"n_simulations": n_simulations, "n_resamples": n_resamples},
             n_segments=k * sum(sizes),
             n_pairs=len(effects) + _MDE_GRID + _MDE_REFINE - 1,
             pair_cost=k * max(sizes) + terms * len(sizes) / n_resamples,
@@ -279,7 +281,7 @@ def perm_both_power(
             f"effect: mixing B towards A reaches differences in {spec.correlation} up to "
             f"{top:.4g}; got {bad}"
         )
-    gen, seed = E.rng_and_seed(rng)
+    gen, seed = rng_and_seed(rng)
     d = zb - za
     pw = np.zeros((len(effects), len(sizes)))
     mde = np.full(len(sizes), np.nan)
@@ -471,7 +473,7 @@ class _Simulated:
         for c0 in range(0, s, step):  # chunks of data sets (memory bound), no per-swap loop
             c1 = min(s, c0 + step)
             W = np.stack([
-                np.random.default_rng(int(seeds[q])).random((n_resamples, k, size)) < 0.5
+                check_rng(int(seeds[q])).random((n_resamples, k, size)) < 0.5
                 for q in range(c0, c1)
             ]).reshape(c1 - c0, n_resamples, m)
             products[c0:c1] = np.matmul(W.astype(np.float64), terms[c0:c1])

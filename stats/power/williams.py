@@ -35,6 +35,7 @@ import pandas as pd
 from stats._core.choices import POWER
 from stats._core.errors import StatsInputError
 from stats._core.keywords import keyword_only
+from stats._core.random import check_rng
 from stats._core.validation import check_alpha, check_alternative, check_positive_int
 from stats.metaeval.williams import _as_correlation, _as_n, _scalarize, _williams_arrays
 
@@ -271,7 +272,7 @@ def williams_power_simulation(
     the direction "A better" (for ``'two-sided'``: two-sided p below ``alpha`` and A's sample
     correlation the higher). Keyword-only, as :func:`stats.metaeval.williams.williams_test`.
 
-    Vectorised over the samples; ``rng`` is normalised with :func:`numpy.random.default_rng`.
+    Vectorised over the samples; ``rng`` is checked by :func:`stats._core.random.check_rng`.
     """
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, ("greater", "two-sided"))
@@ -286,7 +287,7 @@ def williams_power_simulation(
             f"r_human_a, r_human_b, r_a_b = {r13}, {r23}, {r12} are not the correlations of "
             "any data"
         ) from None
-    gen = np.random.default_rng(rng)
+    gen = check_rng(rng)
     x = gen.standard_normal((n_resamples, n, 3)) @ chol.T
     x -= x.mean(axis=1, keepdims=True)
     x /= np.sqrt((x**2).sum(axis=1, keepdims=True))

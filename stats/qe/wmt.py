@@ -18,7 +18,7 @@ Beside the task's point estimates this module gives
 * tests of every pair of systems of a language pair: the Williams test for Pearson
   (:func:`stats.metaeval.williams.williams_all_pairs`, signed r) and PERM-BOTH for Spearman and Kendall
   (:func:`stats.metaeval.perm_both.core.perm_both`, Deutsch et al. 2021), then Holm/BH and significance
-  clusters (:func:`stats.metaeval.grids.grid_significance`);
+  clusters (:func:`stats.pairwise.grids.grid_significance`);
 * MAE/RMSE and the shift-and-rescale diagnosis of Graham (2015) per language pair
   (:mod:`stats.qe.graham`).
 
@@ -42,10 +42,10 @@ from scipy import stats as sps
 
 from stats._core.budget import check_budget
 from stats._core.errors import DegenerateInputWarning, StatsInputError
+from stats._core.random import check_rng, resample_counts
 from stats._core.results import StatisticPvalue
 from stats._core.validation import check_confidence_level, check_positive_int
-from stats.metaeval.grids import grid_significance
-from stats.mt._resampling import _resample_counts
+from stats.pairwise.grids import grid_significance
 from stats.readers.qe_wmt import QEGold, QESubmissions
 
 __all__ = [
@@ -74,7 +74,7 @@ def _check_measure(primary: str) -> str:
 
 def _counts(gen, R: int, n: int) -> np.ndarray:
     """R bootstrap resamples of n items as counts (R x n), drawn as the MT tests draw them."""
-    return _resample_counts(gen.integers(0, n, size=(R, n)), float)
+    return resample_counts(gen.integers(0, n, size=(R, n)), float)
 
 
 def _weighted_pearson(W: np.ndarray, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
@@ -248,7 +248,7 @@ def bootstrap_correlations(
         pair_cost=n + kendall_cost,
     )
     stat = pd.DataFrame([_point(P[:, j], g) for j in range(k)], index=predictions.columns)
-    gen = np.random.default_rng(rng)
+    gen = check_rng(rng)
     boot = {m: np.empty((n_resamples, k)) for m in measures}
     chunk = max(1, _CELLS // max(n, 1))
     for r0 in range(0, n_resamples, chunk):
@@ -392,7 +392,7 @@ def qe_clusters(
     context: str = "",
 ) -> tuple[pd.DataFrame, pd.Series]:
     """Adjusted p-values and significance clusters of one language pair's grid
-    (:func:`stats.metaeval.grids.grid_significance`), systems best first by ``correlations``.
+    (:func:`stats.pairwise.grids.grid_significance`), systems best first by ``correlations``.
 
     A system whose correlation is undefined (NaN: constant predictions) is not tested and gets
     no cluster (NaN) -- a NaN cell would otherwise merge it into the cluster above it; a
@@ -443,7 +443,18 @@ def language_pair_data(
     drop = labels["hallucination"].to_numpy(dtype=bool).copy()
     if exclude is not None and len(exclude):
         keys = pd.MultiIndex.from_frame(labels[["lp", "sid"]])
-        drop |= keys.isin(pd.MultiIndex.from_frame(exclude[["lp", "sid"]]))
+        wanted = pd.MultiIndex.from_frame(exclude[["lp", "sid"]])
+        drop |= keys.isin(wanted)
+        unmatched = wanted[~wanted.isin(keys)]
+        if len(unmatched):
+            shown = ", ".join(f"{lp} {sid}" for lp, sid in unmatched[:8])
+            more = f", ... ({len(unmatched)} in all)" if len(unmatched) > 8 else ""
+            warnings.warn(
+                f"exclude index: {len(unmatched)} item(s) match no gold item and leave nothing "
+                f"out: {shown}{more}",
+                DegenerateInputWarning,
+                stacklevel=2,
+            )
     scores = submissions.scores
     unknown = sorted(set(scores["lp"]) - set(labels["lp"]))
     if unknown:
@@ -592,7 +603,7 @@ def compare_qe_systems(
     QEComparisonResult
     """
     primary = _check_measure(primary)
-    gen = np.random.default_rng(rng)
+    gen = check_rng(rng)
     per = {}
     data = language_pair_data(submissions, gold, exclude=exclude)
     for lp, (P, g, excluded) in data.items():

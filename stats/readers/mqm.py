@@ -47,13 +47,15 @@ import numpy as np
 import pandas as pd
 
 from stats._core.errors import StatsInputError
+from stats._core.numbers import number_error
 
-from ._common import LINE, Source, load_text
+from ._common import LINE, Source, check_header_once, load_text
 from .documents import NO_DOMAIN, HumanRatings
 
 __all__ = [
     "MQM_COLUMNS",
     "MQM_PRESETS",
+    "MQM_SOURCE_ERRORS",
     "MTME_WEIGHTS",
     "NO_LP",
     "is_mqm_file",
@@ -77,10 +79,18 @@ MTME_WEIGHTS: Mapping[str, float] = {
 #: named weightings: ``mtme`` (the default) and ``wmt24`` (the organisers' tools.py rules)
 MQM_PRESETS = ("mtme", "wmt24")
 NO_LP = "(language pair not named)"
+#: the protocol of a file of source-error annotations only (Google's ``*.source-errors.tsv``):
+#: read as what it holds, never ranked as MQM ratings
+MQM_SOURCE_ERRORS = "MQM source errors"
+#: categories that mark an error in the source, not in the translation (Google's ``Source
+#: error``, MTME's TED files' ``Source_error``, WMT24's ``Source issue``)
+SOURCE_ERROR_CATEGORIES = ("source error", "source_error", "source issue")
 _WMT24_SEVERITIES = ("major", "critical", "minor", "neutral", "No-error")
 
 _LP = re.compile(r"(?<![A-Za-z])([a-z]{2,3})-([a-z]{2,3})(?![A-Za-z])")
-_LP_JOINED = re.compile(r"(?:^|[_.-])([a-z]{2})([a-z]{2})(?:\.[A-Za-z0-9]+)*$")
+#: Google's names end in ``xxyy`` then extensions, side files' suffixes included
+#: (``mqm_newstest2020_ende.source-errors.tsv``, ``mqm_ted_zhen.avg_seg_scores.tsv``)
+_LP_JOINED = re.compile(r"(?:^|[_.-])([a-z]{2})([a-z]{2})(?:\.[A-Za-z0-9_-]+)*$")
 #: two-letter codes the joined form ``zhen`` may combine (WMT and Google MQM pairs)
 _CODES = frozenset(
     "ar bn cs da de el en es et fi fr gu ha he hi hr hu is it ja kk km ko lt lv mr nl no pl "
@@ -99,23 +109,30 @@ def parse_mqm_weights(spec: str, *, sep: str = " ") -> dict[str, float]:
     >>> parse_mqm_weights("Major:5;Major/Source issue:0", sep=";")
     {'major': 5.0, 'major/source issue': 0.0}
     """
+    if not isinstance(sep, str) or not sep:
+        raise StatsInputError(
+            f"mqm_weights_sep: the separator of the entries must be a non-empty text; got {sep!r}"
+        )
     out: dict[str, float] = {}
     for entry in str(spec).split(sep):
         if not entry.strip():
             continue
         parts = entry.split(":")
-        try:
-            if len(parts) != 2 or not parts[0].strip():
-                raise ValueError
-            weight = float(parts[1])
-        except ValueError:
+        if len(parts) != 2 or not parts[0].strip():
             raise StatsInputError(
                 f"mqm_weights: {entry!r} is not severity[/category]:weight (score_mqm's "
                 "--weights syntax, e.g. 'Major:5 Minor:1 Major/Non-translation!:25')"
-            ) from None
-        if not np.isfinite(weight):
-            raise StatsInputError(f"mqm_weights: {entry!r}: the weight is not finite")
-        out[parts[0].lower()] = weight
+            )
+        problem = number_error(parts[1])  # the one rule for numbers, files' bounds
+        if problem is not None:
+            raise StatsInputError(f"mqm_weights: {entry!r}: the weight {problem}")
+        key = parts[0].lower()
+        if key in out:
+            raise StatsInputError(
+                f"mqm_weights: {parts[0]!r} is given twice; give each severity[/category] "
+                "once"
+            )
+        out[key] = float(parts[1])
     if not out:
         raise StatsInputError("mqm_weights: no severity[/category]:weight entry given")
     return out
@@ -229,13 +246,20 @@ def is_mqm_file(text: str) -> bool:
     return set(MQM_COLUMNS) <= set(_header(text))
 
 
+def is_source_error(category: pd.Series) -> pd.Series:
+    """Which categories (str) mark a source error (:data:`SOURCE_ERROR_CATEGORIES`, any case,
+    any subcategory: ``Source error/-``)."""
+    return category.str.strip().str.lower().str.startswith(SOURCE_ERROR_CATEGORIES)
+
+
 def language_pair_of(label: str) -> str | None:
     """The language pair a file name gives: ``xx-yy`` anywhere, or Google's/MTME's ``xxyy``
     ending the name (``mqm_ted_zhen.tsv`` -> ``zh-en``); None without one."""
     base = re.split(r"[\\/]", label)[-1]
-    found = _LP.search(base)
-    if found:
-        return f"{found.group(1)}-{found.group(2)}"
+    for found in _LP.finditer(base):  # not Google's ``mqm-ted``: 3-letter parts must be codes
+        a, b = found.group(1), found.group(2)
+        if all(len(c) == 2 or c in _CODES for c in (a, b)):
+            return f"{a}-{b}"
     joined = _LP_JOINED.search(base)
     if joined and joined.group(1) in _CODES and joined.group(2) in _CODES:
         return f"{joined.group(1)}-{joined.group(2)}"
@@ -279,20 +303,25 @@ def read_mqm(
             f"{label}: not an MQM file: the header lacks {', '.join(missing)} (expected "
             f"{' '.join(MQM_COLUMNS)}, or Marot's globalSegId for seg_id; tab-separated)"
         )
-    # texts hold quotes and may hold a carriage return: tabs split fields, \n ends a row
-    # (score_mqm reads with csv.QUOTE_NONE too)
+    # texts hold quotes: tabs split fields, \n ends a row (score_mqm reads with csv.QUOTE_NONE
+    # too); a carriage return inside a field is refused (a line break to score_mqm)
     split = text.split("\n")
     first = next(i for i, ln in enumerate(split) if ln.strip())  # the header (blank lines first)
     spelled = [f.strip().lower() for f in split[first].rstrip("\r").split("\t")]
-    twice = next((c for i, c in enumerate(spelled) if c in spelled[:i]), None)
-    if twice is not None:
-        raise StatsInputError(f"{label}: column {twice!r} appears twice in the header")
+    check_header_once(split[first].rstrip("\r").split("\t"), label, first + 1)
     marot = "globalsegid" in spelled
     rows, lines = [], []
     for line_num, text_line in enumerate(split[first + 1 :], start=first + 2):
         row = text_line.removesuffix("\r").split("\t")
         if not any(f.strip() for f in row):
             continue
+        if "\r" in text_line[:-1]:  # one row to us, two lines to score_mqm's open()
+            col = next(h for h, f in zip(header, row, strict=False) if "\r" in f)
+            raise StatsInputError(
+                f"{label}, line {line_num}, column {col}: a carriage return inside the field; "
+                "mt-metrics-eval's score_mqm reads it as a line break (splitting the row): "
+                "remove it"
+            )
         if len(row) != len(header):
             raise StatsInputError(
                 f"{label}, line {line_num}: {len(row)} field(s), the header has {len(header)}"
@@ -318,14 +347,26 @@ def read_mqm(
             f"{label}, line {line[i]}, column severity: {raw['severity'].iloc[i]!r} is not "
             f"a severity the WMT24 organisers' tools.py weighs ({', '.join(_WMT24_SEVERITIES)})"
         )
+    found = lp or language_pair_of(label)
+    pair = found or NO_LP
+    category = raw["category"].str.strip()
+    if is_source_error(category).all():
+        from .mqm_google import source_error_ratings
+
+        return source_error_ratings(raw["system"], category, raw["severity"], label=label,
+                                    lp=pair, n_fields=len(header))
     notes = []
     zero = _unmatched(raw["severity"].to_numpy(), raw["category"].to_numpy(), rule)
     if zero.any():
         counts = raw["severity"][zero].value_counts(sort=False)
         listed = ", ".join(f"{s!r} ({n:,} rows)" for s, n in counts.items())
         notes.append(f"severities without a weight scored 0, as score_mqm does: {listed}")
-    found = lp or language_pair_of(label)
-    pair = found or NO_LP
+    distinct = category[category.str.lower() != "no-error"].unique()
+    if len(distinct) == 1:
+        notes.append(
+            f"every error row of {label} has category {distinct[0]!r}: its scores weigh that "
+            "one category only"
+        )
     has_domain = "domain" in header
     errors = pd.DataFrame(
         {

@@ -43,8 +43,8 @@ def test_workflow_is_seeded():
         gold=("gold.tsv", d["gold"].encode()),
         exclude=("hall.tsv", d["exclude"].encode()),
     )
-    a = qe_wmt_analysis(inp, n_resamples=30, seed=4)
-    b = qe_wmt_analysis(inp, n_resamples=30, seed=4)
+    a = qe_wmt_analysis(inp, n_resamples=30, rng=4)
+    b = qe_wmt_analysis(inp, n_resamples=30, rng=4)
     lp = a.result.language_pairs["zh-en"]
     assert lp.table.equals(b.result.language_pairs["zh-en"].table)
     assert lp.excluded == 3 and inp.exclude_file == "hall.tsv"

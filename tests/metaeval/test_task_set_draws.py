@@ -36,7 +36,7 @@ def test_piece_draws_equal_the_draws_api(table, task):
     n = 40
     (piece,) = pieces(prepared, n)
     ours = assemble(prepared, n, {piece: piece_draws(prepared, piece, 11)})
-    seed = np.random.SeedSequence(11, spawn_key=(7, 0, 0))
+    seed = np.random.default_rng(np.random.SeedSequence(11, spawn_key=(7, 0, 0)))
     res = perm_both(
         {d: table.metrics[m] for d, m in names["en-es"].items()},
         table.gold,
@@ -81,7 +81,7 @@ def test_pooled_accuracy_and_soft_pairwise_draws_are_the_draws_api(tmp_path):
         sys_g,
         n_resamples=n,
         return_draws=True,
-        rng=np.random.SeedSequence(5, spawn_key=(0, 0, 0)),
+        rng=np.random.default_rng(np.random.SeedSequence(5, spawn_key=(0, 0, 0))),
     )
     a, b = prepared.order[0], prepared.order[-1]
     np.testing.assert_allclose(ours[:, len(prepared.order) - 2], res.pair_draws(a, b), atol=1e-12)
@@ -96,7 +96,7 @@ def test_pooled_accuracy_and_soft_pairwise_draws_are_the_draws_api(tmp_path):
         t.gold,
         n_resamples=n,
         return_draws=True,
-        rng=np.random.SeedSequence(5, spawn_key=(2, 0, 0)),
+        rng=np.random.default_rng(np.random.SeedSequence(5, spawn_key=(2, 0, 0))),
     )
     for d in prepared.order:
         assert prepared.correlations[d] == pytest.approx(res.correlations[d], abs=1e-12)
@@ -169,7 +169,7 @@ def test_item_pair_permutation_draws_are_perm_both_pairs(table):
         grouping="item",
         n_resamples=n,
         return_draws=True,
-        rng=np.random.SeedSequence(11, spawn_key=(3, 0, 0)),
+        rng=np.random.default_rng(np.random.SeedSequence(11, spawn_key=(3, 0, 0))),
     )
     a, b = prepared.order[0], prepared.order[1]
     np.testing.assert_allclose(ours[:, 0], res.pair_draws(a, b), atol=1e-12)

@@ -340,7 +340,7 @@ def perm_both(
         Keep every resample's permuted difference (:attr:`PermBothResult.draws`, shape
         ``(n_pairs, n_resamples)``), for a task set to combine across tasks.
     rng : int, Generator or None
-        ``np.random.default_rng(rng)``; one swap matrix per resample serves every pair.
+        Seed or generator; one swap matrix per resample serves every pair.
     progress : callable or None
         Called as ``progress(fraction)`` after every chunk of resamples with the share done
         (increasing, 1.0 last); a caller may raise from it to interrupt the run. It does not

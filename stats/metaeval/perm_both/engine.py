@@ -19,13 +19,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from stats._core.errors import StatsInputError
 from stats._core.progress import check_progress
+from stats._core.random import check_rng
 from stats._core.results import StatisticPvalue
 from stats._core.validation import check_positive_int
 
@@ -165,7 +165,7 @@ class Resampling:
     early_stopping: bool
     block_size: int
     return_draws: bool
-    rng: Any  # int, Generator or None: np.random.default_rng(rng)
+    rng: np.random.Generator  # checked by stats._core.random.check_rng
     progress: Callable[[float], object] | None
 
 
@@ -179,7 +179,7 @@ def resampling(
         early_stopping=bool(early_stopping),
         block_size=check_positive_int(block_size, "block_size"),
         return_draws=bool(return_draws),
-        rng=rng,
+        rng=check_rng(rng),
         progress=progress,
     )
 
@@ -250,7 +250,7 @@ def resample(differences, n_pairs, shape, *, chunk, how: Resampling):
     it draws nothing from ``rng``, so results are the same with or without it."""
     n_resamples, progress = how.n_resamples, how.progress
     delta = differences(np.zeros((1, *shape), dtype=bool), np.arange(n_pairs))[0]
-    gen = np.random.default_rng(how.rng)
+    gen = how.rng
     counts = np.zeros(n_pairs)
     used = np.zeros(n_pairs, dtype=int)
     active = np.ones(n_pairs, dtype=bool)

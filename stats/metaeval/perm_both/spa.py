@@ -27,6 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from stats._core.random import check_rng
 from stats._core.validation import check_positive_int
 from stats.metaeval.perm_both import _spa_numba
 from stats.metaeval.soft_pairwise import pairwise_permutation_pvalues, soft_pairwise_accuracy
@@ -95,7 +96,7 @@ def perm_both_soft_pairwise(
     StatsInputError
         As :func:`~stats.metaeval.soft_pairwise.soft_pairwise_accuracy`; fewer than two metrics.
     """
-    gen = np.random.default_rng(rng)
+    gen = check_rng(rng)
     how = resampling(
         n_resamples=n_resamples,
         early_stopping=early_stopping,

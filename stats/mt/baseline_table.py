@@ -31,18 +31,11 @@ import pandas as pd
 
 from stats._core.budget import check_budget
 from stats._core.errors import StatsInputError
+from stats._core.random import chunks, in_threads, resamples_per_chunk, rng_and_seed
 from stats._core.results import StatisticPvalue
 from stats._core.validation import check_alpha, check_confidence_level, check_positive_int
 
-from ._resampling import (
-    _REL_TOL,
-    _bootstrap_system_scores,
-    _chunk,
-    _chunks,
-    _in_threads,
-    _rng_and_seed,
-    _stacked,
-)
+from ._resampling import _REL_TOL, _bootstrap_system_scores, _stacked
 from .randomized import _check_segment_count
 from .sufficient import SegmentStatistics
 
@@ -162,7 +155,7 @@ def _swap_chunk(chunk_size, n_resamples: int, n: int, width: int) -> int:
     32 booleans per word and drops the rest of the word at the end of a call), so the chunked
     stream equals sacreBLEU's single ``rng.integers(2, size=(R, n), dtype=bool)``."""
     step = 32 // math.gcd(n, 32)
-    c = _chunk(chunk_size, n_resamples, width)
+    c = resamples_per_chunk(chunk_size, n_resamples, width)
     return max(step, c - c % step)
 
 
@@ -218,7 +211,7 @@ def _one_metric(data: SegmentStatistics, b: int, *, test, n_resamples, n_ci_resa
             if progress is not None:
                 part(0.0, 0.8)((start + size) / n_resamples)
 
-        _in_threads(jobs, _chunks(n_resamples, c),
+        in_threads(jobs, chunks(n_resamples, c),
                     lambda _, size: gen.integers(2, size=(size, n), dtype=bool), work, done)
         scores = _bootstrap_system_scores(data, s2, dtype, n_ci_resamples, gen, chunk_size,
                                           part(0.8, 0.95), (0.0, 1.0), jobs, integer_draws=True)
@@ -304,7 +297,7 @@ def systems_table(
     confidence_level : float
         0.95 is sacreBLEU's interval.
     rng : int, numpy.random.Generator or None
-        Seed or generator (normalised with ``np.random.default_rng``). sacreBLEU's default
+        A non-negative int seed, a Generator or None (fresh entropy). sacreBLEU's default
         seed is 12345 (``SACREBLEU_SEED``); every metric draws from the same initial state.
     chunk_size : int, optional
         Resamples per chunk (memory bound); the results do not depend on it.
@@ -376,7 +369,7 @@ def systems_table(
             f"baseline: unknown system {baseline!r}; known systems: {', '.join(systems)}"
         )
     order = (baseline, *[s for s in systems if s != baseline])
-    gen0, seed = _rng_and_seed(rng)
+    gen0, seed = rng_and_seed(rng)
     n_ci = n_resamples if test == "paired-bootstrap" else n_ci_resamples
     for item in items:
         check_budget(what=f"systems table ({test}, {item.label})",
