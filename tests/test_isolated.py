@@ -164,3 +164,9 @@ def test_the_child_computes_at_the_lowered_priority_and_the_caller_watches_at_it
     assert out["child"] == out["lowered"] == out["after"]
     if os.geteuid() == 0:  # only a privileged process may raise it again
         assert seen and set(seen) == {base}
+
+
+def test_a_lower_priority_can_be_asked_for_the_child():
+    here = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    assert run_isolated(_own_nice, what="x", nice=19) == 19
+    assert run_isolated(_own_nice, what="x", nice=-5) == here  # never higher than the caller

@@ -33,8 +33,9 @@ def files(uploads: Uploads) -> wmt.QEWMTFiles | None:
     if not uploads:
         return None
     return run_isolated(
-        work.roles, uploads, what="sorting the QE files", reduce=_FEWER, preload=_PRELOAD
-    )
+        work.roles, uploads, what="sorting the QE files", reduce=_FEWER, preload=_PRELOAD,
+        nice=19,  # not queued for a slot (light work for most uploads): the lowest priority,
+    )  # so that an archive of hundreds of MB does not slow the server's answers
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

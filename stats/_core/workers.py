@@ -259,6 +259,7 @@ def run_isolated(
     reduce: str = "use smaller input",
     preload: tuple[str, ...] = (),
     pass_progress: bool = True,
+    nice: int | None = None,
     **kwargs,
 ):
     """``func(*args, progress=report, **kwargs)`` run in a child process of the fork server
@@ -280,15 +281,17 @@ def run_isolated(
 
     ``pass_progress=False``: ``func`` takes no ``progress`` (a library function run as it
     is; Stop and the memory cap hold all the same). The child runs at the calling thread's
-    priority; the calling thread watches it at its process's (:func:`_watching_priority`). ``func``, ``args`` and the result must
+    priority, or at ``nice`` where that is lower (a higher nice value); the calling thread
+    watches it at its process's (:func:`_watching_priority`). ``func``, ``args`` and the result must
     pickle; ``func`` must be a module-level function. ``preload``: modules for the fork server
     to import (heeded when it starts). Linux only for the memory cap (elsewhere unchecked).
     """
     limit = float(memory_budget() if max_memory is None else max_memory)
-    nice = _thread_nice()
-    with _watching_priority(nice):
+    thread_nice = _thread_nice()
+    child_nice = thread_nice if nice is None or thread_nice is None else max(thread_nice, nice)
+    with _watching_priority(thread_nice):
         return _run_isolated(
-            func, args, kwargs, what, progress, limit, reduce, preload, pass_progress, nice
+            func, args, kwargs, what, progress, limit, reduce, preload, pass_progress, child_nice
         )
 
 
