@@ -32,9 +32,9 @@ def progress_callback(bar, start: float, end: float, text: str):
     The update runs in the page's own context, captured here, so a call made while a
     ``st.cache_data`` function computes is not recorded for cache replay (which would fail:
     the bar lives outside the cached function). On a cache hit it is never called.
-    The callback's ``describe(detail)`` shows ``text: detail`` on the bar until the next call
-    (:func:`stats._core.workers.run_isolated` says there how long its child has run and the
-    memory it holds).
+    The callback's ``describe(detail)`` makes the bar say ``text: detail`` from its next
+    update on (:func:`stats._core.workers.run_isolated` says there what its child does, how
+    long it has run and the memory it holds).
     """
     ctx = contextvars.copy_context()
     shown = {"value": start, "text": text}
