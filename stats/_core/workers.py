@@ -350,6 +350,6 @@ def _run_isolated(func, args, kwargs, what, progress, limit, reduce, preload, pa
         if child.is_alive():
             child.kill()
         # killed, it ends at once; its exit status (which the fork server passes on) is not
-        # waited for longer: the caller's slot is free now
-        child.join(0.5)
+        # waited for: the caller's slot is free now (multiprocessing reaps it later)
+        child.join(0.05)
         receiver.close()
