@@ -10,6 +10,7 @@ import streamlit as st
 
 from dashboard.data import Uploads, mt_systems
 from stats import analyses
+from stats._core.workers import run_isolated
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -42,11 +43,13 @@ def power_curves(
 
     data = mt_systems.statistics(kind, references, files, metric, higher_is_better,
                                  _progress=part(0.0, 0.2))
-    return analyses.power_from_statistics(
+    return run_isolated(  # in a child process: Stop ends it, the session's memory budget holds
+        analyses.power_from_statistics,
         data, baseline=baseline, system=system, effect=list(effects),
         n=None if sizes is None else list(sizes), test=test, alpha=alpha,
         n_simulations=n_simulations, n_resamples=n_resamples, rng=seed,
-        progress=part(0.2, 1.0),
+        what="simulating power", progress=part(0.2, 1.0),
+        reduce="use fewer simulations or resamples", preload=("stats.analyses",),
     )
 
 
