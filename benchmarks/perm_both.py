@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/perm_both.py [--systems 15] [--items 1500] [--metrics 20]
         [--resamples 1000] [--mtme PATH] [--mtme-pairs 2] [--mtme-resamples 1000]
         [--cases pearson-none,kendall-none,kendall-item,acc23cal-item] [--twins 0.2]
-        [--discrete 1] [--power-simulations 100]
+        [--discrete 1] [--power-simulations 100] [--no-old-code] [--no-switch]
 
 Synthetic data (issue 23's size): ``--systems`` x ``--items`` segment scores, MQM-like gold
 (minus error penalties in steps of 0.5 or 1: many ties; 3% missing), ``--metrics`` metrics of
@@ -13,12 +13,18 @@ a share ``F`` of the items, as identical outputs do, and ``--discrete K`` rounds
 ``K`` metrics to integers, as a discrete metric: ties that move tau's normaliser). PERM-BOTH
 (:func:`stats.metaeval.perm_both.core.perm_both`) of every pair of metrics with ``--resamples`` permutations
 (no early stopping) for segment-level Pearson (grouping none), Kendall tau-b (none and item)
-and tie-calibrated acc23 (item); the wall time of each is printed.
+and tie-calibrated acc23 (item); the wall and CPU time of each is printed.
+
+Kendall's tau-b and tau-c are timed again in the same run with the sign sums of long groups
+by the merge-sort tree of numpy searches that served them before the compiled sweep of
+:mod:`stats.metaeval.perm_both._tau_sums` (``--no-old-code`` skips it): wall and CPU seconds
+before and after, their ratio, the load average, and whether the SHA-256 of the results'
+numbers (statistic, p-values, resamples used and every draw) is the same.
 
 Tau and Spearman groups longer than ``SORT_GROUP_CELLS`` take the sorting path
 (:mod:`stats.metaeval.perm_both._linear`); for those cases the same run is timed again with the
 pair-of-cells matrices that served them before (the switch set out of reach), CPU seconds before
-and after and their ratio printed with the load average. ``spearman-power`` and
+and after and their ratio printed with the load average (``--no-switch`` skips it). ``spearman-power`` and
 ``kendall-power`` (not among the default cases) time :func:`stats.perm_both_power` without
 grouping on 4 systems x 200 items (sizes 50/100/200, two effects, ``--power-simulations`` x 200
 resamples), the engine run once per simulated data set, before and after, and check that power
@@ -29,13 +35,14 @@ When MTME's code can be imported (``--mtme PATH``, ``MTME_PATH`` or ``/tmp/mtme`
 ``--mtme-resamples`` permutations (no early stopping), its time per pair scaled to
 ``--resamples`` permutations (said so when they differ), and the ratio of our time for all
 pairs to "MTME for 19 pairs" is printed: below 1 means all pairs here take less time than MTME
-needs for 19.
+needs for 19 (for Kendall also the code before, same run).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import os
 import time
 import warnings
@@ -43,7 +50,7 @@ import warnings
 import numpy as np
 from meta_eval import _mtme_module  # benchmarks/meta_eval.py: imports MTME when available
 
-from stats.metaeval.perm_both import _linear
+from stats.metaeval.perm_both import _linear, _tau_sums
 from stats.metaeval.perm_both.core import perm_both
 
 CASES = {
@@ -138,6 +145,34 @@ def _before_after(label, fn, same):
     return res
 
 
+def _sha256(res) -> str:
+    """SHA-256 of a result's numbers: statistic, p-values, resamples used and draws."""
+    h = hashlib.sha256()
+    for part in (res.statistic, res.pvalue, res.n_resamples_used):
+        h.update(np.ascontiguousarray(part.to_numpy()).tobytes())
+    if res.draws is not None:
+        h.update(np.ascontiguousarray(res.draws).tobytes())
+    return h.hexdigest()
+
+
+@contextlib.contextmanager
+def _merge_sort_tree():
+    """Kendall's sign sums of long groups by the merge-sort tree of numpy searches (the code
+    before the compiled sweep of stats.metaeval.perm_both._tau_sums)."""
+    saved = _tau_sums.compiled
+    _tau_sums.compiled = lambda: None
+    try:
+        yield
+    finally:
+        _tau_sums.compiled = saved
+
+
+def _timed(fn):
+    wall, cpu = time.perf_counter(), time.process_time()
+    out = fn()
+    return time.perf_counter() - wall, time.process_time() - cpu, out
+
+
 def _power_case(case: str, simulations: int) -> None:
     from stats.power import perm_both_power
 
@@ -173,6 +208,10 @@ def main() -> None:
     ap.add_argument("--twins", type=float, default=0.0, help="share of items with one output")
     ap.add_argument("--discrete", type=int, default=0, help="metrics rounded to integers")
     ap.add_argument("--power-simulations", type=int, default=100)
+    ap.add_argument("--no-old-code", dest="old_code", action="store_false",
+                    help="skip Kendall's run with the merge-sort tree (the code before)")
+    ap.add_argument("--no-switch", dest="switch", action="store_false",
+                    help="skip the run with the pair-of-cells matrices")
     ap.add_argument(
         "--cases",
         default=",".join(CASES),
@@ -199,23 +238,30 @@ def main() -> None:
         print("MTME not importable (give --mtme PATH or MTME_PATH): no comparison")
     for case in cases:
         correlation, grouping, kwargs = CASES[case]
-        start = time.perf_counter()
-        res = perm_both(
-            metrics,
-            gold,
-            correlation=correlation,
-            grouping=grouping,
-            n_resamples=args.resamples,
-            rng=1,
-            **kwargs,
-        )
-        ours = time.perf_counter() - start
+
+        def ours_run(correlation=correlation, grouping=grouping, kwargs=kwargs):
+            return perm_both(metrics, gold, correlation=correlation, grouping=grouping,
+                             n_resamples=args.resamples, rng=1, return_draws=True, **kwargs)
+
+        ours, ours_cpu, res = _timed(ours_run)
         label = f"{case}"
         print(
-            f"  ours   {label:28s} {ours:8.1f} s for all {n_pairs} pairs "
-            f"({ours / n_pairs:.3f} s per pair; smallest p {np.nanmin(res.pvalue.values):.3g})"
+            f"  ours   {label:28s} {ours:8.1f} s for all {n_pairs} pairs, {ours_cpu:.1f} s CPU "
+            f"({ours / n_pairs:.3f} s per pair; smallest p {np.nanmin(res.pvalue.values):.3g}; "
+            f"load {os.getloadavg()[0]:.1f})"
         )
-        if correlation in _linear.SORT_GROUP_CELLS:
+        old = None
+        if correlation in ("kendall", "kendall-c") and args.old_code:
+            with _merge_sort_tree():
+                old, old_cpu, old_res = _timed(ours_run)
+            print(
+                f"  before {label:28s} {old:8.1f} s for all {n_pairs} pairs, {old_cpu:.1f} s CPU "
+                f"(merge-sort tree; load {os.getloadavg()[0]:.1f}); before/after "
+                f"{old / ours:.1f}x wall, {old_cpu / max(ours_cpu, 1e-9):.1f}x CPU; SHA-256 "
+                f"{_sha256(res)[:16]} after, {_sha256(old_res)[:16]} before: "
+                f"{'identical' if _sha256(res) == _sha256(old_res) else 'DIFFERENT'}"
+            )
+        if correlation in _linear.SORT_GROUP_CELLS and args.switch:
 
             def again(correlation=correlation, grouping=grouping, kwargs=kwargs):
                 return perm_both(metrics, gold, correlation=correlation, grouping=grouping,
@@ -239,12 +285,16 @@ def main() -> None:
         )
         print(
             f"  MTME   {label:28s} {scaled:8.1f} s per pair ({len(pairs)} pairs timed{note}); "
-            f"19 pairs {19 * scaled:.1f} s"
+            f"19 pairs {19 * scaled:.1f} s (load {os.getloadavg()[0]:.1f})"
         )
-        print(
-            f"  ratio  ours for {n_pairs} pairs / MTME for 19 pairs = {ours / (19 * scaled):.3f}"
-            f"  (MTME per pair / ours per pair = {scaled / (ours / n_pairs):.1f}x)"
-        )
+        for name, mine in (("ours", ours), ("before", old)):
+            if mine is None:
+                continue
+            print(
+                f"  ratio  {name} for {n_pairs} pairs / MTME for 19 pairs = "
+                f"{mine / (19 * scaled):.3f}  (MTME per pair / {name} per pair = "
+                f"{scaled / (mine / n_pairs):.1f}x; load {os.getloadavg()[0]:.1f})"
+            )
 
 
 if __name__ == "__main__":

@@ -69,8 +69,11 @@ KERNELS: dict[str, dict[str, tuple[str, ...]]] = {
         "_scan": ("(uint8[:, ::1], int32[::1], int32[::1], int32[::1], boolean[::1])",),
     },
     "stats.metaeval.perm_both._tau_sums": {
-        # order, newblock, pos_u, lt, le, out
-        "_sums": ("(int64[::1], boolean[::1], int64[::1], int64[::1], int64[::1], int64[::1])",),
+        # order, newblock, pos_u, sorted_u, order_v, sorted_v, out
+        "_sums": (
+            "(int64[::1], boolean[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
+            "int64[::1])",
+        ),
     },
     "stats.power._signed_rank_kernel": {
         # counts (items x data sets), order, bounds, positive, has_zero, out

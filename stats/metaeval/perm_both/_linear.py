@@ -153,7 +153,7 @@ class _LongGroup:
                 mc = float(min(len(g_counts), n))
                 self.den = n * n * (mc - 1) / mc / 2.0
         self._keys: dict = {}
-        self._pos: dict = {}  # per metric: each cell's position in its sorted scores, sorted
+        self._pos: dict = {}  # per metric: its cells sorted by score (_tau_sums.sorted_scores)
         self._sorted: dict = {}
         self._self: dict = {}
 
@@ -165,13 +165,10 @@ class _LongGroup:
         if self.qc is not None:
             return self._spearman_sums(v, u)
         if _tau_sums.compiled() is not None:  # one compiled sweep (the same integers)
-            if u not in self._pos:
-                o = np.argsort(self.rank[u], kind="stable")
-                pos = np.empty(self.n, dtype=np.int64)
-                pos[o] = np.arange(self.n)
-                self._pos[u] = (pos, self.rank[u][o])
-            pos, srt = self._pos[u]
-            return _tau_sums.sign_sums(self.order, self.newblock, pos, srt, self.rank[v])
+            for m in (u, v):
+                if m not in self._pos:
+                    self._pos[m] = _tau_sums.sorted_scores(self.rank[m])
+            return _tau_sums.sign_sums(self.order, self.newblock, self._pos[u], self._pos[v])
         if u not in self._keys:
             ru = self.rank[u][self.order]
             self._keys[u] = _level_keys(ru, self.big)

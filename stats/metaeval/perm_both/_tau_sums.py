@@ -24,11 +24,25 @@ import numpy as np
 from stats._core.jit import njit_one
 
 
-def _sums(order, newblock, pos_u, lt, le, out):  # pragma: no cover - compiled
+def _sums(order, newblock, pos_u, sorted_u, order_v, sorted_v, out):  # pragma: no cover
     """``out[k]`` = :math:`K_k`; ``order`` the cells by gold (stable), ``newblock[i]`` whether
     sorted position ``i`` starts a gold block, ``pos_u[t]`` cell ``t``'s position in ``u``
-    sorted, ``lt[k]``/``le[k]`` the number of ``u`` values below / at most ``v_k``."""
+    sorted (``sorted_u``), ``order_v`` the cells by ``v`` and ``sorted_v`` ``v`` sorted."""
     n = len(order)
+    lt = np.empty(n, np.int64)  # per cell k: the u values below v_k, and at most v_k
+    le = np.empty(n, np.int64)
+    below = 0
+    at_most = 0
+    for i in range(n):  # a merge of the two sorted vectors
+        x = sorted_v[i]
+        while below < n and sorted_u[below] < x:
+            below += 1
+        if at_most < below:
+            at_most = below
+        while at_most < n and sorted_u[at_most] <= x:
+            at_most += 1
+        lt[order_v[i]] = below
+        le[order_v[i]] = at_most
     fen = np.zeros(n + 1, np.int64)
     inserted = 0
     i = 0
@@ -76,17 +90,24 @@ def compiled():
     return njit_one(_sums)
 
 
-def sign_sums(order, newblock, pos_u, sorted_u, rv) -> np.ndarray | None:
+def sorted_scores(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(order, position, sorted)`` of a score vector: the cells by score (stable), each
+    cell's position in that order, the scores sorted (int64 ranks or floats)."""
+    order = np.argsort(x, kind="stable").astype(np.int64)
+    pos = np.empty(len(x), dtype=np.int64)
+    pos[order] = np.arange(len(x))
+    return order, pos, np.ascontiguousarray(x[order])
+
+
+def sign_sums(order, newblock, u: tuple, v: tuple) -> np.ndarray | None:
     r""":math:`K_k(v, u)` for every cell (int64), or None without numba.
 
     ``order``: the cells by gold (stable); ``newblock``: per sorted position, whether it starts
-    a gold block; ``pos_u``: each cell's position in ``u`` sorted (stable); ``sorted_u``:
-    ``u`` sorted; ``rv``: ``v`` (comparable with ``u``)."""
+    a gold block; ``u``, ``v``: :func:`sorted_scores` of the two score vectors (of one dtype,
+    comparable)."""
     kernel = compiled()
     if kernel is None:
         return None
-    lt = np.searchsorted(sorted_u, rv, "left").astype(np.int64)
-    le = np.searchsorted(sorted_u, rv, "right").astype(np.int64)
     out = np.empty(len(order), dtype=np.int64)
-    kernel(order, newblock, pos_u, lt, le, out)
+    kernel(order, newblock, u[1], u[2], v[0], v[2], out)
     return out
