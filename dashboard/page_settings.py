@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dashboard import components, tables
 from dashboard.view_state import ALIASES, Setting
-from stats.mt.randomized import TESTS
+from stats import RANDOMIZED_TESTS
 
 #: Resamples offered on the MT systems page.
 MT_RESAMPLES = (200, 1000, 2000, 5000, 10000)
@@ -33,7 +33,7 @@ QE = {
 MT_SYSTEMS = {
     "metric": Setting(key="mt_metric", options=list(tables.TEXT_METRICS)),
     "score_metric": Setting(key="mt_score_metric"),
-    "tests": Setting(key="mt_tests", many=True, options=list(TESTS)),
+    "tests": Setting(key="mt_tests", many=True, options=list(RANDOMIZED_TESTS)),
     "resamples": Setting(key="mt_resamples", parse=int, options=MT_RESAMPLES),
     "seed": Setting(key="mt_seed", **SEED),
     "test": Setting(key="mt_alternative", **ALTERNATIVE),
@@ -45,7 +45,7 @@ MT_SYSTEMS = {
 
 HUMAN = {
     "metrics": Setting(key="human_metrics", many=True),
-    "tests": Setting(key="human_tests", many=True, options=list(TESTS)),
+    "tests": Setting(key="human_tests", many=True, options=list(RANDOMIZED_TESTS)),
     "alpha": Setting(key="human_alpha", **ALPHA),
     "resamples": Setting(key="human_resamples", parse=int, valid=lambda v: 100 <= v <= 100_000),
     "seed": Setting(key="human_seed", **SEED),

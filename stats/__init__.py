@@ -10,21 +10,18 @@ What ``import stats`` exports (``stats.__all__``; names load on first use, so th
 fast):
 
 - every public name of the topic subpackages :mod:`stats.mt`, :mod:`stats.metaeval`,
-  :mod:`stats.metaeval.perm_both`, :mod:`stats.human`, :mod:`stats.qe` and :mod:`stats.power`
-  (each also importable from its subpackage, ``stats.qe.compare_qe_systems``), with two
-  exceptions:
-  ``TESTS`` means two things (the randomized tests of :mod:`stats.mt`, the tests whose
-  accuracy :mod:`stats.human` measures) and is only in those subpackages; where
-  :mod:`stats.human` and :mod:`stats.metaeval` both define ``significance_clusters``,
-  ``stats.significance_clusters`` is the meta-evaluation one (:mod:`stats.metaeval.clusters`);
+  :mod:`stats.metaeval.perm_both`, :mod:`stats.pairwise`, :mod:`stats.human`, :mod:`stats.qe`
+  and :mod:`stats.power`
+  (each also importable from its subpackage, ``stats.qe.compare_qe_systems``); each name
+  means one thing;
 - every public name of the file-to-result workflows of :mod:`stats.analyses`
   (``stats.metrics_report``, ``stats.load_qe``, ...);
 - the errors and budgets: :class:`StatsInputError`, :class:`DegenerateInputWarning`,
   :func:`check_budget`, :func:`limited_budget`.
 
 The readers stay in :mod:`stats.readers` (``stats.readers.read_wmt_scores``). A function named
-like its module (``systems_table``, ``perm_both``) is ``stats.<name>``; ``stats.mt.systems_table``
-and ``stats.metaeval.perm_both`` are the module and the subpackage.
+like its subpackage (``perm_both``) is ``stats.<name>``; ``stats.metaeval.perm_both`` is the
+subpackage.
 """
 
 from stats._core.budget import check_budget, limited_budget
@@ -35,6 +32,7 @@ from . import analyses as _analyses
 from . import human as _human
 from . import metaeval as _metaeval
 from . import mt as _mt
+from . import pairwise as _pairwise
 from . import power as _power
 from . import qe as _qe
 from .metaeval import perm_both as _perm_both
@@ -43,14 +41,10 @@ from .metaeval import perm_both as _perm_both
 #: gathered from the subpackages' own tables (one home per name); the first subpackage naming
 #: a name keeps it
 _LAZY: dict[str, str] = {}
-for _package in (_mt, _metaeval, _perm_both, _human, _qe, _power, _analyses):
+for _package in (_mt, _metaeval, _perm_both, _pairwise, _human, _qe, _power, _analyses):
     _prefix = _package.__name__.removeprefix("stats")
     for _name, _source in _package._LAZY.items():
         _LAZY.setdefault(_name, _prefix + _source)
-#: a function named like its module: ``stats.mt.systems_table`` is the module
-_LAZY["systems_table"] = ".mt.systems_table"
-#: two meanings (stats.mt.TESTS, stats.human.TESTS): only in the subpackages
-del _LAZY["TESTS"]
 del _package, _prefix, _name, _source
 
 __all__ = [

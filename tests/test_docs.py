@@ -49,7 +49,7 @@ def test_reference_summary_tables_name_every_public_name_where_it_imports():
             assert attr == name, (page.name, name, path)
             assert getattr(importlib.import_module(module), attr) is not None, path
             listed[name] = path
-    for package in ("stats.mt", "stats.metaeval", "stats.metaeval.perm_both", "stats.human",
+    for package in ("stats.mt", "stats.metaeval", "stats.metaeval.perm_both", "stats.pairwise", "stats.human",
                     "stats.qe"):
         for name in importlib.import_module(package).__all__:
             assert name in listed, f"{package}.{name} is in no reference summary table"

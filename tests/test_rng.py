@@ -178,13 +178,13 @@ def _calls():
     from stats.metaeval.perm_both.pooled import perm_both_pooled_accuracy
     from stats.metaeval.perm_both.spa import perm_both_soft_pairwise
     from stats.metaeval.soft_pairwise import soft_pairwise_accuracy
+    from stats.mt.baseline_table import systems_table
     from stats.mt.randomized import (
         approximate_randomization,
         bootstrap,
         paired_bootstrap,
         pairwise_significance,
     )
-    from stats.mt.systems_table import systems_table
     from stats.power.corpus import corpus_power, corpus_sample_size
     from stats.power.human import domain_power
     from stats.power.paired import paired_power, paired_sample_size
@@ -211,7 +211,7 @@ def _calls():
         "stats.mt.randomized.pairwise_significance": lambda rng: pairwise_significance(
             _segment_statistics(), test="paired-bootstrap", **small, rng=rng
         ),
-        "stats.mt.systems_table.systems_table": lambda rng: systems_table(
+        "stats.mt.baseline_table.systems_table": lambda rng: systems_table(
             _segment_statistics(), **small, rng=rng
         ),
         "stats.metaeval.meta_eval.meta_correlation": lambda rng: meta_correlation(

@@ -2,7 +2,7 @@
 
 - two-sided p read at alpha: rejects at about alpha;
 - the papers' post-hoc one-sided reading (one-sided p in the row of whichever item scored
-  better): rejects at about 2 alpha, as stats.metaeval.grids documents;
+  better): rejects at about 2 alpha, as stats.pairwise.grids documents;
 - Holm over the grid: family-wise error at or below alpha.
 """
 
@@ -10,11 +10,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from stats.metaeval.grids import SIDEDNESS_NOTES
-from stats.metaeval.multiple import adjust_matrix, adjust_pvalues
 from stats.metaeval.williams import williams_all_pairs, williams_test
 from stats.mt.randomized import pairwise_significance
 from stats.mt.sufficient import statistics_from_scores
+from stats.pairwise.grids import SIDEDNESS_NOTES
+from stats.pairwise.multiple import adjust_matrix, adjust_pvalues
 
 ALPHA = 0.05
 K, N = 5, 20  # metrics per grid, systems

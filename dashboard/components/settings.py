@@ -123,7 +123,7 @@ def alpha_input(
 
 def correction_input(key: str) -> str:
     """Horizontal radio beside α: the multiple-comparison correction of each grid (one of
-    :data:`stats.metaeval.multiple.CORRECTIONS`; labels :data:`dashboard.tables.CORRECTION_LABELS`)."""
+    :data:`stats.pairwise.multiple.CORRECTIONS`; labels :data:`dashboard.tables.CORRECTION_LABELS`)."""
     return persistent(
         st.radio,
         "Multiple comparisons",

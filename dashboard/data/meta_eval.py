@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from dashboard.data import Uploads
-from stats.metaeval.grids import grid_significance
+from stats.pairwise.grids import grid_significance
 from stats.readers import MetaEvalData, is_meta_eval_source, read_meta_eval
 
 if TYPE_CHECKING:  # imported where used: the first page (system-level sample) needs none
@@ -155,7 +155,7 @@ def perm_both_grids(
 
     The permutations are cached on (file content, settings, ``n_resamples``, ``seed``):
     changing alpha or the correction only re-reads the grids
-    (:func:`stats.metaeval.grids.grid_significance`). ``_progress`` (not part of the cache key)
+    (:func:`stats.pairwise.grids.grid_significance`). ``_progress`` (not part of the cache key)
     receives the fraction done while the permutations run (:func:`dashboard.page_run.run_long`).
     """
     tests, problems = _perm_both(

@@ -1,5 +1,5 @@
 """Cached data of the "Metrics vs humans" page: :mod:`stats.analyses` (metrics against humans
-per language pair), the grids' adjusted p-values and clusters (:mod:`stats.metaeval.grids`) and the
+per language pair), the grids' adjusted p-values and clusters (:mod:`stats.pairwise.grids`) and the
 Williams test's power (:mod:`stats.power.williams`), cached on the files' content and the settings
 (for the bundled sample also on disk between server starts:
 :func:`~dashboard.data.samples.kept_for_sample`)."""
@@ -11,7 +11,7 @@ import streamlit as st
 from dashboard.data import Uploads
 from dashboard.data.samples import kept_for_sample
 from stats import analyses
-from stats.metaeval.grids import GridSignificance, grid_significance
+from stats.pairwise.grids import GridSignificance, grid_significance
 from stats.power.williams import POWER, median_detectable_difference, williams_grid_power
 from stats.readers.system_level import SystemScores, is_published_system_level
 
@@ -76,7 +76,7 @@ def williams_significance(
     uploads: Uploads, alternative: str, alpha: float, correction: str, choice: tuple = ALL_SYSTEMS
 ) -> dict[str, GridSignificance]:
     """Language pair -> its Williams grid's p-values adjusted with ``correction`` and its
-    significance clusters at ``alpha`` (:func:`stats.metaeval.grids.grid_significance`)."""
+    significance clusters at ``alpha`` (:func:`stats.pairwise.grids.grid_significance`)."""
     return {
         key: grid_significance(
             a.williams.pvalue, alpha=alpha, correction=correction, alternative=alternative

@@ -13,6 +13,8 @@ import streamlit as st
 from dashboard.data import Uploads
 from stats import StatsInputError, analyses
 from stats.mt._tokenize_options import parse_metric_spec
+from stats.mt.baseline_table import SystemsTableResult
+from stats.mt.baseline_table import systems_table as stats_systems_table
 from stats.mt.contributions import SegmentContributions, segment_contributions
 from stats.mt.randomized import (
     PairwiseSignificanceResult,
@@ -20,8 +22,6 @@ from stats.mt.randomized import (
     pairwise_significance,
 )
 from stats.mt.sufficient import SegmentStatistics
-from stats.mt.systems_table import SystemsTableResult
-from stats.mt.systems_table import systems_table as stats_systems_table
 from stats.readers.mt_text import language_pair_of
 
 #: Input kinds (the ``kind`` argument): system outputs + reference, or segment scores.

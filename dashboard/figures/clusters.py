@@ -1,6 +1,6 @@
 """Significance clusters drawn on a grid: a dark line between the last item of one cluster and
 the first of the next, across the rows and down the columns, as the WMT metrics findings mark
-their clusters. The clusters themselves come from :func:`stats.metaeval.grids.grid_significance`
+their clusters. The clusters themselves come from :func:`stats.pairwise.grids.grid_significance`
 (``rank``); here they are only laid out.
 """
 
@@ -59,7 +59,7 @@ def cluster_shapes(rank: Sequence[int], *, xref: str = "x", yref: str = "y") -> 
 
 def adjusted_grid_args(pvalue: pd.DataFrame, significance) -> dict:
     """Arguments of :func:`dashboard.figures.grids.significance_grid` for a grid coloured by
-    the adjusted p-values of ``significance`` (:class:`stats.metaeval.grids.GridSignificance` of the
+    the adjusted p-values of ``significance`` (:class:`stats.pairwise.grids.GridSignificance` of the
     raw grid ``pvalue``): ``pvalue`` (adjusted), ``clusters`` (the ranks in ``pvalue``'s row
     order), ``p_label`` and ``hover``: the raw p-values when adjusted (merge the grid's own
     hover matrices into it)."""

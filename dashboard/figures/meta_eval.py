@@ -206,7 +206,7 @@ def perm_both_grid(
 ) -> go.Figure:
     """PERM-BOTH significance grid of one language pair (Deutsch, Dror & Roth 2021): cell (row
     i, column j) coloured when metric i correlates significantly better with humans than
-    metric j, by the p-values of ``significance`` (:class:`stats.metaeval.grids.GridSignificance` of
+    metric j, by the p-values of ``significance`` (:class:`stats.pairwise.grids.GridSignificance` of
     ``result.pvalue``: adjusted for multiple comparisons when it says so), with lines between
     its significance clusters.
 

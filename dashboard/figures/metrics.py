@@ -153,7 +153,7 @@ def williams_grid(
     r and its Zou confidence interval (``hover=False``: p and alpha only, no hover matrices and
     no "significant" text, lighter for big overviews).
 
-    With ``significance`` (:class:`stats.metaeval.grids.GridSignificance` of ``result.pvalue``) the
+    With ``significance`` (:class:`stats.pairwise.grids.GridSignificance` of ``result.pvalue``) the
     cells are coloured by its adjusted p-values (the raw ones in the hover) and its clusters
     are drawn (:func:`dashboard.figures.clusters.adjusted_grid_args`).
 

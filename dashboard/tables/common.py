@@ -4,7 +4,7 @@ Pure: pandas in, pandas or strings out; no Streamlit, no caching."""
 
 from __future__ import annotations
 
-from stats.metaeval.grids import GridSignificance
+from stats.pairwise.grids import GridSignificance
 
 
 def side_label(alternative: str) -> str:
@@ -12,7 +12,7 @@ def side_label(alternative: str) -> str:
     return "one-sided" if alternative == "greater" else "two-sided"
 
 
-#: Multiple-comparison corrections (:data:`stats.metaeval.multiple.CORRECTIONS`) -> widget label.
+#: Multiple-comparison corrections (:data:`stats.pairwise.multiple.CORRECTIONS`) -> widget label.
 CORRECTION_LABELS = {"none": "none", "holm": "Holm", "bh": "BH"}
 _CORRECTION_NOTES = {
     "none": "raw p-values, no multiple-comparison correction",
@@ -25,7 +25,7 @@ _CORRECTION_NOTES = {
 
 def correction_note(significance: GridSignificance) -> str:
     """The caption of a grid's p-values: which correction, the test's sidedness, and how the
-    clusters were read (:class:`stats.metaeval.grids.GridSignificance`)."""
+    clusters were read (:class:`stats.pairwise.grids.GridSignificance`)."""
     return (
         f"Coloured by {_CORRECTION_NOTES[significance.correction]}; "
         f"{significance.test_note}. Dark lines separate the significance clusters at "

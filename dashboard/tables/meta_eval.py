@@ -113,7 +113,7 @@ def meta_eval_table(
     lp: LanguagePairMetaEvaluation, clusters: pd.Series | None = None
 ) -> pd.DataFrame:
     """One row per metric, best first: rank, the significance cluster (when ``clusters``,
-    metric -> rank, e.g. PERM-BOTH's :attr:`stats.metaeval.grids.GridSignificance.rank`), the
+    metric -> rank, e.g. PERM-BOTH's :attr:`stats.pairwise.grids.GridSignificance.rank`), the
     correlation, its bootstrap CI (when resampled), the acc23 epsilon (when acc23) and the
     groups averaged."""
     results = lp.results

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from stats.analyses import LanguagePairAnalysis, LanguagePairTests
-from stats.metaeval.grids import GridSignificance
+from stats.pairwise.grids import GridSignificance
 from stats.power.williams import POWER
 
 #: Radio labels of the correlation kinds -> the kind.
@@ -155,7 +155,7 @@ def significance_summary(
     """Per language pair: systems, metrics, pairs tested, share of pairs significantly
     different at ``alpha``, best metric, and the metrics significantly beating ``baseline``.
 
-    With ``significance`` (language pair -> :class:`stats.metaeval.grids.GridSignificance` of its
+    With ``significance`` (language pair -> :class:`stats.pairwise.grids.GridSignificance` of its
     Williams grid), "significant" reads the adjusted p-values and a last column lists the
     metrics of the top significance cluster."""
     rows = []
@@ -197,7 +197,7 @@ def cluster_table(
     values: pd.Series, rank: pd.Series, *, value_name: str = "correlation"
 ) -> pd.DataFrame:
     """The items of a significance grid best first (``rank``'s order, e.g.
-    :attr:`stats.metaeval.grids.GridSignificance.rank`) with their significance cluster (1 = top) and
+    :attr:`stats.pairwise.grids.GridSignificance.rank`) with their significance cluster (1 = top) and
     their value (``values``, e.g. each metric's correlation with humans) as ``value_name``."""
     order = list(rank.index)
     return pd.DataFrame(

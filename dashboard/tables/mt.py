@@ -9,8 +9,8 @@ from collections.abc import Mapping
 
 import pandas as pd
 
+from stats.mt.baseline_table import SystemsTableResult
 from stats.mt.randomized import PairwiseSignificanceResult
-from stats.mt.systems_table import SystemsTableResult
 
 #: Text metrics offered on the MT systems and Tests vs humans pages: label -> stats metric name.
 TEXT_METRICS = {"BLEU": "bleu", "chrF": "chrf", "TER": "ter"}

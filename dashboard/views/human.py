@@ -16,7 +16,7 @@ from dashboard.components.power_note import human_mde_note
 from dashboard.data import human, mt_systems, samples
 from dashboard.sections import human_gold as human_gold_view
 from dashboard.sections import mt_choice, mt_options
-from stats.mt.randomized import TESTS
+from stats import RANDOMIZED_TESTS
 from stats.readers.segments import system_name
 from stats.readers.wmt import lp_from_name
 
@@ -132,8 +132,8 @@ with components.controls_expander("Controls"):
     with c_test:
         tests = components.remembered_multiselect(
             "Randomized tests",
-            TESTS,
-            default=TESTS,
+            RANDOMIZED_TESTS,
+            default=RANDOMIZED_TESTS,
             key="human_tests",
             format_func=lambda t: tables.HUMAN_TEST_LABELS[t],
             help="One-sided, as in the paper: paired bootstrap resampling (Koehn 2004), "

@@ -17,7 +17,7 @@ from dashboard import components, figures, page_run, page_settings, state, table
 from dashboard.components.power_note import mde_note
 from dashboard.data import mt_systems, samples
 from dashboard.sections import mt_choice, mt_explorer, mt_options, mt_table
-from stats.mt.randomized import TESTS
+from stats import RANDOMIZED_TESTS
 
 RESAMPLES = page_settings.MT_RESAMPLES
 TEXT, SCORES = "System outputs + reference", "Segment scores"
@@ -108,8 +108,8 @@ with components.controls_expander("Controls"):
             )
         tests = components.remembered_multiselect(
             "Tests",
-            TESTS,
-            default=TESTS,
+            RANDOMIZED_TESTS,
+            default=RANDOMIZED_TESTS,
             format_func=lambda t: tables.MT_TEST_LABELS[t],
             key="mt_tests",
         )

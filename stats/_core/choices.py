@@ -6,7 +6,7 @@ The modules that implement them re-export them under the same names.
 """
 
 #: randomized tests (:mod:`stats.mt.randomized`)
-TESTS = ("paired-bootstrap", "bootstrap", "approximate-randomization")
+RANDOMIZED_TESTS = ("paired-bootstrap", "bootstrap", "approximate-randomization")
 
 #: significance levels of the accuracy tables (:mod:`stats.human.accuracy`)
 ALPHAS = (0.05, 0.01, 0.001)
@@ -18,7 +18,7 @@ CRITERIA = ("adequacy", "fluency")
 #: metrics computed from text with sacrebleu's statistics (:mod:`stats.analyses.mt_systems`)
 TEXT_METRICS = ("bleu", "chrf", "ter")
 
-#: multiple-comparison corrections (:mod:`stats.metaeval.multiple`)
+#: multiple-comparison corrections (:mod:`stats.pairwise.multiple`)
 CORRECTIONS = ("none", "holm", "bh")
 
 #: meta-evaluation correlations, groupings and levels (:mod:`stats.metaeval.meta_eval`)

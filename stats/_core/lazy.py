@@ -13,8 +13,9 @@ def lazy_exports(package: str, exports: Mapping[str, str]):
     """Make ``package`` import each name of ``exports`` (name -> relative module) on first
     access. Returns its ``__getattr__`` and ``__dir__``.
 
-    A name is never also a submodule's name (``stats.mt`` leaves ``systems_table`` to
-    ``stats.systems_table``): importing the submodule would replace the name on the package."""
+    A name is never also a submodule's name (``stats.metaeval`` leaves ``perm_both``, its
+    subpackage, to ``stats.perm_both``): importing the submodule would replace the name on the
+    package."""
     module = sys.modules[package]
     namespace = vars(module)
 

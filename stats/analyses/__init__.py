@@ -65,7 +65,7 @@ MT systems: randomized tests from files (Graham, Mathur & Baldwin, WMT 2014)
       :func:`pair_tests` (SegmentStatistics; two systems, tests) -> dict of test name ->
       :class:`~stats.mt.randomized.RandomizedTestResult`
     - :func:`systems_table_analysis` (text files or a segment-score file; metrics, baseline,
-      test) -> :class:`~stats.mt.systems_table.SystemsTableResult` (sacreBLEU's paired tests
+      test) -> :class:`~stats.mt.baseline_table.SystemsTableResult` (sacreBLEU's paired tests
       against a baseline)
 Tests against humans (Graham, Mathur & Baldwin, WMT 2014, Tables 1-2)
     - :func:`human_gold` (judgement files; alpha, systems to exclude) ->

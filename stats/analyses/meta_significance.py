@@ -17,13 +17,13 @@ from stats._core.choices import SOFT_PAIRWISE_ACCURACY as SOFT_PAIRWISE_ACCURACY
 from stats._core.errors import StatsInputError
 from stats._core.progress import check_progress, part
 from stats._core.random import check_rng
-from stats.metaeval.grids import GridSignificance, grid_significance
 from stats.metaeval.meta_eval import KENDALL_LIKE_THRESHOLD
 from stats.metaeval.perm_both.core import PermBothResult, perm_both
 from stats.metaeval.perm_both.pairs import perm_both_pairs
 from stats.metaeval.perm_both.pooled import perm_both_pooled_accuracy
 from stats.metaeval.perm_both.spa import perm_both_soft_pairwise
 from stats.metaeval.soft_pairwise import soft_pairwise_accuracy
+from stats.pairwise.grids import GridSignificance, grid_significance
 
 from ..readers._common import name_list
 from ..readers.meta import MetaEvalData

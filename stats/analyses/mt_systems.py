@@ -23,6 +23,7 @@ from stats._core.choices import TEXT_METRICS as TEXT_METRICS  # re-exported
 from stats._core.errors import StatsInputError
 from stats._core.random import check_rng
 from stats.mt._tokenize_options import resolve_options
+from stats.mt.baseline_table import SystemsTableResult, systems_table
 from stats.mt.randomized import (
     RandomizedTestResult,
     approximate_randomization,
@@ -30,7 +31,6 @@ from stats.mt.randomized import (
     paired_bootstrap,
 )
 from stats.mt.sufficient import SegmentStatistics, extract_statistics, statistics_from_scores
-from stats.mt.systems_table import SystemsTableResult, systems_table
 
 from ..readers._archives import expand_sources
 from ..readers._common import load_bytes, name_list, source_name, split_lines
@@ -583,9 +583,10 @@ def pair_tests(
     alternative: str = "greater",
     rng=None,
 ) -> dict[str, RandomizedTestResult]:
-    """The randomized ``tests`` (names of :data:`stats.mt.randomized.TESTS`) of system ``x``
-    against ``y``, with their pseudo-statistic distributions; with the same integer ``rng``
-    the p-values equal those of :func:`stats.mt.randomized.pairwise_significance`."""
+    """The randomized ``tests`` (names of :data:`stats.mt.randomized.RANDOMIZED_TESTS`) of
+    system ``x`` against ``y``, with their pseudo-statistic distributions; with the same
+    integer ``rng`` the p-values equal those of
+    :func:`stats.mt.randomized.pairwise_significance`."""
     check_rng(rng)
     unknown = [t for t in tests if t not in _SINGLE_TESTS]
     if unknown:
@@ -618,7 +619,7 @@ def systems_table_analysis(
     options: Mapping[str, Mapping] | None = None,
     lp: str | None = None,
 ) -> SystemsTableResult:
-    """The sacreBLEU-style systems table (:func:`stats.mt.systems_table.systems_table`) of text
+    """The sacreBLEU-style systems table (:func:`stats.mt.baseline_table.systems_table`) of text
     files or of a segment-score file.
 
     Parameters
@@ -635,7 +636,7 @@ def systems_table_analysis(
         Scores only: see :func:`score_statistics` (the table's p-values are two-sided, so the
         direction only labels the metric).
     baseline, test, n_resamples, rng, jobs, progress
-        See :func:`stats.mt.systems_table.systems_table` (``jobs`` also extracts TER).
+        See :func:`stats.mt.baseline_table.systems_table` (``jobs`` also extracts TER).
     load : callable, optional
         ``load(metric)`` returns the statistics of one metric in place of reading the files
         (the dashboard passes its cached extraction); the metric names are those above.

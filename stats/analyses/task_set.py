@@ -28,7 +28,6 @@ from stats.metaeval._task_draws import (
     prepare_task,
     run_work,
 )
-from stats.metaeval.clusters import significance_clusters
 from stats.metaeval.meta_eval import meta_correlation
 from stats.metaeval.task_set_presets import TEST_SETS, known_test_set, preset
 from stats.metaeval.task_sets import (
@@ -40,6 +39,7 @@ from stats.metaeval.task_sets import (
     task_pvalues,
     undefined_items,
 )
+from stats.pairwise.clusters import significance_clusters
 
 from ..readers._common import name_list
 from ..readers.meta import MetaEvalData, parse_metric_name
@@ -217,6 +217,12 @@ def rank_task_set(
             f"language pair(s) {', '.join(missing)} not in the data: their tasks are left out"
         )
         task_set = task_set.restricted(present)
+    unmatched = [lp for lp in (outliers or {}) if lp not in data.pairs]
+    if unmatched:
+        notes.append(
+            f"outliers: language pair(s) {name_list(unmatched)} are not in the data; their "
+            "outliers matched nothing"
+        )
     # whole run, before anything is prepared: at least two metrics over each task's cells
     check_run_budget(
         what=f"task set {task_set.name!r} ({len(task_set.tasks):,} tasks)",

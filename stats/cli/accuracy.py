@@ -34,7 +34,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from stats._core.choices import ALPHAS, CRITERIA, TESTS, TEXT_METRICS
+from stats._core.choices import ALPHAS, CRITERIA, RANDOMIZED_TESTS, TEXT_METRICS
 from stats._core.errors import StatsInputError
 
 from ._common import (
@@ -99,10 +99,10 @@ def add_parser(subparsers) -> None:
     p.add_argument(
         "--tests",
         nargs="+",
-        choices=list(TESTS),
-        default=list(TESTS),
+        choices=list(RANDOMIZED_TESTS),
+        default=list(RANDOMIZED_TESTS),
         metavar="TEST",
-        help=f"default: all of {', '.join(TESTS)}",
+        help=f"default: all of {', '.join(RANDOMIZED_TESTS)}",
     )
     p.add_argument(
         "--alpha",
@@ -188,7 +188,7 @@ def _load_metrics(args: argparse.Namespace) -> dict:
 
 def run(args: argparse.Namespace) -> str:
     from stats.human.accuracy import significance_accuracy
-    from stats.metaeval.grids import grid_significance
+    from stats.pairwise.grids import grid_significance
 
     from ..analyses import human_gold
 

@@ -48,8 +48,9 @@ import argparse
 import os
 import sys
 
-from stats._core.choices import TESTS
+from stats._core.choices import RANDOMIZED_TESTS
 from stats._core.errors import StatsInputError
+from stats._core.escape import tsv_comment
 
 from ._common import (
     add_correction,
@@ -91,7 +92,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--metric", choices=["bleu", "chrf", "ter", "mean"], nargs="+",
                    help="bleu|chrf|ter for --ref/--hyp (default bleu; several at once add the "
                    "systems table), mean for --scores")
-    p.add_argument("--test", choices=list(TESTS), default="paired-bootstrap",
+    p.add_argument("--test", choices=list(RANDOMIZED_TESTS), default="paired-bootstrap",
                    help="default: paired-bootstrap")
     p.add_argument("--baseline", metavar="NAME",
                    help="add the sacreBLEU-style systems table: every system against this one "
@@ -210,7 +211,7 @@ def _wmt_note(args: argparse.Namespace, loaded: dict) -> str | None:
 
 def _table(args: argparse.Namespace, loaded: dict, n: int):
     """The systems table of the loaded metrics (the workflow reuses the statistics)."""
-    from stats.mt.systems_table import SYSTEMS_TABLE_TESTS, systems_table
+    from stats.mt.baseline_table import SYSTEMS_TABLE_TESTS, systems_table
 
     from ..analyses import systems_table_analysis
 
@@ -247,8 +248,8 @@ def _table_json(table, alpha: float) -> dict:
 
 def _table_tsv(table, alpha: float) -> str:
     sig = table.significant(alpha)
-    head = (
-        f"# systems table against baseline={table.baseline}: test={table.test} "
+    head = tsv_comment(
+        f"systems table against baseline={table.baseline}: test={table.test} "
         f"alternative={table.alternative} n_resamples={table.n_resamples} "
         f"n_ci_resamples={table.n_ci_resamples} seed={table.seed}"
     )
@@ -269,8 +270,8 @@ def _table_tsv(table, alpha: float) -> str:
 
 def _block(args: argparse.Namespace, data, metric: str, n: int, note: str | None = None):
     """Today's output of one metric: the all-pairs test (a dict for JSON, text for TSV)."""
-    from stats.metaeval.grids import grid_significance
     from stats.mt.randomized import pairwise_significance
+    from stats.pairwise.grids import grid_significance
 
     res = pairwise_significance(
         data, test=args.test, n_resamples=n, alternative=args.alternative, rng=args.seed,
@@ -305,8 +306,8 @@ def _block(args: argparse.Namespace, data, metric: str, n: int, note: str | None
             }
         )
     direction = "" if res.higher_is_better else "; lower is better"
-    head = (
-        f"# metric={metric} ({res.label}{'; ' + res.signature if res.signature else ''}"
+    head = tsv_comment(
+        f"metric={metric} ({res.label}{'; ' + res.signature if res.signature else ''}"
         f"{direction}) "
         f"test={res.test} alternative={res.alternative} n_resamples={res.n_resamples} "
         f"seed={res.seed} n_segments={res.n_segments}"

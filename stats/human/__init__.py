@@ -13,7 +13,6 @@ _LAZY = {
     # accuracy
     "ALPHAS": ".accuracy",
     "OUTCOMES": ".accuracy",
-    "TESTS": ".accuracy",
     "AccuracyResult": ".accuracy",
     "accuracy_from_pvalues": ".accuracy",
     "accuracy_interval": ".accuracy",
@@ -42,13 +41,11 @@ _LAZY = {
     "paired_ranking": ".paired",
     "ranking_latex": ".paired",
     "rank_ranges": ".paired",
-    "significance_clusters": ".paired",
     "standardize_per_rater": ".paired",
     "stouffer": ".paired",
     # ranking
     "HumanRankingResult": ".ranking",
     "human_ranking": ".ranking",
-    "ranking_clusters": ".ranking",
     "rank_sum_grid": ".ranking",
 }
 

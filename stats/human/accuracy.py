@@ -35,7 +35,7 @@ from stats._core.validation import (
     check_positive_int,
     warn_degenerate,
 )
-from stats.mt.randomized import TESTS, pairwise_significance
+from stats.mt.randomized import RANDOMIZED_TESTS, pairwise_significance
 from stats.mt.sufficient import SegmentStatistics
 
 from .gold import HumanGoldResult, human_gold_standard, pair_conclusions
@@ -43,7 +43,6 @@ from .gold import HumanGoldResult, human_gold_standard, pair_conclusions
 __all__ = [
     "ALPHAS",
     "OUTCOMES",
-    "TESTS",
     "AccuracyResult",
     "accuracy_from_pvalues",
     "accuracy_interval",
@@ -232,7 +231,7 @@ class AccuracyResult(StatisticPvalue):
         """The accuracy table laid out as the paper's Tables 1-2.
 
         Rows: (alpha, metric); columns: (test, ``correct`` | ``accuracy`` | ``ci_low`` |
-        ``ci_high``), tests in :data:`TESTS` order.
+        ``ci_high``), tests in :data:`stats.mt.randomized.RANDOMIZED_TESTS` order.
         """
         long = self.table.set_index(["alpha", "metric", "test"])[
             ["correct", "accuracy", "ci_low", "ci_high"]
@@ -494,7 +493,7 @@ def significance_accuracy(
     gold,
     metrics,
     *,
-    tests: Sequence[str] = TESTS,
+    tests: Sequence[str] = RANDOMIZED_TESTS,
     alphas: Sequence[float] = ALPHAS,
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
@@ -519,7 +518,7 @@ def significance_accuracy(
         Per-segment statistics of the systems (BLEU, chrF, TER from text; segment scores).
         A sequence is keyed by each one's ``label``.
     tests : sequence of str
-        Subset of :data:`TESTS`.
+        Subset of :data:`stats.mt.randomized.RANDOMIZED_TESTS`.
     alphas : sequence of float
         Significance levels (default 0.05, 0.01, 0.001).
     n_resamples : int
@@ -556,8 +555,10 @@ def significance_accuracy(
     if not tests:
         raise StatsInputError("tests: choose at least one test")
     for t in tests:
-        if t not in TESTS:
-            raise StatsInputError(f"tests must be among {', '.join(TESTS)}; got {t!r}")
+        if t not in RANDOMIZED_TESTS:
+            raise StatsInputError(
+                f"tests must be among {', '.join(RANDOMIZED_TESTS)}; got {t!r}"
+            )
     if isinstance(metrics, SegmentStatistics):
         metrics = [metrics]
     if isinstance(metrics, Mapping):

@@ -53,7 +53,8 @@ from stats._core.errors import StatsInputError
 from stats._core.escape import latex as latex_escape
 from stats._core.results import StatisticPvalue
 from stats._core.validation import check_alpha
-from stats.metaeval.multiple import adjust_pvalues
+from stats.pairwise.clusters import separated_clusters
+from stats.pairwise.multiple import adjust_pvalues
 
 from .gold import HumanGoldResult, combine_criteria
 from .ranking import rank_sum_grid
@@ -67,7 +68,6 @@ __all__ = [
     "paired_ranking",
     "ranking_latex",
     "rank_ranges",
-    "significance_clusters",
     "standardize_per_rater",
     "stouffer",
 ]
@@ -149,23 +149,6 @@ def rank_ranges(pvalue: np.ndarray, score: np.ndarray, *, alpha: float) -> np.nd
     beats = (np.nan_to_num(pvalue, nan=1.0) < alpha) & (s[:, None] > s[None, :])
     n = len(s)
     return np.column_stack([1 + beats.sum(axis=0), n - beats.sum(axis=1)])
-
-
-def significance_clusters(pvalue: np.ndarray, *, alpha: float) -> list[int]:
-    """Cluster ids (0 = top) of systems ordered best first: a boundary below position ``i``
-    exactly when ``pvalue[u, v] <= alpha`` for every ``u <= i < v`` (``get_clusters``)."""
-    k = len(pvalue)
-    if k == 0:
-        return []
-    # count the pairs above-vs-below that do not differ, for every boundary at once
-    apart = np.nan_to_num(np.asarray(pvalue, dtype=float), nan=1.0) <= alpha
-    missing = (~apart).astype(np.int64)
-    prefix = np.zeros((k + 1, k + 1), dtype=np.int64)
-    prefix[1:, 1:] = missing.cumsum(0).cumsum(1)
-    m = np.arange(k - 1)
-    block = prefix[m + 1, k] - prefix[m + 1, m + 1]
-    boundary = np.concatenate([[0], (block == 0).astype(np.int64)])
-    return np.cumsum(boundary).tolist()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -401,6 +384,7 @@ def paired_ranking(
         n_segments=len(table),
         n_pairs=k * (k - 1) // 2,
         pair_cost=len(table) + PAIR_OVERHEAD,
+        resamples_of={},  # no resamples: the advice is fewer systems or items
     )
     idx = pd.Index(names, dtype=object)
     per_domain: dict = {}
@@ -427,9 +411,8 @@ def paired_ranking(
         pmat[off] = adjust_pvalues(pmat[off], method=correction)
     ordered_score = score.reindex(names).to_numpy(dtype=float)
     ranges = rank_ranges(pmat, ordered_score, alpha=alpha)
-    cid = significance_clusters(pmat, alpha=alpha)
-    clusters = tuple(
-        tuple(s for s, c in zip(names, cid, strict=True) if c == g) for g in range(max(cid) + 1)
+    clusters = separated_clusters(
+        pd.DataFrame(pmat, index=names, columns=names), alpha=alpha, inclusive=True
     )
     return PairedRankingResult(
         statistic=pd.DataFrame(stat, index=idx, columns=idx),

@@ -28,8 +28,9 @@ from stats._core.choices import HUMAN_SCORES
 from stats._core.errors import StatsInputError
 from stats._core.results import StatisticPvalue
 from stats._core.validation import check_alpha
+from stats.pairwise.clusters import separated_clusters
 
-__all__ = ["HumanRankingResult", "human_ranking", "ranking_clusters", "rank_sum_grid"]
+__all__ = ["HumanRankingResult", "human_ranking", "rank_sum_grid"]
 
 
 def rank_sum_grid(
@@ -79,42 +80,6 @@ def rank_sum_grid(
     return pd.DataFrame(stat, index=idx, columns=idx), pd.DataFrame(pval, index=idx, columns=idx)
 
 
-def ranking_clusters(pvalue: pd.DataFrame, *, alpha: float = 0.05) -> tuple[tuple[str, ...], ...]:
-    r"""Split a ranking (``pvalue``'s index, best first) where the findings draw a line.
-
-    A line goes below position :math:`k` when every system above it significantly beats
-    every system below it:
-
-    .. math::
-
-        p_{ij} < \alpha \quad \forall\, i \le k < j,
-
-    with :math:`p_{ij}` the p-value that system :math:`i` beats system :math:`j`.
-
-    Returns
-    -------
-    tuple of tuples of str
-        The clusters, top first.
-    """
-    alpha = check_alpha(alpha)
-    names = list(pvalue.index)
-    k = len(names)
-    if k == 0:
-        return ()
-    # not[i, j]: i does not significantly beat j; a block [0..m] x [m+1..k-1] holding none of
-    # these marks a line below m (two-dimensional prefix sums count them for every m at once)
-    beaten = pvalue.loc[names, names].to_numpy(dtype=float) < alpha
-    missing = (~beaten).astype(np.int64)
-    prefix = np.zeros((k + 1, k + 1), dtype=np.int64)
-    prefix[1:, 1:] = missing.cumsum(0).cumsum(1)
-    m = np.arange(k - 1)
-    # rows 0..m, columns m+1..k-1
-    block = prefix[m + 1, k] - prefix[m + 1, m + 1]
-    lines = np.flatnonzero(block == 0)
-    bounds = [0, *(lines + 1).tolist(), k]
-    return tuple(tuple(names[a:b]) for a, b in zip(bounds[:-1], bounds[1:], strict=True))
-
-
 @dataclass(frozen=True, kw_only=True)
 class HumanRankingResult(StatisticPvalue):
     """A findings-style human ranking of the systems of one language pair.
@@ -133,7 +98,7 @@ class HumanRankingResult(StatisticPvalue):
     score : {'z', 'raw'}
         The score the ranking and the tests use.
     clusters : tuple of tuples of str
-        :func:`ranking_clusters` at ``alpha``.
+        :func:`stats.pairwise.clusters.separated_clusters` at ``alpha``.
     alpha : float
     lp : str
     read_as, notes : tuple of str
@@ -209,7 +174,7 @@ def human_ranking(
         raw=means["raw"].reindex(order),
         n=grouped.size().reindex(order).astype(np.int64),
         score=score,
-        clusters=ranking_clusters(pvalue, alpha=alpha),
+        clusters=separated_clusters(pvalue, alpha=alpha),
         alpha=alpha,
         lp=lp,
     )

@@ -1,7 +1,7 @@
-"""Meta-evaluation of metrics against humans: correlations, the Williams test and its power
-(Graham & Baldwin, EMNLP 2014), MTME's meta-evaluation statistics, soft pairwise accuracy,
-PERM-BOTH (:mod:`stats.metaeval.perm_both`), significance grids and clusters, multiple
-comparisons, outlier systems and the WMT23-25 task sets.
+"""Meta-evaluation of metrics against humans: correlations, the Williams test (Graham &
+Baldwin, EMNLP 2014), MTME's meta-evaluation statistics, soft pairwise accuracy, PERM-BOTH
+(:mod:`stats.metaeval.perm_both`), outlier systems and the WMT23-25 task sets. Significance
+grids, clusters and multiple comparisons are :mod:`stats.pairwise`.
 
 Every public name of the modules below is importable from here (``stats.metaeval.<name>``) and,
 unless noted in :mod:`stats`, from the top (``stats.<name>``); names load on first use.
@@ -11,19 +11,12 @@ from stats._core.lazy import lazy_exports as _lazy_exports
 
 #: public name -> the module defining it, imported on first access (:mod:`stats._core.lazy`)
 _LAZY = {
-    # clusters
-    "significance_clusters": ".clusters",
     # correlation
     "CorrelationResult": ".correlation",
     "LeaveOneOutResult": ".correlation",
     "correlate_with_human": ".correlation",
     "leave_one_out": ".correlation",
     "metric_correlations": ".correlation",
-    # grids
-    "SIDEDNESS": ".grids",
-    "SIDEDNESS_NOTES": ".grids",
-    "GridSignificance": ".grids",
-    "grid_significance": ".grids",
     # meta_eval
     "CORRELATIONS": ".meta_eval",
     "GROUPINGS": ".meta_eval",
@@ -33,10 +26,6 @@ _LAZY = {
     "meta_correlation": ".meta_eval",
     "kendall_like_counts": ".meta_eval",
     "pairwise_accuracy": ".meta_eval",
-    # multiple
-    "CORRECTIONS": ".multiple",
-    "adjust_pvalues": ".multiple",
-    "adjust_matrix": ".multiple",
     # outliers
     "MAD_SCALE": ".outliers",
     "mad_outliers": ".outliers",

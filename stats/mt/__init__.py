@@ -14,7 +14,7 @@ _LAZY = {
     "SegmentContributions": ".contributions",
     "segment_contributions": ".contributions",
     # randomized
-    "TESTS": ".randomized",
+    "RANDOMIZED_TESTS": ".randomized",
     "RandomizedTestResult": ".randomized",
     "PairwiseSignificanceResult": ".randomized",
     "paired_bootstrap": ".randomized",
@@ -27,10 +27,10 @@ _LAZY = {
     "extract_statistics": ".sufficient",
     "statistics_from_scores": ".sufficient",
     "metric_score": ".sufficient",
-    # systems_table
-    "SYSTEMS_TABLE_TESTS": ".systems_table",
-    "SystemsTableResult": ".systems_table",
-    # systems_table: the function is stats.systems_table; stats.mt.systems_table is the module
+    # baseline_table
+    "SYSTEMS_TABLE_TESTS": ".baseline_table",
+    "SystemsTableResult": ".baseline_table",
+    "systems_table": ".baseline_table",
 }
 
 __all__ = list(_LAZY)

@@ -1,4 +1,4 @@
-"""What the randomized tests of :mod:`.randomized` and :mod:`.systems_table` resample that is
+"""What the randomized tests of :mod:`.randomized` and :mod:`.baseline_table` resample that is
 specific to segment statistics: the stacked statistics and the bootstrap's system scores (the
 generic machinery is :mod:`stats._core.random`)."""
 

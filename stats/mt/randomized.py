@@ -99,7 +99,7 @@ from ._resampling import _REL_TOL, _bootstrap_system_scores, _stacked
 from .sufficient import SegmentStatistics, statistics_from_scores
 
 __all__ = [
-    "TESTS",
+    "RANDOMIZED_TESTS",
     "RandomizedTestResult",
     "PairwiseSignificanceResult",
     "paired_bootstrap",
@@ -110,7 +110,7 @@ __all__ = [
 
 #: the three randomized tests, in the order of the paper's tables (the names
 #: :func:`pairwise_significance` accepts)
-from stats._core.choices import TESTS  # noqa: E402  (re-exported)
+from stats._core.choices import RANDOMIZED_TESTS  # noqa: E402  (re-exported)
 
 #: below this many segments the tests warn that they have little resolution (with n segments
 #: approximate randomization has 2**n swap patterns: 512 at n = 9); below 2 they return NaN
@@ -327,8 +327,10 @@ class PairwiseSignificanceResult(StatisticPvalue):
 
 
 def _check_test(test: str) -> str:
-    if test not in TESTS:
-        raise StatsInputError(f"test must be one of {', '.join(TESTS)}; got {test!r}")
+    if test not in RANDOMIZED_TESTS:
+        raise StatsInputError(
+            f"test must be one of {', '.join(RANDOMIZED_TESTS)}; got {test!r}"
+        )
     return test
 
 

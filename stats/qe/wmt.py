@@ -18,7 +18,7 @@ Beside the task's point estimates this module gives
 * tests of every pair of systems of a language pair: the Williams test for Pearson
   (:func:`stats.metaeval.williams.williams_all_pairs`, signed r) and PERM-BOTH for Spearman and Kendall
   (:func:`stats.metaeval.perm_both.core.perm_both`, Deutsch et al. 2021), then Holm/BH and significance
-  clusters (:func:`stats.metaeval.grids.grid_significance`);
+  clusters (:func:`stats.pairwise.grids.grid_significance`);
 * MAE/RMSE and the shift-and-rescale diagnosis of Graham (2015) per language pair
   (:mod:`stats.qe.graham`).
 
@@ -45,7 +45,7 @@ from stats._core.errors import DegenerateInputWarning, StatsInputError
 from stats._core.random import check_rng, resample_counts
 from stats._core.results import StatisticPvalue
 from stats._core.validation import check_confidence_level, check_positive_int
-from stats.metaeval.grids import grid_significance
+from stats.pairwise.grids import grid_significance
 from stats.readers.qe_wmt import QEGold, QESubmissions
 
 __all__ = [
@@ -392,7 +392,7 @@ def qe_clusters(
     context: str = "",
 ) -> tuple[pd.DataFrame, pd.Series]:
     """Adjusted p-values and significance clusters of one language pair's grid
-    (:func:`stats.metaeval.grids.grid_significance`), systems best first by ``correlations``.
+    (:func:`stats.pairwise.grids.grid_significance`), systems best first by ``correlations``.
 
     A system whose correlation is undefined (NaN: constant predictions) is not tested and gets
     no cluster (NaN) -- a NaN cell would otherwise merge it into the cluster above it; a
@@ -443,7 +443,18 @@ def language_pair_data(
     drop = labels["hallucination"].to_numpy(dtype=bool).copy()
     if exclude is not None and len(exclude):
         keys = pd.MultiIndex.from_frame(labels[["lp", "sid"]])
-        drop |= keys.isin(pd.MultiIndex.from_frame(exclude[["lp", "sid"]]))
+        wanted = pd.MultiIndex.from_frame(exclude[["lp", "sid"]])
+        drop |= keys.isin(wanted)
+        unmatched = wanted[~wanted.isin(keys)]
+        if len(unmatched):
+            shown = ", ".join(f"{lp} {sid}" for lp, sid in unmatched[:8])
+            more = f", ... ({len(unmatched)} in all)" if len(unmatched) > 8 else ""
+            warnings.warn(
+                f"exclude index: {len(unmatched)} item(s) match no gold item and leave nothing "
+                f"out: {shown}{more}",
+                DegenerateInputWarning,
+                stacklevel=2,
+            )
     scores = submissions.scores
     unknown = sorted(set(scores["lp"]) - set(labels["lp"]))
     if unknown:

@@ -42,7 +42,7 @@ from stats._core.errors import DegenerateInputWarning, StatsInputError
 from stats._core.random import check_rng
 from stats._core.results import StatisticPvalue
 from stats._core.validation import check_confidence_level, check_positive_int
-from stats.metaeval.grids import grid_significance
+from stats.pairwise.grids import grid_significance
 
 from .wmt import _counts  # bootstrap counts (one home)
 
@@ -152,7 +152,7 @@ def compare_word_level(
     """Score word-level QE systems per language pair (module notes): MCC, F1-BAD, F1-OK,
     F1-mult, a percentile bootstrap interval of MCC, and paired bootstrap tests of every pair
     of systems on MCC with clusters (``alpha``, ``correction`` as
-    :func:`stats.metaeval.grids.grid_significance`).
+    :func:`stats.pairwise.grids.grid_significance`).
 
     Parameters
     ----------

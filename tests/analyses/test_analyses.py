@@ -16,7 +16,7 @@ import scipy.stats
 from stats import DegenerateInputWarning, StatsInputError
 from stats import analyses as A
 from stats.human.accuracy import significance_accuracy
-from stats.mt.randomized import TESTS, pairwise_significance
+from stats.mt.randomized import RANDOMIZED_TESTS, pairwise_significance
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data"
 METRICS = SAMPLE / "metrics"
@@ -282,12 +282,12 @@ def test_score_statistics_hand_made():
 def test_pair_tests_equal_the_all_pairs_grid():
     data = A.score_statistics(MT / "segment_scores.tsv", metric="SimCOMET")
     grid = {
-        t: pairwise_significance(data, test=t, n_resamples=300, rng=7).pvalue for t in TESTS
+        t: pairwise_significance(data, test=t, n_resamples=300, rng=7).pvalue for t in RANDOMIZED_TESTS
     }
     x, y = grid["bootstrap"].index[0], grid["bootstrap"].index[1]
-    single = A.pair_tests(data, x, y, tests=TESTS, n_resamples=300, rng=7)
-    assert list(single) == list(TESTS)
-    for t in TESTS:
+    single = A.pair_tests(data, x, y, tests=RANDOMIZED_TESTS, n_resamples=300, rng=7)
+    assert list(single) == list(RANDOMIZED_TESTS)
+    for t in RANDOMIZED_TESTS:
         assert single[t].pvalue == grid[t].at[x, y]
     with pytest.raises(StatsInputError, match="unknown test"):
         A.pair_tests(data, x, y, tests=["sign-test"], n_resamples=10)

@@ -16,7 +16,7 @@ import pytest
 
 from stats.analyses import metrics_report
 from stats.analyses.meta_significance import perm_both_analysis, soft_pairwise_analysis
-from stats.metaeval.grids import grid_significance
+from stats.pairwise.grids import grid_significance
 from stats.power.williams import median_detectable_difference, williams_grid_power
 from stats.readers import read_meta_eval
 from tests.browser.helpers import (

@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 
 from stats.cli import main
-from stats.metaeval.clusters import significance_clusters
-from stats.metaeval.multiple import adjust_pvalues
+from stats.pairwise.clusters import significance_clusters
+from stats.pairwise.multiple import adjust_pvalues
 from stats.power.williams import williams_detectable_difference
 from tests._data import write_mt_sample_head
 
@@ -38,7 +38,7 @@ def grid(block_matrix: dict, order) -> pd.DataFrame:
 
 
 def r_p_adjust(p: np.ndarray, method: str) -> np.ndarray:
-    """R's p.adjust when Rscript is on PATH (live golden values); else stats.metaeval.multiple
+    """R's p.adjust when Rscript is on PATH (live golden values); else stats.pairwise.multiple
     (itself checked against recorded R values in test_multiple.py)."""
     if shutil.which("Rscript") is None:
         return adjust_pvalues(p, method={"holm": "holm", "BH": "bh"}[method])

@@ -15,7 +15,7 @@ import pytest
 from dashboard.sections.metrics_segment import SAMPLES
 from stats.analyses import metrics_report
 from stats.analyses.meta_significance import perm_both_analysis, soft_pairwise_analysis
-from stats.metaeval.grids import grid_significance
+from stats.pairwise.grids import grid_significance
 from stats.power.williams import williams_grid_power
 from stats.readers import read_meta_eval
 from tests.dashboard.conftest import REPO_ROOT

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from stats.metaeval.grids import grid_significance
+from stats.pairwise.grids import grid_significance
 from stats.qe.wmt import compare_qe_systems, qe_pair_tests
 from stats.readers.qe_wmt import read_qe_exclude, read_qe_submissions, read_qe_wmt_gold
 from tests._qe_wmt_data import generate

@@ -8,7 +8,7 @@ import pytest
 
 from dashboard.figures import grids, mt_systems, style
 from stats.mt.randomized import (
-    TESTS,
+    RANDOMIZED_TESTS,
     bootstrap,
     pairwise_significance,
 )
@@ -25,7 +25,7 @@ def data():
 
 @pytest.fixture(scope="module")
 def results(data):
-    return {t: pairwise_significance(data, test=t, n_resamples=300, rng=5) for t in TESTS}
+    return {t: pairwise_significance(data, test=t, n_resamples=300, rng=5) for t in RANDOMIZED_TESTS}
 
 
 def test_system_scores(results):
@@ -48,11 +48,11 @@ def test_system_scores(results):
 
 @pytest.mark.parametrize("alpha", [0.05, 0.001])
 def test_significance_grids_side_by_side(results, alpha):
-    panels = {t: results[t] for t in TESTS}
+    panels = {t: results[t] for t in RANDOMIZED_TESTS}
     fig = mt_systems.mt_significance_grids(panels, alpha=alpha)
     assert len(fig.data) == len(panels)  # one heatmap per test
-    assert [a.text for a in fig.layout.annotations][: len(panels)] == list(TESTS)
-    for k, t in enumerate(TESTS):
+    assert [a.text for a in fig.layout.annotations][: len(panels)] == list(RANDOMIZED_TESTS)
+    for k, t in enumerate(RANDOMIZED_TESTS):
         p = results[t].pvalue.to_numpy()
         trace = fig.data[k]
         expected = grids.significance_colour_value(p, alpha)
@@ -75,11 +75,11 @@ def test_pseudo_distributions(data, alternative):
     r = 400
     single = {
         t: SINGLE[t]("Cirrus", "Delta", data=data, n_resamples=r, rng=9, alternative=alternative)
-        for t in TESTS
+        for t in RANDOMIZED_TESTS
     }
     fig = mt_systems.mt_pseudo_distributions(single)
-    assert len(fig.data) == 2 * len(TESTS)
-    for k, t in enumerate(TESTS):
+    assert len(fig.data) == 2 * len(RANDOMIZED_TESTS)
+    for k, t in enumerate(RANDOMIZED_TESTS):
         counted, other = fig.data[2 * k], fig.data[2 * k + 1]
         assert (counted.name, other.name) == ("counted", "not counted")
         assert int(np.sum(counted.y) + np.sum(other.y)) == r
@@ -98,7 +98,7 @@ def test_pseudo_distributions(data, alternative):
     stat = round(single["approximate-randomization"].statistic, 9)
     assert ("actual statistic", stat) in xs
     assert ("cut-off", 0.0) in xs  # paired bootstrap cuts at 0
-    assert names.count("actual statistic") == len(TESTS)
+    assert names.count("actual statistic") == len(RANDOMIZED_TESTS)
     assert names.count("mirrored statistic") == (2 if alternative == "two-sided" else 0)
     assert "p = " in fig.layout.annotations[0].text
 
@@ -118,10 +118,10 @@ def test_pseudo_distribution_axis_names_the_difference_the_statistic_is(higher_i
     # a lower-is-better metric (TER): the statistic is S_Y - S_X, and the axis must say so
     scores = pd.DataFrame({"X": [0.1, 0.2, 0.3, 0.2] * 5, "Y": [0.3, 0.4, 0.3, 0.5] * 5})
     seg = statistics_from_scores(scores, label="TER", higher_is_better=higher_is_better)
-    single = {t: SINGLE[t]("X", "Y", data=seg, n_resamples=200, rng=1) for t in TESTS}
+    single = {t: SINGLE[t]("X", "Y", data=seg, n_resamples=200, rng=1) for t in RANDOMIZED_TESTS}
     fig = mt_systems.mt_pseudo_distributions(single)
     mean_x, mean_y = scores.mean()
-    for k, t in enumerate(TESTS):
+    for k, t in enumerate(RANDOMIZED_TESTS):
         title = fig.layout[f"xaxis{k + 1 if k else ''}"].title.text
         assert title.startswith("S_X − S_Y" if higher_is_better else "S_Y − S_X")
         expected = mean_x - mean_y if higher_is_better else mean_y - mean_x
@@ -140,10 +140,10 @@ def test_pseudo_distributions_counted_bars_end_at_the_cut_off(data, alternative)
     never cross the line."""
     single = {
         t: SINGLE[t]("Cirrus", "Delta", data=data, n_resamples=400, rng=3, alternative=alternative)
-        for t in TESTS
+        for t in RANDOMIZED_TESTS
     }
     fig = mt_systems.mt_pseudo_distributions(single)
-    for k, t in enumerate(TESTS):
+    for k, t in enumerate(RANDOMIZED_TESTS):
         counted, other = fig.data[2 * k], fig.data[2 * k + 1]
         np.testing.assert_array_equal(counted.x, other.x)  # the same bins for both traces
         np.testing.assert_array_equal(counted.width, other.width)
@@ -183,7 +183,7 @@ def test_highlighted_bars_are_what_the_pvalue_counts_at_any_scale(scale, alterna
     base = rng.integers(0, 3, size=(2, 40)).astype(float)
     seg = statistics_from_scores(pd.DataFrame({"X": base[0] * scale, "Y": base[1] * scale}))
     r = 500
-    for t in TESTS:
+    for t in RANDOMIZED_TESTS:
         res = SINGLE[t]("X", "Y", data=seg, n_resamples=r, rng=3, alternative=alternative)
         fig = mt_systems.mt_pseudo_distributions({t: res})
         counted, other = fig.data[0], fig.data[1]

@@ -10,9 +10,9 @@ import plotly.graph_objects as go
 
 from dashboard.figures import grids, meta_eval, metrics, overview
 from dashboard.figures.clusters import adjusted_grid_args, cluster_boundaries, cluster_shapes
-from stats.metaeval.grids import grid_significance
 from stats.metaeval.perm_both.core import perm_both
 from stats.metaeval.williams import williams_all_pairs
+from stats.pairwise.grids import grid_significance
 
 NAMES = ["A", "B", "C", "D"]
 

@@ -21,7 +21,8 @@ import pytest
 from scipy import stats as sps
 
 from stats import StatsInputError
-from stats.human.paired import paired_ranking, rank_ranges, significance_clusters, stouffer
+from stats.human.paired import paired_ranking, rank_ranges, stouffer
+from stats.pairwise.clusters import separated_clusters
 from stats.readers.appraise import is_appraise_export, read_appraise
 from stats.readers.documents import attach_domains, read_documents
 from stats.readers.mqm import is_mqm_file, read_mqm
@@ -213,8 +214,11 @@ def test_rank_ranges_and_clusters_by_hand():
     p = np.array([[np.nan, 0.2, 0.01], [0.2, np.nan, 0.03], [0.01, 0.03, np.nan]])
     ranges = rank_ranges(p, np.array([3.0, 2.0, 1.0]), alpha=0.05)
     assert ranges.tolist() == [[1, 2], [1, 2], [3, 3]]
-    assert significance_clusters(p, alpha=0.05) == [0, 0, 1]
-    assert significance_clusters(p, alpha=0.03) == [0, 0, 1]  # p <= alpha draws the line
+    grid = pd.DataFrame(p, index=list("ABC"), columns=list("ABC"))
+    assert separated_clusters(grid, alpha=0.05, inclusive=True) == (("A", "B"), ("C",))
+    # p <= alpha draws the line (inclusive, WMT24's get_clusters); p < alpha does not
+    assert separated_clusters(grid, alpha=0.03, inclusive=True) == (("A", "B"), ("C",))
+    assert separated_clusters(grid, alpha=0.03) == (("A", "B", "C"),)
 
 
 def test_rank_sum_and_holm_stay(files):

@@ -18,7 +18,8 @@ import pytest
 from stats import StatsInputError
 from stats.analyses import human_rankings
 from stats.cli import main
-from stats.human.ranking import human_ranking, rank_sum_grid, ranking_clusters
+from stats.human.ranking import human_ranking, rank_sum_grid
+from stats.pairwise.clusters import separated_clusters
 from stats.readers.da_segments import language_pair_from_name, read_da_segment_scores
 from tests._data import run_rscript
 
@@ -141,7 +142,7 @@ def test_clusters_on_random_grids_match_the_definition():
         names = [f"s{i}" for i in range(k)]
         p = pd.DataFrame(rng.uniform(0, 0.1, (k, k)) ** rng.uniform(0.3, 3), index=names,
                          columns=names)  # fmt: skip
-        got = np.cumsum([len(c) for c in ranking_clusters(p, alpha=0.05)])[:-1] - 1
+        got = np.cumsum([len(c) for c in separated_clusters(p, alpha=0.05)])[:-1] - 1
         assert got.tolist() == _lines_by_definition(p, 0.05)
 
 

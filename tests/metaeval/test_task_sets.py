@@ -49,7 +49,7 @@ def _outcomes(seed=0, R=200, early=False):
         if early:
             used = rng.integers(R // 4, R + 1, n_pairs)
         pv = task_pvalues(order, draws, used, c)
-        from stats.metaeval.clusters import significance_clusters
+        from stats.pairwise.clusters import significance_clusters
 
         out.append(
             TaskOutcome(

@@ -21,7 +21,7 @@ from sacrebleu.significance import PairedTest
 
 from stats import DegenerateInputWarning, StatsInputError
 from stats.mt.randomized import (
-    TESTS,
+    RANDOMIZED_TESTS,
     PairwiseSignificanceResult,
     RandomizedTestResult,
     approximate_randomization,
@@ -150,8 +150,8 @@ def test_literal_figures_give_identical_pvalues(small_bleu):
     u = _same_draws(seed, b, n)
     idx = np.minimum((u * n).astype(int), n - 1)
     res = {t: pairwise_significance(data, test=t, n_resamples=b, rng=seed,
-                                    alternative="two-sided") for t in TESTS}
-    resg = {t: pairwise_significance(data, test=t, n_resamples=b, rng=seed) for t in TESTS}
+                                    alternative="two-sided") for t in RANDOMIZED_TESTS}
+    resg = {t: pairwise_significance(data, test=t, n_resamples=b, rng=seed) for t in RANDOMIZED_TESTS}
     for x, y in itertools.combinations(res["bootstrap"].systems, 2):  # x better than y
         sx, sy = data.stats[data.index_of(x)], data.stats[data.index_of(y)]
         obs = score(sx.sum(0)) - score(sy.sum(0))
@@ -206,7 +206,7 @@ def test_two_sided_ar_agrees_with_sacrebleu(text):
 # ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("test", TESTS)
+@pytest.mark.parametrize("test", RANDOMIZED_TESTS)
 def test_all_pairs_equal_single_pairs(bleu, test):
     res = pairwise_significance(bleu, test=test, n_resamples=300, rng=4, alternative="two-sided")
     assert isinstance(res, PairwiseSignificanceResult)
@@ -220,7 +220,7 @@ def test_all_pairs_equal_single_pairs(bleu, test):
         assert res.score_ci_low[x] == pytest.approx(one.score_x_ci[0])
 
 
-@pytest.mark.parametrize("test", TESTS)
+@pytest.mark.parametrize("test", RANDOMIZED_TESTS)
 def test_seed_reproduces_and_chunking_does_not_matter(small_bleu, test):
     a = pairwise_significance(small_bleu, test=test, n_resamples=250, rng=7)
     b = pairwise_significance(small_bleu, test=test, n_resamples=250, rng=7, chunk_size=17)
@@ -312,7 +312,7 @@ def test_one_sided_directions_and_two_sided():
 
 
 def test_progress_callback(small_bleu):
-    for test in TESTS:
+    for test in RANDOMIZED_TESTS:
         seen = []
         pairwise_significance(small_bleu, test=test, n_resamples=300, rng=0, chunk_size=50,
                               progress=seen.append)
@@ -423,7 +423,7 @@ def mostly_tied():
 
 
 @pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
-@pytest.mark.parametrize("test", TESTS)
+@pytest.mark.parametrize("test", RANDOMIZED_TESTS)
 def test_counted_is_what_the_pvalue_counts_at_every_scale(mostly_tied, test, alternative):
     """``counted`` marks exactly the resamples the p-value counts: (c + 1)/(R + 1), doubled and
     capped at 1 for the two-sided paired bootstrap (its documented formula), and the same mask
@@ -527,7 +527,7 @@ _FUNCS = {"paired-bootstrap": paired_bootstrap, "bootstrap": bootstrap,
           "approximate-randomization": approximate_randomization}
 
 
-@pytest.mark.parametrize("test", TESTS)
+@pytest.mark.parametrize("test", RANDOMIZED_TESTS)
 def test_single_segment_gives_nan_pvalue_with_warning(test):
     # one segment: every bootstrap resample is that segment; p = 1/(R+1) would look significant
     with pytest.warns(DegenerateInputWarning, match=r"^only 1 segment: .*p-values are NaN"):
@@ -536,7 +536,7 @@ def test_single_segment_gives_nan_pvalue_with_warning(test):
     assert res.statistic == pytest.approx(0.61 - 0.14) and res.n_segments == 1
 
 
-@pytest.mark.parametrize("test", TESTS)
+@pytest.mark.parametrize("test", RANDOMIZED_TESTS)
 def test_single_segment_all_pairs_nan(test):
     scores = pd.DataFrame({"A": [0.61], "B": [0.44], "C": [0.14]})
     data = statistics_from_scores(scores)

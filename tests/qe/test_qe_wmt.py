@@ -12,9 +12,9 @@ import pytest
 from scipy import stats as sps
 
 from stats import DegenerateInputWarning, StatsInputError
-from stats.metaeval.grids import grid_significance
 from stats.metaeval.perm_both.core import perm_both
 from stats.metaeval.williams import williams_all_pairs
+from stats.pairwise.grids import grid_significance
 from stats.qe.wmt import (
     _counts,
     _weighted_kendall,
@@ -132,7 +132,7 @@ def test_split_files_by_content():
 def test_exclude_reader():
     ex = read_qe_exclude(b"lp\tsegid\nEN-DE\t007\nen-de\t7\nzh-en\t3\textra\tcols\n", name="x")
     assert ex.values.tolist() == [["en-de", "7"], ["zh-en", "3"]]
-    with pytest.raises(StatsInputError, match="x, line 3: segment number is not an integer"):
+    with pytest.raises(StatsInputError, match="x, line 3: segment number 'q' is not an integer"):
         read_qe_exclude(b"lp\tsegid\nen-de\t1\nen-de\tq\n", name="x")
 
 

@@ -1,14 +1,17 @@
-r"""Significance clusters: ranks read from a pairwise significance grid.
+r"""Significance clusters read from a pairwise significance grid, by the two rules the WMT
+findings use.
 
-The WMT metrics findings (since 2021) and MTME's ``AssignRanks`` report clusters rather than
-raw grids: walk the items from best to worst; rank 1 holds the top items until one is
-significantly beaten by an item already in the current cluster, which opens the next rank
-(and a new current cluster). An item of rank :math:`r` is therefore not significantly beaten
-by any item of its own cluster, and is beaten by at least one item of the cluster before it
-(the one it was first beaten by).
+:func:`significance_clusters` (the metrics findings since 2021, MTME's ``AssignRanks``):
+walk the items from best to worst; rank 1 holds the top items until one is significantly
+beaten by an item already in the current cluster, which opens the next rank (and a new
+current cluster). An item of rank :math:`r` is therefore not significantly beaten by any item
+of its own cluster, and is beaten by at least one item of the cluster before it (the one it
+was first beaten by). It serves metrics (Williams, PERM-BOTH grids; items ordered by
+correlation) and systems (randomized tests, the human gold standard; items ordered by score).
 
-The same rule serves metrics (Williams, PERM-BOTH grids; items ordered by correlation) and
-systems (randomized tests, the human gold standard; items ordered by score).
+:func:`separated_clusters` (the human rankings of the general MT findings, WMT22-25): a line
+goes between two neighbours of the ranking only where every item above it significantly beats
+every item below it.
 
 References
 ----------
@@ -26,7 +29,7 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 from stats._core.validation import check_alpha
 
-__all__ = ["significance_clusters"]
+__all__ = ["separated_clusters", "significance_clusters"]
 
 
 def significance_clusters(
@@ -120,3 +123,66 @@ def significance_clusters(
             rank, start = rank + 1, i
         ranks[i] = rank
     return pd.Series(ranks, index=pd.Index(items, dtype=object), name="rank")
+
+
+def separated_clusters(
+    pvalue: pd.DataFrame, *, alpha: float = 0.05, inclusive: bool = False
+) -> tuple[tuple[str, ...], ...]:
+    r"""Split a ranking (``pvalue``'s index, best first) where the findings draw a line.
+
+    A line goes below position :math:`k` when every item above it significantly beats every
+    item below it:
+
+    .. math::
+
+        p_{ij} < \alpha \quad \forall\, i \le k < j,
+
+    with :math:`p_{ij}` the p-value that item :math:`i` beats item :math:`j`
+    (:math:`p_{ij} \le \alpha` with ``inclusive``, as WMT24's ``get_clusters``). A NaN cell
+    never separates.
+
+    Parameters
+    ----------
+    pvalue : pandas.DataFrame
+        Square matrix indexed by the items, best first (its columns hold the same items).
+    alpha : float
+        Significance level in (0, 1).
+    inclusive : bool
+        Count :math:`p = \alpha` as significant.
+
+    Returns
+    -------
+    tuple of tuples of str
+        The clusters, top first.
+
+    Examples
+    --------
+    A beats B and C; B does not beat C, so no line goes between them.
+
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from stats import separated_clusters
+    >>> names = ['A', 'B', 'C']
+    >>> p = pd.DataFrame([[np.nan, 0.01, 0.001], [np.nan, np.nan, 0.4], [np.nan, np.nan, np.nan]], index=names, columns=names)
+    >>> separated_clusters(p)
+    (('A',), ('B', 'C'))
+    """
+    alpha = check_alpha(alpha)
+    names = list(pvalue.index)
+    k = len(names)
+    if k == 0:
+        return ()
+    # not[i, j]: i does not significantly beat j; a block [0..m] x [m+1..k-1] holding none of
+    # these marks a line below m (two-dimensional prefix sums count them for every m at once)
+    p = pvalue.loc[names, names].to_numpy(dtype=float)
+    with np.errstate(invalid="ignore"):
+        beaten = p <= alpha if inclusive else p < alpha
+    missing = (~beaten).astype(np.int64)
+    prefix = np.zeros((k + 1, k + 1), dtype=np.int64)
+    prefix[1:, 1:] = missing.cumsum(0).cumsum(1)
+    m = np.arange(k - 1)
+    # rows 0..m, columns m+1..k-1
+    block = prefix[m + 1, k] - prefix[m + 1, m + 1]
+    lines = np.flatnonzero(block == 0)
+    bounds = [0, *(lines + 1).tolist(), k]
+    return tuple(tuple(names[a:b]) for a, b in zip(bounds[:-1], bounds[1:], strict=True))

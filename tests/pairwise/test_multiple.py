@@ -5,8 +5,8 @@ import pandas as pd
 import pytest
 
 from stats import StatsInputError
-from stats.metaeval.clusters import significance_clusters
-from stats.metaeval.multiple import adjust_matrix, adjust_pvalues
+from stats.pairwise.clusters import significance_clusters
+from stats.pairwise.multiple import adjust_matrix, adjust_pvalues
 
 # Golden values: R 4 `p.adjust(p, "holm")` and `p.adjust(p, "BH")`, printed with %.17g
 # (script: p <- c(...); cat(sprintf("%.17g", p.adjust(p, "holm")), sep=", ")).

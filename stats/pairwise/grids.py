@@ -1,6 +1,6 @@
 r"""What a significance grid reports beyond its raw p-values: the p-values adjusted for the
-family of the grid (:mod:`stats.metaeval.multiple`), the significance clusters read from them
-(:mod:`stats.metaeval.clusters`), and which test the p-values come from (its sidedness).
+family of the grid (:mod:`stats.pairwise.multiple`), the significance clusters read from them
+(:mod:`stats.pairwise.clusters`), and which test the p-values come from (its sidedness).
 
 Sidedness
 ---------
@@ -92,7 +92,7 @@ def grid_significance(
     alpha : float
         Level of the clusters (default 0.05).
     correction : {'none', 'holm', 'bh'}
-        Multiple-comparison adjustment over the grid (:func:`stats.metaeval.multiple.adjust_matrix`).
+        Multiple-comparison adjustment over the grid (:func:`stats.pairwise.multiple.adjust_matrix`).
     alternative : {'greater', 'two-sided'}
         The alternative the grid's p-values were computed with.
     order : sequence of str, optional
