@@ -35,7 +35,10 @@ When MTME's code can be imported (``--mtme PATH``, ``MTME_PATH`` or ``/tmp/mtme`
 ``--mtme-resamples`` permutations (no early stopping), its time per pair scaled to
 ``--resamples`` permutations (said so when they differ), and the ratio of our time for all
 pairs to "MTME for 19 pairs" is printed: below 1 means all pairs here take less time than MTME
-needs for 19 (for Kendall also the code before, same run).
+needs for 19 (for Kendall also the code before, same run). MTME's tau-b is
+``scipy.stats.kendalltau`` (``--mtme-kendall scipy``, what its tasks' ``'kendall'`` runs, the
+faster one) or its ``KendallVariants`` (``--mtme-kendall variants``: a Fenwick tree in Python,
+minutes per pair at this size).
 """
 
 from __future__ import annotations
@@ -89,7 +92,7 @@ def _data(
     return gold, metrics
 
 
-def _mtme_seconds(ms, gold, metrics, correlation, grouping, kwargs, pairs, k):
+def _mtme_seconds(ms, gold, metrics, correlation, grouping, kwargs, pairs, k, kendall_fn):
     import scipy.stats
 
     n_sys = gold.shape[0]
@@ -100,7 +103,9 @@ def _mtme_seconds(ms, gold, metrics, correlation, grouping, kwargs, pairs, k):
     }
     if correlation == "pearson":
         fn, kw = scipy.stats.pearsonr, {}
-    elif correlation == "kendall":
+    elif correlation == "kendall" and kendall_fn == "scipy":  # MTME's tasks.py 'kendall'
+        fn, kw = scipy.stats.kendalltau, {"variant": "b"}
+    elif correlation == "kendall":  # its pure-Python Fenwick tree: slower on long vectors
         fn, kw = ms.KendallVariants, {"variant": "b"}
     elif kwargs.get("tie_calibration"):  # exact search (sample_rate 1), as ours
         fn, kw = ms.KendallWithTiesOpt, {"variant": "acc23", "sample_rate": 1.0}
@@ -108,10 +113,10 @@ def _mtme_seconds(ms, gold, metrics, correlation, grouping, kwargs, pairs, k):
         fn, kw = ms.KendallVariants, {"variant": "acc23", "epsilon": kwargs.get("epsilon", 0.0)}
     average_by = {"none": "none", "item": "item", "system": "sys"}[grouping]
     params = ms.PermutationSigDiffParams(block_size=k)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for hi, lo in pairs:
         ms.PermutationSigDiff(corr[lo], corr[hi], fn, average_by, k, params, **kw)
-    return (time.perf_counter() - start) / len(pairs)
+    return (time.perf_counter() - start) / len(pairs), (time.process_time() - cpu) / len(pairs)
 
 
 @contextlib.contextmanager
@@ -205,6 +210,10 @@ def main() -> None:
     ap.add_argument("--mtme", help="directory containing the mt_metrics_eval package")
     ap.add_argument("--mtme-pairs", type=int, default=2)
     ap.add_argument("--mtme-resamples", type=int, default=1000)
+    ap.add_argument(
+        "--mtme-kendall", choices=("scipy", "variants"), default="scipy",
+        help="MTME's tau-b: scipy.stats.kendalltau (its tasks' 'kendall') or KendallVariants",
+    )
     ap.add_argument("--twins", type=float, default=0.0, help="share of items with one output")
     ap.add_argument("--discrete", type=int, default=0, help="metrics rounded to integers")
     ap.add_argument("--power-simulations", type=int, default=100)
@@ -250,7 +259,7 @@ def main() -> None:
             f"({ours / n_pairs:.3f} s per pair; smallest p {np.nanmin(res.pvalue.values):.3g}; "
             f"load {os.getloadavg()[0]:.1f})"
         )
-        old = None
+        old = old_cpu = None
         if correlation in ("kendall", "kendall-c") and args.old_code:
             with _merge_sort_tree():
                 old, old_cpu, old_res = _timed(ours_run)
@@ -274,26 +283,33 @@ def main() -> None:
         pairs = [(order[i], order[i + 1]) for i in range(min(args.mtme_pairs, len(order) - 1))]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            per_pair = _mtme_seconds(
-                ms, gold, metrics, correlation, grouping, kwargs, pairs, args.mtme_resamples
+            per_pair, per_pair_cpu = _mtme_seconds(
+                ms, gold, metrics, correlation, grouping, kwargs, pairs, args.mtme_resamples,
+                args.mtme_kendall,
             )
         scaled = per_pair * args.resamples / args.mtme_resamples
+        scaled_cpu = per_pair_cpu * args.resamples / args.mtme_resamples
         note = (
             ""
             if args.mtme_resamples == args.resamples
             else f", timed at {args.mtme_resamples} resamples and scaled"
         )
+        if correlation == "kendall":
+            note += (", scipy.stats.kendalltau" if args.mtme_kendall == "scipy"
+                     else ", KendallVariants")
         print(
-            f"  MTME   {label:28s} {scaled:8.1f} s per pair ({len(pairs)} pairs timed{note}); "
-            f"19 pairs {19 * scaled:.1f} s (load {os.getloadavg()[0]:.1f})"
+            f"  MTME   {label:28s} {scaled:8.1f} s per pair, {scaled_cpu:.1f} s CPU "
+            f"({len(pairs)} pairs timed{note}); 19 pairs {19 * scaled:.1f} s, "
+            f"{19 * scaled_cpu:.1f} s CPU (load {os.getloadavg()[0]:.1f})"
         )
-        for name, mine in (("ours", ours), ("before", old)):
+        for name, mine, mine_cpu in (("ours", ours, ours_cpu), ("before", old, old_cpu)):
             if mine is None:
                 continue
             print(
                 f"  ratio  {name} for {n_pairs} pairs / MTME for 19 pairs = "
-                f"{mine / (19 * scaled):.3f}  (MTME per pair / {name} per pair = "
-                f"{scaled / (mine / n_pairs):.1f}x; load {os.getloadavg()[0]:.1f})"
+                f"{mine / (19 * scaled):.3f} wall, {mine_cpu / (19 * scaled_cpu):.3f} CPU "
+                f"(MTME per pair / {name} per pair = {scaled / (mine / n_pairs):.1f}x wall, "
+                f"{scaled_cpu / (mine_cpu / n_pairs):.1f}x CPU; load {os.getloadavg()[0]:.1f})"
             )
 
 
