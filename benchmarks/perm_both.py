@@ -15,9 +15,11 @@ a share ``F`` of the items, as identical outputs do, and ``--discrete K`` rounds
 (no early stopping) for segment-level Pearson (grouping none), Kendall tau-b (none and item)
 and tie-calibrated acc23 (item); the wall and CPU time of each is printed.
 
-Kendall's tau-b and tau-c are timed again in the same run with the sign sums of long groups
-by the merge-sort tree of numpy searches that served them before the compiled sweep of
-:mod:`stats.metaeval.perm_both._tau_sums` (``--no-old-code`` skips it): wall and CPU seconds
+Kendall's tau-b and tau-c are timed again in the same run with the code before issue 47
+(``--no-old-code`` skips it): the sign sums of long groups by the merge-sort tree of numpy
+searches instead of the compiled sweep of :mod:`stats.metaeval.perm_both._tau_sums`, and pairs
+with symmetric ties through the tie kernel instead of products
+(:data:`stats.metaeval.perm_both._ties.SYMMETRIC_PRODUCTS`): wall and CPU seconds
 before and after, their ratio, the load average, and whether the SHA-256 of the results'
 numbers (statistic, p-values, resamples used and every draw) is the same.
 
@@ -53,7 +55,7 @@ import warnings
 import numpy as np
 from meta_eval import _mtme_module  # benchmarks/meta_eval.py: imports MTME when available
 
-from stats.metaeval.perm_both import _linear, _tau_sums
+from stats.metaeval.perm_both import _linear, _tau_sums, _ties
 from stats.metaeval.perm_both.core import perm_both
 
 CASES = {
@@ -161,15 +163,17 @@ def _sha256(res) -> str:
 
 
 @contextlib.contextmanager
-def _merge_sort_tree():
-    """Kendall's sign sums of long groups by the merge-sort tree of numpy searches (the code
-    before the compiled sweep of stats.metaeval.perm_both._tau_sums)."""
-    saved = _tau_sums.compiled
+def _code_before():
+    """Kendall as before issue 47: the sign sums of long groups by the merge-sort tree of
+    numpy searches (not the compiled sweep of stats.metaeval.perm_both._tau_sums), and pairs
+    with symmetric ties through the tie kernel (not Tied._symmetric's products)."""
+    saved = _tau_sums.compiled, _ties.SYMMETRIC_PRODUCTS
     _tau_sums.compiled = lambda: None
+    _ties.SYMMETRIC_PRODUCTS = False
     try:
         yield
     finally:
-        _tau_sums.compiled = saved
+        _tau_sums.compiled, _ties.SYMMETRIC_PRODUCTS = saved
 
 
 def _timed(fn):
@@ -261,11 +265,11 @@ def main() -> None:
         )
         old = old_cpu = None
         if correlation in ("kendall", "kendall-c") and args.old_code:
-            with _merge_sort_tree():
+            with _code_before():
                 old, old_cpu, old_res = _timed(ours_run)
             print(
                 f"  before {label:28s} {old:8.1f} s for all {n_pairs} pairs, {old_cpu:.1f} s CPU "
-                f"(merge-sort tree; load {os.getloadavg()[0]:.1f}); before/after "
+                f"(code before; load {os.getloadavg()[0]:.1f}); before/after "
                 f"{old / ours:.1f}x wall, {old_cpu / max(ours_cpu, 1e-9):.1f}x CPU; SHA-256 "
                 f"{_sha256(res)[:16]} after, {_sha256(old_res)[:16]} before: "
                 f"{'identical' if _sha256(res) == _sha256(old_res) else 'DIFFERENT'}"

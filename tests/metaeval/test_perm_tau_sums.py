@@ -47,3 +47,42 @@ def test_one_gold_block_and_tiny_groups():
         v = np.arange(n, dtype=float)
         grp = _linear._LongGroup(g, {"v": v, "u": v[::-1].copy()}, "kendall")
         np.testing.assert_array_equal(grp.k_sums("v", "u"), np.zeros(n, dtype=np.int64))
+
+
+@pytest.mark.parametrize("discrete", [0, 1])
+def test_symmetric_ties_as_products_equal_the_kernel(discrete, monkeypatch):
+    # identical outputs on a share of the items (ties on the same cells in every metric: the
+    # symmetric route), one metric rounded (the tree route), gold with ties and gaps: the
+    # array route of tau-b gives the kernel's numbers to the bit, draws included
+    import stats
+    from stats.metaeval.perm_both import _ties
+
+    gen = np.random.default_rng(5)
+    G = -np.round(gen.poisson(1.0, (6, 80)) * 0.5, 1)
+    same = gen.random(80) < 0.3
+    G[1:, same] = G[0, same]
+    M = {}
+    for i in range(4):
+        m = G + gen.normal(0, 1 + i, G.shape)
+        m[1:, same] = m[0, same]
+        M[f"m{i}"] = np.round(m) if i < discrete else m
+    G[gen.random(G.shape) < 0.05] = np.nan
+
+    def run():
+        return stats.perm_both(M, G, correlation="kendall", grouping="none", n_resamples=300,
+                               rng=3, return_draws=True)
+
+    monkeypatch.setattr(_linear, "SORT_GROUP_CELLS", {"kendall": 64, "kendall-c": 64,
+                                                      "spearman": 64})
+    served = []
+    symmetric = _ties.Tied._symmetric
+    monkeypatch.setattr(_ties.Tied, "_symmetric",
+                        lambda self, *a: served.append(len(a[1])) or symmetric(self, *a))
+    new = run()
+    assert sum(served) > 0  # the array route served some pairs
+    monkeypatch.setattr(_ties, "SYMMETRIC_PRODUCTS", False)
+    old = run()
+    assert np.isnan(new.draws).sum() == np.isnan(old.draws).sum()
+    np.testing.assert_array_equal(new.draws, old.draws)
+    assert new.draws.tobytes() == old.draws.tobytes()
+    assert new.pvalue.equals(old.pvalue)
