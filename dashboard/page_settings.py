@@ -1,5 +1,5 @@
-"""The settings a shared URL carries on the Quality estimation, MT systems and Tests vs humans
-pages (``?alpha=0.01&tests=bootstrap&seed=7&aliases={...}``), declared once per page for
+"""The settings a shared URL carries on the Quality estimation, MT systems, Tests vs humans and
+AutoRank pages (``?alpha=0.01&tests=bootstrap&seed=7&aliases={...}``), declared once per page for
 :func:`dashboard.view_state.load_url` and :func:`dashboard.view_state.write_url`. (The
 Metrics page declares its own, beside its widgets.)
 
@@ -55,5 +55,22 @@ HUMAN = {
         parse=lambda t: t.lower() == "true",
         valid=lambda v: isinstance(v, bool),
     ),
+    "aliases": ALIASES,
+}
+
+#: Resamples and interval levels offered on the AutoRank page.
+AUTORANK_RESAMPLES = (200, 1000, 2000, 5000)
+AUTORANK_LEVELS = (0.9, 0.95, 0.99)
+
+AUTORANK = {
+    "lp": Setting(key="autorank_lp"),
+    "metric_set": Setting(key="autorank_metric_set",
+                          options=["WMT25's choice (wmt25 preset)", "Choose metrics"]),
+    "metrics": Setting(key="autorank_metrics", many=True),
+    "resamples": Setting(key="autorank_resamples", parse=int, options=AUTORANK_RESAMPLES),
+    "level": Setting(key="autorank_level", parse=float, options=AUTORANK_LEVELS),
+    "seed": Setting(key="autorank_seed", **SEED),
+    "alpha": Setting(key="autorank_alpha", **ALPHA),
+    "correction": Setting(key="autorank_correction", options=["none", "holm", "bh"]),
     "aliases": ALIASES,
 }

@@ -74,6 +74,18 @@ def pair_tests(
     return tests, adjusted, rank
 
 
+@st.cache_data(show_spinner=False, max_entries=32)
+def prediction_correlations(
+    uploads: Uploads, primary: str, n_resamples: int, seed: int, lp: str, order: tuple
+) -> pd.DataFrame:
+    """Pearson r between the systems' predictions of ``lp`` (systems in ``order``;
+    :func:`stats.prediction_correlations`: a constant system's row and column undefined)."""
+    from stats import prediction_correlations
+
+    res = comparison(uploads, primary, n_resamples, seed).result
+    return prediction_correlations(res.language_pairs[lp].predictions[list(order)])
+
+
 @st.cache_data(show_spinner=False, max_entries=16)
 def word_level(
     uploads: Uploads,

@@ -357,7 +357,7 @@ def significance_grid(
     verdict : bool
         Say "significant" / "not significant" in each cell's hover (a ``text`` array). Without
         it, hover gives p and alpha only: lighter, for overviews of many large grids.
-    clusters : sequence of int, optional
+    clusters : sequence of int (None or NaN: no cluster), optional
         Significance cluster of each row (best first, as ``pvalue``'s rows): lines between
         the clusters (:func:`dashboard.figures.clusters.cluster_shapes`).
     p_label : str
@@ -413,7 +413,7 @@ def significance_grid(
     layout["meta"] = {"alpha": alpha}
     if clusters is not None:
         layout["shapes"] = cluster_shapes(clusters)
-        layout["meta"]["clusters"] = [int(r) for r in clusters]
+        layout["meta"]["clusters"] = [None if r is None or r != r else int(r) for r in clusters]
     if x_title:
         layout["xaxis"]["title"] = {"text": x_title}
     if y_title:

@@ -133,6 +133,7 @@ def paired_ranking_table(result: PairedRankingResult) -> pd.DataFrame:
     frame = result.to_frame()
     top, bottom = frame["rank_top"], frame["rank_bottom"]
     rank = top.astype(str).where(top == bottom, top.astype(str) + "–" + bottom.astype(str))
+    rank = rank.where(top.notna(), "–")  # no defined test: ranked nowhere
     return pd.DataFrame(
         {
             "rank": rank,

@@ -18,6 +18,7 @@ from dashboard import components, export, figures, tables, view_state
 from dashboard.components.power_note import NOTE_POWER, williams_mde_note
 from dashboard.data import meta_eval, metrics, samples
 from dashboard.sections import metrics_choice, metrics_segment
+from stats import williams_winners
 
 #: Print values in heatmap cells up to this many metrics (beyond, text is unreadably small and
 #: thousands of SVG labels slow the browser down; hover shows the value).
@@ -248,11 +249,17 @@ with st.expander(f"Williams tests for all metric pairs in {lp} (sortable: t, p, 
 def _clusters_and_power(lp: str, w, significance, alpha: float) -> None:
     """The metrics of ``lp`` in their Williams significance clusters, and the power line."""
     components.show_table(
-        tables.cluster_table(w.r_human, significance.rank, value_name="pearson"),
+        tables.cluster_table(
+            w.r_human,
+            significance.rank,
+            value_name="pearson",
+            winners=williams_winners(w, alpha=alpha),
+        ),
         key="metrics_clusters",
         filename=f"williams_clusters_{lp}",
-        caption=f"Williams significance clusters, {lp}, α = {alpha:g}, correction "
-        f"{significance.correction}",
+        caption=f"Williams significance clusters (the WMT22-25 rule), {lp}, α = {alpha:g}, "
+        f"correction {significance.correction}; WMT17-21 winner: not significantly outperformed "
+        "by any other metric (raw p, the WMT17-21 rule)",
         column_config={"pearson": st.column_config.NumberColumn("Pearson r", format="%.4f")},
         static=True,
     )
@@ -390,7 +397,8 @@ def significance_section() -> None:
     st.caption(
         f"Share of metric pairs significantly different at α = {alpha:g} (for one of the two "
         f"directions) and the metrics that correlate significantly better than the baseline "
-        f"({components.escape_markdown(baseline)}). {figures.WINS_NOT_A_RANKING.split(':')[0]}."
+        f"({components.escape_markdown(baseline)}). {figures.WINS_NOT_A_RANKING.split(':')[0]}. "
+        + components.escape_markdown(tables.RULES)
     )
 
     # ---- (a) heatmap and the explanation under (a) and (b) ----

@@ -202,7 +202,11 @@ components.table_downloads(
     caption=f"QE systems by Pearson r and MAE (n = {result.n} sentences); MAE/RMSE after "
     f"shifting to the gold mean and rescaling to {sd_ratio:g} x gold SD",
     column_config=table_columns,
-    marks=export.ranking_marks(significant.loc[table.index, table.index], alpha=alpha),
+    marks=export.ranking_marks(
+        significant.loc[table.index, table.index],
+        alpha=alpha,
+        undefined=[s for s in table.index if result.williams.r_human.isna().get(s, False)],
+    ),
 )
 st.caption(
     "Systems by decreasing Pearson r (signed: a negative r is worse, not flipped). Shaded "

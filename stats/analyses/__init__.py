@@ -212,3 +212,10 @@ _POWER = ("PowerAnalysis", "power_analysis", "power_from_statistics", "human_pow
           "metrics_power_analysis")
 _LAZY.update({n: ".power" for n in _POWER})
 __all__ += list(_POWER)
+
+# ---- WMT25 AutoRank from the general task's automatic scores (stats.analyses.autorank) ----
+_AUTORANK = ("AutoRankAnalysis", "AutoRankLanguagePair", "autorank_analysis",
+             "autorank_metric_set", "read_autorank_scores", "WMT25TextStatistics",
+             "wmt25_text_statistics")
+_LAZY.update({n: ".autorank" for n in _AUTORANK})
+__all__ += list(_AUTORANK)

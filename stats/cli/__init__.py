@@ -39,6 +39,7 @@ SUBCOMMANDS = (
     "dashboard",
     "rank",
     "power",
+    "autorank",
 )
 
 

@@ -419,7 +419,7 @@ def table_tsv(rows: Sequence[Mapping], columns: Sequence[str], *, fmt: str = "{:
         return _latex(frame, index=False)
 
     def cell(v):
-        if v is None:
+        if undefined(v):
             return "-"
         if isinstance(v, (float, np.floating)):
             return "-" if math.isnan(v) else fmt.format(v)
@@ -606,16 +606,32 @@ def check_alpha_option(alpha: float) -> float:
     return alpha
 
 
+def rank_json(rank) -> dict:
+    """``{item: cluster}`` for JSON: null where the item has no rank (its statistic or every
+    test of it undefined)."""
+    return {str(k): None if undefined(v) else int(v) for k, v in rank.items()}
+
+
+def undefined(value) -> bool:
+    """A missing number (None, NaN, pandas' NA)."""
+    if value is None:
+        return True
+    try:
+        return bool(value != value)
+    except TypeError:  # pandas' NA has no truth value
+        return True
+
+
 def significance_json(grid, adjusted_key: str) -> dict:
     """The keys a :class:`stats.pairwise.grids.GridSignificance` adds to a JSON block: ``alpha``,
-    ``correction``, ``sidedness``, ``test_note``, ``rank`` ({item: cluster}) and, with a
+    ``correction``, ``sidedness``, ``test_note``, ``rank`` ({item: cluster or null}) and, with a
     correction, ``adjusted_key`` (the adjusted p-value grid)."""
     out = {
         "alpha": grid.alpha,
         "correction": grid.correction,
         "sidedness": grid.sidedness,
         "test_note": grid.test_note,
-        "rank": {str(k): int(v) for k, v in grid.rank.items()},
+        "rank": rank_json(grid.rank),
     }
     if grid.correction != "none":
         out[adjusted_key] = pvalue_matrix_json(grid.pvalue_adjusted)
@@ -624,7 +640,9 @@ def significance_json(grid, adjusted_key: str) -> dict:
 
 def significance_tsv(grid, what: str) -> str:
     """TSV lines for a corrected grid: the ranks and the adjusted p-value matrix."""
-    ranks = "\t".join(tsv_cell(f"{k}={int(v)}") for k, v in grid.rank.items())
+    ranks = "\t".join(
+        tsv_cell(f"{k}={'-' if undefined(v) else int(v)}") for k, v in grid.rank.items()
+    )
     return "\n".join(
         [
             f"# rank (clusters at alpha={grid.alpha:g}, {grid.correction}-adjusted)\t{ranks}",

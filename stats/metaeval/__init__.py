@@ -17,6 +17,8 @@ _LAZY = {
     "correlate_with_human": ".correlation",
     "leave_one_out": ".correlation",
     "metric_correlations": ".correlation",
+    "standard_deviation": ".correlation",
+    "zscores": ".correlation",
     # meta_eval
     "CORRELATIONS": ".meta_eval",
     "GROUPINGS": ".meta_eval",

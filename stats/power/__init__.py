@@ -11,9 +11,11 @@ segments, items or raters would it take?
   (:mod:`.perm_both`, by simulation over items).
 
 Definition (every simulated power): power at n = the share of simulated data sets of n items,
-drawn with replacement from the observed items with the difference shifted to the
-hypothesised effect, on which the test rejects at alpha (Card et al., EMNLP 2020; Graham,
-Haddow & Koehn, EMNLP 2020).
+drawn with replacement from the observed items under the test's own null (exactly at effect
+0) shifted by the hypothesised effect, on which the test rejects at alpha in the effect's
+direction (Card et al., EMNLP 2020; Graham, Haddow & Koehn, EMNLP 2020). Every result also
+gives the rejection rate at effect 0 (the test's real size under that null) and, on request,
+the sample size reaching the target power with its Monte Carlo error.
 """
 
 from stats._core.lazy import lazy_exports as _lazy_exports
@@ -23,12 +25,14 @@ _LAZY = {
     # engine
     "DEFINITION": ".engine",
     "PowerResult": ".engine",
+    "SampleSizeResult": ".engine",
     # corpus
     "CORPUS_TESTS": ".corpus",
     "corpus_power": ".corpus",
     "corpus_sample_size": ".corpus",
     # human
     "domain_power": ".human",
+    "domain_sample_size": ".human",
     # paired
     "POWER_TESTS": ".paired",
     "normal_mde": ".paired",
@@ -40,6 +44,7 @@ _LAZY = {
     "DEFINITION_PERM_BOTH": ".perm_both",
     "perm_both_grid_mde": ".perm_both",
     "perm_both_power": ".perm_both",
+    "perm_both_sample_size": ".perm_both",
     # williams
     "POWER": ".williams",
     "WilliamsPowerResult": ".williams",
@@ -48,6 +53,7 @@ _LAZY = {
     "williams_grid_power": ".williams",
     "williams_power": ".williams",
     "williams_power_simulation": ".williams",
+    "williams_sample_size": ".williams",
 }
 
 __all__ = list(_LAZY)

@@ -24,6 +24,7 @@ _LAZY = {
     "evaluate_qe": ".graham",
     # wmt
     "MEASURES": ".wmt",
+    "POOLED_NOTE": ".wmt",
     "QELanguagePairResult": ".wmt",
     "QEComparisonResult": ".wmt",
     "bootstrap_correlations": ".wmt",
