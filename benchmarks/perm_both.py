@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/perm_both.py [--systems 15] [--items 1500] [--metrics 20]
         [--resamples 1000] [--mtme PATH] [--mtme-pairs 2] [--mtme-resamples 1000]
         [--cases pearson-none,kendall-none,kendall-item,acc23cal-item] [--twins 0.2]
-        [--discrete 1] [--power-simulations 100]
+        [--discrete 1] [--power-simulations 100] [--no-old-code] [--no-switch]
 
 Synthetic data (issue 23's size): ``--systems`` x ``--items`` segment scores, MQM-like gold
 (minus error penalties in steps of 0.5 or 1: many ties; 3% missing), ``--metrics`` metrics of
@@ -13,12 +13,20 @@ a share ``F`` of the items, as identical outputs do, and ``--discrete K`` rounds
 ``K`` metrics to integers, as a discrete metric: ties that move tau's normaliser). PERM-BOTH
 (:func:`stats.metaeval.perm_both.core.perm_both`) of every pair of metrics with ``--resamples`` permutations
 (no early stopping) for segment-level Pearson (grouping none), Kendall tau-b (none and item)
-and tie-calibrated acc23 (item); the wall time of each is printed.
+and tie-calibrated acc23 (item); the wall and CPU time of each is printed.
+
+Kendall's tau-b and tau-c are timed again in the same run with the code before issue 47
+(``--no-old-code`` skips it): the sign sums of long groups by the merge-sort tree of numpy
+searches instead of the compiled sweep of :mod:`stats.metaeval.perm_both._tau_sums`, and pairs
+with symmetric ties through the tie kernel instead of products
+(:data:`stats.metaeval.perm_both._ties.SYMMETRIC_PRODUCTS`): wall and CPU seconds
+before and after, their ratio, the load average, and whether the SHA-256 of the results'
+numbers (statistic, p-values, resamples used and every draw) is the same.
 
 Tau and Spearman groups longer than ``SORT_GROUP_CELLS`` take the sorting path
 (:mod:`stats.metaeval.perm_both._linear`); for those cases the same run is timed again with the
 pair-of-cells matrices that served them before (the switch set out of reach), CPU seconds before
-and after and their ratio printed with the load average. ``spearman-power`` and
+and after and their ratio printed with the load average (``--no-switch`` skips it). ``spearman-power`` and
 ``kendall-power`` (not among the default cases) time :func:`stats.perm_both_power` without
 grouping on 4 systems x 200 items (sizes 50/100/200, two effects, ``--power-simulations`` x 200
 resamples), the engine run once per simulated data set, before and after, and check that power
@@ -29,13 +37,17 @@ When MTME's code can be imported (``--mtme PATH``, ``MTME_PATH`` or ``/tmp/mtme`
 ``--mtme-resamples`` permutations (no early stopping), its time per pair scaled to
 ``--resamples`` permutations (said so when they differ), and the ratio of our time for all
 pairs to "MTME for 19 pairs" is printed: below 1 means all pairs here take less time than MTME
-needs for 19.
+needs for 19 (for Kendall also the code before, same run). MTME's tau-b is
+``scipy.stats.kendalltau`` (``--mtme-kendall scipy``, what its tasks' ``'kendall'`` runs, the
+faster one) or its ``KendallVariants`` (``--mtme-kendall variants``: a Fenwick tree in Python,
+minutes per pair at this size).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import os
 import time
 import warnings
@@ -43,7 +55,7 @@ import warnings
 import numpy as np
 from meta_eval import _mtme_module  # benchmarks/meta_eval.py: imports MTME when available
 
-from stats.metaeval.perm_both import _linear
+from stats.metaeval.perm_both import _linear, _tau_sums, _ties
 from stats.metaeval.perm_both.core import perm_both
 
 CASES = {
@@ -82,7 +94,7 @@ def _data(
     return gold, metrics
 
 
-def _mtme_seconds(ms, gold, metrics, correlation, grouping, kwargs, pairs, k):
+def _mtme_seconds(ms, gold, metrics, correlation, grouping, kwargs, pairs, k, kendall_fn):
     import scipy.stats
 
     n_sys = gold.shape[0]
@@ -93,7 +105,9 @@ def _mtme_seconds(ms, gold, metrics, correlation, grouping, kwargs, pairs, k):
     }
     if correlation == "pearson":
         fn, kw = scipy.stats.pearsonr, {}
-    elif correlation == "kendall":
+    elif correlation == "kendall" and kendall_fn == "scipy":  # MTME's tasks.py 'kendall'
+        fn, kw = scipy.stats.kendalltau, {"variant": "b"}
+    elif correlation == "kendall":  # its pure-Python Fenwick tree: slower on long vectors
         fn, kw = ms.KendallVariants, {"variant": "b"}
     elif kwargs.get("tie_calibration"):  # exact search (sample_rate 1), as ours
         fn, kw = ms.KendallWithTiesOpt, {"variant": "acc23", "sample_rate": 1.0}
@@ -101,10 +115,10 @@ def _mtme_seconds(ms, gold, metrics, correlation, grouping, kwargs, pairs, k):
         fn, kw = ms.KendallVariants, {"variant": "acc23", "epsilon": kwargs.get("epsilon", 0.0)}
     average_by = {"none": "none", "item": "item", "system": "sys"}[grouping]
     params = ms.PermutationSigDiffParams(block_size=k)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for hi, lo in pairs:
         ms.PermutationSigDiff(corr[lo], corr[hi], fn, average_by, k, params, **kw)
-    return (time.perf_counter() - start) / len(pairs)
+    return (time.perf_counter() - start) / len(pairs), (time.process_time() - cpu) / len(pairs)
 
 
 @contextlib.contextmanager
@@ -136,6 +150,36 @@ def _before_after(label, fn, same):
         f"same results: {same(res, old)}"
     )
     return res
+
+
+def _sha256(res) -> str:
+    """SHA-256 of a result's numbers: statistic, p-values, resamples used and draws."""
+    h = hashlib.sha256()
+    for part in (res.statistic, res.pvalue, res.n_resamples_used):
+        h.update(np.ascontiguousarray(part.to_numpy()).tobytes())
+    if res.draws is not None:
+        h.update(np.ascontiguousarray(res.draws).tobytes())
+    return h.hexdigest()
+
+
+@contextlib.contextmanager
+def _code_before():
+    """Kendall as before issue 47: the sign sums of long groups by the merge-sort tree of
+    numpy searches (not the compiled sweep of stats.metaeval.perm_both._tau_sums), and pairs
+    with symmetric ties through the tie kernel (not Tied._symmetric's products)."""
+    saved = _tau_sums.compiled, _ties.SYMMETRIC_PRODUCTS
+    _tau_sums.compiled = lambda: None
+    _ties.SYMMETRIC_PRODUCTS = False
+    try:
+        yield
+    finally:
+        _tau_sums.compiled, _ties.SYMMETRIC_PRODUCTS = saved
+
+
+def _timed(fn):
+    wall, cpu = time.perf_counter(), time.process_time()
+    out = fn()
+    return time.perf_counter() - wall, time.process_time() - cpu, out
 
 
 def _power_case(case: str, simulations: int) -> None:
@@ -170,9 +214,17 @@ def main() -> None:
     ap.add_argument("--mtme", help="directory containing the mt_metrics_eval package")
     ap.add_argument("--mtme-pairs", type=int, default=2)
     ap.add_argument("--mtme-resamples", type=int, default=1000)
+    ap.add_argument(
+        "--mtme-kendall", choices=("scipy", "variants"), default="scipy",
+        help="MTME's tau-b: scipy.stats.kendalltau (its tasks' 'kendall') or KendallVariants",
+    )
     ap.add_argument("--twins", type=float, default=0.0, help="share of items with one output")
     ap.add_argument("--discrete", type=int, default=0, help="metrics rounded to integers")
     ap.add_argument("--power-simulations", type=int, default=100)
+    ap.add_argument("--no-old-code", dest="old_code", action="store_false",
+                    help="skip Kendall's run with the merge-sort tree (the code before)")
+    ap.add_argument("--no-switch", dest="switch", action="store_false",
+                    help="skip the run with the pair-of-cells matrices")
     ap.add_argument(
         "--cases",
         default=",".join(CASES),
@@ -199,23 +251,30 @@ def main() -> None:
         print("MTME not importable (give --mtme PATH or MTME_PATH): no comparison")
     for case in cases:
         correlation, grouping, kwargs = CASES[case]
-        start = time.perf_counter()
-        res = perm_both(
-            metrics,
-            gold,
-            correlation=correlation,
-            grouping=grouping,
-            n_resamples=args.resamples,
-            rng=1,
-            **kwargs,
-        )
-        ours = time.perf_counter() - start
+
+        def ours_run(correlation=correlation, grouping=grouping, kwargs=kwargs):
+            return perm_both(metrics, gold, correlation=correlation, grouping=grouping,
+                             n_resamples=args.resamples, rng=1, return_draws=True, **kwargs)
+
+        ours, ours_cpu, res = _timed(ours_run)
         label = f"{case}"
         print(
-            f"  ours   {label:28s} {ours:8.1f} s for all {n_pairs} pairs "
-            f"({ours / n_pairs:.3f} s per pair; smallest p {np.nanmin(res.pvalue.values):.3g})"
+            f"  ours   {label:28s} {ours:8.1f} s for all {n_pairs} pairs, {ours_cpu:.1f} s CPU "
+            f"({ours / n_pairs:.3f} s per pair; smallest p {np.nanmin(res.pvalue.values):.3g}; "
+            f"load {os.getloadavg()[0]:.1f})"
         )
-        if correlation in _linear.SORT_GROUP_CELLS:
+        old = old_cpu = None
+        if correlation in ("kendall", "kendall-c") and args.old_code:
+            with _code_before():
+                old, old_cpu, old_res = _timed(ours_run)
+            print(
+                f"  before {label:28s} {old:8.1f} s for all {n_pairs} pairs, {old_cpu:.1f} s CPU "
+                f"(code before; load {os.getloadavg()[0]:.1f}); before/after "
+                f"{old / ours:.1f}x wall, {old_cpu / max(ours_cpu, 1e-9):.1f}x CPU; SHA-256 "
+                f"{_sha256(res)[:16]} after, {_sha256(old_res)[:16]} before: "
+                f"{'identical' if _sha256(res) == _sha256(old_res) else 'DIFFERENT'}"
+            )
+        if correlation in _linear.SORT_GROUP_CELLS and args.switch:
 
             def again(correlation=correlation, grouping=grouping, kwargs=kwargs):
                 return perm_both(metrics, gold, correlation=correlation, grouping=grouping,
@@ -228,23 +287,34 @@ def main() -> None:
         pairs = [(order[i], order[i + 1]) for i in range(min(args.mtme_pairs, len(order) - 1))]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            per_pair = _mtme_seconds(
-                ms, gold, metrics, correlation, grouping, kwargs, pairs, args.mtme_resamples
+            per_pair, per_pair_cpu = _mtme_seconds(
+                ms, gold, metrics, correlation, grouping, kwargs, pairs, args.mtme_resamples,
+                args.mtme_kendall,
             )
         scaled = per_pair * args.resamples / args.mtme_resamples
+        scaled_cpu = per_pair_cpu * args.resamples / args.mtme_resamples
         note = (
             ""
             if args.mtme_resamples == args.resamples
             else f", timed at {args.mtme_resamples} resamples and scaled"
         )
+        if correlation == "kendall":
+            note += (", scipy.stats.kendalltau" if args.mtme_kendall == "scipy"
+                     else ", KendallVariants")
         print(
-            f"  MTME   {label:28s} {scaled:8.1f} s per pair ({len(pairs)} pairs timed{note}); "
-            f"19 pairs {19 * scaled:.1f} s"
+            f"  MTME   {label:28s} {scaled:8.1f} s per pair, {scaled_cpu:.1f} s CPU "
+            f"({len(pairs)} pairs timed{note}); 19 pairs {19 * scaled:.1f} s, "
+            f"{19 * scaled_cpu:.1f} s CPU (load {os.getloadavg()[0]:.1f})"
         )
-        print(
-            f"  ratio  ours for {n_pairs} pairs / MTME for 19 pairs = {ours / (19 * scaled):.3f}"
-            f"  (MTME per pair / ours per pair = {scaled / (ours / n_pairs):.1f}x)"
-        )
+        for name, mine, mine_cpu in (("ours", ours, ours_cpu), ("before", old, old_cpu)):
+            if mine is None:
+                continue
+            print(
+                f"  ratio  {name} for {n_pairs} pairs / MTME for 19 pairs = "
+                f"{mine / (19 * scaled):.3f} wall, {mine_cpu / (19 * scaled_cpu):.3f} CPU "
+                f"(MTME per pair / {name} per pair = {scaled / (mine / n_pairs):.1f}x wall, "
+                f"{scaled_cpu / (mine_cpu / n_pairs):.1f}x CPU; load {os.getloadavg()[0]:.1f})"
+            )
 
 
 if __name__ == "__main__":

@@ -68,6 +68,13 @@ KERNELS: dict[str, dict[str, tuple[str, ...]]] = {
     "stats.metaeval.perm_both._calibrated_one": {
         "_scan": ("(uint8[:, ::1], int32[::1], int32[::1], int32[::1], boolean[::1])",),
     },
+    "stats.metaeval.perm_both._tau_sums": {
+        # order, newblock, pos_u, sorted_u, order_v, sorted_v, out
+        "_sums": (
+            "(int64[::1], boolean[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
+            "int64[::1])",
+        ),
+    },
     "stats.power._signed_rank_kernel": {
         # counts (items x data sets), order, bounds, positive, has_zero, out
         "_sums": (

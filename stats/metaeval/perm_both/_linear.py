@@ -37,6 +37,7 @@ import scipy.stats
 
 from stats.metaeval.meta_eval import _group
 from stats.metaeval.perm_both import _long as _perm_long
+from stats.metaeval.perm_both import _tau_sums
 
 if TYPE_CHECKING:
     from .engine import CorrelationSpec
@@ -133,6 +134,8 @@ class _LongGroup:
         self.p_lo = np.searchsorted(gs, gv, "left").astype(np.int64)
         self.p_hi = np.searchsorted(gs, gv, "right").astype(np.int64)
         self.p_both = np.concatenate([self.p_lo, self.p_hi])
+        self.order = self.order.astype(np.int64)
+        self.newblock = np.r_[True, gs[1:] != gs[:-1]] if n else np.zeros(0, dtype=bool)
         _, g_counts = np.unique(gv, return_counts=True)
         tot = n * (n - 1) // 2
         g_ties = int((g_counts * (g_counts - 1) // 2).sum())
@@ -150,6 +153,7 @@ class _LongGroup:
                 mc = float(min(len(g_counts), n))
                 self.den = n * n * (mc - 1) / mc / 2.0
         self._keys: dict = {}
+        self._pos: dict = {}  # per metric: its cells sorted by score (_tau_sums.sorted_scores)
         self._sorted: dict = {}
         self._self: dict = {}
 
@@ -160,6 +164,11 @@ class _LongGroup:
         of smaller scores, so the rank products are this pair sum plus a constant)."""
         if self.qc is not None:
             return self._spearman_sums(v, u)
+        if _tau_sums.compiled() is not None:  # one compiled sweep (the same integers)
+            for m in (u, v):
+                if m not in self._pos:
+                    self._pos[m] = _tau_sums.sorted_scores(self.rank[m])
+            return _tau_sums.sign_sums(self.order, self.newblock, self._pos[u], self._pos[v])
         if u not in self._keys:
             ru = self.rank[u][self.order]
             self._keys[u] = _level_keys(ru, self.big)

@@ -52,6 +52,9 @@ TIED = ("kendall", "kendall-c", "spearman")
 _MODE = {"kendall": 0, "kendall-c": 1, "spearman": 2}
 #: per-pair ranks (cells with a gold score x pairs) prepared at once
 _RANK_CELLS = 4_000_000
+#: tau-b over one group with symmetric ties as array work (:meth:`Tied._symmetric`): the
+#: kernel's symmetric route, the same numbers (False: the kernel serves them)
+SYMMETRIC_PRODUCTS = True
 
 
 def _kernel(
@@ -292,6 +295,15 @@ class Tied:
             nv = np.stack([g[2] for g in got])
             lin = (np.stack([g[3] for g in got]), np.stack([g[4] for g in got]))
             sym = np.array([g[5] for g in got])
+            fast = sym & (self.mode == 0) & (groups == 1) & SYMMETRIC_PRODUCTS
+            if fast.any():  # tau-b over one group, symmetric ties: products and counts
+                at = p0 + np.flatnonzero(fast)
+                out[:, at] = self._symmetric(Wf, ra[fast], lin[0][fast, 0], lin[1][fast])
+                if fast.all():
+                    continue
+                ra, rb, nv, sym = ra[~fast], rb[~fast], nv[~fast], sym[~fast]
+                lin = (lin[0][~fast], lin[1][~fast])
+                chunk = chunk[~fast]
             vals = np.empty((len(chunk), 2, R, groups))
             gold = (self.q, self.syy, self.n2, self.gdist, self.mode)
             kernel(Wf, self.cells, self.goff, self.newblock, ra, rb, nv, *lin, sym, *gold, vals)
@@ -301,5 +313,47 @@ class Tied:
                 mean = np.where(
                     ok.any(axis=3), np.where(ok, vals, 0.0).sum(axis=3) / ok.sum(axis=3), np.nan
                 )
-            out[:, p0 : p0 + len(chunk)] = (mean[:, 0] - mean[:, 1]).T
+            at = p0 + np.flatnonzero(~fast) if fast.any() else slice(p0, p0 + len(chunk))
+            out[:, at] = (mean[:, 0] - mean[:, 1]).T
+        return out
+
+    def _symmetric(self, Wf, ra, dc, dl) -> np.ndarray:
+        r"""Tau-b differences (resamples x pairs) of pairs whose ties are symmetric, over one
+        group: what the kernel's symmetric route computes, as array work.
+
+        The numerators' difference is :math:`d_c + W d_l` (a product of the swaps with sums of
+        signs: integers, exact in floating point, as the kernel's running sum). Cells tied in
+        :math:`\tilde a` are the cells of one tie class of :math:`a` (the same in :math:`b`)
+        that were swapped alike, so :math:`n_1 = \sum_c \binom{m_c}{2} +
+        \binom{s_c - m_c}{2}` with :math:`m_c` the swapped cells of class :math:`c` of size
+        :math:`s_c`: one sum of the swaps per class, shared by the pairs whose metrics tie on
+        the same classes."""
+        R, n = Wf.shape[0], len(self.cells)
+        tot = n * (n - 1) // 2
+        n2 = int(self.n2[0])
+        out = np.full((R, len(ra)), np.nan)
+        if n < 2 or n2 == tot:
+            return out
+        swaps = Wf[:, self.cells]
+        ds = np.empty((R, len(ra)))
+        for r0 in range(0, R, 256):  # the product a few resamples at a time bounds the memory
+            w = swaps[r0 : r0 + 256].astype(float)
+            ds[r0 : r0 + 256] = dc[None, :] + w @ dl.T
+        n1 = np.empty((R, len(ra)), dtype=np.int64)
+        classes: dict = {}
+        for k in range(len(ra)):
+            _, first, inv = np.unique(ra[k], return_index=True, return_inverse=True)
+            label = first[inv]  # the class as its first cell: the same for the same classes
+            key = label.tobytes()
+            if key not in classes:
+                o = np.argsort(label, kind="stable")
+                start = np.flatnonzero(np.r_[True, label[o][1:] != label[o][:-1]])
+                size = np.diff(np.r_[start, n])
+                m = np.add.reduceat(swaps[:, o].astype(np.int64), start, axis=1)
+                classes[key] = (m * (m - 1) // 2 + (size - m) * (size - m - 1) // 2).sum(axis=1)
+            n1[:, k] = classes[key]
+        ok = n1 != tot
+        with np.errstate(invalid="ignore", divide="ignore"):
+            val = ds / np.sqrt((tot - n1) * (tot - n2))
+        out[ok] = val[ok]
         return out
