@@ -68,6 +68,7 @@ from dashboard.components.uploads import (
     escape_markdown,
     file_input,
     input_errors,
+    page_words,
     reference_and_outputs,
     show_warnings,
 )
@@ -86,6 +87,7 @@ __all__ = [
     "ask_for_the_other_half",
     "escape_markdown",
     "show_warnings",
+    "page_words",
     "input_errors",
     "show_figure",
     "abbreviation_legend",

@@ -155,6 +155,18 @@ def ask_for_the_other_half(references: Uploads, outputs: Uploads) -> None:
 #: more distinct warnings than this are folded into one expander saying how many
 FOLD_WARNINGS = 3
 
+#: library argument names in messages -> the page control that sets them (a message names an
+#: option the user has where they are: pages that show these messages have these controls)
+CONTROL_WORDS = {"include_human=True": "the “Human translations as systems” control"}
+
+
+def page_words(message: str) -> str:
+    """``message`` with the library's argument names as the page's controls
+    (:data:`CONTROL_WORDS`), as the CLI shows its flags."""
+    for name, control in CONTROL_WORDS.items():
+        message = message.replace(name, control)
+    return message
+
 
 def show_warnings(messages, *, prefix: str | None = None) -> None:
     """One ``st.warning`` per distinct message, escaped with :func:`escape_markdown` (the
@@ -165,13 +177,14 @@ def show_warnings(messages, *, prefix: str | None = None) -> None:
     the messages/names are escaped, ``prefix`` is trusted page text.
     """
     if isinstance(messages, dict):
+        messages = {name: page_words(str(msg)) for name, msg in messages.items()}
         raw = [f"{name}{' ' + prefix if prefix else ''}: {msg}" for name, msg in messages.items()]
         lines = [
             escape_markdown(one_line(f"{name}{' ' + prefix if prefix else ''}: {msg}", 2000))
             for name, msg in messages.items()
         ]
     else:
-        raw = [one_line(str(msg), 2000) for msg in messages]
+        raw = [one_line(page_words(str(msg)), 2000) for msg in messages]
         lines = [escape_markdown(msg) for msg in raw]
     unique = dict(zip(lines, raw, strict=True))
     # more than a few: folded into one expander with their count (a wall of testsuite

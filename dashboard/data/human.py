@@ -111,7 +111,7 @@ def file_kinds(judgements: Uploads) -> tuple[str, ...]:
     from stats.analyses.human_wmt import human_file_kind
     from stats.readers._common import load_text
 
-    return tuple(human_file_kind(load_text(data, name)[0]) for name, data in judgements)
+    return tuple(human_file_kind(load_text(data, name)[0], name) for name, data in judgements)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

@@ -36,11 +36,25 @@ def load(uploads: Uploads, input_format: str | None = None) -> MetaEvalData:
     return read_meta_eval(*uploads, input_format=input_format)
 
 
+def chosen(uploads: Uploads, include_human: bool = False, domain: str | None = None):
+    """The files read, with the page's choice of systems and domain
+    (:meth:`stats.readers.MetaEvalData.with_systems`, :meth:`~stats.readers.MetaEvalData.in_domain`)."""
+    return load(uploads).with_systems(include_human=include_human).in_domain(domain)
+
+
 @st.cache_data(show_spinner=False, max_entries=16)
-def system_scores_from_files(uploads: Uploads, gold: str) -> bool:
-    """Whether system-level results use system scores read from ``.sys.score`` files (for some
-    language pair), which leave no segments to resample."""
+def domains(uploads: Uploads) -> tuple[str, ...]:
+    """The domains the files name (MTME-layout files with a DOMAIN column), sorted."""
     data = load(uploads)
+    return tuple(sorted({d for lp in data.language_pairs for d in data.domains(lp)}))
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def system_scores_from_files(uploads: Uploads, gold: str, domain: str | None = None) -> bool:
+    """Whether system-level results use system scores read from ``.sys.score`` files (or, for
+    a domain, ``.domain.score`` files) for some language pair, which leave no segments to
+    resample."""
+    data = load(uploads).in_domain(domain)
     return any(
         data.table(lp, gold=gold, level="sys").gold_sys is not None for lp in data.language_pairs
     )
@@ -59,20 +73,24 @@ def evaluation(
     threshold: float | None = None,
     n_resamples: int = 0,
     seed: int | None = None,
+    include_human: bool = False,
+    domain: str | None = None,
 ) -> tuple[MetaEvaluation, tuple[str, ...]]:
     """Every metric of every language pair correlated with the gold scores ``gold``
     (:func:`stats.analyses.meta_eval.meta_evaluate`), and the distinct warnings it gave (e.g. a
     language pair where no group has a correlation).
 
     Cached on (file content, settings): switching pages or the language pair on screen does not
-    recompute. ``threshold`` is ``kendall-like``'s (None: the stats default).
+    recompute. ``threshold`` is ``kendall-like``'s (None: the stats default);
+    ``include_human`` keeps human translations as systems and ``domain`` (None: all) keeps one
+    domain's segments (:func:`chosen`).
     """
     from stats.analyses.meta_eval import meta_evaluate  # noqa: PLC0415
 
     extra = {} if threshold is None else {"threshold": threshold}
     return _recording_warnings(
         meta_evaluate,
-        load(uploads),
+        chosen(uploads, include_human, domain),
         gold=gold,
         level=level,
         correlation=correlation,
@@ -106,9 +124,11 @@ def _perm_both(
     from stats.analyses.meta_significance import perm_both_analysis  # noqa: PLC0415
 
     extra = {} if threshold is None else {"threshold": threshold}
+    include_human = settings.pop("include_human", False)
+    domain = settings.pop("domain", None)
     return _recording_warnings(
         perm_both_analysis,
-        load(uploads),
+        chosen(uploads, include_human, domain),
         n_resamples=n_resamples,
         rng=seed,
         progress=_progress,
@@ -153,12 +173,19 @@ def perm_both_grids(
 
 @st.cache_data(show_spinner="Soft pairwise accuracy…", max_entries=32)
 def soft_pairwise(
-    uploads: Uploads, *, gold: str, n_resamples: int, seed: int
+    uploads: Uploads,
+    *,
+    gold: str,
+    n_resamples: int,
+    seed: int,
+    include_human: bool = False,
+    domain: str | None = None,
 ) -> tuple[SoftPairwiseAnalysis, tuple[str, ...]]:
     """Soft pairwise accuracy of every metric per language pair and averaged over them
     (:func:`stats.analyses.meta_significance.soft_pairwise_analysis`), and its warnings."""
     from stats.analyses.meta_significance import soft_pairwise_analysis  # noqa: PLC0415
 
     return _recording_warnings(
-        soft_pairwise_analysis, load(uploads), gold=gold, n_resamples=n_resamples, rng=seed
-    )
+        soft_pairwise_analysis, chosen(uploads, include_human, domain),
+        gold=gold, n_resamples=n_resamples, rng=seed,
+    )  # fmt: skip

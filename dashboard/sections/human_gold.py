@@ -32,8 +32,9 @@ def _sentence(text: str) -> str:
 
 
 def is_wmt(kinds: tuple[str, ...]) -> bool:
-    """Whether the judgements are WMT22-25 files (Appraise export or MQM)."""
-    return any(k in ("appraise", "mqm") for k in kinds)
+    """Whether the judgements are WMT22-25 files (Appraise export, MQM, Google's MQM side
+    files)."""
+    return any(k in ("appraise", "mqm", "mqm-averages", "mqm-source-errors") for k in kinds)
 
 
 def block_picker(blocks: tuple[tuple[str, str], ...]) -> tuple[str, ...]:

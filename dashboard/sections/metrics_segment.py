@@ -64,7 +64,7 @@ def _controls(uploads: Uploads) -> dict:
     golds = list(data.gold_names())
     c_gold, c_level, c_group = st.columns(3)
     c_corr, c_ties, c_eps = st.columns(3)
-    c_res, c_seed, _ = st.columns(3)
+    c_res, c_seed, c_human = st.columns(3)
     with c_gold:
         if len(golds) > 1:
             gold = components.remembered(
@@ -174,7 +174,32 @@ def _controls(uploads: Uploads) -> dict:
         )
     with c_seed:
         settings["seed"] = components.seed_input("meta_seed")
-    if level == "sys" and meta_eval.system_scores_from_files(uploads, gold):
+    with c_human:
+        settings["include_human"] = bool(
+            components.persistent(
+                st.checkbox,
+                "Human translations as systems",
+                key="meta_include_human",
+                help="Keep human translations with human scores (other than the references) "
+                "as systems (meta-eval --include-human); default: left out, as "
+                "mt-metrics-eval.",
+            )
+        )
+    named = meta_eval.domains(uploads)
+    settings["domain"] = None
+    if named:
+        with c_human:
+            label = components.persistent(
+                st.selectbox,
+                "Domain",
+                ["all", *named],
+                key="meta_domain",
+                help="Only this domain's segments (the files' DOMAIN column), and at system "
+                "level its .domain.score scores when given (meta-eval --domain), as "
+                "mt-metrics-eval's domain=.",
+            )
+        settings["domain"] = None if label == "all" else label
+    if level == "sys" and meta_eval.system_scores_from_files(uploads, gold, settings["domain"]):
         settings["n_resamples"] = 0
         st.caption(
             "System scores come from the .sys.score files: there are no segments to resample, "
@@ -222,7 +247,7 @@ def _test_controls(uploads: Uploads, settings: dict) -> tuple[dict | None, int, 
     with c_corr:
         correction = components.correction_input("meta_correction")
     from_files = settings["level"] == "sys" and meta_eval.system_scores_from_files(
-        uploads, settings["gold"]
+        uploads, settings["gold"], settings["domain"]
     )
     if not run or from_files:
         return None, n_resamples, seed
@@ -366,8 +391,9 @@ def render(uploads: Uploads) -> None:
     st.subheader("System-level pairwise accuracy across language pairs")
     with components.input_errors():
         accuracy, accuracy_problems = meta_eval.evaluation(
-            uploads, gold=gold, level="sys", correlation="pairwise-accuracy"
-        )
+            uploads, gold=gold, level="sys", correlation="pairwise-accuracy",
+            include_human=settings["include_human"], domain=settings["domain"],
+        )  # fmt: skip
     components.show_warnings(accuracy_problems)
     pairwise = tables.pairwise_accuracy_table(accuracy)
     left, right = components.two_columns([2, 3])
@@ -395,8 +421,10 @@ def render(uploads: Uploads) -> None:
         )
 
     # ---- soft pairwise accuracy ----
-    if not meta_eval.system_scores_from_files(uploads, gold):
-        _soft_pairwise_section(uploads, gold=gold, n_resamples=n_permutations, seed=test_seed)
+    if not meta_eval.system_scores_from_files(uploads, gold, settings["domain"]):
+        _soft_pairwise_section(uploads, gold=gold, n_resamples=n_permutations, seed=test_seed,
+                               include_human=settings["include_human"],
+                               domain=settings["domain"])
 
 
 def _perm_both_grids(uploads: Uploads, tests: dict | None) -> tuple[dict, tuple]:
@@ -466,12 +494,21 @@ def _perm_both_section(grids: dict, lp: str, *, label: str, variant: str, seed: 
         st.caption(f"Every language pair: {note}")
 
 
-def _soft_pairwise_section(uploads: Uploads, *, gold: str, n_resamples: int, seed: int) -> None:
+def _soft_pairwise_section(
+    uploads: Uploads,
+    *,
+    gold: str,
+    n_resamples: int,
+    seed: int,
+    include_human: bool = False,
+    domain: str | None = None,
+) -> None:
     """Soft pairwise accuracy per language pair and averaged over them."""
     st.subheader("Soft pairwise accuracy across language pairs")
     with components.input_errors():
         soft, problems = meta_eval.soft_pairwise(
-            uploads, gold=gold, n_resamples=n_resamples, seed=seed
+            uploads, gold=gold, n_resamples=n_resamples, seed=seed, include_human=include_human,
+            domain=domain,
         )
     components.show_warnings(problems)
     table = tables.soft_pairwise_table(soft)

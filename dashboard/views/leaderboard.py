@@ -189,7 +189,7 @@ draw(result, chart_slot, provisional=False)
 
 components.seed_caption(seed, n_resamples=n_resamples)
 for note in result.notes:
-    st.caption(note)
+    st.caption(components.escape_markdown(components.page_words(note)))
 if result.left_out:
     st.caption("Left out, because …")
     components.show_table(

@@ -58,6 +58,23 @@ def _split_da_files(
     return da, judged
 
 
+def _check_judgements_header(item) -> None:
+    """A file that is no other human layout must at least name a judgement file's SYSTEM and
+    SEGMENT columns; else it fits none of them, and is refused saying what it looks like."""
+    import re
+
+    from ..readers._layouts import HUMAN_LAYOUTS, none_fits
+
+    lines = item.text.split("\n", 50)
+    at = next((i for i, ln in enumerate(lines) if ln.strip()), None)
+    if at is None:
+        return  # empty: the judgements reader says so
+    first = lines[at].lstrip("\ufeff")
+    head = {f.strip().strip('"').lower() for f in re.split(r"[\t,; ]+", first)}
+    if not {"system", "segment"} <= head:
+        raise StatsInputError(none_fits(item.name, at + 1, first, HUMAN_LAYOUTS))
+
+
 def _check_segments_once(scores: pd.DataFrame) -> None:
     repeated = scores.duplicated(["lp", "system", "segment"])
     if repeated.any():
@@ -74,6 +91,8 @@ def segment_scores_frame(files: Files, *, lp: str | None = None) -> pd.DataFrame
     if not files:
         raise StatsInputError("human: no file given")
     frames, judged = _split_da_files(files, lp=lp)
+    for item in judged:
+        _check_judgements_header(item)
     if judged:
         z = standardize_judgements(read_judgement_files(*judged))
         present = set(z["criterion"])

@@ -30,7 +30,13 @@ from ..readers.documents import (
     is_documents_file,
     read_documents,
 )
-from ..readers.mqm import is_mqm_file, read_mqm
+from ..readers.mqm import MQM_SOURCE_ERRORS, is_mqm_file, read_mqm
+from ..readers.mqm_google import (
+    is_mqm_averages,
+    is_source_error_file,
+    read_mqm_averages,
+    read_source_errors,
+)
 from ._human_scores import segment_scores_frame, without_systems
 from ._inputs import Files, _named, decode_files
 
@@ -46,18 +52,24 @@ __all__ = [
 KINDS = {
     "appraise": "Appraise export (ESA or DA+SQM)",
     "mqm": "MQM error spans",
+    "mqm-averages": "Google's MQM segment averages (system mqm_avg_score seg_id)",
+    "mqm-source-errors": "Google's MQM source-error file (not ranked)",
     "documents": "WMT documents file",
     "da": "published DA segment scores",
     "judgements": "judgements (SYSTEM SEGMENT ANNOTATOR CRITERION SCORE)",
 }
 
 
-def human_file_kind(text: str) -> str:
-    """``'appraise'``, ``'mqm'``, ``'da'``, ``'documents'`` or ``'judgements'`` (the rest)."""
+def human_file_kind(text: str, name: str | None = None) -> str:
+    """``'appraise'``, ``'mqm'``, ``'mqm-source-errors'`` (an MQM header and Google's
+    ``*.source-errors`` name), ``'mqm-averages'`` (Google's ``system mqm_avg_score seg_id``),
+    ``'da'``, ``'documents'`` or ``'judgements'`` (the rest)."""
     if is_appraise_export(text):
         return "appraise"
     if is_mqm_file(text):
-        return "mqm"
+        return "mqm-source-errors" if name and is_source_error_file(name) else "mqm"
+    if is_mqm_averages(text):
+        return "mqm-averages"
     head = text.lstrip().split("\n", 1)[0].split()
     if is_da_segment_file(head):
         return "da"
@@ -67,11 +79,13 @@ def human_file_kind(text: str) -> str:
 
 
 def is_wmt_human_file(item, *, documents: bool = False) -> bool:
-    """True for an Appraise export or an MQM file (ranked with :func:`paired_rankings`), and
-    with ``documents`` for a WMT documents file too."""
+    """True for an Appraise export or an MQM file, Google's side files included (ranked or
+    described by :func:`paired_rankings`), and with ``documents`` for a WMT documents file
+    too."""
     source, name = _named(item)
     text, _ = load_text(source, name)  # a Decoded item is not decoded again
-    return human_file_kind(text) in ("appraise", "mqm", *(("documents",) if documents else ()))
+    kinds = ("appraise", "mqm", "mqm-source-errors", "mqm-averages")
+    return human_file_kind(text, name) in (*kinds, *(("documents",) if documents else ()))
 
 
 def read_human_ratings(
@@ -94,11 +108,15 @@ def read_human_ratings(
     out: list[HumanRatings] = []
     other = []
     for item in decode_files(files):  # each decoded once: its kind, then its reader
-        kind = human_file_kind(item.text)
+        kind = human_file_kind(item.text, item.name)
         if kind == "appraise":
             out.append(read_appraise(item))
         elif kind == "mqm":
             out.append(read_mqm(item, lp=lp, weights=mqm_weights))
+        elif kind == "mqm-source-errors":
+            out.append(read_source_errors(item, lp=lp))
+        elif kind == "mqm-averages":
+            out.append(read_mqm_averages(item, lp=lp))
         elif kind == "documents":
             docs.append(read_documents(item))
         else:
@@ -126,8 +144,18 @@ def read_human_ratings(
                 notes=tuple(frame.attrs.get("notes", ())),
             )
         )  # fmt: skip
+    side = [r for r in out if r.protocol == MQM_SOURCE_ERRORS]
+    out = [r for r in out if r.protocol != MQM_SOURCE_ERRORS]
+    if side and not out:
+        raise StatsInputError(
+            "; ".join(f"{r.name}: {r.notes[0]}" for r in side)
+            + "; give the MQM ratings (mqm_*.tsv) or segment averages (*.avg_seg_scores.tsv)"
+        )
     if not out:
         raise StatsInputError("human: only documents files given; add the ratings")
+    if side:
+        said = tuple(f"{r.name}: {r.read_as}" for r in side)
+        out = [dataclasses.replace(r, notes=(*r.notes, *said)) for r in out]
     if docs:
         out = [r if r.protocol == "DA (z)" else attach_domains(r, docs) for r in out]
     return out

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -17,6 +17,7 @@ from stats._core.random import check_rng
 from stats.metaeval.meta_eval import (
     KENDALL_LIKE_THRESHOLD,
     MetaCorrelationResult,
+    kendall_like_counts,
     mean_system_scores,
     meta_correlation,
     pairwise_accuracy,
@@ -42,7 +43,7 @@ def noted_table(data: MetaEvalData, lp: str, **options) -> MetaEvalTable:
                       stacklevel=2)
     return table
 
-__all__ = ["LanguagePairMetaEvaluation", "MetaEvaluation", "meta_evaluate"]
+__all__ = ["LanguagePairMetaEvaluation", "MetaEvaluation", "meta_evaluate", "rr_kendall_like"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -59,6 +60,10 @@ class LanguagePairMetaEvaluation:
         Best first (NaN last; ties by name, as MTME).
     results : dict
         Metric -> :class:`~stats.metaeval.meta_eval.MetaCorrelationResult`.
+    pair_counts : dict
+        ``kendall-like`` at segment level: metric -> (concordant, discordant) pairs
+        (:func:`~stats.metaeval.meta_eval.kendall_like_counts`; their sum is the pair count
+        the WMT17-20 findings print); empty otherwise.
     """
 
     lp: str
@@ -67,6 +72,7 @@ class LanguagePairMetaEvaluation:
     n_items: int
     metrics: tuple
     results: dict
+    pair_counts: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -156,6 +162,24 @@ confidence_level
             f"language pair(s) {', '.join(unknown)} not found; present: "
             f"{name_list(data.language_pairs)}"
         )
+    from ..readers._meta_rr import RR_GOLD
+
+    if name == RR_GOLD:
+        if correlation != "kendall-like" or level != "seg":
+            raise StatsInputError(
+                f"gold {RR_GOLD}: relative-ranking pairs give WMT's Kendall tau-like only "
+                "(correlation kendall-like at level seg)"
+            )
+        if n_resamples:
+            raise StatsInputError(
+                f"gold {RR_GOLD}: no confidence intervals from relative-ranking pairs (the "
+                "segments' scores are not in the file); use n_resamples=0"
+            )
+        return MetaEvaluation(
+            level=level, correlation=correlation, grouping="item",
+            language_pairs=tuple(rr_kendall_like(data, lp, threshold=threshold) for lp in chosen),
+            across_language_pairs=None,
+        )  # fmt: skip
     tables = [noted_table(data, lp, gold=name, level=level) for lp in chosen]
     per_lp = []
     for table in tables:
@@ -184,6 +208,13 @@ confidence_level
                 confidence_level=confidence_level,
                 rng=rng,
             )
+        counts = {}
+        if correlation == "kendall-like" and level == "seg":
+            counts = {
+                m: kendall_like_counts(table.metrics[m], table.gold, grouping=grouping,
+                                       threshold=threshold)
+                for m in table.metric_names
+            }  # fmt: skip
         per_lp.append(
             LanguagePairMetaEvaluation(
                 lp=table.lp,
@@ -192,6 +223,7 @@ confidence_level
                 n_items=table.n_items,
                 metrics=_ranked({m: r.statistic for m, r in results.items()}),
                 results=results,
+                pair_counts=counts,
             )
         )
     across = None
@@ -213,3 +245,79 @@ confidence_level
         language_pairs=tuple(per_lp),
         across_language_pairs=across,
     )
+
+
+def rr_kendall_like(
+    data: MetaEvalData, lp: str, *, threshold: float = KENDALL_LIKE_THRESHOLD
+) -> LanguagePairMetaEvaluation:
+    """WMT's Kendall tau-like of every metric of ``lp`` on the organisers' relative-ranking
+    pairs (``DArr-seglevel.csv``, gold ``da-rr``): a pair is concordant when the metric scores
+    its better translation strictly higher, discordant otherwise (a tie included), as
+    ``combine-scores-seg-RR.py``; rows with a DIFF column count when DIFF >= ``threshold``.
+    Pairs with a human translation are left out unless the data keeps them
+    (:meth:`~stats.readers.MetaEvalData.with_systems`), and so are the data's excluded
+    systems; a metric without a score for a pair's translation is left out (the organisers'
+    script stops there), each with a warning."""
+    import warnings
+    from fnmatch import fnmatchcase
+
+    import pandas as pd
+
+    from stats._core.errors import DegenerateInputWarning
+
+    from ..readers._meta_rr import RR_GOLD
+    from ..readers._meta_table import is_human_system
+
+    pair = data.pairs[lp]
+    frame = pd.concat(pair.rr, ignore_index=True)
+    counted = frame["diff"].isna() | (frame["diff"] >= threshold)
+    frame = frame[counted.to_numpy()]
+    systems = pd.unique(pd.concat([frame["better"], frame["worse"]]))
+    drop = {s for s in systems if any(fnmatchcase(s, p) for p in data.exclude_systems)}
+    humans = set() if data.include_human else {
+        s for s in systems if is_human_system(s, pair.references)
+    }  # fmt: skip
+    if humans - drop:
+        warnings.warn(f"{lp}: pairs with human translation(s) {name_list(sorted(humans - drop))}"
+                      " left out (include_human=True keeps them)", DegenerateInputWarning,
+                      stacklevel=2)  # fmt: skip
+    if drop:
+        warnings.warn(f"{lp}: pairs with system(s) {name_list(sorted(drop))} left out by choice",
+                      DegenerateInputWarning, stacklevel=2)  # fmt: skip
+    gone = drop | humans
+    frame = frame[~(frame["better"].isin(gone) | frame["worse"].isin(gone)).to_numpy()]
+    if not len(frame):
+        raise StatsInputError(f"{lp}: no relative-ranking pair left to count")
+    items = pair.items or {}
+    where = np.array([items.get((t, g), -1) for t, g in zip(frame["testset"], frame["segment"],
+                                                          strict=True)])  # fmt: skip
+    results, counts = {}, {}
+    for metric, sc in pair.metrics["seg"].items():
+        lacking = sorted({s for s in systems if s not in gone} - set(sc.values))
+        if (where < 0).any() or lacking:
+            first = frame.iloc[int(np.flatnonzero(where < 0)[0])] if (where < 0).any() else None
+            why = (f"no score for system(s) {name_list(lacking)}" if lacking else
+                   f"no score for segment {first['segment']!r} of {first['testset']}")
+            warnings.warn(f"{lp}: metric {metric} left out: {why}, which the pairs need",
+                          DegenerateInputWarning, stacklevel=2)  # fmt: skip
+            continue
+        better = np.array([sc.values[s][i] for s, i in zip(frame["better"], where, strict=True)])
+        worse = np.array([sc.values[s][i] for s, i in zip(frame["worse"], where, strict=True)])
+        con = int((better > worse).sum())
+        dis = len(frame) - con
+        counts[metric] = (con, dis)
+        results[metric] = MetaCorrelationResult(
+            statistic=(con - dis) / (con + dis), pvalue=math.nan, correlation="kendall-like",
+            grouping="item", level="seg", epsilon=math.nan, group_statistics=np.empty(0),
+            n_groups=int(pd.unique(where).size), n_systems=len(set(systems) - gone),
+            n_items=int(pd.unique(where).size), confidence_interval=None, confidence_level=0.95,
+            n_resamples=0, bootstrap_distribution=None,
+        )  # fmt: skip
+    if not results:
+        raise StatsInputError(f"{lp}: no metric scores every translation the pairs compare")
+    return LanguagePairMetaEvaluation(
+        lp=lp, gold=RR_GOLD, n_systems=len(set(systems) - gone),
+        n_items=int(pd.unique(where).size),
+        metrics=_ranked({m: r.statistic for m, r in results.items()}), results=results,
+        pair_counts=counts,
+    )  # fmt: skip

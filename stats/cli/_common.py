@@ -179,7 +179,9 @@ def read_stdin(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Non
 ARGUMENT_FLAGS = {
     "allow_constant": "--allow-constant",
     "epsilon": "--epsilon",
+    "exclude_systems": "--exclude-systems",
     "gold": "--gold",
+    "include_human": "--include-human",
     "input_format": "--input-format",
     "level": "--level",
     "lp": "--lp",
@@ -194,10 +196,14 @@ ARGUMENT_FLAGS = {
     "seed": "--seed",
     "testset": "--testset",
 }
+#: mapped only as ``name=VALUE``: bare, the name is also a task-set file's key
+#: (``task 3: include_human must be true or false``), not a flag
+_WITH_VALUE_ONLY = frozenset({"include_human"})
 #: ``name=VALUE`` for any mapped name; a bare name only where it cannot be a plain word (``_``)
 _ARGUMENT = re.compile(
     r"(?<![\w.-])(?:(" + "|".join(ARGUMENT_FLAGS) + r")=(?:True\b)?"
-    r"|(" + "|".join(n for n in ARGUMENT_FLAGS if "_" in n) + r")\b(?!=))"
+    r"|(" + "|".join(n for n in ARGUMENT_FLAGS if "_" in n and n not in _WITH_VALUE_ONLY)
+    + r")\b(?!=))"
 )
 
 

@@ -14,6 +14,8 @@ JSON output::
                          "metrics": [names, best first],
                          "correlation": {metric: value},
                          "epsilon": {metric: value},          # with --tie-calibration
+                         "pairs": {metric: n},                # kendall-like, segment level
+                         "concordant": {metric: n},
                          "ci": {metric: [low, high]}}],       # with --confidence-resamples
      "across_language_pairs": {"correlation": {metric: value}}}   # pairwise-accuracy
 
@@ -82,6 +84,27 @@ def add_parser(subparsers) -> None:
     )
     p.add_argument("--gold", metavar="NAME", help="human score type (default: the only one)")
     p.add_argument("--lp", nargs="+", metavar="LP", help="language pairs (default: all)")
+    p.add_argument(
+        "--include-human",
+        action="store_true",
+        help="keep human translations (other than the references) as systems (default: left "
+        "out, as mt-metrics-eval; as rank --include-human)",
+    )
+    p.add_argument(
+        "--domain",
+        metavar="NAME",
+        help="only this domain's segments (and at --level sys its *.domain.score scores when "
+        "the human and every metric have them), as mt-metrics-eval's domain=; domains come "
+        "from MTME-layout files with a DOMAIN column",
+    )
+    p.add_argument(
+        "--exclude-systems",
+        nargs="+",
+        default=[],
+        metavar="PATTERN",
+        help="leave out systems by name or shell pattern (e.g. 'Human-*'), in every language "
+        "pair; each must match a system",
+    )
     p.add_argument("--level", required=True, choices=list(LEVELS))
     names = [*CORRELATIONS, SOFT_PAIRWISE_ACCURACY]
     p.add_argument("--correlation", required=True, choices=names, metavar="NAME",
@@ -260,7 +283,9 @@ def run(args: argparse.Namespace) -> str:
         raise StatsInputError("--epsilon and --tie-calibration apply to --correlation acc23 only")
     if args.threshold != KENDALL_LIKE_THRESHOLD and args.correlation != "kendall-like":
         raise StatsInputError("--threshold applies to --correlation kendall-like only")
-    data = read_meta_eval(*args.data, input_format=args.input_format)
+    data = read_meta_eval(*args.data, input_format=args.input_format).with_systems(
+        include_human=args.include_human, exclude_systems=args.exclude_systems
+    ).in_domain(args.domain)
     text = _soft_pairwise(args, data) if args.correlation == SOFT_PAIRWISE_ACCURACY else (
         _evaluate(args, data)
     )
@@ -293,6 +318,9 @@ def _evaluate(args: argparse.Namespace, data) -> str:
         }
         if args.tie_calibration:
             block["epsilon"] = {m: lp.results[m].epsilon for m in lp.metrics}
+        if lp.pair_counts:
+            block["pairs"] = {m: sum(lp.pair_counts[m]) for m in lp.metrics}
+            block["concordant"] = {m: lp.pair_counts[m][0] for m in lp.metrics}
         if resampled:
             block["ci"] = {m: list(lp.results[m].confidence_interval) for m in lp.metrics}
         if lp.lp in tests:
@@ -344,6 +372,8 @@ def _evaluate(args: argparse.Namespace, data) -> str:
         )
     columns = ["lp", "gold", "n_systems", "n_items", "metric", "correlation"]
     columns += ["epsilon"] if args.tie_calibration else []
+    counted = any("pairs" in b for b in blocks)
+    columns += ["pairs", "concordant"] if counted else []
     columns += ["ci_low", "ci_high"] if resampled else []
     rows = []
     for block in blocks:
@@ -352,6 +382,9 @@ def _evaluate(args: argparse.Namespace, data) -> str:
             row.update(metric=m, correlation=block["correlation"][m])
             if args.tie_calibration:
                 row["epsilon"] = block["epsilon"][m]
+            if counted:
+                row["pairs"] = block["pairs"][m]
+                row["concordant"] = block["concordant"][m]
             if resampled:
                 row["ci_low"], row["ci_high"] = block["ci"][m]
             rows.append(row)

@@ -24,6 +24,7 @@ _LAZY = {
     "PairwiseAccuracyResult": ".meta_eval",
     "mean_system_scores": ".meta_eval",
     "meta_correlation": ".meta_eval",
+    "kendall_like_counts": ".meta_eval",
     "pairwise_accuracy": ".meta_eval",
     # outliers
     "MAD_SCALE": ".outliers",

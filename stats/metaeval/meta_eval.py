@@ -62,6 +62,7 @@ __all__ = [
     "GROUPINGS",
     "MetaCorrelationResult",
     "PairwiseAccuracyResult",
+    "kendall_like_counts",
     "mean_system_scores",
     "meta_correlation",
     "pairwise_accuracy",
@@ -821,3 +822,26 @@ def pairwise_accuracy(metric: Mapping, gold: Mapping) -> PairwiseAccuracyResult:
         n_agree=agree,
         n_pairs=pairs,
     )
+
+
+def kendall_like_counts(
+    metric, gold, *, grouping: str = "none", threshold: float = KENDALL_LIKE_THRESHOLD
+) -> tuple[int, int]:
+    """The (concordant, discordant) pairs that WMT20's Kendall-like of :func:`meta_correlation`
+    counts: pairs of cells of one group whose gold scores differ by ``threshold`` or more,
+    concordant when the metric orders them strictly as the gold does, every other one (a
+    metric tie included) discordant. Their sum is the pair count the WMT17-20 findings print
+    beside each tau (the relative-ranking pairs of ``grouping='item'`` on raw DA scores).
+
+    Examples
+    --------
+    >>> kendall_like_counts([[1.0, 2.0], [3.0, 3.0]], [[10.0, 50.0], [60.0, 90.0]],
+    ...                     grouping="item")
+    (2, 0)
+    """
+    _check_choice(grouping, GROUPINGS, "grouping")
+    M, G = _matrix(metric, "metric"), _matrix(gold, "gold")
+    if M.shape != G.shape:
+        raise StatsInputError(f"metric has shape {M.shape} but gold has {G.shape}")
+    con, dis = _kendall_like_counts(*_group(G, M, grouping), threshold)
+    return int(con.sum()), int(dis.sum())

@@ -71,6 +71,8 @@ __all__ += ["WMTScoreTable", "read_da_system_scores", "read_wmt_scores"]
 from .appraise import is_appraise_export, read_appraise  # noqa: E402
 from .documents import HumanRatings, attach_domains, read_documents  # noqa: E402
 from .mqm import is_mqm_file, read_mqm  # noqa: E402
+from .mqm_google import read_mqm_averages, read_source_errors  # noqa: E402
 
 __all__ += ["HumanRatings", "attach_domains", "is_appraise_export", "is_mqm_file",
-            "read_appraise", "read_documents", "read_mqm"]  # fmt: skip
+            "read_appraise", "read_documents", "read_mqm", "read_mqm_averages",
+            "read_source_errors"]  # fmt: skip

@@ -2,6 +2,18 @@
 ``.zip`` / ``.tar.gz`` of one, with ``human-scores/LP.NAME.LEVEL.score`` and
 ``metric-scores/LP/METRIC-REF.LEVEL.score`` files (lines ``SYSTEM<TAB>SCORE``), and the
 systems and references named by ``system-outputs/LP/`` and ``references/LP.REF.txt``.
+
+Files with a DOMAIN column, read as MTME reads its three-field files (``data.py``'s
+``ReadDomainScoreFile``: each line split on whitespace into ``DOMAIN SYSNAME SCORE``, ``None``
+a missing score):
+
+* ``*.domain.score`` (MTME's domain level): one score per system and domain;
+* ``*.seg.score`` with three fields (NRC's MSLC23-24 files in MTME's folder layout: ``DOMAIN
+  SYSNAME SCORE``): one line per segment in segment order, system by system, as MTME's
+  two-field segment files (``ReadScoreFile``), the DOMAIN of each segment kept. Every system
+  and file of a language pair must give a segment the same domain.
+
+Document-level files (``*.doc.score``) are not used; the read-as line counts them.
 """
 
 from __future__ import annotations
@@ -41,17 +53,25 @@ def _directory_members(path: Path) -> dict:
 
 
 def _score_lines(text: str, where: str, store: dict, name: str, gold: bool) -> None:
-    """An MTME score file line by line (every error named by its line)."""
+    """An MTME score file line by line (every error named by its line): two fields
+    ``SYSTEM SCORE``, or three ``DOMAIN SYSTEM SCORE`` on every line."""
+    width = None
     for line_no, ln in enumerate(text.splitlines(), start=1):
         if not ln.strip():
             continue
         fields = ln.split("\t") if "\t" in ln else ln.split()
-        if len(fields) != 2:
+        if width is None and len(fields) in (2, 3):
+            width = len(fields)
+        if len(fields) != width:
             raise StatsInputError(
-                f"{where}, line {line_no}: expected SYSTEM<TAB>SCORE, found {len(fields)} fields"
+                f"{where}, line {line_no}: expected SYSTEM<TAB>SCORE, or DOMAIN<TAB>SYSTEM<TAB>"
+                f"SCORE on every line (as MTME's domain files and NRC's MSLC files), found "
+                f"{len(fields)} fields" + (f" after lines of {width}" if width else "")
             )
-        value = _score(fields[1], where, line_no, gold=gold)
-        _add(store, name, where, fields[0].strip(), value, line_no)
+        value = _score(fields[-1], where, line_no, gold=gold)
+        sc = _add(store, name, where, fields[-2].strip(), value, line_no)
+        if width == 3:
+            sc.domains.setdefault(fields[-2].strip(), []).append(fields[0].strip())
 
 
 def _fast_score_file(text: str, sc: _Scores, gold: bool) -> bool:
@@ -69,13 +89,16 @@ def _fast_score_file(text: str, sc: _Scores, gold: bool) -> bool:
     if not text or "\t" not in text or "\n\n" in text or "\r" in text or text[0] == "\n":
         return False
     n_lines = text.count("\n") + (not text.endswith("\n"))
-    if text.count("\t") != n_lines:
-        return False  # a line of other than two tab-separated fields
+    tabs = text.count("\t")
+    if tabs not in (n_lines, 2 * n_lines):
+        return False  # a line of other than two (or three) tab-separated fields
+    names = ["system", "score"] if tabs == n_lines else ["domain", "system", "score"]
     missing = sorted({v for m in MISSING if m for v in (m, m.upper(), m.capitalize())})
     try:
         frame = pd.read_csv(
-            io.StringIO(text), sep="\t", header=None, names=["system", "score"],
-            dtype={"system": object, "score": np.float64}, keep_default_na=False,
+            io.StringIO(text), sep="\t", header=None, names=names,
+            dtype={"domain": object, "system": object, "score": np.float64},
+            keep_default_na=False,
             na_values={"score": missing} if gold else {}, quoting=csv.QUOTE_NONE,
             engine="c", skip_blank_lines=False, index_col=False,
         )
@@ -92,11 +115,16 @@ def _fast_score_file(text: str, sc: _Scores, gold: bool) -> bool:
     codes, uniques = pd.factorize(frame["system"], sort=False, use_na_sentinel=False)
     if any(not isinstance(u, str) or not u or u.strip() != u for u in uniques):
         return False  # an empty or padded system name: the line-by-line reader handles it
+    domains = frame["domain"].to_numpy(dtype=object) if "domain" in frame else None
+    if domains is not None and any(not isinstance(d, str) or not d.strip() for d in set(domains)):
+        return False
     first = np.full(len(uniques), len(codes))
     np.minimum.at(first, codes, np.arange(len(codes)))
     for k, system in enumerate(uniques):
         sc.values[system] = values[codes == k].tolist()
         sc.lines[system] = int(first[k]) + 1
+        if domains is not None:
+            sc.domains[system] = [d.strip() for d in domains[codes == k].tolist()]
     return True
 
 
@@ -107,9 +135,61 @@ def _is_archive(label: str, data: bytes | None) -> bool:
     return data is not None and (data[:4] == b"PK\x03\x04" or data[:2] == b"\x1f\x8b")
 
 
-def _read_mtme(members: dict, label: str, pairs: dict) -> list:
-    """Parse MTME score files from ``members`` (path -> bytes or Path) into ``pairs``."""
+def _domain_file(text: str, where: str, sc: _Scores, gold: bool) -> None:
+    """A ``*.domain.score`` file as MTME's ReadDomainScoreFile reads it (``DOMAIN SYSNAME
+    SCORE``, whitespace-separated), into ``sc.values[system][domain]``; a (system, domain)
+    given twice is refused (MTME keeps the last)."""
+    for line_no, ln in enumerate(text.splitlines(), start=1):
+        if not ln.strip():
+            continue
+        fields = ln.split()
+        if len(fields) != 3:
+            raise StatsInputError(
+                f"{where}, line {line_no}: expected DOMAIN SYSTEM SCORE (MTME's domain-level "
+                f"files), found {len(fields)} fields"
+            )
+        domain, system, raw = fields
+        value = _score(raw, where, line_no, gold=gold)
+        per = sc.values.setdefault(system, {})
+        if domain in per:
+            raise StatsInputError(
+                f"{where}, line {line_no}: a second score of system {system!r} for domain "
+                f"{domain!r}"
+            )
+        per[domain] = value
+        sc.lines.setdefault(system, line_no)
+
+
+def _item_domains(pairs: dict) -> None:
+    """Each language pair's segment domains from its segment files with a DOMAIN column:
+    every system of every such file must give each segment the same domain."""
+    for pair in pairs.values():
+        first = None  # (domains, file, system)
+        for store in (pair.gold["seg"], pair.metrics["seg"]):
+            for sc in store.values():
+                for system, domains in sc.domains.items():
+                    if first is None:
+                        first = (domains, sc.file, system)
+                        continue
+                    if domains != first[0]:
+                        n = min(len(domains), len(first[0]))
+                        i = next((k for k in range(n) if domains[k] != first[0][k]), n)
+                        theirs = first[0][i] if i < len(first[0]) else "(none)"
+                        mine = domains[i] if i < len(domains) else "(none)"
+                        raise StatsInputError(
+                            f"{sc.file}: system {system!r} gives segment {i + 1} domain "
+                            f"{mine!r}; {first[1]} (system {first[2]!r}) gives it {theirs!r}"
+                        )
+        if first is not None:
+            pair.item_domains = tuple(first[0])
+
+
+def _read_mtme(members: dict, label: str, pairs: dict, said: list | None = None) -> list:
+    """Parse MTME score files from ``members`` (path -> bytes or Path) into ``pairs``;
+    ``said`` (when given) gets what the reader noticed beyond two-field files (files with a
+    DOMAIN column, domain-level files, document-level files not used)."""
     files = []
+    with_domain, domain_level, doc_level = [], [], []
     for path in sorted(members):
         parts = PurePosixPath(path).parts
         if "system-outputs" in parts:
@@ -150,12 +230,24 @@ def _read_mtme(members: dict, label: str, pairs: dict) -> list:
             lp, name, level, gold = parts[-2], toks[0], toks[1], False
         else:
             continue
-        if level not in _LEVELS:
-            continue  # doc and domain levels are not used
+        if level not in (*_LEVELS, "domain"):
+            doc_level.append(where)
+            continue  # the document level is not used (named in the read-as line)
         raw = members[path]
         data = read_regular_file(raw, where) if isinstance(raw, Path) else raw
         text = decode(data, where)
         pair = pairs.setdefault(lp, _Pair())
+        if level == "domain":
+            kept = pair.domain_level["gold" if gold else "metrics"]
+            if name in kept:
+                raise StatsInputError(f"{where}: {name} (domain) for {lp} is given twice")
+            kept[name] = _Scores(file=where)
+            _domain_file(text, where, kept[name], gold)
+            if not kept[name].values:
+                raise StatsInputError(f"{where}: file is empty")
+            domain_level.append(where)
+            files.append(where)
+            continue
         store = (pair.gold if gold else pair.metrics)[level]
         if name in store:
             raise StatsInputError(f"{where}: {name} ({level}) for {lp} is given twice")
@@ -164,6 +256,13 @@ def _read_mtme(members: dict, label: str, pairs: dict) -> list:
             _score_lines(text, where, store, name, gold)
         if not store[name].values:
             raise StatsInputError(f"{where}: file is empty")
+        if store[name].domains:
+            if level == "sys":
+                raise StatsInputError(
+                    f"{where}: a system-level file has SYSTEM SCORE lines; scores per domain "
+                    "go in a *.domain.score file (DOMAIN SYSTEM SCORE)"
+                )
+            with_domain.append(where)
         if level == "sys":
             for s, v in store[name].values.items():
                 if len(v) != 1:
@@ -177,4 +276,16 @@ def _read_mtme(members: dict, label: str, pairs: dict) -> list:
             f"{label}: no MTME score files (human-scores/LP.NAME.LEVEL.score, "
             "metric-scores/LP/METRIC-REF.LEVEL.score)"
         )
+    _item_domains(pairs)
+    if said is not None:
+        if with_domain:
+            names = sorted({d for p in pairs.values() for d in (p.item_domains or ())})
+            said.append(
+                f"{len(with_domain)} segment file(s) with a DOMAIN column (DOMAIN SYSTEM SCORE, "
+                f"as NRC's MSLC files; domains kept: {', '.join(names)})"
+            )
+        if domain_level:
+            said.append(f"{len(domain_level)} domain-level file(s) (DOMAIN SYSTEM SCORE)")
+        if doc_level:
+            said.append(f"{len(doc_level)} document-level file(s) not used")
     return files

@@ -34,6 +34,8 @@ class _Scores:
     file: str
     values: dict = field(default_factory=dict)  #: system -> floats (NaN = missing)
     lines: dict = field(default_factory=dict)  #: system -> first line number
+    #: system -> the DOMAIN of each score (MTME-layout files with a DOMAIN column), in order
+    domains: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -45,6 +47,14 @@ class _Pair:
     items: dict | None = None  #: item keys (long/wide formats) -> index, first appearance
     known_systems: set | None = None  #: system-outputs (MTME layout)
     references: set = field(default_factory=set)  #: reference names (MTME ``references/``)
+    #: the domain of each segment (MTME-layout segment files with a DOMAIN column), or None
+    item_domains: tuple | None = None
+    #: ``*.domain.score`` files: ``{"gold"|"metrics": {name: _Scores}}``, each _Scores'
+    #: values ``{system: {domain: score}}``
+    domain_level: dict = field(default_factory=lambda: {"gold": {}, "metrics": {}})
+    #: the organisers' relative-ranking pairs (``DArr-seglevel.csv``), one frame per file:
+    #: ``testset, segment, better, worse, diff`` (NaN without a DIFF column), ``line``
+    rr: list = field(default_factory=list)
 
 
 class _Chunks(list):

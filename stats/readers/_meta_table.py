@@ -5,16 +5,19 @@ metrics and references (:func:`parse_metric_name`, :func:`is_human_system`).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 
 import numpy as np
 
 from stats._core.errors import StatsInputError
 
 from ._common import name_list
-from ._meta_rows import _LEVELS
+from ._meta_rows import _LEVELS, _Scores
+from ._meta_rr import RR_GOLD
 
 __all__ = ["MetaEvalData", "MetaEvalTable", "is_human_system", "parse_metric_name"]
 
@@ -121,6 +124,78 @@ class MetaEvalData:
     #: what each source was read as, one line per source
     #: ("NAME: read as WMT segment scores (8 fields), 17 LPs, 12 metrics")
     read_as: str = ""
+    #: keep human translations as systems in every :meth:`table` (see :meth:`with_systems`)
+    include_human: bool = False
+    #: system names or shell patterns left out of every :meth:`table` (:meth:`with_systems`)
+    exclude_systems: tuple = ()
+    #: the domain every :meth:`table` keeps (:meth:`in_domain`); None: all segments
+    domain: str | None = None
+
+    def domains(self, lp: str) -> tuple:
+        """The domain of each segment of ``lp`` (from MTME-layout segment files with a DOMAIN
+        column), or ``()`` when the files name none."""
+        return tuple(self.pairs[lp].item_domains or ())
+
+    def in_domain(self, domain: str | None) -> MetaEvalData:
+        """The same scores restricted to one domain in every :meth:`table`, as MTME's
+        ``GetCorrelations(domain=...)``: the segments of that domain, and at system level the
+        ``*.domain.score`` files' scores of that domain when the gold and every metric have
+        them (else the means of the domain's segments). None: every segment.
+
+        Raises
+        ------
+        StatsInputError
+            No language pair names that domain (listing those named).
+        """
+        if domain is not None:
+            named = sorted({d for p in self.pairs.values() for d in (p.item_domains or ())}
+                           | {d for p in self.pairs.values()
+                              for store in p.domain_level.values() for sc in store.values()
+                              for per in sc.values.values() for d in per})  # fmt: skip
+            if domain not in named:
+                raise StatsInputError(
+                    f"domain: {domain!r} is not a domain of these files ("
+                    + (f"domains: {', '.join(named)}" if named else "they name no domain: "
+                       "domains come from MTME-layout files with a DOMAIN column")
+                    + ")"
+                )
+        return dataclasses.replace(self, domain=domain)
+
+    def systems(self, lp: str | None = None) -> tuple:
+        """Every system with a score (human or metric), overall or for ``lp``, as read."""
+        found: dict = {}
+        for key in [lp] if lp is not None else list(self.pairs):
+            pair = self.pairs[key]
+            for store in (pair.gold, pair.metrics):
+                for level in _LEVELS:
+                    for sc in store[level].values():
+                        found.update(dict.fromkeys(sc.values))
+        return tuple(found)
+
+    def with_systems(
+        self, *, include_human: bool = False, exclude_systems: Sequence[str] = ()
+    ) -> MetaEvalData:
+        """The same scores with a choice of systems that every :meth:`table` (so every
+        analysis of them) applies: ``include_human`` keeps human translations other than the
+        references as systems; ``exclude_systems`` (names or shell patterns,
+        :func:`fnmatch.fnmatchcase`, e.g. ``'Human-*'``) leaves systems out, each named in the
+        table's notes.
+
+        Raises
+        ------
+        StatsInputError
+            A name or pattern of ``exclude_systems`` that matches no system of the data.
+        """
+        patterns = tuple(str(p) for p in exclude_systems)
+        known = self.systems()
+        for p in patterns:
+            if not any(fnmatchcase(s, p) for s in known):
+                raise StatsInputError(
+                    f"exclude_systems: {p!r} matches no system (systems: {name_list(known)})"
+                )
+        return dataclasses.replace(
+            self, include_human=bool(include_human), exclude_systems=patterns
+        )
 
     @property
     def language_pairs(self) -> tuple:
@@ -133,6 +208,8 @@ class MetaEvalData:
         for key in lps:
             for level in _LEVELS:
                 names.update(dict.fromkeys(self.pairs[key].gold[level]))
+            if self.pairs[key].rr:
+                names[RR_GOLD] = None
         return tuple(names)
 
     def choose_gold(self, gold: str | None = None) -> str:
@@ -168,7 +245,7 @@ class MetaEvalData:
         level: str = "seg",
         refs: Sequence[str] | None = None,
         close_refs: Sequence[str] = (),
-        include_human: bool = False,
+        include_human: bool | None = None,
         primary: Sequence[str] | None = None,
         exclude: Sequence[str] = (),
     ) -> MetaEvalTable:
@@ -184,9 +261,10 @@ class MetaEvalData:
         With ``refs`` (MTME's ``GetCorrelations``): only metrics whose references
         (:func:`parse_metric_name`) are among ``refs`` are kept, and the human translations
         named in ``refs`` or ``close_refs`` are never systems; ``include_human`` keeps the other
-        human translations as systems. ``primary``: only metrics with these base names (when
-        non-empty). ``exclude``: systems left out (e.g. WMT's published outliers), named in
-        ``notes``.
+        human translations as systems (None: the data's own choice, :meth:`with_systems`).
+        ``primary``: only metrics with these base names (when non-empty). ``exclude``: systems
+        left out (e.g. WMT's published outliers), named in ``notes``; the systems matching the
+        data's ``exclude_systems`` are left out too (:meth:`with_systems`).
 
         Raises
         ------
@@ -204,11 +282,27 @@ class MetaEvalData:
         refs_of = pair.references
         seg_gold, sys_gold = pair.gold["seg"].get(name), pair.gold["sys"].get(name)
         seg_metrics, sys_metrics = pair.metrics["seg"], pair.metrics["sys"]
+        in_domain = None
+        if self.domain is not None:
+            in_domain, sys_gold, sys_metrics = self._domain_parts(lp, name)
         use_sys = (
             level == "sys" and sys_gold is not None and bool(sys_metrics)
             and set(seg_metrics) <= set(sys_metrics)
         )
+        if self.domain is not None and in_domain is None:
+            if not use_sys:
+                raise StatsInputError(
+                    f"domain: the segment files of {lp!r} name no domains (MTME-layout files "
+                    "with a DOMAIN column do), and no domain-level files give the human and "
+                    f"every metric's {self.domain!r} scores"
+                )
+            seg_gold = None
         main_gold, main_metrics = (sys_gold, sys_metrics) if use_sys else (seg_gold, seg_metrics)
+        if main_gold is None and name == RR_GOLD:
+            raise StatsInputError(
+                f"gold {RR_GOLD}: relative-ranking pairs give WMT's Kendall tau-like only "
+                "(correlation kendall-like at level seg)"
+            )
         if main_gold is None:
             raise StatsInputError(
                 f"language pair {lp!r}: no segment-level human scores of type {name!r}"
@@ -250,7 +344,14 @@ class MetaEvalData:
                 if m not in left_out and parse_metric_name(m, refs_of)[0] not in names:
                     left_out[m] = "not a primary metric"
         kept = {m: sc for m, sc in main_metrics.items() if m not in left_out}
+        if include_human is None:
+            include_human = self.include_human
         excluded = set(refs or ()) | set(close_refs)
+        if self.exclude_systems:
+            chosen = [s for s in with_gold if any(fnmatchcase(s, p) for p in self.exclude_systems)]
+            if chosen:
+                notes.append(f"{lp}: system(s) {name_list(chosen)} left out by choice")
+            excluded |= set(chosen)
         if exclude:
             gone = [s for s in with_gold if s in set(exclude)]
             absent = [s for s in exclude if s not in set(with_gold)]
@@ -271,7 +372,7 @@ class MetaEvalData:
         if humans:
             notes.append(
                 f"{lp}: human translation(s) {name_list(humans)} left out as systems "
-                "(include human translations to keep them)"
+                "(include_human=True keeps them)"
             )
         systems = [s for s in with_gold if s not in excluded and s not in humans]
         if not systems:
@@ -294,6 +395,10 @@ class MetaEvalData:
         def matrix(sc):
             return np.array([sc.values[s] for s in systems], dtype=float)
 
+        def segments(sc):
+            m = matrix(sc)
+            return m if in_domain is None else m[:, in_domain]
+
         seg_ok = seg_gold is not None and all(s in seg_gold.values for s in systems) and all(
             m in seg_metrics and all(s in seg_metrics[m].values for s in systems)
             for m in main_metrics
@@ -303,8 +408,8 @@ class MetaEvalData:
             lp=lp,
             gold_name=name,
             systems=tuple(systems),
-            gold=matrix(seg_gold) if seg_ok else None,
-            metrics={m: matrix(seg_metrics[m]) for m in main_metrics} if seg_ok else None,
+            gold=segments(seg_gold) if seg_ok else None,
+            metrics={m: segments(seg_metrics[m]) for m in main_metrics} if seg_ok else None,
             gold_sys=matrix(sys_gold)[:, 0] if use_sys else None,
             metrics_sys=(
                 {m: matrix(sys_metrics[m])[:, 0] for m in main_metrics} if use_sys else None
@@ -313,3 +418,29 @@ class MetaEvalData:
             left_out=left_out,
             notes=tuple(notes),
         )
+
+    def _domain_parts(self, lp: str, gold: str) -> tuple:
+        """(segment mask of the chosen domain or None, its domain-level gold and metric
+        scores as system-level stores) of ``lp``."""
+        pair = self.pairs[lp]
+        domain = self.domain
+
+        def at_domain(store: dict) -> dict:
+            return {
+                n: _Scores(file=sc.file, values={s: [v[domain]] for s, v in sc.values.items()
+                                                 if domain in v}, lines=dict(sc.lines))
+                for n, sc in store.items()
+                if any(domain in v for v in sc.values.values())
+            }  # fmt: skip
+
+        mask = None
+        if pair.item_domains is not None:
+            mask = np.array([d == domain for d in pair.item_domains], dtype=bool)
+            if not mask.any():
+                raise StatsInputError(
+                    f"language pair {lp!r} has no segment of domain {domain!r} (domains: "
+                    f"{', '.join(sorted(set(pair.item_domains)))})"
+                )
+        sys_gold = at_domain(pair.domain_level["gold"]).get(gold)
+        sys_metrics = at_domain(pair.domain_level["metrics"])
+        return mask, sys_gold, sys_metrics

@@ -62,10 +62,10 @@ def _read_long(data: bytes, text: str, label: str, pairs: dict) -> None:
     else:
         width = len(rows[0][1])
         if width not in (5, 6):
-            raise StatsInputError(
-                f"{label}, line {rows[0][0]}: expected 6 fields ({' '.join(LONG_COLUMNS)}) or 5 "
-                f"for a human-score file, found {width}"
-            )
+            from ._layouts import META_EVAL_LAYOUTS, none_fits
+
+            first = next(ln for ln in text.splitlines() if ln.strip())
+            raise StatsInputError(none_fits(label, rows[0][0], first, META_EVAL_LAYOUTS))
         pos = list(range(width))
     found = _long_rows_fast(data, delimiter, width, pos, has_header)
     if found is None:

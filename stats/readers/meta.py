@@ -38,8 +38,10 @@ from ._common import (
     source_name,
     split_lines,
 )
+from ._meta_da import da_layout, read_da_gold
 from ._meta_mtme import _archive_members, _directory_members, _is_archive, _read_mtme
 from ._meta_rows import _LEVELS, LONG_COLUMNS, MISSING, _Pair, finish_items
+from ._meta_rr import is_rr_header, read_rr_pairs
 from ._meta_table import MetaEvalData, MetaEvalTable, is_human_system, parse_metric_name
 from ._meta_text import _read_long, _read_wide, _read_wmt_seg
 from .system_level import _as_source
@@ -117,22 +119,39 @@ def read_meta_eval(
     pairs: dict = {}
     files: list = []
     read_as: list = []
+    deferred: list = []  # DA files: read last, when their language pair's test set is known
     for i, item in enumerate(sources):
         src, name = _as_source(item, names[i] if names is not None else None)
         if isinstance(src, (str, os.PathLike)) and Path(src).is_dir():
             label = name or os.fspath(src)
             before = {lp: _counts(p) for lp, p in pairs.items()}
-            files += _read_mtme(_directory_members(Path(src)), label, pairs)
-            read_as.append(_read_as_line(label, "an MTME directory", pairs, before))
+            said: list = []
+            files += _read_mtme(_directory_members(Path(src)), label, pairs, said)
+            read_as.append(_read_as_line(label, "an MTME directory", pairs, before)
+                           + "".join(f"; {x}" for x in said))
             continue
         data, label = load_bytes(src, name)
         if _is_archive(label, data):
             before = {lp: _counts(p) for lp, p in pairs.items()}
-            files += _read_mtme(_archive_members(data, label), label, pairs)
-            read_as.append(_read_as_line(label, "an MTME archive", pairs, before))
+            said = []
+            files += _read_mtme(_archive_members(data, label), label, pairs, said)
+            read_as.append(_read_as_line(label, "an MTME archive", pairs, before)
+                           + "".join(f"; {x}" for x in said))
             continue
         text = decode(data, label)
         first = next((ln for ln in iter_splitlines(text) if ln.strip()), "")
+        if is_rr_header(first.split()) and input_format is None:
+            before = {lp: _counts(p) for lp, p in pairs.items()}
+            kind = read_rr_pairs(data, text, label, pairs)
+            read_as.append(_read_as_line(label, kind, pairs, before))
+            files.append(label)
+            continue
+        layout = da_layout(first.split())
+        if layout is not None and input_format is None:
+            deferred.append((len(read_as), data, text, label, layout))
+            read_as.append("")
+            files.append(label)
+            continue
         before = {lp: _counts(p) for lp, p in pairs.items()}
         fmt = input_format or _detect_text(first, label)
         if fmt == "wide":
@@ -146,6 +165,10 @@ def read_meta_eval(
             kind = "long text (METRIC LP TESTSET SYSTEM SEGMENT SCORE)"
         read_as.append(_read_as_line(label, kind, pairs, before))
         files.append(label)
+    for at, data, text, label, layout in deferred:
+        before = {lp: _counts(p) for lp, p in pairs.items()}
+        kind = read_da_gold(data, text, label, pairs, layout)
+        read_as[at] = _read_as_line(label, kind, pairs, before)
     finish_items(pairs)
     _check_counts(pairs)
     return MetaEvalData(pairs=pairs, files=tuple(files), read_as="\n".join(read_as))

@@ -54,6 +54,7 @@ from .documents import NO_DOMAIN, HumanRatings
 __all__ = [
     "MQM_COLUMNS",
     "MQM_PRESETS",
+    "MQM_SOURCE_ERRORS",
     "MTME_WEIGHTS",
     "NO_LP",
     "is_mqm_file",
@@ -77,10 +78,18 @@ MTME_WEIGHTS: Mapping[str, float] = {
 #: named weightings: ``mtme`` (the default) and ``wmt24`` (the organisers' tools.py rules)
 MQM_PRESETS = ("mtme", "wmt24")
 NO_LP = "(language pair not named)"
+#: the protocol of a file of source-error annotations only (Google's ``*.source-errors.tsv``):
+#: read as what it holds, never ranked as MQM ratings
+MQM_SOURCE_ERRORS = "MQM source errors"
+#: categories that mark an error in the source, not in the translation (Google's ``Source
+#: error``, MTME's TED files' ``Source_error``, WMT24's ``Source issue``)
+SOURCE_ERROR_CATEGORIES = ("source error", "source_error", "source issue")
 _WMT24_SEVERITIES = ("major", "critical", "minor", "neutral", "No-error")
 
 _LP = re.compile(r"(?<![A-Za-z])([a-z]{2,3})-([a-z]{2,3})(?![A-Za-z])")
-_LP_JOINED = re.compile(r"(?:^|[_.-])([a-z]{2})([a-z]{2})(?:\.[A-Za-z0-9]+)*$")
+#: Google's names end in ``xxyy`` then extensions, side files' suffixes included
+#: (``mqm_newstest2020_ende.source-errors.tsv``, ``mqm_ted_zhen.avg_seg_scores.tsv``)
+_LP_JOINED = re.compile(r"(?:^|[_.-])([a-z]{2})([a-z]{2})(?:\.[A-Za-z0-9_-]+)*$")
 #: two-letter codes the joined form ``zhen`` may combine (WMT and Google MQM pairs)
 _CODES = frozenset(
     "ar bn cs da de el en es et fi fr gu ha he hi hr hu is it ja kk km ko lt lv mr nl no pl "
@@ -229,13 +238,20 @@ def is_mqm_file(text: str) -> bool:
     return set(MQM_COLUMNS) <= set(_header(text))
 
 
+def is_source_error(category: pd.Series) -> pd.Series:
+    """Which categories (str) mark a source error (:data:`SOURCE_ERROR_CATEGORIES`, any case,
+    any subcategory: ``Source error/-``)."""
+    return category.str.strip().str.lower().str.startswith(SOURCE_ERROR_CATEGORIES)
+
+
 def language_pair_of(label: str) -> str | None:
     """The language pair a file name gives: ``xx-yy`` anywhere, or Google's/MTME's ``xxyy``
     ending the name (``mqm_ted_zhen.tsv`` -> ``zh-en``); None without one."""
     base = re.split(r"[\\/]", label)[-1]
-    found = _LP.search(base)
-    if found:
-        return f"{found.group(1)}-{found.group(2)}"
+    for found in _LP.finditer(base):  # not Google's ``mqm-ted``: 3-letter parts must be codes
+        a, b = found.group(1), found.group(2)
+        if all(len(c) == 2 or c in _CODES for c in (a, b)):
+            return f"{a}-{b}"
     joined = _LP_JOINED.search(base)
     if joined and joined.group(1) in _CODES and joined.group(2) in _CODES:
         return f"{joined.group(1)}-{joined.group(2)}"
@@ -318,14 +334,26 @@ def read_mqm(
             f"{label}, line {line[i]}, column severity: {raw['severity'].iloc[i]!r} is not "
             f"a severity the WMT24 organisers' tools.py weighs ({', '.join(_WMT24_SEVERITIES)})"
         )
+    found = lp or language_pair_of(label)
+    pair = found or NO_LP
+    category = raw["category"].str.strip()
+    if is_source_error(category).all():
+        from .mqm_google import source_error_ratings
+
+        return source_error_ratings(raw["system"], category, raw["severity"], label=label,
+                                    lp=pair, n_fields=len(header))
     notes = []
     zero = _unmatched(raw["severity"].to_numpy(), raw["category"].to_numpy(), rule)
     if zero.any():
         counts = raw["severity"][zero].value_counts(sort=False)
         listed = ", ".join(f"{s!r} ({n:,} rows)" for s, n in counts.items())
         notes.append(f"severities without a weight scored 0, as score_mqm does: {listed}")
-    found = lp or language_pair_of(label)
-    pair = found or NO_LP
+    distinct = category[category.str.lower() != "no-error"].unique()
+    if len(distinct) == 1:
+        notes.append(
+            f"every error row of {label} has category {distinct[0]!r}: its scores weigh that "
+            "one category only"
+        )
     has_domain = "domain" in header
     errors = pd.DataFrame(
         {

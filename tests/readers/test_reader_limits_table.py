@@ -35,6 +35,7 @@ from stats.readers.appraise import read_appraise
 from stats.readers.da_segments import read_da_segment_scores
 from stats.readers.documents import read_documents
 from stats.readers.mqm import read_mqm
+from stats.readers.mqm_google import read_mqm_averages, read_source_errors
 from stats.readers.mt_text import read_mt_lines
 from stats.readers.qe_wmt import read_qe_exclude, read_qe_submissions, read_qe_wmt_gold
 from stats.readers.qe_word import read_word_gold, read_word_submissions
@@ -146,6 +147,14 @@ _MQM = (
     + "\n".join(
         _rows("{s}\tdoc1\t0\t{j}\trater1\tsrc {j}\ttgt {j}\tAccuracy/Mistranslation\tMinor")
     )
+    + "\n"
+)
+#: Google's side files: per-segment averages (tab after the system, space before seg_id, as
+#: newstest2021) and source errors (Google's MQM header, only Source error rows)
+_MQM_AVG = "system mqm_avg_score seg_id\n" + "\n".join(_rows("{s}\t{v} {j}")) + "\n"
+_MQM_SRC = (
+    "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
+    + "\n".join(_rows("{s}\tdoc1\t0\t{j}\trater1\tsrc {j}\ttgt {j}\tSource error/-\tMinor"))
     + "\n"
 )
 _DOCUMENTS = "canary\tcanary-line\nnews\t{name}\n" + "news\tdoc1\n" * 3
@@ -265,6 +274,21 @@ READERS = [
         "mqm.en-de.tsv",
         _MQM,
         read_mqm,
+        lambda p: ["human", "--human", p],
+        skip=_SCORE_SKIPS,
+    ),
+    Case(
+        "mqm-averages",
+        "mqm_ted_ende.avg_seg_scores.tsv",
+        _MQM_AVG,
+        read_mqm_averages,
+        lambda p: ["human", "--human", p],
+    ),
+    Case(
+        "mqm-source-errors",
+        "mqm_newstest2020_ende.source-errors.tsv",
+        _MQM_SRC,
+        read_source_errors,
         lambda p: ["human", "--human", p],
         skip=_SCORE_SKIPS,
     ),

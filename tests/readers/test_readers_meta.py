@@ -167,7 +167,8 @@ def test_metric_missing_for_a_system(tmp_path):
     [
         ("sysA\tNone\n", r"line 1: metric score is missing \('None'\)"),
         ("sysA\tabc\n", r"line 1: 'abc' is not a number"),
-        ("sysA\t1\t2\n", r"line 1: expected SYSTEM<TAB>SCORE, found 3 fields"),
+        ("sysA\t1\t2\t3\n", r"line 1: expected SYSTEM<TAB>SCORE, or DOMAIN<TAB>SYSTEM<TAB>SCORE"
+         r" on every line .*found 4 fields"),
         ("sysA\tinf\n", r"line 1: score 'inf' is not finite"),
         ("sysA\t1e400\n", r"line 1: score '1e400' overflows a 64-bit float"),
         # the input boundary's bound (stats.readers._limits.MAX_ABS_VALUE) holds here too

@@ -1,0 +1,223 @@
+"""Google's MQM side files (google/wmt-mqm-human-evaluation), read as what they hold.
+
+* **Per-segment averages** ``mqm_*.avg_seg_scores.tsv`` (newstest2020/2021, TED): a header
+  ``system mqm_avg_score seg_id`` and one row per system and segment, the segment's MQM score
+  averaged over its raters (minus the weighted error count, the README's weights; higher is
+  better), ``None`` where the segment was not rated. Fields are split on whitespace: the
+  newstest2020 files separate them with spaces, the newstest2021 and TED files with a tab
+  after the system and a space before the segment. Read as MQM scores per segment (one
+  rating per segment, protocol ``"MQM (segment averages)"``), ranked like any human score; the
+  ``None`` rows are counted in the notes and left out.
+* **Source errors** ``mqm_*.source-errors.tsv`` (newstest2020): only ``Source error`` rows,
+  annotations of errors in the source text made on the translations; not a ratings file, so
+  never ranked (protocol :data:`~stats.readers.mqm.MQM_SOURCE_ERRORS`): what it holds (rows,
+  systems, severities) is said instead. The newstest2020 zh-en file's rows have 8 fields under
+  its 9-column header (no rater, no seg_id); its rows are counted as they are.
+
+The language pair comes from the file name (``mqm_newstest2020_ende.source-errors.tsv`` ->
+``en-de``, :func:`stats.readers.mqm.language_pair_of`) or ``lp=``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from stats._core.errors import StatsInputError
+
+from ._common import LINE, Source, load_text
+from .documents import NO_DOMAIN, HumanRatings
+from .mqm import MQM_SOURCE_ERRORS, NO_LP, SOURCE_ERROR_CATEGORIES, language_pair_of
+
+__all__ = [
+    "AVERAGE_COLUMNS",
+    "MQM_AVERAGES",
+    "is_mqm_averages",
+    "is_source_error_file",
+    "read_mqm_averages",
+    "read_source_errors",
+    "source_error_ratings",
+]
+
+#: the header of Google's per-segment averages
+AVERAGE_COLUMNS = ("system", "mqm_avg_score", "seg_id")
+#: the protocol of the per-segment averages (kept apart from MQM error spans: one file
+#: averages the other's ratings)
+MQM_AVERAGES = "MQM (segment averages)"
+_SOURCE_ERRORS_SUFFIX = ".source-errors"
+
+
+def _first_line(text: str) -> str:
+    return next((ln for ln in text.split("\n", 5) if ln.strip()), "")
+
+
+def is_mqm_averages(text: str) -> bool:
+    """True when the first line is Google's ``system mqm_avg_score seg_id`` header."""
+    return tuple(f.lower() for f in _first_line(text).split()) == AVERAGE_COLUMNS
+
+
+def is_source_error_file(name: str) -> bool:
+    """True for a file named as Google names its source-error side files
+    (``*.source-errors.tsv``)."""
+    base = str(name).replace("\\", "/").rsplit("/", 1)[-1].lower()
+    return _SOURCE_ERRORS_SUFFIX in base
+
+
+def read_mqm_averages(
+    source: Source, *, name: str | None = None, lp: str | None = None
+) -> HumanRatings:
+    """Read Google's ``mqm_*.avg_seg_scores.tsv`` as MQM scores per segment.
+
+    Returns
+    -------
+    HumanRatings
+        One row per rated (system, segment), rater ``"(segment average)"``, document ``""``;
+        protocol :data:`MQM_AVERAGES`. ``None`` rows (segments not rated) are left out and
+        counted in ``notes``.
+
+    Raises
+    ------
+    StatsInputError
+        Not the ``system mqm_avg_score seg_id`` header, a row of other than 3 fields, a score
+        that is neither a number nor ``None`` (naming file, line and column), a (system,
+        segment) given twice, or no rated segment.
+
+    Examples
+    --------
+    >>> r = read_mqm_averages(b"system mqm_avg_score seg_id\\nA\\t-1.5 1\\nA\\tNone 2\\n",
+    ...                       name="mqm_ted_zhen.avg_seg_scores.tsv")
+    >>> r.frame["score"].tolist(), r.language_pairs
+    ([-1.5], ('zh-en',))
+    """
+    from ._common import to_float
+
+    text, label = load_text(source, name)
+    if not is_mqm_averages(text):
+        raise StatsInputError(
+            f"{label}: not Google's MQM segment averages: the first line is not "
+            f"{' '.join(AVERAGE_COLUMNS)}"
+        )
+    lines = text.split("\n")
+    first = next(i for i, ln in enumerate(lines) if ln.strip())
+    rows, numbers = [], []
+    for k, ln in enumerate(lines[first + 1 :], start=first + 2):
+        if not ln.strip():
+            continue
+        fields = ln.split()
+        if len(fields) != 3:
+            raise StatsInputError(
+                f"{label}, line {k}: {len(fields)} field(s); Google's segment averages have 3 "
+                f"({' '.join(AVERAGE_COLUMNS)})"
+            )
+        rows.append(fields)
+        numbers.append(k)
+    if not rows:
+        raise StatsInputError(f"{label}: no rows after the header")
+    raw = pd.DataFrame(rows, columns=list(AVERAGE_COLUMNS))
+    raw[LINE] = np.asarray(numbers, dtype=np.int64)
+    unrated = (raw["mqm_avg_score"] == "None").to_numpy()
+    rated = raw[~unrated].reset_index(drop=True)
+    if not len(rated):
+        raise StatsInputError(f"{label}: every score is None: no segment was rated")
+    score = to_float(rated, "mqm_avg_score", label)
+    twice = rated.duplicated(["system", "seg_id"]).to_numpy()
+    if twice.any():
+        i = int(np.flatnonzero(twice)[0])
+        raise StatsInputError(
+            f"{label}, line {int(rated[LINE].iloc[i])}: system {rated['system'].iloc[i]!r} has "
+            f"segment {rated['seg_id'].iloc[i]!r} twice"
+        )
+    found = lp or language_pair_of(label)
+    pair = found or NO_LP
+    frame = pd.DataFrame({
+        "lp": pair, "domain": NO_DOMAIN,
+        "system": rated["system"].to_numpy(dtype=object), "document": "",
+        "segment": rated["seg_id"].to_numpy(dtype=object), "rater": "(segment average)",
+        "score": score, LINE: rated[LINE].to_numpy(dtype=np.int64),
+    })  # fmt: skip
+    notes = []
+    if unrated.any():
+        notes.append(
+            f"{int(unrated.sum()):,} rows with score None (segments not rated) left out of "
+            f"{label}"
+        )
+    where = "" if lp else (f", {pair} from the file name" if found else f", {pair}")
+    read_as = (
+        f"read as Google's MQM segment averages ({' '.join(AVERAGE_COLUMNS)}; each segment's "
+        f"MQM score averaged over its raters), {len(raw):,} rows -> {len(frame):,} rated "
+        f"segments of {frame['system'].nunique()} systems{where}"
+    )
+    return HumanRatings(frame=frame, name=label, protocol=MQM_AVERAGES, read_as=read_as,
+                        notes=tuple(notes))  # fmt: skip
+
+
+def source_error_ratings(
+    system, category, severity, *, label: str, lp: str, n_fields: int | None = None
+) -> HumanRatings:
+    """A file of source-error annotations only, as what it holds: no ratings (an empty
+    ``frame``), protocol :data:`~stats.readers.mqm.MQM_SOURCE_ERRORS`, ``read_as`` naming
+    its rows, systems, categories and severities, ``notes`` the same in one short line."""
+    system = pd.Series(np.asarray(system, dtype=object)).str.strip()
+    severity = pd.Series(np.asarray(severity, dtype=object)).fillna("").str.strip()
+    category = pd.Series(np.asarray(category, dtype=object)).fillna("").str.strip()
+    by_severity = ", ".join(f"{s or '(none)'} {n:,}" for s, n in severity.value_counts().items())
+    cats = ", ".join(repr(c) for c in category.unique()[:3])
+    fields = f", rows of {n_fields} fields" if n_fields else ""
+    read_as = (
+        f"read as Google's MQM source-error file: {len(system):,} rows, all category {cats} "
+        f"(errors in the source text, marked on the translations; severities {by_severity}) "
+        f"of {system.nunique()} systems in {lp}{fields}; no MQM ratings: not ranked"
+    )
+    empty = pd.DataFrame({c: pd.Series(dtype=object) for c in
+                          ("lp", "domain", "system", "document", "segment", "rater")})
+    empty["score"] = pd.Series(dtype=float)
+    empty[LINE] = pd.Series(dtype=np.int64)
+    short = (
+        f"Google's MQM source-error file, {len(system):,} source-error rows of "
+        f"{system.nunique()} systems, no ratings: not ranked"
+    )
+    return HumanRatings(frame=empty, name=label, protocol=MQM_SOURCE_ERRORS, read_as=read_as,
+                        notes=(short,))
+
+
+def read_source_errors(
+    source: Source, *, name: str | None = None, lp: str | None = None
+) -> HumanRatings:
+    """Read a Google ``*.source-errors.tsv`` file as what it holds
+    (:func:`source_error_ratings`): each row's system is its first field, its category the
+    first field that names a source error and its severity the field after it, whatever the
+    row's width (the newstest2020 zh-en file has 8 fields a row under a 9-column header).
+
+    Raises
+    ------
+    StatsInputError
+        No rows, or a row without a source-error category (naming the line): then it is not
+        what its name says.
+    """
+    text, label = load_text(source, name)
+    lines = text.split("\n")
+    first = next((i for i, ln in enumerate(lines) if ln.strip()), None)
+    if first is None:
+        raise StatsInputError(f"{label}: empty file")
+    systems, cats, sevs = [], [], []
+    width = set()
+    for k, ln in enumerate(lines[first + 1 :], start=first + 2):
+        fields = ln.rstrip("\r").split("\t")
+        if not any(f.strip() for f in fields):
+            continue
+        at = next((j for j, f in enumerate(fields)
+                   if j and f.strip().lower().startswith(SOURCE_ERROR_CATEGORIES)), None)
+        if at is None:
+            raise StatsInputError(
+                f"{label}, line {k}: no 'Source error' category: a source-errors file holds "
+                "only source-error rows"
+            )
+        systems.append(fields[0])
+        cats.append(fields[at])
+        sevs.append(fields[at + 1] if at + 1 < len(fields) else "")
+        width.add(len(fields))
+    if not systems:
+        raise StatsInputError(f"{label}: no rows after the header")
+    pair = lp or language_pair_of(label) or NO_LP
+    n_fields = width.pop() if len(width) == 1 else None
+    return source_error_ratings(systems, cats, sevs, label=label, lp=pair, n_fields=n_fields)
