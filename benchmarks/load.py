@@ -1,4 +1,4 @@
-"""Load test: does a heavy session slow another one down? (issue 25's goal)
+"""Load test: does a heavy session slow another one down?
 
 Starts ``streamlit run dashboard/app.py`` on a free port. A *probe* session (one Playwright page
 in Debian's chromium on the "Metrics vs humans" page) uploads a WMT system-level file of its

@@ -1,4 +1,4 @@
-"""Power curves against the speed goals of issue 36: 2 systems x 2,000 segments, 5 sample sizes
+"""Power curves against their speed goals: 2 systems x 2,000 segments, 5 sample sizes
 x 1,000 simulations; under 10 s for the signed-rank and t tests (per-item scores) and under
 60 s for the paired bootstrap on BLEU (1,000 resamples in each simulation). Each run computes
 the power at three effects and the MDE at every size. No public tool computes power (sacreBLEU,

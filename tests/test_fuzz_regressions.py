@@ -30,7 +30,7 @@ def test_qe_wide_with_two_missing_ids_names_the_lines():
         read_qe(("\n".join(rows) + "\n").encode(), name="w.csv")
 
 
-# ---- issue 35: each reproducer of the report, one line (or the right answer) ----
+# ---- each reproducer of the report, one line (or the right answer) ----
 
 _MQM_HEAD = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
 _MQM_ROW = "sysA\td1\t1\t1\trater1\tsrc\ttgt\tFluency\tMinor\n"
@@ -138,7 +138,7 @@ def test_scheduler_that_is_no_dask_scheduler_is_one_line_within_10_s(kind):
     import time
 
     pytest.importorskip("distributed")
-    from stats.metaeval._dask import probe_scheduler
+    from stats.analyses._dask import probe_scheduler
 
     port, stop = _server(kind)
     try:

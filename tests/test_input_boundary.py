@@ -322,7 +322,7 @@ def test_bytes_that_only_look_like_utf16_are_refused():
         decode(b"\xff\xfe\x00garbage", "junk.bin")
 
 
-# ---- issue 35: one bounded reader, every line break counted, one number rule, escaping ----
+# ---- one bounded reader, every line break counted, one number rule, escaping ----
 
 
 class _Endless:
@@ -444,7 +444,7 @@ def test_error_lines_are_terminal_safe_and_at_most_300_characters(tmp_path, caps
     assert len(err.rstrip("\n")) <= len("error: ") + 300
 
 
-# ---- issue 35.3: work budgets for whole runs ----
+# ---- work budgets for whole runs ----
 
 
 @pytest.fixture(scope="module")

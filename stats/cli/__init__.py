@@ -17,7 +17,7 @@ import sys
 import warnings
 
 from stats._core.errors import StatsInputError
-from stats._core.escape import one_line, terminal
+from stats.escape import one_line, terminal
 
 from ._common import flag_names, manners, program_name, share_manners, version_text
 

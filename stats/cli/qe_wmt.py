@@ -28,7 +28,7 @@ import math
 
 import pandas as pd
 
-from stats._core.escape import latex as latex_escape
+from stats.escape import latex as latex_escape
 
 from ._common import dumps, matrix_tsv, pvalue_matrix_json, table_tsv
 

@@ -632,13 +632,6 @@ def name_list(items, limit: int = 8) -> str:
     return ", ".join(items[:limit]) + f", ... ({len(items)} in all)"
 
 
-def source_from_text(text: str, name: str) -> tuple[io.BytesIO, str]:
-    """A binary file object holding ``text`` (UTF-8), for tests and in-memory callers."""
-    buf = io.BytesIO(text.encode("utf-8"))
-    buf.name = name
-    return buf, name
-
-
 # ---- telling the user what kind of file they gave (wrong-file hints) ----
 
 #: Header columns (lower case) that identify each kind of input file, most specific first,

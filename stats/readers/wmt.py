@@ -314,8 +314,8 @@ BLOCK = 1 << 20
 def _typed_segments(data: bytes, names: list, start: int) -> pd.DataFrame | None:
     """A plain tab-separated segment file read by pyarrow's parser (:mod:`._arrow`): names as
     categories, scores as float64, every line a row; None when anything is not plain (a blank
-    line, a missing value, a ragged row, a score that is not a number): pandas' reader and the diagnosis then read
-    it as before."""
+    line, a missing value, a ragged row, a score that is not a number): pandas' reader and the
+    diagnosis then read it line by line."""
     types = {c: "float64" if c == "score" else "dict" for c in names}
     table = read_typed(data, names, types, skip_rows=start, null_values=PANDAS_NA,
                        blank_lines=False, block=BLOCK)

@@ -1,4 +1,4 @@
-"""``python -m stats power``: the issue 36 contract (JSON with ``power`` per n in order, ``mde``
+"""``python -m stats power``: its contract (JSON with ``power`` per n in order, ``mde``
 per n at 80%, the settings), the read-as line, TSV/LaTeX, and bad input as one line, exit 2."""
 
 from __future__ import annotations

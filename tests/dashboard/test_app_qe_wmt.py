@@ -97,7 +97,7 @@ def test_presentation_mode_and_report(app_test):
     assert sorted(set(every.index.get_level_values("lp"))) == ["en-de", "en-mr", "zh-en"]
     assert report.settings["seed_used"]["value"] == 12345
     # the MDE beside the PERM-BOTH grid's pairs not significant (Spearman, the default) is in
-    # the report as on the page (issue 36)
+    # the report as on the page
     notes = [n["text"] for n in report.notes.values() if "PERM-BOTH" in n["text"]]
     assert notes and all(" ρ (median" in t or " τ (median" in t for t in notes)
 

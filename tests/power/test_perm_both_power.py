@@ -178,7 +178,7 @@ def _grouped(x, g, correlation, grouping):
 
 @pytest.mark.parametrize("correlation,grouping", [("spearman", "none"), ("kendall", "item")])
 def test_power_matches_an_independent_scipy_monte_carlo(correlation, grouping):
-    """Golden (issue 36): the engine's power against a plain Monte Carlo loop with its own
+    """Golden: the engine's power against a plain Monte Carlo loop with its own
     permutation test (own swaps; correlations by the plain formulas, anchored on
     scipy.stats.spearmanr / kendalltau), same item draws, 2,000 simulations: within 3
     points."""
