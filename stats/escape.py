@@ -1,6 +1,7 @@
 """One escaping function for each language this package writes, used by every writer and
 every message: :func:`latex`, :func:`markdown` (Streamlit's Markdown, KaTeX and HTML),
-:func:`html`, :func:`csv_cell` (spreadsheet formulas) and :func:`terminal` (control characters
+:func:`html`, :func:`csv_cell` (spreadsheet formulas), :func:`tsv_cell` (the CLI's and reports'
+TSV: one cell, no formula) and :func:`terminal` (control characters
 and ANSI escapes), with :func:`one_line` for error and warning lines (at most
 :data:`MAX_LINE` characters, whatever a file name or field held).
 
@@ -13,7 +14,17 @@ from __future__ import annotations
 import html as _html
 import re
 
-__all__ = ["MAX_LINE", "csv_cell", "html", "latex", "markdown", "one_line", "terminal"]
+__all__ = [
+    "MAX_LINE",
+    "csv_cell",
+    "html",
+    "latex",
+    "markdown",
+    "one_line",
+    "terminal",
+    "tsv_cell",
+    "tsv_comment",
+]
 
 #: longest error or warning line, in characters (the rest is cut, marked with an ellipsis)
 MAX_LINE = 300
@@ -147,6 +158,42 @@ def csv_cell(value):
     if isinstance(value, str) and value.startswith(_CSV_TRIGGERS) and not _NUMBER.fullmatch(value):
         return "'" + value
     return value
+
+
+# ---- TSV ----
+
+#: what would end a TSV cell or row: tab, the line breaks of ``str.splitlines``, and NUL
+_TSV_BREAKS = re.compile("[\x00\t\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+#: the placeholders the writers print for a missing value (never a formula)
+_PLACEHOLDERS = frozenset({"-", "--"})
+
+
+def tsv_cell(value) -> str:
+    """A TSV cell that stays one cell and runs as no formula: tabs and line breaks written as
+    ``\\t``-style escapes (so a name cannot shift the columns after it or split the row),
+    then :func:`csv_cell`'s leading quote for ``= + - @`` (as the dashboard's CSV). Numbers
+    and the ``-`` of a missing value stay as they are.
+
+    Examples
+    --------
+    >>> tsv_cell("A\\tB"), tsv_cell("=HYPERLINK(1)"), tsv_cell("@SUM"), tsv_cell("-0.5")
+    ('A\\\\tB', "'=HYPERLINK(1)", "'@SUM", '-0.5')
+    """
+    text = _TSV_BREAKS.sub(_visible, str(value))
+    return text if text in _PLACEHOLDERS else csv_cell(text)
+
+
+def tsv_comment(text) -> str:
+    """A ``#`` caption line of a TSV output: ``# `` and ``text`` with its tabs and line breaks
+    escaped as :func:`tsv_cell` escapes them (a name from a file cannot end the comment and
+    start a row, or open a cell).
+
+    Examples
+    --------
+    >>> tsv_comment("left out: A\\n=1+1")
+    '# left out: A\\\\n=1+1'
+    """
+    return "# " + _TSV_BREAKS.sub(_visible, str(text))
 
 
 # ---- terminal ----

@@ -152,21 +152,29 @@ def test_tar_stream_over_the_budget_is_refused_while_it_streams(small_limits):
         expand_sources([("t.tar.gz", buf.getvalue())])
 
 
-def test_tar_links_devices_and_fifos_are_never_read():
+@pytest.mark.parametrize(
+    ("kind", "match"),
+    [
+        (tarfile.SYMTYPE, "l.sys.score is a symbolic link to /etc/passwd, not a file"),
+        (tarfile.LNKTYPE, "l.sys.score is a hard link to /etc/passwd, not a file"),
+        (tarfile.FIFOTYPE, "l.sys.score is not a regular file"),
+        (tarfile.CHRTYPE, "l.sys.score is not a regular file"),
+    ],
+)
+def test_tar_links_devices_and_fifos_are_never_read_and_named(kind, match):
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w") as tf:
-        for kind, name in (
-            (tarfile.SYMTYPE, "l.sys.score"),
-            (tarfile.FIFOTYPE, "f.sys.score"),
-            (tarfile.CHRTYPE, "c.sys.score"),
-        ):
-            info = tarfile.TarInfo(name)
-            info.type, info.linkname = kind, "/etc/passwd"
-            tf.addfile(info)
+        info = tarfile.TarInfo("l.sys.score")
+        info.type, info.linkname = kind, "/etc/passwd"
+        tf.addfile(info)
         info = tarfile.TarInfo("ok.sys.score")
         info.size = len(WMT)
         tf.addfile(info, io.BytesIO(WMT.encode()))
-    assert [n for n, _ in expand_sources([("t.tar", buf.getvalue())])] == ["t.tar:ok.sys.score"]
+        info = tarfile.TarInfo("README")  # not a score file: a link there is no input
+        info.type, info.linkname = tarfile.SYMTYPE, "/etc/passwd"
+        tf.addfile(info)
+    with pytest.raises(StatsInputError, match=match):
+        expand_sources([("t.tar", buf.getvalue())])
 
 
 # ---- 3. member count ----

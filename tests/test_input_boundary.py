@@ -421,7 +421,7 @@ def test_every_writer_escapes_with_the_one_function_of_its_language():
     import stats.cli.rank as cli_rank
     import stats.export_tables as export_tables
     import stats.human.paired as paired
-    from stats._core import escape
+    from stats import escape
 
     for module in (cli_rank, cli_qe_wmt, paired, cli_common, export_tables):
         assert module.latex_escape is escape.latex, module.__name__

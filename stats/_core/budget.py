@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import math
+from collections.abc import Mapping
 
 from .errors import StatsInputError
 
@@ -69,6 +70,17 @@ def _lowest(*limits: float | None) -> float:
     return min(v for v in limits if v is not None)
 
 
+def memory_limit() -> float:
+    """The bytes one computation may hold now: :data:`MAX_MEMORY_BYTES`, or a smaller
+    :func:`limited_budget` of the current context."""
+    return _lowest(MAX_MEMORY_BYTES, _CONTEXT.get()[1])
+
+
+def size_text(nbytes: float) -> str:
+    """``1.5 GiB``-style size for a message."""
+    return _size(nbytes)
+
+
 def _size(nbytes: float) -> str:
     for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20)):
         if nbytes >= scale:
@@ -89,6 +101,7 @@ def check_budget(
     max_work: float | None = None,
     max_memory: float | None = None,
     extra_resamples: int = 0,
+    resamples_of: Mapping[str, int] | None = None,
 ) -> None:
     """Refuse a computation larger than the budget, before anything is allocated.
 
@@ -111,6 +124,11 @@ def check_budget(
     extra_resamples : int
         Resamples the computation adds to ``n_resamples`` (approximate randomization's bootstrap
         for the interval): counted in the work, while messages name the ``n_resamples`` given.
+    resamples_of : mapping, optional
+        The arguments the caller was given whose product is ``n_resamples`` (e.g.
+        ``{"n_simulations": 1000, "n_resamples": 1000}`` for a power simulation): messages
+        name them, and the advice bounds their product and the last of them, the others kept;
+        ``{}`` for a computation without resamples (its advice is fewer systems or segments).
     max_work, max_memory : float, optional
         Smaller limits than :data:`MAX_WORK` / :data:`MAX_MEMORY_BYTES`; :func:`limited_budget` sets
         them for a whole block (e.g. one dashboard session).
@@ -145,25 +163,45 @@ def check_budget(
         )
     per_resample = float(n_segments) * max(n_systems or 1, 1) + float(n_pairs) * pair_cost
     work = float(n_resamples + extra_resamples) * per_resample
-    given = f"n_resamples={n_resamples:,}" + (
+    names = dict({"n_resamples": n_resamples} if resamples_of is None else resamples_of)
+    given = " x ".join(f"{k}={v:,}" for k, v in names.items()) + (
         f" (+ {extra_resamples:,} for the interval)" if extra_resamples else ""
     )
+    given = f"{given} x " if given else ""
+    systems = "the number of systems"
     if memory > memory_limit:
+        fewer = [" x ".join(names)] if names else []
+        fewer += [systems] if n_systems and (n_systems > 2 or not names) else []
         raise StatsInputError(
-            f"{what}: {given} with {n_segments:,} segments"
-            f"{f', {n_systems:,} systems' if n_systems else ''} needs about {_size(memory)} of "
-            f"memory, over the budget of {_size(memory_limit)}; reduce n_resamples"
-            f"{' or the number of systems' if n_systems and n_systems > 2 else ''}"
+            f"{what}: {given.removesuffix(' x ')}{' with ' if given else ''}{n_segments:,} "
+            f"segments{f', {n_systems:,} systems' if n_systems else ''} needs about "
+            f"{_size(memory)} of memory, over the budget of {_size(memory_limit)}; reduce "
+            f"{' or '.join(fewer) or 'the data'}"
         )
     if work > work_limit:
         most = max(1, math.floor(work_limit / max(per_resample, 1)) - extra_resamples)
+        size = f"{systems} or segments" if n_systems else "the number of segments"
+        advice = f"{_at_most(names, most)}, or {size}" if names else size
         raise StatsInputError(
-            f"{what}: {given} x {n_segments:,} segments"
+            f"{what}: {given}{n_segments:,} segments"
             f"{f' x {n_systems:,} systems' if n_systems else ''}"
             f"{f' (+ {n_pairs:,} pairs)' if n_pairs else ''} is {work:.3g} operations, over the "
-            f"budget of {work_limit:.3g}; reduce n_resamples to at most {most:,}"
-            f"{', or the number of systems or segments' if n_systems else ''}"
+            f"budget of {work_limit:.3g}; reduce {advice}"
         )
+
+
+def _at_most(names: Mapping[str, int], most: int) -> str:
+    """``n_resamples to at most 5`` or, for a product of arguments, ``n_simulations x
+    n_resamples to at most 5,000 (n_resamples to at most 5 with n_simulations=1,000)``."""
+    if len(names) == 1:
+        return f"{next(iter(names))} to at most {most:,}"
+    *others, last = names
+    kept = math.prod(max(int(names[k]), 1) for k in others)
+    product = f"{' x '.join(names)} to at most {most:,}"
+    if most < kept:  # the last alone cannot bring it under: the product is the advice
+        return product
+    held = ", ".join(f"{k}={names[k]:,}" for k in others)
+    return f"{product} ({last} to at most {most // kept:,} with {held})"
 
 
 #: element operations one pair of systems of a human ranking costs besides its items (a test

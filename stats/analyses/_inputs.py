@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Union, cast
 
-from stats._core.errors import DegenerateInputWarning
+from stats._core.errors import DegenerateInputWarning, StatsInputError
 
 if TYPE_CHECKING:  # numpy and pandas stay unloaded at run time
     from ..readers import Source
@@ -33,7 +33,27 @@ def decode_files(files: Files) -> list:
     without decoding again."""
     from ..readers import decoded
 
-    return [decoded(*_named(item)) for item in files]
+    out = [decoded(*_named(item)) for item in files]
+    check_given_once(out)
+    return out
+
+
+def check_given_once(items) -> None:
+    """Refuse two of ``items`` (:class:`~stats.readers._common.Decoded`) with the same text:
+    the same file given twice would count its ratings or scores twice."""
+    seen: dict = {}
+    for item in items:
+        key = (len(item.text), hash(item.text))
+        first = seen.setdefault(key, item)
+        if first is not item and first.text == item.text:
+            same = (
+                "is given twice"
+                if first.name == item.name
+                else f"has the same content as {first.name}"
+            )
+            raise StatsInputError(
+                f"{item.name}: {same} (its rows would count twice); give each file once"
+            )
 
 
 @contextmanager

@@ -224,9 +224,12 @@ def _block_scores(
     published = dict(choice.outlier_systems).get(lp, ())
     if published:
         outliers = [s for s in pd.unique(rows["system"]) if s in set(published)]
+        absent = [s for s in published if s not in set(outliers)]
         warnings.warn(
             f"{where}: outliers as published left out: "
-            f"{name_list(outliers) if outliers else 'none of ' + name_list(published)}",
+            f"{name_list(outliers) if outliers else 'none of ' + name_list(published)}"
+            + (f"; not systems of this block (matched nothing): {name_list(absent)}"
+               if absent and outliers else ""),
             DegenerateInputWarning,
             stacklevel=3,
         )
@@ -409,6 +412,7 @@ def metrics_analysis(
     analyses: dict[str, LanguagePairTests] = {}
     problems: dict[str, str] = {}
     with _recorded() as messages:
+        _note_unmatched_outliers(choice, data.language_pairs)
         for lp_name, testsets in _wanted(data, language_pairs, testset):
             try:
                 keys = _block_keys(data, lp_name, testsets, choice.refset)
@@ -430,6 +434,19 @@ def metrics_analysis(
     return MetricsAnalysis(
         files=data.files, analyses=analyses, problems=problems, warnings=tuple(messages)
     )
+
+
+def _note_unmatched_outliers(choice: SystemsChoice, language_pairs) -> None:
+    """A warning naming the language pairs of published outliers that are not in the files
+    (their entries match nothing)."""
+    unmatched = [lp for lp, _ in choice.outlier_systems if lp not in set(language_pairs)]
+    if unmatched:
+        warnings.warn(
+            f"outliers: language pair(s) {name_list(unmatched)} are not in the files; their "
+            "outliers matched nothing",
+            DegenerateInputWarning,
+            stacklevel=3,
+        )
 
 
 def _block_fields(key, scores: LanguagePairScores, refset: str, selection) -> dict:

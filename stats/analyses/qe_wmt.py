@@ -3,16 +3,17 @@ exclusions), and word-level tags. Shared by ``python -m stats qe`` and the dashb
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import pandas as pd
 
-from stats._core.errors import StatsInputError
+from stats._core.errors import DegenerateInputWarning, StatsInputError
 from stats._core.random import check_rng, rng_and_seed
 from stats.qe.wmt import QEComparisonResult, compare_qe_systems
 from stats.qe.word import WordLevelResult, compare_word_level
 
-from ..readers import expand_sources, load_bytes
+from ..readers import expand_sources, load_bytes, name_list
 from ..readers.qe_wmt import (
     QEGold,
     QESubmissions,
@@ -195,6 +196,14 @@ def qe_word_analysis(
     check_rng(rng)
     if exclude is not None and len(exclude):
         drop = pd.MultiIndex.from_frame(exclude[["lp", "sid"]])
+        unmatched = drop[~drop.isin(pd.MultiIndex.from_frame(gold[["lp", "sid"]]))]
+        if len(unmatched):
+            warnings.warn(
+                f"exclude index: {len(unmatched)} item(s) match no gold sentence and leave "
+                f"nothing out: {name_list(f'{lp} {sid}' for lp, sid in unmatched)}",
+                DegenerateInputWarning,
+                stacklevel=2,
+            )
 
         def keep(f):
             return f[~pd.MultiIndex.from_frame(f[["lp", "sid"]]).isin(drop)]

@@ -217,6 +217,12 @@ def rank_task_set(
             f"language pair(s) {', '.join(missing)} not in the data: their tasks are left out"
         )
         task_set = task_set.restricted(present)
+    unmatched = [lp for lp in (outliers or {}) if lp not in data.pairs]
+    if unmatched:
+        notes.append(
+            f"outliers: language pair(s) {name_list(unmatched)} are not in the data; their "
+            "outliers matched nothing"
+        )
     # whole run, before anything is prepared: at least two metrics over each task's cells
     check_run_budget(
         what=f"task set {task_set.name!r} ({len(task_set.tasks):,} tasks)",

@@ -19,7 +19,14 @@ import warnings
 from stats._core.errors import StatsInputError
 from stats.escape import one_line, terminal
 
-from ._common import flag_names, manners, program_name, share_manners, version_text
+from ._common import (
+    flag_names,
+    input_paths,
+    manners,
+    program_name,
+    share_manners,
+    version_text,
+)
 
 #: subcommand modules, in the order ``--help`` lists them
 SUBCOMMANDS = (
@@ -96,6 +103,7 @@ def _run(argv: list[str]) -> int:
             os.environ.setdefault(var, "1")
     parser = build_parser()
     args = parser.parse_args(argv)
+    paths = input_paths(args, parser)
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -105,7 +113,7 @@ def _run(argv: list[str]) -> int:
         print(f"error: {one_line(exc)}", file=sys.stderr)
         return 2
     for message in dict.fromkeys(str(w.message) for w in caught):  # each message once
-        print(f"warning: {one_line(flag_names(message), 2000)}", file=sys.stderr)
+        print(f"warning: {one_line(flag_names(message, paths), 2000)}", file=sys.stderr)
     if text:
         if sys.stdout.isatty():  # names from files: no control sequence reaches a terminal
             text = "\n".join(terminal(line) for line in text.split("\n"))

@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING
 
 from stats._core.choices import CORRECTIONS, GROUPINGS, KENDALL_LIKE_THRESHOLD
 from stats._core.errors import StatsInputError
+from stats._core.numbers import number_error, option_float, option_int
 from stats.escape import latex as latex_escape
+from stats.escape import tsv_cell
 
 if TYPE_CHECKING:  # numpy and pandas are imported when output is formatted, not for --help
     import pandas as pd
@@ -119,12 +121,20 @@ def _subparsers(parser: argparse.ArgumentParser):
             yield from action.choices.values()
 
 
+#: argparse's number types -> the one rule for numbers (:mod:`stats._core.numbers`): ``5_0``,
+#: ``0x10``, ``١٢``, ``１００``, ``nan`` and magnitudes past 1e150 are refused as in files
+NUMBER_TYPES = {float: option_float, int: option_int}
+
+
 def share_manners(parser: argparse.ArgumentParser) -> None:
     """Give every subcommand of ``parser`` the shared manners: ``latex`` among the choices of
-    its ``--format`` (the help lists it), and ``-`` (standard input) mentioned in the help of
-    its file options."""
+    its ``--format`` (the help lists it), ``-`` (standard input) mentioned in the help of
+    its file options, and every ``float``/``int`` option read by the one rule for numbers
+    (:data:`NUMBER_TYPES`)."""
     for sub in dict.fromkeys(_subparsers(parser)):  # aliases share a parser
         for action in sub._actions:
+            if action.type in NUMBER_TYPES:
+                action.type = NUMBER_TYPES[action.type]
             if "--format" in action.option_strings and action.choices is not None:
                 # a subcommand that writes a format itself keeps writing it
                 sub.set_defaults(own_formats=tuple(action.choices))
@@ -145,6 +155,75 @@ def _file_dests(parser: argparse.ArgumentParser, command: str | None) -> list[st
             if a.option_strings and a.metavar in FILE_METAVARS
         )
     )
+
+
+#: Metavars of the options that name files the subcommand writes
+OUTPUT_METAVARS = ("OUTFILE",)
+
+
+def _output_dests(parser: argparse.ArgumentParser, command: str | None) -> list[tuple[str, str]]:
+    """``(dest, flag)`` of the output-file options of subcommand ``command``."""
+    return list(
+        dict.fromkeys(
+            (a.dest, a.option_strings[-1])
+            for sub in _subparsers(parser)
+            if sub.prog.endswith(f" {command}")
+            for a in sub._actions
+            if a.option_strings and a.metavar in OUTPUT_METAVARS
+        )
+    )
+
+
+def _same_file(out: str, given: str) -> bool:
+    """Whether writing ``out`` would write the input ``given``: the same path once links are
+    resolved, the same file under another name (a hard link), or a file inside an input
+    directory."""
+    real_out, real_in = os.path.realpath(out), os.path.realpath(given)
+    if real_out == real_in:
+        return True
+    try:
+        if os.path.samefile(out, given):
+            return True
+    except OSError:  # either does not exist (yet)
+        pass
+    return os.path.isdir(real_in) and os.path.exists(real_out) and (
+        os.path.commonpath([real_out, real_in]) == real_in
+    )
+
+
+def check_files(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """Refuse a file given twice to one file option (the same path, a link to it or a hard
+    link: its rows would count twice), and an output file (an option whose metavar is in
+    :data:`OUTPUT_METAVARS`) that is one of the input files (the same path, a link to it, a
+    hard link, or a file of an input directory): writing it would destroy the input."""
+    command = getattr(args, "command", None)
+    inputs = [
+        (dest, v)
+        for dest in _file_dests(parser, command)
+        for v in (lambda x: [x] if isinstance(x, str) else list(x or ()))(getattr(args, dest, None))
+        if isinstance(v, str) and v != "-"
+    ]
+    for dest in dict.fromkeys(d for d, _ in inputs):  # one option's files: each once
+        given = [v for d, v in inputs if d == dest]
+        for i, later in enumerate(given):
+            first = next((g for g in given[:i] if _same_file(later, g)), None)
+            if first is not None and not os.path.isdir(first):
+                flag = f"--{dest.replace('_', '-')}"
+                what = "twice" if first == later else f"twice ({first} and {later})"
+                raise StatsInputError(
+                    f"{flag}: the same file is given {what}; its rows would count twice; give "
+                    "each file once"
+                )
+    for dest, flag in _output_dests(parser, command):
+        out = getattr(args, dest, None)
+        if not isinstance(out, str) or not out:
+            continue
+        for in_dest, source in inputs:
+            if _same_file(out, source):
+                raise StatsInputError(
+                    f"{flag} {out}: is the input file {source} (--{in_dest.replace('_', '-')}); "
+                    "writing it would overwrite the input; give another output file"
+                )
 
 
 def read_stdin(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
@@ -186,7 +265,10 @@ ARGUMENT_FLAGS = {
     "level": "--level",
     "lp": "--lp",
     "metric": "--score-metric",
+    "mqm_weights": "--mqm-weights",
+    "mqm_weights_sep": "--mqm-weights-sep",
     "n_resamples": "--resamples",
+    "n_simulations": "--simulations",
     "perm_test": "--perm-test",
     "post_edit": "--post-edit",
     "reference_free": "--reference-free",
@@ -196,21 +278,42 @@ ARGUMENT_FLAGS = {
     "seed": "--seed",
     "testset": "--testset",
 }
+_NAMES = sorted(ARGUMENT_FLAGS, key=len, reverse=True)  # longest first: mqm_weights_sep
 #: mapped only as ``name=VALUE``: bare, the name is also a task-set file's key
-#: (``task 3: include_human must be true or false``), not a flag
-_WITH_VALUE_ONLY = frozenset({"include_human"})
-#: ``name=VALUE`` for any mapped name; a bare name only where it cannot be a plain word (``_``)
+#: (``task 3: include_human must be true or false``; the accepted keys a task set names), not a
+#: flag
+_WITH_VALUE_ONLY = frozenset({"include_human", "perm_test"})
+#: ``name=VALUE`` for any mapped name; a bare name only where it cannot be a plain word (``_``);
+#: neither inside a path or file name (``pe/post_edit.tsv``, ``post_edit-2.tsv``)
 _ARGUMENT = re.compile(
-    r"(?<![\w.-])(?:(" + "|".join(ARGUMENT_FLAGS) + r")=(?:True\b)?"
-    r"|(" + "|".join(n for n in ARGUMENT_FLAGS if "_" in n and n not in _WITH_VALUE_ONLY)
-    + r")\b(?!=))"
+    r"(?<![\w./\\-])(?:(" + "|".join(_NAMES) + r")=(?:True\b)?"
+    r"|(" + "|".join(n for n in _NAMES if "_" in n and n not in _WITH_VALUE_ONLY)
+    + r")(?![\w/\\=-]|\.\w))"
 )
+_PROTECTED = "\x00{}\x00"
 
 
-def flag_names(message: str) -> str:
+def flag_names(message: str, paths: Sequence[str] = ()) -> str:
     """A library message with its argument names as the command line's flags:
     ``refset=NAME`` -> ``--refset NAME``, ``allow_constant=True`` -> ``--allow-constant``,
-    ``n_resamples must be ...`` -> ``--resamples must be ...``."""
+    ``n_resamples must be ...`` -> ``--resamples must be ...``. Names inside a path or file name
+    are left as they are, and so is all of each of ``paths`` (the files the user gave:
+    :func:`input_paths`).
+
+    Examples
+    --------
+    >>> flag_names("n_resamples must be >= 1")
+    '--resamples must be >= 1'
+    >>> flag_names("pe/post_edit.tsv, line 2: post_edit needs a SID column")
+    'pe/post_edit.tsv, line 2: --post-edit needs a SID column'
+    >>> flag_names("post_edit: file not found", ["post_edit"])
+    'post_edit: file not found'
+    """
+    kept: list[str] = []
+    for path in sorted({p for p in paths if p}, key=len, reverse=True):
+        if path in message:
+            message = message.replace(path, _PROTECTED.format(len(kept)))
+            kept.append(path)
 
     def flag(m: re.Match) -> str:
         if m.group(1):
@@ -220,7 +323,22 @@ def flag_names(message: str) -> str:
             return ARGUMENT_FLAGS[m.group(1)] + (" " if value_follows else "")
         return ARGUMENT_FLAGS[m.group(2)]
 
-    return _ARGUMENT.sub(flag, message)
+    message = _ARGUMENT.sub(flag, message)
+    for i, path in enumerate(kept):
+        message = message.replace(_PROTECTED.format(i), path)
+    return message
+
+
+def input_paths(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[str]:
+    """The file names given to the file options of ``args`` (as typed, and their base names):
+    what :func:`flag_names` leaves as it is in messages."""
+    out: list[str] = []
+    for dest in _file_dests(parser, getattr(args, "command", None)):
+        value = getattr(args, dest, None)
+        for v in [value] if isinstance(value, str) else list(value or ()):
+            if isinstance(v, str) and v != "-":
+                out += [v, os.path.basename(v)]
+    return out
 
 
 @contextlib.contextmanager
@@ -228,6 +346,8 @@ def manners(args: argparse.Namespace, parser: argparse.ArgumentParser):
     """While a subcommand runs: standard input read (:func:`read_stdin`), and ``--format
     latex`` turned into the subcommand's table path with LaTeX tables. Yields the function
     that finishes its output text (:func:`finish`)."""
+    paths = input_paths(args, parser)
+    check_files(args, parser)
     read_stdin(args, parser)
     shared = None
     token = None
@@ -238,7 +358,7 @@ def manners(args: argparse.Namespace, parser: argparse.ArgumentParser):
     try:
         yield lambda text: finish(text, shared)
     except StatsInputError as exc:  # the library names arguments; the user typed flags
-        raise StatsInputError(flag_names(str(exc))) from exc
+        raise StatsInputError(flag_names(str(exc), paths)) from exc
     finally:
         if token is not None:
             _TABLES.reset(token)
@@ -274,15 +394,16 @@ def matrix_tsv(matrix: pd.DataFrame, *, empty: str = "-", fmt: str = "{:.6g}", m
     :class:`stats.export_tables.Marks`, in bold and dagger)."""
     if _TABLES.get() == "latex":
         return _latex(matrix, index=True, marks=marks)
-    lines = ["\t".join(["", *map(str, matrix.columns)])]
+    lines = ["\t".join(["", *map(tsv_cell, matrix.columns)])]
     for r in matrix.index:
         cells = []
         for c in matrix.columns:
             v = matrix.at[r, c]
             cells.append(
-                empty if v is None or (isinstance(v, float) and math.isnan(v)) else fmt.format(v)
+                empty if v is None or (isinstance(v, float) and math.isnan(v))
+                else tsv_cell(v) if isinstance(v, str) else fmt.format(v)
             )
-        lines.append("\t".join([str(r), *cells]))
+        lines.append("\t".join([tsv_cell(r), *cells]))
     return "\n".join(lines)
 
 
@@ -302,9 +423,9 @@ def table_tsv(rows: Sequence[Mapping], columns: Sequence[str], *, fmt: str = "{:
             return "-"
         if isinstance(v, (float, np.floating)):
             return "-" if math.isnan(v) else fmt.format(v)
-        return str(v)
+        return tsv_cell(v)  # names from files: one cell, no formula
 
-    out = ["\t".join(columns)]
+    out = ["\t".join(map(tsv_cell, columns))]
     out += ["\t".join(cell(row.get(c)) for c in columns) for row in rows]
     return "\n".join(out)
 
@@ -363,10 +484,7 @@ def add_system_outputs(group, *, wmt_scores: bool = False) -> None:
 
 
 def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
+    value = int(text) if number_error(text, integer=True) is None else 0  # the one rule
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be a positive integer; got {text!r}")
     return value
@@ -391,6 +509,18 @@ def check_resamples_seed(resamples: int | None, seed: int) -> None:
         raise StatsInputError(f"--resamples must be a positive integer; got {resamples}")
     if seed < 0:
         raise StatsInputError(f"--seed must be a non-negative integer; got {seed}")
+
+
+def check_two_systems(
+    first: str, second: str, flags=("--baseline", "--system"), what: str = "system"
+) -> None:
+    """Refuse a comparison of a system (or metric: ``what``) with itself, the two options
+    naming one."""
+    if str(first).strip() == str(second).strip():
+        raise StatsInputError(
+            f"{flags[0]} and {flags[1]} name the same {what} {str(first).strip()!r}; a {what} "
+            f"compared with itself has no difference to test: name two {what}s"
+        )
 
 
 def add_lower_is_better(group, *, bare_flag: bool = False) -> None:
@@ -494,7 +624,7 @@ def significance_json(grid, adjusted_key: str) -> dict:
 
 def significance_tsv(grid, what: str) -> str:
     """TSV lines for a corrected grid: the ranks and the adjusted p-value matrix."""
-    ranks = "\t".join(f"{k}={int(v)}" for k, v in grid.rank.items())
+    ranks = "\t".join(tsv_cell(f"{k}={int(v)}") for k, v in grid.rank.items())
     return "\n".join(
         [
             f"# rank (clusters at alpha={grid.alpha:g}, {grid.correction}-adjusted)\t{ranks}",

@@ -307,10 +307,7 @@ def _mqm_weights(args):
         return args.mqm_weights.strip().lower()
     from ..readers.mqm import parse_mqm_weights
 
-    try:
-        return parse_mqm_weights(args.mqm_weights, sep=args.mqm_weights_sep)
-    except StatsInputError as exc:
-        raise StatsInputError(str(exc).replace("mqm_weights:", "--mqm-weights:", 1)) from None
+    return parse_mqm_weights(args.mqm_weights, sep=args.mqm_weights_sep)  # flags: manners
 
 
 def _records(frame) -> list:

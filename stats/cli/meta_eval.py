@@ -41,6 +41,7 @@ from stats._core.choices import (
     SOFT_PAIRWISE_ACCURACY,
 )
 from stats._core.errors import StatsInputError
+from stats.escape import tsv_comment
 
 from ._common import (
     add_correction,
@@ -249,8 +250,10 @@ def _tests_tsv(tests: dict, args) -> list:
     for lp, t in tests.items():
         parts += [
             "",
-            f"# {lp}: PERM-BOTH p-values (row correlates better than column; "
-            f"{t.significance.sidedness}; n_resamples={args.resamples} seed={args.seed})",
+            tsv_comment(
+                f"{lp}: PERM-BOTH p-values (row correlates better than column; "
+                f"{t.significance.sidedness}; n_resamples={args.resamples} seed={args.seed})"
+            ),
             matrix_tsv(t.result.pvalue, fmt="{:.4g}"),
             significance_tsv(t.significance, "PERM-BOTH p-values"),
         ]
@@ -392,8 +395,10 @@ def _evaluate(args: argparse.Namespace, data) -> str:
     for lp, t in tests.items():
         parts += [
             "",
-            f"# {lp}: PERM-BOTH p-values (row correlates better than column; "
-            f"{t.significance.sidedness}; n_resamples={args.resamples} seed={args.seed})",
+            tsv_comment(
+                f"{lp}: PERM-BOTH p-values (row correlates better than column; "
+                f"{t.significance.sidedness}; n_resamples={args.resamples} seed={args.seed})"
+            ),
             matrix_tsv(t.result.pvalue, fmt="{:.4g}"),
             significance_tsv(t.significance, "PERM-BOTH p-values"),
         ]

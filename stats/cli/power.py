@@ -29,6 +29,7 @@ import sys
 
 from stats._core.choices import CORRELATIONS, KENDALL_LIKE_THRESHOLD, POWER_TESTS
 from stats._core.errors import StatsInputError
+from stats.escape import tsv_comment
 
 from ._common import (
     add_jobs,
@@ -37,6 +38,7 @@ from ._common import (
     add_system_outputs,
     check_alpha_option,
     check_scores_only,
+    check_two_systems,
     dumps,
     lower_is_better_for,
     table_tsv,
@@ -113,6 +115,7 @@ def add_parser(subparsers) -> None:
 
 def _check(args: argparse.Namespace) -> None:
     check_alpha_option(args.alpha)
+    check_two_systems(args.baseline, args.system, what="metric" if args.metrics else "system")
     if args.seed < 0:
         raise StatsInputError(f"--seed must be a non-negative integer; got {args.seed}")
     for flag, value, low in (("--simulations", args.simulations, 2), ("--resamples",
@@ -251,10 +254,17 @@ def _tsv(analysis) -> str:
             row[f"mc_error@{e:g}"] = res.mc_error[i, j]
         rows.append(row)
     cols = ["n", *[c for e in res.effects for c in (f"power@{e:g}", f"mc_error@{e:g}")], "mde"]
-    head = (
-        f"# {analysis.read_as}\n# {res.test} power of {analysis.system} over "
-        f"{analysis.baseline} ({analysis.label}), alpha {res.alpha:g}, {res.alternative}, "
-        f"{res.n_simulations} simulations, seed {res.seed}; mde at {res.target_power:.0%} "
-        f"power\n# {res.definition}\n"
+    head = "\n".join(
+        [
+            tsv_comment(analysis.read_as),
+            tsv_comment(
+                f"{res.test} power of {analysis.system} over {analysis.baseline} "
+                f"({analysis.label}), alpha {res.alpha:g}, {res.alternative}, "
+                f"{res.n_simulations} simulations, seed {res.seed}; mde at "
+                f"{res.target_power:.0%} power"
+            ),
+            tsv_comment(res.definition),
+            "",
+        ]
     )
     return head + table_tsv(rows, cols, fmt="{:.4g}")

@@ -39,9 +39,10 @@ williams``.
 from __future__ import annotations
 
 import argparse
-import math
 
 from stats._core.errors import StatsInputError
+from stats._core.numbers import option_float
+from stats.escape import tsv_comment
 
 from ._common import (
     add_correction,
@@ -73,11 +74,8 @@ COLUMNS = (
 
 
 def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number > 0; got {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
+    value = option_float(text)  # the one rule for numbers
+    if value <= 0:
         raise argparse.ArgumentTypeError(f"must be a number > 0; got {text!r}")
     return value
 
@@ -304,7 +302,7 @@ def run(args) -> str:
             block = _post_edit_block(analysis.post_edit_reference, analysis.post_edit_test)
             parts += [
                 "",
-                "# post-edit rate vs post-edit time against " + block["reference"],
+                tsv_comment("post-edit rate vs post-edit time against " + block["reference"]),
                 table_tsv([block], list(block)),
             ]
         if args.correction != "none":

@@ -29,6 +29,7 @@ import math
 import pandas as pd
 
 from stats.escape import latex as latex_escape
+from stats.escape import tsv_comment
 
 from ._common import dumps, matrix_tsv, pvalue_matrix_json, table_tsv
 
@@ -105,9 +106,9 @@ def sentence_output(analysis, *, fmt: str) -> str:
             rows = _rows(r.table)
             parts += [
                 "",
-                f"# {lp}: n = {r.n}, excluded = {r.excluded}; test {r.test}",
+                tsv_comment(f"{lp}: n = {r.n}, excluded = {r.excluded}; test {r.test}"),
                 table_tsv(rows, list(rows[0])),
-                f"# {lp}: p that the row system's {primary} exceeds the column system's",
+                tsv_comment(f"{lp}: p that the row system's {primary} exceeds the column system's"),
                 matrix_tsv(r.pvalue),
             ]
         if len(res.average):
@@ -163,9 +164,9 @@ def word_output(result, *, fmt: str, seed: int) -> str:
             rows = _rows(t)
             parts += [
                 "",
-                f"# {lp}",
+                tsv_comment(lp),
                 table_tsv(rows, list(rows[0])),
-                f"# {lp}: paired bootstrap p that the row system's MCC exceeds the column's",
+                tsv_comment(f"{lp}: paired bootstrap p that the row system's MCC exceeds the column's"),
                 matrix_tsv(result.pvalue[lp]),
             ]
         return "\n".join(parts)

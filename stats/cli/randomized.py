@@ -50,6 +50,7 @@ import sys
 
 from stats._core.choices import RANDOMIZED_TESTS
 from stats._core.errors import StatsInputError
+from stats.escape import tsv_comment
 
 from ._common import (
     add_correction,
@@ -247,8 +248,8 @@ def _table_json(table, alpha: float) -> dict:
 
 def _table_tsv(table, alpha: float) -> str:
     sig = table.significant(alpha)
-    head = (
-        f"# systems table against baseline={table.baseline}: test={table.test} "
+    head = tsv_comment(
+        f"systems table against baseline={table.baseline}: test={table.test} "
         f"alternative={table.alternative} n_resamples={table.n_resamples} "
         f"n_ci_resamples={table.n_ci_resamples} seed={table.seed}"
     )
@@ -305,8 +306,8 @@ def _block(args: argparse.Namespace, data, metric: str, n: int, note: str | None
             }
         )
     direction = "" if res.higher_is_better else "; lower is better"
-    head = (
-        f"# metric={metric} ({res.label}{'; ' + res.signature if res.signature else ''}"
+    head = tsv_comment(
+        f"metric={metric} ({res.label}{'; ' + res.signature if res.signature else ''}"
         f"{direction}) "
         f"test={res.test} alternative={res.alternative} n_resamples={res.n_resamples} "
         f"seed={res.seed} n_segments={res.n_segments}"

@@ -34,6 +34,7 @@ import argparse
 
 from stats._core.errors import StatsInputError
 from stats.escape import latex as latex_escape
+from stats.escape import tsv_cell, tsv_comment
 
 from ._common import check_alpha_option, dumps, pvalue_matrix_json, say_read_as
 from .randomized import DEFAULT_SEED
@@ -185,22 +186,30 @@ def _table_rows(res):
     return rows
 
 
+def _correlation(task) -> str:
+    """A task's correlation as its column header shows it (``acc23-tc``; a pooled task's too)."""
+    return task.correlation + ("-tc" if task.tie_calibration else "")
+
+
 def _headers(res) -> list:
     return [
         ["lp:", ""] + [o.task.lp if "," not in o.task.lp else "all" for o in res.tasks],
         ["level:", ""] + [o.task.level for o in res.tasks],
-        ["correlation:", ""] + [o.task.label.split(" ")[2] for o in res.tasks],
+        ["correlation:", ""] + [_correlation(o.task) for o in res.tasks],
         ["weight:", ""] + [f"{w:.4g}" for w in res.weights],
         ["metric", "avg-corr"] + [f"task{i + 1}" for i in range(len(res.tasks))],
     ]
 
 
 def _tsv(res) -> str:
-    lines = ["\t".join(h[:1] + [x + "\t" for x in h[1:-1]] + h[-1:]) for h in _headers(res)]
+    lines = [
+        "\t".join(h[:1] + [tsv_cell(x) + "\t" for x in h[1:-1]] + [tsv_cell(x) for x in h[-1:]])
+        for h in _headers(res)
+    ]
     for label, cells in _table_rows(res):
         lines.append(
             "\t".join(
-                [label]
+                [tsv_cell(label)]
                 + ["--\t--" if c is None else f"{_rank_text(r)}\t{_fmt(c, '{:f}')}" for c, r in cells]
             )
         )
@@ -341,7 +350,7 @@ def run(args: argparse.Namespace) -> str:
     if args.outliers:
         from stats.metaeval.outliers import read_outliers_json
 
-        outliers = read_outliers_json(Path(args.outliers), name=args.outliers)
+        outliers = read_outliers_json(args.outliers)  # a path, or '-': (name, bytes)
     data = read_meta_eval(*args.data, input_format=args.input_format)
     res = rank_task_set(
         data,
@@ -362,16 +371,16 @@ def run(args: argparse.Namespace) -> str:
     say_read_as(data.read_as)  # after the results: an error stays one line
     if args.format == "json":
         return _json(res, data.read_as)
-    head = (
-        f"# task set {res.task_set.name} ({res.task_set.source}); test set "
+    head = tsv_comment(
+        f"task set {res.task_set.name} ({res.task_set.source}); test set "
         f"{res.test_set or 'unknown'}; "
         f"n_resamples={res.n_resamples} seed={res.seed} alpha={res.alpha:g}"
     )
-    notes = [f"# {n}" for n in res.notes] + [
-        f"# left out, because {why}: {m}" for m, why in res.left_out.items()
+    notes = [tsv_comment(n) for n in res.notes] + [
+        tsv_comment(f"left out, because {why}: {m}") for m, why in res.left_out.items()
     ]
     golds = [
-        f"# task{i + 1}: {o.task.name} refs={','.join(o.refs) or '-'}"
+        tsv_comment(f"task{i + 1}: {o.task.name} refs={','.join(o.refs) or '-'}")
         for i, o in enumerate(res.tasks)
     ]
     body = {"tsv": _tsv, "latex": _latex, "text": _text}[args.format](res)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from stats._core.choices import POWER
 from stats._core.errors import StatsInputError
+from stats.escape import tsv_cell
 
 from ._common import (
     add_correction,
@@ -236,13 +237,15 @@ def _tables(analyses, args) -> str:
         grid = _grid(a, args.alpha, args.correction)
         side = "one-sided" if res.alternative == "greater" else "two-sided"
         head = (
-            f"# {a.lp}"
-            + (f" {a.testset}" if a.testset else "")
-            + (f" refset={a.refset}" if a.refset else "")
+            f"# {tsv_cell(a.lp)}"
+            + (f" {tsv_cell(a.testset)}" if a.testset else "")
+            + (f" refset={tsv_cell(a.refset)}" if a.refset else "")
             + f"\tn={res.n}\t{side} Williams p: row correlates better than column"
         )
         # an undefined r (constant metric) is '-', as in the matrix
-        rs = "\t".join(f"{m}={_num(a.correlation.pearson[m], '{:.4f}')}" for m in order)
+        rs = "\t".join(
+            tsv_cell(f"{m}={_num(a.correlation.pearson[m], '{:.4f}')}") for m in order
+        )
         lines = [head, f"# pearson\t{rs}"]
         if a.refset or _left_out(a.selection):  # blocks of WMT metrics task files
             lines += _selection_lines(a, args.alpha)
@@ -273,17 +276,20 @@ def _selection_lines(a: LanguagePairAnalysis, alpha: float) -> list[str]:
     sel = a.selection
     lines = [
         f"# winners (alpha={alpha:g}, not outperformed by any metric)\t"
-        + "\t".join(williams_winners(a.williams, alpha=alpha))
+        + "\t".join(map(tsv_cell, williams_winners(a.williams, alpha=alpha)))
     ]
     outliers = set(sel.outliers)
     if sel.excluded_systems:
         names = [s + (" (outlier)" if s in outliers else "") for s in sel.excluded_systems]
-        lines.append("# excluded systems\t" + "\t".join(names))
+        lines.append("# excluded systems\t" + "\t".join(map(tsv_cell, names)))
     if sel.without_human:
-        lines.append("# systems without human scores\t" + "\t".join(sel.without_human))
+        lines.append(
+            "# systems without human scores\t" + "\t".join(map(tsv_cell, sel.without_human))
+        )
     if sel.dropped_metrics:
         lines.append(
-            "# dropped metrics (no score for a kept system)\t" + "\t".join(sel.dropped_metrics)
+            "# dropped metrics (no score for a kept system)\t"
+            + "\t".join(map(tsv_cell, sel.dropped_metrics))
         )
     return lines
 
@@ -299,11 +305,9 @@ def run(args) -> str:
     check_alpha_option(args.alpha)
     outliers = None
     if args.outliers:
-        from pathlib import Path
-
         from stats.metaeval.outliers import read_outliers_json
 
-        outliers = read_outliers_json(Path(args.outliers), name=args.outliers)
+        outliers = read_outliers_json(args.outliers)  # a path, or '-': (name, bytes)
     analyses = metrics_report(
         sources,
         language_pairs=args.lp,

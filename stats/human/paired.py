@@ -384,6 +384,7 @@ def paired_ranking(
         n_segments=len(table),
         n_pairs=k * (k - 1) // 2,
         pair_cost=len(table) + PAIR_OVERHEAD,
+        resamples_of={},  # no resamples: the advice is fewer systems or items
     )
     idx = pd.Index(names, dtype=object)
     per_domain: dict = {}

@@ -73,11 +73,45 @@ def mad_outliers(values, *, threshold: float = 2.5) -> np.ndarray:
     return dev / mad > threshold
 
 
+#: largest outliers.json read (bounded while read: a FIFO or /dev/zero is refused; WMT's files
+#: are a few kilobytes)
+MAX_OUTLIERS_BYTES = 16 * 2**20
+
+
+def _outliers_bytes(source, name: str | None) -> tuple[bytes, str]:
+    """The bytes of ``source`` (a path, bytes, JSON text, a binary file object or an upload
+    ``(name, bytes)``), read through the bounded reader, and its display name."""
+    import os
+
+    from stats._core.inputs import read_path, read_stream, too_large
+
+    if isinstance(source, tuple) and len(source) == 2 and isinstance(source[1], bytes):
+        name, source = name or str(source[0]), source[1]
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        label = name or "outliers.json"
+        if len(source) > MAX_OUTLIERS_BYTES:
+            raise too_large(label, MAX_OUTLIERS_BYTES, len(source))
+        return bytes(source), label
+    if isinstance(source, str) and source.lstrip().startswith("{"):
+        return _outliers_bytes(source.encode("utf-8"), name)
+    if isinstance(source, (str, os.PathLike)):
+        label = name or os.fspath(source)
+        return read_path(source, label, MAX_OUTLIERS_BYTES), label
+    if hasattr(source, "read"):
+        label = name or str(getattr(source, "name", None) or "outliers.json")
+        return read_stream(source, label, MAX_OUTLIERS_BYTES), label
+    raise StatsInputError(
+        f"outliers: expected a path, bytes or a file object; got {type(source).__name__}"
+    )
+
+
 def read_outliers_json(source, *, name: str | None = None) -> dict:
     """WMT's published outlier systems (``outliers.json`` of the WMT20 metrics task): an object
     ``{language pair: [system, ...]}``, as ``{lp: tuple of systems}``.
 
-    ``source``: a path, or the file's bytes / text (an upload; ``name`` names it in messages).
+    ``source``: a path, the file's bytes / text, a binary file object or an upload
+    ``(name, bytes)`` (``name`` names it in messages); read through the bounded reader (at
+    most :data:`MAX_OUTLIERS_BYTES`; a FIFO or ``/dev/zero`` is refused, not waited for).
 
     Examples
     --------
@@ -87,24 +121,32 @@ def read_outliers_json(source, *, name: str | None = None) -> dict:
     Raises
     ------
     StatsInputError
-        Unreadable file, not JSON, or not an object of lists of system names (one line naming
-        the file and the language pair).
+        Unreadable or too large file, not JSON, or not an object of lists of system names (one
+        line naming the file and the language pair), a language pair given twice.
     """
     import json
-    from pathlib import Path
 
-    label = name or (str(source) if not isinstance(source, (bytes, str)) else "outliers.json")
+    data, label = _outliers_bytes(source, name)
     try:
-        if isinstance(source, bytes):
-            text = source.decode("utf-8-sig")
-        elif isinstance(source, str) and source.lstrip().startswith("{"):
-            text = source
-        else:
-            label = name or str(source)
-            text = Path(source).read_text(encoding="utf-8-sig")
-        doc = json.loads(text)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StatsInputError(f"{label}: cannot read the outliers file ({exc})") from None
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise StatsInputError(
+            f"{label}: not UTF-8 text ({exc.reason} at byte {exc.start + 1}); save it as UTF-8"
+        ) from None
+    if not text.strip():
+        raise StatsInputError(f"{label}: the outliers file is empty")
+
+    def no_twice(pairs):
+        keys = [k for k, _ in pairs]
+        twice = next((k for i, k in enumerate(keys) if k in keys[:i]), None)
+        if twice is not None:
+            raise StatsInputError(f"{label}: {twice!r} is given twice (give each key once)")
+        return dict(pairs)
+
+    try:
+        doc = json.loads(text, object_pairs_hook=no_twice)
+    except StatsInputError:
+        raise
     except json.JSONDecodeError as exc:
         raise StatsInputError(f"{label}, line {exc.lineno}: not valid JSON ({exc.msg})") from None
     except (RecursionError, ValueError):

@@ -61,6 +61,7 @@ from stats._core.choices import (
 )
 from stats._core.errors import StatsInputError
 from stats._core.inputs import read_path
+from stats._core.numbers import MAX_ABS_VALUE
 from stats._core.results import StatisticPvalue
 from stats._core.validation import check_alpha
 from stats.pairwise.clusters import significance_clusters
@@ -97,9 +98,10 @@ def _is_number(value) -> bool:
 
 
 def _finite(value) -> bool:
-    """Whether a number is a finite float (an integer too large for a float is not)."""
+    """Whether a number is finite and within the one bound of numbers (files' and options':
+    :data:`stats._core.numbers.MAX_ABS_VALUE`; an integer too large for a float is not)."""
     try:
-        return math.isfinite(float(value))
+        return math.isfinite(float(value)) and abs(float(value)) <= MAX_ABS_VALUE
     except OverflowError:
         return False
 
@@ -187,17 +189,17 @@ class Task:
             _is_number(self.weight) and _finite(self.weight) and self.weight >= 0
         ):
             raise StatsInputError(
-                f"{where}: weight must be a number >= 0; got {_short(self.weight)}"
+                f"{where}: weight must be a number >= 0 (at most 1e150); got {_short(self.weight)}"
             )
         if self.epsilon is not None and not (
             _is_number(self.epsilon) and _finite(self.epsilon) and self.epsilon >= 0
         ):
             raise StatsInputError(
-                f"{where}: epsilon must be a number >= 0; got {_short(self.epsilon)}"
+                f"{where}: epsilon must be a number >= 0 (at most 1e150); got {_short(self.epsilon)}"
             )
         if not (_is_number(self.threshold) and _finite(self.threshold)):
             raise StatsInputError(
-                f"{where}: threshold must be a number; got {_short(self.threshold)}"
+                f"{where}: threshold must be a number within +-1e150; got {_short(self.threshold)}"
             )
         for name in ("include_human", "primary_only", "tie_calibration"):
             if not isinstance(getattr(self, name), bool):
@@ -348,17 +350,37 @@ _ALIASES = {
 }
 
 
+#: the keys of a task-set file, with the option spellings accepted for them
+_TOP_KEYS = ("name", "source", "test_set", "weight_by", "defaults", "tasks")
+_TOP_ALIASES = {"test-set": "test_set", "weight-by": "weight_by"}
+
+
+def _spellings(keys, aliases: Mapping[str, str]) -> str:
+    """The accepted spellings of ``keys`` for a message: ``weight_by (or weight-by)``."""
+    other = {v: k for k, v in aliases.items()}
+    return ", ".join(f"{k} (or {other[k]})" if k in other else k for k in sorted(keys))
+
+
+def _canonical(raw: Mapping, where: str, keys, aliases: Mapping[str, str]) -> dict:
+    """``raw`` with its keys in their canonical spelling; an unknown key, or one key given in
+    two spellings, is refused naming the accepted spellings."""
+    out: dict = {}
+    for k, v in raw.items():
+        key = aliases.get(k, k)
+        if key not in keys:
+            raise StatsInputError(
+                f"{where}: unknown key {_short(k)}; accepted: {_spellings(keys, aliases)}"
+            )
+        if key in out:
+            raise StatsInputError(f"{where}: {key} is given twice (as {key} and as its option spelling)")
+        out[key] = v
+    return out
+
+
 def _task_from_dict(raw, where: str, defaults: Mapping) -> Task:
     if not isinstance(raw, Mapping):
         raise StatsInputError(f"{where}: a task must be a table/object; got {type(raw).__name__}")
-    spec = {**defaults}
-    for k, v in raw.items():
-        key = _ALIASES.get(k, k)
-        if key not in _TASK_KEYS:
-            raise StatsInputError(
-                f"{where}: unknown key {k!r}; known: {', '.join(sorted(_TASK_KEYS))}"
-            )
-        spec[key] = v
+    spec = {**defaults, **_canonical(raw, where, _TASK_KEYS, _ALIASES)}
     for key in ("refs", "close_refs"):
         if isinstance(spec.get(key), str):
             spec[key] = (spec[key],)
@@ -432,11 +454,15 @@ def read_task_set(path, *, text: str | bytes | None = None) -> TaskSet:
             raise StatsInputError(f"{path}: JSON nested too deeply for a task set") from None
         except ValueError as exc:  # an integer of more digits than Python converts
             raise StatsInputError(f"{path}: not a usable JSON number ({exc})") from None
-    if not isinstance(doc, Mapping) or not isinstance(doc.get("tasks"), list):
+    if not isinstance(doc, Mapping):
+        raise StatsInputError(f"{path}: expected an object with a 'tasks' list")
+    doc = _canonical(doc, str(path), _TOP_KEYS, _TOP_ALIASES)
+    if not isinstance(doc.get("tasks"), list):
         raise StatsInputError(f"{path}: expected an object with a 'tasks' list")
     defaults = doc.get("defaults", {})
     if not isinstance(defaults, Mapping):
         raise StatsInputError(f"{path}: 'defaults' must be an object")
+    defaults = _canonical(defaults, f"{path}, defaults", _TASK_KEYS, _ALIASES)
     tasks = [
         _task_from_dict(t, f"{path}, task {i + 1}", defaults) for i, t in enumerate(doc["tasks"])
     ]

@@ -191,6 +191,9 @@ def budget(what: str, n_simulations: int, n_resamples: int, sizes, width: int = 
     check_budget(
         what=what,
         n_resamples=n_simulations * max(n_resamples, 1),
+        resamples_of={"n_simulations": n_simulations, "n_resamples": max(n_resamples, 1)}
+        if n_resamples
+        else {"n_simulations": n_simulations},
         n_segments=max(1, int(np.ceil(per))),
         memory=8.0 * n_simulations * max(sizes) * 3 + 8.0 * max(n_resamples, 1) * max(sizes),
     )

@@ -264,6 +264,7 @@ def perm_both_power(
         check_budget(  # per pair: the swaps' cells, and the terms of a group that the
             what="PERM-BOTH power",  # engine builds once per data set (amortised)
             n_resamples=n_simulations * n_resamples,
+            resamples_of={"n_simulations": n_simulations, "n_resamples": n_resamples},
             n_segments=k * sum(sizes),
             n_pairs=len(effects) + _MDE_GRID + _MDE_REFINE - 1,
             pair_cost=k * max(sizes) + terms * len(sizes) / n_resamples,

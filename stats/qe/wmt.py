@@ -443,7 +443,18 @@ def language_pair_data(
     drop = labels["hallucination"].to_numpy(dtype=bool).copy()
     if exclude is not None and len(exclude):
         keys = pd.MultiIndex.from_frame(labels[["lp", "sid"]])
-        drop |= keys.isin(pd.MultiIndex.from_frame(exclude[["lp", "sid"]]))
+        wanted = pd.MultiIndex.from_frame(exclude[["lp", "sid"]])
+        drop |= keys.isin(wanted)
+        unmatched = wanted[~wanted.isin(keys)]
+        if len(unmatched):
+            shown = ", ".join(f"{lp} {sid}" for lp, sid in unmatched[:8])
+            more = f", ... ({len(unmatched)} in all)" if len(unmatched) > 8 else ""
+            warnings.warn(
+                f"exclude index: {len(unmatched)} item(s) match no gold item and leave nothing "
+                f"out: {shown}{more}",
+                DegenerateInputWarning,
+                stacklevel=2,
+            )
     scores = submissions.scores
     unknown = sorted(set(scores["lp"]) - set(labels["lp"]))
     if unknown:

@@ -26,7 +26,10 @@ This is the one code path every reader takes into an archive or a directory
 * a name given twice (two members of one archive that would be read as the same file) is
   refused, not resolved by taking one of them;
 * in a directory, only regular files are read: symbolic links (to files or directories),
-  devices and FIFOs are skipped, and each file's size is taken from ``lstat`` before it is read.
+  devices and FIFOs are skipped, and each file's size is taken from ``lstat`` before it is read;
+* in an archive, a hard link to a member read before (how GNU tar stores a file identical to an
+  earlier one) is read as that member's bytes; any other link, device or FIFO named as a score
+  file is refused, naming it (never followed, never skipped unsaid).
 """
 
 from __future__ import annotations
@@ -37,13 +40,14 @@ import re
 import stat
 import struct
 import tarfile
+import warnings
 import zipfile
 import zlib
 from pathlib import Path
 from typing import Any
 
 from stats._core import inputs as _inputs
-from stats._core.errors import StatsInputError
+from stats._core.errors import DegenerateInputWarning, StatsInputError
 
 __all__ = [
     "MAX_MEMBERS",
@@ -243,6 +247,12 @@ def _members_zip(data: bytes, label: str, want, budget: _Budget):
         seen: set[str] = set()
         for info in files:
             _twice(info.filename, seen, label)
+            if stat.S_ISLNK(info.external_attr >> 16) and want(info.filename):
+                raise StatsInputError(
+                    f"{label}: {info.filename} is a symbolic link, not a file; links in an "
+                    "archive are not followed: re-create the archive with the files themselves "
+                    "(zip without --symlinks)"
+                )
         chosen = {id(i) for i in files if want(i.filename)}
         declared = sum(i.file_size for i in files if id(i) in chosen)
         if declared > MAX_UNPACKED:
@@ -431,16 +441,49 @@ def _twice(name: str, seen: set, label: str) -> None:
     seen.add(key)
 
 
+def _refuse_link(member: tarfile.TarInfo, label: str) -> None:
+    """Refuse a tar member named as a score file that is not a file: a symbolic link, a hard
+    link to a member not read, a device or a FIFO (never followed: it could point anywhere)."""
+    if member.issym() or member.islnk():
+        kind = "a symbolic link" if member.issym() else "a hard link"
+        raise StatsInputError(
+            f"{label}: {member.name} is {kind} to {member.linkname}, not a file; links in an "
+            "archive are not followed: re-create the archive with the files themselves (GNU "
+            "tar --dereference --hard-dereference)"
+        )
+    raise StatsInputError(
+        f"{label}: {member.name} is not a regular file (a device or FIFO); remove it from the "
+        "archive"
+    )
+
+
 def _members_tar(data: bytes, label: str, want, budget: _Budget):
     raw = _GuardedReader(data, budget)
     names, out = [], []
     seen: set[str] = set()
+    read: dict[str, bytes] = {}  # the members read, by name (the targets of hard links)
     with tarfile.open(fileobj=raw, mode="r|") as tf:  # a stream: one pass, never a seek
         count = 0
         for member in tf:
             count += 1
             _check_count(count, label)
-            if not member.isfile():  # links, devices, FIFOs, folders: never read
+            if member.islnk() and want(member.name) and member.linkname in read:
+                # GNU tar stores a file identical to an earlier one as a hard link to it: the
+                # same bytes, read again from the earlier member
+                names.append(member.name)
+                _twice(member.name, seen, label)
+                budget.take(len(read[member.linkname]), f"{label}:{member.name}")
+                out.append((member.name, read[member.linkname]))
+                warnings.warn(
+                    f"{label}: {member.name} is a hard link to {member.linkname} (how GNU tar "
+                    "stores a file identical to an earlier one): read as a copy of it",
+                    DegenerateInputWarning,
+                    stacklevel=2,
+                )
+                continue
+            if not member.isfile():  # folders: never read; a link or device: named
+                if not member.isdir() and want(member.name):
+                    _refuse_link(member, label)
                 continue
             names.append(member.name)
             _twice(member.name, seen, label)
@@ -450,6 +493,7 @@ def _members_tar(data: bytes, label: str, want, budget: _Budget):
             _check_declared(member.size, where)
             fh = tf.extractfile(member)
             out.append((member.name, _stream(fh, where, None, member.size) if fh else b""))
+            read[member.name] = out[-1][1]
     order = sorted(range(len(out)), key=lambda k: out[k][0])
     return sorted(names), [out[k] for k in order]
 
@@ -492,10 +536,21 @@ def archive_members(data: bytes, label: str, *, want=lambda name: True):
         raise StatsInputError(f"{label}: a {kind} archive that cannot be read ({exc})") from None
 
 
-def _expand_bytes(data: bytes, label: str, skip: tuple = ()) -> list[tuple[str, bytes]]:
+def _expand_bytes(
+    data: bytes, label: str, skip: tuple = (), listed=None
+) -> list[tuple[str, bytes]]:
     """One file's bytes -> [(name, bytes)]: the members of an archive (gzipped members
-    unpacked within the archive's budget), else the file itself."""
-    found = archive_members(data, label, want=lambda n: is_score_file_name(n, skip))
+    unpacked within the archive's budget), else the file itself. ``listed(name)`` is called
+    with each member's name (``archive:member``) as the listing gives it, before it is read."""
+
+    def want(name: str) -> bool:
+        if not is_score_file_name(name, skip):
+            return False
+        if listed is not None:
+            listed(f"{label}:{name}")
+        return True
+
+    found = archive_members(data, label, want=want)
     if found is None:
         return [(label, data)]
     budget = _Budget(label)
@@ -526,12 +581,14 @@ def read_regular_file(path: Path, label: str, *, limit: int | None = None) -> by
 def directory_files(path: Path, label: str, *, want=lambda name: True, sized=None) -> list[Path]:
     """The regular files under ``path`` (recursively, sorted) whose name ``want`` accepts.
 
-    Symbolic links are never followed, neither to files nor to folders; devices, FIFOs and
-    sockets are skipped. The entries are counted against :data:`MAX_MEMBERS` and the chosen
+    Symbolic links are never followed, neither to files nor to folders (those named as wanted
+    files, and links to folders, are named in a warning); devices, FIFOs and sockets are
+    skipped. The entries are counted against :data:`MAX_MEMBERS` and the chosen
     files' sizes (``lstat``) against :data:`MAX_UNPACKED`, before any file is read
     (``sized(name)``: which files the caller will read, when not all; default all).
     """
     out, count, total = [], 0, 0
+    skipped: list[str] = []  # links named as wanted files, and links to folders: noted
     for root, dirs, files in os.walk(path, followlinks=False):
         count += len(dirs) + len(files)
         _check_count(count, label, "directory")
@@ -549,10 +606,22 @@ def directory_files(path: Path, label: str, *, want=lambda name: True, sized=Non
                         f"for all files of a directory together), reached at {p}; split it"
                     )
                 out.append(p)
+            elif stat.S_ISLNK(info.st_mode) and want(str(p)):
+                skipped.append(str(p))
+        skipped += [str(Path(root, d)) for d in dirs if os.path.islink(Path(root, d))]
+    if skipped:
+        warnings.warn(
+            f"{label}: links not followed, not read: {', '.join(sorted(skipped)[:8])}"
+            + (f", ... ({len(skipped)} in all)" if len(skipped) > 8 else ""),
+            DegenerateInputWarning,
+            stacklevel=2,
+        )
     return sorted(out)
 
 
-def expand_sources(items, names=None, *, skip: tuple = ()) -> list[tuple[str, Any]]:
+def expand_sources(
+    items, names=None, *, skip: tuple = (), listed=None
+) -> list[tuple[str, Any]]:
     """Each source as ``(display name, source)``, with directories and archives expanded.
 
     Parameters
@@ -566,6 +635,10 @@ def expand_sources(items, names=None, *, skip: tuple = ()) -> list[tuple[str, An
         Name endings (before ``.gz``, lower case) that directories and archives do not
         contribute, e.g. ``('.seg.score', '.doc.score')`` for system-level readers; a file
         named on its own is always passed through.
+    listed : callable, optional
+        Called with the display name of each file a directory or archive contributes, as its
+        listing gives it and before the file is read (a zip's every name before any member):
+        a reader refuses there what the names alone tell (too many submissions).
 
     Returns
     -------
@@ -592,6 +665,8 @@ def expand_sources(items, names=None, *, skip: tuple = ()) -> list[tuple[str, An
             label = name or os.fspath(item)
             if path.is_dir():
                 files = directory_files(path, label, want=lambda n: is_score_file_name(n, skip))
+                for p in files if listed is not None else ():
+                    listed(str(p))
                 if not files:
                     raise StatsInputError(
                         f"{label}: the directory holds no score file (names ending in "
@@ -600,13 +675,13 @@ def expand_sources(items, names=None, *, skip: tuple = ()) -> list[tuple[str, An
                 out.extend(
                     m
                     for p in files
-                    for m in _expand_bytes(read_regular_file(p, str(p)), str(p), skip)
+                    for m in _expand_bytes(read_regular_file(p, str(p)), str(p), skip, listed)
                 )
                 continue
             if not path.is_file():
                 out.append((label, item))  # the reader names what is wrong
                 continue
-            out.extend(_expand_bytes(read_regular_file(path, label), label, skip))
+            out.extend(_expand_bytes(read_regular_file(path, label), label, skip, listed))
             continue
         if hasattr(item, "getvalue") or hasattr(item, "read"):
             label = name or str(getattr(item, "name", None) or "<input>")
@@ -617,11 +692,11 @@ def expand_sources(items, names=None, *, skip: tuple = ()) -> list[tuple[str, An
             if isinstance(data, str):
                 data = data.encode("utf-8")
             check_bytes(len(data), label)
-            out.extend(_expand_bytes(bytes(data), label, skip))
+            out.extend(_expand_bytes(bytes(data), label, skip, listed))
             continue
         if isinstance(item, (bytes, bytearray, memoryview)):
             check_bytes(len(item), name or "<input>")
-            out.extend(_expand_bytes(bytes(item), name or "<input>", skip))
+            out.extend(_expand_bytes(bytes(item), name or "<input>", skip, listed))
             continue
         out.append((name or "<input>", item))
     return out

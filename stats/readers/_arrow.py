@@ -199,3 +199,28 @@ def map_categories(values: pd.Categorical, fn) -> pd.Categorical:
     codes = np.asarray(values.codes)
     lookup = np.append(new_codes.astype(codes.dtype), -1)  # code -1 (missing) stays -1
     return pd.Categorical.from_codes(lookup[codes], categories=pd.Index(new_cats))
+
+
+#: the one rule for numbers (:data:`stats._core.numbers.NUMBER`) as an RE2 pattern, with the
+#: surrounding spaces every reader strips (RE2's ``\d`` is ASCII only, as the rule's)
+_NUMBER_RE2 = r"^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$"
+
+
+def not_numbers(column, bound: float) -> np.ndarray:
+    """Which cells of a pyarrow string ``column`` are not a number by the one rule (spelled
+    by :data:`stats._core.numbers.NUMBER`, at most
+    :data:`~stats._core.numbers.MAX_NUMBER_CHARS` characters, finite, within ``bound``), as a
+    boolean array: computed by pyarrow, without a Python object per cell (the search for a bad
+    value among millions of rows)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from stats._core.numbers import MAX_NUMBER_CHARS
+
+    spelled = pc.and_(
+        pc.match_substring_regex(column, _NUMBER_RE2),
+        pc.less_equal(pc.utf8_length(column), MAX_NUMBER_CHARS),
+    ).fill_null(False)
+    values = pc.cast(pc.if_else(spelled, pc.utf8_trim_whitespace(column), "nan"), pa.float64())
+    ok = pc.and_(spelled, pc.less_equal(pc.abs(values), bound)).fill_null(False)
+    return ~np.asarray(ok.to_numpy(zero_copy_only=False), dtype=bool)

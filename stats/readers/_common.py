@@ -26,8 +26,8 @@ from typing import IO, Union
 import numpy as np
 import pandas as pd
 
-from stats._core.budget import check_budget
 from stats._core.errors import StatsInputError
+from stats._core.numbers import MAX_NUMBER_CHARS, NUMBER, strict_float
 
 from . import _limits
 from ._archives import gunzip, read_regular_file, read_stream
@@ -138,6 +138,20 @@ def decoded(source: Source, name: str | None = None) -> Decoded:
     if isinstance(source, Decoded) and not name:
         return source
     return Decoded(*load_text(source, name))
+
+
+def check_header_once(head: Sequence[str], label: str, line: int = 1) -> None:
+    """Refuse a header that names a column twice (case and surrounding spaces ignored): which
+    of the two a reader took would be a silent choice. Every reader's header passes here."""
+    seen: set[str] = set()
+    for c in head:
+        key = str(c).strip().lower()
+        if key in seen:
+            raise StatsInputError(
+                f"{label}, line {line}: column {str(c).strip()!r} appears twice in the header; "
+                "rename or remove one of them"
+            )
+        seen.add(key)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -378,11 +392,7 @@ def read_table(
     extra = wrong_file_hint(head, rows, expected=hint) if hint else ""
     canon = {c.lower(): c for c in [*required, *optional]}
     columns = [canon.get(h.lower(), h) for h in head]
-    seen: set[str] = set()
-    for c in columns:
-        if c.lower() in seen:
-            raise StatsInputError(f"{label}, line 1: column {c!r} appears twice in the header")
-        seen.add(c.lower())
+    check_header_once(columns, label)
     if max_extra is not None:
         check_header_width(
             sum(c not in canon.values() for c in columns),
@@ -399,6 +409,12 @@ def read_table(
     keep = [c for c in columns if extra_columns or c in canon.values()]
     has_head = names is None
     frame = fast_frame(data, columns, delimiter, dtype or {}, header=has_head)
+    if frame is None and dtype and "float64" in dtype.values():
+        # a value that is not a number (a file failing at its last line): the rows read by
+        # columns again, as strings, for the caller's number rule to name the line (a
+        # line-by-line pass over millions of rows only to find one bad number costs 10x more)
+        as_text = {c: "str" for c in dtype}
+        frame = fast_frame(data, columns, delimiter, as_text, header=has_head)
     if frame is not None:
         frame[LINE] = np.arange(1 + has_head, len(frame) + 1 + has_head, dtype=np.int64)
         return RawTable(frame=frame[[*keep, LINE]], name=label, delimiter=delimiter)
@@ -424,13 +440,14 @@ def read_table(
 #: peak memory of parsing a file, in multiples of its decoded text (the goal: parsed tables
 #: within 3x the file's size; benchmarks/parse_memory.py measures each reader)
 PARSE_MEMORY_FACTOR = 3
-#: the measured peaks over the goal (benchmarks/parse_memory.py, 20 MB files), checked before
-#: the path that has them: WMT22-23 DocLvl/SegLvl exports (4.7x), QE submissions (3.6x) and
-#: word-level tags (6.0x) read line by line (files that are not plain: blank or CRLF lines,
-#: quotes, a bad row); read by columns, every reader is within :data:`PARSE_MEMORY_FACTOR`
+#: the measured peaks over the goal (benchmarks/parse_memory.py, 13-20 MB files), checked
+#: before the path that has them: WMT22-23 DocLvl/SegLvl exports (4.7x), QE submissions (5.6x)
+#: and word-level tags (6.0x) read line by line (files that are not plain: blank or CRLF
+#: lines, quotes, ``0x``); read by columns, every other reader is within
+#: :data:`PARSE_MEMORY_FACTOR` (word-level gold is checked per tag: ``qe_word.BYTES_PER_TAG``)
 PARSE_MEMORY_FACTORS = {
     "appraise-wmt22-lines": 5,
-    "qe-lines": 4,
+    "qe-lines": 6,
     "word-lines": 6,
 }
 
@@ -440,8 +457,16 @@ def check_parse_memory(n_chars: int, label: str, factor: float = PARSE_MEMORY_FA
     (:data:`stats._core.budget.MAX_MEMORY_BYTES`, or a smaller :func:`limited_budget`):
     ``factor`` (:data:`PARSE_MEMORY_FACTOR`, or the reader's measured factor of
     :data:`PARSE_MEMORY_FACTORS` before a path that needs more) times its ``n_chars``
-    characters."""
-    check_budget(what=f"reading {label}", memory=float(factor * n_chars))
+    characters (or ``n_chars`` units of what the reader counts, ``factor`` bytes each).
+    The message names what the user controls: the file."""
+    from stats._core.budget import memory_limit, size_text
+
+    need, limit = float(factor * n_chars), memory_limit()
+    if need > limit:
+        raise StatsInputError(
+            f"reading {label}: parsing it needs about {size_text(need)} of memory, over the "
+            f"budget of {size_text(limit)}; split the file (e.g. one language pair per file)"
+        )
 
 
 def factorize_strings(column: pd.Series) -> tuple[np.ndarray, int]:
@@ -502,29 +527,8 @@ def iter_splitlines(text: str):
         yield match.group(1)
 
 
-#: the one spelling of a number in every input (what pandas' and pyarrow's parsers accept):
-#: ASCII digits, an optional sign, point and exponent; no ``_``, hex, or other digits
-NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
-#: longest number text read (more digits than any float holds; a 5,000-digit field is refused)
-MAX_NUMBER_CHARS = 400
-
-
-_NON_FINITE = frozenset({"nan", "inf", "infinity"})
-
-
-def strict_float(text) -> float:
-    """``float(text)`` by the one rule for numbers (:data:`NUMBER`, at most
-    :data:`MAX_NUMBER_CHARS` characters): a drop-in for ``float`` in readers that convert
-    value by value, so ``5_0``, ``0x1p3`` or ``١`` raise ``ValueError`` as ``abc`` does
-    (``float`` reads them as 50, 8.0 and 1). ``nan``, ``inf`` and numbers past float64
-    (``1e400``) read as ``float`` reads them: the caller's finiteness and range checks name
-    them."""
-    text = str(text).strip()
-    if len(text) > MAX_NUMBER_CHARS or not (
-        NUMBER.fullmatch(text) or text.lower().lstrip("+-") in _NON_FINITE
-    ):
-        raise ValueError(f"not a number: {text[:40]!r}")
-    return float(text)
+# the one spelling of a number in every input (ASCII digits, sign, point, exponent), shared
+# with the command line's options: stats._core.numbers
 
 
 def _not_a_number(raw, what: str) -> str:

@@ -18,6 +18,7 @@ import re
 
 import numpy as np
 
+from stats._core import numbers as _numbers
 from stats._core.errors import StatsInputError
 from stats._core.inputs import too_large
 
@@ -31,7 +32,8 @@ MAX_COLUMNS = 10_000
 #: longest field (a cell between tabs or commas, or a line of a plain-text file)
 MAX_FIELD_CHARS = 100_000
 #: largest magnitude of a score: squares and sums of squares of larger values overflow float64
-MAX_ABS_VALUE = 1e150
+#: (the one bound of files and options: :data:`stats._core.numbers.MAX_ABS_VALUE`)
+MAX_ABS_VALUE = _numbers.MAX_ABS_VALUE
 
 # The csv module refuses fields over its own limit (131,072 by default) with ``_csv.Error``;
 # ours is checked first and names the file and line, so the csv limit is only a backstop.

@@ -9,7 +9,13 @@ import numpy as np
 
 from stats._core.errors import StatsInputError
 
-from ._common import fast_frame, floats_by_rule, leading_lines, split_lines
+from ._common import (
+    check_header_once,
+    fast_frame,
+    floats_by_rule,
+    leading_lines,
+    split_lines,
+)
 from ._limits import MAX_ABS_VALUE
 from ._meta_rows import (
     GOLD_DEFAULT,
@@ -43,7 +49,8 @@ def _read_long(data: bytes, text: str, label: str, pairs: dict) -> None:
     first = [f.strip().lower() for f in rows[0][1]]
     has_header = "score" in first and "system" in first
     if has_header:
-        columns = [f.upper() for f in rows[0][1]]
+        check_header_once(rows[0][1], label, rows[0][0])
+        columns = [f.strip().upper() for f in rows[0][1]]
         want = list(LONG_COLUMNS) if "METRIC" in columns else list(LONG_COLUMNS[1:])
         missing = [c for c in want if c not in columns]
         if missing:
@@ -58,10 +65,10 @@ def _read_long(data: bytes, text: str, label: str, pairs: dict) -> None:
         if width not in (5, 6):
             from ._layouts import META_EVAL_LAYOUTS, none_fits
 
-            first = next(ln for ln in text.splitlines() if ln.strip())
-            raise StatsInputError(none_fits(label, rows[0][0], first, META_EVAL_LAYOUTS))
+            line_one = next(ln for ln in text.splitlines() if ln.strip())
+            raise StatsInputError(none_fits(label, rows[0][0], line_one, META_EVAL_LAYOUTS))
         pos = list(range(width))
-    found = _long_rows_fast(data, delimiter, width, pos, has_header)
+    found = _long_rows_fast(data, delimiter, width, pos, has_header, label)
     if found is None:
         found = _long_rows_careful(text, label, pairs, has_header, width, pos)
     add_rows(pairs, label, found)
@@ -84,11 +91,14 @@ def _factorize(values) -> tuple[np.ndarray, list]:
     return codes, [str(u) for u in uniques.tolist()]
 
 
-def _long_rows_fast(data: bytes, delimiter: str, width: int, pos: list, has_header: bool):
+def _long_rows_fast(data: bytes, delimiter: str, width: int, pos: list, has_header: bool,
+                    label: str):
     """The rows of a long file read by columns (:func:`~._common.fast_frame`), scores by the
     one number rule (:func:`~._common.floats_by_rule`); None when anything is not plain (a
-    blank, comment or ragged line, an empty name, a score that is not a finite number within
-    the input bound, a missing metric score): the line-by-line reader then names it."""
+    blank, comment or ragged line, an empty name): the line-by-line reader then names it. A
+    score that is not a finite number within the input bound, or a missing metric score, is
+    named here, as the line-by-line reader names it (a file failing at its last line is not
+    read again line by line)."""
     columns = [f"c{i}" for i in range(width)]
     frame = fast_frame(data, columns, delimiter, dict.fromkeys(columns, "str"),
                        header=has_header)
@@ -104,16 +114,16 @@ def _long_rows_fast(data: bytes, delimiter: str, width: int, pos: list, has_head
     name, gold = _gold_flags(metric)
     low = np.char.lower(raw.astype(str))
     missing = np.isin(low, list(MISSING))
-    if (missing & ~gold).any():
-        return None
     score = floats_by_rule(raw)
-    bad = np.isnan(score) & ~missing
+    bad = (np.isnan(score) & ~missing) | (missing & ~gold)
     with np.errstate(invalid="ignore"):
         bad |= np.abs(score) > MAX_ABS_VALUE
-    if bad.any():
-        return None
-    score[missing] = np.nan
     start = 2 if has_header else 1
+    if bad.any():  # the first bad score named as the line-by-line reader names it
+        i = int(np.flatnonzero(bad)[0])
+        _score(raw[i], label, start + i, gold=bool(gold[i]), column="SCORE")
+        return None  # (it reads after all: the line-by-line reader decides)
+    score[missing] = np.nan
     return {"lp": lp, "name": name, "gold": gold, "system": system, "testset": testset,
             "segment": segment, "score": score,
             "line": np.arange(start, start + len(frame), dtype=np.int64)}
@@ -164,6 +174,7 @@ def _cell(out, cells, label, line_no, lp, item, system, name, gold, raw, column=
 
 def _read_wide(text: str, label: str, pairs: dict) -> None:
     head, rows, _ = split_lines(text, label, delimiter="csv")
+    check_header_once(head, label)
     low = [h.strip().lower() for h in head]
     for col in ("lp", "system", "segment"):
         if col not in low:

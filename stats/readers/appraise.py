@@ -7,7 +7,7 @@ No header (a header line, when an export has one, is skipped); one row per judge
 * WMT22 DA+SQM segment ratings (``WMT22.Appraise.SegLvl*.csv``, 9 fields, organisers' header
   ``username,system,itemId,itemType,srcLang,trgLang,score,timeStart,timeEnd``): no document;
 * WMT22-23 DA+SQM document-level exports (``*.DocLvl.*.csv``, 11 fields: ``...,score,docId,
-  isDocScore,timeStart,timeEnd``): rows with ``isDocScore`` True rate a whole document and are
+  isDocScore,timeStart,timeEnd``): rows with ``isDocScore`` True (or ``1``) rate a whole document and are
   kept apart (:attr:`~.documents.HumanRatings.documents`), never mixed with segment ratings;
 * the general layout (WMT23-25 ESA, 8 or more fields): ``user, system, segment, type, source
   language, target language, score, document, [..., error spans (JSON), start time, end
@@ -70,7 +70,9 @@ _TYPE = re.compile(r"^[A-Z]{3}$")
 _MARKED = ("#incomplete", "#dup")
 _SPANS = re.compile(r"^\s*\[\s*\{")
 _OUTPUT_NAME = re.compile(r"^[^.]+\.[a-z]{2,3}-[a-z]{2,3}\.hyp\.(.+?)\.[a-z]{2,3}(?:\.txt)?$")
-_BOOL = ("true", "false")
+#: the spellings of isDocScore (Appraise writes True/False; a spreadsheet's export 1/0)
+_BOOL = ("true", "false", "1", "0")
+_TRUE = ("true", "1")
 #: ISO 639-3 -> the two-letter code WMT's file names use
 _ISO1 = {
     "ara": "ar", "ben": "bn", "ces": "cs", "dan": "da", "deu": "de", "ell": "el", "eng": "en",
@@ -178,9 +180,9 @@ def read_appraise(source: Source, *, name: str | None = None) -> HumanRatings:
             i = int(np.flatnonzero(odd)[0])
             raise StatsInputError(
                 f"{label}, line {line[i]}, field 9 (isDocScore): {flag.iloc[i]!r} is not True "
-                "or False"
+                "or False (or 1 or 0)"
             )
-        doc_rows = (lowered == "true")[codes]
+        doc_rows = np.isin(lowered, _TRUE)[codes]
     spans = cols.spans
     # string work on each distinct value, not on each row (no new string per row)
     src_codes, src_u = pd.factorize(fixed["src"])

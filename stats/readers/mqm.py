@@ -47,8 +47,9 @@ import numpy as np
 import pandas as pd
 
 from stats._core.errors import StatsInputError
+from stats._core.numbers import number_error
 
-from ._common import LINE, Source, load_text
+from ._common import LINE, Source, check_header_once, load_text
 from .documents import NO_DOMAIN, HumanRatings
 
 __all__ = [
@@ -108,23 +109,30 @@ def parse_mqm_weights(spec: str, *, sep: str = " ") -> dict[str, float]:
     >>> parse_mqm_weights("Major:5;Major/Source issue:0", sep=";")
     {'major': 5.0, 'major/source issue': 0.0}
     """
+    if not isinstance(sep, str) or not sep:
+        raise StatsInputError(
+            f"mqm_weights_sep: the separator of the entries must be a non-empty text; got {sep!r}"
+        )
     out: dict[str, float] = {}
     for entry in str(spec).split(sep):
         if not entry.strip():
             continue
         parts = entry.split(":")
-        try:
-            if len(parts) != 2 or not parts[0].strip():
-                raise ValueError
-            weight = float(parts[1])
-        except ValueError:
+        if len(parts) != 2 or not parts[0].strip():
             raise StatsInputError(
                 f"mqm_weights: {entry!r} is not severity[/category]:weight (score_mqm's "
                 "--weights syntax, e.g. 'Major:5 Minor:1 Major/Non-translation!:25')"
-            ) from None
-        if not np.isfinite(weight):
-            raise StatsInputError(f"mqm_weights: {entry!r}: the weight is not finite")
-        out[parts[0].lower()] = weight
+            )
+        problem = number_error(parts[1])  # the one rule for numbers, files' bounds
+        if problem is not None:
+            raise StatsInputError(f"mqm_weights: {entry!r}: the weight {problem}")
+        key = parts[0].lower()
+        if key in out:
+            raise StatsInputError(
+                f"mqm_weights: {parts[0]!r} is given twice; give each severity[/category] "
+                "once"
+            )
+        out[key] = float(parts[1])
     if not out:
         raise StatsInputError("mqm_weights: no severity[/category]:weight entry given")
     return out
@@ -295,20 +303,25 @@ def read_mqm(
             f"{label}: not an MQM file: the header lacks {', '.join(missing)} (expected "
             f"{' '.join(MQM_COLUMNS)}, or Marot's globalSegId for seg_id; tab-separated)"
         )
-    # texts hold quotes and may hold a carriage return: tabs split fields, \n ends a row
-    # (score_mqm reads with csv.QUOTE_NONE too)
+    # texts hold quotes: tabs split fields, \n ends a row (score_mqm reads with csv.QUOTE_NONE
+    # too); a carriage return inside a field is refused (a line break to score_mqm)
     split = text.split("\n")
     first = next(i for i, ln in enumerate(split) if ln.strip())  # the header (blank lines first)
     spelled = [f.strip().lower() for f in split[first].rstrip("\r").split("\t")]
-    twice = next((c for i, c in enumerate(spelled) if c in spelled[:i]), None)
-    if twice is not None:
-        raise StatsInputError(f"{label}: column {twice!r} appears twice in the header")
+    check_header_once(split[first].rstrip("\r").split("\t"), label, first + 1)
     marot = "globalsegid" in spelled
     rows, lines = [], []
     for line_num, text_line in enumerate(split[first + 1 :], start=first + 2):
         row = text_line.removesuffix("\r").split("\t")
         if not any(f.strip() for f in row):
             continue
+        if "\r" in text_line[:-1]:  # one row to us, two lines to score_mqm's open()
+            col = next(h for h, f in zip(header, row, strict=False) if "\r" in f)
+            raise StatsInputError(
+                f"{label}, line {line_num}, column {col}: a carriage return inside the field; "
+                "mt-metrics-eval's score_mqm reads it as a line break (splitting the row): "
+                "remove it"
+            )
         if len(row) != len(header):
             raise StatsInputError(
                 f"{label}, line {line_num}: {len(row)} field(s), the header has {len(header)}"

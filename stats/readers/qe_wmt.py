@@ -46,13 +46,24 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from stats._core.budget import MAX_SYSTEMS
 from stats._core.errors import StatsInputError
+from stats._core.numbers import number_error
 
 from ._archives import expand_sources
-from ._arrow import TextStream, categorical, map_categories, plain_breaks, read_typed, strings
+from ._arrow import (
+    TextStream,
+    categorical,
+    map_categories,
+    not_numbers,
+    plain_breaks,
+    read_typed,
+    strings,
+)
 from ._common import (
     PARSE_MEMORY_FACTORS,
     Source,
+    check_header_once,
     check_parse_memory,
     factorize_strings,
     is_number,
@@ -317,6 +328,7 @@ def _parse_rows(lines, start: int, label: str, *, gold: bool):
     )
 
 
+_INTEGER = re.compile(r"[+-]?\d+", re.ASCII)
 #: a normalised integer segment number that fits in int64 (equal numbers, equal texts)
 _INT_ID = re.compile(r"-?\d{1,18}")
 
@@ -386,6 +398,7 @@ def _read_one_submission(text: str, label: str) -> tuple[pd.DataFrame, dict]:
     if typed is not None:  # a plain file, read by columns
         lp, method, sid, score, ids = typed
     else:  # read line by line: the first bad line is named
+        _raise_first_bad_row(text, k, label)  # found by columns when the file is plain
         check_parse_memory(len(text), label, PARSE_MEMORY_FACTORS["qe-lines"])
         rows = itertools.chain(lines[k:], rest)
         lp, method, sid, score, _, ids = _parse_rows(rows, k, label, gold=False)
@@ -404,6 +417,35 @@ def _read_one_submission(text: str, label: str) -> tuple[pd.DataFrame, dict]:
     return frame, meta
 
 
+def _raise_first_bad_row(text: str, k: int, label: str) -> None:
+    """A plain submission that :func:`_typed_rows` refused for a value (a score that is not a
+    number, or beyond the input bound; an empty segment number): its rows read by columns as
+    strings, the first such row found by the number rule, and that one line read by
+    :func:`_parse_rows`, which raises its error. Returns (the caller then reads every line)
+    when the file is not plain or no row is found, or that line reads after all."""
+    if not plain_breaks(text):
+        return
+    table = read_typed(TextStream(text), ["lp", "method", "sid", "score"],
+                       dict.fromkeys(["lp", "method", "sid", "score"], "str"), skip_rows=k,
+                       include=["sid", "score"], blank_lines=False)  # fmt: skip
+    if table is None or not table.num_rows:
+        return
+    import pyarrow.compute as pc
+
+    bad = not_numbers(table.column("score"), MAX_ABS_VALUE)
+    empty = pc.equal(pc.utf8_trim_whitespace(table.column("sid")), "")
+    bad |= np.asarray(empty.to_numpy(zero_copy_only=False), dtype=bool)
+    del table
+    if not bad.any():
+        return
+    r = int(np.flatnonzero(bad)[0])
+    start = 0
+    for _ in range(k + r):  # the offset of line k + r (every line a row from line k on)
+        start = text.index("\n", start) + 1
+    end = text.find("\n", start)
+    _parse_rows([text[start : None if end < 0 else end]], k + r, label, gold=False)
+
+
 def _typed_rows(text: str, k: int, lines: list):
     """The rows of a plain submission (after its ``k`` header lines) read by pyarrow's typed
     parser (:mod:`._arrow`): LP and METHOD as strings built from each distinct value (stripped,
@@ -412,6 +454,8 @@ def _typed_rows(text: str, k: int, lines: list):
     not an integer, a score that is not a plain number), which :func:`_parse_rows` then reads
     line by line and names."""
     if any(not ln.strip() for ln in lines[:k]) or not plain_breaks(text):
+        return None
+    if "0x" in text or "0X" in text:  # pyarrow reads 0x10 as 16: the careful path keeps it
         return None
     import pyarrow as pa
 
@@ -588,7 +632,9 @@ def read_qe_submissions(sources, *, names=None) -> QESubmissions:
     headers: dict[str, dict] = {}
     files: list[str] = []
     skipped: list[tuple[str, str]] = []
-    for label, src in expand_sources(list(sources), names):
+    expanded = expand_sources(list(sources), names, listed=_TeamCount())
+    _TeamCount().update(label for label, _ in expanded)
+    for label, src in expanded:
         if is_submission_metadata(label):
             continue
         text, label = load_text_or_empty(src, label)
@@ -630,6 +676,33 @@ def read_qe_submissions(sources, *, names=None) -> QESubmissions:
     )
 
 
+class _TeamCount:
+    """Refuses, from the names of the files alone (an archive's or a folder's listing, before
+    any member is read), more submissions than :data:`~stats._core.budget.MAX_SYSTEMS`: each
+    team folder (or team archive) holds at least one. Called with each name as the listing
+    gives it (:func:`~._archives.expand_sources`'s ``listed``), or :meth:`update` with all."""
+
+    def __init__(self):
+        self.origins: set = set()
+
+    def __call__(self, label: str) -> None:
+        if is_submission_metadata(label):
+            return
+        team, multi = submission_origin(label)
+        self.origins.add((team, multi) if team else None)
+        if len(self.origins) > MAX_SYSTEMS:
+            raise StatsInputError(
+                f"QE submissions: more than {MAX_SYSTEMS:,} team folders (each at least one "
+                f"submission; reached at {label}) is over the limit of {MAX_SYSTEMS:,} systems "
+                "(counted from the file names, before the files are read); compare fewer "
+                "submissions"
+            )
+
+    def update(self, labels) -> None:
+        for label in labels:
+            self(label)
+
+
 def _lp_from_name(label: str) -> str | None:
     base = re.split(r"[/\\:]", label.lower())[-1]
     m = _LP.search(base)
@@ -641,6 +714,7 @@ def _read_gold_table(text: str, label: str, lp: str | None) -> pd.DataFrame:
     numbered = [(i, ln) for i, ln in enumerate(_rows(text), start=1) if ln.strip()]
     lines = [ln for _, ln in numbered]
     head = [h.strip().lower() for h in lines[0].split("\t")]
+    check_header_once(head, label, numbered[0][0])
     col = next(c for c in ("z_mean", "mean", "score") if c in head)
     j = head.index(col)
     id_col = next((c for c in ("index", "segid", "sid", "segment_id", "id") if c in head), None)
@@ -731,12 +805,11 @@ def read_qe_exclude(source: Source, *, name: str | None = None) -> pd.DataFrame:
             parts = line.split()
         if len(parts) < 2:
             raise StatsInputError(f"{label}, line {i}: expected LP<TAB>SEGMENT_NUMBER")
-        if not re.fullmatch(r"\s*[+-]?\d+\s*", parts[1]):
-            if i == 1 or not rows and all(not p.strip().isdigit() for p in parts):
+        problem = number_error(parts[1], integer=True)  # the one rule (5_0, 0x10, 1e400...)
+        if problem is not None:
+            if i == 1 or not rows and all(not _INTEGER.fullmatch(p.strip()) for p in parts):
                 continue  # header
-            raise StatsInputError(
-                f"{label}, line {i}: segment number is not an integer: {parts[1].strip()!r}"
-            )
+            raise StatsInputError(f"{label}, line {i}: segment number {problem}")
         rows.append((parts[0].strip().lower(), _norm_sid(parts[1])))
     if not rows:
         raise StatsInputError(f"{label}: no (lp, segment) rows")

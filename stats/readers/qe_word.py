@@ -53,6 +53,9 @@ from .qe_wmt import (
 __all__ = ["read_word_gold", "read_word_submissions", "word_file_kind"]
 
 _TAGS = {"ok": False, "good": False, "bad": True}
+#: peak bytes of reading word-level gold, per tag (5M tags in either layout: +400 MB over the
+#: decoded text; the frame's five columns are most of it)
+BYTES_PER_TAG = 84
 _INT = re.compile(r"\s*\d+\s*")
 
 
@@ -108,13 +111,23 @@ def read_word_gold(source: Source, *, name: str | None = None, lp: str | None = 
     """
     text, label = load_text(source, name)
     kind = word_file_kind(text)
-    rows: list[tuple] = []
+    # its tags counted from the text (an upper bound: a word of the target holding OK, GOOD
+    # or BAD counts too), at the peak measured per tag
+    n_tags = sum(text.count(t) for t in ("OK", "BAD", "GOOD", "ok", "bad", "good"))
+    check_parse_memory(n_tags, label, BYTES_PER_TAG)
+    # per sentence (not per tag): its language pair, id, and tags as a boolean array; the
+    # frame is made from arrays at the end (a tuple per tag held 80x the file's size)
+    lps: list[str] = []
+    sids: list[str] = []
+    bads: list[np.ndarray] = []
     if kind == "tags":
         lp = lp or _lp_from_name(label) or "all"
         for i, line in enumerate(text.splitlines()):
             if not line.strip():
                 continue
-            rows += [(lp, str(i), j, _tag(t, label, i + 1)) for j, t in enumerate(line.split())]
+            lps.append(lp)
+            sids.append(str(i))
+            bads.append(_tag_array(line.split(), label, i + 1))
     elif kind == "gold-tsv":
         for i, line in enumerate(text.splitlines()[1:], start=2):
             if not line.strip():
@@ -128,18 +141,41 @@ def read_word_gold(source: Source, *, name: str | None = None, lp: str | None = 
             toks, tags = parts[4].split(" "), parts[5].split()
             if len(toks) != len(tags):
                 raise StatsInputError(f"{label}, line {i}: {len(toks)} tokens but {len(tags)} tags")
-            sid, lpv = _norm_sid(parts[2]), parts[0].strip().lower()
-            rows += [(lpv, sid, j, _tag(t, label, i)) for j, t in enumerate(tags)]
+            lps.append(parts[0].strip().lower())
+            sids.append(_norm_sid(parts[2]))
+            bads.append(_tag_array(tags, label, i))
     else:
         raise StatsInputError(
             f"{label}: not a word-level gold file (one line of OK/BAD tags per sentence, or "
             "the TSV lp, gold, segid, target, tokens, tags)"
         )
-    if not rows:
+    counts = np.fromiter((len(b) for b in bads), dtype=np.int64, count=len(bads))
+    if not counts.sum():
         raise StatsInputError(f"{label}: no tags")
-    frame = pd.DataFrame(rows, columns=["lp", "sid", "pos", "bad"])
-    frame.insert(1, "system", "gold")
+    sentence = np.repeat(np.arange(len(bads)), counts)
+    pos = np.arange(len(sentence), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
+    lp_codes, lp_names = pd.factorize(np.asarray(lps, dtype=object))
+    sid_codes, sid_names = pd.factorize(np.asarray(sids, dtype=object))
+    del lps, sids
+    frame = pd.DataFrame(
+        {
+            "lp": strings(pd.Categorical.from_codes(lp_codes[sentence], categories=lp_names)),
+            "system": strings(pd.Categorical.from_codes(np.zeros(len(sentence), np.int8),
+                                                        categories=["gold"])),
+            "sid": strings(pd.Categorical.from_codes(sid_codes[sentence], categories=sid_names)),
+            "pos": pos,
+            "bad": np.concatenate(bads),
+        }
+    )  # fmt: skip
     return frame
+
+
+def _tag_array(tags: list[str], label: str, line: int) -> np.ndarray:
+    """One sentence's tags as booleans (BAD: True); a tag other than OK/GOOD/BAD is named."""
+    low = [t.strip().lower() for t in tags]
+    if not set(low) <= _TAGS.keys():
+        _tag(next(t for t in tags if t.strip().lower() not in _TAGS), label, line)
+    return np.fromiter((t == "bad" for t in low), dtype=bool, count=len(low))
 
 
 def _read_one(text: str, label: str, lp: str | None) -> pd.DataFrame:

@@ -144,11 +144,13 @@ def test_empty_gold_column_is_one_line_exit_2(tmp_path, capsys):
 # ---- 4. numbers that cannot be wrong -----------------------------------------------------------
 
 
-def test_weights_at_the_float_limit_are_normalised():
+def test_weights_at_the_bound_of_numbers_are_normalised():
     assert normalise_weights([1e308, 1e308], "w") == (0.5, 0.5)
-    ts = TaskSet.from_tasks([Task(lp="a-b", weight=1e308), Task(lp="c-d", weight=1e308)])
+    ts = TaskSet.from_tasks([Task(lp="a-b", weight=1e150), Task(lp="c-d", weight=1e150)])
     assert ts.weights == (0.5, 0.5)
     assert ts.restricted(["a-b"]).weights == (1.0,)
+    with pytest.raises(StatsInputError, match=r"weight must be a number >= 0 \(at most 1e150\)"):
+        Task(lp="a-b", weight=1e308)  # the bound of every number, files' and options'
 
 
 def test_constant_metric_has_undefined_pvalues_and_no_cluster(tmp_path, capsys):
@@ -191,7 +193,7 @@ def test_clusters_skip_undefined_items():
     [
         ('{"tasks": [{"lp": "a-b", "weight": 1' + "0" * 5000 + "}]}", "not a usable JSON number"),
         ('{"tasks": [{"lp": "a-b", "weight": 1' + "0" * 400 + "}]}", r"weight must be a number"),
-        ('{"tasks": [{"lp": "a-b", "weight": 1e999}]}', r"weight must be a number >= 0; got inf"),
+        ('{"tasks": [{"lp": "a-b", "weight": 1e999}]}', r"weight must be a number >= 0 \(at most 1e150\); got inf"),
         ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
         ('{"tasks": [{"lp": [1, 2]}]}', r"task 1: lp must be a language pair"),
         ('{"tasks": [{"lp": "a-b", "refs": 5}]}', r"task 1: .*refs must be a reference name"),

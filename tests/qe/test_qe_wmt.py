@@ -123,7 +123,7 @@ def test_gold_among_submissions_and_method_twice():
 def test_exclude_reader():
     ex = read_qe_exclude(b"lp\tsegid\nEN-DE\t007\nen-de\t7\nzh-en\t3\textra\tcols\n", name="x")
     assert ex.values.tolist() == [["en-de", "7"], ["zh-en", "3"]]
-    with pytest.raises(StatsInputError, match="x, line 3: segment number is not an integer"):
+    with pytest.raises(StatsInputError, match="x, line 3: segment number 'q' is not an integer"):
         read_qe_exclude(b"lp\tsegid\nen-de\t1\nen-de\tq\n", name="x")
 
 
