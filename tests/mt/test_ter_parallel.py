@@ -114,10 +114,10 @@ def test_cache_off_writes_nothing(corpus, tmp_path, monkeypatch):
 def test_default_cache_dir(monkeypatch, tmp_path):
     monkeypatch.delenv("MT_SIGNIFICANCE_CACHE")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert ter_parallel.cache_dir() == tmp_path / "mt-significance"
+    assert statistics_cache_dir() == tmp_path / "mt-significance"
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert ter_parallel.cache_dir() == tmp_path / "home" / ".cache" / "mt-significance"
+    assert statistics_cache_dir() == tmp_path / "home" / ".cache" / "mt-significance"
 
 
 def test_corrupt_cache_file_is_recomputed(corpus, cache):
