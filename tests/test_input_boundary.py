@@ -395,7 +395,7 @@ def test_the_line_limit_counts_every_break_splitlines_counts(monkeypatch, brk):
 
 @pytest.mark.parametrize("raw", ["5_0", "0x10", "1_000.5", "٣", "１", "0b1", "1" * 5_000])
 def test_numbers_follow_one_rule_in_every_reader(raw):
-    from stats.readers._common import is_number, parse_float, strict_float
+    from stats.readers._common import is_finite_number, parse_float, strict_float
 
     frame = __import__("pandas").DataFrame({"SCORE": [raw], "_line": [4]})
     with pytest.raises(StatsInputError, match="a.tsv, line 4, column SCORE"):
@@ -404,7 +404,7 @@ def test_numbers_follow_one_rule_in_every_reader(raw):
         parse_float(raw, "a.tsv", "SCORE", 4)
     with pytest.raises(ValueError):
         strict_float(raw)
-    assert not is_number(raw)
+    assert not is_finite_number(raw)
 
 
 def test_a_qe_submission_score_spelled_with_an_underscore_is_refused():

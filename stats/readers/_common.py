@@ -571,7 +571,7 @@ def parse_float(
     return value
 
 
-def is_number(text) -> bool:
+def is_finite_number(text) -> bool:
     """Whether ``text`` spells a finite number by the rule of :func:`to_float` (for telling
     a header from data, or one layout from another)."""
     try:
@@ -675,7 +675,7 @@ def file_kind(head: Sequence[str] | None) -> str | None:
     return None
 
 
-def _is_number(field: str) -> bool:
+def spells_number(field: str) -> bool:
     """Whether ``field`` is spelled as a number (:func:`strict_float`; ``1e400`` and ``nan``
     too: a header is told from data by spelling, the value is checked where it is read)."""
     try:
@@ -694,7 +694,7 @@ def looks_like_text(head: Sequence[str] | None, rows, *, sample: int = 20) -> bo
     fields = [f for _, fs in list(rows)[:sample] for f in fs]
     if not fields:
         return False
-    numeric = sum(_is_number(f) for f in fields)
+    numeric = sum(spells_number(f) for f in fields)
     return numeric < 0.1 * len(fields)
 
 

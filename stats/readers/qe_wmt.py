@@ -66,7 +66,7 @@ from ._common import (
     check_header_once,
     check_parse_memory,
     factorize_strings,
-    is_number,
+    is_finite_number,
     iter_splitlines,
     load_text,
     mix_codes,
@@ -196,7 +196,7 @@ def _norm_sid(value: str) -> str:
 
 
 def _is_float(text: str) -> bool:
-    return is_number(text)
+    return is_finite_number(text)
 
 
 def _rows(text: str) -> list[str]:

@@ -36,7 +36,6 @@ from ._common import (
     LINE,
     TEXT_FILE_HINT,
     Source,
-    _is_number,
     decode,
     file_kind,
     leading_lines,
@@ -45,6 +44,7 @@ from ._common import (
     looks_like_text,
     name_list,
     read_table,
+    spells_number,
     to_float,
 )
 from ._limits import check_header_width
@@ -176,9 +176,9 @@ def _headerless_long(head: list[str], low: set[str]) -> bool:
     return (
         len(head) in (3, 4)
         and not (low & _KNOWN)
-        and _is_number(head[2])
-        and not _is_number(head[0])
-        and (len(head) == 3 or not _is_number(head[3]))
+        and spells_number(head[2])
+        and not spells_number(head[0])
+        and (len(head) == 3 or not spells_number(head[3]))
     )
 
 
