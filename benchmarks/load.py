@@ -18,10 +18,20 @@ how many heavy analyses finished meanwhile, and whether every session showed its
 the probe exactly its own language pairs, each heavy analysis the seed it asked for beside its
 p-values.
 
+``--hostile N`` measures something else: N sessions on the Quality estimation page
+each upload, at once, a WMT QE submissions zip of about 26 MB whose last row is bad (with its
+gold file; generated, seeded: ``tests/_big_qe.py``). While they are read, the server's health
+check (``/_stcore/health``) is timed back to back and the memory of the server's process and
+of its whole tree (the children that read) is sampled every 0.1 s. Prints the health check's
+median, 95th percentile and worst time (goal: under 1 s), both memory peaks against the
+session budget, what each session showed in the end (its error line) and after how long, and
+the load average.
+
 This is a benchmark, not a test: run it on a quiet machine::
 
     .venv/bin/python benchmarks/load.py                 # 5 heavy sessions, 3 probes each way
     .venv/bin/python benchmarks/load.py --heavy 2 --probes 1     # smoke
+    .venv/bin/python benchmarks/load.py --hostile 3     # three hostile QE uploads at once
 """
 
 from __future__ import annotations
@@ -33,6 +43,7 @@ import re
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -313,6 +324,164 @@ async def main_async(args) -> None:
             proc.wait(timeout=30)
 
 
+GOAL_HEALTH = 1.0  #: seconds
+
+
+class RssPair(RssSampler):
+    """The server process's own resident memory and its tree's (MB), peaks of both."""
+
+    def __init__(self, server_pid: int, every: float = 0.1):
+        super().__init__(server_pid, every)
+        self.own_peak = 0.0
+
+    def sample(self) -> float:
+        try:
+            status = Path(f"/proc/{self.server_pid}/status").read_text()
+            own = next(int(line.split()[1]) for line in status.splitlines()
+                       if line.startswith("VmRSS:")) / 1024  # fmt: skip
+            self.own_peak = max(self.own_peak, own)
+        except (OSError, StopIteration):
+            pass
+        return super().sample()
+
+
+async def open_qe(browser, url: str):
+    """A new session on the QE page, drawn (the sample) and idle: (context, page)."""
+    context = await browser.new_context(viewport={"width": 1600, "height": 1000})
+    page = await context.new_page()
+    page.set_default_timeout(900_000)
+    await page.goto(f"{url}/qe")
+    await page.wait_for_selector(
+        '[data-testid="stFileUploader"] input[type="file"]', state="attached"
+    )
+    await page.wait_for_function(_IDLE_JS, polling=250)
+    return context, page
+
+
+async def hostile_upload(page, files: list[Path], start: asyncio.Event) -> tuple[float, str]:
+    """Upload ``files`` once ``start`` is set: (seconds from the upload to the session's
+    error box, its text)."""
+    await start.wait()
+    t0 = time.monotonic()
+    field = page.locator('[data-testid="stFileUploader"] input[type="file"]').first
+    await field.set_input_files([str(f) for f in files])
+    await page.wait_for_function(
+        "() => !!document.querySelector('[data-testid=\"stAlertContentError\"]')"
+        " || !!document.querySelector('[data-testid=\"stException\"]')",
+        polling=250,
+    )
+    took = time.monotonic() - t0
+    text = await page.evaluate(
+        "() => (document.querySelector('[data-testid=\"stAlertContentError\"]')"
+        " || document.querySelector('[data-testid=\"stException\"]')).innerText"
+    )
+    return took, " ".join(text.split())[:300]
+
+
+_IDLE_JS = (
+    "() => document.querySelector('[data-testid=\"stApp\"]')"
+    "?.getAttribute('data-test-script-state') === 'notRunning'"
+)
+
+
+async def health_loop(url: str, times: list[float], slow: list[float], stop: asyncio.Event) -> None:
+    """Time ``/_stcore/health`` back to back (10 ms apart) until ``stop``; ``slow``: when
+    each answer over :data:`GOAL_HEALTH` came."""
+    import urllib.request
+
+    def once() -> float:
+        t0 = time.perf_counter()
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=60) as resp:
+            resp.read()
+        return time.perf_counter() - t0
+
+    while not stop.is_set():
+        times.append(await asyncio.to_thread(once))
+        if times[-1] > GOAL_HEALTH:
+            slow.append(time.monotonic())
+        await asyncio.sleep(0.01)
+
+
+async def hostile_async(args) -> None:
+    from playwright.async_api import async_playwright
+
+    from tests._big_qe import write_qe_upload
+
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmpdir:
+        tmp = Path(tmpdir)
+        uploads = [
+            write_qe_upload(
+                tmp,
+                segments=args.segments,
+                teams=args.teams,
+                lps=3,
+                seed=k,
+                bad_last_row=True,
+                tag=f"_{k}",
+            )  # fmt: skip
+            for k in range(args.hostile)
+        ]
+        zip_mb = statistics.mean(z.stat().st_size for z, _ in uploads) / 1e6
+        log = open(tmp / "streamlit.log", "wb")  # noqa: SIM115
+        proc = start_app(port, log)
+        rss = RssPair(proc.pid)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            async with async_playwright() as pw:
+                browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                # a first visit: the page's imports and the sample, before anything is timed
+                first, _ = await open_qe(browser, url)
+                await first.close()
+                # the sessions, each with its page drawn (their first runs are not timed)
+                sessions = await asyncio.gather(*(open_qe(browser, url) for _ in uploads))
+                idle_rss = rss.sample()
+                rss.own_peak = rss.peak = 0.0
+                rss.start()
+                health: list[float] = []
+                stop, start = asyncio.Event(), asyncio.Event()
+                slow: list[float] = []
+                prober = asyncio.create_task(health_loop(url, health, slow, stop))
+                tasks = [
+                    asyncio.create_task(hostile_upload(page, list(files), start))
+                    for (_, page), files in zip(sessions, uploads, strict=True)
+                ]
+                t_start = time.monotonic()
+                start.set()  # all at once
+                ends = await asyncio.gather(*tasks)
+                stop.set()
+                await prober
+                rss.stop()
+                await browser.close()
+            health.sort()
+            p95 = health[min(len(health) - 1, int(0.95 * len(health)))]
+            from dashboard.components import SESSION_MAX_MEMORY
+
+            print(
+                f"Hostile uploads: {args.hostile} sessions on Quality estimation, each a "
+                f"{zip_mb:.1f} MB QE submissions zip ({args.teams} teams x 3 LPs x "
+                f"{args.segments:,} segments, last row bad) + gold file, uploaded at once "
+                "(timed from the uploads to the last error box)\n"
+                f"  health check: {len(health)} calls, median {statistics.median(health):.3f} s, "
+                f"p95 {p95:.3f} s, worst {health[-1]:.3f} s (goal: under {GOAL_HEALTH:g} s); "
+                f"{len(slow)} over the goal"
+                + (f", at {', '.join(f'{t - t_start:.1f}' for t in slow)} s" if slow else "")
+                + "\n"
+                f"  server memory: {idle_rss:.0f} MB before; peak {rss.own_peak:.0f} MB (server "
+                f"process), {rss.peak:.0f} MB (with the processes reading); session budget "
+                f"{SESSION_MAX_MEMORY / 2**20:,.0f} MiB\n"
+                + "\n".join(
+                    f"  session {k + 1}: {t:.1f} s to: {text}" for k, (t, text) in enumerate(ends)
+                )  # fmt: skip
+                + f"\n  load average {os.getloadavg()[0]:.1f} "
+                f"({os.cpu_count()} cores; other work on the machine counts in it)"
+            )
+        finally:
+            rss.stop()
+            proc.terminate()
+            proc.wait(timeout=30)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--heavy", type=int, default=5, help="heavy sessions (default 5)")
@@ -326,10 +495,28 @@ def main(argv=None) -> None:
     ap.add_argument("--lps", type=int, default=3)
     ap.add_argument("--systems", type=int, default=15)
     ap.add_argument("--metrics", type=int, default=12)
+    ap.add_argument(
+        "--hostile",
+        type=int,
+        default=0,
+        help="instead: this many hostile QE uploads at once",
+    )
+    ap.add_argument(
+        "--segments",
+        type=int,
+        default=200_000,
+        help="segments per language pair of a hostile upload (default 200,000)",
+    )
+    ap.add_argument(
+        "--teams",
+        type=int,
+        default=6,
+        help="teams of a hostile upload (default 6: a zip of about 26 MB)",
+    )
     args = ap.parse_args(argv)
     if not os.path.exists(CHROMIUM):
         raise SystemExit(f"{CHROMIUM} not found: this benchmark needs Debian's chromium")
-    asyncio.run(main_async(args))
+    asyncio.run(hostile_async(args) if args.hostile else main_async(args))
 
 
 if __name__ == "__main__":

@@ -77,6 +77,12 @@ pages = [
         url_path="leaderboard",
     ),
     st.Page(_PAGES / "power.py", title="Power", icon=":material/query_stats:", url_path="power"),
+    st.Page(
+        _PAGES / "autorank.py",
+        title="AutoRank (WMT25)",
+        icon=":material/format_list_numbered:",
+        url_path="autorank",
+    ),
 ]
 page = st.navigation(pages)
 

@@ -32,13 +32,21 @@ def progress_callback(bar, start: float, end: float, text: str):
     The update runs in the page's own context, captured here, so a call made while a
     ``st.cache_data`` function computes is not recorded for cache replay (which would fail:
     the bar lives outside the cached function). On a cache hit it is never called.
+    The callback's ``describe(detail)`` makes the bar say ``text: detail`` from its next
+    update on (:func:`stats._core.workers.run_isolated` says there what its child does, how
+    long it has run and the memory it holds).
     """
     ctx = contextvars.copy_context()
+    shown = {"value": start, "text": text}
 
     def update(fraction: float) -> None:
-        value = min(1.0, max(0.0, start + (end - start) * float(fraction)))
-        ctx.run(bar.progress, value, text=text)
+        shown["value"] = min(1.0, max(0.0, start + (end - start) * float(fraction)))
+        ctx.run(bar.progress, shown["value"], text=shown["text"])
 
+    def describe(detail: str) -> None:
+        shown["text"] = f"{text}: {detail}"
+
+    update.describe = describe  # type: ignore[attr-defined]
     return update
 
 

@@ -39,7 +39,7 @@ from dashboard import export
 #: Distributions whose versions the record names (looked up without importing them).
 VERSIONED = ("mt-significance", "numpy", "scipy", "pandas", "sacrebleu", "streamlit", "plotly")
 #: The kinds of notes a report states, in the order it states them.
-NOTE_KINDS = ("error", "warning", "signature", "note")
+NOTE_KINDS = ("error", "warning", "left out", "signature", "note")
 #: Tables longer than this are exported as CSV only (a paper takes the system tables, not the
 #: segment table; its LaTeX was 722 KB).
 LATEX_MAX_ROWS = 100
@@ -342,6 +342,7 @@ def _summary(report: PageReport, record: dict) -> list[str]:
 _NOTE_TITLES = {
     "error": "Errors shown",
     "warning": "Warnings shown",
+    "left out": "Left out, and why",
     "signature": "Metrics: sacreBLEU signatures and options",
     "note": "Notes",
 }
@@ -359,7 +360,7 @@ def _notes_block(notes: list[dict]) -> list[str]:
             f"<li><code>{esc(t)}</code></li>" if kind == "signature" else f"<li>{esc(t)}</li>"
             for t in lines
         )
-        parts.append(f'<h3 class="{kind}">{_NOTE_TITLES[kind]}</h3><ul>{items}</ul>')
+        parts.append(f'<h3 class="{kind.replace(" ", "-")}">{_NOTE_TITLES[kind]}</h3><ul>{items}</ul>')
     return parts
 
 

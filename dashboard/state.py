@@ -17,7 +17,7 @@ MT_SHARED_INPUTS_KEY = "mt_shared_inputs"
 REPORT_KEY = "_page_report"
 
 #: Display names of metrics and systems, ``{name: alias}``, for every page's figures, tables
-#: and exports (:mod:`dashboard.view_state`).
+#: and exports (:mod:`dashboard.url_state`).
 ALIASES_KEY = "aliases"
 
 

@@ -1,118 +1,16 @@
-"""The view a page shows, shareable: display names (aliases) edited in the page, and the page
-settings in the URL query string, so a colleague with the same files opens the same view.
-
-A page declares its settings once as ``{query parameter: Setting(widget key, ...)}`` and calls
-:func:`load_url` before its widgets and :func:`write_url` after them. Settings whose options
-come from the data (language pair, baseline, selected metrics) wait until a run offers the
-URL's value among the options (e.g. after the colleague's upload): the widget helpers of
-:mod:`dashboard.components` take it from :func:`pending` then; until then the URL keeps it.
-"""
+"""Display names (aliases) edited in a page: the table editor every page offers. The names
+travel in the page's URL with its other settings (:mod:`dashboard.url_state`)."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import pandas as pd
 import streamlit as st
 
 from dashboard import state
 from dashboard.aliases import clean_aliases
-
-_PENDING_KEY = "_url_pending"
-
-
-@dataclass(frozen=True, kw_only=True)
-class Setting:
-    """One page setting kept in the URL: the widget ``key`` it fills, how a query value is
-    read (``parse``; a list of values for ``many``) and, for fixed choices, the ``options``
-    a value must be among (``None``: options come from the data, see :func:`pending`) -- or,
-    for a free value such as a seed, ``valid``: whether a value read is acceptable (it is
-    then set at once, like a fixed choice)."""
-
-    key: str
-    parse: Callable[[str], object] = str
-    options: Sequence | None = None
-    many: bool = False
-    valid: Callable[[object], bool] | None = None
-
-
-#: The aliases setting every page can share: a JSON object {name: alias}.
-ALIASES = Setting(key=state.ALIASES_KEY, parse=lambda text: clean_aliases(json.loads(text)))
-
-
-def current_aliases() -> dict[str, str]:
-    """The session's display names ``{name: alias}``."""
-    return dict(st.session_state.get(state.ALIASES_KEY) or {})
-
-
-def _encode(value) -> str | list[str]:
-    if isinstance(value, dict):
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    if isinstance(value, list | tuple):
-        return [str(v) for v in value]
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
-
-
-def load_url(page: str, settings: Mapping[str, Setting]) -> None:
-    """On the page's first run in this session, take its settings from the URL: fixed-choice
-    settings and aliases are set at once (a value that cannot be read or is not an option is
-    ignored); data-dependent ones wait in :func:`pending`."""
-    flag = f"_url_loaded__{page}"
-    if st.session_state.get(flag):
-        return
-    st.session_state[flag] = True
-    waiting = st.session_state.setdefault(_PENDING_KEY, {})
-    for param, setting in settings.items():
-        if param not in st.query_params:
-            continue
-        try:
-            raw = st.query_params.get_all(param) if setting.many else st.query_params[param]
-            value = [setting.parse(v) for v in raw] if setting.many else setting.parse(raw)
-        except (ValueError, TypeError, AttributeError, RecursionError):
-            continue  # a hand-edited URL (5,000-deep JSON too): keep the page's own value
-        if setting.valid is not None:
-            if setting.valid(value):
-                st.session_state[setting.key] = value
-        elif setting.options is None and setting.key != state.ALIASES_KEY:
-            waiting[setting.key] = value
-        elif setting.options is None or (
-            all(v in setting.options for v in value) if setting.many else value in setting.options
-        ):
-            st.session_state[setting.key] = value
-
-
-def pending(key: str, options: Sequence) -> object | None:
-    """The URL's value for widget ``key`` once it is valid among ``options`` (every value of
-    a list setting), else ``None``; taken once (later runs keep the user's choice)."""
-    waiting = st.session_state.get(_PENDING_KEY) or {}
-    if key not in waiting:
-        return None
-    value, allowed = waiting[key], set(options)
-    valid = all(v in allowed for v in value) if isinstance(value, list) else value in allowed
-    if not valid:
-        return None
-    del waiting[key]
-    return value
-
-
-def write_url(settings: Mapping[str, Setting]) -> None:
-    """Put the page's current settings in the URL (a value still waiting for its data: the
-    URL's own), changing only the parameters that differ."""
-    waiting = st.session_state.get(_PENDING_KEY) or {}
-    for param, setting in settings.items():
-        value = waiting.get(setting.key, st.session_state.get(setting.key))
-        if value is None or value == {}:
-            if param in st.query_params:
-                del st.query_params[param]
-            continue
-        encoded = _encode(value)
-        now = st.query_params.get_all(param) if isinstance(encoded, list) else None
-        if (now if isinstance(encoded, list) else st.query_params.get(param)) != encoded:
-            st.query_params[param] = encoded
+from dashboard.url_state import current_aliases
 
 
 def alias_editor(names: Sequence[str], *, key: str, label: str = "Display names") -> None:

@@ -18,7 +18,8 @@ fast):
   (``stats.metrics_report``, ``stats.load_qe``, ...);
 - the errors, budgets and the cache's folder: :class:`StatsInputError`,
   :class:`DegenerateInputWarning`, :func:`check_budget`, :func:`limited_budget`,
-  :func:`statistics_cache_dir`.
+  :func:`time_bounded`, :class:`OverTimeBound`, :func:`statistics_cache_dir`, and
+  :func:`run_isolated` (a computation in a child process that Stop can end).
 
 The readers stay in :mod:`stats.readers` (``stats.readers.read_wmt_scores``). A function named
 like its subpackage (``perm_both``) is ``stats.<name>``; ``stats.metaeval.perm_both`` is the
@@ -27,10 +28,11 @@ subpackage.
 
 from typing import TYPE_CHECKING
 
-from stats._core.budget import check_budget, limited_budget
+from stats._core.budget import OverTimeBound, check_budget, limited_budget, time_bounded
 from stats._core.cache import statistics_cache_dir
 from stats._core.errors import DegenerateInputWarning, StatsInputError
 from stats._core.lazy import lazy_exports as _lazy_exports
+from stats._core.workers import run_isolated
 
 from . import analyses as _analyses
 from . import human as _human
@@ -56,9 +58,12 @@ __all__ = [
     "DegenerateInputWarning",
     "StatsInputError",
     # work and memory budgets, the cache's folder
+    "OverTimeBound",
     "check_budget",
     "limited_budget",
+    "run_isolated",
     "statistics_cache_dir",
+    "time_bounded",
     # the statistics and the workflows, by subpackage
     *_LAZY,
 ]
@@ -67,6 +72,15 @@ __getattr__, __dir__ = _lazy_exports(__name__, _LAZY)
 
 if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_imports.py)
     from .analyses._inputs import FileInput, Files, decode_files
+    from .analyses.autorank import (
+        AutoRankAnalysis,
+        AutoRankLanguagePair,
+        WMT25TextStatistics,
+        autorank_analysis,
+        autorank_metric_set,
+        read_autorank_scores,
+        wmt25_text_statistics,
+    )
     from .analyses.human import (
         accuracy_from_results,
         accuracy_statistics,
@@ -172,6 +186,8 @@ if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_impo
         correlate_with_human,
         leave_one_out,
         metric_correlations,
+        standard_deviation,
+        zscores,
     )
     from .metaeval.meta_eval import (
         CORRELATIONS,
@@ -226,6 +242,21 @@ if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_impo
         williams_winners,
         zou_confidence_interval,
     )
+    from .mt.automatic_ranking import (
+        AUTORANK_PRESETS,
+        WMT25_CHRF_ONLY,
+        WMT25_METRICS,
+        WMT25_REFERENCE_LPS,
+        AutoRankBootstrapResult,
+        AutoRankResult,
+        autorank,
+        autorank_bootstrap,
+        autorank_latex,
+        autorank_metrics,
+        findings_shading,
+        metric_digits,
+        paragraph_correlations,
+    )
     from .mt.baseline_table import SYSTEMS_TABLE_TESTS, SystemsTableResult, systems_table
     from .mt.contributions import SegmentContributions, segment_contributions
     from .mt.randomized import (
@@ -267,8 +298,8 @@ if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_impo
     from .pairwise.grids import SIDEDNESS, SIDEDNESS_NOTES, GridSignificance, grid_significance
     from .pairwise.multiple import CORRECTIONS, adjust_matrix, adjust_pvalues
     from .power.corpus import CORPUS_TESTS, corpus_power, corpus_sample_size
-    from .power.engine import DEFINITION, PowerResult
-    from .power.human import domain_power
+    from .power.engine import DEFINITION, PowerResult, SampleSizeResult
+    from .power.human import domain_power, domain_sample_size
     from .power.paired import (
         POWER_TESTS,
         normal_mde,
@@ -277,7 +308,12 @@ if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_impo
         paired_t_mde,
         paired_t_power,
     )
-    from .power.perm_both import DEFINITION_PERM_BOTH, perm_both_grid_mde, perm_both_power
+    from .power.perm_both import (
+        DEFINITION_PERM_BOTH,
+        perm_both_grid_mde,
+        perm_both_power,
+        perm_both_sample_size,
+    )
     from .power.williams import (
         POWER,
         WilliamsPowerResult,
@@ -286,6 +322,7 @@ if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_impo
         williams_grid_power,
         williams_power,
         williams_power_simulation,
+        williams_sample_size,
     )
     from .qe.graham import (
         QEEvaluationResult,
@@ -303,6 +340,7 @@ if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_impo
     )
     from .qe.wmt import (
         MEASURES,
+        POOLED_NOTE,
         QEComparisonResult,
         QELanguagePairResult,
         bootstrap_correlations,

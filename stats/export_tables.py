@@ -11,7 +11,7 @@ formats it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -190,19 +190,28 @@ def pvalue_marks(significant: pd.DataFrame, *, alpha: float) -> Marks:
 
 
 def ranking_marks(
-    significant: pd.DataFrame, *, alpha: float, baseline: object | None = None
+    significant: pd.DataFrame,
+    *,
+    alpha: float,
+    baseline: object | None = None,
+    undefined: Sequence = (),
 ) -> Marks:
     """Row marks of a ranking (rows best first, ``significant`` the (row better than column)
     decision matrix at ``alpha``): bold for the top cluster -- the best row and every row it
-    does not significantly beat -- and † for the rows significantly better than ``baseline``."""
+    does not significantly beat -- and † for the rows significantly better than ``baseline``.
+    A row in ``undefined`` (its statistic undefined, e.g. a constant system's correlation:
+    never tested) is never marked."""
     order = list(significant.index)
-    best = order[0]
+    skip = set(undefined)
+    best = next((r for r in order if r not in skip), order[0])
     bold = ~significant.loc[best].reindex(order).fillna(False).astype(bool)
-    bold.loc[best] = True
+    bold.loc[best] = best not in skip
+    bold[[r in skip for r in order]] = False
     note = f"Bold: not significantly worse than {best} (α = {alpha:g})."
     dagger = None
     if baseline is not None and baseline in significant.columns:
         dagger = significant[baseline].reindex(order).fillna(False).astype(bool)
+        dagger[[r in skip for r in order]] = False
         note += f" {DAGGER}: significantly better than the baseline {baseline}."
     return Marks(bold=bold, dagger=dagger, note=note)
 

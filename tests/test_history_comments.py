@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: phrases that narrate history rather than explain code
 HISTORY = re.compile(
-    r"\bissue \d+|\bas before\b|\bolder name\b|\bused to (?:be|give|return)\b|\bformerly\b"
+    r"\bissues? \d+|\bas before\b|\bolder name\b|\bused to (?:be|give|return)\b|\bformerly\b"
     r"|\bpreviously\b|\bwas renamed\b|\brenamed from\b|\(was\b",
     re.IGNORECASE,
 )

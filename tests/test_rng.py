@@ -140,6 +140,14 @@ def _qe():
     return subs, read_qe_wmt_gold(d["gold"].encode(), name="gold.tsv")
 
 
+def _autorank_scores():
+    gen = np.random.default_rng(6)
+    return pd.DataFrame(
+        {"system": np.repeat(list("ABC"), 20), "document": np.tile(np.arange(10), 6),
+         "m": gen.random(60) + np.repeat([0.5, 0.2, 0.0], 20)}
+    )  # fmt: skip
+
+
 def _qe_language_pair():
     from stats.qe.wmt import language_pair_data
 
@@ -178,6 +186,7 @@ def _calls():
     from stats.metaeval.perm_both.pooled import perm_both_pooled_accuracy
     from stats.metaeval.perm_both.spa import perm_both_soft_pairwise
     from stats.metaeval.soft_pairwise import soft_pairwise_accuracy
+    from stats.mt.automatic_ranking import autorank_bootstrap
     from stats.mt.baseline_table import systems_table
     from stats.mt.randomized import (
         approximate_randomization,
@@ -186,9 +195,9 @@ def _calls():
         pairwise_significance,
     )
     from stats.power.corpus import corpus_power, corpus_sample_size
-    from stats.power.human import domain_power
+    from stats.power.human import domain_power, domain_sample_size
     from stats.power.paired import paired_power, paired_sample_size
-    from stats.power.perm_both import perm_both_power
+    from stats.power.perm_both import perm_both_power, perm_both_sample_size
     from stats.power.williams import williams_power_simulation
     from stats.qe.wmt import bootstrap_correlations, compare_qe_systems, qe_pair_tests
     from stats.qe.word import compare_word_level
@@ -248,8 +257,8 @@ def _calls():
             x, y, effect=2, **power, rng=rng
         ),
         "stats.power.corpus.corpus_power": lambda rng: corpus_power(
-            _text_statistics(), baseline="A", system="B", effect=1, n=20, **power, **small,
-            rng=rng,
+            _text_statistics(), baseline="A", system="B", effect=1, n=20, **power,
+            n_resamples=40, rng=rng,  # 10 resamples cannot reach alpha 0.05: refused
         ),
         "stats.power.corpus.corpus_sample_size": lambda rng: corpus_sample_size(
             _text_statistics(), baseline="A", system="B", effect=10, **power, n_resamples=40,
@@ -258,8 +267,15 @@ def _calls():
         "stats.power.human.domain_power": lambda rng: domain_power(
             {"news": (x, y), "social": (y, x)}, effect=1, n=20, **power, rng=rng
         ),
+        "stats.power.human.domain_sample_size": lambda rng: domain_sample_size(
+            {"news": (x, y), "social": (y, x)}, effect=2, **power, n_max=200, rng=rng
+        ),
         "stats.power.perm_both.perm_both_power": lambda rng: perm_both_power(
             metrics["close"], metrics["noisy"], gold, effect=0.1, n=20, **power, **small,
+            rng=rng,
+        ),
+        "stats.power.perm_both.perm_both_sample_size": lambda rng: perm_both_sample_size(
+            metrics["close"], metrics["noisy"], gold, effect=0.1, **power, **small, n_max=60,
             rng=rng,
         ),
         "stats.power.williams.williams_power_simulation": lambda rng: williams_power_simulation(
@@ -272,6 +288,9 @@ def _calls():
             *_qe_language_pair(), **small, rng=rng
         ),
         "stats.qe.wmt.compare_qe_systems": lambda rng: compare_qe_systems(*_qe(), **small, rng=rng),
+        "stats.mt.automatic_ranking.autorank_bootstrap": lambda rng: autorank_bootstrap(
+            _autorank_scores(), metrics=["m"], n_resamples=20, rng=rng
+        ),
         "stats.qe.word.compare_word_level": lambda rng: compare_word_level(
             *_word_level(), **small, rng=rng
         ),

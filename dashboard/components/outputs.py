@@ -18,7 +18,7 @@ from dashboard.components.uploads import escape_markdown
 from dashboard.figures import apply_presentation, shortened_names
 from dashboard.page_run import current_report
 from dashboard.transport import browser_figure
-from dashboard.view_state import current_aliases
+from dashboard.url_state import current_aliases
 
 _PLOTLY_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
 
@@ -235,6 +235,10 @@ def show_table(
     )
 
 
+#: what a static table prints for a number that is undefined (NaN), as the figures' hover
+#: (:func:`dashboard.figures.style.format_number`)
+UNDEFINED = "–"
+
 #: st.dataframe's row height in px (header row included), and the most rows shown unscrolled
 _ROW_PX, _MAX_ROWS_SHOWN = 35, 25
 #: the most rows of a table drawn in presentation mode (enlarged rows on a 1080-px slide)
@@ -255,7 +259,8 @@ def show_clustered_table(
     """A short ranking table drawn as a static table with a line above each new cluster
     (the findings' human ranking tables), with CSV/LaTeX downloads below. ``cluster`` names
     the column holding each row's cluster number."""
-    starts = df[cluster].ne(df[cluster].shift()).to_numpy(copy=True)
+    ids = pd.to_numeric(df[cluster], errors="coerce").astype(float).fillna(-1.0)  # -1: none
+    starts = ids.ne(ids.shift()).to_numpy(dtype=bool, copy=True)
     starts[0] = False
     styler = presentation_table(df).apply(
         lambda col: np.where(starts, "border-top: 3px solid currentColor", ""), axis=0
@@ -271,7 +276,8 @@ def presentation_table(
 
     ``column_config`` is applied: ``None`` hides a column, a string or a column's ``label``
     renames it, a printf ``format`` (``"%.4f"``, ``"%.2e"``, ``"%d"``, ``"percent"``) formats
-    it; other floats use ``float_format``; missing values print as an empty cell. Number columns
+    it; other floats use ``float_format``; a missing number (undefined: NaN) prints as
+    :data:`UNDEFINED`, missing text as an empty cell. Number columns
     stay numeric (so they are right-aligned); ``st.table`` renders cells as Markdown, so text
     cells and the index are escaped with :func:`escape_markdown`.
     """
@@ -305,7 +311,7 @@ def _text_formatter(value) -> str:
 def _number_formatter(fmt: str | None, float_format: str):
     def one(value) -> str:
         if value is None or pd.isna(value):
-            return ""
+            return UNDEFINED
         if fmt == "percent":
             return f"{value:.1%}"
         if fmt and fmt.startswith("%"):

@@ -1,7 +1,13 @@
 """The one line every page shows beside a "not significant": the minimum detectable effect at
 80% power (:func:`stats.power.normal_mde`, the normal approximation from the spread of the
 test's resampled differences), so a reader sees whether the test could have seen a difference
-of the size that matters. The Power page simulates it at other sizes."""
+of the size that matters. Its wording says what an MDE is: a property of the design (how many
+items, how much spread), not evidence that there is no difference. The Power page simulates
+it at other sizes.
+
+Calibration: each note's MDE comes from the test's null spread (the resampled or permuted
+differences, or the Williams test's noncentral t); the power tests check that the simulated
+tests behind these numbers reject at alpha at effect 0 (tests/power/test_calibration.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +17,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+import stats
 from dashboard import page_run
 from stats import power  # lazy: each function is imported when first used
 
@@ -28,10 +35,12 @@ def mde_text(*, pvalue: float, alpha: float, spread: float, unit: str = "",
     if not math.isfinite(mde):
         return ""
     return (
-        f"Not significant at α = {alpha:g}: with these segments the test detects a difference of "
-        f"about {mde:.3g}{' ' + unit if unit else ''} with {NOTE_POWER:.0%} power (minimum "
-        "detectable effect, normal approximation from the resampled differences' spread; "
-        "the Power page simulates other sizes)."
+        f"Not significant at α = {alpha:g}. With these segments the test would detect a "
+        f"difference of about {mde:.3g}{' ' + unit if unit else ''} with {NOTE_POWER:.0%} "
+        "power (minimum detectable effect, normal approximation from the resampled "
+        "differences' spread). The MDE is a property of the design (its size and spread), "
+        "not evidence that there is no difference: smaller differences may be real and "
+        "unseen. The Power page simulates other sizes."
     )
 
 
@@ -42,7 +51,11 @@ def mde_note(*, pvalue: float, alpha: float, differences=None, spread: float | N
     given. Returns the text shown ("" when nothing)."""
     if spread is None:
         values = np.asarray(differences if differences is not None else [], dtype=float)
-        spread = float(np.std(values)) if values.size > 1 else float("nan")
+        spread = (
+            float(stats.standard_deviation(values, ddof=0, name="resampled differences"))
+            if values.size > 1
+            else float("nan")
+        )
     text = mde_text(pvalue=pvalue, alpha=alpha, spread=spread, unit=unit,
                     alternative=alternative)
     if text:
@@ -76,7 +89,9 @@ def mde_pairs_note(*, significant, spreads=None, mdes=None, alpha: float, unit: 
         f"{what[:1].upper() + what[1:]} ({mde.size}): the test would detect a difference of about "
         f"{float(np.median(mde)):.3g}{' ' + unit if unit else ''} (median; "
         f"{float(mde.min()):.3g} to {float(mde.max()):.3g}) with {NOTE_POWER:.0%} power at "
-        f"α = {alpha:g} (minimum detectable effect, {method})."
+        f"α = {alpha:g} (minimum detectable effect, {method}). The MDE is a property of the "
+        "design, not evidence of no difference: a pair not significant may still differ by "
+        "less than that."
     )
     _show(text)
     return text

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import view_state
+from dashboard import url_state
 from dashboard.page_run import record_setting
 from dashboard.tables.common import CORRECTION_LABELS
 from stats.human.accuracy import ALPHAS
@@ -14,7 +14,19 @@ from stats.human.accuracy import ALPHAS
 def persistent(widget, label: str, *args, key: str, **kwargs):
     """``widget(label, *args, key=key, **kwargs)`` (any Streamlit input widget) whose value
     survives page switches for this session: Streamlit drops the state of widgets that are not
-    drawn, ``persist_state="session"`` keeps it. Every page setting is drawn through this."""
+    drawn, ``persist_state="session"`` keeps it. Every page setting is drawn through this: a
+    value a shared URL holds for ``key`` (:func:`dashboard.url_state.take`) is set first when
+    it fits the widget (among its options, within its range)."""
+    options = args[0] if args else kwargs.get("options")
+    shared = url_state.take(
+        key,
+        None if options is None else list(options),
+        low=kwargs.get("min_value"),
+        high=kwargs.get("max_value"),
+    )
+    if shared is not None:
+        st.session_state[key] = shared
+        kwargs.pop("value", None)  # the session state holds it (a default too makes Streamlit warn)
     value = widget(label, *args, key=key, persist_state="session", **kwargs)
     record_setting(key, label, value)
     return value
@@ -24,7 +36,7 @@ def number_setting(label: str, *, key: str, default, **kwargs):
     """A :func:`persistent` ``st.number_input`` starting at ``default``.
 
     The default goes in through the session state, as a value from a shared URL does
-    (:mod:`dashboard.view_state`): a widget given both a ``value`` and a session-state value
+    (:mod:`dashboard.url_state`): a widget given both a ``value`` and a session-state value
     makes Streamlit log a warning with a stack trace on the server's console."""
     if key not in st.session_state:
         st.session_state[key] = default
@@ -36,7 +48,7 @@ def remembered(widget, label: str, options, *, key: str, default, **kwargs):
     session's choice while it is among ``options`` and shows ``default`` otherwise (first run,
     another upload, another language pair). Pass no ``index``: the value is set here."""
     options = list(options)
-    if (shared := view_state.pending(key, options)) is not None:  # from a shared URL
+    if (shared := url_state.pending(key, options)) is not None:  # from a shared URL
         st.session_state[key] = shared
     elif st.session_state.get(key) not in options:
         st.session_state[key] = default
@@ -48,7 +60,7 @@ def remembered_multiselect(label: str, options, *, key: str, default, **kwargs) 
     (e.g. after another upload) and shows ``default`` on the first run or when none of the
     earlier choices is left. A selection the user emptied stays empty."""
     options = list(options)
-    if (shared := view_state.pending(key, options)) is not None:  # from a shared URL
+    if (shared := url_state.pending(key, options)) is not None:  # from a shared URL
         st.session_state[key] = shared
     stored = st.session_state.get(key)
     kept = [o for o in stored or () if o in options]

@@ -4,7 +4,7 @@ outputs pair, warnings and input errors shown as one escaped line."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import streamlit as st
 
@@ -63,6 +63,10 @@ def _file_input(
     stored = st.session_state.get(store_key)
     widget_existed = key in st.session_state
     files = st.file_uploader(label, accept_multiple_files=multiple, key=key, type=types, help=help)
+    # the note below the uploader has its place in every run, empty when there is none: a new
+    # upload clears the sample's note at once, not when the run that reads it has finished
+    # (until then the browser keeps the last run's elements where this run has drawn nothing)
+    note = st.empty()
     if files is not None and not isinstance(files, (list, tuple)):
         files = [files]
     files = list(files or [])
@@ -81,18 +85,19 @@ def _file_input(
         stored = {"uploads": stored["uploads"], "ids": ()}
         st.session_state[store_key] = stored
         names = ", ".join(escape_markdown(name) for name, _ in stored["uploads"])
-        st.info(f"Using your uploaded files: {names}", icon=":material/upload_file:")
-        st.button(
-            "Clear uploads / use sample data" if sample else "Clear uploads",
-            key=f"{key}_clear",
-            on_click=_clear_uploads,
-            args=(store_key,),
-            icon=":material/delete:",
-        )
+        with note.container():
+            st.info(f"Using your uploaded files: {names}", icon=":material/upload_file:")
+            st.button(
+                "Clear uploads / use sample data" if sample else "Clear uploads",
+                key=f"{key}_clear",
+                on_click=_clear_uploads,
+                args=(store_key,),
+                icon=":material/delete:",
+            )
         return stored["uploads"], False
     if sample:
         names = ", ".join(escape_markdown(name) for name, _ in sample)
-        st.info(
+        note.info(
             sample_note
             or f"Showing the bundled **synthetic sample data** ({names}). "
             "Upload your own files above to analyse them.",
@@ -129,9 +134,10 @@ def reference_and_outputs(
         with place:
             uploaded.append(file_input(label, key=key, help=help_text, types=types)[0])
     references, outputs = uploaded
+    note = st.empty()  # in every run: an upload clears the sample's note at once (file_input)
     if references or outputs:
         return references, outputs, False
-    st.info(sample_note, icon=":material/science:")
+    note.info(sample_note, icon=":material/science:")
     for key, files in zip(keys, sample, strict=True):
         record_inputs(key, files, sample=True)
     return *sample, True
@@ -200,15 +206,26 @@ def show_warnings(messages, *, prefix: str | None = None) -> None:
             record_note(f"warning_{text}", "warning", text)  # the report states it, unescaped
 
 
+def name_controls(message: str, controls: Mapping[str, str] | None) -> str:
+    """``message`` with each library phrase of ``controls`` (``{"input_format=long": ...}``)
+    replaced by what the page calls it (the control and the option to choose), longest first."""
+    for phrase in sorted(controls or {}, key=len, reverse=True):
+        message = message.replace(phrase, controls[phrase])
+    return message
+
+
 @contextlib.contextmanager
-def input_errors() -> Iterator[None]:
-    """Turn a :class:`stats.StatsInputError` into ``st.error`` + ``st.stop()``.
+def input_errors(controls: Mapping[str, str] | None = None) -> Iterator[None]:
+    """Turn a :class:`stats.StatsInputError` into ``st.error`` + ``st.stop()``; ``controls``
+    maps the library's argument phrases to the page's controls (:func:`name_controls`), so
+    the message names what to change on the page, not a Python argument.
 
     Only input errors are caught: any other exception is a bug and must stay visible to tests.
     """
     try:
         yield
     except StatsInputError as exc:
-        st.error(escape_markdown(one_line(exc)), icon=":material/error:")
-        record_note(f"error_{exc}", "error", str(exc))  # the report states it too
+        text = name_controls(one_line(exc), controls)
+        st.error(escape_markdown(text), icon=":material/error:")
+        record_note(f"error_{exc}", "error", text)  # the report states it too
         st.stop()

@@ -4,6 +4,7 @@ result."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 
 import pandas as pd
@@ -21,6 +22,20 @@ CHOICES = {
     "Per language pair: system Pearson + segment Kendall by item": None,
     **{f"{name.upper()} findings' task set": name for name in PRESETS},
     "Task-set file (JSON / TOML)": "file",
+}
+
+
+#: the longest the page lets its clusters run (estimated before they start, as
+#: :func:`stats.time_bounded` estimates them); a longer run is offered as :func:`cli_command`
+PAGE_MAX_SECONDS = 600.0
+
+#: what the page calls the library's arguments in its messages (every refusal names a control)
+CONTROLS = {
+    "input_format=long": "“Read text files as” → “long text”",
+    "input_format": "“Read text files as”",
+    "max_seconds": "the page's bound",
+    "n_resamples": "“PERM-BOTH resamples per task”",
+    "read it as system-level scores": "upload system-level scores on the Metrics vs humans page",
 }
 
 
@@ -168,3 +183,48 @@ def task_table(result: TaskSetResult, index: int) -> pd.DataFrame:
             ),
         }
     ).set_index("metric")
+
+
+def cli_command(
+    uploads: Uploads,
+    choice: str,
+    file: tuple | None,
+    *,
+    gold: str | None,
+    n_resamples: int,
+    seed: int,
+    alpha: float,
+    lps: tuple | None = None,
+    refs: tuple | None = None,
+    primary_only: bool | None = None,
+    include_human: bool | None = None,
+    outliers_name: str | None = None,
+    input_format: str | None = None,
+) -> str:
+    """The ``mt-stats rank`` command that computes what the page would, on the files as the
+    user has them (their upload names): for a run longer than :data:`PAGE_MAX_SECONDS`."""
+    name = CHOICES[choice]
+    args = ["mt-stats", "rank", "--data", *(n for n, _ in uploads)]
+    if name is None:
+        args += ["--task-set", "per-lp"]
+    else:
+        args += ["--task-set", file[0] if name == "file" else name]
+    if lps:
+        args += ["--lp", *lps]
+    if refs:
+        args += ["--refs", *refs]
+    if gold:
+        args += ["--gold", gold]
+    if primary_only is True:
+        args.append("--primary-only")
+    elif primary_only is False:
+        args.append("--all-metrics")
+    if include_human:
+        args.append("--include-human")
+    if outliers_name:
+        args += ["--outliers", outliers_name]
+    if input_format:
+        args += ["--input-format", input_format]
+    args += ["--resamples", str(n_resamples), "--seed", str(seed), "--alpha", f"{alpha:g}",
+             "--confidence-resamples", "200", "--format", "tsv"]
+    return shlex.join(args)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from dashboard.data import Uploads, mt_systems
-from stats import analyses
+from stats import analyses, run_isolated
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -31,14 +31,24 @@ def power_curves(
     _progress: Callable[[float], None] | None = None,
 ) -> analyses.PowerAnalysis:
     """Power of ``test`` for ``system`` over ``baseline`` at ``effects`` x ``sizes`` (None:
-    :func:`stats.analyses.power.default_sizes`) and the MDE at 80% per size. ``_progress``
-    (not part of the cache key) receives the fraction of systems scored."""
+    :func:`stats.analyses.power.default_sizes`), the size at effect 0, the MDE at 80% per
+    size and the sample size for the first effect. ``_progress`` (not part of the cache key)
+    receives the fraction done: the first fifth scoring the systems, the rest simulating."""
+
+    def part(lo: float, hi: float):
+        if _progress is None:
+            return None
+        return lambda f: _progress(lo + (hi - lo) * f)
+
     data = mt_systems.statistics(kind, references, files, metric, higher_is_better,
-                                 _progress=_progress)
-    return analyses.power_from_statistics(
+                                 _progress=part(0.0, 0.2))
+    return run_isolated(  # in a child process: Stop ends it, the session's memory budget holds
+        analyses.power_from_statistics,
         data, baseline=baseline, system=system, effect=list(effects),
         n=None if sizes is None else list(sizes), test=test, alpha=alpha,
         n_simulations=n_simulations, n_resamples=n_resamples, rng=seed,
+        what="simulating power", progress=part(0.2, 1.0),
+        reduce="use fewer simulations or resamples", preload=("stats.analyses",),
     )
 
 

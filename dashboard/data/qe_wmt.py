@@ -1,6 +1,12 @@
 """Cached data of the "Quality estimation" page for WMT20-24 QE files: the uploads sorted by
 content, the sentence-level comparison per language pair, the grid of another measure for one
-language pair, and word-level scores (:mod:`stats.analyses.qe_wmt`)."""
+language pair, and word-level scores (:mod:`stats.analyses.qe_wmt`).
+
+Reading the submissions and every computation after it run in a child process
+(:func:`stats.run_isolated`, the functions of :mod:`._qe_wmt_work`): Stop ends
+them at once, and a session's memory budget is held while the files are read, not checked
+after.
+"""
 
 from __future__ import annotations
 
@@ -8,24 +14,28 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.data import Uploads
-from stats import StatsInputError
+from dashboard.data import _qe_wmt_work as work
+from stats import run_isolated
 from stats.analyses import qe_wmt as wmt
-from stats.qe.wmt import QEPairTestsResult, qe_clusters, qe_pair_tests
+from stats.qe.wmt import QEPairTestsResult
+
+#: the fork server imports it once: each child starts without importing anything
+_PRELOAD = (work.__name__,)
+_FEWER = "upload fewer or smaller files"
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def files(uploads: Uploads) -> wmt.QEWMTFiles | None:
-    """The uploads sorted into WMT QE roles, or None when they are not WMT20-24 QE files (the
-    page then reads them as the Graham 2015 layouts)."""
+    """The uploads sorted into WMT QE roles, each file as ``(name, size in bytes)``, or None
+    when they are not WMT20-24 QE files (the page then reads them as the Graham 2015 layouts).
+    Sorted in a child process (:func:`._qe_wmt_work.roles`): unpacking and decoding an archive
+    holds neither the server's memory nor its interpreter."""
     if not uploads:
         return None
-    try:
-        level = wmt.is_wmt_qe_input(list(uploads))
-    except StatsInputError:  # undecodable or unreadable: the page's own reader names it
-        return None
-    if level is None:
-        return None
-    return wmt.sort_wmt_qe_files(list(uploads))
+    return run_isolated(
+        work.roles, uploads, what="sorting the QE files", reduce=_FEWER, preload=_PRELOAD,
+        nice=19,  # not queued for a slot (light work for most uploads): the lowest priority,
+    )  # so that an archive of hundreds of MB does not slow the server's answers
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -39,11 +49,11 @@ def comparison(
     """Correlations with bootstrap CIs, MAE/RMSE and the average for every language pair
     (:func:`stats.analyses.qe_wmt.qe_wmt_analysis` without the pairwise tests: those are run
     for the language pair shown, :func:`pair_tests`)."""
-    f = files(uploads)
-    inp = wmt.load_qe_wmt(list(f.submissions), gold=f.gold, exclude=f.exclude)
-    return wmt.qe_wmt_analysis(
-        inp, primary=primary, n_resamples=n_resamples, rng=seed, tests=False
-    )
+    return run_isolated(
+        work.compare, uploads, primary, n_resamples, seed,
+        what="reading and comparing the QE submissions", progress=_progress, reduce=_FEWER,
+        preload=_PRELOAD,
+    )  # fmt: skip
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -64,14 +74,23 @@ def pair_tests(
     ``mde`` at ``alpha`` for the note beside the pairs not significant."""
     res = comparison(uploads, primary, n_resamples, seed).result
     lpr = res.language_pairs[lp]
-    tests = qe_pair_tests(
-        lpr.predictions, lpr.gold, measure=measure, n_resamples=n_resamples, rng=seed,
-        mde_alpha=alpha,
-    )
-    adjusted, rank = qe_clusters(
-        tests.pvalue, lpr.table[measure], alpha=alpha, correction=correction, context=lp
-    )
-    return tests, adjusted, rank
+    return run_isolated(
+        work.pair_tests, lpr.predictions, lpr.gold, lpr.table, lp, measure, n_resamples, seed,
+        alpha, correction, what=f"testing every pair of systems of {lp}", progress=_progress,
+        reduce="use fewer resamples", preload=_PRELOAD,
+    )  # fmt: skip
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def prediction_correlations(
+    uploads: Uploads, primary: str, n_resamples: int, seed: int, lp: str, order: tuple
+) -> pd.DataFrame:
+    """Pearson r between the systems' predictions of ``lp`` (systems in ``order``;
+    :func:`stats.prediction_correlations`: a constant system's row and column undefined)."""
+    from stats import prediction_correlations
+
+    res = comparison(uploads, primary, n_resamples, seed).result
+    return prediction_correlations(res.language_pairs[lp].predictions[list(order)])
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -86,19 +105,8 @@ def word_level(
     """Word-level MCC/F1 and paired bootstrap grids
     (:func:`stats.analyses.qe_wmt.qe_word_analysis`); the exclude index, when uploaded,
     leaves its sentences out."""
-    from stats.readers.qe_wmt import read_qe_exclude
-
-    f = files(uploads)
-    subs, gold = wmt.load_qe_word(list(f.word_submissions), gold=f.word_gold)
-    ex = None
-    if f.exclude is not None:
-        ex = read_qe_exclude(f.exclude[1], name=f.exclude[0])
-    return wmt.qe_word_analysis(
-        subs,
-        gold,
-        n_resamples=n_resamples,
-        alpha=alpha,
-        correction=correction,
-        rng=seed,
-        exclude=ex,
-    )
+    return run_isolated(
+        work.word_level, uploads, n_resamples, alpha, correction, seed,
+        what="reading and scoring the word-level files", progress=_progress, reduce=_FEWER,
+        preload=_PRELOAD,
+    )  # fmt: skip

@@ -20,8 +20,9 @@ CLUSTER_LINE = {"color": "#222222", "width": 2.5}
 def cluster_boundaries(rank: Sequence[int]) -> list[int]:
     """Positions ``k`` (in the grid's best-first order) where a new cluster starts: the line is
     drawn between item ``k - 1`` and item ``k``."""
-    r = np.asarray(rank, dtype=float)
-    return [int(k) for k in np.flatnonzero(r[1:] != r[:-1]) + 1]
+    r = np.asarray([np.nan if v is None else v for v in rank], dtype=float)
+    same = (r[1:] == r[:-1]) | (np.isnan(r[1:]) & np.isnan(r[:-1]))  # items without a cluster
+    return [int(k) for k in np.flatnonzero(~same) + 1]
 
 
 def cluster_shapes(rank: Sequence[int], *, xref: str = "x", yref: str = "y") -> list[dict]:
@@ -36,14 +37,16 @@ def cluster_shapes(rank: Sequence[int], *, xref: str = "x", yref: str = "y") -> 
     -------
     list of dict
         Plotly ``line`` shapes, two per boundary (horizontal first), with ``name``
-        ``"cluster k"`` (k = the rank that starts there).
+        ``"cluster k"`` (k = the rank that starts there), ``"no cluster (undefined)"`` above the
+        items whose statistic or every test is undefined (rank NaN or None, listed last).
     """
     n = len(rank)
     lo, hi = -0.5, n - 0.5
     shapes = []
     for k in cluster_boundaries(rank):
         at = k - 0.5
-        name = f"cluster {int(rank[k])}"
+        undefined = rank[k] is None or rank[k] != rank[k]
+        name = "no cluster (undefined)" if undefined else f"cluster {int(rank[k])}"
         common = {
             "type": "line",
             "xref": xref,
@@ -66,7 +69,7 @@ def adjusted_grid_args(pvalue: pd.DataFrame, significance) -> dict:
     adjusted = significance.correction != "none"
     return {
         "pvalue": significance.pvalue_adjusted.reindex(index=pvalue.index, columns=pvalue.columns),
-        "clusters": [int(r) for r in significance.rank.reindex(pvalue.index)],
+        "clusters": [None if r != r else int(r) for r in significance.rank.reindex(pvalue.index)],
         "p_label": p_label(significance.correction),
         "hover": {"raw p": (pvalue, ".3g")} if adjusted else {},
     }

@@ -8,6 +8,7 @@ Cell (row i, column j) of a significance grid is coloured when i significantly b
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 
@@ -299,22 +300,31 @@ def _hover_data(
     return np.stack(layers, axis=-1), labels
 
 
-def significance_coloraxis(alpha: float) -> dict:
+def significance_coloraxis(alpha: float, *, min_p: float | None = None) -> dict:
     """``layout.coloraxis`` of the significance figures: grey "n.s." band below 0, greens for
     ``SIGNIFICANCE_DECADES`` decades of p below ``alpha``
-    (see :func:`significance_colour_value`)."""
-    ticks = [alpha * 10.0**-k for k in range(SIGNIFICANCE_DECADES + 1)]
+    (see :func:`significance_colour_value`) -- or, with ``min_p`` (the smallest p the test can
+    give: :math:`1/(R+1)` of a resampling test with R resamples), down to ``min_p``, its last
+    tick, where the scale ends (1,000 resamples: 0.05, 0.005, 0.000999; no 5e-05 no p reaches)."""
+    decades = float(SIGNIFICANCE_DECADES)
+    if min_p is not None and 0 < min_p < alpha:
+        decades = min(decades, math.log10(alpha / min_p))
+    whole = [k for k in range(SIGNIFICANCE_DECADES + 1) if k <= decades + 1e-9]
+    values = [float(k) for k in whole]
+    labels = [f"{alpha * 10.0**-k:g}" if k else f"{alpha:g} (α)" for k in whole]
+    if decades - whole[-1] > 0.15:  # the end of the scale: the smallest p, labelled
+        values.append(round(decades, 3))
+        labels.append(f"{min_p:.3g}")  # the end of the scale: no p below it
+    elif min_p is not None and decades < SIGNIFICANCE_DECADES:
+        labels[-1] = f"{min_p:.3g}"
     return {
         "colorscale": _SIGNIFICANCE_AXIS_COLORSCALE,
         "cmin": NOT_SIGNIFICANT_Z,
-        "cmax": SIGNIFICANCE_DECADES,
+        "cmax": round(decades, 3) if decades < SIGNIFICANCE_DECADES else SIGNIFICANCE_DECADES,
         "colorbar": {
             "title": {"text": "p"},
-            "tickvals": [NOT_SIGNIFICANT_Z / 2, *range(SIGNIFICANCE_DECADES + 1)],
-            "ticktext": [
-                f"≥ {alpha:g} (n.s.)",
-                *(f"{t:g}" if k else f"{t:g} (α)" for k, t in enumerate(ticks)),
-            ],
+            "tickvals": [NOT_SIGNIFICANT_Z / 2, *values],
+            "ticktext": [f"≥ {alpha:g} (n.s.)", *labels],
             "thickness": 14,
         },
     }
@@ -333,6 +343,7 @@ def significance_grid(
     verdict: bool = True,
     clusters: Sequence[int] | None = None,
     p_label: str = "p",
+    min_p: float | None = None,
 ) -> go.Figure:
     """Pairwise significance grid (the paper's Figure 2b convention).
 
@@ -357,11 +368,14 @@ def significance_grid(
     verdict : bool
         Say "significant" / "not significant" in each cell's hover (a ``text`` array). Without
         it, hover gives p and alpha only: lighter, for overviews of many large grids.
-    clusters : sequence of int, optional
+    clusters : sequence of int (None or NaN: no cluster), optional
         Significance cluster of each row (best first, as ``pvalue``'s rows): lines between
         the clusters (:func:`dashboard.figures.clusters.cluster_shapes`).
     p_label : str
         Name of ``pvalue`` in the hover, e.g. "p (Holm)" for adjusted p-values.
+    min_p : float, optional
+        The smallest p the test can give (a resampling test's :math:`1/(R+1)`): the colour
+        scale ends there (:func:`significance_coloraxis`).
 
     Returns
     -------
@@ -409,11 +423,11 @@ def significance_grid(
     side = height or matrix_height(rows, cols)
     layout = base_layout_dict(title=title, height=side)
     layout.update(_square_category_axes(rows, cols, height=side, right=SIGNIFICANCE_COLORBAR_PX))
-    layout["coloraxis"] = significance_coloraxis(alpha)
+    layout["coloraxis"] = significance_coloraxis(alpha, min_p=min_p)
     layout["meta"] = {"alpha": alpha}
     if clusters is not None:
         layout["shapes"] = cluster_shapes(clusters)
-        layout["meta"]["clusters"] = [int(r) for r in clusters]
+        layout["meta"]["clusters"] = [None if r is None or r != r else int(r) for r in clusters]
     if x_title:
         layout["xaxis"]["title"] = {"text": x_title}
     if y_title:

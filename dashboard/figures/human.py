@@ -22,6 +22,7 @@ from dashboard.figures.style import (
     base_layout_dict,
     category_colours,
     escape_html,
+    short_label_map,
     short_labels,
 )
 
@@ -425,6 +426,8 @@ def standardisation_ranks(scores: pd.DataFrame, *, title: str | None = None) -> 
         z = scores[f"{crit}_z"].rank(ascending=False, method="min")
         colour_k = 0
         colours = category_colours(len(scores.index), lines=True)
+        drawn = [s for s in scores.index if not np.isnan([raw[s], z[s]]).any()]
+        shorts = short_label_map(drawn)  # one label per system drawn, none alike
         for system in scores.index:
             ranks = np.array([raw[system], z[system]], dtype=float)
             if np.isnan(ranks).any():
@@ -432,8 +435,7 @@ def standardisation_ranks(scores: pd.DataFrame, *, title: str | None = None) -> 
             changed = ranks[0] != ranks[1]
             colour = colours[colour_k] if changed else "#9A9A9A"
             colour_k += int(changed)
-            name = short_labels([system])[0]
-            text = _rank_labels(name, ranks)
+            text = _rank_labels(shorts[str(system)], ranks)
             labels += text
             fig.add_trace(
                 go.Scatter(

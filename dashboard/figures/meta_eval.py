@@ -227,4 +227,5 @@ def perm_both_grid(
         hover=hover,
         title=title,
         verb="correlates better with humans than",
+        min_p=1.0 / (int(result.n_resamples) + 1),  # where the permutations end
     )

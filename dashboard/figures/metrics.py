@@ -10,6 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+import stats  # lazy: a name is imported when first used
 from dashboard.figures.clusters import adjusted_grid_args
 from dashboard.figures.grids import _williams_hover, in_order, significance_grid
 from dashboard.figures.style import (
@@ -30,11 +31,6 @@ WINS_NOT_A_RANKING = (
 )
 
 
-def _zscore(values: pd.Series) -> pd.Series:
-    sd = values.std(ddof=1)
-    return (values - values.mean()) / sd if sd > 0 else values * 0.0
-
-
 def metric_scatter(
     human: pd.Series,
     metrics: pd.DataFrame,
@@ -52,7 +48,8 @@ def metric_scatter(
     """Human score (x) against metric score (y), one panel per selected metric (paper Fig. 1).
 
     Panel titles carry r and rho; hover names the system. With ``zscore`` both axes are
-    standardised (mean 0, sd 1). The system in ``most_influential[metric]`` (the one whose
+    standardised (mean 0, sd 1; :func:`stats.zscores`: a constant metric has no z-scores, its
+    panel is empty). The system in ``most_influential[metric]`` (the one whose
     removal changes r the most) is ringed in :data:`HIGHLIGHT` and labelled, with the r
     without it (``r_without[metric]``) in the panel title.
 
@@ -85,12 +82,12 @@ def metric_scatter(
         vertical_spacing=min(0.3 / nrows, 0.15) if nrows > 1 else 0.0,
     )
     systems = [str(s) for s in human.index]
-    hx = _zscore(human) if zscore else human
+    hx = stats.zscores(human, name=human_label) if zscore else human
     x_title = f"{human_label} (z)" if zscore else human_label
     for k, m in enumerate(selected):
         row, col = divmod(k, ncols)
         y = metrics[m].reindex(human.index)
-        yv = _zscore(y) if zscore else y
+        yv = stats.zscores(y, name=str(m)) if zscore else y
         fig.add_trace(
             go.Scatter(
                 x=hx.to_numpy(),

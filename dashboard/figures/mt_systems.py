@@ -119,6 +119,7 @@ def mt_significance_grids(
                 f"{level}% CI high": (res.diff_ci_high, ".3f"),
             },
             verb="is better than",
+            min_p=getattr(res, "min_pvalue", None),  # the scale ends where the resamples do
         )
     n = max((len(r.pvalue) for r in results.values()), default=0)
     return grids_side_by_side(

@@ -12,10 +12,13 @@ from stats.power import PowerResult
 
 #: colour of the target-power line
 TARGET_LINE = "#777777"
+#: colour of the size (rejection rate at effect 0) line
+SIZE_LINE = "#444444"
 
 
 def power_curves(result: PowerResult, *, title: str | None = None) -> go.Figure:
-    """Power (y, 0-1) against n (x, log scale), one line per effect; error bars are 1.96 Monte
+    """Power (y, 0-1) against n (x, log scale), one line per effect, and the rejection rate at
+    effect 0 (the test's size, to compare with α) as a dotted line; error bars are 1.96 Monte
     Carlo standard errors; a dashed line marks the target power."""
     order = np.argsort(result.sizes)
     n = np.asarray(result.sizes)[order]
@@ -31,6 +34,22 @@ def power_curves(result: PowerResult, *, title: str | None = None) -> go.Figure:
                 error_y={"type": "data", "array": 1.96 * result.mc_error[i][order],
                          "thickness": 1, "width": 3},
                 hovertemplate=f"effect {effect:g}<br>n %{{x}}<br>power %{{y:.3f}}<extra></extra>",
+            )
+        )
+    if result.size is not None:  # the rejection rate at effect 0, beside the curves
+        size = np.asarray(result.size, dtype=float)[order]
+        err = np.asarray(result.size_mc_error, dtype=float)[order]
+        traces.append(
+            go.Scatter(
+                x=n,
+                y=size,
+                mode="lines+markers",
+                name=f"effect 0 (size; α = {result.alpha:g})",
+                line={"color": SIZE_LINE, "dash": "dot"},
+                marker={"symbol": "x"},
+                error_y={"type": "data", "array": 1.96 * err, "thickness": 1, "width": 3},
+                hovertemplate="effect 0 (rejection rate: the test's size)<br>n %{x}"
+                "<br>rate %{y:.3f}<extra></extra>",
             )
         )
     layout = base_layout_dict(title=title, height=420)

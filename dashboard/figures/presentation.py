@@ -21,9 +21,18 @@ SLIDE_WIDTH, SLIDE_HEIGHT = 1920, 1080
 #: Width (CSS px) of a full-width chart on that slide with the sidebar open (measured: 1,410
 #: px): the panels of a grid figure with legible columns stand this wide in a row.
 SLIDE_GRID_PX = 1400
+#: The smaller screen presentation mode serves too (a laptop on a projector: 1400 x 900).
+SMALL_SLIDE_WIDTH, SMALL_SLIDE_HEIGHT = 1400, 900
 #: Tallest figure in presentation mode: a slide's height less the page's scroll margins, so a
 #: chart is seen whole on the projector.
 MAX_PRESENTATION_HEIGHT = SLIDE_HEIGHT - 120
+#: Height stacked grid panels shrink to where their rows stay MIN_FIT_CELL_PX high, so the
+#: figure is seen whole in the smaller window too (charts whose labels need more room, 30
+#: metrics or 16 systems, keep them and fit the 1920 x 1080 slide)
+SMALL_FIT_HEIGHT = SMALL_SLIDE_HEIGHT - 60
+#: Least row height (px) of a grid figure shrunk to fit the slide in presentation mode (its tick
+#: labels a line high in it: 13-14 px text on the projector)
+MIN_FIT_CELL_PX = 18
 #: Panels of a grid figure in one row in presentation mode (the grids compared stand side by
 #: side); more wrap into further rows.
 MAX_PANELS_PER_ROW = 4
@@ -77,6 +86,10 @@ def apply_presentation(fig: go.Figure, presentation: bool) -> go.Figure:
             )
     out.for_each_xaxis(lambda ax: _scale_axis_fonts(ax, factor))
     out.for_each_yaxis(lambda ax: _scale_axis_fonts(ax, factor))
+    tick_px = out.layout.meta.get("grid_layout", {}).get("tick_px") if grid else None
+    if tick_px:  # the grids' ticks shrunk to fit the slide (_relayout_grids)
+        out.for_each_xaxis(lambda ax: ax.update(tickfont={"size": tick_px}))
+        out.for_each_yaxis(lambda ax: ax.update(tickfont={"size": tick_px}))
     if not grid and out.layout.height:
         out.update_layout(
             height=min(max(out.layout.height, _height_for_labels(out)), MAX_PRESENTATION_HEIGHT)
@@ -226,6 +239,21 @@ def _relayout_grids(fig: go.Figure, factor: float) -> None:
         excess = geo["height_px"] - MAX_PRESENTATION_HEIGHT
         spec["panel_height"] = max(spec["panel_height"] - math.ceil(excess / spec["nrows"]), least)
         geo = _grid_geometry(spec, size)
+    # rows of panels stacked and taller than the smaller window (e.g. 4 language pairs of
+    # 12 metrics at 1400 x 900: 1,046 px): where rows of MIN_FIT_CELL_PX fit, the panels and
+    # their tick labels shrink to that, so the figure is seen whole there too; otherwise (more
+    # items) it stays legible and the page gives each row of panels a figure of its own
+    # (slide_rows)
+    if geo["height_px"] > SMALL_FIT_HEIGHT and legible and spec["nrows"] > 1:
+        floor = items * MIN_FIT_CELL_PX
+        for height in range(spec["panel_height"], floor - 1, -4):  # the tallest that fits
+            trial = {**spec, "panel_height": height}
+            trial_size = min(size, height / (1.3 * items))
+            if _grid_geometry(trial, trial_size)["height_px"] <= SMALL_FIT_HEIGHT:
+                spec, size = trial, trial_size
+                spec["tick_px"] = round(size, 1)
+                geo = _grid_geometry(spec, size)
+                break
     ncols = spec["ncols"]
     rows_shared = spec["rows_shared"]
     for k, ann in enumerate(fig.layout.annotations):

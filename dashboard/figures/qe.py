@@ -10,6 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+import stats  # lazy: a name is imported when first used
 from dashboard.figures.grids import HALF_COLUMN_PX, _williams_hover, significance_grid
 from dashboard.figures.style import (
     BASE_FONT_SIZE,
@@ -22,7 +23,7 @@ from dashboard.figures.style import (
     category_colours,
     escape_html,
     format_number,
-    short_labels,
+    short_label_map,
     wrap_text,
 )
 
@@ -61,6 +62,7 @@ def qe_rank_change(
     colour_k = 0
     colours = category_colours(len(table), lines=True)
     labels = []
+    shorts = short_label_map(table.index)  # one label per system, none alike
     for system, row in table.iterrows():
         ranks = np.array([row[f"rank_{m}"] for m in measures], dtype=float)
         finite = ranks[np.isfinite(ranks)]
@@ -70,7 +72,7 @@ def qe_rank_change(
             colour_k += 1
         else:
             colour = "#9A9A9A"
-        text = _rank_labels(short_labels([system])[0], ranks)
+        text = _rank_labels(shorts[str(system)], ranks)
         labels += text
         fig.add_trace(
             go.Scatter(
@@ -331,18 +333,18 @@ def qe_distributions(
     ncols = cols or min(len(panels), 3)
     nrows = math.ceil(len(panels) / ncols)
     titles = []
+    shorts = short_label_map([name for name, _ in panels], 30)
     for name, values in panels:
-        finite = values[np.isfinite(values)]
-        sd = f"SD = {format_number(float(np.std(finite, ddof=1)) if finite.size > 1 else math.nan)}"
+        sd = f"SD = {format_number(stats.standard_deviation(values, name=name))}"
         # two lines (name, then the numbers) so a title never runs past its panel
         small = "<br><span style='font-size:0.85em'>{}</span>"
         if name == "gold":
             titles.append("<b>gold labels</b>" + small.format(sd))
         elif mae and name in mae:
             numbers = f"MAE = {format_number(mae[name], 4)}, {sd}"
-            titles.append(f"<b>{short_labels([name], 30)[0]}</b>" + small.format(numbers))
+            titles.append(f"<b>{shorts[name]}</b>" + small.format(numbers))
         else:
-            titles.append(f"<b>{short_labels([name], 30)[0]}</b>" + small.format(sd))
+            titles.append(f"<b>{shorts[name]}</b>" + small.format(sd))
     # one set of bin edges for every continuous panel (same width, same positions)
     continuous = [v[np.isfinite(v)] for _, v in panels if not _is_discrete(v[np.isfinite(v)])]
     pooled = np.concatenate(continuous) if continuous else np.array([])
@@ -389,11 +391,6 @@ def qe_distributions(
     return fig
 
 
-def _z(values: np.ndarray) -> np.ndarray:
-    sd = values.std(ddof=1)
-    return (values - values.mean()) / sd if sd > 0 else values * np.nan
-
-
 #: Font size (px) of plotly's subplot titles (make_subplots) and the height of one of their lines.
 SUBPLOT_TITLE_PX, TITLE_LINE_PX = 16, 19
 
@@ -430,22 +427,22 @@ def qe_standardised_scatter(
     wrapped = []
     for s in systems:
         r, error = f"r = {format_number(pearson.get(s))}", f"MAE = {format_number(mae.get(s), 4)}"
-        stats = wrap_text(f"{r}, {error}", panel_px, SUBPLOT_TITLE_PX)
-        if len(stats) > 1:  # r and MAE on lines of their own
-            stats = wrap_text(r, panel_px, SUBPLOT_TITLE_PX) + wrap_text(
+        numbers = wrap_text(f"{r}, {error}", panel_px, SUBPLOT_TITLE_PX)
+        if len(numbers) > 1:  # r and MAE on lines of their own
+            numbers = wrap_text(r, panel_px, SUBPLOT_TITLE_PX) + wrap_text(
                 error, panel_px, SUBPLOT_TITLE_PX
             )
-        wrapped.append((wrap_text(s, panel_px, SUBPLOT_TITLE_PX), stats))
-    titles = [f"<b>{'<br>'.join(name)}</b><br>{'<br>'.join(stats)}" for name, stats in wrapped]
-    lines = max(len(name) + len(stats) for name, stats in wrapped)
+        wrapped.append((wrap_text(s, panel_px, SUBPLOT_TITLE_PX), numbers))
+    titles = [f"<b>{'<br>'.join(name)}</b><br>{'<br>'.join(numbers)}" for name, numbers in wrapped]
+    lines = max(len(name) + len(numbers) for name, numbers in wrapped)
     fig = make_subplots(rows=1, cols=len(systems), subplot_titles=titles, horizontal_spacing=0.08)
     g = gold.to_numpy(dtype=float)
-    gx = _z(g) if standardise else g
+    gx = stats.zscores(g, name="gold") if standardise else g
     ids = [str(i) for i in gold.index]
     colours = category_colours(len(systems))
     for k, s in enumerate(systems):
         p = predictions[s].to_numpy(dtype=float)
-        py = _z(p) if standardise else p
+        py = stats.zscores(p, name=str(s)) if standardise else p
         fig.add_trace(
             go.Scattergl(
                 x=gx,

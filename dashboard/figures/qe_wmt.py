@@ -26,12 +26,15 @@ def qe_lp_heatmap(
     *,
     measure: str,
     average: pd.Series | None = None,
+    pooled=(),
     title: str | None = None,
 ) -> go.Figure:
     """Systems (rows, best average first) x language pairs (columns) of ``measure``; an
     ``average`` column when given (the task's multilingual figure). Blank cells: no
     submission. ``z`` holds the values, ``text`` them to 3 decimals; the axes are titled
-    "language pair" (x, on top) and "system" (y)."""
+    "language pair" (x, on top) and "system" (y). The average of a system in ``pooled`` (a
+    method over separately submitted files: not a figure the task published) is marked "†";
+    ``layout.meta["pooled"]`` lists them."""
     frame = statistic.copy()
     if average is not None and len(average):
         frame["average"] = average.reindex(frame.index)
@@ -39,6 +42,13 @@ def qe_lp_heatmap(
     frame = frame.loc[key.sort_values(ascending=False, na_position="last").index]
     z = frame.to_numpy(dtype=float)
     text = np.where(np.isnan(z), "", np.vectorize(lambda v: f"{v:.3f}")(np.nan_to_num(z)))
+    marked = [str(s) for s in frame.index if s in set(pooled)] if "average" in frame else []
+    if marked:
+        col = list(frame.columns).index("average")
+        text = text.astype(object)
+        for i, s in enumerate(frame.index):
+            if str(s) in marked and text[i, col]:
+                text[i, col] = f"{text[i, col]} †"
     label = MEASURE_LABELS.get(measure, measure)
     height = max(260, 34 * len(frame) + 140)
     layout = base_layout_dict(title=title, height=height)
@@ -70,6 +80,7 @@ def qe_lp_heatmap(
         ),
         layout=layout,
     )
+    fig.layout.meta = {**(fig.layout.meta or {}), "pooled": marked}
     return fig
 
 

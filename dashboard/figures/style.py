@@ -10,6 +10,7 @@ Importing this module registers :data:`HOUSE_TEMPLATE` as plotly's default templ
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Sequence
 
@@ -169,13 +170,46 @@ def escape_html(text) -> str:
 
 def short_labels(names: Sequence[str], max_chars: int = MAX_TICK_CHARS) -> list[str]:
     """Tick labels for ``names``: HTML-escaped (:func:`escape_html`) and, above ``max_chars``
-    characters, shortened to a prefix + "…" (prefix + "…" + suffix where prefixes collide)."""
-    names = [str(n) for n in names]
+    characters, shortened to a prefix + "…" (prefix + "…" + suffix where prefixes collide).
+    Labels of different names are never alike: where prefix and suffix still collide
+    (``yzyalbert-IOL/score_ensemble``, ``yzyalbert-IOL/multilingual/score_ensemble``), each
+    of those keeps its name up to where they differ, and its end."""
+    shorts = short_label_map(names, max_chars)
+    return [shorts[str(n)] for n in names]
+
+
+def _distinct(names: list[str], max_chars: int) -> list[str]:
     out = [n if len(n) <= max_chars else n[: max_chars - 1] + "…" for n in names]
     if len(set(out)) < len(set(names)):
         head = max(max_chars - 7, 4)
         out = [n if len(n) <= max_chars else n[:head] + "…" + n[-6:] for n in names]
-    return [escape_html(s) for s in out]
+    for _ in range(len(names)):  # widen only the labels still alike, until none is
+        seen: dict[str, set] = {}
+        for n, s in zip(names, out, strict=True):
+            seen.setdefault(s, set()).add(n)
+        alike = {s: group for s, group in seen.items() if len(group) > 1}
+        if not alike:
+            break
+        for s, group in alike.items():
+            ordered = sorted(group)
+            # the first character where some two of them differ: kept, with the ending
+            common = len(os.path.commonprefix(ordered))
+            for k, n in enumerate(names):
+                if n not in group or len(n) <= max_chars:
+                    continue
+                head = min(common + 4, len(n))
+                tail = max(6, max_chars - head - 1)
+                label = n if head + tail + 1 >= len(n) else n[:head] + "…" + n[-tail:]
+                out[k] = label if label != s else n
+    return out
+
+
+def short_label_map(names: Sequence[str], max_chars: int = MAX_TICK_CHARS) -> dict[str, str]:
+    """``{name: label}`` of :func:`short_labels`, for a figure that draws its names one at a
+    time (a trace, a panel title each): the labels are made over all of them at once, so two
+    names never share one."""
+    names = [str(n) for n in dict.fromkeys(str(n) for n in names)]
+    return {n: escape_html(s) for n, s in zip(names, _distinct(names, max_chars), strict=True)}
 
 
 def wrap_text(text, px: float, size: float) -> list[str]:
@@ -219,13 +253,17 @@ def shortened_names(fig: go.Figure) -> dict[str, str]:
             for full, short in zip(axis.get("tickvals") or (), axis["ticktext"], strict=False):
                 if isinstance(full, str) and "…" in str(short) and short != escape_html(full):
                     out[short] = full
-    for trace in fig.data:
-        name, text = getattr(trace, "name", None), getattr(trace, "text", None)
-        if not name or text is None or isinstance(text, str):
-            continue
-        short = short_labels([name])[0]
-        if short != escape_html(name) and any(short in str(t) for t in text):
-            out[short] = str(name)
+    labelled = [
+        t for t in fig.data
+        if getattr(t, "name", None) and getattr(t, "text", None) is not None
+        and not isinstance(t.text, str)
+    ]
+    shorts = short_label_map([t.name for t in labelled])  # as the figure made them: all at once
+    for trace in labelled:
+        name = str(trace.name)
+        short = shorts[name]
+        if short != escape_html(name) and any(short in str(t) for t in trace.text):
+            out[short] = name
     return out
 
 

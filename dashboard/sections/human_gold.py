@@ -133,6 +133,7 @@ def paired_ranking_table(result: PairedRankingResult) -> pd.DataFrame:
     frame = result.to_frame()
     top, bottom = frame["rank_top"], frame["rank_bottom"]
     rank = top.astype(str).where(top == bottom, top.astype(str) + "–" + bottom.astype(str))
+    rank = rank.where(top.notna(), "–")  # no defined test: ranked nowhere
     return pd.DataFrame(
         {
             "rank": rank,
@@ -166,7 +167,15 @@ def show_rankings(
                 caption=f"Human ranking, {ranking.lp}: clusters at alpha = {alpha:g}",
             )
         return
-    st.subheader("Human ranking (WMT24 findings)")
+    # the data's own protocol and source in the title; the WMT24 findings are the method only
+    # (an MQM file of Google's TED annotations is not "WMT24 findings")
+    st.subheader(
+        "Human ranking: "
+        + components.escape_markdown(
+            ", ".join(dict.fromkeys(p for p, _ in human.blocks(judgements))) or "human scores"
+        )
+        + " (the WMT24 findings' method)"
+    )
     c_test, c_avg, c_corr = st.columns(3)
     with c_test:
         test = components.persistent(

@@ -102,3 +102,32 @@ def headline(groups: list) -> str:
         return ""
     parts = [f"{g.count} {g.reason.split(' (')[0].split(':')[0]}" for g in groups]
     return "Left out: " + "; ".join(parts)
+
+
+#: ``language pair 'x'[, test set 'y'][, reference 'z']: message`` (a block's warning)
+_BLOCK_MESSAGE = re.compile(r"^(?P<where>language pair '[^']*'(?:, [a-z ]+ '[^']*')*): (?P<rest>.+)$")
+
+
+def fold_repeats(messages: Iterable[str]) -> list[str]:
+    """``messages`` with the same warning about several blocks folded into one line with the
+    count and the blocks (``outliers as published left out: X (×2: cs-en / newstest2020 / A,
+    cs-en / newstest2020 / B)``), in the order first seen; other messages as they are.
+
+    >>> fold_repeats(["language pair 'cs-en', reference 'A': x left out",
+    ...               "language pair 'cs-en', reference 'B': x left out", "other"])
+    ['x left out (×2: cs-en / A, cs-en / B)', 'other']
+    """
+    groups: dict[str, list[str]] = {}
+    for msg in dict.fromkeys(messages):
+        m = _BLOCK_MESSAGE.match(msg)
+        key = m.group("rest") if m else msg
+        groups.setdefault(key, []).append(_short_where(m.group("where")) if m else "")
+    out = []
+    for rest, wheres in groups.items():
+        if len(wheres) > 1:
+            out.append(f"{rest} (×{len(wheres)}: {', '.join(wheres)})")
+        elif wheres[0]:
+            out.append(f"{wheres[0]}: {rest}")
+        else:
+            out.append(rest)
+    return out

@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import components, tables
+from dashboard.page_run import record_inputs, record_note
 from dashboard.sections import left_out
 
 
@@ -20,7 +21,7 @@ def controls(frame: pd.DataFrame) -> tuple:
     returns the choice for :func:`dashboard.data.metrics.analysis`. The reference controls
     appear only for files that name references (REFSET)."""
     if "refset" in frame:
-        c_ref, c_free, c_excl, c_out = st.columns([2, 2, 3, 2])
+        c_ref, c_free, c_excl, c_out = st.columns([2, 2, 3, 3])  # room for the longest label
         options = tables.metric_options(frame)
         free = components.remembered_multiselect(
             "Reference-free metrics",
@@ -31,22 +32,29 @@ def controls(frame: pd.DataFrame) -> tuple:
             "Preselected: the metrics whose every REFSET is 'src'.",
         )
     else:
-        (c_excl, c_out), c_ref, free = st.columns([5, 2]), None, []
+        (c_excl, c_out), c_ref, free = st.columns([5, 3]), None, []
     refsets = tables.refset_options(frame, free)
     refset = None
     if refsets:
-        refset = c_ref.selectbox(
-            "Reference",
-            refsets,
-            format_func=tables.refset_label,
-            key="metrics_refset",
-            help="Default: the test set's own reference; all: one block per reference.",
-        )
+        with c_ref:
+            refset = components.persistent(
+                st.selectbox,
+                "Reference",
+                refsets,
+                format_func=tables.refset_label,
+                key="metrics_refset",
+                help="Default: the test set's own reference; all: one block per reference.",
+            )
     systems = sorted(pd.unique(frame["system"]))
     humans = [s for s in systems if any(fnmatchcase(s, p) for p in HUMAN_PATTERNS)]
-    excluded = c_excl.multiselect("Exclude systems", systems, key="metrics_exclude")
+    with c_excl:
+        excluded = components.remembered_multiselect(
+            "Exclude systems", systems, key="metrics_exclude", default=[]
+        )
     with c_out:
-        outliers = st.checkbox("Exclude MAD outliers", key="metrics_outliers", help=tables.MAD_HELP)
+        outliers = components.persistent(
+            st.checkbox, "Exclude MAD outliers", key="metrics_outliers", help=tables.MAD_HELP
+        )
         published = outliers_upload("metrics_outliers_file")
         no_humans = False
         if humans:
@@ -79,8 +87,16 @@ def outliers_upload(key: str) -> tuple:
     )
     if up is None:
         return ()
+    data = up.getvalue()
+    record_inputs(key, ((up.name, data),), sample=False)  # the report lists it, with its SHA-256
     with components.input_errors():
-        found = read_outliers_json(up.getvalue(), name=up.name)
+        found = read_outliers_json(data, name=up.name)
+    record_note(
+        f"{key}_systems",
+        "left out",
+        f"WMT outlier systems ({up.name}), left out of their language pair: "
+        + ("; ".join(f"{lp}: {', '.join(s)}" for lp, s in found.items()) or "none"),
+    )
     return tuple((lp, tuple(s)) for lp, s in found.items())
 
 
@@ -151,8 +167,8 @@ def left_out_summary(result, analysis) -> None:
     groups = left_out.summarise(result.warnings + analysis.warnings, result.problems)
     other = [g for g in groups if g.reason == left_out.OTHER]
     groups = [g for g in groups if g.reason != left_out.OTHER]
-    if other:  # warnings about the results (not what was left out): one box
-        lines = [m for items in other[0].lines.values() for m in items]
+    if other:  # warnings about the results (not what was left out): one box, repeats folded
+        lines = left_out.fold_repeats(m for items in other[0].lines.values() for m in items)
         st.warning(
             "\n".join(f"- {components.escape_markdown(m)}" for m in lines),
             icon=":material/warning:",
@@ -162,6 +178,15 @@ def left_out_summary(result, analysis) -> None:
         for key, block in result.analyses.items()
         if (note := tables.selection_note(key, block.selection))
     ]
+    for g in groups:  # the report says what was left out, and why, as the page does
+        record_note(
+            f"metrics_left_out_{g.reason}",
+            "left out",
+            f"{g.reason} ({g.count}): "
+            + "; ".join(f"{where}: {', '.join(items)}" for where, items in g.lines.items()),
+        )
+    for key, note in notes:
+        record_note(f"metrics_left_out_block_{key}", "left out", note)
     if not groups and not notes:
         return
     title = left_out.headline(groups) or "Left out: systems by your choice"

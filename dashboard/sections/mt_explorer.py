@@ -12,6 +12,7 @@ import streamlit as st
 
 from dashboard import components
 from dashboard.data import mt_systems, uploads_from_widget
+from dashboard.page_run import record_inputs
 from dashboard.tables import explorer as explorer_tables
 
 
@@ -48,6 +49,7 @@ def render(inputs: tuple, block: tuple, systems: list[str], x: str, y: str) -> N
                     help="Shown beside the reference and the two hypotheses.",
                 )
             )
+            record_inputs("mt_explore_source", source, sample=False)
         with components.input_errors():
             texts = mt_systems.segment_texts(references, files, a, b, source)
     with components.input_errors():

@@ -11,6 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import components, page_run
+from dashboard.url_state import SACREBLEU_KEYS
 from stats.mt.sacrebleu_options import (
     SACREBLEU_OPTIONS,
     describe_options,
@@ -22,23 +23,8 @@ from stats.mt.tokenize_options import TOKENIZERS, metric_spec
 
 #: the tokenizer choice that lets the language pair decide, as sacreBLEU's ``-l`` does
 BY_LANGUAGE = "by language"
-#: each shown option's widget key (kept as they were: shared URLs and tests name them);
-#: BLEU's smoothing value is the CLI's only (sacreBLEU's defaults per method apply here)
-WIDGET_KEYS = {
-    ("bleu", "tokenize"): "mt_opt_tokenize",
-    ("bleu", "lowercase"): "mt_opt_lowercase",
-    ("bleu", "smooth_method"): "mt_opt_smooth",
-    ("chrf", "char_order"): "mt_opt_cc",
-    ("chrf", "word_order"): "mt_opt_cw",
-    ("chrf", "beta"): "mt_opt_beta",
-    ("chrf", "whitespace"): "mt_opt_cws",
-    ("chrf", "lowercase"): "mt_opt_clc",
-    ("chrf", "eps_smoothing"): "mt_opt_ceps",
-    ("ter", "case_sensitive"): "mt_opt_tcase",
-    ("ter", "normalized"): "mt_opt_tnorm",
-    ("ter", "no_punct"): "mt_opt_tpunct",
-    ("ter", "asian_support"): "mt_opt_tasian",
-}
+#: each shown option's widget key (declared with the page's URL settings)
+WIDGET_KEYS = SACREBLEU_KEYS
 _TOKENIZE_HELP = (
     "By language: zh for Chinese, ja-mecab for Japanese, ko-mecab for Korean targets (the "
     "language pair read from the file names, e.g. generaltest2023.en-ja.hyp.X.ja), else 13a, "

@@ -17,9 +17,11 @@ from dashboard.components.power_note import qe_wmt_mde_note
 from dashboard.data import qe_wmt as data
 from dashboard.figures import qe_wmt as figs
 from dashboard.tables.qe import qe_all_pairs
+from stats import POOLED_NOTE as POOLED
 
 MEASURES = {"spearman": "Spearman ρ", "pearson": "Pearson r", "kendall": "Kendall τ"}
 TESTS = {"williams": "Williams test", "perm-both": "PERM-BOTH", "none": "no test"}
+
 
 
 def _columns(primary: str) -> dict:
@@ -84,9 +86,14 @@ def sentence_section(
 
     st.subheader(f"{label} per language pair")
     avg = res.average[primary] if len(res.average) else None
+    pooled = [] if avg is None else list(res.average.index[res.average["pooled"].to_numpy(bool)])
     components.show_figure(
         figs.qe_lp_heatmap(
-            res.statistic, measure=primary, average=avg, title=f"{label}: systems x language pairs"
+            res.statistic,
+            measure=primary,
+            average=avg,
+            pooled=pooled,
+            title=f"{label}: systems x language pairs" + (" († pooled average)" if pooled else ""),
         ),
         key="qe_wmt_heatmap",
         filename=f"qe_wmt_{primary}_heatmap",
@@ -97,10 +104,23 @@ def sentence_section(
             key="qe_wmt_average",
             filename="qe_wmt_average",
             caption=f"Average over the {len(lps)} language pairs (systems covering all of them), "
-            f"by {label}",
-            column_config=_columns(primary),
+            f"by {label}" + (f"; pooled: {POOLED}" if len(pooled) else ""),
+            column_config={
+                **_columns(primary),
+                "files": st.column_config.NumberColumn(
+                    "files", format="%d", help="submitted files the predictions come from"
+                ),
+                "pooled": st.column_config.CheckboxColumn("pooled (unofficial)", help=POOLED),
+            },
             static=True,
         )
+        if len(pooled):
+            st.caption(
+                components.escape_markdown(
+                    f"Pooled (not official): {', '.join(map(str, pooled))}: {POOLED}. The "
+                    "official values are each file's, per language pair (below)."
+                )
+            )
     else:
         st.caption("No system covers every language pair of the gold file: no average.")
 
@@ -201,7 +221,9 @@ def sentence_section(
         key="qe_wmt_grid_other",
     )
     qe_wmt_mde_note(tests_o, adjusted_o, alpha)
-    _predictions(r, board, lp=lp)
+    _predictions(r, board, lp=lp, corr=partial(
+        data.prediction_correlations, uploads, primary, n_resamples, seed, lp
+    ))
 
 
 def _all_pairs(res, primary: str) -> None:
@@ -221,9 +243,10 @@ def _all_pairs(res, primary: str) -> None:
         )
 
 
-def _predictions(r, board, *, lp: str) -> None:
+def _predictions(r, board, *, lp: str, corr) -> None:
     """Scatter of two systems against the gold scores and the correlations between systems'
-    predictions, for the language pair shown (Graham 2015, Figures 3 and 4)."""
+    predictions (``corr(order)``: the data layer's), for the language pair shown (Graham 2015,
+    Figures 3 and 4)."""
     st.subheader(f"Predictions against gold scores, {lp}")
     order = list(board.index)
     c_a, c_b = st.columns(2)
@@ -250,9 +273,8 @@ def _predictions(r, board, *, lp: str) -> None:
             filename=f"qe_wmt_{lp}_scatter_{a}_{b}",
         )
     with right:
-        corr = r.predictions[order].corr()
         components.show_figure(
-            figures.correlation_heatmap(corr, title=f"{lp}: Pearson r between predictions"),
+            figures.correlation_heatmap(corr(tuple(order)), title=f"{lp}: Pearson r between predictions"),
             key="qe_wmt_pred_corr",
             filename=f"qe_wmt_{lp}_prediction_correlation",
         )
@@ -271,7 +293,7 @@ def _grid(tests, adjusted, rank, *, lp: str, alpha: float, correction: str, key:
             statistic=tests.statistic,
             measure=tests.measure,
             test=tests.test,
-            clusters=None if ranks.isna().any() else list(ranks),
+            clusters=list(ranks),  # a system without a rank (undefined) is boxed apart
             title=f"{lp}: {TESTS[tests.test]} on {label}{note}",
         ),
         key=key,

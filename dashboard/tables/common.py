@@ -30,7 +30,10 @@ def correction_note(significance: GridSignificance) -> str:
         f"Coloured by {_CORRECTION_NOTES[significance.correction]}; "
         f"{significance.test_note}. Dark lines separate the significance clusters at "
         f"α = {significance.alpha:g} (rank 1 top left; an item opens a new cluster when an "
-        "item of the current cluster beats it significantly, as in the WMT metrics findings)."
+        "item of the current cluster beats it significantly: the rule of the WMT22-25 metrics "
+        "findings, MTME's AssignRanks; the WMT17-21 findings marked instead the winners, the "
+        "items no other item significantly outperforms at raw p). An item whose statistic is "
+        "undefined has no cluster."
     )
 
 

@@ -112,18 +112,21 @@ def meta_variant(evaluation: MetaEvaluation, *, gold: str) -> str:
 def meta_eval_table(
     lp: LanguagePairMetaEvaluation, clusters: pd.Series | None = None
 ) -> pd.DataFrame:
-    """One row per metric, best first: rank, the significance cluster (when ``clusters``,
+    """One row per metric, best first: rank (none, NA, where the correlation is undefined), the
+    significance cluster (when ``clusters``,
     metric -> rank, e.g. PERM-BOTH's :attr:`stats.pairwise.grids.GridSignificance.rank`), the
     correlation, its bootstrap CI (when resampled), the acc23 epsilon (when acc23) and the
     groups averaged."""
     results = lp.results
     first = next(iter(results.values()))
-    table = pd.DataFrame(
-        {"rank": np.arange(1, len(lp.metrics) + 1)},
-        index=pd.Index(list(lp.metrics), name="metric"),
-    )
+    defined = np.array([np.isfinite(results[m].statistic) for m in lp.metrics], dtype=bool)
+    rank = pd.array(np.cumsum(defined), dtype="Int64")  # an undefined correlation: no rank
+    rank[~defined] = pd.NA
+    table = pd.DataFrame({"rank": rank}, index=pd.Index(list(lp.metrics), name="metric"))
     if clusters is not None:
-        table["cluster"] = clusters.reindex(table.index).to_numpy()
+        table["cluster"] = pd.array(
+            clusters.reindex(table.index).to_numpy(dtype=float), dtype="Float64"
+        ).astype("Int64")
     table["correlation"] = [results[m].statistic for m in lp.metrics]
     if first.confidence_interval is not None:
         table["ci_low"] = [results[m].confidence_interval[0] for m in lp.metrics]

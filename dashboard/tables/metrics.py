@@ -12,8 +12,21 @@ import numpy as np
 import pandas as pd
 
 from stats.analyses import LanguagePairAnalysis, LanguagePairTests
+from stats.metaeval.williams import williams_winners
 from stats.pairwise.grids import GridSignificance
 from stats.power.williams import POWER
+
+#: The rule of each column that marks the best metrics, and the findings that follow it.
+CLUSTER_COLUMN = "top cluster (WMT22-25 rule)"
+WINNER_COLUMN = "winners (WMT17-21 rule)"
+#: The two rules in one sentence each, for captions.
+RULES = (
+    "Top cluster: the rule of the WMT22-25 metrics findings (MTME's AssignRanks): walking the "
+    "metrics from the best, a metric opens a new cluster when a metric of the current cluster "
+    "significantly beats it. Winners: the rule of the WMT17-21 findings (bold in their "
+    "tables): the metrics no other metric significantly outperforms, raw p-values, no "
+    "correction. A metric whose correlation is undefined (constant scores) is in neither."
+)
 
 #: Radio labels of the correlation kinds -> the kind.
 CORRELATION_KINDS = {"Pearson": "pearson", "Spearman": "spearman", "Kendall": "kendall"}
@@ -156,8 +169,10 @@ def significance_summary(
     different at ``alpha``, best metric, and the metrics significantly beating ``baseline``.
 
     With ``significance`` (language pair -> :class:`stats.pairwise.grids.GridSignificance` of its
-    Williams grid), "significant" reads the adjusted p-values and a last column lists the
-    metrics of the top significance cluster."""
+    Williams grid), "significant" reads the adjusted p-values and two last columns list the
+    metrics of the top significance cluster (:data:`CLUSTER_COLUMN`, the WMT22-25 rule) and
+    the winners (:data:`WINNER_COLUMN`, the WMT17-21 rule: not significantly outperformed by
+    any other metric, raw p; :func:`stats.williams_winners`)."""
     rows = []
     for key, a in analyses.items():
         w = a.williams
@@ -189,24 +204,39 @@ def significance_summary(
         )
         if significance is not None:
             rank = significance[key].rank
-            rows[-1]["top cluster"] = ", ".join(map(str, rank.index[rank.to_numpy() == 1]))
+            rows[-1][CLUSTER_COLUMN] = ", ".join(map(str, rank.index[rank.to_numpy() == 1]))
+            rows[-1][WINNER_COLUMN] = ", ".join(map(str, williams_winners(w, alpha=alpha)))
     return pd.DataFrame(rows).set_index("language pair")
 
 
 def cluster_table(
-    values: pd.Series, rank: pd.Series, *, value_name: str = "correlation"
+    values: pd.Series,
+    rank: pd.Series,
+    *,
+    value_name: str = "correlation",
+    winners: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """The items of a significance grid best first (``rank``'s order, e.g.
     :attr:`stats.pairwise.grids.GridSignificance.rank`) with their significance cluster (1 = top) and
-    their value (``values``, e.g. each metric's correlation with humans) as ``value_name``."""
+    their value (``values``, e.g. each metric's correlation with humans) as ``value_name``.
+
+    An item whose value is undefined (NaN) has no cluster (empty, never a number). With
+    ``winners`` (e.g. :func:`stats.williams_winners`), a column "WMT17-21 winner": "yes",
+    "no", or "-" where the value is undefined."""
     order = list(rank.index)
-    return pd.DataFrame(
-        {
-            "cluster": rank.to_numpy(dtype=int),
-            value_name: values.reindex(order).to_numpy(dtype=float),
-        },
-        index=pd.Index(order, name="metric"),
+    value = values.reindex(order).to_numpy(dtype=float)
+    cluster = pd.array(rank.to_numpy(dtype=float), dtype="Float64").astype("Int64")
+    cluster[np.isnan(value)] = pd.NA
+    out = pd.DataFrame(
+        {"cluster": cluster, value_name: value}, index=pd.Index(order, name="metric")
     )
+    if winners is not None:
+        chosen = set(winners)
+        out["WMT17-21 winner"] = [
+            "-" if np.isnan(v) else ("yes" if m in chosen else "no")
+            for m, v in zip(order, value, strict=True)
+        ]
+    return out
 
 
 def power_line(n: int, detectable: float, alpha: float, power: float = POWER) -> str:

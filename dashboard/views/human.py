@@ -11,7 +11,7 @@ from functools import partial
 
 import streamlit as st
 
-from dashboard import components, figures, page_run, page_settings, state, tables, view_state
+from dashboard import components, figures, page_run, state, tables, url_state, view_state
 from dashboard.components.power_note import human_mde_note
 from dashboard.data import human, mt_systems, samples
 from dashboard.sections import human_gold as human_gold_view
@@ -23,7 +23,7 @@ from stats.readers.wmt import lp_from_name
 SOURCES = ("System outputs (text)", "Segment scores")
 REUSE = "Files of the MT systems page"
 
-view_state.load_url("human", page_settings.HUMAN)
+url_state.load_url("human", url_state.HUMAN)
 
 st.title("Tests vs humans")
 st.caption(
@@ -32,6 +32,18 @@ st.caption(
     "is compared with a one-sided Wilcoxon rank-sum test (adequacy first, fluency breaks "
     "adequacy ties), and each metric × randomized test × α is scored against that gold "
     "standard (Graham, Mathur & Baldwin, WMT 2014)."
+)
+
+#: the outputs' note beside the sample judgements, and beside uploaded ones (real human scores
+#: are never shown under a "sample" banner: the synthetic outputs are named as not theirs)
+OUTPUTS_NOTE = (
+    "Sample reference and systems: sample_data/mt/reference.txt and sample_data/mt/hyp/*.txt "
+    "(8 synthetic systems)."
+)
+UNMATCHED_NOTE = (
+    "No {what} uploaded: the metric tests below use the bundled synthetic systems, which are "
+    "not the systems your human scores rate (the human ranking does not need them). Upload the "
+    "judged systems' {what} here to compare metrics with your human scores."
 )
 
 # ---- inputs ----
@@ -72,8 +84,9 @@ with col_s:
             ),
             keys=("human_ref_upload", "human_hyp_upload"),
             sample=samples.mt_sample_text(),
-            sample_note="Sample reference and systems: sample_data/mt/reference.txt and "
-            "sample_data/mt/hyp/*.txt (8 synthetic systems).",
+            sample_note=OUTPUTS_NOTE
+            if judgements_sample
+            else UNMATCHED_NOTE.format(what="reference and system outputs"),
         )
     else:
         scores, outputs_sample = components.file_input(
@@ -81,7 +94,9 @@ with col_s:
             "or WMT metrics task .seg.score files (several, .gz, .zip)",
             key="human_scores_upload",
             sample=samples.mt_sample_scores(),
-            sample_note="Sample scores: sample_data/mt/segment_scores.tsv (chrF, SimCOMET).",
+            sample_note="Sample scores: sample_data/mt/segment_scores.tsv (chrF, SimCOMET)."
+            if judgements_sample
+            else UNMATCHED_NOTE.format(what="segment scores"),
         )
 
 with components.input_errors():
@@ -215,7 +230,7 @@ if outputs_sample and not judgements_sample and len(sample_systems & set(gold.sy
     )
     human_gold_view.show_rankings(judgements, kinds, alpha, excluded)
     human_gold_view.show_gold(gold, list(gold.systems), alpha, wmt=wmt)
-    view_state.write_url(page_settings.HUMAN)
+    url_state.write_url(url_state.HUMAN)
     st.stop()
 
 if not metrics or not tests:
@@ -418,4 +433,4 @@ if not wmt:
         st.markdown("**Excluded** (cannot be standardised):")
         st.dataframe(gold.excluded, key="human_excluded", hide_index=True)
 
-view_state.write_url(page_settings.HUMAN)
+url_state.write_url(url_state.HUMAN)

@@ -12,17 +12,20 @@ from functools import partial
 
 import streamlit as st
 
-from dashboard import components, page_run
+from dashboard import components, page_run, url_state
 from dashboard.components.power_note import leaderboard_mde_note
 from dashboard.data import leaderboard, samples
 from dashboard.figures.leaderboard import ranking_dots
 from dashboard.sections.metrics_choice import outliers_upload
+from stats import OverTimeBound, time_bounded
 
 SAMPLE_NOTE = (
     "Showing the bundled **synthetic sample data** (sample_data/meta/wmt-sample.zip: invented "
     "segment scores of 6 systems x 200 segments in MTME's layout, MQM and DA human scores). "
     "Upload your own files above to rank their metrics."
 )
+
+url_state.load_url("leaderboard", url_state.LEADERBOARD)
 
 st.title("Leaderboard")
 st.caption(
@@ -43,7 +46,8 @@ uploads, is_sample = components.file_input(
 READ_AS = {"detected from each file": None, "long text": "long", "wide CSV": "wide",
            "WMT segment scores": "wmt-seg"}
 input_format = READ_AS[
-    st.selectbox(
+    components.persistent(
+        st.selectbox,
         "Read text files as",
         list(READ_AS),
         key="board_input_format",
@@ -51,7 +55,7 @@ input_format = READ_AS[
         "refused until you choose here.",
     )
 ]
-with components.input_errors():
+with components.input_errors(leaderboard.CONTROLS):
     golds = list(leaderboard.gold_names(uploads, input_format))
     default_choice = leaderboard.default_choice(uploads, input_format)
     data_lps = list(leaderboard.language_pairs(uploads, input_format))
@@ -78,6 +82,7 @@ with components.controls_expander("Controls"):
                 st.info("Upload a task-set file (JSON or TOML) to run it.")
                 st.stop()
             file = (up.name, up.getvalue())
+            page_run.record_inputs("board_ts_file", (file,), sample=False)
     with c2:
         gold_options = ["standard / only one", *golds]
         gold_label = components.remembered(
@@ -102,13 +107,15 @@ with components.controls_expander("Controls"):
         seed = components.seed_input("board_seed")
     c4, c5, c6 = st.columns([3, 2, 2])
     with c4:
-        lps = st.multiselect(
+        lps = components.persistent(
+            st.multiselect,
             "Language pairs",
             data_lps,
             key="board_lps",
             help="Only these language pairs' tasks (as rank --lp); empty: all of them.",
         )
-        refs = st.multiselect(
+        refs = components.persistent(
+            st.multiselect,
             "References",
             data_refs,
             key="board_refs",
@@ -116,14 +123,16 @@ with components.controls_expander("Controls"):
             "language pair. Metrics of other references are listed as left out.",
         )
     with c5:
-        primary_label = st.radio(
+        primary_label = components.persistent(
+            st.radio,
             "Metrics",
             ["task set's choice", "primary only", "all metrics"],
             key="board_primary",
             help="Primary metrics of a known test set only (rank --primary-only), or primary "
             "and contrastive ones (rank --all-metrics).",
         )
-        include_human = st.checkbox(
+        include_human = components.persistent(
+            st.checkbox,
             "Human translations as systems",
             key="board_include_human",
             help="Keep human translations with human scores as systems (rank "
@@ -132,6 +141,7 @@ with components.controls_expander("Controls"):
     with c6:
         outliers = outliers_upload("board_outliers_file")
 
+url_state.write_url(url_state.LEADERBOARD)  # before the long run: a link made while it runs
 gold = None if gold_label == gold_options[0] else gold_label
 settings = partial(
     leaderboard.ranking,
@@ -176,16 +186,59 @@ def draw(result, slot, *, provisional: bool) -> None:
 
 
 chart_slot = st.empty()
-with components.input_errors():
+over_bound = None
+# bounded by memory before a run and by time while it runs (progress, Stop, the queue): no
+# operation count refuses a WMT-size task set; clusters estimated to take longer than the
+# page's bound are offered as the command that computes them
+with components.input_errors(leaderboard.CONTROLS), time_bounded():
     point = settings(significance=False)  # correlations and averages: seconds
     draw(point, chart_slot, provisional=True)
-    result = page_run.run_long(
-        settings,
-        text=f"Clusters: PERM-BOTH, {n_resamples:,} resamples per task … (the chart above is "
-        "the point ranking; its clusters follow)",
-        key="board_ranking",
+    try:
+        with time_bounded(max_seconds=leaderboard.PAGE_MAX_SECONDS):
+            result = page_run.run_long(
+                settings,
+                text=f"Clusters: PERM-BOTH, {n_resamples:,} resamples per task … (the chart "
+                "above is the point ranking; its clusters follow)",
+                key="board_ranking",
+            )
+    except OverTimeBound as exc:
+        over_bound, result = exc, point
+if over_bound is None:
+    draw(result, chart_slot, provisional=False)
+else:
+    fewer = (
+        f"lower “PERM-BOTH resamples per task” to at most {over_bound.most:,}, "
+        if over_bound.most and over_bound.most >= 100
+        else ""
     )
-draw(result, chart_slot, provisional=False)
+    st.warning(
+        f"Clusters not computed: PERM-BOTH at {n_resamples:,} resamples per task would take "
+        f"about {over_bound.seconds / 60:,.0f} min here, over this page's bound of "
+        f"{leaderboard.PAGE_MAX_SECONDS / 60:,.0f} min. The chart shows the point ranking; "
+        f"{fewer}choose fewer “Language pairs”, or run the same ranking with the command "
+        "line (progress on its terminal, any length):",
+        icon=":material/schedule:",
+    )
+    st.code(
+        leaderboard.cli_command(
+            uploads,
+            choice,
+            file,
+            gold=gold,
+            n_resamples=n_resamples,
+            seed=seed,
+            alpha=alpha,
+            lps=tuple(lps) or None,
+            refs=tuple(refs) or None,
+            primary_only={"primary only": True, "all metrics": False}.get(primary_label),
+            include_human=True if include_human else None,
+            outliers_name=st.session_state.get("board_outliers_file").name
+            if outliers and st.session_state.get("board_outliers_file") is not None
+            else None,
+            input_format=input_format,
+        ),
+        language="bash",
+    )
 
 components.seed_caption(seed, n_resamples=n_resamples)
 for note in result.notes:

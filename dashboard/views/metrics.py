@@ -14,10 +14,11 @@ import math
 import numpy as np
 import streamlit as st
 
-from dashboard import components, export, figures, tables, view_state
+from dashboard import components, export, figures, tables, url_state, view_state
 from dashboard.components.power_note import NOTE_POWER, williams_mde_note
 from dashboard.data import meta_eval, metrics, samples
 from dashboard.sections import metrics_choice, metrics_segment
+from stats import williams_winners
 
 #: Print values in heatmap cells up to this many metrics (beyond, text is unreadably small and
 #: thousands of SVG labels slow the browser down; hover shows the value).
@@ -26,19 +27,11 @@ MAX_CELL_VALUES = 30
 #: CI); beyond, tick labels are unreadable and it is one mosaic heatmap
 #: (:func:`dashboard.figures.significance_mosaic`), which redraws far faster on an alpha change.
 MAX_OVERVIEW_DETAIL = 30
-#: The settings a shared URL carries (?lp=de-en&alpha=0.01&metrics=BLEU&metrics=TER&...).
-URL_SETTINGS = {
-    "lp": view_state.Setting(key="metrics_lp"),
-    "alpha": view_state.Setting(key="metrics_alpha", parse=float, options=components.ALPHAS),
-    "test": view_state.Setting(key="metrics_alternative", options=list(components.ALTERNATIVES)),
-    "baseline": view_state.Setting(key="metrics_baseline"),
-    "metrics": view_state.Setting(key="metrics_scatter", many=True),
-    "kind": view_state.Setting(key="metrics_kind", options=list(tables.CORRELATION_KINDS)),
-    "aliases": view_state.ALIASES,
-}
+#: The settings a shared URL carries (?lp=de-en&alpha=0.01&metrics=BLEU&metrics=TER&...)
+URL_SETTINGS = url_state.METRICS
 
 presentation = components.presentation_mode()
-view_state.load_url("metrics", URL_SETTINGS)
+url_state.load_url("metrics", URL_SETTINGS)
 
 st.title("Metrics vs humans")
 st.caption(
@@ -248,11 +241,17 @@ with st.expander(f"Williams tests for all metric pairs in {lp} (sortable: t, p, 
 def _clusters_and_power(lp: str, w, significance, alpha: float) -> None:
     """The metrics of ``lp`` in their Williams significance clusters, and the power line."""
     components.show_table(
-        tables.cluster_table(w.r_human, significance.rank, value_name="pearson"),
+        tables.cluster_table(
+            w.r_human,
+            significance.rank,
+            value_name="pearson",
+            winners=williams_winners(w, alpha=alpha),
+        ),
         key="metrics_clusters",
         filename=f"williams_clusters_{lp}",
-        caption=f"Williams significance clusters, {lp}, α = {alpha:g}, correction "
-        f"{significance.correction}",
+        caption=f"Williams significance clusters (the WMT22-25 rule), {lp}, α = {alpha:g}, "
+        f"correction {significance.correction}; WMT17-21 winner: not significantly outperformed "
+        "by any other metric (raw p, the WMT17-21 rule)",
         column_config={"pearson": st.column_config.NumberColumn("Pearson r", format="%.4f")},
         static=True,
     )
@@ -354,6 +353,22 @@ def significance_section() -> None:
             x_title="column: compared with",
             y_title="row: correlates better?",
         )
+    elif presentation:  # a projector or a PDF needs the names: one labelled grid per pair
+        overview = None
+        for k, (key, a) in enumerate(result.analyses.items()):
+            components.abbreviation_legend(
+                components.show_figure(
+                    figures.williams_grid(
+                        a.williams,
+                        alpha=alpha,
+                        significance=grids[key],
+                        order=order,
+                        title=f"{key}: {overview_title}",
+                    ),
+                    key=f"metrics_all_grids_{k}",
+                    filename=f"williams_grid_{key}",
+                )
+            )
     else:  # too many metrics for tick labels: one mosaic heatmap redraws fastest
         overview = figures.significance_mosaic(
             {key: figures.in_order(grids[key].pvalue_adjusted, order) for key in result.analyses},
@@ -363,11 +378,19 @@ def significance_section() -> None:
             panel_height=480 if presentation else 360,
             verb="correlates better with humans than",
         )
-    components.abbreviation_legend(
-        components.show_figure(
-            overview, key="metrics_all_grids", filename="williams_grids_all_lps"
+    if overview is not None:
+        components.abbreviation_legend(
+            components.show_figure(
+                overview, key="metrics_all_grids", filename="williams_grids_all_lps"
+            )
         )
-    )
+    if many > MAX_OVERVIEW_DETAIL and not presentation:  # the mosaic's panels name no metric
+        st.caption(
+            "Rows and columns of every panel, in this order (best first in "
+            f"{components.escape_markdown(str(lp))}): "
+            + ", ".join(f"{k + 1}. {components.escape_markdown(str(m))}" for k, m in enumerate(order))
+            + ". Presentation mode draws one labelled grid per language pair."
+        )
     if sparse := tables.sparse_grid_lps(result.analyses):
         st.caption(
             f"At most one Williams test in {components.escape_markdown(', '.join(sparse))}: "
@@ -390,7 +413,8 @@ def significance_section() -> None:
     st.caption(
         f"Share of metric pairs significantly different at α = {alpha:g} (for one of the two "
         f"directions) and the metrics that correlate significantly better than the baseline "
-        f"({components.escape_markdown(baseline)}). {figures.WINS_NOT_A_RANKING.split(':')[0]}."
+        f"({components.escape_markdown(baseline)}). {figures.WINS_NOT_A_RANKING.split(':')[0]}. "
+        + components.escape_markdown(tables.RULES)
     )
 
     # ---- (a) heatmap and the explanation under (a) and (b) ----
@@ -429,7 +453,7 @@ def significance_section() -> None:
             + components.escape_markdown(tables.correction_note(grids[lp]))
         )
         st.info(figures.WINS_NOT_A_RANKING, icon=":material/info:")
-    view_state.write_url(URL_SETTINGS)  # alpha reruns this fragment only
+    url_state.write_url(URL_SETTINGS)  # alpha reruns this fragment only
 
 
 significance_section()

@@ -13,17 +13,17 @@ from functools import partial
 
 import streamlit as st
 
-from dashboard import components, figures, page_run, page_settings, state, tables, view_state
+from dashboard import components, figures, page_run, state, tables, url_state, view_state
 from dashboard.components.power_note import mde_note
 from dashboard.data import mt_systems, samples
 from dashboard.sections import mt_choice, mt_explorer, mt_options, mt_table
 from stats import RANDOMIZED_TESTS
 
-RESAMPLES = page_settings.MT_RESAMPLES
+RESAMPLES = url_state.MT_RESAMPLES
 TEXT, SCORES = "System outputs + reference", "Segment scores"
 
 presentation = components.presentation_mode()
-view_state.load_url("mt_systems", page_settings.MT_SYSTEMS)
+url_state.load_url("mt_systems", url_state.MT_SYSTEMS)
 
 st.title("MT systems")
 st.caption(
@@ -243,7 +243,7 @@ st.subheader(f"Pairwise significance ({side}, α = {alpha:g})")
 panels = {tables.MT_TEST_LABELS[t]: results[t] for t in tests}
 # presentation mode: as many grids a row as keep legible cells and whole titles at 1400 px,
 # one figure (a slide high) per row
-aliases = view_state.current_aliases()
+aliases = url_state.current_aliases()
 rows = (
     figures.slide_rows(list(panels), [aliases.get(s, s) for s in systems])
     if presentation
@@ -368,4 +368,4 @@ with st.expander("Why the Riezler & Maxwell bootstrap was effectively one-sided"
 
 mt_explorer.render(inputs, block, systems, x, y)
 
-view_state.write_url(page_settings.MT_SYSTEMS)
+url_state.write_url(url_state.MT_SYSTEMS)

@@ -7,6 +7,8 @@ Thin: reads widgets, calls dashboard.data.power (cached) and draws dashboard.fig
 
 from __future__ import annotations
 
+import contextlib
+import math
 from functools import partial
 
 import pandas as pd
@@ -15,7 +17,7 @@ import streamlit as st
 from dashboard import components, page_run
 from dashboard.data import mt_systems, power, samples
 from dashboard.figures.power import mde_curve, power_curves
-from stats import POWER_TESTS
+from stats import POWER_TESTS, StatsInputError
 from stats.power.corpus import CORPUS_TESTS
 
 TEXT, SCORES = "System outputs + reference (BLEU, chrF, TER)", "Segment scores"
@@ -28,13 +30,36 @@ TEST_LABELS = {
     "sacrebleu-paired-bs": "sacreBLEU paired_bs",
 }
 
+#: the library's argument names -> this page's controls (a refusal names what to change)
+CONTROLS = {
+    "n_simulations": "Simulations per n",
+    "n_resamples": "Resamples per test",
+}
+
+
+@contextlib.contextmanager
+def page_words():
+    """A refusal in the words of this page's controls."""
+    try:
+        yield
+    except StatsInputError as exc:
+        text = str(exc)
+        for name, label in CONTROLS.items():
+            text = text.replace(f"{name}=", f"{label} = ").replace(name, label)
+        text = text.replace("alpha=", "α = ")
+        text = text.replace("or the sample sizes", "or the data (the sample sizes run to "
+                            "twice the observed segments)")
+        raise StatsInputError(text) from None
+
+
 st.title("Power")
 st.caption(
     "Was the test able to see a difference of this size at all, and how many segments would "
     "it take? Power at n = the share of simulated data sets of n segments, drawn with "
-    "replacement from the observed ones with the difference shifted to the hypothesised "
-    "effect, on which the test rejects at α (Card et al., EMNLP 2020; Graham, Haddow & "
-    "Koehn, EMNLP 2020)."
+    "replacement from the observed ones under the test's own null shifted by the "
+    "hypothesised effect, on which the test rejects at α in the effect's direction (Card "
+    "et al., EMNLP 2020; Graham, Haddow & Koehn, EMNLP 2020). The dotted line is the "
+    "rejection rate at effect 0: the test's real size, to compare with α."
 )
 
 source = components.persistent(st.radio, "Input", (SCORES, TEXT), horizontal=True,
@@ -117,7 +142,7 @@ if not effects:
     st.warning("Give at least one effect in the controls.", icon=":material/warning:")
     st.stop()
 
-with components.input_errors():
+with components.input_errors(), page_words():
     analysis = page_run.run_long(
         partial(power.power_curves, *inputs, baseline, system, effects, None, test, alpha,
                 n_simulations, n_resamples, seed),
@@ -130,8 +155,23 @@ st.caption(
     f"{analysis.read_as}. {TEST_LABELS[res.test]} of {system} over {baseline}, α = "
     f"{res.alpha:g}, {res.alternative}; observed difference {res.observed_effect:+.3g}; "
     f"{res.n_simulations:,} simulations per n (Monte Carlo error ≤ "
-    f"{float(res.mc_error.max()):.3f})."
+    f"{float(res.mc_error.max()):.3f}). {res.effect_meaning[:1].upper()}"
+    f"{res.effect_meaning[1:]}."
 )
+if math.isfinite(res.sample_size):
+    sample_text = (
+        f"Sample size for {res.target_power:.0%} power at effect {res.effects[0]:g}: about "
+        f"**{res.sample_size:,.0f}** {res.unit} (Monte Carlo SE "
+        f"{res.sample_size_mc_error:,.1f})."
+    )
+else:
+    sample_text = (f"Sample size for {res.target_power:.0%} power at effect "
+                   f"{res.effects[0]:g}: not reached.")
+st.markdown(sample_text)
+page_run.record_note("power_sample_size", "note", sample_text.replace("**", ""))
+for note in res.notes:
+    st.warning(note[:1].upper() + note[1:], icon=":material/warning:")
+    page_run.record_note(f"power_{note[:60]}", "warning", note)
 components.seed_caption(seed, n_resamples=res.n_resamples or None)
 left, right = components.two_columns()
 with left, st.container(key="power_curves_box"):
@@ -144,6 +184,7 @@ with right, st.container(key="power_mde_box"):
 table = res.table().pivot(index="n", columns="effect", values="power")
 table.columns = [f"power at {c:g}" for c in table.columns]
 table["MDE at 80%"] = pd.Series(res.mde, index=list(res.sizes))
+table["rate at effect 0 (size)"] = pd.Series(res.size, index=list(res.sizes))
 with st.container(key="power_table_box"):
     components.show_table(table, key="power_table", filename="power", float_format="%.3f")
 st.caption(res.definition)

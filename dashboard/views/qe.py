@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import components, export, figures, page_settings, tables, view_state
+from dashboard import components, export, figures, tables, url_state, view_state
 from dashboard.components.power_note import williams_mde_note
 from dashboard.data import qe, samples
 from dashboard.data import qe_wmt as qe_wmt_data
@@ -21,7 +21,7 @@ from dashboard.sections import qe_wmt
 LAMBDA = 0.5
 
 presentation = components.presentation_mode()
-view_state.load_url("qe", page_settings.QE)
+url_state.load_url("qe", url_state.QE)
 
 st.title("Quality estimation")
 st.caption(
@@ -70,7 +70,7 @@ with components.input_errors():
     wmt_files = qe_wmt_data.files(uploads)
 if wmt_files is not None:  # WMT20-24 QE files: compared as the shared tasks do
     qe_wmt.section(uploads, wmt_files)
-    view_state.write_url(page_settings.QE)
+    url_state.write_url(url_state.QE)
     st.stop()
 
 with components.controls_expander("Controls"):
@@ -202,7 +202,11 @@ components.table_downloads(
     caption=f"QE systems by Pearson r and MAE (n = {result.n} sentences); MAE/RMSE after "
     f"shifting to the gold mean and rescaling to {sd_ratio:g} x gold SD",
     column_config=table_columns,
-    marks=export.ranking_marks(significant.loc[table.index, table.index], alpha=alpha),
+    marks=export.ranking_marks(
+        significant.loc[table.index, table.index],
+        alpha=alpha,
+        undefined=[s for s in table.index if result.williams.r_human.isna().get(s, False)],
+    ),
 )
 st.caption(
     "Systems by decreasing Pearson r (signed: a negative r is worse, not flipped). Shaded "
@@ -418,4 +422,4 @@ if analysis.post_edit_test is not None:
         f"> r(PET, {ref}) with r(PER, PET) = {float(t.r12):.3f}, n = {int(t.n)} (paper Table 1)."
     )
 
-view_state.write_url(page_settings.QE)
+url_state.write_url(url_state.QE)

@@ -7,7 +7,12 @@ every pair) and holds ``n_resamples x n_systems`` resampled scores in memory. A 
 :data:`MAX_METRICS` metrics, is refused with one :class:`~stats.StatsInputError` line saying
 what to reduce, instead of exhausting the memory or running for hours. The limits are module
 constants so a caller with a bigger machine can raise them (``stats._core.budget.MAX_WORK = ...``);
-the dashboard passes smaller per-session limits.
+the dashboard passes smaller per-session memory limits.
+
+Inside :func:`time_bounded` (the command line, the dashboard's long runs) no operation count
+refuses work: memory still bounds it before it starts, and a time the caller states
+(``max_seconds``) is checked against the estimate (work / :data:`OPERATIONS_PER_SECOND`),
+refused with :class:`OverTimeBound`; the caller shows progress and lets the user stop.
 """
 
 from __future__ import annotations
@@ -24,10 +29,14 @@ __all__ = [
     "MAX_METRICS",
     "MAX_SYSTEMS",
     "MAX_WORK",
+    "OPERATIONS_PER_SECOND",
     "PRODUCT_SPEEDUP",
+    "OverTimeBound",
     "check_budget",
     "check_run_budget",
+    "estimated_seconds",
     "limited_budget",
+    "time_bounded",
 ]
 
 #: element operations one call may do (about a minute of numpy on one core)
@@ -64,6 +73,98 @@ def limited_budget(*, max_work: float | None = None, max_memory: float | None = 
         yield
     finally:
         _CONTEXT.reset(token)
+
+
+#: element operations, as the budgets count them, done per second by one process: the rate
+#: :data:`MAX_WORK` assumes (numpy's element-wise work, about 1e10 a minute), the estimate
+#: :func:`time_bounded` checks ``max_seconds`` against. Paths faster than counted err long: the
+#: 3-pair task set (15 systems x 1,500 segments x 20 metrics, 1,000 resamples, 2.59e10
+#: operations, estimated 130 s) took 46 s wall, 13 s CPU, on the shared 2-core machine at load 10
+OPERATIONS_PER_SECOND = 2e8
+
+#: (on, max_seconds) of the current context (:func:`time_bounded`)
+_TIME: contextvars.ContextVar[tuple[bool, float | None]] = contextvars.ContextVar(
+    "stats_time_bound", default=(False, None)
+)
+
+
+class OverTimeBound(StatsInputError):
+    """A computation whose estimated time is over the ``max_seconds`` of :func:`time_bounded`.
+
+    Attributes: ``seconds`` (the estimate), ``max_seconds`` and ``most`` (the most resamples
+    that fit, or None when resamples are not what costs the time)."""
+
+    def __init__(self, message: str, *, seconds: float, max_seconds: float, most: int | None):
+        super().__init__(message)
+        self.seconds, self.max_seconds, self.most = seconds, max_seconds, most
+
+
+def estimated_seconds(work: float) -> float:
+    """Seconds ``work`` element operations take at :data:`OPERATIONS_PER_SECOND`.
+
+    >>> estimated_seconds(2e10)
+    100.0
+    """
+    return float(work) / OPERATIONS_PER_SECOND
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:,.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:,.1f} min"
+    return f"{seconds / 3600:,.1f} h"
+
+
+@contextlib.contextmanager
+def time_bounded(*, max_seconds: float | None = None):
+    """Bound the work of every check inside the ``with`` block by time, not by an operation
+    count: :data:`MAX_WORK` and :func:`limited_budget`'s ``max_work`` refuse nothing there
+    (memory limits still do); with ``max_seconds``, a computation whose estimated time
+    (:func:`estimated_seconds`) is over it is refused before it starts
+    (:class:`OverTimeBound`, naming ``max_seconds`` and the most resamples that fit).
+
+    For callers that show progress and let the user stop a run (the command line, the
+    dashboard's Stop button); holds for the current thread, like :func:`limited_budget`.
+
+    Examples
+    --------
+    >>> with time_bounded(max_seconds=1):
+    ...     check_run_budget(what="task set", n_resamples=1000, per_resample=1e7)
+    Traceback (most recent call last):
+    ...
+    stats._core.budget.OverTimeBound: task set: n_resamples=1,000 x 1e+07 operations per resample is 1e+10 operations, an estimated 50 s, over max_seconds=1; reduce n_resamples to at most 20, or allow more time
+    """
+    if max_seconds is not None and not (float(max_seconds) > 0):
+        raise StatsInputError(f"max_seconds must be a positive number; got {max_seconds!r}")
+    token = _TIME.set((True, None if max_seconds is None else float(max_seconds)))
+    try:
+        yield
+    finally:
+        _TIME.reset(token)
+
+
+def _over_time(what: str, given: str, work: float, per_resample: float, fixed: float = 0.0,
+               extra: int = 0) -> bool:
+    """In :func:`time_bounded`: refuse work whose estimate is over ``max_seconds`` (and say
+    True: the time bound replaces the operation count); outside it: False."""
+    on, max_seconds = _TIME.get()
+    if not on:
+        return False
+    if max_seconds is not None and estimated_seconds(work) > max_seconds:
+        room = max_seconds * OPERATIONS_PER_SECOND - fixed
+        most = math.floor(room / max(per_resample, 1.0)) - extra if room > 0 else 0
+        raise OverTimeBound(
+            f"{what}: {given} is {work:.3g} operations, an estimated "
+            f"{_duration(estimated_seconds(work))}, over max_seconds={max_seconds:g}; "
+            + (f"reduce n_resamples to at most {most:,}, or allow more time" if most >= 1
+               else "allow more time")
+            ,
+            seconds=estimated_seconds(work),
+            max_seconds=max_seconds,
+            most=most if most >= 1 else None,
+        )
+    return True
 
 
 def _lowest(*limits: float | None) -> float:
@@ -178,6 +279,12 @@ def check_budget(
             f"{_size(memory)} of memory, over the budget of {_size(memory_limit)}; reduce "
             f"{' or '.join(fewer) or 'the data'}"
         )
+    if _over_time(
+        what,
+        f"{given} x {n_segments:,} segments" + (f" x {n_systems:,} systems" if n_systems else ""),
+        work, per_resample, extra=extra_resamples,
+    ):
+        return
     if work > work_limit:
         most = max(1, math.floor(work_limit / max(per_resample, 1)) - extra_resamples)
         size = f"{systems} or segments" if n_systems else "the number of segments"
@@ -237,6 +344,9 @@ def check_run_budget(
     limit = _lowest(MAX_WORK, context_work)
     fixed = n_tasks * TASK_OVERHEAD
     work = float(n_resamples) * float(per_resample) + fixed
+    given = f"n_resamples={n_resamples:,} x {per_resample:.3g} operations per resample"
+    if _over_time(what, given, work, per_resample, fixed):
+        return
     if work > limit:
         if fixed >= limit:
             raise StatsInputError(

@@ -22,6 +22,9 @@ __all__ = [
     "pearson_columns",
     "pearson_matrix",
     "spearman_columns",
+    "kendall_matrix",
+    "sd_columns",
+    "zscore_columns",
 ]
 
 
@@ -69,6 +72,66 @@ def pearson_matrix(x: np.ndarray) -> np.ndarray:
     c[:, undefined] = np.nan
     c[undefined, :] = np.nan
     return c
+
+
+def kendall_matrix(x: np.ndarray, *, max_cells: int = 4_000_000) -> np.ndarray:
+    r"""Kendall's tau-b between every two columns of ``x`` (n, m): array (m, m).
+
+    With :math:`s_{pk} = \operatorname{sign}(x_{ik} - x_{jk})` for each pair :math:`p = (i, j)`,
+    :math:`\tau_b(k, l) = \sum_p s_{pk} s_{pl} / \sqrt{n_k n_l}`, :math:`n_k` the pairs not
+    tied in column :math:`k` (tau-b as :func:`scipy.stats.kendalltau`); one matrix product
+    over the pairs, in blocks of at most ``max_cells`` signs. The row and column of a constant
+    column are NaN.
+    """
+    x = np.asarray(x, dtype=float)
+    n, m = x.shape
+    i, j = np.triu_indices(n, 1)
+    num = np.zeros((m, m))
+    step = max(1, max_cells // max(m, 1))
+    for start in range(0, len(i), step):  # blocks of pairs bound the memory
+        sl = slice(start, start + step)
+        signs = np.sign(x[i[sl]] - x[j[sl]])
+        num += signs.T @ signs
+    untied = np.diag(num).copy()
+    undefined = constant_columns(x) | (untied == 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        c = np.clip(num / np.sqrt(np.outer(untied, untied)), -1.0, 1.0)
+    c[:, undefined] = np.nan
+    c[undefined, :] = np.nan
+    return c
+
+
+def sd_columns(x: np.ndarray, *, ddof: int = 1) -> np.ndarray:
+    """Standard deviation of each column of ``x`` (n, m) over its finite values (divisor
+    ``k - ddof`` for ``k`` finite values): array (m,); exactly 0 for a constant column (decided
+    on the values, as :func:`constant_columns`), NaN for a column with ``ddof`` or fewer finite
+    values."""
+    x = np.asarray(x, dtype=float)
+    finite = np.isfinite(x)
+    k = finite.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(finite, x, 0.0).sum(axis=0) / k
+        dev = np.where(finite, x - mean, 0.0)
+        sd = np.sqrt((dev**2).sum(axis=0) / (k - ddof))
+    lo = np.where(finite, x, np.inf).min(axis=0)
+    hi = np.where(finite, x, -np.inf).max(axis=0)
+    sd = np.where(lo == hi, 0.0, sd)
+    return np.where(k > ddof, sd, np.nan)
+
+
+def zscore_columns(x: np.ndarray, *, ddof: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Each column of ``x`` (n, m) in standard deviations from its mean (over its finite
+    values; :func:`sd_columns` with ``ddof``), and which columns have no z-scores: a constant
+    column, or one with ``ddof`` or fewer finite values, is NaN throughout (its standard
+    deviation is 0 or undefined: no scale to standardise by)."""
+    x = np.asarray(x, dtype=float)
+    sd = sd_columns(x, ddof=ddof)
+    undefined = ~(sd > 0)
+    finite = np.isfinite(x)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(finite, x, 0.0).sum(axis=0) / finite.sum(axis=0)
+        z = (x - mean) / np.where(undefined, 1.0, sd)
+    return np.where(undefined, np.nan, z), undefined
 
 
 def spearman_columns(x: np.ndarray, y: np.ndarray) -> np.ndarray:

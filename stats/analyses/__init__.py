@@ -217,8 +217,24 @@ _POWER = ("PowerAnalysis", "power_analysis", "power_from_statistics", "human_pow
 _LAZY.update({n: ".power" for n in _POWER})
 __all__ += list(_POWER)
 
+# ---- WMT25 AutoRank from the general task's automatic scores (stats.analyses.autorank) ----
+_AUTORANK = ("AutoRankAnalysis", "AutoRankLanguagePair", "autorank_analysis",
+             "autorank_metric_set", "read_autorank_scores", "WMT25TextStatistics",
+             "wmt25_text_statistics")
+_LAZY.update({n: ".autorank" for n in _AUTORANK})
+__all__ += list(_AUTORANK)
+
 if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_imports.py)
     from ._inputs import FileInput, Files, decode_files
+    from .autorank import (
+        AutoRankAnalysis,
+        AutoRankLanguagePair,
+        WMT25TextStatistics,
+        autorank_analysis,
+        autorank_metric_set,
+        read_autorank_scores,
+        wmt25_text_statistics,
+    )
     from .human import (
         accuracy_from_results,
         accuracy_statistics,

@@ -6,6 +6,7 @@ over language pairs. The CLI (``python -m stats meta-eval``) and the dashboard b
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -44,6 +45,18 @@ def noted_table(data: MetaEvalData, lp: str, **options) -> MetaEvalTable:
     return table
 
 __all__ = ["LanguagePairMetaEvaluation", "MetaEvaluation", "meta_evaluate", "rr_kendall_like"]
+
+
+@contextlib.contextmanager
+def _named_warnings(prefix: str):
+    """The warnings of the block again, each starting with ``prefix`` (what they are about)."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    for w in caught:
+        warnings.warn(f"{prefix}: {w.message}", w.category, stacklevel=3)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -195,19 +208,20 @@ confidence_level
                 m, g = table.metrics_sys[metric], table.gold_sys
             else:
                 m, g = table.metrics[metric], table.gold
-            results[metric] = meta_correlation(
-                m,
-                g,
-                correlation=correlation,
-                level=level,
-                grouping=grouping,
-                epsilon=epsilon,
-                tie_calibration=tie_calibration,
-                threshold=threshold,
-                n_resamples=n_resamples,
-                confidence_level=confidence_level,
-                rng=rng,
-            )
+            with _named_warnings(f"{table.lp}, metric {metric}"):  # which metric, and why
+                results[metric] = meta_correlation(
+                    m,
+                    g,
+                    correlation=correlation,
+                    level=level,
+                    grouping=grouping,
+                    epsilon=epsilon,
+                    tie_calibration=tie_calibration,
+                    threshold=threshold,
+                    n_resamples=n_resamples,
+                    confidence_level=confidence_level,
+                    rng=rng,
+                )
         counts = {}
         if correlation == "kendall-like" and level == "seg":
             counts = {

@@ -24,6 +24,7 @@ from stats.metaeval.correlation import (
     LeaveOneOutResult,
     correlate_with_human,
     leave_one_out,
+    metric_correlations,
 )
 from stats.metaeval.outliers import mad_outliers
 from stats.metaeval.williams import WilliamsMatrixResult, williams_all_pairs
@@ -468,10 +469,12 @@ def language_pair_analysis(tests: LanguagePairTests) -> LanguagePairAnalysis:
     with _recorded() as messages:
         correlation = correlate_with_human(scores.metrics, scores.human)
         influence = leave_one_out(scores.metrics, scores.human)
-    aligned = scores.metrics[list(williams.order)] * williams.sign
+    aligned = scores.metrics[list(williams.order)] * williams.sign.replace(0, 1)
     metric_corr = {"pearson": williams.metric_corr}
-    for kind in ("spearman", "kendall"):
-        metric_corr[kind] = aligned.corr(method=kind)
+    with warnings.catch_warnings():  # a constant metric is named by correlate_with_human
+        warnings.simplefilter("ignore", DegenerateInputWarning)
+        for kind in ("spearman", "kendall"):
+            metric_corr[kind] = metric_correlations(aligned, method=kind)
     return LanguagePairAnalysis(
         correlation=correlation,
         williams=williams,

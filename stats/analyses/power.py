@@ -85,15 +85,20 @@ def power_from_statistics(
     n_resamples: int = 1000,
     rng=None,
     read_as: str = "",
+    sample_size: bool = True,
+    progress=None,
 ) -> PowerAnalysis:
-    """Power of ``test`` for ``system`` against ``baseline`` of ``data`` (module notes).
-    ``test`` defaults to ``'t'`` for segment scores, ``'paired-bootstrap'`` for corpus
-    metrics; ``n`` may be None for :func:`default_sizes`."""
+    """Power of ``test`` for ``system`` against ``baseline`` of ``data`` (module notes), with
+    the sample size reaching ``power`` at the first effect (``sample_size``) and its Monte
+    Carlo error. ``test`` defaults to ``'t'`` for segment scores, ``'paired-bootstrap'`` for
+    corpus metrics; ``n`` may be None for :func:`default_sizes`; ``progress`` receives the
+    fraction done."""
     check_rng(rng)
     if data.n_systems < 2:
         raise StatsInputError("power needs two systems; the data holds one")
     data.index_of(baseline)
     data.index_of(system)
+    _two_systems(baseline, system)
     if n is None:
         n = default_sizes(data.n_segments)
     if data.metric == "mean":
@@ -104,6 +109,7 @@ def power_from_statistics(
             seg[data.index_of(baseline)], seg[data.index_of(system)], effect=effect, n=n,
             test=test, alpha=alpha, alternative=alternative, power=power,
             n_simulations=n_simulations, n_resamples=n_resamples, rng=rng,
+            sample_size=sample_size, progress=progress,
         )
         result = _relabel(result, data.label)
     else:
@@ -116,7 +122,7 @@ def power_from_statistics(
         result = corpus_power(
             data, baseline=baseline, system=system, effect=effect, n=n, test=test,
             alpha=alpha, alternative=alternative, power=power, n_simulations=n_simulations,
-            n_resamples=n_resamples, rng=rng,
+            n_resamples=n_resamples, rng=rng, sample_size=sample_size, progress=progress,
         )
     return PowerAnalysis(
         result=result,
@@ -127,6 +133,14 @@ def power_from_statistics(
         n_segments=data.n_segments,
         read_as=read_as or f"{data.label}: {data.n_systems} systems x {data.n_segments} segments",
     )
+
+
+def _two_systems(baseline: str, system: str, what: str = "system") -> None:
+    if baseline == system:
+        raise StatsInputError(
+            f"baseline and system are the same {what} twice ({system!r}): there is no "
+            "difference to simulate; choose two"
+        )
 
 
 def _relabel(result: PowerResult, label: str) -> PowerResult:
@@ -228,6 +242,7 @@ def human_power_analysis(
 
     from . import read_human_ratings
 
+    _two_systems(baseline, system)
     ratings = read_human_ratings(files, documents=documents, lp=lp)
     sets = sorted({(r.protocol, str(lp_)) for r in ratings
                    for lp_ in r.frame.get("lp", pd.Series([lp or ""])).unique()})
@@ -256,7 +271,7 @@ def human_power_analysis(
     if n is None:
         n = default_sizes(smallest)
     result = domain_power(domains, effect=effect, n=n, alpha=alpha, power=power,
-                          n_simulations=n_simulations, rng=rng)
+                          n_simulations=n_simulations, rng=rng, sample_size=True)
     protocol = sets[0][0] if sets else "human"
     read_as = (
         f"read as {protocol} ratings: {table.shape[1]} systems, {len(both)} items rated for "
@@ -317,14 +332,14 @@ def metrics_power_analysis(
         if name not in table.metrics:
             raise StatsInputError(f"{arg}: unknown metric {name!r} in {lp}; metrics: "
                                   f"{', '.join(table.metrics)}")
-    if system == baseline:
-        raise StatsInputError(f"system and baseline are the same metric, {system!r}")
+    _two_systems(baseline, system, "metric")
     sizes = default_sizes(table.n_items) if n is None else n
     result = perm_both_power(table.metrics[system], table.metrics[baseline], table.gold,
                              effect=effect, n=sizes, alpha=alpha, power=power,
                              n_simulations=n_simulations, n_resamples=n_resamples, rng=rng,
                              correlation=correlation, grouping=grouping, epsilon=epsilon,
-                             tie_calibration=tie_calibration, threshold=threshold)
+                             tie_calibration=tie_calibration, threshold=threshold,
+                             sample_size=True)
     label = {"pearson": "Pearson r", "spearman": "Spearman ρ", "kendall": "Kendall τ"}.get(
         correlation, correlation) + ("" if grouping == "none" else f" by {grouping}")
     return PowerAnalysis(

@@ -226,7 +226,7 @@ def rank_task_set(
     # whole run, before anything is prepared: at least two metrics over each task's cells
     check_run_budget(
         what=f"task set {task_set.name!r} ({len(task_set.tasks):,} tasks)",
-        n_resamples=int(n_resamples),
+        n_resamples=int(n_resamples) if significance else 0,
         per_resample=sum(3.0 * _least_cells(data, t.lps) for t in task_set.tasks),
         n_tasks=len(task_set.tasks),
     )

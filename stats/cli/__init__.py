@@ -14,8 +14,10 @@ import gc
 import importlib
 import os
 import sys
+import time
 import warnings
 
+from stats._core.budget import time_bounded
 from stats._core.errors import StatsInputError
 from stats.escape import one_line, terminal
 
@@ -27,6 +29,7 @@ from ._common import (
     share_manners,
     version_text,
 )
+from ._progress import bars
 
 #: subcommand modules, in the order ``--help`` lists them
 SUBCOMMANDS = (
@@ -39,6 +42,7 @@ SUBCOMMANDS = (
     "dashboard",
     "rank",
     "power",
+    "autorank",
 )
 
 
@@ -92,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
         gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     try:
         return _run(argv)
+    except KeyboardInterrupt:  # before a subcommand runs (its own Ctrl-C is said in _run)
+        print("interrupted: stopped by Ctrl-C; nothing was written", file=sys.stderr)
+        return 130
     finally:
         if program:
             gc.freeze()
@@ -104,14 +111,25 @@ def _run(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     paths = input_paths(args, parser)
+    started = time.monotonic()
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             with manners(args, parser) as finish:
-                text = finish(args.func(args))
+                # no operation count refuses work here: memory before the run, --max-seconds
+                # against the estimate, and the user (progress on stderr, Ctrl-C) while it runs
+                with time_bounded(max_seconds=args.max_seconds), bars(quiet=args.quiet):
+                    text = finish(args.func(args))
     except StatsInputError as exc:
         print(f"error: {one_line(exc)}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(
+            f"interrupted: {args.command} stopped by Ctrl-C after "
+            f"{time.monotonic() - started:.1f} s; nothing was written",
+            file=sys.stderr,
+        )
+        return 130
     for message in dict.fromkeys(str(w.message) for w in caught):  # each message once
         print(f"warning: {one_line(flag_names(message, paths), 2000)}", file=sys.stderr)
     if text:

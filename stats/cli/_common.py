@@ -132,6 +132,7 @@ def share_manners(parser: argparse.ArgumentParser) -> None:
     its file options, and every ``float``/``int`` option read by the one rule for numbers
     (:data:`NUMBER_TYPES`)."""
     for sub in dict.fromkeys(_subparsers(parser)):  # aliases share a parser
+        add_run_options(sub)
         for action in sub._actions:
             if action.type in NUMBER_TYPES:
                 action.type = NUMBER_TYPES[action.type]
@@ -142,6 +143,26 @@ def share_manners(parser: argparse.ArgumentParser) -> None:
                 action.choices = [*action.choices, *extra]
             elif action.option_strings and action.metavar in FILE_METAVARS and action.help:
                 action.help += " ('-': standard input)"
+
+
+def add_run_options(sub: argparse.ArgumentParser) -> None:
+    """``--max-seconds`` and ``--quiet``, which every subcommand takes: no fixed operation count
+    refuses a run; a run longer than a few seconds shows its progress and the time left on
+    stderr (when stderr is a terminal), Ctrl-C stops it with one line."""
+    run = sub.add_argument_group("long runs")
+    run.add_argument(
+        "--max-seconds",
+        type=float,
+        metavar="S",
+        help="refuse, before it starts, a run whose estimated time is over S seconds "
+        "(default: no bound; the run shows its progress and Ctrl-C stops it)",
+    )
+    run.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress bar on stderr (none is drawn when stderr is not a terminal either)",
+    )
 
 
 def _file_dests(parser: argparse.ArgumentParser, command: str | None) -> list[str]:
@@ -264,6 +285,7 @@ ARGUMENT_FLAGS = {
     "input_format": "--input-format",
     "level": "--level",
     "lp": "--lp",
+    "max_seconds": "--max-seconds",
     "metric": "--score-metric",
     "mqm_weights": "--mqm-weights",
     "mqm_weights_sep": "--mqm-weights-sep",
@@ -419,7 +441,7 @@ def table_tsv(rows: Sequence[Mapping], columns: Sequence[str], *, fmt: str = "{:
         return _latex(frame, index=False)
 
     def cell(v):
-        if v is None:
+        if undefined(v):
             return "-"
         if isinstance(v, (float, np.floating)):
             return "-" if math.isnan(v) else fmt.format(v)
@@ -606,16 +628,32 @@ def check_alpha_option(alpha: float) -> float:
     return alpha
 
 
+def rank_json(rank) -> dict:
+    """``{item: cluster}`` for JSON: null where the item has no rank (its statistic or every
+    test of it undefined)."""
+    return {str(k): None if undefined(v) else int(v) for k, v in rank.items()}
+
+
+def undefined(value) -> bool:
+    """A missing number (None, NaN, pandas' NA)."""
+    if value is None:
+        return True
+    try:
+        return bool(value != value)
+    except TypeError:  # pandas' NA has no truth value
+        return True
+
+
 def significance_json(grid, adjusted_key: str) -> dict:
     """The keys a :class:`stats.pairwise.grids.GridSignificance` adds to a JSON block: ``alpha``,
-    ``correction``, ``sidedness``, ``test_note``, ``rank`` ({item: cluster}) and, with a
+    ``correction``, ``sidedness``, ``test_note``, ``rank`` ({item: cluster or null}) and, with a
     correction, ``adjusted_key`` (the adjusted p-value grid)."""
     out = {
         "alpha": grid.alpha,
         "correction": grid.correction,
         "sidedness": grid.sidedness,
         "test_note": grid.test_note,
-        "rank": {str(k): int(v) for k, v in grid.rank.items()},
+        "rank": rank_json(grid.rank),
     }
     if grid.correction != "none":
         out[adjusted_key] = pvalue_matrix_json(grid.pvalue_adjusted)
@@ -624,7 +662,9 @@ def significance_json(grid, adjusted_key: str) -> dict:
 
 def significance_tsv(grid, what: str) -> str:
     """TSV lines for a corrected grid: the ranks and the adjusted p-value matrix."""
-    ranks = "\t".join(tsv_cell(f"{k}={int(v)}") for k, v in grid.rank.items())
+    ranks = "\t".join(
+        tsv_cell(f"{k}={'-' if undefined(v) else int(v)}") for k, v in grid.rank.items()
+    )
     return "\n".join(
         [
             f"# rank (clusters at alpha={grid.alpha:g}, {grid.correction}-adjusted)\t{ranks}",

@@ -55,6 +55,7 @@ from ._common import (
     pvalue_matrix_json,
     say_read_as,
     table_tsv,
+    undefined,
 )
 
 PAIRED_TESTS = ("signed-rank", "rank-sum")  # stats.human.paired.PAIRED_TESTS (no import here)
@@ -270,7 +271,10 @@ def _paired(args, alpha: float) -> str:
                         if r.correction != "none"
                         else {}
                     ),
-                    "rank_range": {s: [int(t), int(b)] for s, (t, b) in r.rank_range.iterrows()},
+                    "rank_range": {
+                        s: None if undefined(t) else [int(t), int(b)]  # null: no defined test
+                        for s, (t, b) in r.rank_range.iterrows()
+                    },
                     "clusters": [list(c) for c in r.clusters],
                     "n_items": jsonable(r.n_items),
                     "segments": _records(r.segment_scores),

@@ -55,6 +55,7 @@ from ._common import (
     significance_tsv,
     table_tsv,
 )
+from ._progress import progress_callback
 from .randomized import DEFAULT_SEED
 
 
@@ -172,6 +173,7 @@ def _perm_both(args, data) -> dict:
         correction=args.correction,
         perm_test=args.perm_test,
         rng=args.seed,
+        progress=progress_callback(f"meta-eval: PERM-BOTH, {args.resamples:,} resamples"),
     )
     return {t.lp: t for t in tested}
 

@@ -16,9 +16,13 @@ in the ``--correlation`` (Pearson r by default; ``--grouping``, ``--epsilon``,
 :func:`stats.power.perm_both_power`).
 
 JSON output: the settings, ``power`` (one value per ``--n``, in order, for the first
-``--effect``), ``mde`` (the effect detected with ``--power`` (80%) power at each n),
-``mc_error`` (the Monte Carlo standard error of each power), ``curves`` (power and its error
-per effect), the definition, and what the input was read as. ``--scores`` takes what
+``--effect``, counting rejections in the effect's direction), ``mde`` (the effect detected
+with ``--power`` (80%) power at each n), ``mc_error`` (the Monte Carlo standard error of each
+power), ``size`` (the rejection rate at effect 0 at each n, the test's real size under the
+simulation's null, with ``size_mc_error``), ``sample_size`` (items needed for ``--power`` at
+the first ``--effect``, with ``sample_size_mc_error``), ``curves`` (power and its error per
+effect), ``effect_meaning`` (what the effect is for this test), ``notes`` (warnings, also
+printed on standard error), the definition, and what the input was read as. ``--scores`` takes what
 ``randomized --scores`` takes.
 """
 
@@ -166,7 +170,21 @@ def _check(args: argparse.Namespace) -> None:
             )
 
 
+#: the power functions' argument names the generic mapping does not know, as flags
+_FLAGS = {"n_simulations": "--simulations", "n_max": "--n"}
+
+
 def run(args: argparse.Namespace) -> str:
+    try:
+        return _run(args)
+    except StatsInputError as exc:  # name the flags the user typed
+        text = str(exc)
+        for name, flag in _FLAGS.items():
+            text = text.replace(f"{name}=", f"{flag} ").replace(name, flag)
+        raise StatsInputError(text) from None
+
+
+def _run(args: argparse.Namespace) -> str:
     from ..analyses import power_analysis
 
     _check(args)
@@ -228,6 +246,11 @@ def _json(analysis) -> str:
             "mc_error": res.mc_error[0].tolist(),
             "mde": res.mde.tolist(),
             "mde_power": res.target_power,
+            "size": _list(res.size),
+            "size_mc_error": _list(res.size_mc_error),
+            "sample_size": _num(res.sample_size),
+            "sample_size_mc_error": _num(res.sample_size_mc_error),
+            "sample_size_effect": res.effects[0],
             "curves": [
                 {"effect": e, "power": res.power[i].tolist(),
                  "mc_error": res.mc_error[i].tolist()}
@@ -239,21 +262,35 @@ def _json(analysis) -> str:
             "observed_effect": res.observed_effect,
             "n_observed": res.n_observed,
             "definition": res.definition,
+            "effect_meaning": res.effect_meaning,
+            "notes": list(res.notes),
             "read_as": analysis.read_as,
         }
     )
+
+
+def _list(values) -> list | None:
+    return None if values is None else [_num(v) for v in values]
+
+
+def _num(value):
+    import math
+
+    return float(value) if math.isfinite(value) else None
 
 
 def _tsv(analysis) -> str:
     res = analysis.result
     rows = []
     for j, n in enumerate(res.sizes):
-        row = {"n": n, "mde": res.mde[j]}
+        row = {"n": n, "mde": res.mde[j], "size": res.size[j],
+               "size_mc_error": res.size_mc_error[j]}
         for i, e in enumerate(res.effects):
             row[f"power@{e:g}"] = res.power[i, j]
             row[f"mc_error@{e:g}"] = res.mc_error[i, j]
         rows.append(row)
-    cols = ["n", *[c for e in res.effects for c in (f"power@{e:g}", f"mc_error@{e:g}")], "mde"]
+    cols = ["n", *[c for e in res.effects for c in (f"power@{e:g}", f"mc_error@{e:g}")], "mde",
+            "size", "size_mc_error"]
     head = "\n".join(
         [
             tsv_comment(analysis.read_as),
@@ -263,8 +300,22 @@ def _tsv(analysis) -> str:
                 f"{res.n_simulations} simulations, seed {res.seed}; mde at "
                 f"{res.target_power:.0%} power"
             ),
+            tsv_comment(f"sample size for {res.target_power:.0%} power at effect "
+                        f"{res.effects[0]:g}: {_sample_size_text(res)}"),
+            tsv_comment(res.effect_meaning),
             tsv_comment(res.definition),
+            *[tsv_comment(f"note: {note}") for note in res.notes],
             "",
         ]
     )
     return head + table_tsv(rows, cols, fmt="{:.4g}")
+
+
+def _sample_size_text(res) -> str:
+    import math
+
+    if not math.isfinite(res.sample_size):
+        return "not reached (see the notes)"
+    err = res.sample_size_mc_error
+    return f"{res.sample_size:,.0f}" + (
+        f" (Monte Carlo SE {err:,.1f})" if math.isfinite(err) else "")

@@ -15,7 +15,8 @@ Sentence-level JSON::
                          "pvalues": {row: {col: p or null}},
                          "pvalues_adjusted": {...},          # with --correction
                          "rank": {system: cluster}}],
-     "average": [{"system", "spearman", "pearson", "kendall", "mae", "rmse"}],
+     "average": [{"system", "spearman", "pearson", "kendall", "mae", "rmse",
+                  "files", "pooled"}],        # pooled: over separately submitted files
      "submissions": {system: {"file", "disk_footprint", "parameters", "ensemble"}}}
 
 Word-level JSON: the same shape with ``mcc``, ``mcc_low``, ``mcc_high``, ``f1_bad``,
@@ -30,6 +31,7 @@ import pandas as pd
 
 from stats.escape import latex as latex_escape
 from stats.escape import tsv_comment
+from stats.qe.wmt import POOLED_NOTE
 
 from ._common import dumps, matrix_tsv, pvalue_matrix_json, table_tsv
 
@@ -39,8 +41,10 @@ def _rows(table: pd.DataFrame) -> list[dict]:
     for system, row in table.iterrows():
         rec: dict[str, object] = {"system": str(system)}
         for c, v in row.items():
-            if c == "rank" or c in ("sentences", "words"):
+            if c == "rank" or c in ("sentences", "words", "files"):
                 rec[c] = None if pd.isna(v) else int(v)
+            elif c == "pooled":
+                rec[c] = bool(v)
             else:
                 rec[c] = None if pd.isna(v) else float(v)
         out.append(rec)
@@ -66,9 +70,10 @@ def _latex(
         for i, (system, row) in enumerate(t.iterrows()):
             lo, hi = row.get(f"{primary}_low"), row.get(f"{primary}_high")
             ci = f" [{_num(lo)}, {_num(hi)}]" if lo is not None and not pd.isna(lo) else ""
+            mark = r"$^\dagger$" if bool(row.get("pooled", False)) else ""
             cells = [
                 latex_escape(lp) if i == 0 else "",
-                latex_escape(str(system)),
+                latex_escape(str(system)) + mark,
                 "" if "rank" not in row or pd.isna(row["rank"]) else str(int(row["rank"])),
                 _num(row[primary]) + ci,
                 *(_num(row[c]) for c in others),
@@ -89,13 +94,15 @@ def sentence_output(analysis, *, fmt: str) -> str:
         avg = res.average.copy()
         if len(avg):
             blocks.append(("average", avg))
+        pooled = bool(len(avg)) and bool(avg["pooled"].any())
         return _latex(
             blocks,
             primary,
             others,
             f"QE systems by {primary} per language pair ({int(res.confidence_level * 100)}% "
             f"bootstrap CI, {res.n_resamples} resamples, seed {analysis.seed}); rank: "
-            f"significance cluster at alpha {res.alpha:g}, correction {res.correction}.",
+            f"significance cluster at alpha {res.alpha:g}, correction {res.correction}."
+            + (f" † {POOLED_NOTE}." if pooled else ""),
         )
     if fmt == "tsv":
         parts = [
@@ -114,6 +121,8 @@ def sentence_output(analysis, *, fmt: str) -> str:
         if len(res.average):
             rows = _rows(res.average)
             parts += ["", "# average over language pairs", table_tsv(rows, list(rows[0]))]
+            if res.average["pooled"].any():
+                parts.append(f"# pooled = True: {POOLED_NOTE}")
         return "\n".join(parts)
     out = {
         "primary": primary,
@@ -183,7 +192,7 @@ def word_output(result, *, fmt: str, seed: int) -> str:
                     "lp": lp,
                     "systems": _rows(t),
                     "pvalues": pvalue_matrix_json(result.pvalue[lp]),
-                    "rank": {str(k): int(v) for k, v in t["rank"].items()},
+                    "rank": {str(k): None if pd.isna(v) else int(v) for k, v in t["rank"].items()},
                 }
                 for lp, t in result.tables.items()
             ],

@@ -68,6 +68,7 @@ from ._common import (
     significance_tsv,
     table_tsv,
 )
+from ._progress import progress_callback
 from ._sacrebleu_options import add_sacrebleu_options, metric_options
 
 DEFAULT_SEED = 12345
@@ -276,6 +277,7 @@ def _block(args: argparse.Namespace, data, metric: str, n: int, note: str | None
     res = pairwise_significance(
         data, test=args.test, n_resamples=n, alternative=args.alternative, rng=args.seed,
         jobs=args.jobs or os.cpu_count(),
+        progress=progress_callback(f"randomized: {metric} {args.test}, {n:,} resamples"),
     )
     grid = grid_significance(
         res.pvalue, alpha=args.alpha, correction=args.correction, alternative=res.alternative

@@ -37,6 +37,7 @@ from stats.escape import latex as latex_escape
 from stats.escape import tsv_cell, tsv_comment
 
 from ._common import check_alpha_option, dumps, pvalue_matrix_json, say_read_as
+from ._progress import progress_callback
 from .randomized import DEFAULT_SEED
 
 
@@ -62,8 +63,16 @@ def add_parser(subparsers) -> None:
         "--task-set",
         required=True,
         metavar="NAME|FILE",
-        help="wmt23, wmt24, wmt25 (the findings' task lists), or a .json/.toml file "
+        help="wmt23, wmt24, wmt25 (the findings' task lists), per-lp (system Pearson and "
+        "segment Kendall by item for each language pair of the data, uniform weights: the "
+        'dashboard\'s default), or a .json/.toml file '
         '{"tasks": [{"lp", "level", "correlation", "grouping", "weight", ...}]}',
+    )
+    p.add_argument(
+        "--gold",
+        metavar="NAME",
+        help="human scores of this type for every task (e.g. mqm, da; default: each task's, "
+        "else the test set's standard gold, else the only one)",
     )
     p.add_argument(
         "--test-set",
@@ -339,11 +348,12 @@ def run(args: argparse.Namespace) -> str:
             "--confidence-resamples must be >= 0 and --confidence-level in (0, 1); got "
             f"{args.confidence_resamples} and {args.confidence_level}"
         )
-    task_set = load_task_set(args.task_set)
-    if args.lp:
+    per_lp = str(args.task_set).lower() == "per-lp"
+    task_set = None if per_lp else load_task_set(args.task_set)
+    if args.lp and task_set is not None:
         task_set = task_set.restricted(args.lp)
     test_set = args.test_set
-    if test_set is None and task_set.test_set is None and len(args.data) == 1:
+    if test_set is None and (per_lp or task_set.test_set is None) and len(args.data) == 1:
         name = Path(args.data[0]).name.lower()
         test_set = name if name in TEST_SETS else None
     outliers = None
@@ -352,6 +362,12 @@ def run(args: argparse.Namespace) -> str:
 
         outliers = read_outliers_json(args.outliers)  # a path, or '-': (name, bytes)
     data = read_meta_eval(*args.data, input_format=args.input_format)
+    if per_lp:
+        from stats.metaeval.task_set_presets import per_language_pair
+
+        task_set = per_language_pair(data.language_pairs)
+        if args.lp:
+            task_set = task_set.restricted(args.lp)
     res = rank_task_set(
         data,
         task_set,
@@ -359,6 +375,7 @@ def run(args: argparse.Namespace) -> str:
         rng=args.seed,
         alpha=args.alpha,
         test_set=test_set,
+        gold=args.gold,
         refs=args.refs,
         close_refs=args.close_refs,
         include_human=args.include_human,
@@ -367,6 +384,7 @@ def run(args: argparse.Namespace) -> str:
         confidence_resamples=args.confidence_resamples,
         confidence_level=args.confidence_level,
         outliers=outliers,
+        progress=progress_callback(f"rank: PERM-BOTH, {args.resamples:,} resamples per task"),
     )
     say_read_as(data.read_as)  # after the results: an error stays one line
     if args.format == "json":

@@ -180,7 +180,7 @@ def _block(a: LanguagePairAnalysis, grid, power: bool) -> dict:
         "pearson": {m: corr.pearson[m] for m in order},
         "spearman": {m: corr.spearman[m] for m in order},
         "kendall": {m: corr.kendall[m] for m in order},
-        "sign": {m: int(res.sign[m]) for m in order},
+        "sign": {m: int(res.sign[m]) or None for m in order},  # null: r undefined
         "williams_p": pvalue_matrix_json(res.pvalue),
         "williams_t": pvalue_matrix_json(res.statistic),
         "difference": pvalue_matrix_json(res.difference),
@@ -275,7 +275,7 @@ def _selection_lines(a: LanguagePairAnalysis, alpha: float) -> list[str]:
 
     sel = a.selection
     lines = [
-        f"# winners (alpha={alpha:g}, not outperformed by any metric)\t"
+        f"# winners (alpha={alpha:g}, not outperformed by any metric; the WMT17-21 rule, raw p)\t"
         + "\t".join(map(tsv_cell, williams_winners(a.williams, alpha=alpha)))
     ]
     outliers = set(sel.outliers)

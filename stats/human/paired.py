@@ -51,7 +51,7 @@ from stats._core.budget import PAIR_OVERHEAD, check_budget
 from stats._core.choices import CORRECTIONS
 from stats._core.errors import StatsInputError
 from stats._core.results import StatisticPvalue
-from stats._core.validation import check_alpha
+from stats._core.validation import check_alpha, warn_degenerate
 from stats.escape import latex as latex_escape
 from stats.pairwise.clusters import separated_clusters
 from stats.pairwise.multiple import adjust_pvalues
@@ -169,9 +169,10 @@ class PairedRankingResult(StatisticPvalue):
     score : pandas.Series
         The systems' scores (macro or micro average of item scores).
     rank_range : pandas.DataFrame
-        Columns ``top``, ``bottom`` per system.
+        Columns ``top``, ``bottom`` per system (Int64); NA for a system none of whose tests is
+        defined (no item shared with another system), which is ranked nowhere.
     clusters : tuple of tuples of str
-        Top first.
+        Top first; a system none of whose tests is defined is in none.
     n_items : pandas.Series
         Items rated per system.
     domain_pvalue : dict of str -> pandas.DataFrame
@@ -233,9 +234,9 @@ class PairedRankingResult(StatisticPvalue):
         idx = pd.Index(self.systems, name="system", dtype=object)
         return pd.DataFrame(
             {
-                "rank_top": self.rank_range["top"].to_numpy(),
-                "rank_bottom": self.rank_range["bottom"].to_numpy(),
-                "cluster": [cluster[s] for s in self.systems],
+                "rank_top": self.rank_range["top"].array,
+                "rank_bottom": self.rank_range["bottom"].array,
+                "cluster": pd.array([cluster.get(s) for s in self.systems], dtype="Int64"),
                 "score": self.score.to_numpy(),
                 "n_items": self.n_items.to_numpy(),
             },
@@ -257,11 +258,14 @@ def ranking_latex(result: PairedRankingResult, *, digits: int = 1) -> str:
     ]
     previous = None
     for system, row in frame.iterrows():
-        if previous is not None and row["cluster"] != previous:
+        if previous is not None and str(row["cluster"]) != previous:
             lines.append(r"\midrule")
-        previous = row["cluster"]
-        top, bottom = int(row["rank_top"]), int(row["rank_bottom"])
-        rank = str(top) if top == bottom else f"{top}--{bottom}"
+        previous = str(row["cluster"])
+        if pd.isna(row["rank_top"]):  # no defined test: ranked nowhere
+            rank = "--"
+        else:
+            top, bottom = int(row["rank_top"]), int(row["rank_bottom"])
+            rank = str(top) if top == bottom else f"{top}--{bottom}"
         lines.append(
             f"{rank} & {latex_escape(str(system))} & {row['score']:.{digits}f} & {int(row['n_items'])} \\\\"
         )
@@ -410,16 +414,34 @@ def paired_ranking(
         off = ~np.eye(k, dtype=bool)
         pmat[off] = adjust_pvalues(pmat[off], method=correction)
     ordered_score = score.reindex(names).to_numpy(dtype=float)
-    ranges = rank_ranges(pmat, ordered_score, alpha=alpha)
-    clusters = separated_clusters(
-        pd.DataFrame(pmat, index=names, columns=names), alpha=alpha, inclusive=True
-    )
+    # a system none of whose tests is defined (no item shared with any other system) has no
+    # rank range and joins no cluster; the others are ranked among themselves
+    finite = np.isfinite(pmat) & ~np.eye(k, dtype=bool)
+    tested = finite.any(axis=0) | finite.any(axis=1)
+    if not tested.all():
+        untested = [s for s, ok in zip(names, tested, strict=True) if not ok]
+        warn_degenerate(
+            f"human ranking{f' of {lp}' if lp else ''}: no test of {', '.join(map(str, untested))} "
+            "is defined (no item rated for it and another system): no p-value, rank range or "
+            "cluster",
+            stacklevel=2,
+        )
+    keep = np.flatnonzero(tested)
+    ranges = np.full((k, 2), np.nan)
+    clusters: tuple = ()
+    if len(keep):
+        sub = pmat[np.ix_(keep, keep)]
+        ranges[keep] = rank_ranges(sub, ordered_score[keep], alpha=alpha)
+        kept = [names[i] for i in keep]
+        clusters = separated_clusters(
+            pd.DataFrame(sub, index=kept, columns=kept), alpha=alpha, inclusive=True
+        )
     return PairedRankingResult(
         statistic=pd.DataFrame(stat, index=idx, columns=idx),
         pvalue=pd.DataFrame(pmat, index=idx, columns=idx),
         systems=tuple(names),
         score=pd.Series(ordered_score, index=idx, name="score"),
-        rank_range=pd.DataFrame(ranges, index=idx, columns=["top", "bottom"]),
+        rank_range=pd.DataFrame(ranges, index=idx, columns=["top", "bottom"]).astype("Int64"),
         clusters=clusters,
         n_items=table[names].notna().sum().astype(np.int64).reindex(names),
         domains=tuple(str(d) for d in dom_means.index),

@@ -19,6 +19,8 @@ _LAZY = {
     "correlate_with_human": ".correlation",
     "leave_one_out": ".correlation",
     "metric_correlations": ".correlation",
+    "standard_deviation": ".correlation",
+    "zscores": ".correlation",
     # meta_eval
     "CORRELATIONS": ".meta_eval",
     "GROUPINGS": ".meta_eval",
@@ -78,6 +80,8 @@ if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_impo
         correlate_with_human,
         leave_one_out,
         metric_correlations,
+        standard_deviation,
+        zscores,
     )
     from .meta_eval import (
         CORRELATIONS,

@@ -21,9 +21,12 @@ import pandas as pd
 from stats._core.columnwise import (
     constant_columns,
     correlation_pvalue,
+    kendall_matrix,
     pearson_columns,
     pearson_matrix,
+    sd_columns,
     spearman_columns,
+    zscore_columns,
 )
 from stats._core.errors import StatsInputError
 from stats._core.validation import warn_degenerate
@@ -36,6 +39,8 @@ __all__ = [
     "correlate_with_human",
     "leave_one_out",
     "metric_correlations",
+    "standard_deviation",
+    "zscores",
 ]
 
 
@@ -173,8 +178,24 @@ def correlate_with_human(scores, human) -> CorrelationResult:
     )
 
 
-def metric_correlations(scores, human=None, *, sign_align: bool = True) -> pd.DataFrame:
-    """Pearson correlations between metrics (the heatmap of Graham & Baldwin 2014, Fig. 2a).
+#: ``method`` of :func:`metric_correlations` -> the matrix of a table's columns
+_MATRICES = {
+    "pearson": pearson_matrix,
+    "spearman": lambda x: pearson_matrix(_ranks(x)),
+    "kendall": kendall_matrix,
+}
+
+
+def _ranks(x: np.ndarray) -> np.ndarray:
+    from scipy import stats as _st  # when first needed: a slow import
+
+    return _st.rankdata(x, axis=0)
+
+
+def metric_correlations(
+    scores, human=None, *, sign_align: bool = True, method: str = "pearson"
+) -> pd.DataFrame:
+    """Correlations between metrics (the heatmap of Graham & Baldwin 2014, Fig. 2a).
 
     Parameters
     ----------
@@ -186,11 +207,15 @@ def metric_correlations(scores, human=None, *, sign_align: bool = True) -> pd.Da
         others; rows/columns are ordered by ``|r|`` with humans, highest first.
     sign_align : bool, optional
         Apply the sign alignment (default ``True``; needs ``human``).
+    method : {'pearson', 'spearman', 'kendall'}
+        Pearson's r (default), Spearman's rho (r of the mid-ranks) or Kendall's tau-b (as
+        :func:`scipy.stats.kendalltau`), each vectorised over the pairs of metrics.
 
     Returns
     -------
     DataFrame
-        Square, symmetric, ones on the diagonal; NaN rows/columns for constant metrics.
+        Square, symmetric, ones on the diagonal; NaN rows/columns for constant metrics (with a
+        :class:`~stats.DegenerateInputWarning` naming them).
 
     Examples
     --------
@@ -204,17 +229,29 @@ def metric_correlations(scores, human=None, *, sign_align: bool = True) -> pd.Da
     m1  1.0  0.8
     m2  0.8  1.0
     """
+    if method not in _MATRICES:
+        raise StatsInputError(
+            f"method must be one of {', '.join(_MATRICES)}; got {method!r}"
+        )
+    matrix = _MATRICES[method]
     if human is None:
         frame = scores if isinstance(scores, pd.DataFrame) else pd.DataFrame(scores)
         frame, x, _ = validate_scores_human(frame, np.zeros(len(frame)), min_items=3)
         names = list(frame.columns)
-        return pd.DataFrame(pearson_matrix(x), index=names, columns=names)
+        const = constant_columns(x)
+        if const.any():
+            warn_degenerate(
+                f"constant column(s) {', '.join(map(str, np.asarray(names, dtype=object)[const]))}: "
+                "correlations with them undefined (NaN)",
+                stacklevel=2,
+            )
+        return pd.DataFrame(matrix(x), index=names, columns=names)
     res = correlate_with_human(scores, human)
     frame, x, _ = validate_scores_human(scores, human, min_items=3)
     pos = [list(frame.columns).index(m) for m in res.order]
     sign = res.sign.to_numpy().astype(float) if sign_align else np.ones(len(pos))
     sign = np.where(sign == 0, 1.0, sign)
-    c = pearson_matrix(x[:, pos] * sign)
+    c = matrix(x[:, pos] * sign)
     return pd.DataFrame(c, index=list(res.order), columns=list(res.order))
 
 
@@ -318,3 +355,121 @@ def leave_one_out(scores, human) -> LeaveOneOutResult:
         most_influential=pd.Series(most, index=names, name="most_influential", dtype=object),
         max_change=pd.Series(maxc, index=names, name="max_change"),
     )
+
+
+def _columns(values, name: str | None):
+    """``values`` as a float table (n, m), its column labels, and how to rebuild the input's
+    type: ('series', index), ('frame', index) or ('array', ndim)."""
+    if isinstance(values, pd.Series):
+        label = name if name is not None else (values.name if values.name is not None else "values")
+        return values.to_numpy(dtype=float)[:, None], [label], ("series", values.index)
+    if isinstance(values, pd.DataFrame):
+        return values.to_numpy(dtype=float), list(values.columns), ("frame", values.index)
+    try:
+        x = np.asarray(values, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise StatsInputError(f"{name or 'values'}: not numbers ({exc})") from None
+    if x.ndim not in (1, 2):
+        raise StatsInputError(f"{name or 'values'}: expected 1 or 2 dimensions; got {x.ndim}")
+    if x.ndim == 1:
+        return x[:, None], [name or "values"], ("array", 1)
+    return x, [f"{name or 'values'}[:, {j}]" for j in range(x.shape[1])], ("array", 2)
+
+
+def zscores(values, *, ddof: int = 1, name: str | None = None):
+    r"""Values in standard deviations from their mean: :math:`z_i = (x_i - \bar x) / s`, with
+    :math:`s` the standard deviation over the finite values (divisor :math:`k - \text{ddof}`;
+    :func:`standard_deviation`). The standardised axes of the metrics-vs-humans scatter
+    (Graham & Baldwin 2014) and of the QE gold-vs-prediction scatter (Graham 2015, Figure 3).
+
+    Parameters
+    ----------
+    values : array_like, Series or DataFrame
+        One set of values (1-D, a Series) or several (a DataFrame or a 2-D array: each column
+        standardised on its own). NaN stays NaN and is left out of the mean and scale.
+    ddof : int
+        Delta degrees of freedom of the scale (default 1, the sample standard deviation).
+    name : str, optional
+        What the values are, for the warning (default: the Series' name, the columns).
+
+    Returns
+    -------
+    Same type and shape as ``values``
+        The z-scores. A constant set (its standard deviation is 0) or one with ``ddof`` or
+        fewer finite values has no scale: its z-scores are NaN, never 0.
+
+    Warns
+    -----
+    DegenerateInputWarning
+        Naming each set whose z-scores are undefined, and why.
+
+    Examples
+    --------
+    >>> from stats import zscores
+    >>> zscores([1.0, 2.0, 3.0]).tolist()
+    [-1.0, 0.0, 1.0]
+    """
+    x, labels, (kind, extra) = _columns(values, name)
+    z, undefined = zscore_columns(x, ddof=ddof)
+    few = np.isfinite(x).sum(axis=0) <= ddof
+    names = np.asarray(labels, dtype=object)
+    for mask, why in ((undefined & ~few, "constant (standard deviation 0)"),
+                      (few, f"fewer than {ddof + 1} values")):
+        if mask.any():
+            warn_degenerate(
+                f"{', '.join(map(str, names[mask]))}: {why}, no scale to standardise by; "
+                "z-scores undefined (NaN)",
+                stacklevel=3,
+            )
+    if kind == "series":
+        return pd.Series(z[:, 0], index=extra, name=values.name)
+    if kind == "frame":
+        return pd.DataFrame(z, index=extra, columns=values.columns)
+    return z[:, 0] if extra == 1 else z
+
+
+def standard_deviation(values, *, ddof: int = 1, name: str | None = None):
+    r"""Standard deviation over the finite values,
+    :math:`s = \sqrt{\sum_i (x_i - \bar x)^2 / (k - \text{ddof})}` for :math:`k` finite
+    values: the spread of a set of scores or of a test's resampled differences.
+
+    Parameters
+    ----------
+    values : array_like, Series or DataFrame
+        One set of values (1-D, a Series) or several (a DataFrame or 2-D array: per column).
+    ddof : int
+        Delta degrees of freedom (default 1; 0 for the spread of resampled statistics, as
+        ``numpy.std``).
+    name : str, optional
+        What the values are, for the warning.
+
+    Returns
+    -------
+    float, or a Series (DataFrame input) or array (2-D input) with one value per column
+        Exactly 0 for constant values; NaN with ``ddof`` or fewer finite values.
+
+    Warns
+    -----
+    DegenerateInputWarning
+        Naming each set with too few values.
+
+    Examples
+    --------
+    >>> from stats import standard_deviation
+    >>> float(standard_deviation([1.0, 2.0, 3.0, 4.0]))
+    1.2909944487358056
+    """
+    x, labels, (kind, extra) = _columns(values, name)
+    sd = sd_columns(x, ddof=ddof)
+    few = np.isnan(sd)
+    if few.any():
+        warn_degenerate(
+            f"{', '.join(map(str, np.asarray(labels, dtype=object)[few]))}: fewer than "
+            f"{ddof + 1} values, standard deviation undefined (NaN)",
+            stacklevel=3,
+        )
+    if kind == "frame":
+        return pd.Series(sd, index=values.columns, name="standard_deviation")
+    if kind == "array" and extra == 2:
+        return sd
+    return float(sd[0])

@@ -476,7 +476,7 @@ class WilliamsMatrixResult(StatisticPvalue):
         SIGNED Pearson r of each metric with humans, in ``order``.
     sign : Series
         +1 or -1 per metric: the sign applied before comparing (all +1 when
-        ``sign_align=False``).
+        ``sign_align=False``); 0 where the correlation is undefined (constant metric).
     metric_corr : DataFrame
         Pearson correlations between the (aligned) metrics, in ``order``.
     n : int
@@ -743,7 +743,7 @@ def williams_all_pairs(
         ci_high=square(hi),
         order=order,
         r_human=pd.Series(r, index=list(order), name="pearson"),
-        sign=pd.Series(sign.astype(int), index=list(order), name="sign"),
+        sign=pd.Series(np.where(np.isnan(r), 0, sign).astype(int), index=list(order), name="sign"),
         metric_corr=square(corr),
         n=int(n_items),
         df=int(n_items - 3),
@@ -778,7 +778,8 @@ def williams_winners(result: WilliamsMatrixResult, *, alpha: float = 0.05) -> tu
     Returns
     -------
     tuple of str
-        The winners, in ``result.order`` (highest correlation first).
+        The winners, in ``result.order`` (highest correlation first). A metric whose
+        correlation is undefined (NaN: constant scores) was not tested and is never a winner.
 
     Examples
     --------
@@ -798,4 +799,7 @@ def williams_winners(result: WilliamsMatrixResult, *, alpha: float = 0.05) -> tu
     if result.alternative == "two-sided":
         p = p / 2
     beaten = (p < alpha).any(axis=0)  # column m is beaten by some row k
-    return tuple(m for m, b in zip(result.order, beaten, strict=True) if not b)
+    defined = np.isfinite(result.r_human.reindex(list(result.order)).to_numpy(dtype=float))
+    return tuple(
+        m for m, b, ok in zip(result.order, beaten, defined, strict=True) if ok and not b
+    )

@@ -1,6 +1,7 @@
 """MT systems: sacreBLEU's segment statistics for BLEU, chrF and TER (tokenizer options, the
 compiled n-gram and TER kernels), the randomized tests of Graham, Mathur & Baldwin (WMT 2014),
-the systems table and each segment's contribution to a pair's difference.
+the systems table, each segment's contribution to a pair's difference, and WMT25's automatic
+ranking (AutoRank) with its bootstrap intervals.
 
 Every public name of the modules below is importable from here (``stats.mt.<name>``) and,
 unless noted in :mod:`stats`, from the top (``stats.<name>``); names load on first use.
@@ -12,6 +13,20 @@ from stats._core.lazy import lazy_exports as _lazy_exports
 
 #: public name -> the module defining it, imported on first access (:mod:`stats._core.lazy`)
 _LAZY = {
+    # automatic_ranking (WMT25's AutoRank)
+    "AUTORANK_PRESETS": ".automatic_ranking",
+    "WMT25_CHRF_ONLY": ".automatic_ranking",
+    "WMT25_METRICS": ".automatic_ranking",
+    "WMT25_REFERENCE_LPS": ".automatic_ranking",
+    "AutoRankBootstrapResult": ".automatic_ranking",
+    "AutoRankResult": ".automatic_ranking",
+    "autorank": ".automatic_ranking",
+    "autorank_bootstrap": ".automatic_ranking",
+    "autorank_latex": ".automatic_ranking",
+    "autorank_metrics": ".automatic_ranking",
+    "metric_digits": ".automatic_ranking",
+    "findings_shading": ".automatic_ranking",
+    "paragraph_correlations": ".automatic_ranking",
     # contributions
     "SegmentContributions": ".contributions",
     "segment_contributions": ".contributions",
@@ -57,6 +72,21 @@ __all__ = list(_LAZY)
 __getattr__, __dir__ = _lazy_exports(__name__, _LAZY)
 
 if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_imports.py)
+    from .automatic_ranking import (
+        AUTORANK_PRESETS,
+        WMT25_CHRF_ONLY,
+        WMT25_METRICS,
+        WMT25_REFERENCE_LPS,
+        AutoRankBootstrapResult,
+        AutoRankResult,
+        autorank,
+        autorank_bootstrap,
+        autorank_latex,
+        autorank_metrics,
+        findings_shading,
+        metric_digits,
+        paragraph_correlations,
+    )
     from .baseline_table import SYSTEMS_TABLE_TESTS, SystemsTableResult, systems_table
     from .contributions import SegmentContributions, segment_contributions
     from .randomized import (

@@ -488,6 +488,9 @@ def _run(
                 sign * (ci_scores[:, ii[sl]] - ci_scores[:, jj[sl]]), confidence_level
             )
     score_ci = _quantiles(ci_scores, confidence_level)  # (2, K)
+    if n < 2:  # every resample is the one segment: the intervals are no intervals
+        score_ci = np.full_like(score_ci, np.nan)
+        diff_ci = np.full_like(diff_ci, np.nan)
     pvalue = _pvalues_from_counts(test, alternative, counts, n_resamples)
     pvalue = _check_segment_count(n, pvalue, stacklevel + 1)
     if progress is not None:
@@ -510,7 +513,8 @@ def _check_segment_count(n: int, pvalue: np.ndarray, stacklevel: int) -> np.ndar
         warn_degenerate(
             f"only {n} segment: every bootstrap resample is that segment and approximate "
             "randomization can only swap it, so a randomized test cannot tell the systems "
-            "apart; p-values are NaN (give more segments)",
+            "apart; p-values are NaN, and so are the confidence intervals and ranks (give more "
+            "segments)",
             stacklevel=stacklevel + 1,
         )
         return np.full_like(pvalue, np.nan)

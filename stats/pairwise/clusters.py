@@ -67,13 +67,15 @@ def significance_clusters(
         already order best first).
     undefined : sequence of str
         Items whose statistic is undefined (e.g. a NaN correlation): they join no cluster
-        (rank NaN) and open none.
+        (rank NaN) and open none. So does an item with no p-value against any other item
+        (every cell of its row and column NaN: each of its tests undefined, e.g. a constant
+        metric, one segment, or no tests run), unless it is the only item left.
 
     Returns
     -------
     pandas.Series of int
         Rank (1 = top cluster) per item, indexed by ``order`` (float, with NaN for the
-        ``undefined`` items, when there are any).
+        undefined and untested items, when there are any).
 
     Raises
     ------
@@ -105,6 +107,11 @@ def significance_clusters(
             f"pvalue has no row/column for {', '.join(map(str, missing))} (order)"
         )
     skip = set(undefined)
+    defined = [s for s in items if s not in skip]
+    if len(defined) > 1:  # an item with no defined test against any other item is untested
+        sub = np.isfinite(pvalue.loc[defined, defined].to_numpy(dtype=float))
+        tested = sub.any(axis=0) | sub.any(axis=1)
+        skip |= {s for s, ok in zip(defined, tested, strict=True) if not ok}
     if skip:
         defined = [s for s in items if s not in skip]
         ranks_defined = significance_clusters(pvalue, alpha=alpha, order=defined)

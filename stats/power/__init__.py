@@ -11,9 +11,11 @@ segments, items or raters would it take?
   (:mod:`.perm_both`, by simulation over items).
 
 Definition (every simulated power): power at n = the share of simulated data sets of n items,
-drawn with replacement from the observed items with the difference shifted to the
-hypothesised effect, on which the test rejects at alpha (Card et al., EMNLP 2020; Graham,
-Haddow & Koehn, EMNLP 2020).
+drawn with replacement from the observed items under the test's own null (exactly at effect
+0) shifted by the hypothesised effect, on which the test rejects at alpha in the effect's
+direction (Card et al., EMNLP 2020; Graham, Haddow & Koehn, EMNLP 2020). Every result also
+gives the rejection rate at effect 0 (the test's real size under that null) and, on request,
+the sample size reaching the target power with its Monte Carlo error.
 """
 
 from typing import TYPE_CHECKING
@@ -25,12 +27,14 @@ _LAZY = {
     # engine
     "DEFINITION": ".engine",
     "PowerResult": ".engine",
+    "SampleSizeResult": ".engine",
     # corpus
     "CORPUS_TESTS": ".corpus",
     "corpus_power": ".corpus",
     "corpus_sample_size": ".corpus",
     # human
     "domain_power": ".human",
+    "domain_sample_size": ".human",
     # paired
     "POWER_TESTS": ".paired",
     "normal_mde": ".paired",
@@ -42,6 +46,7 @@ _LAZY = {
     "DEFINITION_PERM_BOTH": ".perm_both",
     "perm_both_grid_mde": ".perm_both",
     "perm_both_power": ".perm_both",
+    "perm_both_sample_size": ".perm_both",
     # williams
     "POWER": ".williams",
     "WilliamsPowerResult": ".williams",
@@ -50,6 +55,7 @@ _LAZY = {
     "williams_grid_power": ".williams",
     "williams_power": ".williams",
     "williams_power_simulation": ".williams",
+    "williams_sample_size": ".williams",
 }
 
 __all__ = list(_LAZY)
@@ -58,8 +64,8 @@ __getattr__, __dir__ = _lazy_exports(__name__, _LAZY)
 
 if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_imports.py)
     from .corpus import CORPUS_TESTS, corpus_power, corpus_sample_size
-    from .engine import DEFINITION, PowerResult
-    from .human import domain_power
+    from .engine import DEFINITION, PowerResult, SampleSizeResult
+    from .human import domain_power, domain_sample_size
     from .paired import (
         POWER_TESTS,
         normal_mde,
@@ -68,7 +74,12 @@ if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_impo
         paired_t_mde,
         paired_t_power,
     )
-    from .perm_both import DEFINITION_PERM_BOTH, perm_both_grid_mde, perm_both_power
+    from .perm_both import (
+        DEFINITION_PERM_BOTH,
+        perm_both_grid_mde,
+        perm_both_power,
+        perm_both_sample_size,
+    )
     from .williams import (
         POWER,
         WilliamsPowerResult,
@@ -77,4 +88,5 @@ if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_impo
         williams_grid_power,
         williams_power,
         williams_power_simulation,
+        williams_sample_size,
     )

@@ -77,8 +77,66 @@ def _differences(baseline, system) -> tuple[np.ndarray, float]:
         )
     if b.size < 2:
         raise StatsInputError(f"baseline and system need at least 2 items; got {b.size}")
+    d = s - b
+    if not np.any(d):
+        raise StatsInputError(
+            "baseline and system have the same score on every item (the same system twice?): "
+            "there is no difference to simulate from"
+        )
+    if np.all(d == d[0]):
+        raise StatsInputError(
+            f"baseline and system differ by the same {d[0]:g} on every item: with no spread "
+            "in the differences there is nothing to simulate (every test is degenerate)"
+        )
     scale = max(float(np.abs(b).mean()), float(np.abs(s).mean()), 1e-300)
-    return s - b, scale
+    return d, scale
+
+
+def check_effect_range(baseline, system, effects, what: str = "scores") -> None:
+    """Refuse an effect no mean difference of these scores can reach: beyond the span of the
+    observed scores (max - min over both systems)."""
+    both = np.concatenate([np.asarray(baseline, float).ravel(), np.asarray(system, float).ravel()])
+    span = float(both.max() - both.min())
+    bad = [e for e in effects if abs(e) > span]
+    if bad:
+        raise StatsInputError(
+            f"effect {bad[0]:g} is outside the {what}' range: they span {both.min():g} to "
+            f"{both.max():g}, so no mean difference exceeds {span:g}"
+        )
+
+
+def symmetric_pool(d: np.ndarray):
+    """The signed-rank test's null from observed differences ``d``: ``(values, fixed,
+    share)``. The items whose two scores differ are centred on their median and symmetrised
+    (each centred difference and its negative: symmetric about 0, the test's null), and
+    items with equal scores stay exact zeros (``fixed``). ``share``: the share of items
+    whose scores differ; an effect D shifts the symmetrised values by D / share, so that the
+    mean difference is D while equal items stay equal."""
+    nz = d != 0
+    x = d[nz]
+    c = x - np.median(x)
+    zeros = np.zeros(2 * int((~nz).sum()))
+    values = np.concatenate([c, -c, zeros])
+    fixed = np.r_[np.zeros(2 * x.size, dtype=bool), np.ones(zeros.size, dtype=bool)]
+    return values, fixed, float(nz.mean())
+
+
+#: what "effect" means, per test (docs, JSON output, the Power page)
+EFFECT_MEAN = (
+    "effect = the mean per-item difference, system minus baseline: the observed differences "
+    "centred on their mean (the test's null: mean 0), then shifted by the effect"
+)
+EFFECT_SIGNED_RANK = (
+    "effect = the mean per-item difference, system minus baseline: the differences of the "
+    "items whose scores differ are centred on their median and symmetrised (each with its "
+    "negative: the signed-rank null, symmetric about 0), then shifted by effect / (share of "
+    "items whose scores differ); items with equal scores stay equal"
+)
+
+
+def effect_meaning(test: str) -> str:
+    """What "effect" means for a per-item ``test`` (one line)."""
+    return EFFECT_SIGNED_RANK if test == "signed-rank" else EFFECT_MEAN
 
 
 def _check_test(test: str) -> str:
@@ -107,7 +165,7 @@ class _Tester:
     effects ``e`` (scalar or one per data set) returns (reject, reject in the system's
     favour)."""
 
-    def __init__(self, test, x, alpha, alternative, shared, tol):
+    def __init__(self, test, x, alpha, alternative, shared, tol, raw=None):
         self.test, self.x, self.alpha, self.alt, self.tol = test, x, alpha, alternative, tol
         n = x.shape[1]
         self.n = n
@@ -115,14 +173,24 @@ class _Tester:
             self.m = x.mean(axis=1)
             self.se = x.std(axis=1, ddof=1) / np.sqrt(n)
         elif test == "paired-bootstrap":
-            weights = shared  # (R, n) counts
+            weights = shared[0]  # (R, n) counts
             self.r = weights.shape[0]
-            self.pseudo = (x @ weights.T) / n  # resampled means of the centred data
+            self.pseudo = self._product(x, raw, weights) / n  # resampled means, centred data
         elif test == "approximate-randomization":
-            signs, self.g = shared  # (R, n) of +-1, their row means
+            signs, self.g = shared[0], shared[1]  # (R, n) of +-1, their row means
             self.r = signs.shape[0]
             self.m = x.mean(axis=1)
-            self.pseudo = (x @ signs.T) / n
+            self.pseudo = self._product(x, raw, signs) / n
+
+    @staticmethod
+    def _product(x, raw, mat):
+        """``x @ mat.T``; with ``raw`` (the uncentred integer differences in float32 and the
+        centring mean), one float32 product, exact for integers below 2**24, then the centring
+        (x = raw - mean): the same sums at half the cost of a float64 product."""
+        if raw is None:
+            return x @ mat.T
+        values, mean = raw
+        return (values @ mat.astype(np.float32).T).astype(np.float64) - mean * mat.sum(axis=1)
 
     def rejects(self, e):
         e = np.broadcast_to(np.asarray(e, dtype=float), (self.x.shape[0],))
@@ -160,7 +228,14 @@ class _Tester:
             return np.where(self.se > 0, out, np.inf)
         rows = self.x.shape[0]
         fav = lambda e: self.rejects(e)[1]  # noqa: E731
-        return E.critical_effects(fav, rows, -hi, hi)
+        # a close first bracket from the t test's closed form (the mean tests' MDE is about
+        # the t test's), widened within [-hi, hi] where it misses; 14 halvings of it are far
+        # below the MDE's Monte Carlo error. Data sets rejecting at 0 count as 0: the MDE, a
+        # quantile at the target power, lies above that share
+        sd = float(self.x.std(ddof=1)) or 1.0
+        guess = float(paired_t_mde(sd=sd, n=self.n, alpha=self.alpha, power=0.8,
+                                   alternative=self.alt))
+        return E.critical_effects(fav, rows, 0.0, 2.0 * guess, steps=14, limits=(0.0, hi))
 
 
 _PERMUTATION_MAX = 13  # scipy's 'auto' with ties or zeros: all 2**n sign flips up to here
@@ -276,6 +351,10 @@ def paired_power(
     n_simulations: int = 1000,
     n_resamples: int = 1000,
     rng=None,
+    sample_size: bool = False,
+    n_max: int = 100_000,
+    progress=None,
+    _mde: bool = True,
 ) -> PowerResult:
     r"""Simulated power of a paired test on per-item scores, and the minimum detectable
     effect, for each effect and sample size.
@@ -336,18 +415,31 @@ def paired_power(
     )
     resampling = test in ("paired-bootstrap", "approximate-randomization")
     n_resamples = check_positive_int(n_resamples, "n_resamples") if resampling else 0
+    if resampling:  # the bootstrap's two-sided p doubles the smaller count
+        E.resampling_reachable(alpha, n_resamples, 2 if (
+            test == "paired-bootstrap" and alternative == "two-sided") else 1)
     d, scale = _differences(baseline, system)
     effects, sizes = E.as_effects(effect), E.as_sizes(n)
+    check_effect_range(baseline, system, effects)
     E.budget(f"{test} power", n_simulations, n_resamples, sizes)
     gen, seed = rng_and_seed(rng)
     centred = d - d.mean()
     hi = 4.0 * float(np.abs(centred).max()) + 4.0 * abs(float(d.mean())) + 1e-9
-    pw = np.zeros((len(effects), len(sizes)))
+    evals = (*effects, 0.0)  # the last: the size (rejection rate at effect 0)
+    pw = np.zeros((len(evals), len(sizes)))
     mde = np.full(len(sizes), np.nan)
+    if test == "signed-rank":
+        pool = symmetric_pool(d)
+    # integer differences (ESA, DA, MQM): the resampling products in float32, exact while every
+    # sum stays below 2**24 (module notes)
+    exact32 = np.all(d == np.round(d)) and float(np.abs(d).max()) * max(sizes) < 2**24
+    d32 = d.astype(np.float32) if exact32 else None
+    tick = E.ticker(progress, len(sizes) + bool(sample_size))
     for j, size in enumerate(sizes):  # loop over sample sizes; simulations are array rows
+        tick(j)
         if test == "signed-rank":
             pw[:, j], mde[j] = _signed_rank_sizes(
-                centred, size, effects, gen, n_simulations, alpha, alternative, power, hi
+                pool, size, evals, gen, n_simulations, alpha, alternative, power, hi, _mde
             )
             continue
         shared = _shared(test, gen, n_resamples, size)
@@ -355,16 +447,23 @@ def paired_power(
         step = E.chunk_size(size, n_simulations, max(1, n_resamples // 64))
         for start in range(0, n_simulations, step):
             rows = min(step, n_simulations - start)
-            x = centred[gen.integers(0, d.size, (rows, size))]
-            tester = _Tester(test, x, alpha, alternative, shared, 1e-9 * scale)
-            for i, e in enumerate(effects):
-                pw[i, j] += tester.rejects(e)[0].sum()
-            crit.append(tester.critical(hi))
-        mde[j] = E.mde_from_critical(np.concatenate(crit), power)
+            idx = gen.integers(0, d.size, (rows, size))
+            x = centred[idx]
+            raw = (d32[idx], float(d.mean())) if d32 is not None and shared is not None else None
+            tester = _Tester(test, x, alpha, alternative, shared, 1e-9 * scale, raw)
+            for i, e in enumerate(evals):
+                reject, favour = tester.rejects(e)
+                pw[i, j] += E.directed(reject, favour, e, alternative).sum()
+            if _mde:
+                crit.append(tester.critical(hi))
+        if _mde:
+            mde[j] = E.mde_from_critical(np.concatenate(crit), power)
     pw /= n_simulations
-    return PowerResult(
-        power=pw,
-        mc_error=E.mc_error(pw, n_simulations),
+    notes = E.beyond_observed_note(sizes, d.size) + _small_n_notes(test, sizes, alpha,
+                                                                   alternative, n_resamples)
+    result = PowerResult(
+        power=pw[:-1],
+        mc_error=E.mc_error(pw[:-1], n_simulations),
         mde=mde,
         effects=effects,
         sizes=sizes,
@@ -377,48 +476,85 @@ def paired_power(
         seed=seed,
         n_observed=int(d.size),
         observed_effect=float(d.mean()),
+        effect_meaning=effect_meaning(test),
     )
+    tick(len(sizes))
+    if sample_size:
+        found = paired_sample_size(
+            baseline, system, effect=effects[0], test=test, alpha=alpha,
+            alternative=alternative, power=power, n_simulations=n_simulations,
+            n_resamples=n_resamples, n_max=n_max, rng=seed if seed is not None else gen,
+            _known=dict(zip(sizes, pw[0], strict=True)),
+            _n_cap=E.search_cap(n_simulations, n_resamples, sizes, 1, None),
+        )
+        result = E.with_sample_size(result, found)
+    return E.finish(result, size=pw[-1], notes=notes) if _mde else result
 
 
-def _signed_rank_sizes(centred, size, effects, gen, n_simulations, alpha, alternative,
-                       power, hi):
-    """Rejections (summed over simulations) per effect and the MDE at one sample size: the
-    data sets kept as counts over the observed items (:func:`_signed_rank_pool`)."""
-    pool = centred.size
-    # the counts run over the distinct observed values (few for integer scores such as ESA)
-    values, inverse = np.unique(centred, return_inverse=True)
-    step = max(1, min(n_simulations, (1 << 22) // max(values.size, size)))
+def _small_n_notes(test, sizes, alpha, alternative, n_resamples) -> list[str]:
+    """Sizes at which the test cannot reject at all."""
+    if test != "signed-rank":
+        return []
+    k = 2.0 if alternative == "two-sided" else 1.0
+    never = [n for n in sizes if n < 64 and k / 2.0**n >= alpha]
+    if not never:
+        return []
+    return [f"at n={', '.join(map(str, never))} the signed-rank test cannot reject at "
+            f"alpha={alpha:g} (its smallest p-value is {k:g}/2^n): power 0 there by design"]
+
+
+def _signed_rank_sizes(pool, size, effects, gen, n_simulations, alpha, alternative,
+                       power, hi, mde=True):
+    """Rejections (summed over simulations, in each effect's direction: :func:`E.directed`)
+    per effect and the MDE at one sample size: the data sets drawn from the symmetric pool
+    (:func:`symmetric_pool`) and kept as counts over its distinct values."""
+    full, fixed, share = pool
+    n_pool = full.size
+    # the counts run over the distinct pool values (few for integer scores such as ESA), the
+    # items with equal scores apart (they stay 0 at every effect)
+    values, inverse = np.unique(full[~fixed], return_inverse=True)
+    index = np.full(n_pool, values.size)
+    index[~fixed] = inverse
+    step = max(1, min(n_simulations, (1 << 22) // max(values.size + 1, size)))
     drawn = [
-        gen.integers(0, pool, (min(step, n_simulations - s0), size))
+        gen.integers(0, n_pool, (min(step, n_simulations - s0), size))
         for s0 in range(0, n_simulations, step)
     ]
     if size <= _PERMUTATION_MAX:
 
         def tests(e):
-            return [_signed_rank_small(centred[i] + e, alternative) for i in drawn]
+            return [_signed_rank_small(np.where(fixed[i], 0.0, full[i] + e / share),
+                                       alternative) for i in drawn]
     else:
         # items x data sets: the compiled sums walk the pool with all data sets at a time
-        counts = [_pool_counts(inverse[i], values.size, items_first=True) for i in drawn]
+        counts = [_pool_counts(index[i], values.size + 1, items_first=True) for i in drawn]
         del drawn
 
         def tests(e):
-            return [_signed_rank_pool(c, values + e, size, alternative, items_first=True)
+            shifted = np.r_[values + e / share, 0.0]
+            return [_signed_rank_pool(c, shifted, size, alternative, items_first=True)
                     for c in counts]
 
-    hits = [sum(int((p < alpha).sum()) for p, _ in tests(e)) for e in effects]
+    def hits(e):
+        return sum(int(E.directed(p < alpha, (p < alpha) & up, e, alternative).sum())
+                   for p, up in tests(e))
+
+    out = np.asarray([hits(e) for e in effects], dtype=float)
+    if not mde:
+        return out, np.nan
 
     def favour(e):
         return sum(int(((p < alpha) & up).sum()) for p, up in tests(e)) / n_simulations
 
-    sd = float(centred.std(ddof=1)) or 1.0
+    sd = float(full.std(ddof=1)) or 1.0
     guess = float(paired_t_mde(sd=sd, n=size, alpha=alpha, power=power, alternative=alternative))
-    return np.asarray(hits, dtype=float), E.scalar_mde(favour, power, guess, hi, steps=12)
+    return out, E.scalar_mde(favour, power, guess, hi, steps=12)
 
 
 def _shared(test, gen, n_resamples, size):
     """The resampling matrix all simulated data sets of this size are tested with."""
     if test == "paired-bootstrap":
-        return resample_counts(gen.integers(0, size, (n_resamples, size)), np.float64)
+        return (resample_counts(gen.integers(0, size, (n_resamples, size)), np.float64),)
     if test == "approximate-randomization":
         signs = 1.0 - 2.0 * gen.integers(0, 2, (n_resamples, size)).astype(np.float64)
         return signs, signs.mean(axis=1)
@@ -436,12 +572,16 @@ def paired_sample_size(
     power: float = 0.8,
     n_simulations: int = 1000,
     n_resamples: int = 1000,
-    n_max: int = 10_000,
+    n_max: int = 100_000,
     rng=None,
-) -> int:
-    """Smallest number of items at which :func:`paired_power` for ``effect`` reaches
-    ``power``: bisection over n, every n simulated with the same seed (common random
-    numbers). Raises :class:`~stats.StatsInputError` when ``n_max`` items are not enough.
+    _known=None,
+    _n_cap: int | None = None,
+) -> E.SampleSizeResult:
+    """Smallest number of items at which :func:`paired_power` for ``effect`` (in the
+    system's favour when positive) reaches ``power``, with its Monte Carlo error: every n
+    simulated with the same seed (common random numbers), the crossing bracketed then bisected
+    to half its Monte Carlo error (:func:`stats.power.engine.search_sample_size`). NaN with a
+    ``note`` when ``n_max`` items are not enough.
 
     Examples
     --------
@@ -449,8 +589,9 @@ def paired_sample_size(
     >>> from stats.power import paired_sample_size
     >>> gen = np.random.default_rng(0)
     >>> base = gen.normal(70, 15, 500)
-    >>> paired_sample_size(base, base + gen.normal(1, 10, 500), effect=2, rng=1)
-    171
+    >>> res = paired_sample_size(base, base + gen.normal(1, 10, 500), effect=2, rng=1)
+    >>> 120 < res.sample_size < 240, 0 < res.mc_error < 20
+    (True, True)
     """
     n_max = check_positive_int(n_max, "n_max", 3)
     seed = common_seed(rng)  # one seed for every n: common random numbers
@@ -459,11 +600,13 @@ def paired_sample_size(
         res = paired_power(
             baseline, system, effect=effect, n=size, test=test, alpha=alpha,
             alternative=alternative, power=power, n_simulations=n_simulations,
-            n_resamples=n_resamples, rng=seed,
+            n_resamples=n_resamples, rng=seed, _mde=False,
         )
         return float(res.power[0, 0])
 
-    return E.smallest_n(power_at, E.check_common(alpha, alternative, power, 2)[2], 2, n_max)
+    return E.sample_size_result(power_at, effect, E.check_common(alpha, alternative, power, 2)[2],
+                                n_simulations=n_simulations, n_min=2, n_max=n_max, test=test,
+                                known=_known, n_cap=_n_cap)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -477,7 +620,8 @@ def paired_t_power(*, effect, sd, n, alpha: float = 0.05, alternative: str = "tw
     With :math:`\nu = n - 1` degrees of freedom, noncentrality
     :math:`\lambda = \delta\sqrt{n}/\sigma` and critical value :math:`c = t_{1-\alpha,\nu}`
     (:math:`t_{1-\alpha/2,\nu}` two-sided), power is :math:`P(T_{\nu,\lambda} > c)`
-    (plus :math:`P(T_{\nu,\lambda} < -c)` two-sided). Exact for normal differences; the
+    (two-sided: in the effect's direction, :math:`P(T_{\nu,\lambda} < -c)` for a negative
+    effect and both at effect 0, where it is the size :math:`\alpha`). Exact for normal differences; the
     simulated power of :func:`paired_power` with ``test='t'`` converges to it as the
     observed differences approach normality.
 
@@ -501,9 +645,11 @@ def paired_t_power(*, effect, sd, n, alpha: float = 0.05, alternative: str = "tw
     df = n - 1.0
     nc = effect * np.sqrt(n) / sd
     crit = sps.t.isf(alpha / 2 if alternative == "two-sided" else alpha, df)
-    out = sps.nct.sf(crit, df, nc)
-    if alternative == "two-sided":
-        out = out + sps.nct.cdf(-crit, df, nc)
+    up, down = sps.nct.sf(crit, df, nc), sps.nct.cdf(-crit, df, nc)
+    if alternative == "two-sided":  # the effect's direction (both at effect 0: the size)
+        out = np.where(effect > 0, up, np.where(effect < 0, down, up + down))
+    else:
+        out = up
     return out[()] if out.ndim == 0 else out
 
 

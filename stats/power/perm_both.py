@@ -10,31 +10,42 @@ the notes of `Other correlations`_.
 
 Definition
 ----------
-The effect is put into the observed data by mixing B towards A: with :math:`z_A, z_B` the two
-metrics standardised over the cells with a gold score,
+The effect is put into the observed data with the design held: metric B keeps its observed
+correlation :math:`\rho` with metric A while its correlation with the humans drops below A's
+by the effect. With :math:`a = z_A` (A standardised over the cells with a gold score),
+:math:`u` the standardised part of the gold scores orthogonal to :math:`a`, and :math:`w` the
+standardised part of :math:`z_B` orthogonal to both (B's own residual pattern),
 
-.. math:: B_\lambda = (1 - \lambda)\, z_A + \lambda\, z_B,\qquad \lambda \ge 0,
+.. math:: B_t = \rho\, a + \beta_t\, u + \gamma_t\, w,\quad
+          \beta_t = \frac{r_{Ag}(1-\rho) - t}{\sqrt{1 - r_{Ag}^2}},\quad
+          \gamma_t = \sqrt{1 - \rho^2 - \beta_t^2},
 
-and :math:`\lambda` solved (on a fine grid, then bisection) so that
-:math:`r(A, g) - r(B_\lambda, g) =` ``effect`` on all the observed items (:math:`\lambda = 1`
-is the observed B; effect 0 makes B a copy of A, which the test never prefers). Power at n =
-the share of ``n_simulations`` simulated data sets of n items, drawn with replacement from the
-observed items (every system's cells of an item together), on which PERM-BOTH with
-``n_resamples`` swaps finds A better at ``alpha`` (A's sample correlation the higher and its
-one-sided p below ``alpha``), as the rest of :mod:`stats.power` defines power. The item draws
-and the swaps are drawn once per sample size and used for every effect (common random
-numbers); each simulated data set's swaps come from its own seed, drawn from ``rng``, exactly
-as :func:`stats.perm_both` draws them with that seed (``tests/power/test_perm_both_power.py``
-runs :func:`stats.perm_both` on the same data sets with the same seeds).
+so that :math:`r(A, B_t) = \rho` and :math:`r(A, g) - r(B_t, g) = t` on all the observed
+cells (at the observed difference :math:`B_t` is the observed B; at :math:`t = 0` the two
+metrics correlate equally with the humans, PERM-BOTH's null, with their observed correlation
+with each other). Mixing B towards A, as this module did before, raised :math:`r(A, B)`
+(0.54 to 0.78 at a reported MDE), which makes the two metrics easier to tell apart than the
+data are. When effect 0 is out of reach with the observed :math:`\rho`
+(:math:`r_{Ag}^2 > (1 + \rho)/2`: B correlates too little with A to correlate with the humans
+as well as A), the simulation uses the least correlation that reaches it,
+:math:`2 r_{Ag}^2 - 1`, and the result's notes say so. Power at n = the share of ``n_simulations`` simulated data sets of n items, drawn
+with replacement from the observed items (every system's cells of an item together), on which
+PERM-BOTH with ``n_resamples`` swaps finds A better at ``alpha`` (A's sample correlation the
+higher and its one-sided p below ``alpha``), as the rest of :mod:`stats.power` defines power;
+``size`` is the rejection rate at effect 0. The item draws and the swaps are drawn once per
+sample size and used for every effect (common random numbers); each simulated data set's
+swaps come from its own seed, drawn from ``rng``, exactly as :func:`stats.perm_both` draws
+them with that seed (``tests/power/test_perm_both_power.py`` runs :func:`stats.perm_both` on
+the same data sets with the same seeds).
 
 Vectorised
 ----------
 For a swap mask :math:`w` the permuted metrics are :math:`\tilde a = z_a + w\delta`,
 :math:`\tilde b = z_b - w\delta` with :math:`\delta = z_b - z_a`; in a simulated data set
-:math:`z_b` is linear in the centred cells :math:`a_c, d_c` of :math:`A` and
-:math:`B_1 - A`, so every permuted Pearson correlation, for any :math:`\lambda`, follows from
-seven products of the swap matrix with per-cell terms (:math:`a_c g, d_c g, a_c, d_c, a_c^2,
-a_c d_c, d_c^2`), computed once per sample size as batched matrix products. The minimum
+both are linear in the centred cells of the basis :math:`(a, u, w)`, so every permuted
+Pearson correlation, for any :math:`t`, follows from twelve products of the swap matrix with
+per-cell terms (each basis vector times the gold scores, each basis vector, and the six
+products of two), computed once per sample size as batched matrix products. The minimum
 detectable effect is then the target-power quantile of each data set's critical effect
 (:func:`stats.power.engine.critical_effects`), each step costing no new swaps.
 
@@ -42,11 +53,11 @@ Other correlations
 ------------------
 Every other setting runs the one PERM-BOTH engine (:mod:`stats.metaeval.perm_both.engine`, its
 kernels chosen as :func:`stats.perm_both` chooses them) on each simulated data set: metric A
-against B mixed at each effect's :math:`\lambda`, all tested with the same swaps, drawn from
+against :math:`B_t` at each effect's :math:`t`, all tested with the same swaps, drawn from
 the data set's seed as :func:`stats.perm_both` draws them (the golden test runs
-:func:`stats.perm_both` on the same data sets and seeds). The mixing is solved on the observed
-data in that correlation and grouping; rank correlations move in steps, so :math:`\lambda` is
-the smallest mixing whose difference reaches at least the effect. The minimum detectable
+:func:`stats.perm_both` on the same data sets and seeds). :math:`t` is solved on the observed
+data in that correlation and grouping; rank correlations move in steps, so :math:`t` is
+the smallest whose difference reaches at least the effect. The minimum detectable
 effect is read from the power on a grid of effects up to the largest the mixing reaches, then
 on a finer grid between the two that bracket the target, interpolated linearly. A simulated
 data set with ``n`` items costs one PERM-BOTH of two passes, each over the requested effects
@@ -65,27 +76,28 @@ import numpy as np
 from stats._core.budget import check_budget
 from stats._core.choices import CORRELATIONS, GROUPINGS, KENDALL_LIKE_THRESHOLD
 from stats._core.errors import StatsInputError
-from stats._core.random import check_rng, rng_and_seed
+from stats._core.random import check_rng, common_seed, rng_and_seed
 from stats._core.validation import check_positive_int
 from stats.metaeval.perm_both.engine import CorrelationSpec
 
 from . import engine as E
 from .engine import PowerResult
 
-__all__ = ["DEFINITION_PERM_BOTH", "perm_both_grid_mde", "perm_both_power"]
+__all__ = ["DEFINITION_PERM_BOTH", "perm_both_grid_mde", "perm_both_power",
+           "perm_both_sample_size"]
 
 #: the definition :func:`perm_both_power` states (docs, JSON output)
 DEFINITION_PERM_BOTH = (
     "power at n = share of simulated data sets of n items, drawn with replacement from the "
-    "observed items (all systems of an item together), metric B mixed towards A, "
-    "B = (1 - lambda) z(A) + lambda z(B), so that c(A, human) - c(B, human) = effect on the "
+    "observed items (all systems of an item together), metric B rebuilt with its observed "
+    "correlation with A held, B = rho z(A) + beta u + gamma w (u: the humans' part not "
+    "explained by A, w: B's own residual), so that c(A, human) - c(B, human) = effect on the "
     "observed items (c: the test's correlation, Pearson r by default; at least the effect "
     "where c moves in steps), on which PERM-BOTH finds A better at alpha; mde = the smallest "
     "such difference detected with the target power"
 )
 
 _TOL = 1e-12  # PERM-BOTH's relative tolerance on "at least as large" (its engine's TOL)
-_GRID = 4097  # points of the lambda grid of the effect injection
 _CHUNK = 1 << 22  # elements of one (simulations x swaps x cells) block
 
 
@@ -94,51 +106,148 @@ def _pearson(sxg, sx, sxx, n, sg, sgg):
         return (sxg - sx * sg / n) / np.sqrt((sxx - sx**2 / n) * (sgg - sg**2 / n))
 
 
-def _lambda_of(za, zb, g, effects):
-    """:math:`\\lambda` with r(A, g) - r(B_λ, g) = effect on the observed cells (``za``, ``zb``,
-    ``g`` the valid cells, flat), and the largest effect the mixing reaches."""
-    t = np.linspace(0.0, 0.999, _GRID)
-    lam = t / (1.0 - t)  # 0 .. 999
+class _Family:
+    r"""Metric B at a hypothesised difference ``t`` in Pearson's r with the humans, its
+    correlation with A held (module notes): on the cells with a gold score, with
+    :math:`a = z_A`, :math:`u` the standardised part of the humans orthogonal to :math:`a` and
+    :math:`w` the standardised part of :math:`z_B` orthogonal to both,
 
-    r_a = _rows_corr(za[None, :], g)[0]
+    .. math:: B_t = \rho\, a + \beta_t\, u + \gamma_t\, w,\quad
+              \beta_t = \frac{r_{Ag}(1 - \rho) - t}{\sqrt{1 - r_{Ag}^2}},\quad
+              \gamma_t = \sqrt{1 - \rho^2 - \beta_t^2},
 
-    def diff(lv):
-        return r_a - _rows_corr((1.0 - lv[:, None]) * za + lv[:, None] * zb, g)
+    so that :math:`r(A, B_t) = \rho` (the observed :math:`r(A, B)`) and
+    :math:`r(A, g) - r(B_t, g) = t` on the observed cells; at the observed difference
+    :math:`B_t` is the observed B."""
 
-    f = diff(lam)
-    top = float(np.nanmax(f))
-    return _bisect_effects(f, lam, effects, lambda mid: diff(np.array([mid]))[0], 50), lam, f, top
+    def __init__(self, za, zb, g, valid, grouping: str = "none"):
+        self.g = g
+        # a grouped correlation sees only the differences within its groups: the design is
+        # built from the parts within the groups, and B keeps its own group means (offset)
+        axis = {"none": None, "item": 0, "system": 1}[grouping]
+        za_c, zb_c, g_c = (_within(x, valid, axis) for x in (za, zb, g))
+        self.offset = zb - zb_c
+        sd_a = float(np.sqrt(np.mean(za_c[valid] ** 2))) or 1.0
+        av, bv, gv = za_c[valid] / sd_a, zb_c[valid], g_c[valid]
+        bv = bv / (float(np.sqrt(np.mean(bv**2))) or 1.0)
+        gs = gv / (float(np.sqrt(np.mean(gv**2))) or 1.0)
+        self.r_ag = float(np.mean(av * gs))
+        self.rho = float(np.mean(av * bv))
+        u_v = gs - self.r_ag * av
+        nu = float(np.sqrt(np.mean(u_v**2)))
+        if not nu > 1e-12:
+            raise StatsInputError("gold: the human scores are a linear function of metric A; "
+                                  "no other metric can be simulated around them")
+        u_v = u_v / nu
+        u = np.zeros_like(za)
+        u[valid] = u_v
+        a = za_c / sd_a
+        sd_b = float(np.sqrt(np.mean(zb_c[valid] ** 2))) or 1.0
+        self.scale_b = sd_b
+        beta_obs = float(np.mean(bv * u_v))
+        w = zb_c / sd_b - self.rho * a - beta_obs * u
+        gamma_obs = float(np.sqrt(np.mean(w[valid] ** 2)))
+        self.basis = np.stack([a, u, w / gamma_obs if gamma_obs > 1e-12 else w])
+        self.rho_observed, self.note = self.rho, ""
+        if self.r_ag**2 > (1.0 + self.rho) / 2.0:  # effect 0 out of reach with rho held
+            self.rho = min(1.0, 2.0 * self.r_ag**2 - 1.0 + 1e-9)
+            self.note = (
+                f"B's correlation with A is {self.rho_observed:.3f}, too low for B to correlate "
+                f"with the humans as well as A does (r={self.r_ag:.3f}): the simulated B "
+                f"correlates {self.rho:.3f} with A, the least that lets effect 0 (the test's "
+                "null) be simulated, and power is for that design"
+            )
+        self.s = float(np.sqrt(max(1.0 - self.r_ag**2, 1e-300)))
+        reach = float(np.sqrt(max(1.0 - self.rho**2, 0.0))) * self.s
+        self.top = self.r_ag * (1.0 - self.rho) + reach  # beta = -sqrt(1 - rho^2)
+        self.bottom = self.r_ag * (1.0 - self.rho) - reach  # beta = +sqrt(1 - rho^2)
+        self.observed = self.r_ag - float(np.mean(bv * gs))
+
+    def coef(self, t) -> np.ndarray:
+        """(..., 3) coefficients of B_t on the basis (a, u, w)."""
+        t = np.asarray(t, dtype=float)
+        beta = (self.r_ag * (1.0 - self.rho) - t) / self.s
+        gamma = np.sqrt(np.clip(1.0 - self.rho**2 - beta**2, 0.0, None))
+        return np.stack([np.full(t.shape, self.rho), beta, gamma], axis=-1)
+
+    def metric(self, t, cols=None) -> np.ndarray:
+        """B_t for each ``t`` (shape (len(t), systems, items), or ``cols`` of the items);
+        with :meth:`keep_values`, each B_t carried onto B's observed values."""
+        if self.values is not None:
+            out = np.stack([self._mapped(float(tv)) for tv in np.atleast_1d(t)])
+            return out if cols is None else out[:, :, cols]
+        return self._raw(np.atleast_1d(t), cols)
+
+    def _raw(self, t, cols=None) -> np.ndarray:
+        basis = self.basis if cols is None else self.basis[:, :, cols]
+        offset = self.offset if cols is None else self.offset[:, cols]
+        return offset + self.scale_b * np.tensordot(self.coef(t), basis, axes=(1, 0))
+
+    values = None
+
+    def keep_values(self, zb) -> None:
+        """Rank correlations and those that count ties see B's values, not only its order:
+        from now on B_t is carried onto the observed values of standardised B, cell for cell
+        by rank (the smallest B_t gets B's smallest value, ...), so that B keeps its own
+        ties and spread at every t (at the observed difference B_t is B itself)."""
+        self.values = np.sort(zb, axis=None)
+        self._cache: dict[float, np.ndarray] = {}
+
+    def _mapped(self, t: float) -> np.ndarray:
+        if t not in self._cache:
+            raw = self._raw(np.array([t]))[0]
+            out = np.empty(raw.size)
+            out[np.argsort(raw, axis=None, kind="stable")] = self.values
+            if len(self._cache) > 64:
+                self._cache.clear()
+            self._cache[t] = out.reshape(raw.shape)
+        return self._cache[t]
+
+def _within(x, valid, axis):
+    """``x`` centred within its groups (the mean over the valid cells of each column for
+    ``axis`` 0, each row for 1; over all valid cells for None), 0 where not valid."""
+    v = np.where(valid, x, 0.0)
+    if axis is None:
+        mean = v.sum() / max(valid.sum(), 1)
+    else:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = v.sum(axis=axis, keepdims=True) / valid.sum(axis=axis, keepdims=True)
+        mean = np.nan_to_num(mean)
+    return np.where(valid, x - mean, 0.0)
 
 
-def _bisect_effects(f, lam, effects, at, steps):
-    """For each effect the smallest λ whose difference ``at(λ)`` reaches it:
-    the first grid point of ``f`` (the differences on the grid ``lam``) that does, then
-    ``steps`` bisections between it and the point before (0 for effects <= 0, NaN for one the
-    mixing never reaches)."""
+def _t_of(fam: _Family, effects, spec):
+    """The Pearson parameter ``t`` of :class:`_Family` for each effect in the test's
+    correlation, the grid's (t, difference) along its rising part, and the largest difference
+    reached. Pearson without grouping: ``t`` is the effect."""
+    if spec == _PEARSON:
+        t = np.asarray(effects, dtype=float)
+        grid = np.linspace(0.0, fam.top, 3)
+        return np.where(t <= fam.top, t, np.nan), grid, grid, fam.top
+    lo = max(fam.bottom, -0.25 * fam.top)
+    grid = np.linspace(lo, fam.top * (1 - 1e-9), _SPEC_GRID)
+    f = _curve(fam, spec, grid)
+    f = np.nan_to_num(f, nan=-np.inf)
+    top = float(np.max(f)) if np.isfinite(f).any() else float("nan")
     out = np.full(len(effects), np.nan)
-    for i, e in enumerate(effects):  # a handful of effects, each a bisection
-        if e <= 0:
-            out[i] = 0.0
-            continue
+    for i, e in enumerate(effects):  # a handful of effects, each a bisection on the curve
         hit = np.flatnonzero(f >= e)
         if not hit.size:
             continue
         j = hit[0]
-        lo, hi = lam[max(j - 1, 0)], lam[j]
-        for _ in range(steps):
-            mid = (lo + hi) / 2.0
-            if at(mid) >= e:
-                hi = mid
+        if j == 0:
+            out[i] = grid[0]
+            continue
+        a_, b_ = grid[j - 1], grid[j]
+        for _ in range(40):
+            mid = (a_ + b_) / 2.0
+            if _curve(fam, spec, [mid])[0] >= e:
+                b_ = mid
             else:
-                lo = mid
-        out[i] = hi
-    return out
-
-
-def _rows_corr(b, g):
-    bc = b - b.mean(axis=1, keepdims=True)
-    gc = g - g.mean()
-    return (bc @ gc) / np.sqrt((bc**2).sum(axis=1) * (gc**2).sum())
+                a_ = mid
+        out[i] = b_
+    keep = np.maximum.accumulate(f) == f
+    return out, f[keep], grid[keep], top
 
 
 def _check(metric_a, metric_b, gold):
@@ -182,6 +291,10 @@ def perm_both_power(
     n_simulations: int = 200,
     n_resamples: int = 200,
     rng=None,
+    sample_size: bool = False,
+    n_max: int = 100_000,
+    progress=None,
+    _mde: bool = True,
 ) -> PowerResult:
     r"""Power and minimum detectable effect of PERM-BOTH (metric A better than metric B).
 
@@ -270,44 +383,54 @@ def perm_both_power(
             pair_cost=k * max(sizes) + terms * len(sizes) / n_resamples,
         )
     valid = np.isfinite(g)
-    za, zb = _z(a, valid), _z(b, valid)
-    if spec == _PEARSON:
-        lam, grid, f, top = _lambda_of(za[valid], zb[valid], g[valid], effects)
-    else:
-        lam, grid, f, top = _lambda_of_spec(za, zb, g, effects, spec)
-    if np.isnan(lam).any():
-        bad = [e for e, v in zip(effects, lam, strict=True) if np.isnan(v)]
+    fam = _Family(_z(a, valid), _z(b, valid), g, valid, spec.grouping)
+    if spec != _PEARSON:
+        fam.keep_values(_z(b, valid))
+    ts, f_keep, grid_keep, top = _t_of(fam, (*effects, 0.0), spec)
+    if np.isnan(ts).any():
+        bad = [e for e, v in zip(effects, ts, strict=False) if np.isnan(v)]
         raise StatsInputError(
-            f"effect: mixing B towards A reaches differences in {spec.correlation} up to "
-            f"{top:.4g}; got {bad}"
+            f"effect: with B's observed correlation with A held (r={fam.rho:.3f}), the "
+            f"difference in {spec.correlation} reaches at most {top:.4g}; got {bad}"
         )
+    notes = [fam.note] if fam.note else []
+    if spec != _PEARSON:
+        least = float(_curve(fam, spec, [ts[-1]])[0])
+        if least > 0.005:
+            notes.append(
+                f"with B's observed correlation with A held, the difference in "
+                f"{spec.correlation} cannot go below {least:.3g} on these data (the two "
+                "metrics' values and ties differ), so the 'effect 0' rate is measured at that "
+                "difference: it is not the test's size"
+            )
     gen, seed = rng_and_seed(rng)
-    d = zb - za
-    pw = np.zeros((len(effects), len(sizes)))
+    pw = np.zeros((len(ts), len(sizes)))
     mde = np.full(len(sizes), np.nan)
-    keep = np.maximum.accumulate(f) == f  # effect -> lambda along the rising part of the grid
+    tick = E.ticker(progress, len(sizes) + bool(sample_size))
     for j, size in enumerate(sizes):
+        tick(j)
         idx = gen.integers(0, n_items, size=(n_simulations, size))
         seeds = gen.integers(0, 2**63, size=n_simulations)
         if spec != _PEARSON:
             pw[:, j], mde[j] = _engine_size(
-                a, za, zb - za, g, idx, seeds, lam, (f[keep], grid[keep], top), spec,
-                n_resamples, alpha, power,
+                a, fam, g, idx, seeds, ts, (f_keep, grid_keep, top), spec, n_resamples,
+                alpha, power, _mde,
             )
             continue
-        sim = _Simulated(za, d, g, valid, idx, seeds, n_resamples)
-        for i, lv in enumerate(lam):
-            pw[i, j] = sim.rejects(np.full(n_simulations, lv), alpha).mean()
+        sim = _Simulated(fam.basis, g, valid, idx, seeds, n_resamples)
+        for i, tv in enumerate(ts):
+            pw[i, j] = sim.rejects(fam.coef(tv), alpha).mean()
+        if _mde:
+            def rejects_at(eff: np.ndarray, sim=sim) -> np.ndarray:
+                return sim.rejects(fam.coef(eff), alpha)
 
-        def rejects_at(eff, sim=sim):
-            lv = np.interp(eff, f[keep], grid[keep])
-            return sim.rejects(lv, alpha)
-
-        crit = E.critical_effects(rejects_at, n_simulations, 0.0, top)
-        mde[j] = E.mde_from_critical(crit, power)
-    return PowerResult(
-        power=pw,
-        mc_error=E.mc_error(pw, n_simulations),
+            crit = E.critical_effects(rejects_at, n_simulations, 0.0, top)
+            mde[j] = E.mde_from_critical(crit, power)
+    observed = fam.observed if spec == _PEARSON else float(
+        _curve(fam, spec, [fam.observed])[0])
+    result = PowerResult(
+        power=pw[:-1],
+        mc_error=E.mc_error(pw[:-1], n_simulations),
         mde=mde,
         effects=effects,
         sizes=sizes,
@@ -319,12 +442,90 @@ def perm_both_power(
         n_resamples=n_resamples,
         seed=seed,
         n_observed=n_items,
-        observed_effect=(float(f[np.argmin(np.abs(grid - 1.0))]) if spec == _PEARSON
-                         else float(_curve(za, zb, g, spec, np.array([1.0]))[0])),
+        observed_effect=observed,
         metric=spec.correlation + ("" if spec.grouping == "none" else f" by {spec.grouping}"),
         unit="items",
         definition=DEFINITION_PERM_BOTH,
+        effect_meaning=EFFECT_PERM_BOTH.format(corr=spec.correlation, rho=fam.rho),
     )
+    if not _mde:
+        return result
+    tick(len(sizes))
+    if sample_size:
+        found = perm_both_sample_size(
+            metric_a, metric_b, gold, effect=effects[0], correlation=correlation,
+            grouping=grouping, epsilon=epsilon, tie_calibration=tie_calibration,
+            threshold=threshold, alpha=alpha, power=power, n_simulations=n_simulations,
+            n_resamples=n_resamples, n_max=n_max, rng=seed if seed is not None else gen,
+            _known=dict(zip(sizes, pw[0], strict=True)),
+            _n_cap=E.search_cap(n_simulations, n_resamples, sizes, 7 * k, None),
+        )
+        result = E.with_sample_size(result, found)
+    return E.finish(result, size=pw[-1],
+                    notes=notes + E.beyond_observed_note(sizes, n_items))
+
+
+#: what "effect" means for PERM-BOTH power
+EFFECT_PERM_BOTH = (
+    "effect = c(A, human) - c(B, human) on the observed items, c the test's correlation "
+    "({corr}): metric B rebuilt from A, the humans' part not explained by A and B's own "
+    "residual so that its correlation with A stays r = {rho:.3f} (the observed one unless a "
+    "note says otherwise) while its "
+    "correlation with the humans is lower by the effect (at effect 0 both metrics correlate "
+    "equally with the humans: the test's null)"
+)
+
+
+def perm_both_sample_size(
+    metric_a,
+    metric_b,
+    gold,
+    *,
+    effect: float,
+    correlation: str = "pearson",
+    grouping: str = "none",
+    epsilon: float | None = None,
+    tie_calibration: bool = False,
+    threshold: float = KENDALL_LIKE_THRESHOLD,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    n_simulations: int = 200,
+    n_resamples: int = 200,
+    n_max: int = 100_000,
+    rng=None,
+    _known=None,
+    _n_cap: int | None = None,
+) -> E.SampleSizeResult:
+    """Smallest number of items at which :func:`perm_both_power` for ``effect`` reaches
+    ``power``, with its Monte Carlo error (one seed for every n;
+    :func:`stats.power.engine.search_sample_size`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stats.power import perm_both_sample_size
+    >>> gen = np.random.default_rng(0)
+    >>> gold = gen.normal(size=(4, 60))
+    >>> a, b = gold + gen.normal(0, 1, gold.shape), gold + gen.normal(0, 2, gold.shape)
+    >>> res = perm_both_sample_size(a, b, gold, effect=0.2, n_simulations=100,
+    ...                             n_resamples=100, rng=1)
+    >>> 10 < res.sample_size < 200
+    True
+    """
+    seed = common_seed(rng)
+
+    def power_at(size: int) -> float:
+        res = perm_both_power(
+            metric_a, metric_b, gold, effect=effect, n=size, correlation=correlation,
+            grouping=grouping, epsilon=epsilon, tie_calibration=tie_calibration,
+            threshold=threshold, alpha=alpha, power=power, n_simulations=n_simulations,
+            n_resamples=n_resamples, rng=seed, _mde=False,
+        )
+        return float(res.power[0, 0])
+
+    target = E.check_common(alpha, "greater", power, 2)[2]
+    return E.sample_size_result(power_at, effect, target, n_simulations=n_simulations,
+                                n_min=3, n_max=n_max, test="perm-both", known=_known, n_cap=_n_cap)
 
 
 #: Pearson without grouping: the closed-form swap products (:class:`_Simulated`)
@@ -354,31 +555,20 @@ def _spec(correlation, grouping, epsilon, tie_calibration, threshold, a, g):
     return spec
 
 
-def _curve(za, zb, g, spec, lam):
-    r""":math:`c(A, g) - c(B_\lambda, g)` for each ``lam`` (the correlation of ``spec``, as
-    the PERM-BOTH engine evaluates a stack of metrics, :func:`~stats.metaeval.perm_both.core.
-    resampled_correlations`), in chunks of mixed metrics."""
+def _curve(fam: _Family, spec, ts):
+    r""":math:`c(A, g) - c(B_t, g)` for each ``ts`` (the correlation of ``spec``, as the
+    PERM-BOTH engine evaluates a stack of metrics, :func:`~stats.metaeval.perm_both.core.
+    resampled_correlations`), in chunks of metrics."""
     from stats.metaeval.perm_both.core import resampled_correlations
 
-    c_a = resampled_correlations(g, za[None], spec)[0]
-    out = np.empty(len(lam))
+    g = fam.g
+    c_a = resampled_correlations(g, fam.basis[0][None], spec)[0]
+    ts = np.asarray(ts, dtype=float)
+    out = np.empty(len(ts))
     step = max(1, _CURVE_CELLS // max(1, g.size))
-    d = zb - za
-    for c0 in range(0, len(lam), step):  # chunks of grid points, each a stacked evaluation
-        lv = np.asarray(lam[c0 : c0 + step], dtype=float)
-        out[c0 : c0 + step] = c_a - resampled_correlations(g, za[None] + lv[:, None, None] * d[None], spec)
+    for c0 in range(0, len(ts), step):  # chunks of grid points, each a stacked evaluation
+        out[c0 : c0 + step] = c_a - resampled_correlations(g, fam.metric(ts[c0 : c0 + step]), spec)
     return out
-
-
-def _lambda_of_spec(za, zb, g, effects, spec):
-    """:func:`_lambda_of` for any correlation of ``spec`` (whole arrays, its grouping): a
-    coarser grid (each point a correlation of all cells), then bisection."""
-    t = np.linspace(0.0, 0.999, _SPEC_GRID)
-    lam = t / (1.0 - t)
-    f = _curve(za, zb, g, spec, lam)
-    top = float(np.nanmax(f)) if np.isfinite(f).any() else float("nan")
-    out = _bisect_effects(f, lam, effects, lambda mid: _curve(za, zb, g, spec, [mid])[0], 40)
-    return out, lam, np.nan_to_num(f, nan=-np.inf), top
 
 
 def _engine_rejects(a_s, mixes, g_s, spec, seed, n_resamples, alpha):
@@ -402,39 +592,43 @@ def _engine_rejects(a_s, mixes, g_s, spec, seed, n_resamples, alpha):
         return (delta > 0) & (counts / used < alpha)
 
 
-def _engine_size(a, za, d, g, idx, seeds, lam, curve, spec, n_resamples, alpha, power):
-    """Power per effect (``lam``) and the MDE at one sample size by the PERM-BOTH engine, data
-    set by data set (each a whole PERM-BOTH over its resamples and effects at once). The MDE:
-    power on a grid of :data:`_MDE_GRID` effects up to the largest reachable, then on a finer
-    grid between the two that bracket ``power`` (the same swaps: each data set keeps its
-    seed), interpolated linearly between the two fine effects that bracket it."""
+def _engine_size(a, fam, g, idx, seeds, ts, curve, spec, n_resamples, alpha, power, mde=True):
+    """Power per effect (their ``ts``) and the MDE at one sample size by the PERM-BOTH
+    engine, data set by data set (each a whole PERM-BOTH over its resamples and effects at
+    once). The MDE: power on a grid of :data:`_MDE_GRID` effects up to the largest reachable,
+    then on a finer grid between the two that bracket ``power`` (the same swaps: each data
+    set keeps its seed), interpolated linearly between the two fine effects that bracket it."""
     f_keep, grid_keep, top = curve
 
-    def lam_of(effects):
-        return np.where(np.asarray(effects) <= 0, 0.0, np.interp(effects, f_keep, grid_keep))
+    def t_of(effects):
+        return np.interp(effects, f_keep, grid_keep)
 
-    def rejects(lams):  # (data sets, effects)
-        out = np.empty((len(seeds), len(lams)), dtype=bool)
+    def rejects(tv):  # (data sets, effects)
+        out = np.empty((len(seeds), len(tv)), dtype=bool)
         for s in range(len(seeds)):  # one PERM-BOTH per data set; resamples are array work
             cols = idx[s]
-            mixes = za[None, :, cols] + np.asarray(lams)[:, None, None] * d[None, :, cols]
-            out[s] = _engine_rejects(a[:, cols], mixes, g[:, cols], spec, seeds[s],
-                                     n_resamples, alpha)
+            out[s] = _engine_rejects(a[:, cols], fam.metric(tv, cols), g[:, cols], spec,
+                                     seeds[s], n_resamples, alpha)
         return out
 
+    if not mde:
+        return rejects(ts).mean(axis=0), float("nan")
     coarse = top * np.arange(1, _MDE_GRID + 1) / _MDE_GRID
-    hits = rejects(np.r_[lam, lam_of(coarse)])
-    pw = hits[:, : len(lam)].mean(axis=0)
-    p_coarse = hits[:, len(lam) :].mean(axis=0)
+    hits = rejects(np.r_[ts, t_of(coarse)])
+    pw = hits[:, : len(ts)].mean(axis=0)
+    p_coarse = hits[:, len(ts) :].mean(axis=0)
     above = np.flatnonzero(p_coarse >= power)
     if not above.size:
         return pw, float("nan")
     k = above[0]
-    lo, p_lo = (coarse[k - 1], p_coarse[k - 1]) if k > 0 else (0.0, 0.0)  # 0: B is A
+    lo, p_lo = (coarse[k - 1], p_coarse[k - 1]) if k > 0 else (0.0, pw[-1])  # pw[-1]: effect 0
     inner = lo + (coarse[k] - lo) * np.arange(1, _MDE_REFINE) / _MDE_REFINE
     fine = np.r_[lo, inner, coarse[k]]
-    p_fine = np.r_[p_lo, rejects(lam_of(inner)).mean(axis=0), p_coarse[k]]
-    j = int(np.flatnonzero(p_fine >= power)[0])  # > 0: p_lo is below the target
+    p_fine = np.r_[p_lo, rejects(t_of(inner)).mean(axis=0), p_coarse[k]]
+    hit = np.flatnonzero(p_fine >= power)
+    j = int(hit[0])
+    if j == 0:
+        return pw, float(fine[0])
     frac = (power - p_fine[j - 1]) / (p_fine[j] - p_fine[j - 1])
     return pw, float(fine[j - 1] + frac * (fine[j] - fine[j - 1]))
 
@@ -445,62 +639,86 @@ def _z(x, valid):
     return (x - v.mean()) / (sd if sd > 0 else 1.0)
 
 
+#: the pairs (j, l) of basis vectors whose cell products the swaps are multiplied with
+_PAIRS = ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2))
+
+
 class _Simulated:
     """The simulated data sets of one sample size: the swap products with the per-cell terms
-    (computed once), from which PERM-BOTH's p-value follows for any :math:`\\lambda`."""
+    of the basis (a, u, w) of :class:`_Family` (computed once), from which PERM-BOTH's p-value
+    follows for any metric B = c . (a, u, w): each data set's cells centred, B standardised
+    within the data set as :func:`stats.perm_both` standardises it."""
 
-    def __init__(self, za, d, g, valid, idx, seeds, n_resamples):
+    def __init__(self, basis, g, valid, idx, seeds, n_resamples):
         s, size = idx.shape
         k = g.shape[0]
         m = k * size
-        v = valid[:, idx].transpose(1, 0, 2).reshape(s, m)  # (S, cells), system-major
-        gg = np.where(v, g[:, idx].transpose(1, 0, 2).reshape(s, m), 0.0)
-        A = za[:, idx].transpose(1, 0, 2).reshape(s, m)
-        D = d[:, idx].transpose(1, 0, 2).reshape(s, m)
-        self.N = v.sum(axis=1).astype(float)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ma = np.where(v, A, 0).sum(axis=1) / self.N
-            md = np.where(v, D, 0).sum(axis=1) / self.N
-        ac = np.where(v, A - ma[:, None], 0.0)
-        dc = np.where(v, D - md[:, None], 0.0)
-        self.sg, self.sgg = gg.sum(axis=1), (gg**2).sum(axis=1)
-        self.vaa, self.vad, self.vdd = ((ac * ac).sum(1), (ac * dc).sum(1), (dc * dc).sum(1))
-        self.sag, self.sdg = (ac * gg).sum(1), (dc * gg).sum(1)
-        terms = np.stack([ac * gg, dc * gg, ac, dc, ac * ac, ac * dc, dc * dc], axis=2)
-        # the swaps of each data set, as stats.perm_both draws them with that seed
-        products = np.empty((s, n_resamples, 7))
-        step = max(1, _CHUNK // max(1, n_resamples * m))
+        self.N = np.empty(s)
+        self.sg, self.sgg = np.empty(s), np.empty(s)
+        self.V = np.empty((s, 3, 3))
+        self.XG = np.empty((s, 3))
+        products = np.empty((s, n_resamples, 12))
+        step = max(1, _CHUNK // max(1, n_resamples * m, 12 * m))
         for c0 in range(0, s, step):  # chunks of data sets (memory bound), no per-swap loop
             c1 = min(s, c0 + step)
+            ix = idx[c0:c1]
+            v = valid[:, ix].transpose(1, 0, 2).reshape(c1 - c0, m)  # (S, cells), system-major
+            gg = np.where(v, g[:, ix].transpose(1, 0, 2).reshape(c1 - c0, m), 0.0)
+            X = basis[:, :, ix].transpose(2, 1, 3, 0).reshape(c1 - c0, m, 3)
+            n = v.sum(axis=1).astype(float)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                mean = np.where(v[..., None], X, 0).sum(axis=1) / n[:, None]
+            X = np.where(v[..., None], X - mean[:, None, :], 0.0)
+            self.N[c0:c1] = n
+            self.sg[c0:c1], self.sgg[c0:c1] = gg.sum(axis=1), (gg**2).sum(axis=1)
+            self.V[c0:c1] = np.einsum("smj,sml->sjl", X, X)
+            self.XG[c0:c1] = np.einsum("smj,sm->sj", X, gg)
+            terms = np.concatenate(
+                [X * gg[..., None], X, np.stack([X[..., j] * X[..., q] for j, q in _PAIRS], 2)],
+                axis=2,
+            )
+            # the swaps of each data set, as stats.perm_both draws them with that seed
             W = np.stack([
                 check_rng(int(seeds[q])).random((n_resamples, k, size)) < 0.5
                 for q in range(c0, c1)
             ]).reshape(c1 - c0, n_resamples, m)
-            products[c0:c1] = np.matmul(W.astype(np.float64), terms[c0:c1])
+            products[c0:c1] = np.matmul(W.astype(np.float64), terms)
         self.P = products
 
-    def rejects(self, lam, alpha):
-        """Boolean per data set: PERM-BOTH finds A better at ``alpha`` with B mixed at
-        ``lam`` (one per data set)."""
-        lam = np.asarray(lam, dtype=float)
+    def _quad(self, x, y):
+        """sum over swapped cells of (x . X)(y . X), per data set and swap."""
+        P = self.P
+        out = 0.0
+        for q, (j, m) in enumerate(_PAIRS):
+            c = x[:, j] * y[:, m] + (x[:, m] * y[:, j] if j != m else 0.0)
+            out = out + c[:, None] * P[..., 6 + q]
+        return out
+
+    def rejects(self, cb, alpha):
+        """Boolean per data set: PERM-BOTH finds A better at ``alpha`` with metric B the
+        basis combination ``cb`` (shape (3,) or one row per data set)."""
+        s = self.N.shape[0]
+        cb = np.broadcast_to(np.asarray(cb, dtype=float), (s, 3))
         n = self.N
-        sa = np.sqrt(self.vaa / n)
+        va = self.V[:, 0, 0]
+        vb = np.einsum("sj,sjl,sl->s", cb, self.V, cb)
+        sa = np.sqrt(va / n)
         sa = np.where(sa > 0, sa, 1.0)
-        sb = np.sqrt((self.vaa + 2 * lam * self.vad + lam**2 * self.vdd) / n)
+        sb = np.sqrt(vb / n)
         sb = np.where(sb > 0, sb, 1.0)
-        # z_b - z_a = al * a_c + be * d_c;  z_b^2 - z_a^2 = q1 a_c^2 + q2 a_c d_c + q3 d_c^2
-        al, be = 1.0 / sb - 1.0 / sa, lam / sb
-        q1, q2, q3 = 1.0 / sb**2 - 1.0 / sa**2, 2.0 * lam / sb**2, lam**2 / sb**2
-        zag, zbg = self.sag / sa, (self.sag + lam * self.sdg) / sb
-        saa = (self.vaa / sa**2)
-        sbb = (self.vaa + 2 * lam * self.vad + lam**2 * self.vdd) / sb**2
+        ka = np.zeros((s, 3))
+        ka[:, 0] = 1.0 / sa
+        kb = cb / sb[:, None]
+        k = kb - ka  # z_b - z_a = k . X
+        zag, zbg = (ka * self.XG).sum(1), (kb * self.XG).sum(1)
+        saa, sbb = va / sa**2, vb / sb**2
         r_a = _pearson(zag, 0.0, saa, n, self.sg, self.sgg)
         r_b = _pearson(zbg, 0.0, sbb, n, self.sg, self.sgg)
         delta = r_a - r_b  # (S,)
         P = self.P
-        wdg = al[:, None] * P[..., 0] + be[:, None] * P[..., 1]
-        wd = al[:, None] * P[..., 2] + be[:, None] * P[..., 3]
-        wsq = q1[:, None] * P[..., 4] + q2[:, None] * P[..., 5] + q3[:, None] * P[..., 6]
+        wdg = np.einsum("sj,srj->sr", k, P[..., 0:3])
+        wd = np.einsum("sj,srj->sr", k, P[..., 3:6])
+        wsq = self._quad(kb, kb) - self._quad(ka, ka)  # swapped cells: z_b^2 - z_a^2
         sg, sgg, nn = self.sg[:, None], self.sgg[:, None], n[:, None]
         rx = _pearson(zag[:, None] + wdg, wd, saa[:, None] + wsq, nn, sg, sgg)
         ry = _pearson(zbg[:, None] - wdg, -wd, sbb[:, None] - wsq, nn, sg, sgg)

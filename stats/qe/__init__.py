@@ -26,6 +26,7 @@ _LAZY = {
     "evaluate_qe": ".graham",
     # wmt
     "MEASURES": ".wmt",
+    "POOLED_NOTE": ".wmt",
     "QELanguagePairResult": ".wmt",
     "QEComparisonResult": ".wmt",
     "bootstrap_correlations": ".wmt",
@@ -62,6 +63,7 @@ if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_impo
     )
     from .wmt import (
         MEASURES,
+        POOLED_NOTE,
         QEComparisonResult,
         QELanguagePairResult,
         bootstrap_correlations,

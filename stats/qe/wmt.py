@@ -50,6 +50,7 @@ from stats.readers.qe_wmt import QEGold, QESubmissions
 
 __all__ = [
     "MEASURES",
+    "POOLED_NOTE",
     "QELanguagePairResult",
     "QEComparisonResult",
     "bootstrap_correlations",
@@ -60,6 +61,11 @@ __all__ = [
 ]
 
 MEASURES = ("spearman", "pearson", "kendall")
+#: what a ``pooled`` row of :attr:`QEComparisonResult.average` is (captions, CLI notes)
+POOLED_NOTE = (
+    "one method's separately submitted files (a team's per-pair files) averaged here, not a "
+    "figure the task published (it scored each file on its own)"
+)
 _CELLS = 2_000_000  # resample x item cells held at once
 
 
@@ -526,7 +532,10 @@ class QEComparisonResult(StatisticPvalue):
     ``statistic``: systems x language pairs of the primary measure (NaN where a system did not
     submit); ``pvalue``: ``{lp: grid}``; ``language_pairs``: ``{lp: QELanguagePairResult}``;
     ``average``: per system covering every language pair, the mean of each measure over the
-    language pairs (the task's multilingual figure), best first by the primary measure.
+    language pairs (the task's multilingual figure), best first by the primary measure, with
+    ``files`` (how many submitted files the system's predictions come from) and ``pooled``
+    (True for more than one: a method's separately submitted per-pair files averaged here,
+    not a figure the task published; one multilingual file is the task's own).
     """
 
     statistic: pd.DataFrame
@@ -594,7 +603,8 @@ def compare_qe_systems(
     sd_ratio : float
         Rescaling target of the MAE/RMSE diagnosis (Graham 2015).
     tests : bool
-        False skips the pairwise tests (grids empty, every system rank 1).
+        False skips the pairwise tests (grids empty, no ranks: NaN, since nothing was tested;
+        a language pair with one system ranks it 1).
     rng : int, Generator or None
         One generator serves every language pair in order (reproducible with an int).
 
@@ -659,6 +669,9 @@ def compare_qe_systems(
         {c: [np.mean([per[lp].table.at[s, c] for lp in gold_lps]) for s in full] for c in cols},
         index=pd.Index(full, name="system"),
     )
+    files = getattr(submissions, "system_files", {}) or {}
+    avg["files"] = [len(files.get(s, ())) or 1 for s in avg.index]
+    avg["pooled"] = avg["files"] > 1
     if len(avg):
         avg = avg.sort_values(primary, ascending=False, kind="stable")
     return QEComparisonResult(

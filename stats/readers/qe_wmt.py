@@ -110,6 +110,10 @@ class QESubmissions:
         ``{system: {"file", "disk_footprint", "parameters", "ensemble"}}`` (None where the file
         has no header).
     files : tuple of str
+    system_files : dict
+        ``{system: (file, ...)}``: the files each submission's predictions come from. More
+        than one: a method pooled over separately submitted files (a team's per-pair files),
+        which the task scored one by one.
     """
 
     scores: pd.DataFrame
@@ -117,6 +121,7 @@ class QESubmissions:
     files: tuple = ()
     skipped: tuple = ()
     notes: tuple = ()
+    system_files: dict = field(default_factory=dict)
 
     @property
     def language_pairs(self) -> list[str]:
@@ -632,6 +637,7 @@ def read_qe_submissions(sources, *, names=None) -> QESubmissions:
     headers: dict[str, dict] = {}
     files: list[str] = []
     skipped: list[tuple[str, str]] = []
+    system_files: dict[str, list[str]] = {}
     expanded = expand_sources(list(sources), names, listed=_TeamCount())
     _TeamCount().update(label for label, _ in expanded)
     for label, src in expanded:
@@ -660,6 +666,7 @@ def read_qe_submissions(sources, *, names=None) -> QESubmissions:
         del codes
         for system in frame["system"].unique():
             headers.setdefault(system, meta)
+            system_files.setdefault(system, []).append(label)
         frames.append((label, frame))
         files.append(label)
     if not frames:
@@ -673,6 +680,7 @@ def read_qe_submissions(sources, *, names=None) -> QESubmissions:
         files=tuple(files),
         skipped=tuple(skipped),
         notes=tuple(notes),
+        system_files={k: tuple(v) for k, v in system_files.items()},
     )
 
 

@@ -9,7 +9,13 @@ import numpy as np
 import pytest
 
 from stats.analyses import power_from_statistics, score_statistics
-from tests.browser.helpers import assert_no_exception, goto_page, screenshot, wait_for_charts
+from tests.browser.helpers import (
+    assert_no_exception,
+    goto_page,
+    screenshot,
+    upload_files,
+    wait_for_charts,
+)
 
 SCORES = "sample_data/mt/segment_scores.tsv"
 
@@ -40,10 +46,37 @@ def test_power_page_draws_the_curves(page, app_url, artifacts_dir):
         rng=12345,
     ).result
     order = np.argsort(expected.sizes)
-    assert [c["name"] for c in drawn] == ["effect 0.5", "effect 1", "effect 2"]
-    for i, curve in enumerate(drawn):
+    names = [c["name"] for c in drawn]
+    assert names == ["effect 0.5", "effect 1", "effect 2", "effect 0 (size; α = 0.05)"]
+    np.testing.assert_allclose(drawn[3]["y"], expected.size[order], atol=1e-6)
+    for i, curve in enumerate(drawn[:3]):
         assert curve["x"] == [int(v) for v in np.asarray(expected.sizes)[order]]
         np.testing.assert_allclose(curve["y"], expected.power[i][order], atol=1e-6)
         assert np.all(np.diff(curve["y"]) >= 0)  # power rises with n
     np.testing.assert_allclose(mde[0]["y"], np.asarray(expected.mde)[order], rtol=1e-6)
     assert np.all(np.diff(mde[0]["y"]) < 0)  # the MDE falls with n
+
+
+@pytest.mark.opens_its_page
+def test_power_page_at_its_defaults_on_a_12_system_upload(page, app_url, artifacts_dir,
+                                                          tmp_path):
+    """12 systems x 557 segments (WMT23 en-de size), every control at its default:
+    the page computes (no refusal), draws the curves with the rate at effect 0 beside them,
+    and states the sample size with its Monte Carlo error."""
+    from tests.dashboard.test_app_power_defaults import _scores_file
+
+    path = _scores_file(tmp_path, 12, 557)
+    goto_page(page, app_url, "power", timeout=240)
+    wait_for_charts(page, minimum=2, timeout=240)
+    upload_files(page, [path], index=0)
+    wait_for_charts(page, minimum=2, timeout=240)
+    assert_no_exception(page)
+    assert page.locator('[data-testid="stAlertContentError"]').count() == 0
+    drawn = page.locator(".st-key-power_curves_box .js-plotly-plot").evaluate(_CURVES_JS)
+    assert [c["name"] for c in drawn][-1] == "effect 0 (size; α = 0.05)"
+    assert all(max(c["x"]) == 1110 for c in drawn)  # twice the 557 segments
+    assert all(0 <= y < 0.15 for y in drawn[-1]["y"])
+    body = page.locator("body").inner_text()
+    assert "Sample size for 80% power at effect 0.5" in body and "Monte Carlo SE" in body
+    assert "12 systems x 557 segments" in body
+    screenshot(page, artifacts_dir, "power-12-systems")

@@ -12,6 +12,7 @@ end, so the shared server is idle again for the next test."""
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import time
 import urllib.request
@@ -26,6 +27,7 @@ from tests.browser.helpers import (
     EXCEPTION_SELECTOR,
     assert_no_exception,
     fail_with_page_state,
+    goto_page,
     track_script_runs,
     wait_for_idle,
 )
@@ -136,4 +138,95 @@ def test_a_waiting_session_sees_its_place_and_others_stay_responsive(
             assert pg.locator(STOP).count() >= 1, "the long run ended early"
             _click_stop(pg, "the long task set")
             assert_no_exception(pg)
+    assert health.worst < HEALTH_LIMIT, f"health check took {health.worst:.2f} s"
+
+
+_IN_QUEUE = "in the queue"
+#: seconds from Stop to another session's computation starting. Without the slot freed the
+#: queued run would wait minutes (the comparison's bootstrap). The 2 s goal is a speed figure:
+#: this test prints the time (the browser's own clock); a timed assert flakes under load
+SLOT_FREED_LIMIT = 20.0
+
+
+#: in the page: note (Date.now()) the first moment no progress bar says ``arg`` any more
+_LEFT_QUEUE_JS = """
+(text) => {
+  window._leftQueue = null;
+  const check = () => {
+    if (window._leftQueue !== null) return;
+    const bars = Array.from(document.querySelectorAll('[data-testid="stProgress"]'));
+    if (!bars.some(b => b.innerText.includes(text))) {
+      window._leftQueue = Date.now();
+      observer.disconnect();
+    }
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document.body, {subtree: true, childList: true, characterData: true,
+                                   attributes: true});
+  check();
+}
+"""
+#: click the Stop button (selector ``arg``) now; when (Date.now())
+_CLICK_JS = "(sel) => { const t = Date.now(); document.querySelector(sel).click(); return t; }"
+
+
+def _bar_text(pg) -> str:
+    """The text of every progress bar on ``pg``, joined (empty: none)."""
+    return " | ".join(
+        pg.evaluate(
+            "() => Array.from(document.querySelectorAll('[data-testid=\"stProgress\"]'))"
+            ".map(e => e.innerText)"
+        )
+    )
+
+
+@pytest.mark.opens_its_page
+def test_stop_while_an_upload_is_read_frees_the_slot_for_another_session(
+    page, _context_for, app_url, tmp_path
+):
+    """A QE upload is read in the heavy slot with its progress shown (and
+    the sample's note gone meanwhile); a second session's Power simulation waits for the slot;
+    Stop on the first ends its reading and the second's computation starts at once (the
+    time is printed; the health check is timed once the upload has been received)."""
+    from tests._big_qe import write_qe_upload
+
+    health = Health(app_url)
+    # read for seconds and compared for minutes (bootstrap CIs of 6 systems x 3 x 20,000
+    # segments); a fresh seed, so nothing is cached
+    upload = write_qe_upload(tmp_path, segments=20_000, teams=6, seed=random.randrange(2**31))
+    context = _context_for({"width": 1600, "height": 1000})
+    reader = page
+    goto_page(reader, app_url, "qe")
+    banner = reader.get_by_text("Showing the bundled")
+    assert banner.count() >= 1  # the sample's note, before the upload
+    field = reader.locator('[data-testid="stFileUploader"] input[type="file"]').first
+    field.set_input_files([str(p) for p in upload])
+    # reading shows its progress inside the slot: the files, the time so far, the memory held
+    receiving = Health(app_url)  # Streamlit parses the upload's request body meanwhile
+    _poll(reader, receiving, lambda: "reading" in _bar_text(reader) and "of memory" in _bar_text(reader),
+          "no progress of the reading", 120)  # fmt: skip
+    assert "place" not in _bar_text(reader)  # it holds the slot
+    # the sample's note went with the upload, not at the end of the run
+    assert not any(banner.nth(i).is_visible() for i in range(banner.count()))
+
+    with opened_page(context, app_url, blank=True) as waiting:
+        track_script_runs(waiting)
+        waiting.goto(f"{app_url}/power")
+        _poll(waiting, health, lambda: f"place 1 {_IN_QUEUE}" in _bar_text(waiting),
+              "the Power simulation never queued", 120)  # fmt: skip
+        assert "of memory" in _bar_text(reader), "the comparison ended before Stop"
+        # timed by the browser's clock, shared by both pages: the click, and the moment the
+        # waiting page's bar no longer says it is in the queue (noticed by the page itself)
+        waiting.evaluate(_LEFT_QUEUE_JS, _IN_QUEUE)
+        clicked = reader.evaluate(_CLICK_JS, STOP)
+        _poll(waiting, health, lambda: waiting.evaluate("() => window._leftQueue !== null"),
+              "the Power simulation still queued", 30)  # fmt: skip
+        took = (waiting.evaluate("() => window._leftQueue") - clicked) / 1000
+        print(f"slot freed {took:.2f} s after Stop; load average {os.getloadavg()[0]:.1f}")
+        assert took < SLOT_FREED_LIMIT, f"the queued run started {took:.2f} s after Stop"
+        reader.get_by_text("Stopped:").first.wait_for(timeout=30_000)
+        wait_for_idle(reader)
+        assert_no_exception(reader)
+        wait_for_idle(waiting, timeout=300)  # its simulation ran; the server is idle again
+        assert_no_exception(waiting)
     assert health.worst < HEALTH_LIMIT, f"health check took {health.worst:.2f} s"

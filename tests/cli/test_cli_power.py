@@ -47,6 +47,14 @@ def test_scores_json_contract_and_same_numbers_as_the_library(capsys):
                        effect=[2, 4], n=[40, 160, 80], test="t", n_simulations=400, rng=3)
     np.testing.assert_allclose(doc["power"], res.power[0])
     np.testing.assert_allclose(doc["mde"], res.mde)
+    # the rate at effect 0 per n (the size), and the sample size for --power at the
+    # first --effect with its Monte Carlo error, as the library gives them
+    np.testing.assert_allclose(doc["size"], res.size)
+    assert len(doc["size_mc_error"]) == 3 and all(0 <= s < 0.1 for s in doc["size"])
+    assert doc["sample_size_effect"] == 2.0 and "mean per-item difference" in doc[
+        "effect_meaning"]
+    assert doc["sample_size"] > 2 and 0 < doc["sample_size_mc_error"] < 0.2 * doc["sample_size"]
+    assert isinstance(doc["notes"], list)
 
 
 def test_text_input_tsv_and_latex(capsys):
@@ -57,7 +65,9 @@ def test_text_input_tsv_and_latex(capsys):
     code, out, err = run(capsys, *common, "--format", "tsv")
     assert code == 0, err
     lines = [ln for ln in out.splitlines() if not ln.startswith("#")]
-    assert lines[0].split("\t") == ["n", "power@1", "mc_error@1", "mde"]
+    assert lines[0].split("\t") == ["n", "power@1", "mc_error@1", "mde", "size",
+                                    "size_mc_error"]
+    assert "# sample size for 80% power at effect 1: " in out
     assert [ln.split("\t")[0] for ln in lines[1:]] == ["50", "200"]
     assert "BLEU" in out and "read as reference and output text" in err
     code, out, err = run(capsys, *common, "--format", "latex")
@@ -73,6 +83,12 @@ def test_text_input_tsv_and_latex(capsys):
         (["--simulations", "1"], "--simulations must be at least 2"),
         (["--power", "1.5"], "--power must be between 0 and 1"),
         (["--metric", "bleu"], "--metric is for --ref/--hyp"),
+        (["--baseline", "Borealis"], "same system"),
+        (["--test", "paired-bootstrap", "--resamples", "10"],
+         "--resamples 10: the smallest p-value the test can give is 2/11"),
+        (["--effect", "150"], "outside the scores' range"),
+        (["--test", "paired-bootstrap", "--simulations", "100000", "--resamples", "100000"],
+         "--simulations 100,000 x --resamples 100,000 simulated tests"),
     ],
 )
 def test_bad_input_one_line_exit_2(capsys, extra, message):

@@ -55,6 +55,14 @@ def test_mqm_file_alone_is_ranked(at):
     assert_no_exception(at)
     (table,) = [t.value for t in at.table]
     assert sorted(table.index) == sorted(OTHER)
+    # titled by the data's protocol; the WMT24 findings are the method, not the data's source
+    heads = [h.value for h in at.subheader]
+    assert any(h.startswith("Human ranking: MQM") for h in heads), heads
+    assert "Human ranking (WMT24 findings)" not in heads
+    # no "sample" banner beside real human scores: the synthetic outputs are named as not theirs
+    notes = [i.value for i in at.info]
+    assert not any(n.startswith("Sample reference and systems") for n in notes), notes
+    assert any("not the systems your human scores rate" in n for n in notes), notes
 
 
 def test_accuracy_against_esa_gold_with_wmt_file_names(at):

@@ -52,3 +52,42 @@ def test_leaderboard_page(app_test):
     assert_no_exception(at)
     assert frame_with(at, "average") is not None
     assert any("correlation=kendall grouping=item" in c.value for c in at.caption)
+
+
+def test_clusters_over_the_page_bound_offer_the_command(app_test, monkeypatch):
+    # no operation count refuses the run: its estimated time, over the page's bound (here
+    # lowered), keeps the point ranking and offers the CLI command with the page's settings
+    from dashboard.data import leaderboard
+
+    monkeypatch.setattr(leaderboard, "PAGE_MAX_SECONDS", 1e-3)
+    at = app_test("views/leaderboard.py", timeout=120)
+    at.query_params["resamples"] = "300"
+    at.query_params["seed"] = "7"
+    at.query_params["lp"] = ["en-de"]
+    at.run()
+    assert_no_exception(at)
+    assert not at.error, [e.value for e in at.error]
+    (warning,) = [w.value for w in at.warning if "Clusters not computed" in w.value]
+    assert "“PERM-BOTH resamples per task”" in warning or "“Language pairs”" in warning
+    (code,) = [c.value for c in at.code]
+    assert code.startswith("mt-stats rank --data wmt-sample.zip --task-set per-lp --lp en-de")
+    assert "--resamples 300 --seed 7 --alpha 0.05" in code and "--gold mqm" in code
+    table = frame_with(at, "average")  # the point ranking stays on the page
+    assert table["cluster"].isna().all() or len(table)
+    # the settings went back into the URL
+    from tests.dashboard.test_app_view_settings import param
+
+    assert param(at, "resamples") == ["300"] and param(at, "lp") == ["en-de"]
+
+
+def test_leaderboard_input_format_message_names_the_page_control(app_test):
+    # a WMT20 *.sys.score line fits long segment scores too: the message names the page's
+    # "Read text files as" choice and where system-level scores go, not a Python argument
+    at = app_test("views/leaderboard.py", timeout=120).run()
+    line = "BLEU\tde-en\tnewstest2020\tnewstest2020-ende-ref.de\tOnline-A.0\t0.3\n"
+    at.file_uploader(key="board_upload").set_value(
+        [("BLEU.sys.score", line.encode(), "text/plain")]
+    ).run()
+    (error,) = [e.value for e in at.error]
+    assert "input_format" not in error
+    assert "“Read text files as” → “long text”" in error and "Metrics vs humans" in error

@@ -15,6 +15,7 @@ import pytest
 from dashboard.sections.metrics_segment import SAMPLES
 from stats.analyses import metrics_report
 from stats.analyses.meta_significance import perm_both_analysis, soft_pairwise_analysis
+from stats.metaeval.williams import williams_winners
 from stats.pairwise.grids import grid_significance
 from stats.power.williams import williams_grid_power
 from stats.readers import read_meta_eval
@@ -177,6 +178,10 @@ def test_williams_clusters_correction_and_power(system):
     p = arr(grid.data[0].customdata)[..., 0]
     assert _close(p, sig.pvalue_adjusted.to_numpy(dtype=float))
     assert at.table[0].value["cluster"].tolist() == sig.rank.tolist()
+    won = set(williams_winners(w))  # the WMT17-21 rule beside the clusters: raw p
+    assert at.table[0].value["WMT17-21 winner"].tolist() == [
+        "yes" if m in won else "no" for m in sig.rank.index
+    ]
     assert "Benjamini-Hochberg" in _captions(at)
     summary = at.table[1].value
     adjusted = sig.pvalue_adjusted.to_numpy()
@@ -184,7 +189,8 @@ def test_williams_clusters_correction_and_power(system):
     counted = {m.label: m.value for m in at.metric}["Significant pairs in es-en (α = 0.05, BH)"]
     assert counted == f"{int(np.sum(adjusted < 0.05))} / 66"
     top = ", ".join(sig.rank.index[sig.rank.to_numpy() == 1])
-    assert summary.loc["es-en", "top cluster"] == top
+    assert summary.loc["es-en", "top cluster (WMT22-25 rule)"] == top
+    assert summary.loc["es-en", "winners (WMT17-21 rule)"] == ", ".join(williams_winners(w))
     overview = _grid(at, "Williams significance per language pair")
     assert overview.layout.shapes  # every panel's clusters
 
@@ -192,3 +198,34 @@ def test_williams_clusters_correction_and_power(system):
     power = williams_grid_power(w, alpha=0.01, power=0.8).stack().median()
     line = next(m.value for m in at.markdown if m.value.startswith("**Power:**"))
     assert f"below **{power:.3f}**" in line and "α = 0.01" in line
+
+
+def test_a_constant_metric_has_no_p_value_rank_or_cluster_on_the_page(app_test):
+    """Undefined stays undefined on the segment-level part of the page: a constant metric in an uploaded
+    wide CSV has no PERM-BOTH p-value against any other metric, no rank and no
+    cluster in the ranking table."""
+    rng = np.random.default_rng(2)
+    rows = ["lp,system,segment,human,GOOD,BLEU,CONST"]
+    for s in range(6):
+        q = rng.normal()
+        for seg in range(12):
+            h = q + rng.normal()
+            rows.append(f"en-de,sys{s},{seg},{h:.4f},{h + rng.normal(0, .5):.4f},"
+                        f"{h + rng.normal(0, 1.5):.4f},0.5")  # fmt: skip
+    at = app_test(timeout=180)
+    at.run()
+    at.file_uploader(key="metrics_upload").set_value(
+        [("seg.csv", ("\n".join(rows) + "\n").encode(), "text/csv")]
+    ).run()
+    at.toggle(key="meta_perm_run").set_value(True).run()
+    assert_no_exception(at)
+    grid = _grid(at, "en-de: PERM-BOTH")
+    names = list(grid.data[0].y)
+    p = arr(grid.data[0].customdata)[..., 0]
+    k = names.index("CONST")
+    assert np.isnan(p[k]).all() and np.isnan(p[:, k]).all()
+    assert np.isfinite(p[names.index("GOOD"), names.index("BLEU")])
+    table = frame_with(at, "cluster")
+    assert table["cluster"].isna().to_dict() == {"GOOD": False, "BLEU": False, "CONST": True}
+    if "rank" in table:
+        assert table["rank"].isna().to_dict()["CONST"]

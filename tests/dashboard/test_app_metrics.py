@@ -3,9 +3,11 @@ malformed files and presentation mode. Uploads go through AppTest's file_uploade
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import streamlit as st
 
@@ -152,6 +154,19 @@ def test_constant_metric_and_two_testsets_render_with_warning(at):
     ]
     assert any("Flat" in w.value for w in at.warning)  # degenerate input is reported
     assert len(_charts(at)) == 5
+    # undefined is undefined: the constant metric has no cluster, is no winner, and its row
+    # and column of the grid carry no p-value
+    clusters = at.table[0].value
+    assert pd.isna(clusters.loc["Flat", "cluster"])
+    assert clusters.loc["Flat", "WMT17-21 winner"] == "-"
+    assert clusters["cluster"].drop("Flat").notna().all()
+    summary = at.table[1].value
+    assert "Flat" not in summary.loc["xx-en", "top cluster (WMT22-25 rule)"]
+    assert "Flat" not in summary.loc["xx-en", "winners (WMT17-21 rule)"]
+    specs = [json.loads(c.proto.spec) for c in _charts(at)]
+    grid = next(g for g in specs if "(b) Williams" in str(g["layout"].get("title", "")))
+    names = [shape.get("name") for shape in grid["layout"].get("shapes", [])]
+    assert "no cluster (undefined)" in names
     at.selectbox(key="metrics_lp").set_value("yy-en / nt2013").run()
     assert not at.exception and len(_charts(at)) == 5
 

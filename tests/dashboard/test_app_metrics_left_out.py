@@ -71,3 +71,51 @@ def test_wmt20_like_files_open_with_one_summary(app_test, tmp_path):
     # pairs, the summary
     assert len(at.expander) <= 4
     assert sum(c.value.startswith("Read ") for c in at.caption) == 1
+
+
+def test_report_lists_outliers_json_and_the_systems_left_out(app_test):
+    # the meeting-room case: with outliers.json uploaded, the report's record lists that file
+    # with its SHA-256 beside the score files, and says which systems were left out, and why
+    import hashlib
+    import json as _json
+
+    from dashboard import report, state
+    from tests.dashboard.test_app_metrics import SAMPLE as _SAMPLE
+    from tests.dashboard.test_app_metrics import _upload
+
+    at = app_test()
+    at.run()
+    _upload(at, _SAMPLE / "human.tsv", _SAMPLE / "metrics.tsv")
+    outliers = _json.dumps({"es-en": ["online-A"]}).encode()
+    at.file_uploader(key="metrics_outliers_file").set_value(
+        [("outliers.json", outliers, "application/json")]
+    ).run()
+    assert not at.exception
+    record = report.report_record(at.session_state[state.REPORT_KEY])
+    listed = {f["name"]: f["sha256"] for v in record["inputs"].values() for f in v["files"]}
+    assert listed["outliers.json"] == hashlib.sha256(outliers).hexdigest()
+    assert {"human.tsv", "metrics.tsv"} <= set(listed)
+    left = [n["text"] for n in record["notes"] if n["kind"] == "left out"]
+    assert any("outliers.json" in t and "es-en: online-A" in t for t in left), left
+    html = report.report_html(at.session_state[state.REPORT_KEY], record)
+    assert "Left out, and why" in html and "online-A" in html
+
+
+def test_a_warning_repeated_per_block_is_one_line_with_its_count():
+    # WMT20: two references per language pair gave each published outlier's warning twice
+    from dashboard.sections.left_out import fold_repeats
+
+    msgs = [
+        "language pair 'cs-en', test set 'newstest2020', reference 'A': outliers as published "
+        "left out: zlabs-nlp.1149",
+        "language pair 'cs-en', test set 'newstest2020', reference 'B': outliers as published "
+        "left out: zlabs-nlp.1149",
+        "language pair 'de-en', test set 'newstest2020': outliers as published left out: none",
+        "something else",
+    ]
+    assert fold_repeats(msgs) == [
+        "outliers as published left out: zlabs-nlp.1149 (×2: cs-en / newstest2020 / A, "
+        "cs-en / newstest2020 / B)",
+        "de-en / newstest2020: outliers as published left out: none",
+        "something else",
+    ]

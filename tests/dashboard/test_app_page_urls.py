@@ -164,3 +164,57 @@ def test_mt_segment_scores_default_to_the_bleu_metric(app_test, tmp_path):
     assert_no_exception(at)
     box = at.selectbox(key="mt_score_metric")
     assert box.options[0] == "COMET-22" and box.value == "sentBLEU"
+
+
+def test_every_number_changing_setting_is_declared_in_one_module():
+    # one module holds the URL state of every page; the controls the meeting-room issue
+    # names are among it (the Power page keeps its own)
+    from dashboard import url_state
+
+    assert set(url_state.PAGES) == {
+        "metrics", "qe", "mt_systems", "human", "leaderboard", "autorank"
+    }
+    keys = {s.key for settings in url_state.PAGES.values() for s in settings.values()}
+    for key in (
+        "mt_opt_tokenize", "mt_opt_lowercase", "mt_opt_cw", "mt_opt_tnorm",  # metric options
+        "mt_tests", "mt_resamples", "mt_seed", "mt_alpha", "mt_exclude", "mt_table_baseline",
+        "metrics_correction", "metrics_exclude", "metrics_lp", "metrics_baseline",
+        "meta_correction", "meta_perm_resamples", "meta_perm_seed", "meta_domain",
+        "meta_include_human",
+        "qe_wmt_lp", "qe_wmt_correction", "human_exclude", "human_lp",
+        "board_resamples", "board_seed", "board_alpha", "board_lps", "board_task_set",
+    ):  # fmt: skip
+        assert key in keys, key
+
+
+def test_mt_systems_sacrebleu_options_from_the_url_and_back(app_test):
+    # the en-ja case: "As WMT's released scores" sets char; a shared link must carry it
+    at = _open(
+        app_test,
+        "views/mt_systems.py",
+        {"tokenize": "char", "lowercase": "True", "chrf_word_order": "2", "exclude": ["Aurora"]},
+        timeout=180,
+    )
+    assert at.selectbox(key="mt_opt_tokenize").value == "char"
+    assert at.checkbox(key="mt_opt_lowercase").value is True
+    assert at.number_input(key="mt_opt_cw").value == 2
+    assert at.multiselect(key="mt_exclude").value == ["Aurora"]
+    assert any("tok:char" in c.value and "lc" in c.value for c in at.caption), [
+        c.value for c in at.caption if "nrefs" in c.value
+    ]
+    assert param(at, "tokenize") == ["char"] and param(at, "lowercase") == ["True"]
+    at.checkbox(key="mt_opt_lowercase").set_value(False).run()
+    assert param(at, "lowercase") == ["False"]
+    assert param(at, "exclude") == ["Aurora"]
+
+
+def test_bad_sacrebleu_values_are_ignored(app_test):
+    at = _open(
+        app_test,
+        "views/mt_systems.py",
+        {"tokenize": "klingon", "chrf_word_order": "99", "lowercase": "maybe"},
+        timeout=180,
+    )
+    assert at.selectbox(key="mt_opt_tokenize").value == "by language"
+    assert at.number_input(key="mt_opt_cw").value == 0
+    assert at.checkbox(key="mt_opt_lowercase").value is False

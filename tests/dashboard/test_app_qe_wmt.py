@@ -145,3 +145,47 @@ def test_wmt23_submissions_folder_page(app_test):
     de = every.loc["en-de"]
     assert {"gao-LabG/score_ensemble", "gao-LabG/multilingual/score_ensemble"} <= set(de.index)
     assert "synthetic sample" not in " ".join(i.value for i in at.info)
+
+
+def test_a_constant_system_is_undefined_in_every_grid_and_table(app_test):
+    """Undefined stays undefined on the page: a system predicting 0.5 for every sentence has no p-value in
+    either grid (Spearman by PERM-BOTH, Pearson by Williams), no rank on the leaderboard, and
+    the warning names it."""
+    import json
+
+    rng = np.random.default_rng(0)
+    g = rng.normal(size=30)
+    gold = "lp\tmethod\tsid\tscore\n" + "".join(f"en-de\tgold\t{i}\t{g[i]:.3f}\n" for i in range(30))
+    rows = [f"en-de\tA\t{i}\t{g[i] + rng.normal():.3f}" for i in range(30)]
+    rows += [f"en-de\tB\t{i}\t{g[i] + 2 * rng.normal():.3f}" for i in range(30)]
+    rows += [f"en-de\tCONST\t{i}\t0.5" for i in range(30)]
+    at = app_test(PAGE)
+    at.session_state["qe_wmt_resamples"] = 50
+    at.run()
+    at.file_uploader(key="qe_upload").set_value(
+        [("team/predictions.txt", ("\n".join(rows) + "\n").encode(), "text/plain"),
+         ("gold.tsv", gold.encode(), "text/plain")]
+    ).run()  # fmt: skip
+    assert_no_exception(at)
+    assert not at.error, [e.value for e in at.error]
+    board = _board(at, "spearman")
+    const = next(s for s in board.index if s.endswith("CONST"))
+    assert np.isnan(board.at[const, "rank"]) and board["rank"].drop(const).notna().all()
+    shown = " ".join(
+        str(e.value) for kind in ("warning", "markdown", "caption", "text") for e in at.get(kind)
+    )
+    assert "undefined" in shown and "CONST" in shown  # the warning names it, and why
+    checked = 0
+    for chart in at.get("plotly_chart"):
+        spec = json.loads(chart.proto.spec)
+        title = str(spec["layout"].get("title", {}).get("text", ""))
+        if "PERM-BOTH on" not in title and "Williams test on" not in title:
+            continue
+        (grid,) = [t for t in spec["data"] if t.get("type") == "heatmap"][:1] or [None]
+        assert grid is not None, title
+        names = list(grid["y"])
+        row = [r for r in grid["z"][names.index(const)]]
+        col = [r[names.index(const)] for r in grid["z"]]
+        assert all(v is None for v in row + col), title  # no p next to the constant system
+        checked += 1
+    assert checked == 2  # the primary measure's grid and the other measure's

@@ -185,3 +185,46 @@ def test_aliases_reach_figures_and_tables(at):
         "BLEU": "BLEU-4",
         "TerrorCat": "Terror Cat",
     }
+
+
+def _many_metrics(tmp_path, n_metrics=32, lps=("x0-en", "x1-en")):
+    import numpy as np
+
+    rng = np.random.default_rng(46)
+    metrics = [f"metric-{k:02d}" for k in range(n_metrics)]
+    human = ["METRIC\tLP\tTESTSET\tSYSTEM\tSCORE\n"]
+    scores = ["METRIC\tLP\tTESTSET\tSYSTEM\tSCORE\n"]
+    for lp in lps:
+        h = rng.normal(size=10)
+        human += [f"HUMAN\t{lp}\tnewstest2020\tsys{s}\t{h[s]:.4f}\n" for s in range(10)]
+        for m in metrics:
+            v = h + rng.normal(scale=0.8, size=10)
+            scores += [f"{m}\t{lp}\tnewstest2020\tsys{s}\t{v[s]:.4f}\n" for s in range(10)]
+    (tmp_path / "human.tsv").write_text("".join(human))
+    (tmp_path / "metrics.tsv").write_text("".join(scores))
+    return tmp_path / "human.tsv", tmp_path / "metrics.tsv", metrics
+
+
+def test_all_pairs_panels_name_their_metrics(app_test, tmp_path):
+    # over 30 metrics the overview is one mosaic without tick labels: a caption names the
+    # metrics in the one order every panel shares; presentation mode draws a labelled grid per
+    # language pair instead (a projector or a PDF has no hover)
+    from dashboard.state import PRESENTATION_KEY
+
+    human, scores, metrics = _many_metrics(tmp_path)
+    at = app_test()
+    at.run()
+    upload(at, human, scores)
+    (caption,) = [c.value for c in at.caption if c.value.startswith("Rows and columns")]
+    assert all(m.replace("-", "\\-") in caption or m in caption for m in metrics)
+    at.sidebar.toggle(key=PRESENTATION_KEY).set_value(True).run()
+    assert_no_exception(at)
+    layouts = chart_layouts(at)
+    per_lp = [
+        lay for lay in layouts
+        if "Williams significance per language pair" in str(lay.get("title", {}).get("text"))
+    ]  # fmt: skip
+    assert len(per_lp) == 2, [str(lay.get("title")) for lay in layouts]
+    orders = [list(lay["yaxis"]["categoryarray"]) for lay in per_lp]
+    assert orders[0] == orders[1] and sorted(orders[0]) == sorted(metrics)
+    assert not [c for c in at.caption if c.value.startswith("Rows and columns")]

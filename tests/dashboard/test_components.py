@@ -89,7 +89,8 @@ def test_presentation_table_applies_column_config_and_escapes_text():
         r"\*\*evil\*\*",
         "1.235",
     ]
-    assert rows[3].split("|") == ["c", "", "12", "2.00e-01", "100.0%", "", "2"]
+    # an undefined number prints as "–" (never blank, never a number), missing text as blank
+    assert rows[3].split("|") == ["c", "–", "12", "2.00e-01", "100.0%", "", "2"]
 
 
 def test_show_table_is_a_static_table_in_presentation_mode(app_test):

@@ -69,3 +69,34 @@ def test_tall_figures_are_capped_and_long_labels_get_room():
     size = big.layout.xaxis.tickfont.size
     assert big.layout.height >= 0.58 * size * longest * 0.71 + big.layout.margin.t
     assert big.layout.height <= presentation.MAX_PRESENTATION_HEIGHT
+
+
+def test_stacked_grids_of_a_dozen_items_fit_the_small_slide():
+    # the all-language-pairs Williams panels of WMT-12-like data (4 pairs x 12 metrics) were
+    # 1,046 px tall in presentation mode: their rows and ticks shrink (not below
+    # MIN_FIT_CELL_PX) so the figure fits 1400 x 900 without scrolling inside it
+    import numpy as np
+    import pandas as pd
+
+    from dashboard import figures
+
+    names = ["TerrorCat", "METEOR", "SAGAN", "SEMPOS", "PosF", "chrF", "BLEU", "NIST", "TER",
+             "WER", "AMBER", "PER"]  # fmt: skip
+    rng = np.random.default_rng(0)
+    panels = {
+        lp: figures.significance_grid(
+            pd.DataFrame(rng.random((12, 12)), index=names, columns=names), alpha=0.05
+        )
+        for lp in ("cs-en", "de-en", "es-en", "fr-en")
+    }
+    fig = figures.grids_side_by_side(
+        panels, cols=2, title="Williams significance per language pair (one-sided, α = 0.05)",
+        panel_height=480, horizontal_spacing=0.16, legible_columns=True,
+        x_title="column: compared with", y_title="row: correlates better?",
+    )  # fmt: skip
+    big = presentation.apply_presentation(fig, True)
+    spec = big.layout.meta["grid_layout"]
+    assert big.layout.height <= presentation.SMALL_FIT_HEIGHT < presentation.SMALL_SLIDE_HEIGHT
+    assert spec["panel_height"] >= 12 * presentation.MIN_FIT_CELL_PX
+    assert big.layout.xaxis.tickfont.size == big.layout.yaxis4.tickfont.size == spec["tick_px"]
+    assert spec["tick_px"] >= 12

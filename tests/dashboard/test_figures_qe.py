@@ -211,3 +211,34 @@ def test_distributions_share_the_x_axis_and_bins(sample):
     titles = [a.text for a in fig.layout.annotations]
     sd = data.predictions["CONSERV-mean"].std(ddof=1)
     assert f"SD = {sd:.3f}" in titles[2]
+
+
+#: WMT QE submissions whose shortened labels collided ("yzyalbert-I…semble" twice)
+COLLIDING = [
+    "yzyalbert-IOL/score_ensemble",
+    "yzyalbert-IOL/multilingual/score_ensemble",
+    "HW-TSC/multilingual_model_a",
+    "HW-TSC/multilingual_model_b",
+]
+
+
+def test_colliding_names_get_distinct_labels_and_all_are_listed():
+    labels = style.short_labels(COLLIDING)
+    assert len(set(labels)) == len(COLLIDING), labels
+    assert all(len(x) < len(n) for x, n in zip(labels, COLLIDING, strict=True))
+    # rank lines: every line's end labels distinct, and the legend of abbreviations names all
+    ranks = pd.DataFrame(
+        {"rank_pearson": [1, 2, 3, 4], "rank_mae": [4, 3, 2, 1]}, index=COLLIDING
+    )
+    fig = qe.qe_rank_change(ranks, measures=("pearson", "mae"))
+    ends = [t.text[-1].rsplit(" (", 1)[0] for t in fig.data]
+    assert len(set(ends)) == 4, ends
+    assert sorted(style.shortened_names(fig).values()) == sorted(COLLIDING)
+    # histograms: one panel title per system, none alike
+    gold = pd.Series(np.linspace(0, 1, 12))
+    preds = pd.DataFrame({n: np.linspace(0, 1, 12) + k for k, n in enumerate(COLLIDING)})
+    long = [n + "/" + "x" * 20 for n in COLLIDING]
+    preds.columns = long
+    dist = qe.qe_distributions(gold, preds, long)
+    titles = [a.text.split("</b>")[0] for a in dist.layout.annotations[1:]]
+    assert len(set(titles)) == 4, titles

@@ -86,3 +86,19 @@ def test_leaderboard_shortens_long_team_method_labels_keeping_full_names():
     key = with_full_names(fig).layout.annotations[-1].text
     assert all(s in key for s in long)
     assert list(t.index) == names  # the table (CSV/LaTeX exports) keeps them
+
+
+def test_heatmap_marks_a_pooled_average():
+    """A method averaged over separately submitted per-pair files is not a figure the task
+    published: its average cell carries "†"."""
+    stat = pd.DataFrame(
+        {"en-de": [0.5, 0.4], "zh-en": [0.3, 0.6]}, index=["t/pooled", "t/multilingual/m"]
+    )
+    avg = stat.mean(axis=1)
+    fig = qe_lp_heatmap(stat, measure="spearman", average=avg, pooled=["t/pooled"])
+    (trace,) = fig.data
+    rows = list(trace.y)
+    assert trace.text[rows.index("t/pooled")][-1] == "0.400 †"
+    assert trace.text[rows.index("t/multilingual/m")][-1] == "0.500"
+    assert fig.layout.meta["pooled"] == ["t/pooled"]
+    assert "†" not in str(qe_lp_heatmap(stat, measure="spearman", average=avg).data[0].text)

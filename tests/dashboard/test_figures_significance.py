@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+import pytest
 
 from dashboard.figures import grids, meta_eval, metrics, overview
 from dashboard.figures.clusters import adjusted_grid_args, cluster_boundaries, cluster_shapes
@@ -111,3 +112,23 @@ def test_perm_both_grid_and_panels_keep_each_grids_clusters():
     assert _horizontal(both, "y") == boundaries
     assert {s.xref for s in both.layout.shapes if s.yref == "y2"} == {"x2"}
     assert len(both.layout.shapes) == len(fig.layout.shapes) + len(other.layout.shapes)
+
+
+def test_p_colour_scale_ends_at_the_smallest_p_the_resamples_allow():
+    import math
+
+    from dashboard.figures.grids import SIGNIFICANCE_DECADES, significance_coloraxis
+
+    full = significance_coloraxis(0.05)
+    assert full["cmax"] == SIGNIFICANCE_DECADES
+    assert full["colorbar"]["ticktext"][-1] == f"{0.05 * 10.0**-SIGNIFICANCE_DECADES:g}"
+    # 1,000 resamples: p >= 1/1001, so the scale stops there (not at 5e-05)
+    axis = significance_coloraxis(0.05, min_p=1 / 1001)
+    assert axis["cmax"] == pytest.approx(math.log10(0.05 * 1001), abs=1e-3)
+    assert axis["colorbar"]["ticktext"][1:] == ["0.05 (α)", "0.005", "0.000999"]
+    assert axis["colorbar"]["tickvals"][-1] == axis["cmax"]
+    # a smallest p on a decade: that tick says so; one below the scale's end: unchanged
+    assert significance_coloraxis(0.05, min_p=0.005)["colorbar"]["ticktext"][-1] == (
+        "0.005"
+    )
+    assert significance_coloraxis(0.05, min_p=1e-9)["cmax"] == SIGNIFICANCE_DECADES

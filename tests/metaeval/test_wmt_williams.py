@@ -171,7 +171,9 @@ def test_refset_by_name_and_tsv_captions(fx, capsys):
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].startswith("# en-de newstest2020 refset=newstestB2020\tn=9")
-    assert lines[2].startswith("# winners (alpha=0.05, not outperformed by any metric)\t")
+    assert lines[2].startswith(
+        "# winners (alpha=0.05, not outperformed by any metric; the WMT17-21 rule, raw p)\t"
+    )
     assert lines[3] == f"# excluded systems\t{W.HUMAN_TRANSLATION}"
 
 

@@ -11,7 +11,11 @@ from scipy import stats as sps
 
 from stats import StatsInputError
 from stats.power import domain_power
-from tests.power._scipy_reference import wilcoxon_rows
+from tests.power._scipy_reference import (
+    symmetric_independent,
+    symmetric_pool_draws,
+    wilcoxon_rows,
+)
 
 
 def _domains(seed=0, size=120):
@@ -23,9 +27,10 @@ def _domains(seed=0, size=120):
     return out
 
 
-def _draws(domains, effect, n, sims, gen):
-    pools = [(s - b) - (s - b).mean() + effect for b, s in domains.values()]
-    return [p[gen.integers(0, p.size, (sims, n))] for p in pools]
+def _draws(domains, effect, n, sims, gen, draw=symmetric_pool_draws):
+    """Each domain's data sets from the signed-rank null (symmetric about 0, equal items kept
+    equal; tests/power/_scipy_reference.py), shifted so the mean difference is the effect."""
+    return [draw(s - b, effect, n, sims, gen) for b, s in domains.values()]
 
 
 def _stouffer(ps):
@@ -39,14 +44,18 @@ def _stouffer(ps):
 
 
 def _loop(domains, effect, n, sims, gen):
-    """Combined p of each simulated ranking: one scipy call per domain and ranking."""
+    """Combined p of each simulated ranking (one scipy call per domain and ranking) and
+    whether the system's mean item score is the higher."""
     draws = _draws(domains, effect, n, sims, gen)
-    return _stouffer([[sps.wilcoxon(r).pvalue if np.any(r) else np.nan for r in d]
-                      for d in draws])
+    p = _stouffer([[sps.wilcoxon(r).pvalue if np.any(r) else np.nan for r in d]
+                   for d in draws])
+    return p, np.mean([d.mean(axis=1) for d in draws], axis=0) > 0
 
 
-def _vectorised(domains, effect, n, sims, gen):
-    return _stouffer([wilcoxon_rows(d) for d in _draws(domains, effect, n, sims, gen)])
+def _vectorised(domains, effect, n, sims, gen, draw=symmetric_pool_draws):
+    draws = _draws(domains, effect, n, sims, gen, draw)
+    return (_stouffer([wilcoxon_rows(d) for d in draws]),
+            np.mean([d.mean(axis=1) for d in draws], axis=0) > 0)
 
 
 def test_same_draws_equal_a_scipy_loop():
@@ -54,20 +63,21 @@ def test_same_draws_equal_a_scipy_loop():
     # exact equality: a few data sets, each pinned at several levels (alpha) on the same draws;
     # at n <= 13 with ties scipy runs a permutation test per call (slow): fewer there
     for n, effect, sims in ((10, 3.0, 5), (25, 1.0, 60)):
-        p = _loop(doms, effect, n, sims, np.random.default_rng(4))
+        p, up = _loop(doms, effect, n, sims, np.random.default_rng(4))
         for alpha in (0.01, 0.05, 0.2, 0.35, 0.5, 0.8):
             res = domain_power(doms, effect=effect, n=n, alpha=alpha, n_simulations=sims, rng=4)
-            assert res.power[0, 0] == np.sum(p < alpha) / sims, (n, alpha)
+            # power: rejections in the effect's direction
+            assert res.power[0, 0] == np.sum((p < alpha) & up) / sims, (n, alpha)
         if n > 13:  # the vectorised scipy reference of the next test: the loop's p-values
             np.testing.assert_allclose(_vectorised(doms, effect, n, sims,
-                                                   np.random.default_rng(4)), p, rtol=1e-12)
+                                                   np.random.default_rng(4))[0], p, rtol=1e-12)
 
 
 def test_independent_monte_carlo_within_3_points():
     doms = _domains(1)
     res = domain_power(doms, effect=1.5, n=30, n_simulations=2000, rng=0)
-    p = _vectorised(doms, 1.5, 30, 4000, np.random.default_rng(99))
-    ref = np.sum(p < 0.05) / 4000
+    p, up = _vectorised(doms, 1.5, 30, 4000, np.random.default_rng(99), symmetric_independent)
+    ref = np.sum((p < 0.05) & up) / 4000
     assert abs(res.power[0, 0] - ref) < 0.03, (res.power[0, 0], ref)
 
 

@@ -12,7 +12,12 @@ from scipy import stats as sps
 from stats import StatsInputError
 from stats.power import paired_power, paired_sample_size, paired_t_mde, paired_t_power
 from stats.power.paired import _pool_counts, _signed_rank_pool, _signed_rank_small
-from tests.power._scipy_reference import wilcoxon_rows
+from tests.power._scipy_reference import (
+    signed_rank_up,
+    symmetric_independent,
+    symmetric_pool_draws,
+    wilcoxon_rows,
+)
 
 SIMS = 2000
 REF_SIMS = 2000  # the reference loop's own simulations, as many as ours (the bar)
@@ -57,7 +62,9 @@ def test_t_matches_scipy_ttest_rel_loop(n, effect):
     base, syst = _pool()
     res = paired_power(base, syst, effect=effect, n=n, test="t", n_simulations=SIMS, rng=0)
     # reference: scipy.stats.ttest_rel(x, y) on each simulated data set (y = 0 baseline)
-    ref = np.sum(_t_rows(_samples(base, syst, effect, n)) < 0.05) / REF_SIMS
+    s = _samples(base, syst, effect, n)
+    # power counts rejections in the effect's direction
+    ref = np.sum((_t_rows(s) < 0.05) & (np.sign(s.mean(axis=1)) == np.sign(effect))) / REF_SIMS
     assert abs(res.power[0, 0] - ref) < TOL, (res.power[0, 0], ref)
 
 
@@ -68,8 +75,12 @@ def test_signed_rank_matches_scipy_wilcoxon_loop(n, effect):
                        rng=0)
 
     # scipy defaults (zero_method='wilcox', method='auto') on each simulated data set, in two
-    # vectorised calls (tests/power/_scipy_reference.py; equal to a loop: the same-draws test)
-    ref = np.sum(wilcoxon_rows(_samples(base, syst, effect, n)) < 0.05) / REF_SIMS
+    # vectorised calls (tests/power/_scipy_reference.py; equal to a loop: the same-draws test),
+    # on data sets from the signed-rank null (symmetric about 0, equal items kept equal) drawn
+    # independently, counted in the effect's direction
+    s = symmetric_independent(syst - base, effect, n, REF_SIMS, np.random.default_rng(99))
+    up = signed_rank_up(s)
+    ref = np.sum((wilcoxon_rows(s) < 0.05) & (up if effect > 0 else ~up)) / REF_SIMS
     assert abs(res.power[0, 0] - ref) < TOL, (res.power[0, 0], ref)
 
 
@@ -88,12 +99,19 @@ def test_same_draws_give_exactly_the_scipy_loop_power(test):
         # (alpha) on the same draws (scipy runs a permutation test per call at n <= 13: fewer
         # there)
         sims = 12 if n <= 13 else 150
-        samples = _samples(base, syst, effect, n, sims=sims, seed=7)
+        if test == "t":
+            samples = _samples(base, syst, effect, n, sims=sims, seed=7)
+            up = samples.mean(axis=1) > 0
+        else:  # the signed-rank null: tests/power/_scipy_reference.py
+            samples = symmetric_pool_draws(syst - base, effect, n, sims,
+                                           np.random.default_rng(7))
+            up = signed_rank_up(samples)
         p = np.array([fn(s) for s in samples])  # a loop on purpose: one scipy call each
         for alpha in (0.01, 0.05, 0.2, 0.35, 0.5, 0.8):
             res = paired_power(base, syst, effect=effect, n=n, test=test, alpha=alpha,
                                n_simulations=sims, rng=7)
-            assert res.power[0, 0] == np.sum(p < alpha) / sims, (n, alpha)
+            # power: rejections in the effect's direction (effect > 0 here)
+            assert res.power[0, 0] == np.sum((p < alpha) & up) / sims, (n, alpha)
         if n > 13:  # the vectorised references of the tests above give the loop's p-values
             np.testing.assert_allclose(np.nan_to_num(vectorised(samples), nan=1.0), p,
                                        rtol=1e-12)
@@ -180,9 +198,19 @@ def test_seeded_and_reproducible_and_sample_size():
     b = paired_power(base, syst, effect=2.0, n=[50, 100], test="signed-rank", rng=11)
     np.testing.assert_array_equal(a.power, b.power)
     assert a.seed == 11 and a.n_simulations == 1000 and "share of simulated" in a.definition
-    n = paired_sample_size(base, syst, effect=2.0, test="t", n_simulations=500, rng=3)
-    hit = paired_power(base, syst, effect=2.0, n=[n - 1, n], test="t", n_simulations=500, rng=3)
-    assert hit.power[0, 1] >= 0.8 > hit.power[0, 0]
+    found = paired_sample_size(base, syst, effect=2.0, test="t", n_simulations=500, rng=3)
+    n, err = int(found.sample_size), found.mc_error
+    # the crossing of the simulated curve (every n with the same seed): the power there is the
+    # target within its Monte Carlo error, and 3 SE of n lower it is below
+    below = int(n - 3 * err)
+    at, under = (paired_power(base, syst, effect=2.0, n=k, test="t", n_simulations=500,
+                              rng=3).power[0, 0] for k in (n, below))
+    assert abs(at - 0.8) < 3 * np.sqrt(0.16 / 500) and under < 0.8, (at, under)
+    # the closed form's n for the same effect and spread lies within 4 Monte Carlo SE
+    d = syst - base
+    exact = next(k for k in range(2, 5000)
+                 if paired_t_power(effect=2.0, sd=d.std(ddof=1), n=k) >= 0.8)
+    assert abs(n - exact) < 4 * err + 3, (n, exact, err)
 
 
 @pytest.mark.parametrize(

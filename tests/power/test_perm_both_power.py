@@ -12,7 +12,7 @@ import pytest
 from stats import perm_both
 from stats._core.errors import StatsInputError
 from stats.metaeval.meta_eval import meta_correlation
-from stats.power.perm_both import _lambda_of, _lambda_of_spec, _z, perm_both_power
+from stats.power.perm_both import _PEARSON, _Family, _t_of, _z, perm_both_power
 
 
 def _data(k=3, n=40, seed=0, missing=False):
@@ -36,27 +36,37 @@ def test_same_rejections_as_a_loop_of_perm_both(missing):
     idx = gen.integers(0, gold.shape[1], size=(sims, size))
     seeds = gen.integers(0, 2**63, size=sims)
     valid = np.isfinite(gold)
-    za, zb = _z(a, valid), _z(b, valid)
-    lam = _lambda_of(za[valid], zb[valid], gold[valid], effects)[0]
-    for i, lv in enumerate(lam):
-        mixed = za + lv * (zb - za)
+    fam = _Family(_z(a, valid), _z(b, valid), gold, valid)
+    ts = _t_of(fam, effects, _PEARSON)[0]
+    for i, tv in enumerate(ts):
+        mixed = fam.metric(tv)[0]
         hits = 0
         for s in range(sims):  # the plain loop: stats.perm_both on each data set
             r = perm_both({"A": a[:, idx[s]], "B": mixed[:, idx[s]]}, gold[:, idx[s]],
                           n_resamples=reps, rng=int(seeds[s]))
             hits += r.metrics[0] == "A" and r.pvalue.at["A", "B"] < alpha
         assert res.power[i, 0] == pytest.approx(hits / sims, abs=1e-12)  # same draws
-    # the mixing hits the effect: r(A) - r(B_lambda) on the observed cells
-    for e, lv in zip(effects, lam, strict=True):
-        rb = np.corrcoef((za + lv * (zb - za))[valid], gold[valid])[0, 1]
+    # the design holds the effect: r(A) - r(B_t) on the observed cells, with r(A, B_t) the
+    # observed r(A, B)
+    za = _z(a, valid)
+    r_ab = np.corrcoef(a[valid], b[valid])[0, 1]
+    for e, tv in zip(effects, ts, strict=True):
+        bt = fam.metric(tv)[0]
+        rb = np.corrcoef(bt[valid], gold[valid])[0, 1]
         assert np.corrcoef(za[valid], gold[valid])[0, 1] - rb == pytest.approx(e, abs=1e-9)
+        assert np.corrcoef(za[valid], bt[valid])[0, 1] == pytest.approx(r_ab, abs=1e-9)
+    # at the observed difference B_t is the observed B (standardised)
+    assert fam.metric(fam.observed)[0] == pytest.approx(_z(b, valid), abs=1e-9)
 
 
 def test_power_rises_with_n_and_effect_and_mde_falls():
     a, b, gold = _data(k=4, n=80, seed=2)
     res = perm_both_power(a, b, gold, effect=[0.0, 0.05, 0.15, 0.3], n=[20, 80],
                           n_simulations=150, n_resamples=100, rng=3)
-    assert (res.power[0] == 0).all()  # effect 0: B is a copy of A
+    # effect 0: the metrics correlate equally with the humans (the test's null), so PERM-BOTH
+    # rejects at about alpha, never more than alpha + 3 Monte Carlo SE
+    assert (res.power[0] == res.size).all()
+    assert (res.size <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / 150)).all()
     assert (np.diff(res.power, axis=0) >= -2 * res.mc_error.max()).all()
     assert (res.power[1:, 1] >= res.power[1:, 0] - 0.05).all()
     assert res.mde[1] < res.mde[0]
@@ -67,7 +77,7 @@ def test_bad_input_names_the_argument():
     a, b, gold = _data()
     with pytest.raises(StatsInputError, match="effect"):
         perm_both_power(a, b, gold, effect=-0.1, n=10)
-    with pytest.raises(StatsInputError, match="effect: mixing"):
+    with pytest.raises(StatsInputError, match="effect: with B.s observed correlation with A held"):
         perm_both_power(a, b, gold, effect=5.0, n=10)
     with pytest.raises(StatsInputError, match="one shape"):
         perm_both_power(a, b[:, :5], gold, effect=0.1, n=10)
@@ -112,9 +122,10 @@ def test_engine_path_same_rejections_as_a_loop_of_perm_both(options):
     idx = gen.integers(0, gold.shape[1], size=(sims, size))
     seeds = gen.integers(0, 2**63, size=sims)
     valid = np.isfinite(gold)
-    za, zb = _z(a, valid), _z(b, valid)
-    lam = _lambda_of_spec(za, zb, gold, (0.1,), _spec(a=a, g=gold, **options))[0][0]
-    mixed = za + lam * (zb - za)
+    fam = _Family(_z(a, valid), _z(b, valid), gold, valid, options.get("grouping", "none"))
+    fam.keep_values(_z(b, valid))  # the engine path: B keeps its own values and ties
+    t = _t_of(fam, (0.1,), _spec(a=a, g=gold, **options))[0][0]
+    mixed = fam.metric(t)[0]
     hits = 0
     for s in range(sims):  # the plain loop: stats.perm_both on each data set, its seed
         r = perm_both({"A": a[:, idx[s]], "B": mixed[:, idx[s]]}, gold[:, idx[s]],
@@ -124,11 +135,14 @@ def test_engine_path_same_rejections_as_a_loop_of_perm_both(options):
     assert res.metric.startswith(options["correlation"])
     # the mixing reaches the effect in the chosen correlation (meta_correlation, whole data):
     # rank correlations move in steps, so the smallest mixing at or above it
+    za = _z(a, valid)
     c = [meta_correlation(x, gold, **_spec(a=a, g=gold, **options).options()).statistic
          for x in (za, mixed)]
-    below = za + lam * (1 - 1e-6) * (zb - za)
+    below = fam.metric(t - 1e-6 * max(abs(t), 1e-3))[0]
     c_below = meta_correlation(below, gold, **_spec(a=a, g=gold, **options).options()).statistic
-    assert c[0] - c[1] >= 0.1 - 1e-9 and c[0] - c_below < 0.1
+    assert c[0] - c[1] >= 0.1 - 1e-9
+    if t > max(fam.bottom, -0.25 * fam.top) + 1e-9:  # not the grid's first point: the least
+        assert c[0] - c_below < 0.1
 
 
 def _spec(a, g, correlation="pearson", grouping="none", tie_calibration=False,
@@ -195,9 +209,9 @@ def test_power_matches_an_independent_scipy_monte_carlo(correlation, grouping):
     b = gold + gen.normal(0, 1.4, gold.shape)
     spec = _spec(a=a, g=gold, correlation=correlation, grouping=grouping)
     valid = np.isfinite(gold)
-    za, zb = _z(a, valid), _z(b, valid)
-    lam = _lambda_of_spec(za, zb, gold, (0.15,), spec)[0][0]
-    mixed = za + lam * (zb - za)
+    fam = _Family(_z(a, valid), _z(b, valid), gold, valid, grouping)
+    fam.keep_values(_z(b, valid))
+    mixed = fam.metric(_t_of(fam, (0.15,), spec)[0][0])[0]
     draws = np.random.default_rng(3)
     idx = draws.integers(0, n_items, size=(sims, size))
     seeds = draws.integers(0, 2**63, size=sims)
@@ -229,7 +243,7 @@ def test_other_correlations_rise_with_effect_and_refuse_what_perm_both_refuses()
     res = perm_both_power(a, b, gold, effect=[0.0, 0.1, 0.3], n=[8, 30],
                           correlation="kendall", grouping="item", n_simulations=30,
                           n_resamples=40, rng=2)
-    assert (res.power[0] == 0).all()  # effect 0: B is a copy of A
+    assert (res.power[0] == res.size).all()  # effect 0: the rejection rate is the size
     assert res.power[2, 1] >= res.power[1, 1] >= res.power[0, 1]
     assert res.power[2, 1] >= res.power[2, 0]
     assert np.isnan(res.mde[0]) or res.mde[1] <= res.mde[0]

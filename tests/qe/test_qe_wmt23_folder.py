@@ -180,6 +180,38 @@ def test_cli_reads_the_folder_and_says_what_it_read(capsys, tmp_path):
     )
 
 
+def test_a_method_pooled_over_per_pair_files_is_marked_in_the_average(capsys, tmp_path):
+    """The average lists a team's method over its separately submitted per-pair files beside
+    the multilingual files the task scored as one: the pooled row says so (``files``,
+    ``pooled``) in the result, the JSON, the TSV and the LaTeX."""
+    d = generate_wmt23_folder()
+    subs = read_qe_submissions([("T1_sentence.zip", d["zip"])])
+    assert len(subs.system_files["gao-LabG/score_ensemble"]) == 4  # en-de, en-mr, he-en, zh-en
+    assert subs.system_files["gao-LabG/multilingual/score_ensemble"] == (
+        "T1_sentence.zip:T1_sentence/gao-LabG/multilingual/predictions.txt",
+    )
+    gold = read_qe_wmt_gold(d["gold"].encode(), name="gold.tsv")
+    avg = compare_qe_systems(subs, gold, n_resamples=20, tests=False, rng=0).average
+    assert avg.at["gao-LabG/score_ensemble", "pooled"]
+    assert avg.at["gao-LabG/score_ensemble", "files"] == 4
+    assert not avg.at["gao-LabG/multilingual/score_ensemble", "pooled"]
+    assert not avg.at["bjones-LabB/multilingual/Kiwi-Ens-II", "pooled"]
+    folder = _ways(d, tmp_path)["folder"][0]
+    (tmp_path / "gold.tsv").write_text(d["gold"])
+    args = ["qe", "--data", folder, "--gold", str(tmp_path / "gold.tsv"), "--resamples", "20"]
+    assert main(args) == 0
+    rows = {r["system"]: r for r in json.loads(capsys.readouterr().out)["average"]}
+    assert rows["gao-LabG/score_ensemble"]["pooled"] is True
+    assert rows["gao-LabG/score_ensemble"]["files"] == 4
+    assert rows["gao-LabG/multilingual/score_ensemble"]["pooled"] is False
+    assert main([*args, "--format", "tsv"]) == 0
+    assert "# pooled = True: one method's separately submitted files" in capsys.readouterr().out
+    assert main([*args, "--format", "latex"]) == 0
+    tex = capsys.readouterr().out
+    assert r"gao-LabG/score\_ensemble$^\dagger$" in tex and r"\dag{} one method's" in tex
+    assert r"multilingual/score\_ensemble$^\dagger$" not in tex
+
+
 def test_word_level_team_folders_are_labelled_the_same_way():
     """WMT23's T1_word folder has the same layout: one method per language-pair file."""
     from stats.readers.qe_word import read_word_submissions

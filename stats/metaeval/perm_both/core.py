@@ -44,6 +44,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from stats._core.budget import check_budget
+from stats._core.errors import DegenerateInputWarning
 from stats._core.validation import metric_arrays_like
 from stats.metaeval.meta_eval import (
     CORRELATIONS,
@@ -406,9 +407,12 @@ def perm_both(
         tie_calibration=tie_calibration,
         threshold=threshold,
     )
-    observed = {
-        m: meta_correlation(arrays[m], G, level=level, **spec.options()).statistic for m in names
-    }
+    with warnings.catch_warnings():  # an undefined correlation is named by engine.result
+        warnings.simplefilter("ignore", DegenerateInputWarning)
+        observed = {
+            m: meta_correlation(arrays[m], G, level=level, **spec.options()).statistic
+            for m in names
+        }
     order = ranked(observed)
     if level == "sys":
         G = mean_system_scores(arrays[order[0]], G)[0][:, None]

@@ -28,7 +28,7 @@ from stats._core.errors import StatsInputError
 from stats._core.progress import check_progress
 from stats._core.random import check_rng
 from stats._core.results import StatisticPvalue
-from stats._core.validation import check_positive_int
+from stats._core.validation import check_positive_int, warn_degenerate
 
 __all__ = ["CorrelationSpec", "PermBothResult"]
 
@@ -286,7 +286,24 @@ def result(order, observed, delta, counts, used, kept, **meta) -> PermBothResult
         out[iu] = values
         return pd.DataFrame(out, index=order, columns=order)
 
-    stat, pval, n_used = grid(delta), grid(counts / used), grid(used)
+    undefined = [m for m in order if not np.isfinite(observed[m])]
+    i, j = iu
+    bad = ~np.isfinite(np.asarray(delta, dtype=float))
+    if undefined:
+        none = np.array([not np.isfinite(observed[m]) for m in order])
+        bad = bad | none[i] | none[j]
+        warn_degenerate(
+            f"PERM-BOTH ({meta['correlation']}): correlation undefined for "
+            f"{', '.join(map(str, undefined))} (constant scores, or no group where it is "
+            "defined): no test against it, p-value, interval and rank undefined (NaN)",
+            stacklevel=4,
+        )
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pvalues = np.where(bad, np.nan, counts / used)
+    if kept is not None and bad.any():
+        kept = kept.copy()
+        kept[bad] = np.nan
+    stat, pval, n_used = grid(np.where(bad, np.nan, delta)), grid(pvalues), grid(used)
     return PermBothResult(
         statistic=stat,
         pvalue=pval,

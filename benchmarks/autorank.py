@@ -1,0 +1,108 @@
+"""WMT25 AutoRank at the published size: 60 systems x 31 language pairs, ~1.4 MB per
+``automatic_scores/SYSTEM.jsonl`` file (generated in the published layout by
+``sample_data/make_wmt25_sample.py``, written to a temporary folder).
+
+Times, each in a fresh process (``python -m stats autorank --scores FOLDER``, the files read
+from disk, the interpreter's imports included), ``--repeat`` times:
+
+* the point ranking of all 31 pairs (``--no-intervals``): goal under 3 s;
+* all 31 pairs with 1,000 bootstrap resamples: goal under 30 s;
+
+and, in this process, the parts (reading; point ranking; bootstrap) of one run. Wall and CPU
+seconds are printed with the load average before and after each run (the machine is shared:
+CPU seconds are the figure a busy machine does not inflate).
+
+    python benchmarks/autorank.py [--systems 60] [--resamples 1000] [--repeat 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from tests._wmt25_data import published_size  # noqa: E402
+
+GOALS = {"point": 3.0, "bootstrap": 30.0}
+
+
+def _load() -> str:
+    return "/".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def run_cli(folder: str, extra: list[str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one ``python -m stats autorank`` process."""
+    start = time.perf_counter()
+    before = os.times()
+    subprocess.run(
+        [sys.executable, "-m", "stats", "autorank", "--scores", folder, *extra],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + (
+        after.children_system - before.children_system
+    )
+    return time.perf_counter() - start, cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--systems", type=int, default=60)
+    parser.add_argument("--resamples", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=2)
+    args = parser.parse_args()
+    files = published_size(args.systems)
+    sizes = [len(d) for d in files.values()]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, data in files.items():
+            Path(tmp, name).write_bytes(data)
+        print(
+            f"{len(files)} files, {statistics.mean(sizes) / 1e6:.2f} MB each on average "
+            f"({sum(sizes) / 1e6:.0f} MB), 31 language pairs; {os.cpu_count()} cores"
+        )
+        results: dict[str, list] = {"point": [], "bootstrap": []}
+        for _ in range(args.repeat):
+            for kind, extra in (("point", ["--no-intervals"]),
+                                ("bootstrap", ["--resamples", str(args.resamples)])):  # fmt: skip
+                load0 = _load()
+                wall, cpu = run_cli(tmp, extra)
+                results[kind].append((wall, cpu))
+                print(f"  {kind:9s} wall {wall:6.2f} s  CPU {cpu:6.2f} s  load {load0} -> {_load()}")
+        for kind, rows in results.items():
+            wall = statistics.median(r[0] for r in rows)
+            cpu = statistics.median(r[1] for r in rows)
+            verdict = "meets" if cpu < GOALS[kind] else "misses"
+            print(
+                f"{kind}: median wall {wall:.2f} s, CPU {cpu:.2f} s; goal {GOALS[kind]:g} s: "
+                f"CPU {verdict} it ({cpu / GOALS[kind]:.2f} of the goal; wall "
+                f"{wall / GOALS[kind]:.2f})"
+            )
+        # the parts, in this process
+        from stats.analyses import autorank_analysis, read_autorank_scores
+
+        load0 = _load()
+        t0, c0 = time.perf_counter(), time.process_time()
+        scores = read_autorank_scores([tmp])
+        t1, c1 = time.perf_counter(), time.process_time()
+        autorank_analysis(scores, intervals=False)
+        t2, c2 = time.perf_counter(), time.process_time()
+        autorank_analysis(scores, n_resamples=args.resamples, rng=1)
+        t3, c3 = time.perf_counter(), time.process_time()
+        print(
+            f"parts (wall/CPU s): read {t1 - t0:.2f}/{c1 - c0:.2f}, point ranking of 31 pairs "
+            f"{t2 - t1:.2f}/{c2 - c1:.2f}, with {args.resamples} resamples {t3 - t2:.2f}/"
+            f"{c3 - c2:.2f}; load {load0} -> {_load()}"
+        )
+        print(scores.read_as)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,432 @@
+"""WMT25's automatic ranking (AutoRank) from the general task's ``automatic_scores/*.jsonl``
+files, with the uncertainty the organisers do not publish: one workflow for the CLI
+(``python -m stats autorank``) and the dashboard's AutoRank page.
+
+Files -> :func:`read_autorank_scores` (:class:`~stats.readers.wmt25.WMT25Scores`) ->
+:func:`autorank_analysis`: per language pair, the metric set (``metrics``, or a preset:
+``'wmt25'``, the organisers' choice, by default), AutoRank
+(:func:`stats.mt.automatic_ranking.autorank`), with ``intervals`` the paired bootstrap over documents
+(:func:`stats.mt.automatic_ranking.autorank_bootstrap`), and the paragraph-level Pearson correlations
+between the pair's metrics (:func:`stats.mt.automatic_ranking.paragraph_correlations`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from stats._core.errors import StatsInputError
+from stats._core.random import rng_and_seed, seeded_rng
+from stats.mt.automatic_ranking import (
+    AUTORANK_PRESETS,
+    AutoRankBootstrapResult,
+    AutoRankResult,
+    autorank,
+    autorank_bootstrap,
+    autorank_metrics,
+    paragraph_correlations,
+)
+
+from ..readers.wmt25 import WMT25Scores, read_wmt25_scores
+from ._inputs import Files, _recorded
+
+__all__ = [
+    "AutoRankAnalysis",
+    "AutoRankLanguagePair",
+    "autorank_analysis",
+    "autorank_metric_set",
+    "read_autorank_scores",
+    "WMT25TextStatistics",
+    "wmt25_text_statistics",
+]
+
+#: the column numbering the documents of the WMT25 files, (domain, document_id) within a pair
+#: (the bootstrap's unit)
+DOCUMENT = "doc"
+
+
+@dataclass(frozen=True, kw_only=True)
+class AutoRankLanguagePair:
+    """AutoRank of one language pair.
+
+    Attributes
+    ----------
+    lp : str
+    metric_set : str
+        Where the metrics came from: ``'wmt25 preset'`` or ``'metrics'`` (the user's).
+    point : AutoRankResult
+        The ranking (the organisers' table: AutoRank and each metric's mean).
+    bootstrap : AutoRankBootstrapResult or None
+        Intervals, pairwise p-values and clusters (None when not asked for).
+    correlations : pandas.DataFrame
+        Paragraph-level Pearson r between every metric present in the language pair.
+    n_paragraphs : pandas.Series
+        Paragraphs with a value, per metric present.
+    """
+
+    lp: str
+    metric_set: str
+    point: AutoRankResult
+    bootstrap: AutoRankBootstrapResult | None
+    correlations: pd.DataFrame
+    n_paragraphs: pd.Series
+
+    @property
+    def metrics(self) -> tuple[str, ...]:
+        return self.point.metrics
+
+    def cannot_separate(self) -> list[tuple[str, str, float]]:
+        """``(better, worse, p)`` of each pair of neighbours in the ranking that the data
+        cannot separate (adjusted p >= alpha); empty without a bootstrap."""
+        if self.bootstrap is None:
+            return []
+        n = self.bootstrap.neighbours()
+        n = n[~n["separated"]]
+        return list(zip(n["better"], n["worse"], n["pvalue"].astype(float), strict=True))
+
+    def to_dict(self) -> dict:
+        """The pair as the CLI's JSON holds it (numbers as numpy/pandas give them; NaN where
+        undefined): ``lp``, ``metrics``, ``systems`` (best first: ``system``, ``autorank``,
+        ``scores``, and with a bootstrap ``interval`` and ``cluster``), ``pvalues``,
+        ``clusters``, ``cannot_separate`` and the settings."""
+        point, boot = self.point, self.bootstrap
+        systems = []
+        for s in point.systems:
+            row = {
+                "system": s,
+                "autorank": float(point.autorank[s]),
+                "scores": {m: float(point.scores.at[s, m]) for m in point.scores.columns},
+            }
+            if boot is not None:
+                row["interval"] = [float(boot.interval_low[s]), float(boot.interval_high[s])]
+                row["cluster"] = int(boot.significance.rank[s])
+            systems.append(row)
+        out: dict = {
+            "lp": self.lp,
+            "metrics": list(point.metrics),
+            "metric_set": self.metric_set,
+            "left_out": list(point.left_out),
+            "documents": point.n_documents,
+            "systems": systems,
+        }
+        if boot is not None:
+            sig = boot.significance
+
+            def grid(frame):
+                return {str(r): {str(c): float(frame.at[r, c]) for c in frame.columns}
+                        for r in frame.index}  # fmt: skip
+
+            out.update(
+                {
+                    "pvalues": grid(boot.pvalue),
+                    "clusters": [list(c) for c in boot.clusters],
+                    "cannot_separate": [list(t) for t in self.cannot_separate()],
+                    "confidence_level": boot.confidence_level,
+                    "n_resamples": boot.n_resamples,
+                    "n_defined": boot.n_defined,
+                    "alpha": sig.alpha,
+                    "correction": sig.correction,
+                    "sidedness": sig.sidedness,
+                    "test_note": sig.test_note,
+                }
+            )
+            if sig.correction != "none":
+                out["pvalues_adjusted"] = grid(sig.pvalue_adjusted)
+        out["correlations"] = {
+            str(r): {str(c): float(self.correlations.at[r, c]) for c in self.correlations.columns}
+            for r in self.correlations.index
+        }
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class AutoRankAnalysis:
+    """Result of :func:`autorank_analysis`.
+
+    Attributes
+    ----------
+    language_pairs : tuple of AutoRankLanguagePair
+        In the order asked for (default: sorted).
+    read_as : str
+        What the files were read as.
+    notes : tuple of str
+        The reader's counts of what is missing, and each pair's metric set and left-out
+        metrics or systems.
+    warnings : tuple of str
+        DegenerateInputWarning messages raised (each once).
+    seed : int or None
+    """
+
+    language_pairs: tuple[AutoRankLanguagePair, ...]
+    read_as: str
+    notes: tuple[str, ...]
+    warnings: tuple[str, ...]
+    seed: int | None = None
+
+    def pair(self, lp: str) -> AutoRankLanguagePair:
+        for r in self.language_pairs:
+            if r.lp == lp:
+                return r
+        raise StatsInputError(f"lp: {lp!r} was not ranked")
+
+
+def read_autorank_scores(files: Files | WMT25Scores) -> WMT25Scores:
+    """:func:`stats.readers.wmt25.read_wmt25_scores` (a WMT25Scores passes through)."""
+    if isinstance(files, WMT25Scores):
+        return files
+    return read_wmt25_scores(files)
+
+
+def autorank_metric_set(
+    scores: WMT25Scores, lp: str, *, metrics: Sequence[str] | None = None,
+    preset: str | None = None,
+) -> tuple[tuple[str, ...], str]:  # fmt: skip
+    """The metrics ranked for ``lp`` and where they came from: ``metrics`` when given, else
+    the ``preset`` (default ``'wmt25'``: :func:`stats.mt.automatic_ranking.autorank_metrics`). Every
+    metric must have values in ``lp``."""
+    have = scores.metrics_of(lp)
+    if metrics is not None and preset is not None:
+        raise StatsInputError("metrics and preset: give one of them")
+    if metrics is not None:
+        chosen = tuple(dict.fromkeys(str(m) for m in metrics))
+        if not chosen:
+            raise StatsInputError("metrics: give at least one metric")
+        unknown = [m for m in chosen if m not in scores.metrics]
+        if unknown:
+            raise StatsInputError(
+                f"metrics: {', '.join(unknown)} not among the metrics read "
+                f"({', '.join(scores.metrics)})"
+            )
+        source = "metrics"
+    else:
+        preset = "wmt25" if preset is None else preset
+        if preset not in AUTORANK_PRESETS:
+            raise StatsInputError(
+                f"preset must be one of {', '.join(map(repr, AUTORANK_PRESETS))}; got {preset!r}"
+            )
+        chosen = autorank_metrics(lp, preset=preset)
+        source = f"{preset} preset"
+    absent = [m for m in chosen if m not in have]
+    if absent:
+        raise StatsInputError(
+            f"{lp}: no value of {', '.join(absent)} ({source}); the metrics there are "
+            f"{', '.join(have) or 'none'} (choose another metric set, or other language pairs)"
+        )
+    return chosen, source
+
+
+def _lp_rng(rng, seed: int | None, lp: str):
+    """An int seed gives each language pair its own stream (:func:`stats._core.random.seeded_rng`
+    keyed by the CRC-32 of the pair's name), so a pair's intervals do not depend on the other
+    pairs ranked."""
+    if seed is None:
+        return rng
+    return seeded_rng(seed, zlib.crc32(lp.encode("utf-8")))
+
+
+def _share(progress, i: int, n: int):
+    """``progress`` of pair ``i`` of ``n``: its fraction done mapped to its share of all."""
+    if progress is None:
+        return None
+
+    def report(fraction: float) -> None:
+        progress((i + fraction) / n)
+
+    return report
+
+
+def autorank_analysis(
+    files: Files | WMT25Scores,
+    *,
+    lps: Sequence[str] | None = None,
+    metrics: Sequence[str] | None = None,
+    preset: str | None = None,
+    intervals: bool = True,
+    n_resamples: int = 1000,
+    confidence_level: float = 0.95,
+    alpha: float = 0.05,
+    correction: str = "none",
+    alternative: str = "greater",
+    rng=None,
+    progress: Callable[[float], None] | None = None,
+) -> AutoRankAnalysis:
+    """AutoRank per language pair from WMT25 automatic-scores files, with its uncertainty.
+
+    Parameters
+    ----------
+    files : Files or WMT25Scores
+        ``automatic_scores/*.jsonl`` files, folders or archives (or what
+        :func:`read_autorank_scores` returned).
+    lps : sequence of str, optional
+        Language pairs to rank (default: all, sorted).
+    metrics : sequence of str, optional
+        The metric set, the same for every pair (default: the ``preset``).
+    preset : {'wmt25'}, optional
+        The organisers' metric set per pair (the default when ``metrics`` is not given).
+    intervals : bool
+        Run the paired bootstrap over documents (default True); False gives the point
+        ranking alone.
+    n_resamples, confidence_level, alpha, correction, alternative
+        As :func:`stats.mt.automatic_ranking.autorank_bootstrap`.
+    rng : int, numpy.random.Generator or None
+        An int seeds each language pair's own stream (seed and the pair's name).
+    progress : callable, optional
+        Called with the fraction of the pairs' resamples done.
+
+    Returns
+    -------
+    AutoRankAnalysis
+    """
+    gen, seed = rng_and_seed(rng)
+    if isinstance(lps, str):  # one language pair, not its characters
+        lps = [lps]
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    scores = read_autorank_scores(files)
+    wanted = list(scores.lps) if lps is None else list(dict.fromkeys(map(str, lps)))
+    unknown = [lp for lp in wanted if lp not in scores.lps]
+    if unknown:
+        raise StatsInputError(
+            f"lp: {', '.join(unknown)} not among the language pairs read "
+            f"({', '.join(scores.lps)})"
+        )
+    if not wanted:
+        raise StatsInputError("lp: give at least one language pair")
+    out = []
+    notes = list(scores.notes)
+    with _recorded() as messages:
+        for i, lp in enumerate(wanted):
+            chosen, source = autorank_metric_set(scores, lp, metrics=metrics, preset=preset)
+            frame = scores.language_pair(lp)
+            if intervals:
+                boot = autorank_bootstrap(
+                    frame, metrics=chosen, lp=lp, document=DOCUMENT, n_resamples=n_resamples,
+                    confidence_level=confidence_level, alpha=alpha, correction=correction,
+                    alternative=alternative, rng=_lp_rng(gen, seed, lp),
+                    progress=_share(progress, i, len(wanted)),
+                )  # fmt: skip
+                boot = dataclasses.replace(boot, seed=seed)
+                point = boot.point
+            else:
+                boot = None
+                point = autorank(frame, metrics=chosen, lp=lp, document=DOCUMENT)
+            present = list(scores.metrics_of(lp))
+            notes.append(f"{lp}: metric set ({source}): {', '.join(point.metrics)}")
+            notes.extend(f"{lp}: {n}" if not n.startswith(lp) else n for n in point.notes)
+            out.append(
+                AutoRankLanguagePair(
+                    lp=lp,
+                    metric_set=source,
+                    point=point,
+                    bootstrap=boot,
+                    correlations=paragraph_correlations(frame, metrics=present),
+                    n_paragraphs=frame[present].notna().sum(),
+                )
+            )
+    return AutoRankAnalysis(
+        language_pairs=tuple(out),
+        read_as=scores.read_as,
+        notes=tuple(dict.fromkeys(notes)),
+        warnings=tuple(messages),
+        seed=seed,
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class WMT25TextStatistics:
+    """Result of :func:`wmt25_text_statistics`.
+
+    Attributes
+    ----------
+    statistics : SegmentStatistics
+        sacreBLEU's sufficient statistics per document (documents as segments) of every system
+        with all the references' documents: the input of :func:`stats.pairwise_significance`
+        and :func:`stats.systems_table`; ``statistics.corpus_scores`` are sacreBLEU's corpus
+        scores over the documents.
+    documents : tuple of (str, str)
+        (domain, document id) of each segment, in order.
+    left_out : tuple of str
+        Systems without some reference document (never filled in).
+    read_as, notes : tuple of str
+    """
+
+    statistics: object
+    documents: tuple[tuple[str, str], ...]
+    left_out: tuple[str, ...]
+    read_as: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
+def wmt25_text_statistics(
+    outputs, references, *, lp: str, metric: str = "chrf", **options
+) -> WMT25TextStatistics:
+    """BLEU, chrF or chrF++ (``metric='chrf', word_order=2``) statistics of WMT25 system
+    outputs against references in the same layout (``systems/SYSTEM.jsonl``), one segment per
+    document of language pair ``lp``.
+
+    Parameters
+    ----------
+    outputs, references : Files or WMT25Outputs
+        The systems' files and the reference files (each reference file one reference
+        stream; several give several references, as sacreBLEU's ``-r refA refB``).
+    lp : str
+        The language pair.
+    metric : {'bleu', 'chrf', 'ter'}
+    **options
+        sacreBLEU's options under its names (``tokenize``, ``lowercase``, ``word_order=2``).
+
+    Returns
+    -------
+    WMT25TextStatistics
+    """
+    from stats.mt.sufficient import extract_statistics
+
+    from ..readers.wmt25_outputs import WMT25Outputs, read_wmt25_outputs
+
+    out = outputs if isinstance(outputs, WMT25Outputs) else read_wmt25_outputs(outputs)
+    ref = references if isinstance(references, WMT25Outputs) else read_wmt25_outputs(references)
+    if lp not in ref.lps:
+        raise StatsInputError(f"lp: {lp!r} not among the references' language pairs ({', '.join(ref.lps)})")
+    refs = ref.documents[ref.documents["lp"] == lp]
+    streams = {}
+    for name, block in refs.groupby("system", sort=True):
+        streams[name] = {(d, doc): t for d, doc, t in zip(block["domain"], block["document"], block["text"], strict=True)}
+    keys = sorted(next(iter(streams.values())))
+    for name, texts in streams.items():
+        if sorted(texts) != keys:
+            raise StatsInputError(
+                f"references: {name} holds {len(texts)} documents of {lp} where another reference "
+                f"holds {len(keys)}; every reference must hold the same documents"
+            )
+    hyps = out.documents[out.documents["lp"] == lp]
+    systems, left_out, notes = {}, [], []
+    for name, block in hyps.groupby("system", sort=True):
+        texts = {(d, doc): t for d, doc, t in zip(block["domain"], block["document"], block["text"], strict=True)}
+        missing = [k for k in keys if k not in texts]
+        if missing:
+            left_out.append(name)
+            notes.append(
+                f"{lp}, {name}: {len(missing):,} of the {len(keys):,} reference documents absent; "
+                "left out (not filled in)"
+            )
+            continue
+        extra = len(set(texts) - set(keys))
+        if extra:
+            notes.append(f"{lp}, {name}: {extra:,} documents without a reference not scored")
+        systems[name] = [texts[k] for k in keys]
+    if not systems:
+        raise StatsInputError(f"outputs: no system holds every reference document of {lp}")
+    statistics = extract_statistics(
+        [[s[k] for k in keys] for s in streams.values()], systems, metric=metric, **options
+    )
+    return WMT25TextStatistics(
+        statistics=statistics,
+        documents=tuple(keys),
+        left_out=tuple(left_out),
+        read_as=(out.read_as, ref.read_as.replace("system outputs", "references")),
+        notes=(*out.notes, *ref.notes, *notes),
+    )

@@ -1,0 +1,794 @@
+"""The WMT25 general MT task's automatic scores as published: ``automatic_scores/SYSTEM.jsonl``,
+one file per system (the file name is the system's name), one JSON object per line, one line
+per document and language pair::
+
+    {"language_pair": "en-ar_EG", "domain": "dialogue", "document_id": "MUL0088",
+     "metric_scores": {"CometKiwi-XL": [0.56, 0.39], "GEMBA-ESA-CMDA": [90, 95], ...}}
+
+Each metric holds one value per paragraph of the document (``null`` where it has none); a
+metric may be present for some language pairs only (``chrF++`` where references exist).
+MetricX is stored negated, so higher is better for every metric. The files come as a folder,
+a zip or tar of it, or several ``*.jsonl`` files (each optionally gzipped).
+
+Nothing is filled in: a null stays missing (the system's mean for a metric is over its
+values present), and every null, every metric absent from a document, language pair or
+system, every (system, language pair) without lines and every document a system lacks is
+counted in :attr:`WMT25Scores.notes`.
+
+Strict: a line that is not a JSON object, a field missing or of the wrong type, a
+``metric_scores`` that is not a mapping of lists, lists of different lengths within one
+document, a value that is not a number or null (``true``, ``"0.5"``, ``NaN``, ``1e400``, a
+magnitude past :data:`~._limits.MAX_ABS_VALUE`), a key given twice, or a document given twice
+in one file is one :class:`~stats.StatsInputError` naming the file, line and field.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from stats._core.errors import StatsInputError
+
+from ._archives import archive_members, directory_files, gunzip, read_regular_file, read_stream
+from ._common import check_parse_memory, decode, name_list
+from ._limits import MAX_ABS_VALUE, check_bytes
+
+__all__ = [
+    "WMT25_SCORE_FIELDS",
+    "WMT25Scores",
+    "is_wmt25_scores",
+    "read_wmt25_scores",
+]
+
+#: the fields of every line of an automatic-scores file
+WMT25_SCORE_FIELDS = ("language_pair", "domain", "document_id", "metric_scores")
+#: the fields of a line of a system-output file (``systems/SYSTEM.jsonl``)
+OUTPUT_FIELDS = ("doc_id", "hypothesis")
+#: what the reader calls the format
+KIND = "WMT25 automatic scores"
+#: peak memory of parsing, in multiples of a file's characters (JSON lists of floats as
+#: Python objects, then their arrays); checked before each file is parsed
+PARSE_FACTOR = 6
+
+_NUMBER_TYPES = frozenset({int, float, type(None)})
+_SUFFIX = re.compile(r"\.jsonl(\.gz)?$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, kw_only=True)
+class WMT25Scores:
+    """WMT25 automatic scores as read (:func:`read_wmt25_scores`).
+
+    Attributes
+    ----------
+    paragraphs : pandas.DataFrame
+        One row per paragraph of a (system, language pair, document): columns ``lp``,
+        ``system``, ``domain``, ``document`` (the ``document_id``), ``paragraph`` (0-based),
+        one float column per metric (NaN where the value is null or the metric absent from that
+        document) and ``doc``, a number per (language pair, domain, document).
+    metrics, systems, lps : tuple of str
+        In order of first appearance (metrics), sorted (systems, language pairs).
+    coverage : pandas.DataFrame
+        One row per (lp, system, metric) with lines: ``documents`` (lines of that system and
+        language pair), ``with_metric`` (of them, those holding the metric), ``values``
+        (paragraph values present), ``nulls``.
+    files : tuple of str
+        The files read, in order.
+    read_as : str
+        ``"read as WMT25 automatic scores: 59 systems, 31 language pairs, 6 metrics ..."``.
+    notes : tuple of str
+        Everything missing, counted: nulls, absent metrics, absent (system, language pair),
+        documents a system lacks, fields not read, files skipped.
+    """
+
+    paragraphs: pd.DataFrame
+    metrics: tuple[str, ...]
+    systems: tuple[str, ...]
+    lps: tuple[str, ...]
+    coverage: pd.DataFrame
+    files: tuple[str, ...]
+    read_as: str
+    notes: tuple[str, ...] = ()
+    _index: dict = dataclass_field(default_factory=dict, repr=False, compare=False)
+
+    def _rows(self, lp: str) -> np.ndarray:
+        """The paragraph rows of ``lp`` (all pairs' rows found in one pass, once)."""
+        if lp not in self.lps:
+            raise StatsInputError(
+                f"lp: {lp!r} is not among the language pairs read ({name_list(self.lps)})"
+            )
+        if not self._index:
+            codes = self.paragraphs["lp"].cat.codes.to_numpy()
+            order = np.argsort(codes, kind="stable")
+            names = [str(c) for c in self.paragraphs["lp"].cat.categories]
+            bounds = np.searchsorted(codes[order], np.arange(len(names) + 1))
+            have = self.coverage[self.coverage["values"].to_numpy() > 0]
+            by_lp: dict[str, set] = {}
+            for lp_name, metric in zip(have["lp"].tolist(), have["metric"].tolist(), strict=True):
+                by_lp.setdefault(lp_name, set()).add(metric)
+            for k, name in enumerate(names):
+                present = by_lp.get(name, set())
+                self._index[name] = (
+                    order[bounds[k] : bounds[k + 1]],
+                    tuple(m for m in self.metrics if m in present),
+                )
+        return self._index[lp][0]
+
+    def language_pair(self, lp: str) -> pd.DataFrame:
+        """The paragraphs of one language pair (columns ``system``, ``domain``, ``document``,
+        ``paragraph``, the metrics present there, and ``doc``: the document's number)."""
+        rows = self._rows(lp)
+        present = list(self.metrics_of(lp))
+        out = self.paragraphs.iloc[rows][
+            ["system", "domain", "document", "paragraph", *present, "doc"]
+        ]
+        out = out.reset_index(drop=True)
+        out["system"] = out["system"].astype(str)
+        return out
+
+    def metrics_of(self, lp: str) -> tuple[str, ...]:
+        """The metrics with at least one value in language pair ``lp``."""
+        self._rows(lp)
+        return self._index[lp][1]
+
+
+# ---------------------------------------------------------------------------------------------
+# Files in: folders, archives, uploads
+# ---------------------------------------------------------------------------------------------
+
+
+def _is_jsonl(name: str) -> bool:
+    return bool(_SUFFIX.search(name))
+
+
+def _system_of(name: str) -> str:
+    base = re.split(r"[\\/]", name.rsplit(":", 1)[-1])[-1]
+    return _SUFFIX.sub("", base)
+
+
+def _members(data: bytes, label: str, skipped: list[str]) -> list[tuple[str, bytes]]:
+    found = archive_members(data, label, want=_is_jsonl)
+    if found is None:
+        return [(label, gunzip(data, label))]
+    names, members = found
+    skipped.extend(f"{label}:{n}" for n in names if not _is_jsonl(n))
+    if not members:
+        raise StatsInputError(f"{label}: the archive holds no .jsonl file")
+    total = 0
+    out = []
+    for name, raw in members:
+        where = f"{label}:{name}"
+        raw = gunzip(raw, where)
+        total += len(raw)
+        check_bytes(total, label)
+        out.append((where, raw))
+    return out
+
+
+def _jsonl_files(files) -> tuple[list[tuple[str, bytes]], list[str]]:
+    """``[(display name, bytes)]`` of every .jsonl file of ``files`` (folders walked, archives
+    opened, sizes checked before reading) and the names of the other files skipped."""
+    out: list[tuple[str, bytes]] = []
+    skipped: list[str] = []
+    for item in files:
+        if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
+            label, data = item
+            if hasattr(data, "read") or hasattr(data, "getvalue"):
+                data = data.getvalue() if hasattr(data, "getvalue") else read_stream(data, label)
+            if not isinstance(data, (bytes, bytearray, memoryview)):
+                raise StatsInputError(f"{label}: expected the file's bytes; got {type(data).__name__}")
+            check_bytes(len(data), label)
+            out.extend(_members(bytes(data), label, skipped))
+            continue
+        if not isinstance(item, (str, os.PathLike)):
+            raise StatsInputError(
+                f"scores: each file must be a path or a (name, bytes) pair; got {type(item).__name__}"
+            )
+        path = Path(item)
+        label = os.fspath(item)
+        if path.is_dir():
+            paths = directory_files(path, label, sized=_is_jsonl)
+            chosen = [p for p in paths if _is_jsonl(p.name)]
+            skipped.extend(str(p) for p in paths if not _is_jsonl(p.name))
+            if not chosen:
+                raise StatsInputError(f"{label}: the folder holds no .jsonl file")
+            out.extend((str(p), gunzip(read_regular_file(p, str(p)), str(p))) for p in chosen)
+            continue
+        if not path.is_file():
+            raise StatsInputError(f"{label}: no such file or folder")
+        out.extend(_members(read_regular_file(path, label), label, skipped))
+    return out, skipped
+
+
+# ---------------------------------------------------------------------------------------------
+# One file
+# ---------------------------------------------------------------------------------------------
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+class _Duplicate(ValueError):
+    pass
+
+
+def _no_duplicates(pairs):
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise _Duplicate(f"key {k!r} given twice")
+            seen.add(k)
+    return out
+
+
+def _loads(line: str, label: str, number: int):
+    try:
+        return json.loads(
+            line, parse_constant=_refuse_constant, object_pairs_hook=_no_duplicates
+        )
+    except _Duplicate as exc:
+        raise StatsInputError(f"{label}, line {number}: {exc}") from None
+    except ValueError as exc:
+        msg = getattr(exc, "msg", None) or str(exc)
+        col = getattr(exc, "colno", None)
+        where = f" (column {col})" if col else ""
+        raise StatsInputError(f"{label}, line {number}: not JSON: {msg}{where}") from None
+    except RecursionError:
+        raise StatsInputError(f"{label}, line {number}: JSON nested too deeply") from None
+
+
+def _kind(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+@dataclass
+class _Parsed:
+    system: str
+    lines: list  # line number per document
+    lp: list
+    domain: list
+    document: list
+    n: list  # paragraphs per document
+    values: dict  # metric -> flat list of values
+    spans: dict  # metric -> list of (document index, start in values)
+    extra: dict  # field -> number of lines holding it
+
+
+def _parse_file(text: str, label: str, system: str) -> _Parsed:
+    out = _Parsed(system, [], [], [], [], [], {}, {}, {})
+    seen: dict[tuple, int] = {}
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        obj = _loads(line, label, number)
+        if not isinstance(obj, dict):
+            raise StatsInputError(
+                f"{label}, line {number}: expected a JSON object with "
+                f"{', '.join(WMT25_SCORE_FIELDS)}; got {_kind(obj)}"
+            )
+        if "metric_scores" not in obj and all(f in obj for f in OUTPUT_FIELDS):
+            raise StatsInputError(
+                f"{label}, line {number}: a WMT25 system output (doc_id, hypothesis), not "
+                "automatic scores (language_pair, domain, document_id, metric_scores); give the "
+                "automatic_scores folder or its files"
+            )
+        for field in WMT25_SCORE_FIELDS:
+            if field not in obj:
+                raise StatsInputError(
+                    f"{label}, line {number}: field {field} is missing (each line of a WMT25 "
+                    f"automatic-scores file holds {', '.join(WMT25_SCORE_FIELDS)})"
+                )
+        for field in WMT25_SCORE_FIELDS[:3]:
+            value = obj[field]
+            if not isinstance(value, str) or not value.strip():
+                raise StatsInputError(
+                    f"{label}, line {number}, field {field}: expected a non-empty string; "
+                    f"got {_kind(value)}"
+                )
+        for field in obj.keys() - set(WMT25_SCORE_FIELDS):
+            out.extra[field] = out.extra.get(field, 0) + 1
+        scores = obj["metric_scores"]
+        if not isinstance(scores, dict):
+            raise StatsInputError(
+                f"{label}, line {number}, field metric_scores: expected a mapping of metric "
+                f"names to lists; got {_kind(scores)}"
+            )
+        key = (obj["language_pair"], obj["domain"], obj["document_id"])
+        if key in seen:
+            raise StatsInputError(
+                f"{label}, line {number}: document {key[2]!r} ({key[0]}, {key[1]}) is given "
+                f"twice (lines {seen[key]} and {number})"
+            )
+        seen[key] = number
+        n = None
+        for metric, values in scores.items():
+            if not isinstance(values, list):
+                raise StatsInputError(
+                    f"{label}, line {number}, field metric_scores.{metric}: expected a list "
+                    f"of paragraph values; got {_kind(values)}"
+                )
+            if n is None:
+                n, first = len(values), metric
+            elif len(values) != n:
+                raise StatsInputError(
+                    f"{label}, line {number}, field metric_scores.{metric}: {len(values)} "
+                    f"values where metric_scores.{first} has {n} (one value per paragraph)"
+                )
+        doc = len(out.lines)
+        out.lines.append(number)
+        out.lp.append(key[0])
+        out.domain.append(key[1])
+        out.document.append(key[2])
+        out.n.append(n or 0)
+        for metric, values in scores.items():
+            flat = out.values.setdefault(metric, [])
+            out.spans.setdefault(metric, []).append((doc, len(flat)))
+            flat.extend(values)
+    if not out.lines:
+        raise StatsInputError(f"{label}: file is empty")
+    return out
+
+
+def _floats(parsed: _Parsed, metric: str, label: str) -> np.ndarray:
+    """The values of ``metric`` as floats (null -> NaN) by the one number rule, or the error
+    naming line and field of the first that breaks it."""
+    values = parsed.values[metric]
+    bad_at = None
+    if set(map(type, values)) <= _NUMBER_TYPES:
+        try:
+            arr = np.array(values, dtype=float)
+        except OverflowError:
+            arr = None
+        if arr is not None:
+            wrong = np.isinf(arr) | (np.abs(arr) > MAX_ABS_VALUE)
+            if not wrong.any():
+                return arr
+            bad_at = int(np.flatnonzero(wrong)[0])
+    if bad_at is None:
+        for i, v in enumerate(values):
+            if type(v) not in _NUMBER_TYPES:
+                bad_at = i
+                break
+            if isinstance(v, int):
+                try:
+                    if abs(float(v)) > MAX_ABS_VALUE:
+                        bad_at = i
+                        break
+                except OverflowError:
+                    bad_at = i
+                    break
+    assert bad_at is not None
+    starts = [s for _, s in parsed.spans[metric]]
+    k = int(np.searchsorted(starts, bad_at, side="right")) - 1
+    doc, start = parsed.spans[metric][k]
+    v = values[bad_at]
+    if type(v) in _NUMBER_TYPES:
+        why = f"{v!r:.40} is too large (values must lie within +-{MAX_ABS_VALUE:.0e})"
+        if isinstance(v, float) and np.isinf(v):
+            why = "a number that overflows a 64-bit float"
+    else:
+        why = f"expected a number or null; got {_kind(v)} {json.dumps(v)[:40]}"
+    raise StatsInputError(
+        f"{label}, line {parsed.lines[doc]}, field metric_scores.{metric}[{bad_at - start}]: "
+        f"{why}"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# One file, the fast path: pyarrow's JSON reader, every check on whole columns
+# ---------------------------------------------------------------------------------------------
+
+#: whether the fast path is tried (tests compare it with the line-by-line path)
+FAST_PATH = True
+
+
+def _plain_utf8(data: bytes) -> bool:
+    """UTF-8 without a byte-order mark (then the bytes are the decoded text's own)."""
+    from ._limits import detect_encoding
+
+    encoding, skip = detect_encoding(data)
+    return encoding in ("utf-8", "ascii") and skip == 0
+
+
+def _parse_arrow(data: bytes, system: str):
+    """:func:`_arrow_columns`, None on any error of pyarrow's (a case its reader or
+    compute functions do not handle is read line by line instead)."""
+    if not FAST_PATH:
+        return None
+    try:
+        import pyarrow as pa
+    except ImportError:  # pragma: no cover - pyarrow is a dependency
+        return None
+    try:
+        return _arrow_columns(data, system)
+    except (pa.ArrowException, ValueError, TypeError, OverflowError):
+        return None
+
+
+def _arrow_columns(data: bytes, system: str):
+    """``(parsed, arrays)`` as the line-by-line path gives them, from pyarrow's JSON reader,
+    or None whenever anything is not plainly right (then the line-by-line path reads the file
+    and names what is wrong): a parse error (not JSON, ``NaN``, a key given twice, a number
+    past 64-bit integers, ...), a field missing, null or of another type, a value that is not
+    a number or null, lists of different lengths in one document, a non-finite or too large
+    value, a document given twice. Numbers are parsed to the nearest double, as Python's
+    ``float`` parses them."""
+    if not FAST_PATH:
+        return None
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        import pyarrow.json as pj
+    except ImportError:  # pragma: no cover - pyarrow is a dependency
+        return None
+    import io
+
+    try:
+        table = pj.read_json(
+            io.BytesIO(data),
+            read_options=pj.ReadOptions(use_threads=False, block_size=max(len(data), 1 << 20) + 1),
+        )
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, ValueError, OverflowError):
+        return None
+    names = table.column_names
+    if any(f not in names for f in WMT25_SCORE_FIELDS) or table.num_rows == 0:
+        return None
+    for field in WMT25_SCORE_FIELDS[:3]:
+        col = table.column(field)
+        if not pa.types.is_string(col.type) or col.null_count:
+            return None
+        if pc.any(pc.equal(pc.utf8_length(pc.utf8_trim_whitespace(col)), 0)).as_py():
+            return None
+    scores = table.column("metric_scores").combine_chunks()
+    if not pa.types.is_struct(scores.type) or scores.null_count:
+        return None
+    rows = table.num_rows
+    lengths = np.full((rows, scores.type.num_fields), -1, dtype=np.int64)
+    arrays, spans = {}, {}
+    for j in range(scores.type.num_fields):
+        field = scores.type.field(j)
+        child = scores.field(j)
+        if not pa.types.is_list(field.type):
+            return None
+        inner = field.type.value_type
+        if not (pa.types.is_integer(inner) or pa.types.is_floating(inner) or pa.types.is_null(inner)):
+            return None
+        present = child.is_valid().to_numpy(zero_copy_only=False)
+        lengths[present, j] = pc.list_value_length(child).to_numpy(zero_copy_only=False)[present]
+        values = pc.list_flatten(child)  # the values of the lists present, in row order
+        as_float = values.cast(pa.float64()).to_numpy(zero_copy_only=False)
+        if np.isinf(as_float).any() or (np.abs(as_float) > MAX_ABS_VALUE).any():
+            return None
+        if int(np.isnan(as_float).sum()) != values.null_count:  # a NaN literal, not a null
+            return None
+        arrays[field.name] = np.asarray(as_float, dtype=float)
+        spans[field.name] = np.flatnonzero(present).astype(np.int64)
+    masked = np.where(lengths < 0, np.iinfo(np.int64).max, lengths)
+    low = masked.min(axis=1) if lengths.shape[1] else np.zeros(rows, dtype=np.int64)
+    high = lengths.max(axis=1) if lengths.shape[1] else np.zeros(rows, dtype=np.int64)
+    if lengths.shape[1] and not np.all((high < 0) | (low == high)):
+        return None
+    n = np.maximum(high, 0)
+    lp = table.column("language_pair").to_pylist()
+    domain = table.column("domain").to_pylist()
+    document = table.column("document_id").to_pylist()
+    if len(set(zip(lp, domain, document, strict=True))) < rows:
+        return None
+    extra = {
+        f: rows - table.column(f).null_count for f in names if f not in WMT25_SCORE_FIELDS
+    }
+    parsed = _Parsed(system, list(range(1, rows + 1)), lp, domain, document, n.tolist(), {},
+                     spans, {f: k for f, k in extra.items() if k})  # fmt: skip
+    return parsed, arrays
+
+
+# ---------------------------------------------------------------------------------------------
+# The reader
+# ---------------------------------------------------------------------------------------------
+
+
+def is_wmt25_scores(text: str) -> bool:
+    """Whether the first non-blank line of ``text`` is a JSON object with the four fields of
+    an automatic-scores line."""
+    for line in text.split("\n", 50)[:50]:
+        if line.strip():
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                return False
+            return isinstance(obj, dict) and all(f in obj for f in WMT25_SCORE_FIELDS)
+    return False
+
+
+def _read_one(label: str, data: bytes) -> tuple[_Parsed, dict[str, np.ndarray]]:
+    """One file: decoded and checked, then parsed by the fast path or line by line."""
+    system = _system_of(label)
+    check_parse_memory(len(data), label, PARSE_FACTOR)  # characters <= bytes
+    if _plain_utf8(data):  # pyarrow checks the UTF-8 itself: a bad byte sends it below
+        fast = _parse_arrow(data, system)
+        if fast is not None:
+            return fast
+    # anything the fast path does not take is decoded, checked and read line by line (its
+    # errors name the line and field)
+    text = decode(data, label)
+    p = _parse_file(text, label, system)
+    arrays = {m: _floats(p, m, label) for m in p.values}
+    p.values = {}  # the Python lists go once their arrays exist
+    p.spans = {m: np.fromiter((d for d, _ in v), dtype=np.int64, count=len(v))
+               for m, v in p.spans.items()}  # fmt: skip
+    return p, arrays
+
+
+def read_wmt25_scores(files: Sequence) -> WMT25Scores:
+    """Read WMT25 automatic scores as published (one ``SYSTEM.jsonl`` per system).
+
+    Parameters
+    ----------
+    files : sequence
+        Paths (a folder stands for every ``*.jsonl`` file in it, recursively; a zip or tar
+        for every ``*.jsonl`` member), or ``(name, bytes)`` pairs (uploads). The system is the
+        file's name without ``.jsonl`` (``automatic_scores/GPT-4.1.jsonl`` -> ``GPT-4.1``).
+
+    Returns
+    -------
+    WMT25Scores
+
+    Raises
+    ------
+    StatsInputError
+        A file past a size limit (checked before it is read), a system given by two files,
+        or any line that breaks the layout (see the module docstring), naming the file, line
+        and field.
+
+    Examples
+    --------
+    >>> line = ('{"language_pair": "en-de_DE", "domain": "news", "document_id": "d1", '
+    ...         '"metric_scores": {"XCOMET-XL": [0.5, null]}}')
+    >>> r = read_wmt25_scores([("A.jsonl", line.encode())])
+    >>> r.read_as
+    'read as WMT25 automatic scores: 1 system, 1 language pair, 1 metric (1 document, 2 paragraphs)'
+    >>> r.notes[0]
+    '1 null value of 2 (none filled in; a mean is over the values present): XCOMET-XL 1'
+    """
+    if isinstance(files, (str, os.PathLike)) or (
+        isinstance(files, tuple) and len(files) == 2 and isinstance(files[0], str)
+        and isinstance(files[1], (bytes, bytearray))
+    ):
+        files = [files]
+    raw, skipped = _jsonl_files(files)
+    if not raw:
+        raise StatsInputError("scores: no file given")
+    by_system: dict[str, str] = {}
+    for label, _ in raw:
+        system = _system_of(label)
+        if not system:
+            raise StatsInputError(f"{label}: the file name gives no system name")
+        if system in by_system:
+            raise StatsInputError(
+                f"{label}: system {system!r} is also given by {by_system[system]} (one file "
+                "per system)"
+            )
+        by_system[system] = label
+    # files parsed two at a time (pyarrow's reader releases the GIL), each in a copy of this
+    # thread's context (the session's budget holds there too); results and errors in file order
+    if len(raw) > 1 and (os.cpu_count() or 1) > 1:
+        import contextvars
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            futures = [
+                pool.submit(contextvars.copy_context().run, _read_one, label, data)
+                for label, data in raw
+            ]
+            parsed = [f.result() for f in futures]
+    else:
+        parsed = [_read_one(label, data) for label, data in raw]
+    metrics: dict[str, None] = {}
+    for _, arrays in parsed:
+        metrics.update(dict.fromkeys(arrays))
+    return _assemble(parsed, tuple(metrics), tuple(label for label, _ in raw), skipped)
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """``concatenate([arange(s, s + k) for s, k in zip(starts, lengths)])`` without the loop."""
+    total = int(lengths.sum())
+    offsets = np.cumsum(lengths) - lengths
+    return np.repeat(starts - offsets, lengths) + np.arange(total, dtype=np.int64)
+
+
+def _assemble(parsed, metrics, files, skipped) -> WMT25Scores:
+    """One table of every file's paragraphs (codes, not strings, until the end), the coverage
+    counts and the notes."""
+    lp_code: dict[str, int] = {}
+    dom_code: dict[str, int] = {}
+    doc_code: dict[tuple, int] = {}
+    doc_name: list[str] = []
+    n_m = len(metrics)
+    col_lp, col_sys, col_dom, col_doc, col_par, blocks = [], [], [], [], [], []
+    cover = []  # (system index, (L, M) documents-with-metric, values, nulls), (L,) documents
+    sys_docs = []  # per system: the codes of its documents
+    for si, (p, arrays) in enumerate(parsed):
+        n = np.asarray(p.n, dtype=np.int64)
+        lpc = np.array([lp_code.setdefault(x, len(lp_code)) for x in p.lp], dtype=np.int64)
+        domc = np.array([dom_code.setdefault(x, len(dom_code)) for x in p.domain], dtype=np.int64)
+        docc = np.empty(len(n), dtype=np.int64)
+        for k, key in enumerate(zip(p.lp, p.domain, p.document, strict=True)):
+            code = doc_code.get(key)
+            if code is None:
+                code = doc_code[key] = len(doc_code)
+                doc_name.append(key[2])
+            docc[k] = code
+        sys_docs.append(docc)
+        doc = np.repeat(np.arange(len(n)), n)
+        starts = np.cumsum(n) - n
+        col_lp.append(lpc[doc])
+        col_sys.append(np.full(len(doc), si, dtype=np.int64))
+        col_dom.append(domc[doc])
+        col_doc.append(docc[doc])
+        col_par.append(np.arange(len(doc), dtype=np.int64) - starts[doc])
+        block = np.full((len(doc), n_m), np.nan)
+        L = len(lp_code)
+        with_m = np.zeros((L, n_m), dtype=np.int64)
+        vals = np.zeros((L, n_m), dtype=np.int64)
+        nul = np.zeros((L, n_m), dtype=np.int64)
+        for j, m in enumerate(metrics):
+            if m not in arrays:
+                continue
+            span_docs = p.spans[m]
+            block[_ranges(starts[span_docs], n[span_docs]), j] = arrays[m]
+            with_m[:, j] = np.bincount(lpc[span_docs], minlength=L)
+            per_value = np.repeat(lpc[span_docs], n[span_docs])
+            isnull = np.isnan(arrays[m])
+            nul[:, j] = np.bincount(per_value, weights=isnull, minlength=L).astype(np.int64)
+            vals[:, j] = np.bincount(per_value, minlength=L) - nul[:, j]
+        blocks.append(block)
+        cover.append((si, np.bincount(lpc, minlength=L), with_m, vals, nul))
+    L = len(lp_code)
+    lp_names = list(lp_code)
+    systems_in = [p.system for p, _ in parsed]
+    rows = []
+    for si, docs, with_m, vals, nul in cover:
+        for li in np.flatnonzero(docs):
+            for j, m in enumerate(metrics):
+                rows.append((lp_names[li], systems_in[si], m, int(docs[li]), int(with_m[li, j]),
+                             int(vals[li, j]), int(nul[li, j])))  # fmt: skip
+    coverage = pd.DataFrame(
+        rows, columns=["lp", "system", "metric", "documents", "with_metric", "values", "nulls"]
+    )
+    coverage = coverage.sort_values(["lp", "system"], kind="stable").reset_index(drop=True)
+
+    doc_ids: dict[str, int] = {}  # a categorical: one string per distinct document id
+    names_of_docs = np.array([doc_ids.setdefault(n, len(doc_ids)) for n in doc_name],
+                             dtype=np.int64)  # fmt: skip
+
+    def cat(codes, names):
+        return pd.Categorical.from_codes(np.concatenate(codes), categories=pd.Index(names, dtype=object))
+
+    paragraphs = pd.DataFrame(
+        {
+            "lp": cat(col_lp, lp_names),
+            "system": cat(col_sys, systems_in),
+            "domain": cat(col_dom, list(dom_code)),
+            "document": cat([names_of_docs[np.concatenate(col_doc)]], list(doc_ids)),
+            "paragraph": np.concatenate(col_par),
+        }
+    )
+    doc_numbers = np.concatenate(col_doc)
+    values = np.concatenate(blocks) if blocks else np.empty((0, n_m))
+    for j, m in enumerate(metrics):
+        paragraphs[m] = values[:, j]
+    paragraphs["doc"] = doc_numbers  # one number per (language pair, domain, document)
+    systems = tuple(sorted(systems_in))
+    lps = tuple(sorted(lp_names))
+    n_docs = len(doc_code)
+
+    def plural(k, word):
+        return f"{k:,} {word}{'' if k == 1 else 's'}"
+
+    read_as = (
+        f"read as {KIND}: {plural(len(systems), 'system')}, {plural(len(lps), 'language pair')}, "
+        f"{plural(len(metrics), 'metric')} ({plural(n_docs, 'document')}, "
+        f"{plural(len(paragraphs), 'paragraph')})"
+    )
+    doc_lp = np.empty(n_docs, dtype=np.int64)
+    for (lp, _, _), code in doc_code.items():
+        doc_lp[code] = lp_code[lp]
+    lp_doc_count = np.bincount(doc_lp, minlength=L)
+    missing_docs = []
+    for si, docc in enumerate(sys_docs):
+        have = np.bincount(doc_lp[docc], minlength=L)
+        for li in np.flatnonzero((have > 0) & (have < lp_doc_count)):
+            missing_docs.append((lp_names[li], systems_in[si], int(lp_doc_count[li] - have[li]),
+                                 int(lp_doc_count[li])))  # fmt: skip
+    notes = _notes(parsed, coverage, metrics, systems, lps, sorted(missing_docs), skipped)
+    return WMT25Scores(
+        paragraphs=paragraphs,
+        metrics=metrics,
+        systems=systems,
+        lps=lps,
+        coverage=coverage,
+        files=files,
+        read_as=read_as,
+        notes=tuple(notes),
+    )
+
+
+def _notes(parsed, coverage, metrics, systems, lps, missing_docs, skipped) -> list[str]:
+    notes = []
+    nulls = coverage.groupby("metric", sort=False)["nulls"].sum()
+    total = int(coverage["nulls"].sum() + coverage["values"].sum())
+    if nulls.sum():
+        by = ", ".join(f"{m} {int(k):,}" for m, k in nulls.items() if k)
+        s = "" if nulls.sum() == 1 else "s"
+        notes.append(
+            f"{int(nulls.sum()):,} null value{s} of {total:,} (none filled in; a mean is over "
+            f"the values present): {by}"
+        )
+    has = coverage["with_metric"] > 0
+    lps_with = coverage[has].groupby("metric", sort=False)["lp"].agg(lambda x: sorted(set(x)))
+    for m in metrics:
+        have = lps_with.get(m, [])
+        if len(have) < len(lps):
+            notes.append(
+                f"metric {m} is present for {len(have)} of {len(lps)} language pairs "
+                f"({name_list(have)}); absent for the others"
+            )
+    # where a metric exists in a language pair: the systems without it, documents without it
+    exists = coverage[has][["lp", "metric"]].drop_duplicates()
+    block = coverage.merge(exists, on=["lp", "metric"])
+    none = block[block["with_metric"] == 0]
+    for (lp, m), g in none.groupby(["lp", "metric"], sort=True):
+        notes.append(
+            f"{lp}: metric {m} absent for {len(g)} system(s) that have lines "
+            f"({name_list(sorted(g['system']))}); their AutoRank uses the other metrics"
+        )
+    part = block[(block["with_metric"] > 0) & (block["with_metric"] < block["documents"])]
+    for lp, system, m, docs, with_m in zip(
+        part["lp"], part["system"], part["metric"], part["documents"], part["with_metric"],
+        strict=True,
+    ):
+        notes.append(f"{lp}, {system}: metric {m} absent on {docs - with_m:,} of {docs:,} documents")
+    present = coverage.drop_duplicates(["lp", "system"]).groupby("lp")["system"].agg(set)
+    for lp in lps:
+        absent = sorted(set(systems) - present.get(lp, set()))
+        if absent:
+            notes.append(
+                f"{lp}: {len(absent)} of {len(systems)} systems have no lines "
+                f"({name_list(absent)}); not ranked there"
+            )
+    for lp, s, missing, total_docs in missing_docs:
+        notes.append(
+            f"{lp}, {s}: {missing:,} of the {total_docs:,} documents other systems have are "
+            "absent (not filled in)"
+        )
+    extra: dict[str, int] = {}
+    for p, _ in parsed:
+        for field, k in p.extra.items():
+            extra[field] = extra.get(field, 0) + k
+    for field, k in extra.items():
+        notes.append(f"field {field!r} not read ({k:,} lines)")
+    if skipped:
+        notes.append(f"{len(skipped)} file(s) not ending in .jsonl skipped: {name_list(skipped)}")
+    return notes
