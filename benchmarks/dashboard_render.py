@@ -1,4 +1,4 @@
-"""Responsiveness of the "Metrics vs humans" page in a real browser (issue 3, item 7).
+"""Responsiveness of the "Metrics vs humans" page in a real browser.
 
 Starts ``streamlit run dashboard/app.py`` on a free port, opens it in Debian's chromium via
 Playwright, uploads one WMT system-level file of LPS language pairs x SYSTEMS systems x METRICS

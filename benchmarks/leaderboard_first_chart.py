@@ -15,8 +15,8 @@ item per language pair).
 Measured, on the path the page takes (``dashboard.data.leaderboard`` without Streamlit's
 cache): reading the upload (``read_meta_eval``), the point ranking that draws the first chart
 (``rank_task_set(significance=False)``: correlations, averages, order), and the full ranking
-with PERM-BOTH and the 200-resample intervals (what the page had to finish before its first
-chart until issue 31). Prints each time (wall and this process's CPU time), the time to
+with PERM-BOTH and the 200-resample intervals (what the page would otherwise finish before its
+first chart). Prints each time (wall and this process's CPU time), the time to
 first chart before and after, their ratio, and the load average.
 """
 

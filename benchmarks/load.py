@@ -1,4 +1,4 @@
-"""Load test: does a heavy session slow another one down? (issue 25's goal)
+"""Load test: does a heavy session slow another one down?
 
 Starts ``streamlit run dashboard/app.py`` on a free port. A *probe* session (one Playwright page
 in Debian's chromium on the "Metrics vs humans" page) uploads a WMT system-level file of its
@@ -18,7 +18,7 @@ how many heavy analyses finished meanwhile, and whether every session showed its
 the probe exactly its own language pairs, each heavy analysis the seed it asked for beside its
 p-values.
 
-``--hostile N`` (issue 45) measures something else: N sessions on the Quality estimation page
+``--hostile N`` measures something else: N sessions on the Quality estimation page
 each upload, at once, a WMT QE submissions zip of about 26 MB whose last row is bad (with its
 gold file; generated, seeded: ``tests/_big_qe.py``). While they are read, the server's health
 check (``/_stcore/health``) is timed back to back and the memory of the server's process and
@@ -324,7 +324,7 @@ async def main_async(args) -> None:
             proc.wait(timeout=30)
 
 
-GOAL_HEALTH = 1.0  #: seconds (issue 45)
+GOAL_HEALTH = 1.0  #: seconds
 
 
 class RssPair(RssSampler):
@@ -499,7 +499,7 @@ def main(argv=None) -> None:
         "--hostile",
         type=int,
         default=0,
-        help="instead: this many hostile QE uploads at once (issue 45: 3)",
+        help="instead: this many hostile QE uploads at once",
     )
     ap.add_argument(
         "--segments",

@@ -148,7 +148,7 @@ READERS = {
 _PROBE = PEAK_KB + """
 import resource, sys
 {imp}
-from stats.readers._common import decoded
+from stats.readers import decoded
 source = decoded(sys.argv[1])  # read and decoded once, as a workflow hands it to the reader
 before = peak_kb()
 got = read(source)

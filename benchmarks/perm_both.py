@@ -5,7 +5,7 @@
         [--cases pearson-none,kendall-none,kendall-item,acc23cal-item] [--twins 0.2]
         [--discrete 1] [--power-simulations 100] [--no-old-code] [--no-switch]
 
-Synthetic data (issue 23's size): ``--systems`` x ``--items`` segment scores, MQM-like gold
+Synthetic data: ``--systems`` x ``--items`` segment scores, MQM-like gold
 (minus error penalties in steps of 0.5 or 1: many ties; 3% missing), ``--metrics`` metrics of
 different quality as unrounded floats (no metric ties, as neural metrics' scores; with
 ``--twins F`` every system after the first repeats the first one's output, gold and scores on

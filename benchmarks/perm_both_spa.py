@@ -4,7 +4,7 @@
         [--resamples 1000] [--plain-resamples 10] [--jobs N] [--mtme PATH]
         [--mtme-resamples 20]
 
-Synthetic data (issue 23's size): MQM-like gold (steps of 0.5, ties, 3% missing, so the items
+Synthetic data: MQM-like gold (steps of 0.5, ties, 3% missing, so the items
 scored for every system are kept, as soft pairwise accuracy does) and ``--metrics`` unrounded
 metrics of different quality. Times :func:`stats.metaeval.perm_both.spa.perm_both_soft_pairwise` (every
 pair of metrics, ``--resamples`` swaps, 1,000 inner sign flips) against two others on the same

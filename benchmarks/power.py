@@ -1,4 +1,4 @@
-"""Power: each test's typical call against the speed goals of issues 36 and 42.
+"""Power: each test's typical call against its speed goals.
 
 Typical call: 2 systems x 2,000 items, 5 sample sizes, 1,000 simulations (1,000 resamples for
 the resampling tests), three effects, the rate at effect 0 (the size), the MDE at every size

@@ -9,7 +9,7 @@ sufficient-statistics extraction, resampling, scoring). The statistics extractio
 also timed against sacrebleu's own ``_extract_corpus_statistics`` (the arrays must be equal),
 and for TER a second extraction from the on-disk cache.
 
-Goals (issue 34, the statistics cache off for the timed extraction): ours for all pairs at
+Goals (the statistics cache off for the timed extraction): ours for all pairs at
 most 0.1x sacrebleu's time with the paired bootstrap and 0.05x with AR; TER extraction at
 least 1.8x faster than sacrebleu's on 2 cores.
 

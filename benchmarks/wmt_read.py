@@ -8,7 +8,7 @@ no header), each in a fresh process, alternating, ``--repeat`` times. Per proces
 seconds of the read and the process's peak resident memory (``VmHWM`` of ``/proc/self/status``:
 the interpreter, its libraries and the read; ``ru_maxrss`` would keep the parent's peak, which
 a child inherits across ``exec`` on Linux). Medians and their ratios are printed against the
-goals (issue 34): at most 1.5x read_csv's time and 2x its memory.
+goals: at most 1.5x read_csv's time and 2x its memory.
 
     python benchmarks/wmt_read.py [--rows N] [--repeat R]
 """

@@ -29,7 +29,7 @@ import streamlit as st  # noqa: E402
 # and computes the page (a new server's first run: its imports alone take a second), not after.
 _STATIC_JS = Path(st.__file__).parent / "static" / "static" / "js"
 _PRELOAD = [p for kind in ("PlotlyChart", "DataFrame") for p in _STATIC_JS.glob(f"{kind}.*.js")]
-if _PRELOAD:  # none in another Streamlit's layout: each loads with its first element, as before
+if _PRELOAD:  # none in another Streamlit's layout: each then loads with its first element
     st.sidebar.container(key="preload_js").html(
         "<style>:has(> .st-key-preload_js) {display: none}</style>"  # no room taken in the sidebar
         '<script type="module">'

@@ -220,7 +220,7 @@ def run_steps(steps, *, text: str, key: str | None = None, keep: bool = True) ->
     sessions is not slowed by it either.
     """
     stop_key = _stop_key(text, key)
-    if stopped(stop_key):  # the results shown before stay (issue 37)
+    if stopped(stop_key):  # the results shown before Stop stay on the page
         return _show_stopped(text, stop_key, len(steps) if keep else -1)
     slot = st.empty()
     with slot.container():

@@ -24,7 +24,7 @@ from dashboard import state, tables
 from dashboard.aliases import clean_aliases
 from stats import RANDOMIZED_TESTS
 from stats.human.accuracy import ALPHAS
-from stats.mt._sacrebleu_table import OPTIONS as SACREBLEU_OPTIONS
+from stats.mt.sacrebleu_options import SACREBLEU_OPTIONS
 
 _PENDING_KEY = "_url_pending"
 

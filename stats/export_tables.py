@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from stats._core.escape import csv_cell as csv_safe
-from stats._core.escape import latex as latex_escape
+from stats.escape import csv_cell as csv_safe
+from stats.escape import latex as latex_escape
 
 #: Raw result-field names -> human table headers (used when a page gives no label). A name not
 #: listed here that looks like a field (lower-case words joined by ``_``) is spelled out word by

@@ -1,5 +1,5 @@
 """Seeded WMT-like uploads at the sizes of WMT23 (generated, no WMT data), for the legibility
-tests of issue 37:
+tests:
 
 * :func:`metrics_30` -- WMT metrics task system-level files as the organisers published them
   (one ``METRIC.sys.score`` file per metric: ``METRIC LP TESTSET REFSET SYSTEM SCORE``,

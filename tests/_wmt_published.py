@@ -1,4 +1,4 @@
-"""Generated files in the layouts WMT and MTME publish (no WMT data), for issue 31's tests:
+"""Generated files in the layouts WMT and MTME publish (no WMT data), for the tests of WMT's published layouts:
 
 * :func:`write_wmt25_mixed`: MTME's layout of a WMT25-like test set whose language pairs have
   different gold types (``mqm`` for en-ko_KR, ``esa-human1`` for cs-de_DE, en-ko_KR having

@@ -1,6 +1,6 @@
 """The Examples sections of the docstrings run as doctests (numpydoc ``>>>`` blocks), one test
 per module of :mod:`stats` that has any, and at least :data:`MIN_EXAMPLES` public functions
-carry one (issue 33: the reference shows a call and its output for each)."""
+carry one (the reference shows a call and its output for each)."""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ def test_qe_wide_with_two_missing_ids_names_the_lines():
         read_qe(("\n".join(rows) + "\n").encode(), name="w.csv")
 
 
-# ---- issue 35: each reproducer of the report, one line (or the right answer) ----
+# ---- each reproducer of the report, one line (or the right answer) ----
 
 _MQM_HEAD = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
 _MQM_ROW = "sysA\td1\t1\t1\trater1\tsrc\ttgt\tFluency\tMinor\n"
@@ -49,10 +49,10 @@ def test_mqm_with_a_carriage_return_in_a_text_is_refused_and_a_blank_first_line_
 
     plain = read_mqm((_MQM_HEAD + _MQM_ROW).encode(), name="en-de.mqm.tsv")
     with pytest.raises(StatsInputError, match=r"line 2, column target: a carriage return"):
-        # one row to us, two lines to mt-metrics-eval's score_mqm (issue 45: was read silently)
+        # one row to us, two lines to mt-metrics-eval's score_mqm: refused, never read as either
         read_mqm((_MQM_HEAD + _MQM_ROW.replace("tgt", "t\rgt")).encode(), name="en-de.mqm.tsv")
     blank = read_mqm(("\n" + _MQM_HEAD + _MQM_ROW).encode(), name="en-de.mqm.tsv")
-    assert blank.frame["_line"].tolist() == [3]  # (was: "unknown severity 'severity'")
+    assert blank.frame["_line"].tolist() == [3]  # the header is found after the blank line
     pd.testing.assert_frame_equal(blank.frame.drop(columns="_line"), plain.frame.drop(columns="_line"))
 
 
@@ -139,7 +139,7 @@ def test_scheduler_that_is_no_dask_scheduler_is_one_line_within_10_s(kind):
     import time
 
     pytest.importorskip("distributed")
-    from stats.metaeval._dask import probe_scheduler
+    from stats.analyses._dask import probe_scheduler
 
     port, stop = _server(kind)
     try:

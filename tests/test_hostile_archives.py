@@ -1,4 +1,4 @@
-"""Issue 25's reproducers (archives, sizes before reading, names, small items): each ends in one
+"""Hostile inputs (archives, sizes before reading, names, small items): each ends in one
 line, without reading what it refuses. Sizes are scaled down with the limits (monkeypatched)
 where the real ones would take seconds to build; the CLI runs in process."""
 
@@ -133,7 +133,7 @@ def test_sparse_tar_bomb_is_refused_from_its_declared_size(tmp_path, capsys):
     subprocess.run(["tar", "--sparse", "-czf", out, "-C", tmp_path, big.name], check=True)
     big.unlink()
     err = cli(["williams", "--metrics", out, "--human", out], capsys)
-    # refused from its header, before tarfile reads the sparse map (issue 35)
+    # refused from its header, before tarfile reads the sparse map
     assert "s.tar.gz: a tar archive refused before it is parsed: a GNU sparse member" in err
     assert _peak(read_system_scores, out) < 2**20
 
@@ -298,7 +298,7 @@ def test_a_directory_does_not_follow_links_to_files_or_folders(tmp_path, capsys)
 
 
 def test_a_fifo_without_a_writer_is_refused_without_blocking(tmp_path, capsys):
-    # read bounded since issue 35 (process substitution works); no writer: empty, no wait
+    # read bounded (process substitution works); no writer: empty, no wait
     fifo = tmp_path / "f.tsv"
     os.mkfifo(fifo)
     err = cli(["williams", "--metrics", fifo, "--human", fifo], capsys)
@@ -357,7 +357,7 @@ def test_a_headerless_long_segment_file_is_read_as_long(tmp_path):
         read_segment_scores(path)
 
 
-# ---- issue 35: archives bounded in time (CVE-2024-6232), gzip members, names given twice ----
+# ---- archives bounded in time (CVE-2024-6232), gzip members, names given twice ----
 
 
 def _tar_with(*headers: tuple[bytes, bytes], gz: bool = True) -> bytes:

@@ -1,4 +1,4 @@
-"""Every reader bounded (issue 45, item 5): outliers.json through the bounded reader (``/dev/zero``
+"""Every reader bounded: outliers.json through the bounded reader (``/dev/zero``
 refused, a FIFO nobody writes not waited for, ``-`` from standard input), limits counted from an
 archive's listing before any file is parsed, the parse-memory check from measured factors, a
 file failing at its last line named without reading every line again (benchmarks/last_line.py

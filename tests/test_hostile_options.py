@@ -1,4 +1,4 @@
-"""Options follow the rules files follow (issue 45, items 1 and 7): every numeric option and
+"""Options follow the rules files follow: every numeric option and
 option value through the one number rule with the files' bound (1e150), and the command line's
 messages right -- argument names become flags only where they are argument names, budget
 messages name what the user controls, the same system twice is named as such."""

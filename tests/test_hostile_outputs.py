@@ -1,4 +1,4 @@
-"""Outputs cannot be shifted or executed, and inputs are never written (issue 45, items 3 and 4):
+"""Outputs cannot be shifted or executed, and inputs are never written:
 every TSV writer escapes tabs and line breaks in names and neutralises formula prefixes as the
 dashboard's CSV writer does; an output file that is an input is refused before anything is
 written."""
@@ -11,9 +11,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from stats._core.escape import csv_cell, tsv_cell, tsv_comment
 from stats.cli import main
 from stats.cli._common import matrix_tsv, table_tsv
+from stats.escape import csv_cell, tsv_cell, tsv_comment
 from tests.cli.test_cli_human_wmt import SYSTEMS, make
 
 HOSTILE = {

@@ -1,4 +1,4 @@
-"""Unknown is refused (issue 45, item 2): unknown keys at every level of a task set, a column
+"""Unknown is refused: unknown keys at every level of a task set, a column
 named twice in a header, a file given twice, a boolean column in another spelling, archive
 members that are links, exclusions and outliers that match nothing, a segment id ``0x10``, a
 carriage return inside an MQM field and a 5,000-digit exclusion id -- each on a generated file

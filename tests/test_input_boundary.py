@@ -322,7 +322,7 @@ def test_bytes_that_only_look_like_utf16_are_refused():
         decode(b"\xff\xfe\x00garbage", "junk.bin")
 
 
-# ---- issue 35: one bounded reader, every line break counted, one number rule, escaping ----
+# ---- one bounded reader, every line break counted, one number rule, escaping ----
 
 
 class _Endless:
@@ -395,7 +395,7 @@ def test_the_line_limit_counts_every_break_splitlines_counts(monkeypatch, brk):
 
 @pytest.mark.parametrize("raw", ["5_0", "0x10", "1_000.5", "٣", "１", "0b1", "1" * 5_000])
 def test_numbers_follow_one_rule_in_every_reader(raw):
-    from stats.readers._common import is_number, parse_float, strict_float
+    from stats.readers._common import is_finite_number, parse_float, strict_float
 
     frame = __import__("pandas").DataFrame({"SCORE": [raw], "_line": [4]})
     with pytest.raises(StatsInputError, match="a.tsv, line 4, column SCORE"):
@@ -404,7 +404,7 @@ def test_numbers_follow_one_rule_in_every_reader(raw):
         parse_float(raw, "a.tsv", "SCORE", 4)
     with pytest.raises(ValueError):
         strict_float(raw)
-    assert not is_number(raw)
+    assert not is_finite_number(raw)
 
 
 def test_a_qe_submission_score_spelled_with_an_underscore_is_refused():
@@ -421,7 +421,7 @@ def test_every_writer_escapes_with_the_one_function_of_its_language():
     import stats.cli.rank as cli_rank
     import stats.export_tables as export_tables
     import stats.human.paired as paired
-    from stats._core import escape
+    from stats import escape
 
     for module in (cli_rank, cli_qe_wmt, paired, cli_common, export_tables):
         assert module.latex_escape is escape.latex, module.__name__
@@ -444,7 +444,7 @@ def test_error_lines_are_terminal_safe_and_at_most_300_characters(tmp_path, caps
     assert len(err.rstrip("\n")) <= len("error: ") + 300
 
 
-# ---- issue 35.3: work budgets for whole runs ----
+# ---- work budgets for whole runs ----
 
 
 @pytest.fixture(scope="module")

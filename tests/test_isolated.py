@@ -1,4 +1,4 @@
-"""stats._core.workers.run_isolated (issue 45, point 6): a computation in a child process that
+"""stats._core.workers.run_isolated: a computation in a child process that
 is ended at once when the caller's progress callback raises (the dashboard's Stop), killed
 with a one-line input error past its memory budget while it runs (not checked after), and
 whose result or error comes back to the caller."""

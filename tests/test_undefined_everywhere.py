@@ -1,4 +1,4 @@
-"""Undefined is undefined everywhere (issue 43.1): a p-value, interval, rank or cluster that
+"""Undefined is undefined everywhere: a p-value, interval, rank or cluster that
 involves an undefined correlation (constant scores) or an undefined test (one segment, no item
 shared) is NaN in the result and null / "-" in every output, and the output names the metric or
 system and why. One test per test family (Williams, PERM-BOTH, QE grids, randomized, human), on
@@ -326,4 +326,4 @@ def test_exports_never_mark_an_undefined_row():
     marks = ranking_marks(significant, alpha=0.05, undefined=["FLAT"])
     assert marks.bold.tolist() == [True, False, False]  # FLAT was bold: "not beaten"
     unmarked = ranking_marks(significant, alpha=0.05)
-    assert unmarked.bold.tolist() == [True, False, True]  # without being told: as before
+    assert unmarked.bold.tolist() == [True, False, True]  # without being told: bold as the test said

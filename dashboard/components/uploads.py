@@ -12,8 +12,8 @@ from dashboard import state
 from dashboard.data import Uploads, uploads_from_widget
 from dashboard.page_run import record_inputs, record_note
 from stats import StatsInputError
-from stats._core.escape import markdown as escape_markdown
-from stats._core.escape import one_line
+from stats.escape import markdown as escape_markdown
+from stats.escape import one_line
 
 
 def file_input(

@@ -109,7 +109,7 @@ def rankings(judgements: Uploads, alpha: float) -> list[HumanRankingResult]:
 def file_kinds(judgements: Uploads) -> tuple[str, ...]:
     """What each judgements file is (:func:`stats.analyses.human_wmt.human_file_kind`)."""
     from stats.analyses.human_wmt import human_file_kind
-    from stats.readers._common import load_text
+    from stats.readers import load_text
 
     return tuple(human_file_kind(load_text(data, name)[0], name) for name, data in judgements)
 

@@ -13,7 +13,7 @@ import streamlit as st
 from dashboard.data import Uploads
 from dashboard.data.meta_eval import load
 from stats.analyses.task_set import load_task_set, rank_task_set
-from stats.metaeval.task_set_presets import PRESETS, known_test_set, per_language_pair
+from stats.metaeval.task_set_presets import PRESETS, per_language_pair
 from stats.metaeval.task_sets import TaskSet, TaskSetResult, read_task_set
 from stats.readers.meta import parse_metric_name
 
@@ -136,10 +136,6 @@ def ranking(
 
 def gold_names(uploads: Uploads, input_format: str | None = None) -> tuple:
     return load(uploads, input_format).gold_names()
-
-
-def is_known(result: TaskSetResult) -> bool:
-    return any(known_test_set(result.test_set, lp) for t in result.tasks for lp in t.task.lps)
 
 
 def leaderboard_table(result: TaskSetResult) -> pd.DataFrame:

@@ -12,7 +12,6 @@ import streamlit as st
 
 from dashboard.data import Uploads
 from stats import StatsInputError, analyses
-from stats.mt._tokenize_options import parse_metric_spec
 from stats.mt.baseline_table import SystemsTableResult
 from stats.mt.baseline_table import systems_table as stats_systems_table
 from stats.mt.contributions import SegmentContributions, segment_contributions
@@ -22,6 +21,7 @@ from stats.mt.randomized import (
     pairwise_significance,
 )
 from stats.mt.sufficient import SegmentStatistics
+from stats.mt.tokenize_options import parse_metric_spec
 from stats.readers.mt_text import language_pair_of
 
 #: Input kinds (the ``kind`` argument): system outputs + reference, or segment scores.
@@ -64,7 +64,7 @@ def statistics(
 
     ``kind`` :data:`KIND_TEXT`: ``references`` and one output file per system in ``files``,
     ``metric`` one of bleu/chrf/ter, optionally with its sacreBLEU options
-    (:func:`stats.mt._tokenize_options.metric_spec`; :func:`stats.analyses.text_statistics`). ``kind``
+    (:func:`stats.mt.tokenize_options.metric_spec`; :func:`stats.analyses.text_statistics`). ``kind``
     :data:`KIND_SCORES`: one segment-score file in ``files``, ``metric`` the METRIC to use (""
     when the file has no METRIC column; :func:`stats.analyses.score_statistics`), ``block``
     the ``(lp, testset, refset)`` of WMT metrics task segment-level files (``()``, or None
@@ -79,7 +79,7 @@ def statistics(
             raise StatsInputError(
                 f"upload one output file per system (at least two); got {len(files)}"
             )
-        # the metric with its sacreBLEU options (stats.mt._tokenize_options.metric_spec): part
+        # the metric with its sacreBLEU options (stats.mt.tokenize_options.metric_spec): part
         # of every cache key that holds the metric
         name, options = parse_metric_spec(metric)
         return analyses.text_statistics(

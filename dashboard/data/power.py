@@ -9,8 +9,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from dashboard.data import Uploads, mt_systems
-from stats import analyses
-from stats._core.workers import run_isolated
+from stats import analyses, run_isolated
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

@@ -3,7 +3,7 @@ content, the sentence-level comparison per language pair, the grid of another me
 language pair, and word-level scores (:mod:`stats.analyses.qe_wmt`).
 
 Reading the submissions and every computation after it run in a child process
-(:func:`stats._core.workers.run_isolated`, the functions of :mod:`._qe_wmt_work`): Stop ends
+(:func:`stats.run_isolated`, the functions of :mod:`._qe_wmt_work`): Stop ends
 them at once, and a session's memory budget is held while the files are read, not checked
 after.
 """
@@ -15,7 +15,7 @@ import streamlit as st
 
 from dashboard.data import Uploads
 from dashboard.data import _qe_wmt_work as work
-from stats._core.workers import run_isolated
+from stats import run_isolated
 from stats.analyses import qe_wmt as wmt
 from stats.qe.wmt import QEPairTestsResult
 

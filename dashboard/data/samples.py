@@ -111,11 +111,11 @@ def _code_fingerprint() -> str:
 
 
 def _sample_cache_dir() -> Path | None:
-    """``<statistics cache>/dashboard-samples`` (:func:`stats.mt._ter_parallel.cache_dir`:
+    """``<statistics cache>/dashboard-samples`` (:func:`stats.statistics_cache_dir`:
     ``$MT_SIGNIFICANCE_CACHE``, else the user's cache directory); None when that cache is off."""
-    from stats.mt._ter_parallel import cache_dir  # noqa: PLC0415
+    from stats import statistics_cache_dir  # noqa: PLC0415
 
-    root = cache_dir()
+    root = statistics_cache_dir()
     return None if root is None else root / "dashboard-samples"
 
 
@@ -145,7 +145,7 @@ def kept_for_sample(func):
     """``func(uploads, ...)`` (a data-layer function of "Metrics vs humans", under its
     ``st.cache_data``) whose results for the bundled sample are kept on disk, so the first page
     of a newly started server reads them instead of computing them (and without importing the
-    libraries that compute them). Every other input is computed as before and never written.
+    libraries that compute them). Every other input is computed on each call and never written.
 
     The key is a SHA-256 of the function's name, its arguments (the sample files' bytes among
     them) and :func:`_code_fingerprint`; files are written whole, then renamed (a reader never

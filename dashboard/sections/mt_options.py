@@ -1,7 +1,7 @@
 """The MT systems page's "sacreBLEU options" expander: every option of sacreBLEU's BLEU, chrF
 and TER under sacreBLEU's names and defaults, drawn from the one table the CLI reads too
-(:data:`stats.mt._sacrebleu_table.OPTIONS`). The chosen options travel with the metric name
-(:func:`stats.mt._tokenize_options.metric_spec`), so they key every cached result of the page
+(:data:`stats.mt.sacrebleu_options.SACREBLEU_OPTIONS`). The chosen options travel with the metric name
+(:func:`stats.mt.tokenize_options.metric_spec`), so they key every cached result of the page
 and appear in the signature beside the p-values. :func:`wmt_note` says when BLEU's tokenizer
 is not the one the WMT22/WMT23 organisers' released automatic scores used for the target
 language, with a button that chooses theirs."""
@@ -12,14 +12,14 @@ import streamlit as st
 
 from dashboard import components, page_run
 from dashboard.url_state import SACREBLEU_KEYS
-from stats.mt._sacrebleu_table import (
-    OPTIONS,
-    describe,
-    non_default,
+from stats.mt.sacrebleu_options import (
+    SACREBLEU_OPTIONS,
+    describe_options,
+    non_default_options,
     wmt_released_tokenizer,
     wmt_tokenizer_note,
 )
-from stats.mt._tokenize_options import TOKENIZERS, metric_spec
+from stats.mt.tokenize_options import TOKENIZERS, metric_spec
 
 #: the tokenizer choice that lets the language pair decide, as sacreBLEU's ``-l`` does
 BY_LANGUAGE = "by language"
@@ -65,7 +65,7 @@ def expander() -> dict[str, dict]:
         for metric, column in columns.items():
             with column:
                 st.markdown(f"**{ {'bleu': 'BLEU', 'chrf': 'chrF', 'ter': 'TER'}[metric] }**")
-                for option in OPTIONS:
+                for option in SACREBLEU_OPTIONS:
                     if (option.metric, option.name) not in WIDGET_KEYS or option.metric != metric:
                         continue
                     value = _widget(option)
@@ -111,7 +111,7 @@ def record_signature(data) -> None:
         page_run.record_note(
             f"signature_{data.label}",
             "signature",
-            f"{data.label}: {data.signature} ({describe(data.metric, dict(data.options))})",
+            f"{data.label}: {data.signature} ({describe_options(data.metric, dict(data.options))})",
         )
 
 
@@ -120,7 +120,7 @@ def record_table_signatures(result, metrics) -> None:
     report, with their options in words, unless the page's metric put them there already (with
     the tokenizer resolved). Reads nothing more: after a Stop the result shown may be an
     earlier one (then only its signatures are stated)."""
-    from stats.mt._tokenize_options import parse_metric_spec
+    from stats.mt.tokenize_options import parse_metric_spec
 
     page_report = page_run.current_report()
     if page_report is None:
@@ -134,7 +134,7 @@ def record_table_signatures(result, metrics) -> None:
         words = ""
         if len(result.metrics) == len(metrics):
             name, options = parse_metric_spec(specs[label])
-            words = f" ({describe(name, options)})"
+            words = f" ({describe_options(name, options)})"
         page_run.record_note(key, "signature", f"{label}: {sig}{words}")
 
 
@@ -145,7 +145,7 @@ def metric_notes(data, *, lp: str | None, order: str | None) -> None:
     if not data.signature:
         return
     st.caption(f"sacrebleu signature: `{data.signature}`")
-    st.caption("Options: " + components.escape_markdown(describe(data.metric, dict(data.options))))
+    st.caption("Options: " + components.escape_markdown(describe_options(data.metric, dict(data.options))))
     record_signature(data)
     if data.metric == "bleu":
         note = wmt_note(lp, dict(data.options).get("tokenize"))
@@ -162,7 +162,7 @@ def spec(metric: str, options: dict[str, dict]) -> str:
     """The metric argument of the data layer: ``metric`` with its chosen options (only those
     that differ from sacreBLEU's defaults: the default metric keeps its plain name, so results
     cached before options existed stay valid)."""
-    return metric_spec(metric, non_default(metric, options.get(metric, {})))
+    return metric_spec(metric, non_default_options(metric, options.get(metric, {})))
 
 
 #: compiled TER: word-pair cost units |h| (|h| + |r|) per second on one core (measured on

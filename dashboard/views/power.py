@@ -17,8 +17,7 @@ import streamlit as st
 from dashboard import components, page_run
 from dashboard.data import mt_systems, power, samples
 from dashboard.figures.power import mde_curve, power_curves
-from stats._core.choices import POWER_TESTS
-from stats._core.errors import StatsInputError
+from stats import POWER_TESTS, StatsInputError
 from stats.power.corpus import CORPUS_TESTS
 
 TEXT, SCORES = "System outputs + reference (BLEU, chrF, TER)", "Segment scores"

@@ -8,7 +8,7 @@ for the argument types the package calls it with (:data:`KERNELS`), into numba's
 cache next to the kernel's source (``__pycache__``). numba (0.68 on) keys that cache on the
 source file's content, the machine's CPU and numba's version, so a run finds the machine code
 wherever the files were copied to; a call with other types, another CPU or another numba
-compiles once, as before, and caches the result.
+compiles once and caches the result.
 
 No numba at all where loading it costs more than the work: the kernels of :data:`AOT` (BLEU's
 and chrF's n-gram matching, a fraction of a second of work whose numba load -- numba, then
@@ -16,8 +16,8 @@ scipy.linalg for its BLAS check -- cost about 0.5 s of CPU in every process) are
 at install, by the same source and numba's ahead-of-time compiler (``numba.pycc``), into a
 plain extension module next to the source (``<module>_aot``), which imports in a millisecond
 without numba. :func:`aot` returns its function only where it was built from the current
-source (a checksum of the source is compiled in); otherwise the caller runs the numba kernel
-as before. The same source compiled by the same compiler: the same numbers.
+source (a checksum of the source is compiled in); otherwise the caller runs the numba kernel.
+The same source compiled by the same compiler: the same numbers.
 """
 
 from __future__ import annotations

@@ -91,6 +91,8 @@ else none (no PER-vs-PET test).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from stats._core.lazy import lazy_exports as _lazy_exports
 
 #: public name -> the module defining it, imported on first access (:mod:`stats._core.lazy`)
@@ -123,6 +125,7 @@ _LAZY = {
     "pair_tests": ".mt_systems",
     "systems_table_analysis": ".mt_systems",
     "score_statistics": ".mt_systems",
+    "statistics_from_score_file": ".mt_systems",
     "ScoreFileOptions": ".mt_systems",
     "segment_texts": ".mt_systems",
     "without_systems": ".mt_systems",
@@ -169,6 +172,7 @@ __all__ = [
     "text_statistics_by_metric",
     "reference_order",
     "score_statistics",
+    "statistics_from_score_file",
     "ScoreFileOptions",
     "segment_texts",
     "without_systems",
@@ -219,3 +223,77 @@ _AUTORANK = ("AutoRankAnalysis", "AutoRankLanguagePair", "autorank_analysis",
              "wmt25_text_statistics")
 _LAZY.update({n: ".autorank" for n in _AUTORANK})
 __all__ += list(_AUTORANK)
+
+if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_imports.py)
+    from ._inputs import FileInput, Files, decode_files
+    from .autorank import (
+        AutoRankAnalysis,
+        AutoRankLanguagePair,
+        WMT25TextStatistics,
+        autorank_analysis,
+        autorank_metric_set,
+        read_autorank_scores,
+        wmt25_text_statistics,
+    )
+    from .human import (
+        accuracy_from_results,
+        accuracy_statistics,
+        human_gold,
+        human_outliers,
+        human_rankings,
+    )
+    from .human_wmt import is_wmt_human_file, paired_rankings, read_human_ratings, wmt_gold
+    from .meta_eval import (
+        LanguagePairMetaEvaluation,
+        MetaEvaluation,
+        meta_evaluate,
+        rr_kendall_like,
+    )
+    from .meta_significance import (
+        LanguagePairPermBoth,
+        SoftPairwiseAnalysis,
+        perm_both_analysis,
+        soft_pairwise_analysis,
+    )
+    from .metrics import (
+        BlockSelection,
+        LanguagePairAnalysis,
+        LanguagePairTests,
+        MetricsAnalysis,
+        language_pair_analysis,
+        metrics_analysis,
+        metrics_report,
+        read_metric_scores,
+    )
+    from .mt_systems import (
+        TEXT_METRICS,
+        ScoreFileOptions,
+        pair_tests,
+        reference_order,
+        score_file_options,
+        score_statistics,
+        segment_texts,
+        statistics_from_score_file,
+        systems_table_analysis,
+        text_statistics,
+        text_statistics_by_metric,
+        without_systems,
+        wmt_segment_scores,
+    )
+    from .power import (
+        PowerAnalysis,
+        human_power_analysis,
+        metrics_power_analysis,
+        power_analysis,
+        power_from_statistics,
+    )
+    from .qe import (
+        QEAnalysis,
+        QEInput,
+        load_qe,
+        post_edit_reference,
+        qe_analysis,
+        qe_evaluated_data,
+        qe_rescaling,
+        qe_rescaling_curve,
+    )

@@ -11,7 +11,7 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 from stats.human.gold import standardize_judgements
 
-from ..readers._common import Decoded
+from ..readers import Decoded
 from ..readers.da_segments import (
     is_da_segment_file,
     language_pair_from_name,
@@ -63,7 +63,7 @@ def _check_judgements_header(item) -> None:
     SEGMENT columns; else it fits none of them, and is refused saying what it looks like."""
     import re
 
-    from ..readers._layouts import HUMAN_LAYOUTS, none_fits
+    from ..readers import HUMAN_LAYOUTS, none_fits
 
     lines = item.text.split("\n", 50)
     at = next((i for i, ln in enumerate(lines) if ln.strip()), None)

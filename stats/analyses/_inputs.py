@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Union, cast
 from stats._core.errors import DegenerateInputWarning, StatsInputError
 
 if TYPE_CHECKING:  # numpy and pandas stay unloaded at run time
-    from ..readers._common import Source
+    from ..readers import Source
 
 #: One input file: a path, or a ``(name, bytes)`` pair (an upload).
 FileInput = Union[str, "os.PathLike[str]", tuple[str, bytes]]
@@ -31,7 +31,7 @@ def decode_files(files: Files) -> list:
     text and display name), for work that looks at a file's content before reading it (its
     kind detected, then its reader chosen): every reader and workflow takes these as they are,
     without decoding again."""
-    from ..readers._common import decoded
+    from ..readers import decoded
 
     out = [decoded(*_named(item)) for item in files]
     check_given_once(out)

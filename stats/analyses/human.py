@@ -24,9 +24,9 @@ from stats.mt.randomized import (
 )
 from stats.mt.sufficient import SegmentStatistics, extract_statistics
 
-from ..readers._common import source_name
+from ..readers import source_name
 from ..readers.judgements import read_judgement_files
-from ..readers.segments import read_parallel, statistics_from_score_file
+from ..readers.segments import read_parallel
 from ._human_scores import (
     _check_segments_once,
     _split_da_files,
@@ -35,7 +35,7 @@ from ._human_scores import (
 )
 from ._inputs import FileInput, Files, _named, decode_files
 from .human_wmt import is_wmt_human_file, wmt_gold
-from .mt_systems import TEXT_METRICS
+from .mt_systems import TEXT_METRICS, statistics_from_score_file
 
 
 def human_gold(
@@ -120,7 +120,7 @@ def accuracy_statistics(
     (bleu, chrf, ter) from ``references`` and ``hypotheses``, then every metric of the
     segment-score file ``scores`` (those of ``score_metrics`` only, when given;
     ``lower_is_better`` names its lower-is-better metrics), as in
-    :func:`stats.readers.statistics_from_score_file`.
+    :func:`stats.analyses.mt_systems.statistics_from_score_file`.
 
     Raises
     ------

@@ -20,7 +20,7 @@ from stats.human.paired import (
     standardize_per_rater,
 )
 
-from ..readers._common import LINE, load_text
+from ..readers import LINE, load_text
 from ..readers.appraise import is_appraise_export, read_appraise
 from ..readers.da_segments import is_da_segment_file
 from ..readers.documents import (

@@ -24,7 +24,7 @@ from stats.metaeval.meta_eval import (
     pairwise_accuracy,
 )
 
-from ..readers._common import name_list
+from ..readers import name_list
 from ..readers.meta import MetaEvalData, MetaEvalTable
 
 
@@ -175,7 +175,7 @@ confidence_level
             f"language pair(s) {', '.join(unknown)} not found; present: "
             f"{name_list(data.language_pairs)}"
         )
-    from ..readers._meta_rr import RR_GOLD
+    from ..readers import RR_GOLD
 
     if name == RR_GOLD:
         if correlation != "kendall-like" or level != "seg":
@@ -279,8 +279,7 @@ def rr_kendall_like(
 
     from stats._core.errors import DegenerateInputWarning
 
-    from ..readers._meta_rr import RR_GOLD
-    from ..readers._meta_table import is_human_system
+    from ..readers import RR_GOLD, is_human_system
 
     pair = data.pairs[lp]
     frame = pd.concat(pair.rr, ignore_index=True)

@@ -25,7 +25,7 @@ from stats.metaeval.perm_both.spa import perm_both_soft_pairwise
 from stats.metaeval.soft_pairwise import soft_pairwise_accuracy
 from stats.pairwise.grids import GridSignificance, grid_significance
 
-from ..readers._common import name_list
+from ..readers import name_list
 from ..readers.meta import MetaEvalData
 from .meta_eval import noted_table
 

@@ -29,7 +29,7 @@ from stats.metaeval.correlation import (
 from stats.metaeval.outliers import mad_outliers
 from stats.metaeval.williams import WilliamsMatrixResult, williams_all_pairs
 
-from ..readers._common import name_list
+from ..readers import name_list
 from ..readers.system_level import HUMAN, LanguagePairScores, SystemScores, read_system_scores
 from ..readers.wmt import select_refsets
 from ._inputs import Files, _recorded

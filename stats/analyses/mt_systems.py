@@ -22,7 +22,6 @@ import pandas as pd
 from stats._core.choices import TEXT_METRICS as TEXT_METRICS  # re-exported
 from stats._core.errors import StatsInputError
 from stats._core.random import check_rng
-from stats.mt._tokenize_options import resolve_options
 from stats.mt.baseline_table import SystemsTableResult, systems_table
 from stats.mt.randomized import (
     RandomizedTestResult,
@@ -31,9 +30,9 @@ from stats.mt.randomized import (
     paired_bootstrap,
 )
 from stats.mt.sufficient import SegmentStatistics, extract_statistics, statistics_from_scores
+from stats.mt.tokenize_options import resolve_options
 
-from ..readers._archives import expand_sources
-from ..readers._common import load_bytes, name_list, source_name, split_lines
+from ..readers import expand_sources, load_bytes, name_list, source_name, split_lines
 from ..readers.mt_text import language_pair_of
 from ..readers.segments import (
     pivot_scores,
@@ -50,6 +49,60 @@ _SINGLE_TESTS = {
     "bootstrap": bootstrap,
     "approximate-randomization": approximate_randomization,
 }
+
+
+def statistics_from_score_file(
+    source, *, name: str | None = None, metrics=None, lower_is_better=()
+) -> dict:
+    """Every metric of a segment-score file as :class:`~stats.mt.sufficient.SegmentStatistics`.
+
+    A long file (``SYSTEM SEGMENT SCORE METRIC``) may hold several metrics (e.g. COMET and
+    sentence chrF); each becomes one entry, so their accuracies can be compared. A long file
+    without ``METRIC`` or a wide file (one column per system) gives one entry named after the
+    file's metric or ``"mean"``. Read with :func:`stats.readers.read_segment_scores`.
+
+    Parameters
+    ----------
+    source : path, bytes or binary file object
+    name : str, optional
+        Display name in messages.
+    metrics : sequence of str, optional
+        Only these metrics of the ``METRIC`` column (case-insensitive), in this order.
+    lower_is_better : sequence of str
+        Metrics (names as returned, case-insensitive) for which a lower score is better.
+
+    Returns
+    -------
+    dict of metric name -> SegmentStatistics
+    """
+    data, label = load_bytes(source, name)
+    names: list = list(score_file_metrics(data, name=label)) or [None]
+    if metrics:
+        if names == [None]:
+            raise StatsInputError(f"{label} has no METRIC column to choose metrics from")
+        lower = {str(n).lower(): n for n in names}
+        missing = [m for m in metrics if str(m).lower() not in lower]
+        if missing:
+            raise StatsInputError(
+                f"{', '.join(map(str, missing))} not in column METRIC of {label}; "
+                f"found {', '.join(names)}"
+            )
+        names = [lower[str(m).lower()] for m in metrics]
+    lower_set = {str(m).lower() for m in lower_is_better}
+    out = {}
+    for metric in names:
+        frame = read_segment_scores(data, metric=metric, name=label)
+        key = str(metric or frame.columns.name or "mean")
+        out[key] = statistics_from_scores(
+            frame, label=key, higher_is_better=key.lower() not in lower_set
+        )
+    unknown = lower_set - {k.lower() for k in out}
+    if unknown:
+        raise StatsInputError(
+            f"lower_is_better names {', '.join(sorted(unknown))}, not a metric of {label}; "
+            f"metrics: {', '.join(out)}"
+        )
+    return out
 
 
 def _check_two_systems(n: int, systems, label: str | None = None) -> None:

@@ -20,7 +20,7 @@ from stats.qe.graham import (
     rescaling_experiment,
 )
 
-from ..readers._common import source_name
+from ..readers import source_name
 from ..readers.qe import QEData, read_post_edit, read_qe, split_qe_files
 from ._inputs import FileInput, Files, _named, _recorded
 

@@ -13,8 +13,7 @@ from stats._core.random import check_rng, rng_and_seed
 from stats.qe.wmt import QEComparisonResult, compare_qe_systems
 from stats.qe.word import WordLevelResult, compare_word_level
 
-from ..readers._archives import expand_sources
-from ..readers._common import load_bytes, name_list
+from ..readers import expand_sources, load_bytes, name_list
 from ..readers.qe_wmt import (
     QEGold,
     QESubmissions,

@@ -20,14 +20,6 @@ from stats._core.choices import CORRELATIONS
 from stats._core.errors import StatsInputError
 from stats._core.progress import check_progress, part
 from stats._core.random import common_seed, seeded_rng
-from stats.metaeval._task_draws import (
-    PERM_TEST_SUPPORTED,
-    assemble,
-    piece_draws,
-    pieces,
-    prepare_task,
-    run_work,
-)
 from stats.metaeval.meta_eval import meta_correlation
 from stats.metaeval.task_set_presets import TEST_SETS, known_test_set, preset
 from stats.metaeval.task_sets import (
@@ -41,8 +33,16 @@ from stats.metaeval.task_sets import (
 )
 from stats.pairwise.clusters import significance_clusters
 
-from ..readers._common import name_list
+from ..readers import name_list
 from ..readers.meta import MetaEvalData, parse_metric_name
+from ._task_draws import (
+    PERM_TEST_SUPPORTED,
+    assemble,
+    piece_draws,
+    pieces,
+    prepare_task,
+    run_work,
+)
 
 __all__ = ["MetricInfo", "load_task_set", "rank_task_set"]
 
@@ -166,7 +166,7 @@ def rank_task_set(
     refs, close_refs, include_human, primary_only, gold
         Override every task's values.
     scheduler : str, optional
-        ``local:N`` or a Dask scheduler address (:mod:`stats.metaeval._dask`).
+        ``local:N`` or a Dask scheduler address (:mod:`stats.analyses._dask`).
     confidence_resamples, confidence_level
         Bootstrap resamples of the items per task for a percentile interval of each average
         (:func:`stats.metaeval.task_sets.average_confidence_intervals`; 0: none).
@@ -188,7 +188,7 @@ def rank_task_set(
     StatsInputError
         No task left, a bad option, anything the readers or PERM-BOTH reject.
     """
-    from stats.metaeval._dask import run_pieces
+    from ._dask import run_pieces
 
     check_progress(progress)
     if (

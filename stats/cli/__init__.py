@@ -19,7 +19,7 @@ import warnings
 
 from stats._core.budget import time_bounded
 from stats._core.errors import StatsInputError
-from stats._core.escape import one_line, terminal
+from stats.escape import one_line, terminal
 
 from ._common import (
     flag_names,

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 
 from stats._core.choices import CORRECTIONS, GROUPINGS, KENDALL_LIKE_THRESHOLD
 from stats._core.errors import StatsInputError
-from stats._core.escape import latex as latex_escape
-from stats._core.escape import tsv_cell
 from stats._core.numbers import number_error, option_float, option_int
+from stats.escape import latex as latex_escape
+from stats.escape import tsv_cell
 
 if TYPE_CHECKING:  # numpy and pandas are imported when output is formatted, not for --help
     import pandas as pd
@@ -260,7 +260,7 @@ def read_stdin(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Non
     if len(found) > 1:
         flags = ", ".join(dict.fromkeys(f"--{d.replace('_', '-')}" for d in found))
         raise StatsInputError(f"standard input ('-') can be read once; given to {flags}")
-    from stats.readers._archives import read_stream
+    from stats.readers import read_stream
 
     data = read_stream(sys.stdin.buffer, f"--{found[0].replace('_', '-')} - (standard input)")
     if not data:

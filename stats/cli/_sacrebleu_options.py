@@ -1,14 +1,14 @@
 """sacreBLEU's metric options on the command line, under sacreBLEU's own names and defaults
 (``sacrebleu --help``), from the one table the dashboard reads too
-(:data:`stats.mt._sacrebleu_table.OPTIONS`): BLEU's ``--tokenize``/``--lowercase``/``--smooth-*``, chrF's
+(:data:`stats.mt.sacrebleu_options.SACREBLEU_OPTIONS`): BLEU's ``--tokenize``/``--lowercase``/``--smooth-*``, chrF's
 ``--chrf-*`` and TER's ``--ter-*``. Used by ``randomized`` and ``accuracy``."""
 
 from __future__ import annotations
 
 import argparse
 
-from stats.mt._sacrebleu_table import OPTIONS
-from stats.mt._tokenize_options import TOKENIZERS
+from stats.mt.sacrebleu_options import SACREBLEU_OPTIONS
+from stats.mt.tokenize_options import TOKENIZERS
 
 #: sacreBLEU 2.6's tokenizers (from an import-light module: ``--help`` loads no sacreBLEU)
 TOKENIZER_CHOICES = TOKENIZERS
@@ -26,7 +26,7 @@ def add_sacrebleu_options(parser: argparse.ArgumentParser, *, lp: bool = False) 
             help="the language pair, whose target language "
             "sets the default tokenizer (default: read from the file names)",
         )
-    for option in OPTIONS:
+    for option in SACREBLEU_OPTIONS:
         flags = [option.flag] + ([option.short] if option.short else [])
         label = {"bleu": "BLEU", "chrf": "chrF", "ter": "TER"}[option.metric]
         if option.name == "tokenize":
@@ -64,7 +64,7 @@ def metric_options(args: argparse.Namespace) -> dict[str, dict]:
     """sacreBLEU constructor keyword arguments per text metric, from parsed arguments (BLEU's
     ``tokenize`` only when given: the language pair decides otherwise)."""
     out: dict[str, dict] = {"bleu": {}, "chrf": {}, "ter": {}}
-    for option in OPTIONS:
+    for option in SACREBLEU_OPTIONS:
         value = getattr(args, option.flag[2:].replace("-", "_"))  # argparse's dest
         if option.name == "tokenize" and value is None:
             continue

@@ -41,7 +41,7 @@ from stats._core.choices import (
     SOFT_PAIRWISE_ACCURACY,
 )
 from stats._core.errors import StatsInputError
-from stats._core.escape import tsv_comment
+from stats.escape import tsv_comment
 
 from ._common import (
     add_correction,

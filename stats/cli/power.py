@@ -33,7 +33,7 @@ import sys
 
 from stats._core.choices import CORRELATIONS, KENDALL_LIKE_THRESHOLD, POWER_TESTS
 from stats._core.errors import StatsInputError
-from stats._core.escape import tsv_comment
+from stats.escape import tsv_comment
 
 from ._common import (
     add_jobs,

@@ -41,8 +41,8 @@ from __future__ import annotations
 import argparse
 
 from stats._core.errors import StatsInputError
-from stats._core.escape import tsv_comment
 from stats._core.numbers import option_float
+from stats.escape import tsv_comment
 
 from ._common import (
     add_correction,

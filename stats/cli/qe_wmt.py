@@ -29,8 +29,8 @@ import math
 
 import pandas as pd
 
-from stats._core.escape import latex as latex_escape
-from stats._core.escape import tsv_comment
+from stats.escape import latex as latex_escape
+from stats.escape import tsv_comment
 from stats.qe.wmt import POOLED_NOTE
 
 from ._common import dumps, matrix_tsv, pvalue_matrix_json, table_tsv

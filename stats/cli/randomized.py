@@ -50,7 +50,7 @@ import sys
 
 from stats._core.choices import RANDOMIZED_TESTS
 from stats._core.errors import StatsInputError
-from stats._core.escape import tsv_comment
+from stats.escape import tsv_comment
 
 from ._common import (
     add_correction,
@@ -199,11 +199,11 @@ def run(args: argparse.Namespace) -> str:
 
 def _wmt_note(args: argparse.Namespace, loaded: dict) -> str | None:
     """The note when BLEU's tokenizer differs from what WMT's released scores used for the
-    target language (:func:`stats.mt._sacrebleu_table.wmt_tokenizer_note`)."""
+    target language (:func:`stats.mt.sacrebleu_options.wmt_tokenizer_note`)."""
     data = loaded.get("bleu")
     if data is None or args.scores:
         return None
-    from stats.mt._sacrebleu_table import wmt_tokenizer_note
+    from stats.mt.sacrebleu_options import wmt_tokenizer_note
     from stats.readers.mt_text import language_pair_of
 
     lp = args.lp or language_pair_of(args.ref, args.hyp)

@@ -33,8 +33,8 @@ from __future__ import annotations
 import argparse
 
 from stats._core.errors import StatsInputError
-from stats._core.escape import latex as latex_escape
-from stats._core.escape import tsv_cell, tsv_comment
+from stats.escape import latex as latex_escape
+from stats.escape import tsv_cell, tsv_comment
 
 from ._common import check_alpha_option, dumps, pvalue_matrix_json, say_read_as
 from ._progress import progress_callback

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from stats._core.choices import POWER
 from stats._core.errors import StatsInputError
-from stats._core.escape import tsv_cell
+from stats.escape import tsv_cell
 
 from ._common import (
     add_correction,

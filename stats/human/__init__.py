@@ -6,6 +6,8 @@ Every public name of the modules below is importable from here (``stats.human.<n
 unless noted in :mod:`stats`, from the top (``stats.<name>``); names load on first use.
 """
 
+from typing import TYPE_CHECKING
+
 from stats._core.lazy import lazy_exports as _lazy_exports
 
 #: public name -> the module defining it, imported on first access (:mod:`stats._core.lazy`)
@@ -52,3 +54,42 @@ _LAZY = {
 __all__ = list(_LAZY)
 
 __getattr__, __dir__ = _lazy_exports(__name__, _LAZY)
+
+if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_imports.py)
+    from .accuracy import (
+        ALPHAS,
+        OUTCOMES,
+        AccuracyResult,
+        accuracy_from_pvalues,
+        accuracy_interval,
+        compare_accuracies,
+        min_resamples,
+        significance_accuracy,
+        unattainable_alpha_messages,
+    )
+    from .gold import (
+        CRITERIA,
+        HumanGoldResult,
+        RankSumMatrixResult,
+        annotator_summary,
+        combine_criteria,
+        gold_from_segment_scores,
+        human_gold_standard,
+        pair_conclusions,
+        rank_sum_all_pairs,
+        standardize_judgements,
+        system_scores,
+    )
+    from .paired import (
+        AVERAGES,
+        PAIRED_TESTS,
+        PairedRankingResult,
+        gold_from_ranking,
+        item_scores,
+        paired_ranking,
+        rank_ranges,
+        ranking_latex,
+        standardize_per_rater,
+        stouffer,
+    )
+    from .ranking import HumanRankingResult, human_ranking, rank_sum_grid

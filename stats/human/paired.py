@@ -50,9 +50,9 @@ from scipy import stats as _st
 from stats._core.budget import PAIR_OVERHEAD, check_budget
 from stats._core.choices import CORRECTIONS
 from stats._core.errors import StatsInputError
-from stats._core.escape import latex as latex_escape
 from stats._core.results import StatisticPvalue
 from stats._core.validation import check_alpha, warn_degenerate
+from stats.escape import latex as latex_escape
 from stats.pairwise.clusters import separated_clusters
 from stats.pairwise.multiple import adjust_pvalues
 

@@ -7,6 +7,8 @@ Every public name of the modules below is importable from here (``stats.metaeval
 unless noted in :mod:`stats`, from the top (``stats.<name>``); names load on first use.
 """
 
+from typing import TYPE_CHECKING
+
 from stats._core.lazy import lazy_exports as _lazy_exports
 
 #: public name -> the module defining it, imported on first access (:mod:`stats._core.lazy`)
@@ -70,3 +72,62 @@ _LAZY = {
 __all__ = list(_LAZY)
 
 __getattr__, __dir__ = _lazy_exports(__name__, _LAZY)
+
+if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_imports.py)
+    from .correlation import (
+        CorrelationResult,
+        LeaveOneOutResult,
+        correlate_with_human,
+        leave_one_out,
+        metric_correlations,
+        standard_deviation,
+        zscores,
+    )
+    from .meta_eval import (
+        CORRELATIONS,
+        GROUPINGS,
+        MetaCorrelationResult,
+        PairwiseAccuracyResult,
+        kendall_like_counts,
+        mean_system_scores,
+        meta_correlation,
+        pairwise_accuracy,
+    )
+    from .outliers import MAD_SCALE, mad_outliers, read_outliers_json
+    from .soft_pairwise import (
+        SoftPairwiseAccuracyResult,
+        pairwise_permutation_pvalues,
+        soft_pairwise_accuracy,
+    )
+    from .task_set_presets import (
+        PRESETS,
+        TEST_SETS,
+        KnownTestSet,
+        known_test_set,
+        per_language_pair,
+        preset,
+    )
+    from .task_sets import (
+        Task,
+        TaskOutcome,
+        TaskSet,
+        TaskSetResult,
+        assign_weights,
+        average_confidence_intervals,
+        average_correlations,
+        average_difference_spread,
+        average_pvalues,
+        average_ranks,
+        combine_tasks,
+        correlation_range,
+        read_task_set,
+    )
+    from .williams import (
+        ConfidenceInterval,
+        WilliamsMatrixResult,
+        WilliamsResult,
+        williams_all_pairs,
+        williams_test,
+        williams_winners,
+        zou_confidence_interval,
+    )

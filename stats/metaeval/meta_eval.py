@@ -168,13 +168,15 @@ def _matrix(values, what: str) -> np.ndarray:
     return arr
 
 
-def _check_choice(value, choices, what: str) -> str:
+def check_choice(value, choices, what: str) -> str:
+    """``value`` if it is one of ``choices``; else :class:`~stats.StatsInputError` naming
+    ``what``."""
     if value not in choices:
         raise StatsInputError(f"{what} must be one of {', '.join(choices)}; got {value!r}")
     return value
 
 
-def _group(gold: np.ndarray, metric: np.ndarray, grouping: str) -> tuple[np.ndarray, np.ndarray]:
+def group_rows(gold: np.ndarray, metric: np.ndarray, grouping: str) -> tuple[np.ndarray, np.ndarray]:
     """Rows = groups, in MTME's order (``none``: all cells system by system; ``item``: columns)."""
     if grouping == "none":
         return gold.reshape(1, -1), metric.reshape(1, -1)
@@ -331,7 +333,7 @@ def _masked_ranks(X: np.ndarray, valid: np.ndarray) -> np.ndarray:
     return scipy.stats.rankdata(np.where(valid, X, np.inf), method="average", axis=1)
 
 
-def _group_values(G, M, correlation, *, epsilon, threshold) -> tuple[np.ndarray, dict]:
+def group_correlations(G, M, correlation, *, epsilon, threshold) -> tuple[np.ndarray, dict]:
     """Correlation of each row (NaN when undefined or fewer than 2 gold scores)."""
     valid = ~np.isnan(G)
     n = valid.sum(axis=1)
@@ -385,7 +387,7 @@ def _average(vals: np.ndarray, correlation: str, extra: dict) -> tuple[float, in
 # tie calibration (Deutsch et al. 2023, Sec. 5; MTME tau_optimization at sample rate 1)
 
 
-def _calibration_pairs(G: np.ndarray, M: np.ndarray):
+def calibration_pairs(G: np.ndarray, M: np.ndarray):
     """The pairs whose metric tie changes acc23: |metric difference|, row and change.
 
     Returns ``(diff, row, delta, base, n_pairs)``: ``delta`` is +1 for a pair tied in gold but
@@ -475,14 +477,14 @@ def _calibrate(diff, row, delta, base, n_pairs, weights: np.ndarray | None = Non
 
 
 def _point(gold, metric, correlation, grouping, epsilon, tie_calibration, threshold):
-    G, M = _group(gold, metric, grouping)
+    G, M = group_rows(gold, metric, grouping)
     if tie_calibration:
-        diff, row, delta, base, n_pairs = _calibration_pairs(G, M)
+        diff, row, delta, base, n_pairs = calibration_pairs(G, M)
         v, e = _calibrate(diff, row, delta, base, n_pairs)
         eps = float(e[0])
-        vals, _ = _group_values(G, M, "acc23", epsilon=eps, threshold=threshold)
+        vals, _ = group_correlations(G, M, "acc23", epsilon=eps, threshold=threshold)
         return float(v[0]), eps, vals, int((n_pairs > 0).sum())
-    vals, extra = _group_values(G, M, correlation, epsilon=epsilon, threshold=threshold)
+    vals, extra = group_correlations(G, M, correlation, epsilon=epsilon, threshold=threshold)
     stat, n_groups = _average(vals, correlation, extra)
     return stat, (epsilon if correlation == "acc23" else math.nan), vals, n_groups
 
@@ -623,9 +625,9 @@ def meta_correlation(
     >>> round(float(meta_correlation(metric, gold, correlation='kendall').statistic), 4)
     0.9661
     """
-    _check_choice(correlation, CORRELATIONS, "correlation")
-    _check_choice(level, LEVELS, "level")
-    _check_choice(grouping, GROUPINGS, "grouping")
+    check_choice(correlation, CORRELATIONS, "correlation")
+    check_choice(level, LEVELS, "level")
+    check_choice(grouping, GROUPINGS, "grouping")
     one_d = np.ndim(metric) == 1
     M = _matrix(metric, "metric")
     G = _matrix(gold, "gold")
@@ -724,7 +726,7 @@ def _bootstrap(G, M, idx, correlation, level, grouping, eps, tie_calibration, th
         if tie_calibration:
             return np.array([_point(g[:, None], m[:, None], correlation, "none", eps, True,
                                     threshold)[0] for g, m in zip(gs, ms, strict=True)])
-        vals, extra = _group_values(gs, ms, correlation, epsilon=eps, threshold=threshold)
+        vals, extra = group_correlations(gs, ms, correlation, epsilon=eps, threshold=threshold)
         if correlation == "kendall-like":
             with np.errstate(invalid="ignore", divide="ignore"):
                 pairs = extra["con"] + extra["dis"]
@@ -733,9 +735,9 @@ def _bootstrap(G, M, idx, correlation, level, grouping, eps, tie_calibration, th
     if grouping == "item":
         Gi, Mi = G.T, M.T
         if tie_calibration:
-            diff, row, delta, base, n_pairs = _calibration_pairs(Gi, Mi)
+            diff, row, delta, base, n_pairs = calibration_pairs(Gi, Mi)
             return _calibrate(diff, row, delta, base, n_pairs, weights=counts)[0]
-        vals, extra = _group_values(Gi, Mi, correlation, epsilon=eps, threshold=threshold)
+        vals, extra = group_correlations(Gi, Mi, correlation, epsilon=eps, threshold=threshold)
         if correlation == "kendall-like":
             ok = ~np.isnan(vals)
             num = counts[:, ok] @ (extra["con"] - extra["dis"])[ok]
@@ -839,9 +841,9 @@ def kendall_like_counts(
     ...                     grouping="item")
     (2, 0)
     """
-    _check_choice(grouping, GROUPINGS, "grouping")
+    check_choice(grouping, GROUPINGS, "grouping")
     M, G = _matrix(metric, "metric"), _matrix(gold, "gold")
     if M.shape != G.shape:
         raise StatsInputError(f"metric has shape {M.shape} but gold has {G.shape}")
-    con, dis = _kendall_like_counts(*_group(G, M, grouping), threshold)
+    con, dis = _kendall_like_counts(*group_rows(G, M, grouping), threshold)
     return int(con.sum()), int(dis.sum())

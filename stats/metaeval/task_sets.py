@@ -93,7 +93,7 @@ PERM_TESTS = ("scores", "pairs")
 _TOL = 1e-12
 
 
-def _is_number(value) -> bool:
+def _is_numeric(value) -> bool:
     return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
 
 
@@ -186,18 +186,18 @@ class Task:
         ):
             raise StatsInputError(f"{where}: {self.correlation} is system-level: level 'sys'")
         if self.weight is not None and not (
-            _is_number(self.weight) and _finite(self.weight) and self.weight >= 0
+            _is_numeric(self.weight) and _finite(self.weight) and self.weight >= 0
         ):
             raise StatsInputError(
                 f"{where}: weight must be a number >= 0 (at most 1e150); got {_short(self.weight)}"
             )
         if self.epsilon is not None and not (
-            _is_number(self.epsilon) and _finite(self.epsilon) and self.epsilon >= 0
+            _is_numeric(self.epsilon) and _finite(self.epsilon) and self.epsilon >= 0
         ):
             raise StatsInputError(
                 f"{where}: epsilon must be a number >= 0 (at most 1e150); got {_short(self.epsilon)}"
             )
-        if not (_is_number(self.threshold) and _finite(self.threshold)):
+        if not (_is_numeric(self.threshold) and _finite(self.threshold)):
             raise StatsInputError(
                 f"{where}: threshold must be a number within +-1e150; got {_short(self.threshold)}"
             )

@@ -111,7 +111,7 @@ class WilliamsResult(StatisticPvalue):
             np.asarray(v, dtype=float) for v in (self.r12, self.r13, self.r23, self.n)
         )
         low, high = _zou(r12, r13, r23, n, level)
-        return ConfidenceInterval(_scalarize(low), _scalarize(high))
+        return ConfidenceInterval(scalarize(low), scalarize(high))
 
     @property
     def r_human_a(self) -> float | np.ndarray:
@@ -129,12 +129,14 @@ class WilliamsResult(StatisticPvalue):
         return self.r12
 
 
-def _scalarize(a):
+def scalarize(a):
+    """A 0-d array as its scalar; any other array as is."""
     a = np.asarray(a)
     return a[()] if a.ndim == 0 else a
 
 
-def _as_correlation(x, name: str) -> np.ndarray:
+def as_correlation(x, name: str) -> np.ndarray:
+    """``x`` as an array of correlations in [-1, 1]; anything else refused naming ``name``."""
     try:
         arr = np.asarray(x, dtype=float)
     except (TypeError, ValueError):
@@ -148,7 +150,8 @@ def _as_correlation(x, name: str) -> np.ndarray:
     return np.clip(arr, -1.0, 1.0)
 
 
-def _as_n(n) -> np.ndarray:
+def as_sample_size(n) -> np.ndarray:
+    """``n`` as an integer array of item counts; anything else refused naming ``n``."""
     try:
         arr = np.asarray(n)
     except (TypeError, ValueError):  # pragma: no cover - asarray rarely fails
@@ -244,12 +247,12 @@ def zou_confidence_interval(
     (0.028, 0.279)
     """
     confidence_level = check_confidence_level(confidence_level)
-    r12 = _as_correlation(r_a_b, "r_a_b")
-    r13 = _as_correlation(r_human_a, "r_human_a")
-    r23 = _as_correlation(r_human_b, "r_human_b")
-    n = _as_n(n)
+    r12 = as_correlation(r_a_b, "r_a_b")
+    r13 = as_correlation(r_human_a, "r_human_a")
+    r23 = as_correlation(r_human_b, "r_human_b")
+    n = as_sample_size(n)
     low, high = _zou(r12, r13, r23, n, confidence_level)
-    return ConfidenceInterval(_scalarize(low), _scalarize(high))
+    return ConfidenceInterval(scalarize(low), scalarize(high))
 
 
 def _zou(r12, r13, r23, n, confidence_level):
@@ -384,30 +387,30 @@ def williams_test(
     """
     alternative = check_alternative(alternative)
     confidence_level = check_confidence_level(confidence_level)
-    r12a = _as_correlation(r_a_b, "r_a_b")
-    r13a = _as_correlation(r_human_a, "r_human_a")
-    r23a = _as_correlation(r_human_b, "r_human_b")
-    na = _as_n(n)
+    r12a = as_correlation(r_a_b, "r_a_b")
+    r13a = as_correlation(r_human_a, "r_human_a")
+    r23a = as_correlation(r_human_b, "r_human_b")
+    na = as_sample_size(n)
     r12a, r13a, r23a, na = np.broadcast_arrays(r12a, r13a, r23a, na)
-    stat, p, low, high = _williams_arrays(r12a, r13a, r23a, na, alternative, confidence_level)
-    n_out = _scalarize(na.astype(np.int64))
+    stat, p, low, high = williams_arrays(r12a, r13a, r23a, na, alternative, confidence_level)
+    n_out = scalarize(na.astype(np.int64))
     return WilliamsResult(
-        statistic=_scalarize(stat),
-        pvalue=_scalarize(p),
-        df=_scalarize(na - 3.0),
+        statistic=scalarize(stat),
+        pvalue=scalarize(p),
+        df=scalarize(na - 3.0),
         n=int(n_out) if np.ndim(n_out) == 0 else n_out,
-        r12=_scalarize(r12a),
-        r13=_scalarize(r13a),
-        r23=_scalarize(r23a),
-        difference=_scalarize(r13a - r23a),
-        ci_low=_scalarize(low),
-        ci_high=_scalarize(high),
+        r12=scalarize(r12a),
+        r13=scalarize(r13a),
+        r23=scalarize(r23a),
+        difference=scalarize(r13a - r23a),
+        ci_low=scalarize(low),
+        ci_high=scalarize(high),
         alternative=alternative,
         confidence_level=confidence_level,
     )
 
 
-def _williams_arrays(r12, r13, r23, n, alternative, confidence_level, *, warn=True, context=""):
+def williams_arrays(r12, r13, r23, n, alternative, confidence_level, *, warn=True, context=""):
     """Vectorised core; returns (t, p, ci_low, ci_high) arrays and warns once if degenerate."""
     from scipy import stats as _st  # when first needed: a slow import (the dashboard's first page)
     k = 1.0 - r12**2 - r13**2 - r23**2 + 2.0 * r12 * r13 * r23
@@ -717,7 +720,7 @@ def williams_all_pairs(
     lo = np.full(shape, np.nan)
     hi = np.full(shape, np.nan)
     if better.any():
-        tt, pp, ll, hh = _williams_arrays(
+        tt, pp, ll, hh = williams_arrays(
             np.nan_to_num(r12b[better]),
             r13b[better],
             r23b[better],

@@ -15,7 +15,7 @@ The compiled code releases the GIL: several threads sort disjoint rows, then mat
 pairs.
 
 Used where ``bits * max_order`` fits in 63 bits (:func:`fits`); otherwise
-:mod:`stats.mt._ngrams` counts with ``np.unique`` as before. Same numbers either way.
+:mod:`stats.mt._ngrams` counts with ``np.unique``. Same numbers either way.
 
 The kernel (:mod:`stats.mt._ngrams_kernel`) runs as compiled ahead of time at install where that
 build is present and current (:func:`stats._core.jit.aot`: no numba to load, which cost more

@@ -26,11 +26,11 @@ from pathlib import Path
 
 import numpy as np
 
+from stats._core.cache import statistics_cache_dir
 from stats._core.workers import run_chunks
 
-__all__ = ["cache_dir", "default_jobs", "ter_statistics"]
+__all__ = ["default_jobs", "ter_statistics"]
 
-CACHE_ENV = "MT_SIGNIFICANCE_CACHE"
 #: below this many (system, segment) pairs the pool costs more than it saves
 MIN_PARALLEL = 64
 #: chunks per worker: smaller chunks balance the load of uneven segment lengths
@@ -40,17 +40,6 @@ CHUNKS_PER_JOB = 8
 def default_jobs() -> int:
     """All cores: ``os.cpu_count()`` (1 when unknown)."""
     return os.cpu_count() or 1
-
-
-def cache_dir() -> Path | None:
-    """The statistics cache directory, or None when ``MT_SIGNIFICANCE_CACHE=off``."""
-    env = os.environ.get(CACHE_ENV)
-    if env is not None and env.strip().lower() in ("off", "none", "0", "false", "no", ""):
-        return None
-    if env:
-        return Path(env).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "mt-significance"
 
 
 def _digest(lines):
@@ -116,7 +105,7 @@ def cached_statistics(
     are then cached."""
     n_seg = len(references[0])
     names = list(hypotheses)
-    directory = cache_dir()
+    directory = statistics_cache_dir()
     if directory is None:  # the cache off: no keys to hash (every line of every file)
         return compute(dict(hypotheses))
     keys = _cache_keys(options, references, hypotheses, metric)

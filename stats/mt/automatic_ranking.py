@@ -712,7 +712,7 @@ def autorank_latex(result: AutoRankResult | AutoRankBootstrapResult, *, shade: b
     (``\\cellcolor{green!G!red!R}`` with :math:`G = 100 - R`, :math:`R = \\mathrm{round}(100(1 - g))`,
     :math:`g` of :func:`findings_shading`; needs ``\\usepackage[table]{xcolor}``). AutoRank to one
     decimal, COMET-family means to three, the others to one (:func:`metric_digits`)."""
-    from stats._core.escape import latex as latex_escape
+    from stats.escape import latex as latex_escape
 
     boot = result if isinstance(result, AutoRankBootstrapResult) else None
     point = boot.point if boot is not None else result

@@ -9,6 +9,8 @@ Every public name of the modules below is importable from here (``stats.pairwise
 from the top (``stats.<name>``); names load on first use.
 """
 
+from typing import TYPE_CHECKING
+
 from stats._core.lazy import lazy_exports as _lazy_exports
 
 #: public name -> the module defining it, imported on first access (:mod:`stats._core.lazy`)
@@ -30,3 +32,8 @@ _LAZY = {
 __all__ = list(_LAZY)
 
 __getattr__, __dir__ = _lazy_exports(__name__, _LAZY)
+
+if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_imports.py)
+    from .clusters import separated_clusters, significance_clusters
+    from .grids import SIDEDNESS, SIDEDNESS_NOTES, GridSignificance, grid_significance
+    from .multiple import CORRECTIONS, adjust_matrix, adjust_pvalues

@@ -18,6 +18,8 @@ gives the rejection rate at effect 0 (the test's real size under that null) and,
 the sample size reaching the target power with its Monte Carlo error.
 """
 
+from typing import TYPE_CHECKING
+
 from stats._core.lazy import lazy_exports as _lazy_exports
 
 #: public name -> the module defining it, imported on first access (:mod:`stats._core.lazy`)
@@ -59,3 +61,32 @@ _LAZY = {
 __all__ = list(_LAZY)
 
 __getattr__, __dir__ = _lazy_exports(__name__, _LAZY)
+
+if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_imports.py)
+    from .corpus import CORPUS_TESTS, corpus_power, corpus_sample_size
+    from .engine import DEFINITION, PowerResult, SampleSizeResult
+    from .human import domain_power, domain_sample_size
+    from .paired import (
+        POWER_TESTS,
+        normal_mde,
+        paired_power,
+        paired_sample_size,
+        paired_t_mde,
+        paired_t_power,
+    )
+    from .perm_both import (
+        DEFINITION_PERM_BOTH,
+        perm_both_grid_mde,
+        perm_both_power,
+        perm_both_sample_size,
+    )
+    from .williams import (
+        POWER,
+        WilliamsPowerResult,
+        median_detectable_difference,
+        williams_detectable_difference,
+        williams_grid_power,
+        williams_power,
+        williams_power_simulation,
+        williams_sample_size,
+    )

@@ -368,7 +368,7 @@ def perm_both_power(
         memory=8.0 * n_simulations * (7 * n_resamples + 12 * k * max(sizes)) + 8.0 * _CHUNK,
     )
     if spec != _PEARSON:  # the engine path: a whole PERM-BOTH per data set, two passes
-        from stats.metaeval.perm_both._linear import SORT_GROUP_CELLS, long_cells
+        from stats.metaeval.perm_both.core import SORT_GROUP_CELLS, long_cells
 
         cells = {"none": k * max(sizes), "system": max(sizes), "item": k}[spec.grouping]
         terms = cells**2  # the pair-of-cells terms of a group, or tau's and Spearman's sorting
@@ -540,10 +540,10 @@ def _spec(correlation, grouping, epsilon, tie_calibration, threshold, a, g):
     """The :class:`~stats.metaeval.perm_both.engine.CorrelationSpec` of the test, checked as
     :func:`stats.perm_both` checks it (the observed correlation of A, which also validates the
     combination of options)."""
-    from stats.metaeval.meta_eval import _check_choice, meta_correlation
+    from stats.metaeval.meta_eval import check_choice, meta_correlation
 
-    _check_choice(correlation, CORRELATIONS, "correlation")
-    _check_choice(grouping, GROUPINGS, "grouping")
+    check_choice(correlation, CORRELATIONS, "correlation")
+    check_choice(grouping, GROUPINGS, "grouping")
     if correlation == "pairwise-accuracy":
         raise StatsInputError(
             "correlation: pairwise-accuracy is system level only; PERM-BOTH power simulates "
@@ -558,16 +558,16 @@ def _spec(correlation, grouping, epsilon, tie_calibration, threshold, a, g):
 def _curve(fam: _Family, spec, ts):
     r""":math:`c(A, g) - c(B_t, g)` for each ``ts`` (the correlation of ``spec``, as the
     PERM-BOTH engine evaluates a stack of metrics, :func:`~stats.metaeval.perm_both.core.
-    _batched`), in chunks of metrics."""
-    from stats.metaeval.perm_both.core import _batched
+    resampled_correlations`), in chunks of metrics."""
+    from stats.metaeval.perm_both.core import resampled_correlations
 
     g = fam.g
-    c_a = _batched(g, fam.basis[0][None], spec)[0]
+    c_a = resampled_correlations(g, fam.basis[0][None], spec)[0]
     ts = np.asarray(ts, dtype=float)
     out = np.empty(len(ts))
     step = max(1, _CURVE_CELLS // max(1, g.size))
     for c0 in range(0, len(ts), step):  # chunks of grid points, each a stacked evaluation
-        out[c0 : c0 + step] = c_a - _batched(g, fam.metric(ts[c0 : c0 + step]), spec)
+        out[c0 : c0 + step] = c_a - resampled_correlations(g, fam.metric(ts[c0 : c0 + step]), spec)
     return out
 
 
@@ -576,7 +576,7 @@ def _engine_rejects(a_s, mixes, g_s, spec, seed, n_resamples, alpha):
     systems x items) against each mixed B (``mixes``, one per effect), all pairs tested with
     the same swaps, drawn from ``seed`` exactly as :func:`stats.perm_both` draws them. True
     where A is the better (a positive observed difference) with p below ``alpha``."""
-    from stats.metaeval.perm_both.core import _engine_paths
+    from stats.metaeval.perm_both.core import engine_paths
     from stats.metaeval.perm_both.engine import resample, resampling, zscore
 
     valid = ~np.isnan(g_s)
@@ -584,7 +584,7 @@ def _engine_rejects(a_s, mixes, g_s, spec, seed, n_resamples, alpha):
     names = [f"B{i}" for i in range(len(mixes))]
     Z = {"A": zscore(a_s, on), **{m: zscore(x, on) for m, x in zip(names, mixes, strict=True)}}
     pairs = [("A", m) for m in names]
-    differences, chunk = _engine_paths(g_s, Z, pairs, spec)
+    differences, chunk = engine_paths(g_s, Z, pairs, spec)
     how = resampling(n_resamples=n_resamples, early_stopping=False, block_size=n_resamples,
                      return_draws=False, rng=int(seed), progress=None)
     delta, counts, used, _ = resample(differences, len(pairs), g_s.shape, chunk=chunk, how=how)

@@ -37,7 +37,7 @@ from stats._core.errors import StatsInputError
 from stats._core.keywords import keyword_only
 from stats._core.random import check_rng
 from stats._core.validation import check_alpha, check_alternative, check_positive_int
-from stats.metaeval.williams import _as_correlation, _as_n, _scalarize, _williams_arrays
+from stats.metaeval.williams import as_correlation, as_sample_size, scalarize, williams_arrays
 
 __all__ = [
     "WilliamsPowerResult",
@@ -76,7 +76,7 @@ def _approx_power(n, r12, r13, r23, alpha, alternative, critical=None):
 
 
 def _check_n(n) -> np.ndarray:
-    arr = _as_n(n)
+    arr = as_sample_size(n)
     if np.any(arr < 4):
         raise StatsInputError(f"n must be at least 4 (the test has n - 3 df); got {n!r}")
     return arr
@@ -123,13 +123,13 @@ def williams_power(
     alternative = check_alternative(alternative, ("greater", "two-sided"))
     n, r12, r13, r23 = np.broadcast_arrays(
         _check_n(n),
-        _as_correlation(r_a_b, "r_a_b"),
-        _as_correlation(r_human_a, "r_human_a"),
-        _as_correlation(r_human_b, "r_human_b"),
+        as_correlation(r_a_b, "r_a_b"),
+        as_correlation(r_human_a, "r_human_a"),
+        as_correlation(r_human_b, "r_human_b"),
     )
     k = 1.0 - r12**2 - r13**2 - r23**2 + 2.0 * r12 * r13 * r23
     out = np.where(k > 0, _approx_power(n, r12, r13, r23, alpha, alternative), np.nan)
-    return _scalarize(out)
+    return scalarize(out)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -226,7 +226,7 @@ def williams_detectable_difference(
     power = check_alpha(power, "power")
     alternative = check_alternative(alternative, ("greater", "two-sided"))
     n0 = _check_n(n)
-    r12_0, r13_0 = _as_correlation(r_a_b, "r_a_b"), _as_correlation(r_human_a, "r_human_a")
+    r12_0, r13_0 = as_correlation(r_a_b, "r_a_b"), as_correlation(r_human_a, "r_human_a")
     nn, a, b = np.broadcast_arrays(n0, r12_0, r13_0)
     # the largest difference keeping the 3x3 correlation matrix positive definite
     top = b - (a * b - np.sqrt(np.clip((1 - a**2) * (1 - b**2), 0, None)))
@@ -242,10 +242,10 @@ def williams_detectable_difference(
         hi, lo = np.where(up, mid, hi), np.where(up, lo, mid)
     diff = np.where(ok & reach, hi, np.nan)
     return WilliamsPowerResult(
-        difference=_scalarize(diff),
-        n=_scalarize(n0),
-        r12=_scalarize(r12_0),
-        r13=_scalarize(r13_0),
+        difference=scalarize(diff),
+        n=scalarize(n0),
+        r12=scalarize(r12_0),
+        r13=scalarize(r13_0),
         alpha=alpha,
         power=power,
         alternative=alternative,
@@ -294,7 +294,7 @@ def williams_power_simulation(
     x /= np.sqrt((x**2).sum(axis=1, keepdims=True))
     r = np.einsum("kni,knj->kij", x, x)
     s12, s13, s23 = r[:, 0, 1], r[:, 0, 2], r[:, 1, 2]
-    _, p, _, _ = _williams_arrays(
+    _, p, _, _ = williams_arrays(
         s12, s13, s23, np.full(n_resamples, float(n)), alternative, 0.95, warn=False
     )
     return float(np.mean((p < alpha) & (s13 > s23)))
@@ -374,9 +374,9 @@ def williams_sample_size(
     power = check_alpha(power, "power")
     alternative = check_alternative(alternative, ("greater", "two-sided"))
     n_max = check_positive_int(n_max, "n_max", 5)
-    r12 = float(_as_correlation(r_a_b, "r_a_b"))
-    r13 = float(_as_correlation(r_human_a, "r_human_a"))
-    r23 = float(_as_correlation(r_human_b, "r_human_b"))
+    r12 = float(as_correlation(r_a_b, "r_a_b"))
+    r13 = float(as_correlation(r_human_a, "r_human_a"))
+    r23 = float(as_correlation(r_human_b, "r_human_b"))
     effect = r13 - r23
     k = 1.0 - r12**2 - r13**2 - r23**2 + 2.0 * r12 * r13 * r23
     if k <= 0:

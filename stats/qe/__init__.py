@@ -5,6 +5,8 @@ Every public name of the modules below is importable from here (``stats.qe.<name
 unless noted in :mod:`stats`, from the top (``stats.<name>``); names load on first use.
 """
 
+from typing import TYPE_CHECKING
+
 from stats._core.lazy import lazy_exports as _lazy_exports
 
 #: public name -> the module defining it, imported on first access (:mod:`stats._core.lazy`)
@@ -43,3 +45,37 @@ _LAZY = {
 __all__ = list(_LAZY)
 
 __getattr__, __dir__ = _lazy_exports(__name__, _LAZY)
+
+if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_imports.py)
+    from .graham import (
+        QEEvaluationResult,
+        QEScoresResult,
+        RescaleResult,
+        compare_gold_representations,
+        evaluate_qe,
+        post_edit_rate,
+        prediction_correlations,
+        qe_scores,
+        qe_williams,
+        rescaling_curve,
+        rescaling_experiment,
+        shift_and_rescale,
+    )
+    from .wmt import (
+        MEASURES,
+        POOLED_NOTE,
+        QEComparisonResult,
+        QELanguagePairResult,
+        bootstrap_correlations,
+        compare_qe_systems,
+        language_pair_data,
+        qe_clusters,
+        qe_pair_tests,
+    )
+    from .word import (
+        WORD_MEASURES,
+        WordLevelResult,
+        align_word_tags,
+        compare_word_level,
+        word_scores_from_confusion,
+    )

@@ -6,14 +6,28 @@ Each input format lives in its own module and uses the plumbing in :mod:`._commo
 new format slots in as one more module exporting ``read_*`` functions.
 """
 
-from ._common import LINE, RawTable, Source, load_bytes, load_text, read_table, to_float
+from ._archives import expand_sources, read_stream
+from ._common import (
+    LINE,
+    Decoded,
+    RawTable,
+    Source,
+    decoded,
+    load_bytes,
+    load_text,
+    name_list,
+    read_table,
+    source_name,
+    split_lines,
+    to_float,
+)
+from ._layouts import HUMAN_LAYOUTS, none_fits
 from .judgements import Judgements, read_judgements
 from .qe import QEData, read_post_edit, read_qe, read_qe_gold
 from .segments import (
     read_lines,
     read_parallel,
     read_segment_scores,
-    statistics_from_score_file,
     system_name,
 )
 from .system_level import (
@@ -28,12 +42,22 @@ from .system_level import (
 __all__ = [
     # plumbing
     "LINE",
+    "Decoded",
     "RawTable",
     "Source",
+    "decoded",
+    "expand_sources",
     "load_bytes",
     "load_text",
+    "name_list",
+    "read_stream",
     "read_table",
+    "source_name",
+    "split_lines",
     "to_float",
+    # what a file that fits no layout is said to look like
+    "HUMAN_LAYOUTS",
+    "none_fits",
     # quality estimation
     "QEData",
     "read_post_edit",
@@ -46,7 +70,6 @@ __all__ = [
     "read_lines",
     "read_parallel",
     "read_segment_scores",
-    "statistics_from_score_file",
     "system_name",
     # system-level scores
     "HUMAN",
@@ -58,9 +81,12 @@ __all__ = [
 ]
 
 # ---- Segment-level meta-evaluation data (MTME layout, long, wide) ----
+from ._meta_rr import RR_GOLD  # noqa: E402
+from ._meta_table import is_human_system  # noqa: E402
 from .meta import MetaEvalData, MetaEvalTable, is_meta_eval_source, read_meta_eval  # noqa: E402
 
-__all__ += ["MetaEvalData", "MetaEvalTable", "is_meta_eval_source", "read_meta_eval"]
+__all__ += ["RR_GOLD", "MetaEvalData", "MetaEvalTable", "is_human_system", "is_meta_eval_source",
+            "read_meta_eval"]  # fmt: skip
 
 # ---- The WMT metrics task's own files (REFSET scores at every level, DA human scores) ----
 from .wmt import WMTScoreTable, read_da_system_scores, read_wmt_scores  # noqa: E402

@@ -9,7 +9,7 @@ and no Python object per row. Decoded text is handed to the parser a block at a 
 
 Anything the parser does not take as it is (a ragged row, a value that is not of its column's
 type, a missing value) makes :func:`read_typed` return None: the reader's careful path then
-reads the file line by line and names the line at fault, as before.
+reads the file line by line and names the line at fault.
 """
 
 from __future__ import annotations

@@ -571,7 +571,7 @@ def parse_float(
     return value
 
 
-def is_number(text) -> bool:
+def is_finite_number(text) -> bool:
     """Whether ``text`` spells a finite number by the rule of :func:`to_float` (for telling
     a header from data, or one layout from another)."""
     try:
@@ -636,13 +636,6 @@ def name_list(items, limit: int = 8) -> str:
     return ", ".join(items[:limit]) + f", ... ({len(items)} in all)"
 
 
-def source_from_text(text: str, name: str) -> tuple[io.BytesIO, str]:
-    """A binary file object holding ``text`` (UTF-8), for tests and in-memory callers."""
-    buf = io.BytesIO(text.encode("utf-8"))
-    buf.name = name
-    return buf, name
-
-
 # ---- telling the user what kind of file they gave (wrong-file hints) ----
 
 #: Header columns (lower case) that identify each kind of input file, most specific first,
@@ -682,7 +675,7 @@ def file_kind(head: Sequence[str] | None) -> str | None:
     return None
 
 
-def _is_number(field: str) -> bool:
+def spells_number(field: str) -> bool:
     """Whether ``field`` is spelled as a number (:func:`strict_float`; ``1e400`` and ``nan``
     too: a header is told from data by spelling, the value is checked where it is read)."""
     try:
@@ -701,7 +694,7 @@ def looks_like_text(head: Sequence[str] | None, rows, *, sample: int = 20) -> bo
     fields = [f for _, fs in list(rows)[:sample] for f in fs]
     if not fields:
         return False
-    numeric = sum(_is_number(f) for f in fields)
+    numeric = sum(spells_number(f) for f in fields)
     return numeric < 0.1 * len(fields)
 
 

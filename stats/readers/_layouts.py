@@ -3,7 +3,7 @@ none of the layouts a command reads (the layouts tried are named by the caller).
 
 from __future__ import annotations
 
-from ._common import _is_number, file_kind
+from ._common import file_kind, spells_number
 
 #: the layouts ``meta-eval`` (:func:`stats.readers.meta.read_meta_eval`) tries on a text file
 META_EVAL_LAYOUTS = (
@@ -48,7 +48,7 @@ def looks_like(first_line: str) -> str:
         return named
     if not fields or not first_line.strip():
         return "an empty line"
-    numbers = sum(_is_number(f) for f in fields)
+    numbers = sum(spells_number(f) for f in fields)
     shown = " ".join(f[:20] for f in fields[:5]) + (" ..." if len(fields) > 5 else "")
     return f"{len(fields)} field(s), {numbers} of them numbers: {shown!r}"
 

@@ -41,12 +41,6 @@ def _gold_name(metric: str) -> str | None:
     return None
 
 
-def _item(pair: _Pair, key) -> None:
-    if pair.items is None:
-        pair.items = {}
-    pair.items.setdefault(key, len(pair.items))
-
-
 def _read_long(data: bytes, text: str, label: str, pairs: dict) -> None:
     """Long text ``METRIC LP TESTSET SYSTEM SEGMENT SCORE``: read by columns
     (:func:`_long_rows_fast`), or line by line when that cannot (then every error is named

@@ -58,7 +58,7 @@ from ._common import (
     Source,
     check_parse_memory,
     factorize_strings,
-    is_number,
+    is_finite_number,
     load_text,
 )
 from ._limits import check_value_range
@@ -92,7 +92,7 @@ def _two_letter(codes: pd.Series) -> pd.Series:
 
 
 def _number(field: str) -> bool:
-    return is_number(field)
+    return is_finite_number(field)
 
 
 def is_appraise_export(text: str) -> bool:

@@ -31,11 +31,11 @@ from stats._core.errors import StatsInputError
 
 from ._common import (
     Source,
-    _is_number,
     decode,
     iter_splitlines,
     load_bytes,
     source_name,
+    spells_number,
     split_lines,
 )
 from ._meta_da import da_layout, read_da_gold
@@ -261,4 +261,4 @@ def is_meta_eval_source(source: Source, *, name: str | None = None) -> bool:
     first = [f.strip().lower() for f in rows[0][1]]
     if "segment" in first or _is_wmt_seg("\t".join(rows[0][1])):
         return True
-    return len(first) == len(LONG_COLUMNS) and (first[-1] in MISSING or _is_number(first[-1]))
+    return len(first) == len(LONG_COLUMNS) and (first[-1] in MISSING or spells_number(first[-1]))

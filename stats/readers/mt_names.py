@@ -12,14 +12,12 @@ names.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from pathlib import PurePosixPath
 
-__all__ = ["language_pair_from_names", "short_system_names", "target_language"]
+from stats._core.language_pairs import LANGUAGE_PAIR
 
-# a language pair as WMT writes it: en-de, en-ja, cs-uk, en-de_DE, eng-deu; not ONLINE-W, gpt-4
-_PAIR = re.compile(r"(?<![A-Za-z0-9])([a-z]{2,3})-([a-z]{2,3})(?:_[A-Z]{2})?(?![A-Za-z0-9])")
+__all__ = ["language_pair_from_names", "short_system_names"]
 
 
 def _base(path) -> str:
@@ -106,15 +104,6 @@ def language_pair_from_names(names: Iterable) -> str | None:
     """
     found = set()
     for name in names:
-        for m in _PAIR.finditer(str(name).replace("\\", "/")):
+        for m in LANGUAGE_PAIR.finditer(str(name).replace("\\", "/")):
             found.add(f"{m.group(1)}-{m.group(2)}")
     return found.pop() if len(found) == 1 else None
-
-
-def target_language(lp: str | None) -> str | None:
-    """The target language of a pair such as ``'en-ja'`` (``'ja'``); None for None or a
-    string that is not a pair."""
-    if not lp:
-        return None
-    m = _PAIR.fullmatch(str(lp).strip())
-    return m.group(2) if m else None

@@ -62,7 +62,6 @@ from stats._core.errors import StatsInputError
 from ._common import (
     LINE,
     Source,
-    _is_number,
     decode,
     leading_lines,
     load_bytes,
@@ -70,6 +69,7 @@ from ._common import (
     name_list,
     read_table,
     source_name,
+    spells_number,
     split_lines,
     to_float,
     wrong_file_hint,
@@ -299,13 +299,13 @@ def _kind(text: str) -> str | None:
     if len(low) >= 3 and low[0] in _ID_NAMES and any(f in _GOLD_NAMES for f in low[1:]):
         return "wide"
     ws = first.split("\t") if "\t" in first else first.split()
-    if len(ws) in (3, 4) and _is_number(ws[1].strip()) and _is_number(ws[2].strip()):
+    if len(ws) in (3, 4) and spells_number(ws[1].strip()) and spells_number(ws[2].strip()):
         return "wmt"
     lines = _data_lines(text)
-    if lines and not _is_number((lines[0].replace(",", " ").split() or [""])[-1]):
+    if lines and not spells_number((lines[0].replace(",", " ").split() or [""])[-1]):
         lines = lines[1:]  # a header line of a gold file
     if lines and all(
-        len(ln.replace(",", " ").split()) in (1, 2) and _is_number(ln.replace(",", " ").split()[-1])
+        len(ln.replace(",", " ").split()) in (1, 2) and spells_number(ln.replace(",", " ").split()[-1])
         for ln in lines
     ):
         return "gold"
@@ -589,7 +589,7 @@ def _read_gold(source: Source, name: str | None) -> tuple[pd.Series, bool]:
         fields = [f.strip() for f in ln.split("\t")] if "\t" in ln else ln.replace(",", " ").split()
         fields = [f for f in fields if f != ""]
         entries.append((line_no, fields))
-    if entries and not _is_number(entries[0][1][-1]):
+    if entries and not spells_number(entries[0][1][-1]):
         entries = entries[1:]  # header line
     if not entries:
         raise StatsInputError(f"{label}: no gold labels found")

@@ -66,7 +66,7 @@ from ._common import (
     check_header_once,
     check_parse_memory,
     factorize_strings,
-    is_number,
+    is_finite_number,
     iter_splitlines,
     load_text,
     mix_codes,
@@ -201,21 +201,11 @@ def _norm_sid(value: str) -> str:
 
 
 def _is_float(text: str) -> bool:
-    return is_number(text)
+    return is_finite_number(text)
 
 
 def _rows(text: str) -> list[str]:
     return text.splitlines()
-
-
-def _is_data_row(line: str) -> bool:
-    parts = line.rstrip("\r\n").split("\t")
-    return (
-        len(parts) == 4
-        and bool(_LP_FIELD.fullmatch(parts[0]))
-        and bool(re.fullmatch(r"\s*[+-]?\d+\s*", parts[2]))
-        and (_is_float(parts[3]) or parts[3].strip().lower() == HALLUCINATION)
-    )
 
 
 def _row_like(line: str) -> bool:
@@ -832,40 +822,3 @@ def read_qe_exclude(source: Source, *, name: str | None = None) -> pd.DataFrame:
     if not rows:
         raise StatsInputError(f"{label}: no (lp, segment) rows")
     return pd.DataFrame(rows, columns=["lp", "sid"]).drop_duplicates(ignore_index=True)
-
-
-def split_qe_wmt_files(sources, *, names=None):
-    """Sort WMT QE files by content: ``(submissions, gold, exclude)`` where ``submissions`` is
-    a list of ``(name, bytes)`` and ``gold``/``exclude`` one ``(name, bytes)`` or None.
-
-    Raises
-    ------
-    StatsInputError
-        Two gold files or two exclude indexes; a file of none of these kinds.
-    """
-    subs, gold, excl = [], None, None
-    for label, src in expand_sources(list(sources), names):
-        if is_submission_metadata(label):
-            continue
-        text, label = load_text_or_empty(src, label)
-        kind = qe_wmt_file_kind(text)
-        data = text.encode("utf-8")
-        if skip_reason(text) is not None:  # the submissions reader names it as skipped
-            subs.append((label, data))
-        elif kind in ("gold", "gold-table"):
-            if gold is not None:
-                raise StatsInputError(f"{label}: a second gold file (the first: {gold[0]})")
-            gold = (label, data)
-        elif kind == "exclude":
-            if excl is not None:
-                raise StatsInputError(f"{label}: a second exclude index (the first: {excl[0]})")
-            excl = (label, data)
-        elif kind == "submission":
-            subs.append((label, data))
-        else:
-            raise StatsInputError(f"{label}: not a WMT QE submission, gold file or exclude index")
-    return subs, gold, excl
-
-
-def display_name(source, name=None) -> str:
-    return source_name(source, name)

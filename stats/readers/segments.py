@@ -14,8 +14,9 @@ Three inputs:
 * **Wide segment scores** (:func:`read_segment_scores`): CSV/TSV with one column per system,
   one row per segment, optionally a first column ``SEGMENT`` (or ``ID``) with segment ids.
 
-:func:`statistics_from_score_file` turns every metric of a segment-score file into
-:class:`~stats.mt.sufficient.SegmentStatistics` for the randomized tests.
+:func:`stats.analyses.mt_systems.statistics_from_score_file` turns every metric of a
+segment-score file into :class:`~stats.mt.sufficient.SegmentStatistics` for the randomized
+tests.
 
 Errors are :class:`~stats.StatsInputError` with a one-line message naming the file, line,
 column, system or segment at fault.
@@ -30,13 +31,11 @@ import pandas as pd
 
 from stats._core import budget as _budget
 from stats._core.errors import StatsInputError
-from stats.mt.sufficient import statistics_from_scores
 
 from ._common import (
     LINE,
     TEXT_FILE_HINT,
     Source,
-    _is_number,
     decode,
     file_kind,
     leading_lines,
@@ -45,6 +44,7 @@ from ._common import (
     looks_like_text,
     name_list,
     read_table,
+    spells_number,
     to_float,
 )
 from ._limits import check_header_width
@@ -55,7 +55,6 @@ __all__ = [
     "read_parallel",
     "read_segment_scores",
     "score_file_metrics",
-    "statistics_from_score_file",
     "system_name",
 ]
 
@@ -177,9 +176,9 @@ def _headerless_long(head: list[str], low: set[str]) -> bool:
     return (
         len(head) in (3, 4)
         and not (low & _KNOWN)
-        and _is_number(head[2])
-        and not _is_number(head[0])
-        and (len(head) == 3 or not _is_number(head[3]))
+        and spells_number(head[2])
+        and not spells_number(head[0])
+        and (len(head) == 3 or not spells_number(head[3]))
     )
 
 
@@ -346,57 +345,3 @@ def score_file_metrics(source: Source, *, name: str | None = None) -> tuple[str,
         text=text, names=names,
     )
     return tuple(_codes(table.frame["METRIC"])[1])
-
-
-def statistics_from_score_file(
-    source, *, name: str | None = None, metrics=None, lower_is_better=()
-) -> dict:
-    """Every metric of a segment-score file as :class:`~stats.mt.sufficient.SegmentStatistics`.
-
-    A long file (``SYSTEM SEGMENT SCORE METRIC``) may hold several metrics (e.g. COMET and
-    sentence chrF); each becomes one entry, so their accuracies can be compared. A long file
-    without ``METRIC`` or a wide file (one column per system) gives one entry named after the
-    file's metric or ``"mean"``. Read with :func:`read_segment_scores`.
-
-    Parameters
-    ----------
-    source : path, bytes or binary file object
-    name : str, optional
-        Display name in messages.
-    metrics : sequence of str, optional
-        Only these metrics of the ``METRIC`` column (case-insensitive), in this order.
-    lower_is_better : sequence of str
-        Metrics (names as returned, case-insensitive) for which a lower score is better.
-
-    Returns
-    -------
-    dict of metric name -> SegmentStatistics
-    """
-    data, label = load_bytes(source, name)
-    names: list = list(score_file_metrics(data, name=label)) or [None]
-    if metrics:
-        if names == [None]:
-            raise StatsInputError(f"{label} has no METRIC column to choose metrics from")
-        lower = {str(n).lower(): n for n in names}
-        missing = [m for m in metrics if str(m).lower() not in lower]
-        if missing:
-            raise StatsInputError(
-                f"{', '.join(map(str, missing))} not in column METRIC of {label}; "
-                f"found {', '.join(names)}"
-            )
-        names = [lower[str(m).lower()] for m in metrics]
-    lower_set = {str(m).lower() for m in lower_is_better}
-    out = {}
-    for metric in names:
-        frame = read_segment_scores(data, metric=metric, name=label)
-        key = str(metric or frame.columns.name or "mean")
-        out[key] = statistics_from_scores(
-            frame, label=key, higher_is_better=key.lower() not in lower_set
-        )
-    unknown = lower_set - {k.lower() for k in out}
-    if unknown:
-        raise StatsInputError(
-            f"lower_is_better names {', '.join(sorted(unknown))}, not a metric of {label}; "
-            f"metrics: {', '.join(out)}"
-        )
-    return out

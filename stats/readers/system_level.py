@@ -33,13 +33,13 @@ from ._archives import expand_sources
 from ._common import (
     LINE,
     Source,
-    _is_number,
     decode,
     file_kind,
     leading_lines,
     load_bytes,
     name_list,
     read_table,
+    spells_number,
     split_lines,
     to_float,
     wrong_file_hint,
@@ -123,7 +123,7 @@ def detect_system_format(text: str, label: str = "<input>") -> str:
         return "wmt"
     if "system" in first:
         return "wide"
-    if len(first) == 5 and _is_number(first[4]):
+    if len(first) == 5 and spells_number(first[4]):
         return "wmt-noheader"
     hint = wrong_file_hint(rows[0][1], rows[1:], expected=EXPECTED)
     if not hint:

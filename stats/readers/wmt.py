@@ -41,12 +41,12 @@ from ._arrow import (
 from ._common import (
     LINE,
     Source,
-    _is_number,
     check_parse_memory,
     decode,
     factorize_strings,
     load_bytes,
     mix_codes,
+    spells_number,
     split_lines,
     strict_float,
     to_float,
@@ -100,8 +100,8 @@ def lp_from_name(name: str) -> str | None:
 def _is_da_row(fields: list[str]) -> bool:
     return (
         len(fields) == 5
-        and all(_is_number(fields[i]) for i in (0, 1, 2, 4))
-        and not _is_number(fields[3])
+        and all(spells_number(fields[i]) for i in (0, 1, 2, 4))
+        and not spells_number(fields[3])
     )
 
 
@@ -115,13 +115,13 @@ def detect_wmt_format(fields: list[str]) -> str | None:
     if up and up[0] == "METRIC" and "REFSET" in up:
         hit = _BY_WIDTH.get(len(up))
         return f"wmt-{hit[0]}" if hit else "wmt-sys"  # a wrong header is named by the reader
-    if len(fields) in _BY_WIDTH and fields and not _is_number(fields[0]):
+    if len(fields) in _BY_WIDTH and fields and not spells_number(fields[0]):
         level, cols = _BY_WIDTH[len(fields)]
         if level == "sys" and fields[cols.index("SYSTEM")].isdigit():
             # an integer where SYSTEM goes is SEGMENT: the meta-evaluation long format
             # METRIC LP TESTSET SYSTEM SEGMENT SCORE (stats.readers.meta), not a REFSET file
             return None
-        if _is_number(fields[cols.index("SCORE")]) and not _is_number(fields[1]):
+        if spells_number(fields[cols.index("SCORE")]) and not spells_number(fields[1]):
             return f"wmt-{level}"
     return None
 
@@ -360,8 +360,8 @@ _RARE = re.compile(rb"[\x0b\x0c\x1c-\x1e]|\xc2\x85|\xe2\x80[\xa8\xa9]")
 def _typed_segments(data: bytes, names: list, start: int) -> pd.DataFrame | None:
     """A plain tab-separated segment file read by pyarrow's parser (:mod:`._arrow`): names as
     categories, scores as float64, every line a row; None when anything is not plain (a blank
-    line, a missing value, a ragged row, a score that is not a number): pandas' reader and the diagnosis then read
-    it as before."""
+    line, a missing value, a ragged row, a score that is not a number): pandas' reader and the
+    diagnosis then read it line by line."""
     types = {c: "float64" if c == "score" else "dict" for c in names}
     table = read_typed(data, names, types, skip_rows=start, null_values=PANDAS_NA,
                        blank_lines=False, block=BLOCK)

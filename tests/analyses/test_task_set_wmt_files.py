@@ -1,4 +1,4 @@
-"""Issue 31: the task-set ranking (``rank``, the Leaderboard) on files laid out as WMT and MTME
+"""The task-set ranking (``rank``, the Leaderboard) on files laid out as WMT and MTME
 publish them: mixed gold types, hyphenated metric names, ``Human-*`` systems, an empty gold
 column, task weights at the float limit, a constant metric, malformed task-set files."""
 

@@ -1,4 +1,4 @@
-"""Issue 31.5-31.7 on generated files in WMT's published layouts: what each file was read as
+"""Task sets on generated files in WMT's published layouts: what each file was read as
 (stderr, JSON), WMT20 ``*.seg.score`` files (8 fields) ranked, the long format never taken for
 a REFSET system-level file, WMT's ``outliers.json`` (``rank --outliers``, the Metrics page's
 workflow), the MAD rule's report, and the point ranking drawn before PERM-BOTH."""

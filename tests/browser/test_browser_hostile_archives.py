@@ -1,4 +1,4 @@
-"""Real browser: issue 25's reproducers uploaded on the Metrics page -- a zip bomb, a sparse tar
+"""Real browser: hostile archives uploaded on the Metrics page -- a zip bomb, a sparse tar
 bomb, an archive of too many members, a wide file past the metric limit -- each end in one
 error line naming the file and the limit, without a traceback, within 10 s of the upload (3-7 s
 measured here with 5 other sessions computing; the test allows 15 s, for a loaded CI machine
@@ -52,12 +52,12 @@ def _sparse_tar(tmp_path):
     path = tmp_path / "s.tar.gz"
     subprocess.run(["tar", "--sparse", "-czf", path, "-C", tmp_path, big.name], check=True)
     big.unlink()
-    return path, "a GNU sparse member"  # refused from its header (issue 35)
+    return path, "a GNU sparse member"  # refused from its header
 
 
 def _pax_digits(tmp_path):
-    """Issue 35's 371-byte upload: a PAX header of 200,000 digits, which CPython 3.11.7's
-    tarfile parses in quadratic time (CVE-2024-6232; it froze the server for minutes)."""
+    """A 371-byte upload: a PAX header of 200,000 digits, which CPython 3.11.7's tarfile
+    parses in quadratic time (CVE-2024-6232: minutes of one core, unbounded)."""
     import gzip
     import tarfile
 
@@ -89,7 +89,7 @@ def _wide(tmp_path):
     return path, "9,998 metrics is over the limit of 500"
 
 
-#: issue 25's and 35's reproducers, in the order they are uploaded
+#: the hostile uploads, in the order they are uploaded
 HOSTILE = [_zip_bomb, _sparse_tar, _pax_digits, _many_members, _wide]
 
 

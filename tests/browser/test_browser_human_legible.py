@@ -1,4 +1,4 @@
-"""Real browser at 1400 x 900, issue 37.4 off the MT systems page: "Tests vs humans" with
+"""Real browser at 1400 x 900, legibility off the MT systems page: "Tests vs humans" with
 human judgements of 16 generated systems (one with a WMT name longer than the ticks keep).
 The gold standard's three grids stack rather than stand abreast; with segment scores of
 the 16 systems, the agreement map's 120 pairs stand in stacked blocks; no two tick labels

@@ -1,4 +1,4 @@
-"""Real browser, issue 37 ("Done when"): WMT23-sized uploads (tests/_legible_data.py) on the
+"""Real browser: WMT23-sized uploads (tests/_legible_data.py) on the
 Metrics page (30 metrics under WMT23 names, 16 systems, 3 language pairs, the published files
 zipped) and the QE page (a WMT23 submissions folder zipped, 8 language pairs, with the gold
 file), each at 1400 x 900 and then in presentation mode on a 1920 x 1080 slide, in ONE visit

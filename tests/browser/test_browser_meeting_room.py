@@ -1,4 +1,4 @@
-"""Real browser, issue 46 (the meeting room at the field's real size), at 1400 x 900 and
+"""Real browser, the meeting room at the field's real size, at 1400 x 900 and
 1920 x 1080:
 
 - the Leaderboard on a WMT24-size generated task set (3 language pairs x 15 systems x 1,500

@@ -174,7 +174,7 @@ def test_exports_download_real_files_then_alpha_redraws_only_the_significance_se
     assert any("α = 0.001" in t for t in titles), titles
     assert page.get_by_text("Significant pairs in es-en (α = 0.001)").count() == 1
     # the alpha radio reruns a fragment: the charts above it (dot chart, scatter plots) are
-    # the same DOM nodes as before, the significance grids were redrawn
+    # the same DOM nodes after it, the significance grids were redrawn
     kept = page.eval_on_selector_all(
         ".js-plotly-plot",
         "els => els.map(e => [e._mark === 1, e.querySelector('.gtitle')"

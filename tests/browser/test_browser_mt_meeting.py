@@ -1,4 +1,4 @@
-"""Real browser, issue 37: the MT systems page on WMT-like en-ja uploads (16 systems under
+"""Real browser: the MT systems page on WMT-like en-ja uploads (16 systems under
 WMT23 file names, paragraph segments), at 1400 x 900 and then 1920 x 1080 in the same session:
 
 - the signature under the metric is sacreBLEU's own string (ja-mecab by default), the page

@@ -1,6 +1,6 @@
 """Real browser (Playwright + Debian chromium): "MT systems" in presentation mode with 12 systems
 under WMT23 file names (``generaltest2023.en-de.hyp.<system>.de``, two of them long), measured
-in a 1400 x 900 window and on a 1920 x 1080 slide (issue 22, item 5): every panel of the
+in a 1400 x 900 window and on a 1920 x 1080 slide: every panel of the
 significance grids keeps cells of at least 22 px, no two panel titles overlap, the row names
 do not overlap, and every table ends inside the page (none cut at the right edge)."""
 

@@ -1,6 +1,6 @@
 """Real browser at 1400 x 900: the all-language-pairs overview of WMT20's size (30 metrics,
 each language pair its own subset) wraps its panels into rows, so that every cell the browser
-draws is at least MIN_OVERVIEW_CELL_PX on each side (issue 26: 7.3 px before)."""
+draws is at least MIN_OVERVIEW_CELL_PX on each side."""
 
 from __future__ import annotations
 

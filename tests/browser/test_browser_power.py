@@ -60,7 +60,7 @@ def test_power_page_draws_the_curves(page, app_url, artifacts_dir):
 @pytest.mark.opens_its_page
 def test_power_page_at_its_defaults_on_a_12_system_upload(page, app_url, artifacts_dir,
                                                           tmp_path):
-    """Issue 42: 12 systems x 557 segments (WMT23 en-de size), every control at its default:
+    """12 systems x 557 segments (WMT23 en-de size), every control at its default:
     the page computes (no refusal), draws the curves with the rate at effect 0 beside them,
     and states the sample size with its Monte Carlo error."""
     from tests.dashboard.test_app_power_defaults import _scores_file

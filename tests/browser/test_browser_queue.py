@@ -1,10 +1,10 @@
-"""Real browser, three sessions on one server (issue 35, point 3 and its Done-when): while one
+"""Real browser, three sessions on one server: while one
 session runs a long bounded computation (the Leaderboard's task set at 10,000 resamples per
 task, holding the heavy slot(s) of :class:`dashboard.page_run.FairSlots`), a second session's
 long computation waits for a slot, its bar saying its place in the queue, and its Stop cancels
 the wait; a third session's page (light work, never queued) is drawn meanwhile, and its hostile
-upload (issue 35's 371-byte tar.gz whose PAX header froze the server) ends in one error line
-within 10 s; the server's health check answers in under 1 s throughout.
+upload (a 371-byte tar.gz whose PAX header tarfile parses in quadratic time) ends in one
+error line within 10 s; the server's health check answers in under 1 s throughout.
 
 Every wait polls (the page and the health check), nothing sleeps; the long run is stopped at the
 end, so the shared server is idle again for the next test."""
@@ -34,8 +34,8 @@ from tests.browser.helpers import (
 from tests.browser.test_browser_hostile_archives import _pax_digits
 from tests.browser.test_browser_stop import STOP, _click_stop
 
-HEALTH_LIMIT = 1.0  #: seconds (issue 35: "health check under 1 s")
-ERROR_LIMIT = 10.0  #: seconds from a hostile upload to its error box (issue 35)
+HEALTH_LIMIT = 1.0  #: seconds the health check may take
+ERROR_LIMIT = 10.0  #: seconds from a hostile upload to its error box
 
 
 class Health:
@@ -184,7 +184,7 @@ def _bar_text(pg) -> str:
 def test_stop_while_an_upload_is_read_frees_the_slot_for_another_session(
     page, _context_for, app_url, tmp_path
 ):
-    """Issue 45, point 6: a QE upload is read in the heavy slot with its progress shown (and
+    """A QE upload is read in the heavy slot with its progress shown (and
     the sample's note gone meanwhile); a second session's Power simulation waits for the slot;
     Stop on the first ends its reading and the second's computation starts at once (the
     time is printed; the health check is timed once the upload has been received)."""

@@ -1,4 +1,4 @@
-"""``python -m stats accuracy`` (issue 6, item 4) on the committed sample data."""
+"""``python -m stats accuracy`` on the committed sample data."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bad input of issue 43: a file that fits none of the layouts a command reads is refused in
+"""Bad input: a file that fits none of the layouts a command reads is refused in
 one line naming what it looked like and the layouts tried (exit status 2)."""
 
 from __future__ import annotations

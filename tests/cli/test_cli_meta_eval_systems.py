@@ -1,4 +1,4 @@
-"""``meta-eval --include-human`` and ``--exclude-systems`` (issue 43.6): the systems a
+"""``meta-eval --include-human`` and ``--exclude-systems``: the systems a
 meta-evaluation keeps, as ``rank --include-human`` and ``williams --exclude-systems`` choose
 them, applied alike to the correlations and to their PERM-BOTH tests; every message names an
 option the command has."""

@@ -1,4 +1,4 @@
-"""WMT17-21 segment-level results from the published files (issue 43.5): the organisers' DA
+"""WMT17-21 segment-level results from the published files: the organisers' DA
 segment files read as published (``metrics-ad-seg-scores-xx-yy.csv``: ``SYS SEGID RAW.SCR
 Z.SCR N SID``, SEGID ``DOCID::SEGID``) beside WMT metric files (``METRIC LP TESTSET REFSET
 SYSTEM DOCID SEGID SCORE``), and WMT20's Kendall tau-like from them pinned against a plain

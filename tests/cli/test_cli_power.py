@@ -1,4 +1,4 @@
-"""``python -m stats power``: the issue 36 contract (JSON with ``power`` per n in order, ``mde``
+"""``python -m stats power``: its contract (JSON with ``power`` per n in order, ``mde``
 per n at 80%, the settings), the read-as line, TSV/LaTeX, and bad input as one line, exit 2."""
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def test_scores_json_contract_and_same_numbers_as_the_library(capsys):
                        effect=[2, 4], n=[40, 160, 80], test="t", n_simulations=400, rng=3)
     np.testing.assert_allclose(doc["power"], res.power[0])
     np.testing.assert_allclose(doc["mde"], res.mde)
-    # issue 42: the rate at effect 0 per n (the size), and the sample size for --power at the
+    # the rate at effect 0 per n (the size), and the sample size for --power at the
     # first --effect with its Monte Carlo error, as the library gives them
     np.testing.assert_allclose(doc["size"], res.size)
     assert len(doc["size_mc_error"]) == 3 and all(0 <= s < 0.1 for s in doc["size"])

@@ -27,7 +27,7 @@ def run(capsys, *argv):
 
 def test_json_shape_and_values(capsys):
     code, out, err = run(capsys, "--data", LONG)
-    # stderr: only what the file was read as (issue 32: every reader says so)
+    # stderr: only what the file was read as
     assert code == 0 and err.splitlines() == [f"note: {LONG}: {read_qe(LONG).read_as}"]
     doc = json.loads(out)
     assert doc["read_as"].startswith("read as Graham 2015 long layout")

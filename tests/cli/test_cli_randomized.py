@@ -235,7 +235,7 @@ def test_text_file_given_as_scores_says_so(capsys):
 
 @pytest.mark.parametrize("test", ["paired-bootstrap", "bootstrap", "approximate-randomization"])
 def test_one_segment_gives_null_pvalues_and_a_warning(tmp_path, test):
-    # G report item 7: one segment used to give p = 1/(R+1) for every pair
+    # one segment: no resample can differ, so p is undefined (not 1/(R+1)) for every pair
     path = tmp_path / "one.csv"
     path.write_text("SEGMENT,Cirrus,Aurora,Harbor\n1,0.4371,0.6055,0.1355\n")
     proc = subprocess.run(

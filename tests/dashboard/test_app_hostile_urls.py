@@ -1,4 +1,4 @@
-"""AppTest: a deep link whose aliases are JSON nested 5,000 deep (issue 35) opens the page with
+"""AppTest: a deep link whose aliases are JSON nested 5,000 deep opens the page with
 its own settings instead of crashing it."""
 
 from __future__ import annotations

@@ -179,7 +179,7 @@ def test_presentation_mode(at):
     at.sidebar.toggle(key=PRESENTATION_KEY).set_value(True).run()
     assert not at.exception
     # the agreement map's 28 pairs (8 systems): one slide per block of pairs, sized for the
-    # projector's font (issue 37.4); the four other charts as before
+    # projector's font; the four other charts unchanged
     from dashboard.figures import AGREEMENT_SLIDE, agreement_heatmap
     from dashboard.tables import HUMAN_TEST_LABELS
 

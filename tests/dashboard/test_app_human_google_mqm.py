@@ -1,4 +1,4 @@
-"""AppTest (issue 43.3): Google's MQM side files on "Tests vs humans": the per-segment averages
+"""AppTest: Google's MQM side files on "Tests vs humans": the per-segment averages
 are ranked like any human score; a source-error file alone is refused in one line saying what it
 holds, and beside the averages it is named in the "Read" caption, not ranked."""
 

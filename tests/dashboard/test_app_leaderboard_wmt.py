@@ -1,6 +1,6 @@
 """AppTest of the Leaderboard on a long-format upload as WMT writes it (hyphenated metric names,
 ``Human-A.0`` with metric scores only, ``Human-B.0`` with human scores) and WMT's
-``outliers.json`` (issue 31): what the file was read as, the notes naming the systems left
+``outliers.json``: what the file was read as, the notes naming the systems left
 out, rank's choices, and the final ranking after the point ranking."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""AppTest (issue 43.4, 43.6): on the Metrics-vs-humans page, the note that human translations
+"""AppTest: on the Metrics-vs-humans page, the note that human translations
 were left out names the page's own control, and that control keeps them; files with a DOMAIN
 column offer a Domain control whose numbers are the CLI's (meta-eval --domain)."""
 

@@ -201,8 +201,8 @@ def test_williams_clusters_correction_and_power(system):
 
 
 def test_a_constant_metric_has_no_p_value_rank_or_cluster_on_the_page(app_test):
-    """Issue 43.1 on the segment-level part of the page: a constant metric in an uploaded
-    wide CSV has no PERM-BOTH p-value against any other metric (was p = 0), no rank and no
+    """Undefined stays undefined on the segment-level part of the page: a constant metric in an uploaded
+    wide CSV has no PERM-BOTH p-value against any other metric, no rank and no
     cluster in the ranking table."""
     rng = np.random.default_rng(2)
     rows = ["lp,system,segment,human,GOOD,BLEU,CONST"]

@@ -155,7 +155,7 @@ def test_constant_metric_and_two_testsets_render_with_warning(at):
     assert any("Flat" in w.value for w in at.warning)  # degenerate input is reported
     assert len(_charts(at)) == 5
     # undefined is undefined: the constant metric has no cluster, is no winner, and its row
-    # and column of the grid carry no p-value (issue 43.1)
+    # and column of the grid carry no p-value
     clusters = at.table[0].value
     assert pd.isna(clusters.loc["Flat", "cluster"])
     assert clusters.loc["Flat", "WMT17-21 winner"] == "-"

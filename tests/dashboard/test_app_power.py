@@ -25,7 +25,7 @@ def test_power_curves_figure():
     res = _result()
     fig = power_curves(res, title="t")
     assert len(fig.data) == 3 and [t.name for t in fig.data][:2] == ["effect 1", "effect 3"]
-    # the rate at effect 0 (the test's size), dotted, beside the curves (issue 42)
+    # the rate at effect 0 (the test's size), dotted, beside the curves
     assert fig.data[2].name == "effect 0 (size; α = 0.05)" and fig.data[2].line.dash == "dot"
     np.testing.assert_allclose(fig.data[2].y, res.size[np.argsort(res.sizes)])
     assert list(fig.data[0].x) == [50, 100, 200]  # sorted by n

@@ -1,4 +1,4 @@
-"""The Power page at its own defaults on WMT-size uploads (issue 42): 12 systems x 557 segments
+"""The Power page at its own defaults on WMT-size uploads: 12 systems x 557 segments
 (segment scores and system outputs, BLEU paired bootstrap) and 2,000 segments x 16 systems
 run, show the rate at effect 0 beside the curves, the sample size with its Monte Carlo error
 and what "effect" means; a refusal names the page's own controls."""

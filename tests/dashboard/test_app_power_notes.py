@@ -1,5 +1,4 @@
-"""The minimum detectable effect beside "not significant" on the pages that did not have it yet
-(issue 36.4): the MT systems table, Quality estimation's Williams grid, the Metrics page's
+"""The minimum detectable effect beside "not significant" on the MT systems table, Quality estimation's Williams grid, the Metrics page's
 Williams grid, and the page report (the helper records each line it shows). The numbers are
 those of stats.power on the same results (a second path to the same value)."""
 

@@ -1,4 +1,4 @@
-"""Issue 45, point 6, on the "Quality estimation" page: WMT QE submissions are read and compared
+"""The "Quality estimation" page: WMT QE submissions are read and compared
 in a child process (dashboard.data.qe_wmt through stats._core.workers.run_isolated), so the
 session's memory budget is held while they are read -- an upload that needs more is refused in
 one line, the server's own memory untouched -- and the numbers are those of the same

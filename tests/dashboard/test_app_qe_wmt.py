@@ -97,7 +97,7 @@ def test_presentation_mode_and_report(app_test):
     assert sorted(set(every.index.get_level_values("lp"))) == ["en-de", "en-mr", "zh-en"]
     assert report.settings["seed_used"]["value"] == 12345
     # the MDE beside the PERM-BOTH grid's pairs not significant (Spearman, the default) is in
-    # the report as on the page (issue 36)
+    # the report as on the page
     notes = [n["text"] for n in report.notes.values() if "PERM-BOTH" in n["text"]]
     assert notes and all(" ρ (median" in t or " τ (median" in t for t in notes)
 
@@ -148,7 +148,7 @@ def test_wmt23_submissions_folder_page(app_test):
 
 
 def test_a_constant_system_is_undefined_in_every_grid_and_table(app_test):
-    """Issue 43.1 on the page: a system predicting 0.5 for every sentence has no p-value in
+    """Undefined stays undefined on the page: a system predicting 0.5 for every sentence has no p-value in
     either grid (Spearman by PERM-BOTH, Pearson by Williams), no rank on the leaderboard, and
     the warning names it."""
     import json

@@ -1,4 +1,4 @@
-"""The heavy-work queue of the dashboard (issue 35.3): first come, first served across
+"""The heavy-work queue of the dashboard: first come, first served across
 sessions, each waiting session knows its place, and a cancelled wait leaves the queue."""
 
 from __future__ import annotations

@@ -98,7 +98,7 @@ def test_axes_the_layout_does_not_list_get_the_axis_style_too():
 def test_a_template_with_trace_defaults_is_kept_as_it_is():
     fig = go.Figure(go.Scatter(x=[1], y=[1]), layout={"template": "plotly_white"})
     layout = transport.browser_figure(fig).to_dict()["layout"]
-    assert layout["template"]["data"]["scatter"]  # written into nothing, sent as before
+    assert layout["template"]["data"]["scatter"]  # written into nothing, sent with the figure
     assert "xaxis" not in layout
 
 

@@ -1,4 +1,4 @@
-"""Issue 37 with WMT23-sized inputs (30 metrics, 8 QE language pairs), through fig.layout: the
+"""Legibility with WMT23-sized inputs (30 metrics, 8 QE language pairs), through fig.layout: the
 fixes the browser test (tests/browser/test_browser_legible_wmt.py) measured -- axis titles on
 the all-language-pairs panels and the QE systems x language pairs heatmap, the dot chart's two
 line axis title, and presentation mode on a slide: grids with legible columns stack, square

@@ -1,4 +1,4 @@
-"""Issue 37.4 on the pages other than MT systems: with 16-30 systems (or metrics) at 1400 px
+"""Legibility on the pages other than MT systems: with 16-30 systems (or metrics) at 1400 px
 the grids stack instead of shrinking, so neighbouring -45 degree column labels cannot overlap;
 the agreement map of Tests vs humans stacks blocks of pairs with abbreviated names and a
 legend; QE scatter titles wrap to their panel; the leaderboard keeps the ends of long names.

@@ -1,4 +1,4 @@
-"""Presentation mode of the MT systems page's significance grids (issue 22, item 5): at the
+"""Presentation mode of the MT systems page's significance grids: at the
 content width of a 1400 px window (the narrowest presentation width) every panel keeps legible
 cells, panel titles never overlap, and each figure fits a 1920 x 1080 slide. Tested through
 fig.layout; the browser measures the drawn page in tests/browser/test_browser_mt_presentation.py.

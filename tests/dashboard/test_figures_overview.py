@@ -1,5 +1,5 @@
 """The all-language-pairs overviews wrap their panels into rows: with WMT20's 30 metrics a cell
-stays at least MIN_OVERVIEW_CELL_PX wide at a 1400 px window (issue 26), read from fig.layout."""
+stays at least MIN_OVERVIEW_CELL_PX wide at a 1400 px window, read from fig.layout."""
 
 from __future__ import annotations
 

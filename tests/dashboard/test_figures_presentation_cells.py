@@ -1,5 +1,5 @@
-"""Presentation mode prints heatmap cell values only where they fit (issue 37: at 1920 px the
-values of a 30-metric heatmap ran together); hover keeps them."""
+"""Presentation mode prints heatmap cell values only where they fit (at 1920 px the
+values of a 30-metric heatmap would run together); hover keeps them."""
 
 from __future__ import annotations
 

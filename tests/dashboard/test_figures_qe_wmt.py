@@ -90,7 +90,7 @@ def test_leaderboard_shortens_long_team_method_labels_keeping_full_names():
 
 def test_heatmap_marks_a_pooled_average():
     """A method averaged over separately submitted per-pair files is not a figure the task
-    published: its average cell carries "†" (issue 43.7)."""
+    published: its average cell carries "†"."""
     stat = pd.DataFrame(
         {"en-de": [0.5, 0.4], "zh-en": [0.3, 0.6]}, index=["t/pooled", "t/multilingual/m"]
     )

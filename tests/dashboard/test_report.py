@@ -180,7 +180,7 @@ def test_figures_keep_the_height_they_were_laid_out_for():
     assert f"height:{5 * report.SUBPLOT_ROW_PX}px" in html.replace(" ", "")
 
 
-# ---- issue 37: signatures, errors and warnings, readable settings, titles, CSV-only segments ----
+# ---- signatures, errors and warnings, readable settings, titles, CSV-only segments ----
 
 
 def test_report_states_notes_settings_in_words_and_titles(page_report):

@@ -1,4 +1,4 @@
-"""Issue 45, point 6: the data layer's long computations that report no progress of their own
+"""the data layer's long computations that report no progress of their own
 (the Power page's simulation, the WMT QE comparison) run in a child process, so that Stop ends
 them: when the page's progress callback raises (Streamlit does so in a run whose user pressed
 Stop), the computation ends within a second and nothing of it keeps running."""
@@ -16,7 +16,7 @@ from dashboard.data import mt_systems, power, samples
 from dashboard.data import qe_wmt as qe_data
 from tests._big_qe import write_qe_upload
 
-STOP_LIMIT = 1.0  #: seconds from Stop to the computation's end (issue 45)
+STOP_LIMIT = 1.0  #: seconds from Stop to the computation's end
 
 
 class _Stopped(Exception):

@@ -1,5 +1,5 @@
 """Warnings a page shows (components.show_warnings): a few stand alone, more are folded into
-one expander saying how many; each is also stated in the page's report (issue 37)."""
+one expander saying how many; each is also stated in the page's report."""
 
 from __future__ import annotations
 

@@ -120,7 +120,7 @@ def _bomb(rng) -> tuple[str, bytes]:
 
 
 def _extended_header(rng) -> bytes:
-    """A raw PAX or GNU extended header of a shape issue 35 found slow or misread: long digit
+    """A raw PAX or GNU extended header of a shape tarfile parses slowly or misreads: long digit
     runs (CPython 3.11.7's quadratic PAX parsing, CVE-2024-6232), long names, malformed
     records, a size or sparse override, a chain of headers; or an ordinary one."""
     kind = rng.choice(["digits", "long-name", "malformed", "size", "sparse", "ok"])
@@ -144,7 +144,7 @@ def _extended_header(rng) -> bytes:
 
 
 def _hostile(rng) -> tuple[str, bytes]:
-    """The shapes of issue 35: extended tar headers (several in a row), many gzip members,
+    """Hostile shapes: extended tar headers (several in a row), many gzip members,
     names given twice; gzipped or not, sometimes damaged."""
     kind = rng.choice(["tar-headers", "gzip-members", "twice-zip", "twice-tar"])
     name, data = SCORE_FILES[int(rng.integers(len(SCORE_FILES)))]

@@ -1,4 +1,4 @@
-"""Accuracy of randomized tests against the human gold standard (issue 6, item 3).
+"""Accuracy of randomized tests against the human gold standard.
 
 Golden values:
 * the paper's Tables 1-2 (Graham, Mathur & Baldwin 2014): correct conclusions -> accuracy and

@@ -1,4 +1,4 @@
-"""Human gold standard (issue 6, item 2): standardisation, Wilcoxon rank-sum tests, combination.
+"""Human gold standard: standardisation, Wilcoxon rank-sum tests, combination.
 
 Golden values:
 * R 4.x (``Rscript``): ``ave(SCORE, ANNOTATOR, CRITERION, FUN = (v - mean(v)) / sd(v))`` and

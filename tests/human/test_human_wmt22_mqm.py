@@ -1,4 +1,4 @@
-"""Human files as the field publishes them (issue 32.2-3): MQM scored as mt-metrics-eval's
+"""Human files as the field publishes them: MQM scored as mt-metrics-eval's
 score_mqm.py scores it (TED-like files with Source error and Non-translation rows, Marot
 columns), WMT22 DA+SQM segment and document files (9 and 11 fields), published DA segment
 files with submission ids in the system names."""

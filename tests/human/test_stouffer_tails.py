@@ -1,4 +1,4 @@
-"""Stouffer's combination keeps small p-values (issue 32.6): computed on the survival scale."""
+"""Stouffer's combination keeps small p-values: computed on the survival scale."""
 
 from __future__ import annotations
 

@@ -210,8 +210,8 @@ def test_metric_correlations_sign_aligned():
 
 def test_human_series_with_other_labels_is_an_error_not_positional():
     """Regression: a human Series whose labels differ from the score rows (one system
-    misnamed) used to be taken by position, pairing system 'a''s metric score with system
-    'e''s human score: r came out -1.0 where the aligned data give +1.0 (numpy.corrcoef)."""
+    misnamed) is refused, not taken by position, which would pair system 'a''s metric score
+    with system 'e''s human score: r -1.0 where the aligned data give +1.0 (numpy.corrcoef)."""
     scores = pd.DataFrame({"BLEU": [1.0, 2, 3, 4, 5]}, index=list("abcde"))
     aligned = pd.Series([5.0, 4, 3, 2, 1], index=list("edcba"))
     expected = np.corrcoef(scores["BLEU"], aligned.reindex(scores.index))[0, 1]  # numpy: +1

@@ -36,7 +36,7 @@ def small():
 )
 def test_batched_resamples_equal_meta_correlation(small, grouping, correlation, kw):
     G, M = small
-    got = pb._batched(G, M, CorrelationSpec(correlation, grouping, **kw))
+    got = pb.resampled_correlations(G, M, CorrelationSpec(correlation, grouping, **kw))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ref = [meta_correlation(m, G, correlation=correlation, grouping=grouping, **kw).statistic

@@ -1,4 +1,4 @@
-"""The one rule for standardising and spreads (issue 43.2): :func:`stats.zscores` and
+"""The one rule for standardising and spreads: :func:`stats.zscores` and
 :func:`stats.standard_deviation` agree with scipy/numpy on ordinary input, and constant input
 has no z-scores (NaN with a warning naming it), never 0. Every figure that standardises uses
 them: a constant metric's standardised panel and a constant QE system's standardised scatter

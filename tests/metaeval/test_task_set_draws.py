@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from stats.metaeval._task_draws import RESAMPLE_CHUNK, assemble, piece_draws, pieces, prepare_task
+from stats.analyses._task_draws import RESAMPLE_CHUNK, assemble, piece_draws, pieces, prepare_task
 from stats.metaeval.perm_both.core import perm_both
 from stats.metaeval.task_sets import Task
 from stats.readers.meta import read_meta_eval
@@ -181,7 +181,7 @@ def test_spa_piece_takes_a_dask_workers_threads(table, monkeypatch):
     import sys
     import types
 
-    from stats.metaeval import _task_draws
+    from stats.analyses import _task_draws
 
     assert _task_draws._worker_threads() is None
     task = Task(lp="en-es", level="sys", correlation="soft-pairwise-accuracy")

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from stats._core.language_pairs import target_language
 from stats.readers import read_parallel
-from stats.readers.mt_names import language_pair_from_names, short_system_names, target_language
+from stats.readers.mt_names import language_pair_from_names, short_system_names
 
 WMT23 = [f"generaltest2023.en-de.hyp.{s}.de" for s in ("ONLINE-W", "AIRC", "Claude-3.5", "GPT4-5shot")]
 WMT24 = [f"wmt24/system-outputs/en-de/{s}.txt" for s in ("ONLINE-W", "IOL_Research", "Aya23")]

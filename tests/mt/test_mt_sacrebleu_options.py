@@ -19,8 +19,8 @@ from stats import StatsInputError
 from stats.analyses import text_statistics
 from stats.cli import main
 from stats.cli._sacrebleu_options import TOKENIZER_CHOICES
-from stats.mt._tokenize_options import TOKENIZERS, default_tokenizer, resolve_options
 from stats.mt.sufficient import extract_statistics, metric_score
+from stats.mt.tokenize_options import TOKENIZERS, default_tokenizer, resolve_options
 
 CLASSES = {"bleu": BLEU, "chrf": CHRF, "ter": TER}
 

@@ -1,4 +1,4 @@
-"""Several references and chrF (issue 37.3): the order is stated, and a warning says when two
+"""Several references and chrF: the order is stated, and a warning says when two
 references score a segment equally with different statistics (sacreBLEU keeps the first best,
 so the other order gives another score; checked against sacreBLEU itself)."""
 

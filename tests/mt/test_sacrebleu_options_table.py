@@ -1,4 +1,4 @@
-"""The one table of sacreBLEU's options (stats.mt._sacrebleu_table): its defaults are
+"""The one table of sacreBLEU's options (stats.mt.sacrebleu_options): its defaults are
 sacreBLEU's constructors' (read live), the CLI and the dashboard read it, the signature is
 sacreBLEU's own string, and the WMT note appears exactly when the tokenizer differs from the
 one the WMT22/WMT23 organisers' released automatic scores used (Japanese: char)."""
@@ -13,12 +13,12 @@ from sacrebleu.metrics import BLEU, CHRF, TER
 
 from stats.cli import build_parser, main
 from stats.cli._sacrebleu_options import metric_options
-from stats.mt._sacrebleu_table import (
-    OPTIONS,
-    defaults,
-    describe,
-    non_default,
-    signature,
+from stats.mt.sacrebleu_options import (
+    SACREBLEU_OPTIONS,
+    describe_options,
+    non_default_options,
+    sacrebleu_defaults,
+    sacrebleu_signature,
     wmt_tokenizer_note,
 )
 
@@ -28,21 +28,21 @@ CLASSES = {"bleu": BLEU, "chrf": CHRF, "ter": TER}
 @pytest.mark.parametrize("metric", ["bleu", "chrf", "ter"])
 def test_defaults_are_sacrebleus(metric):
     params = inspect.signature(CLASSES[metric]).parameters
-    for name, value in defaults(metric).items():
+    for name, value in sacrebleu_defaults(metric).items():
         assert params[name].default == value, (metric, name)
     # every sacreBLEU option with a command-line flag is in the table
     skip = {"references", "trg_lang", "force", "max_ngram_order", "effective_order"}
-    assert set(params) - skip == set(defaults(metric))
+    assert set(params) - skip == set(sacrebleu_defaults(metric))
 
 
 def test_cli_defaults_come_from_the_table():
     args = build_parser().parse_args(["randomized", "--ref", "r", "--hyp", "a", "b"])
     got = metric_options(args)
     for metric in ("chrf", "ter"):
-        assert got[metric] == defaults(metric)
+        assert got[metric] == sacrebleu_defaults(metric)
     assert "tokenize" not in got["bleu"]  # the language pair decides
-    assert {k: v for k, v in defaults("bleu").items() if k != "tokenize"} == got["bleu"]
-    assert all(o.flag.startswith("--") for o in OPTIONS)
+    assert {k: v for k, v in sacrebleu_defaults("bleu").items() if k != "tokenize"} == got["bleu"]
+    assert all(o.flag.startswith("--") for o in SACREBLEU_OPTIONS)
 
 
 @pytest.mark.parametrize(
@@ -59,14 +59,14 @@ def test_signature_is_sacrebleus_own(metric, options, n_refs):
     scorer = CLASSES[metric](**options)
     refs = [["a b c"] for _ in range(n_refs)]
     scorer.corpus_score(["a b c"], refs)
-    assert signature(metric, options, n_refs=n_refs) == scorer.get_signature().format()
+    assert sacrebleu_signature(metric, options, n_refs=n_refs) == scorer.get_signature().format()
 
 
 def test_describe_and_non_default():
-    words = describe("bleu", {"tokenize": "char"})
+    words = describe_options("bleu", {"tokenize": "char"})
     assert "tokenizer: char" in words and "smoothing: exp" in words
-    assert "word n-gram order (2 = chrF++): 2" in describe("chrf", {"word_order": 2})
-    assert non_default("chrf", {"word_order": 0, "beta": 3}) == {"beta": 3}
+    assert "word n-gram order (2 = chrF++): 2" in describe_options("chrf", {"word_order": 2})
+    assert non_default_options("chrf", {"word_order": 0, "beta": 3}) == {"beta": 3}
 
 
 def test_wmt_note_for_japanese_only():

@@ -11,7 +11,7 @@ import pytest
 import sacrebleu
 
 import stats.mt._ter_parallel as ter_parallel
-from stats import StatsInputError
+from stats import StatsInputError, statistics_cache_dir
 from stats.mt.sufficient import extract_statistics
 from tests._data import mt_sample_text
 
@@ -105,7 +105,7 @@ def test_cache_off_writes_nothing(corpus, tmp_path, monkeypatch):
     monkeypatch.setenv("MT_SIGNIFICANCE_CACHE", "off")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert ter_parallel.cache_dir() is None
+    assert statistics_cache_dir() is None
     small = [refs[0][:10]]
     extract_statistics(small, {k: v[:10] for k, v in hyps.items()}, metric="ter", jobs=1)
     assert not any(tmp_path.rglob("*.npy"))
@@ -114,10 +114,10 @@ def test_cache_off_writes_nothing(corpus, tmp_path, monkeypatch):
 def test_default_cache_dir(monkeypatch, tmp_path):
     monkeypatch.delenv("MT_SIGNIFICANCE_CACHE")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert ter_parallel.cache_dir() == tmp_path / "mt-significance"
+    assert statistics_cache_dir() == tmp_path / "mt-significance"
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert ter_parallel.cache_dir() == tmp_path / "home" / ".cache" / "mt-significance"
+    assert statistics_cache_dir() == tmp_path / "home" / ".cache" / "mt-significance"
 
 
 def test_corrupt_cache_file_is_recomputed(corpus, cache):

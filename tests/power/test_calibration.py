@@ -1,4 +1,4 @@
-"""Calibration of every test the power tool offers (issue 42): at effect 0 each simulated test
+"""Calibration of every test the power tool offers: at effect 0 each simulated test
 rejects at alpha within Monte Carlo error, on skewed differences with exact ties (identical
 outputs), on integer ESA-like 0-100 scores and on normal scores. The bound is alpha + 3 Monte
 Carlo standard errors of a rate alpha, sqrt(alpha (1 - alpha) / S); the tests of the mean at
@@ -143,7 +143,7 @@ def test_corpus_tests_reject_at_alpha_at_effect_0(metric):
 @pytest.mark.parametrize("kind", KINDS)
 def test_perm_both_rejects_at_alpha_at_effect_0(kind):
     """The held design at effect 0: the two metrics correlate equally with the humans and as
-    much with each other as observed (issue 42); Pearson's closed form and Spearman's
+    much with each other as observed; Pearson's closed form and Spearman's
     engine path."""
     gen = np.random.default_rng(5)
     k, items = 4, 80

@@ -66,7 +66,7 @@ def test_same_draws_equal_a_scipy_loop():
         p, up = _loop(doms, effect, n, sims, np.random.default_rng(4))
         for alpha in (0.01, 0.05, 0.2, 0.35, 0.5, 0.8):
             res = domain_power(doms, effect=effect, n=n, alpha=alpha, n_simulations=sims, rng=4)
-            # power: rejections in the effect's direction (issue 42)
+            # power: rejections in the effect's direction
             assert res.power[0, 0] == np.sum((p < alpha) & up) / sims, (n, alpha)
         if n > 13:  # the vectorised scipy reference of the next test: the loop's p-values
             np.testing.assert_allclose(_vectorised(doms, effect, n, sims,

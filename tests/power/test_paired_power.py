@@ -63,7 +63,7 @@ def test_t_matches_scipy_ttest_rel_loop(n, effect):
     res = paired_power(base, syst, effect=effect, n=n, test="t", n_simulations=SIMS, rng=0)
     # reference: scipy.stats.ttest_rel(x, y) on each simulated data set (y = 0 baseline)
     s = _samples(base, syst, effect, n)
-    # power counts rejections in the effect's direction (issue 42)
+    # power counts rejections in the effect's direction
     ref = np.sum((_t_rows(s) < 0.05) & (np.sign(s.mean(axis=1)) == np.sign(effect))) / REF_SIMS
     assert abs(res.power[0, 0] - ref) < TOL, (res.power[0, 0], ref)
 

@@ -47,7 +47,7 @@ def test_same_rejections_as_a_loop_of_perm_both(missing):
             hits += r.metrics[0] == "A" and r.pvalue.at["A", "B"] < alpha
         assert res.power[i, 0] == pytest.approx(hits / sims, abs=1e-12)  # same draws
     # the design holds the effect: r(A) - r(B_t) on the observed cells, with r(A, B_t) the
-    # observed r(A, B) (issue 42: mixing B towards A raised it)
+    # observed r(A, B)
     za = _z(a, valid)
     r_ab = np.corrcoef(a[valid], b[valid])[0, 1]
     for e, tv in zip(effects, ts, strict=True):
@@ -192,7 +192,7 @@ def _grouped(x, g, correlation, grouping):
 
 @pytest.mark.parametrize("correlation,grouping", [("spearman", "none"), ("kendall", "item")])
 def test_power_matches_an_independent_scipy_monte_carlo(correlation, grouping):
-    """Golden (issue 36): the engine's power against a plain Monte Carlo loop with its own
+    """Golden: the engine's power against a plain Monte Carlo loop with its own
     permutation test (own swaps; correlations by the plain formulas, anchored on
     scipy.stats.spearmanr / kendalltau), same item draws, 2,000 simulations: within 3
     points."""

@@ -1,4 +1,4 @@
-"""Degenerate and silent cases of the power functions (issue 42): a system against itself,
+"""Degenerate and silent cases of the power functions: a system against itself,
 constant differences, too few resamples to reach alpha, effects outside the scores' range are
 refused in one line; sizes beyond the observed items and a PERM-BOTH design that cannot hold
 the metrics' correlation are stated in notes; sample sizes for every test, with their Monte
@@ -83,7 +83,7 @@ def test_sample_sizes_by_domain_perm_both_and_williams():
 
 
 def test_perm_both_holds_the_metrics_correlation_or_says_what_it_assumes():
-    """Issue 42: mixing B towards A raised r(A, B) from 0.54 to 0.78 at the MDE. Where the
+    """Mixing B towards A would raise r(A, B) from 0.54 to 0.78 at the MDE. Where the
     observed r(A, B) is too low for B to match A's correlation with the humans, the
     simulation raises it to the least that does and says so."""
     gen = np.random.default_rng(4)

@@ -1,5 +1,5 @@
 """Graham 2015's own QE layout, ``METRIC SID SCORE RANK HUMAN``, tab-separated as published with
-the paper's tool (WMT14 QE Task 1.2: 11 systems x 208 sentences), read as before (issue 32.1):
+the paper's tool (WMT14 QE Task 1.2: 11 systems x 208 sentences), read as such and
 never taken for a WMT20-24 gold table."""
 
 from __future__ import annotations

@@ -29,7 +29,6 @@ from stats.readers.qe_wmt import (
     read_qe_exclude,
     read_qe_submissions,
     read_qe_wmt_gold,
-    split_qe_wmt_files,
 )
 from tests._qe_wmt_data import generate
 
@@ -119,14 +118,6 @@ def test_gold_among_submissions_and_method_twice():
         r"12 9.*, a.txt scores it",
     ):
         read_qe_submissions([("a.txt", text.encode()), ("b.txt", other.encode())])
-
-
-def test_split_files_by_content():
-    d = generate()
-    subs, gold, excl = split_qe_wmt_files(
-        [("g.tsv", d["gold"].encode()), ("x.tsv", d["exclude"].encode()), ("s.zip", d["zip"])]
-    )
-    assert gold[0] == "g.tsv" and excl[0] == "x.tsv" and len(subs) == 4
 
 
 def test_exclude_reader():

@@ -183,7 +183,7 @@ def test_cli_reads_the_folder_and_says_what_it_read(capsys, tmp_path):
 def test_a_method_pooled_over_per_pair_files_is_marked_in_the_average(capsys, tmp_path):
     """The average lists a team's method over its separately submitted per-pair files beside
     the multilingual files the task scored as one: the pooled row says so (``files``,
-    ``pooled``) in the result, the JSON, the TSV and the LaTeX (issue 43.7)."""
+    ``pooled``) in the result, the JSON, the TSV and the LaTeX."""
     d = generate_wmt23_folder()
     subs = read_qe_submissions([("T1_sentence.zip", d["zip"])])
     assert len(subs.system_files["gao-LabG/score_ensemble"]) == 4  # en-de, en-mr, he-en, zh-en

@@ -1,4 +1,4 @@
-"""Readers that parse by columns in blocks (stats.readers._arrow; issue 34.2): what they read
+"""Readers that parse by columns in blocks (stats.readers._arrow): what they read
 equals what the line-by-line readers read, and nothing is lost at a block boundary: a
 duplicate entry or a bad line just past one is still found and named by its line; CRLF line
 ends and a byte-order mark read as the same file. Blocks are made tiny here so that small

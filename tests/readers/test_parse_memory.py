@@ -1,4 +1,4 @@
-"""Parsing within the memory budget (issue 34.2): a file whose text times
+"""Parsing within the memory budget: a file whose text times
 PARSE_MEMORY_FACTOR exceeds the budget is refused before it is parsed, naming the file; the
 lazy line splitters give exactly what ``str.splitlines`` and ``io.StringIO`` give.
 (benchmarks/parse_memory.py measures each reader's peak against the file's size.)"""

@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from stats import StatsInputError
+from stats import StatsInputError, statistics_from_score_file
 from stats.readers import _common, segments
-from stats.readers.segments import read_segment_scores, statistics_from_score_file
+from stats.readers.segments import read_segment_scores
 
 LONG = "SYSTEM\tSEGMENT\tSCORE\tMETRIC\nA\ts1\t0.5\tcomet\nB\ts1\t0.25\tcomet\nA\ts2\t1e-3\tcomet\n" \
        "B\ts2\t-2\tcomet\nA\ts1\t3\tchrf\nB\ts1\t4\tchrf\nA\ts2\t5\tchrf\nB\ts2\t6\tchrf\n"

@@ -1,4 +1,4 @@
-"""Google's MQM side files as published (issue 43.3), generated in their exact layouts
+"""Google's MQM side files as published, generated in their exact layouts
 (google/wmt-mqm-human-evaluation):
 
 * ``mqm_newstest2020_ende.avg_seg_scores.tsv``: header ``system mqm_avg_score seg_id`` and

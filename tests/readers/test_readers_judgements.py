@@ -1,4 +1,4 @@
-"""Reader for raw human judgements (issue 6, item 1)."""
+"""Reader for raw human judgements."""
 
 from __future__ import annotations
 

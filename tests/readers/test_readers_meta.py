@@ -144,7 +144,7 @@ def test_mismatched_segment_count(tmp_path):
 
 
 def test_system_without_human_score_left_out_with_a_note(tmp_path):
-    # issue 31.3: a system with metric scores but no human score (WMT's Human-A.0, a reference
+    # a system with metric scores but no human score (WMT's Human-A.0, a reference
     # scored as a system) is left out with a note naming it, not a refusal of the upload
     base = _mtme(tmp_path)
     f = base / "metric-scores" / "aa-bb" / "M-refA.seg.score"

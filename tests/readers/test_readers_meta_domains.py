@@ -1,4 +1,4 @@
-"""MTME-layout files with a DOMAIN column (issue 43.4), generated in the published layouts:
+"""MTME-layout files with a DOMAIN column, generated in the published layouts:
 
 * NRC's MSLC23 metric files in MTME's folder layout (nrc-cnrc/MSLC, 2023/README.md):
   ``metric-scores/SRC-TRG/METRICNAME-REF.seg.score``, tab-separated ``DOMAIN SYSNAME SCORE``,

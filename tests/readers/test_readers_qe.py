@@ -464,7 +464,7 @@ def test_messages_name_the_argument_the_cli_maps_to_its_flag():
 
 
 def test_wmt_method_name_changing_inside_a_file_names_the_line():
-    # G report item 16d: used to be reported as "'A' lacks sentence id 3"
+    # the method name changes at a line: that line is named, not "'A' lacks sentence id 3"
     sub = SUB_A.replace("A\t3\t", "OTHER\t3\t")
     msg = raises(r"^A\.txt, line 3: ", [src(sub, "A.txt"), src(SUB_B, "B.txt")], src(GOLD, "gold.txt"))
     assert msg == (

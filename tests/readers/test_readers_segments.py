@@ -8,12 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from stats import StatsInputError
+from stats import StatsInputError, statistics_from_score_file
 from stats.readers import (
     read_lines,
     read_parallel,
     read_segment_scores,
-    statistics_from_score_file,
     system_name,
 )
 

@@ -288,7 +288,7 @@ def test_frame_is_tidy_and_numeric(two_files):
 
 
 def test_constant_human_scores_name_the_language_pair_and_file(tmp_path):
-    # G report item 16b: used to be "human scores are all equal" with no file or LP
+    # the file and the language pair are named, not only "human scores are all equal"
     h = tmp_path / "human.tsv"
     m = tmp_path / "metrics.tsv"
     h.write_text("\n".join([HEADER, *wmt_lines("HUMAN", [0.5] * 5)]) + "\n")
@@ -322,7 +322,7 @@ _SAMPLE = __import__("pathlib").Path(__file__).resolve().parents[2] / "sample_da
 @pytest.mark.parametrize(
     ("name", "match"),
     [
-        # used to be "line 2, column ANNOTATOR: 'ann01' is not a number"
+        # named as what the file looks like, not "line 2, column ANNOTATOR: 'ann01' is not a number"
         ("human/judgements.csv",
          r"judgements\.csv, line 1: this looks like human judgements \(SYSTEM SEGMENT ANNOTATOR "
          r"CRITERION SCORE; for `accuracy --human`\), not "

@@ -9,6 +9,8 @@ Every public name of the modules below is importable from here (``stats.metaeval
 unless noted in :mod:`stats`, from the top (``stats.<name>``); names load on first use.
 """
 
+from typing import TYPE_CHECKING
+
 from stats._core.lazy import lazy_exports as _lazy_exports
 
 #: public name -> the module defining it, imported on first access (:mod:`stats._core.lazy`)
@@ -29,3 +31,10 @@ _LAZY = {
 __all__ = list(_LAZY)
 
 __getattr__, __dir__ = _lazy_exports(__name__, _LAZY)
+
+if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_imports.py)
+    from .core import perm_both
+    from .engine import CorrelationSpec, PermBothResult
+    from .pairs import perm_both_pairs
+    from .pooled import perm_both_pooled_accuracy
+    from .spa import perm_both_soft_pairwise

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from stats._core.jit import njit_one
-from stats.metaeval.meta_eval import _group
+from stats.metaeval.meta_eval import group_rows
 from stats.metaeval.perm_both import _linear as _perm_linear
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ def applies(G: np.ndarray, spec: CorrelationSpec) -> bool:
     """Tie-calibrated acc23 with groups small enough for the candidate arrays."""
     if spec.correlation != "acc23" or not spec.tie_calibration:
         return False
-    Gg, _ = _group(G, G, spec.grouping)
+    Gg, _ = group_rows(G, G, spec.grouping)
     n = (~np.isnan(Gg)).sum(axis=1)
     return 4 * int((n * (n - 1) // 2).sum()) <= MAX_CANDIDATES
 
@@ -93,8 +93,8 @@ class Calibrated:
         self.const0, self.L0, _ = _perm_linear.linear_terms(
             G, Z, pairs, "acc23", grouping, 0.0, 25.0
         )
-        Gg, _ = _group(G, G, grouping)
-        cells = _group(G, np.arange(G.size, dtype=float).reshape(G.shape), grouping)[1]
+        Gg, _ = group_rows(G, G, grouping)
+        cells = group_rows(G, np.arange(G.size, dtype=float).reshape(G.shape), grouping)[1]
         valid = ~np.isnan(Gg)
         n = valid.sum(axis=1)
         npairs = n * (n - 1) // 2
@@ -108,7 +108,7 @@ class Calibrated:
         self.t_cell = cells[gi, ti].astype(np.int64)
         self.dg = Gg[gi, si] - Gg[gi, ti]
         self.wgt = 1.0 / npairs[gi]
-        self.Zg = {m: _group(G, z, grouping)[1] for m, z in Z.items()}
+        self.Zg = {m: group_rows(G, z, grouping)[1] for m, z in Z.items()}
 
     def _candidates(self, a, b):
         """Sorted candidates with a nonzero step: |difference|, step, cells' choices, run ends."""

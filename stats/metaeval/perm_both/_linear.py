@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import scipy.stats
 
-from stats.metaeval.meta_eval import _group
+from stats.metaeval.meta_eval import group_rows
 from stats.metaeval.perm_both import _long as _perm_long
 from stats.metaeval.perm_both import _tau_sums
 
@@ -62,7 +62,7 @@ def applies(G: np.ndarray, spec: CorrelationSpec) -> bool:
     """Whether the linear path can serve this test (it may still refuse single pairs)."""
     if spec.correlation not in LINEAR or spec.tie_calibration:
         return False
-    if spec.correlation in SORTED or _group(G, G, spec.grouping)[0].shape[1] <= MAX_GROUP_CELLS:
+    if spec.correlation in SORTED or group_rows(G, G, spec.grouping)[0].shape[1] <= MAX_GROUP_CELLS:
         return True
     return _perm_long.applies(G, spec)
 
@@ -236,14 +236,14 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=F
     allowed, group by group: ``(const, lin)`` of shapes (pairs x groups) and (pairs x groups
     x cells of a group), sums of sign products (exact in floating point) for every group with
     two gold scores (:mod:`stats.metaeval.perm_both._ties`)."""
-    Gg, _ = _group(G, G, grouping)
+    Gg, _ = group_rows(G, G, grouping)
     groups, c = Gg.shape
     valid = ~np.isnan(Gg)
     n = valid.sum(axis=1)
     tot = n * (n - 1) // 2
     long = c > long_cells(correlation)
     upper = None if long else np.triu(np.ones((c, c), dtype=bool), 1)
-    Zg = {m: np.where(valid, _group(G, z, grouping)[1], 0.0) for m, z in Z.items()}
+    Zg = {m: np.where(valid, group_rows(G, z, grouping)[1], 0.0) for m, z in Z.items()}
     const = np.zeros(len(pairs))
     L = np.zeros((G.size, len(pairs)))
     ok = np.ones(len(pairs), dtype=bool)

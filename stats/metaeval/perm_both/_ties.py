@@ -41,7 +41,7 @@ import numpy as np
 import scipy.stats
 
 from stats._core.jit import njit_one
-from stats.metaeval.meta_eval import _group
+from stats.metaeval.meta_eval import group_rows
 from stats.metaeval.perm_both import _linear as _perm_linear
 
 if TYPE_CHECKING:
@@ -205,8 +205,8 @@ class Tied:
     def __init__(self, G, Z, pairs, correlation, grouping):
         self.Z, self.pairs, self.mode = Z, pairs, _MODE[correlation]
         self.G, self.correlation, self.grouping = G, correlation, grouping
-        Gg, _ = _group(G, G, grouping)
-        cells = _group(G, np.arange(G.size, dtype=np.int64).reshape(G.shape), grouping)[1]
+        Gg, _ = group_rows(G, G, grouping)
+        cells = group_rows(G, np.arange(G.size, dtype=np.int64).reshape(G.shape), grouping)[1]
         valid = ~np.isnan(Gg)
         n = valid.sum(axis=1)
         key = np.where(valid, Gg, np.inf)
@@ -229,7 +229,7 @@ class Tied:
         qc = ranks - (n[:, None] + 1) / 2.0
         self.q = qc[self.gi, self.ci]
         self.syy = np.bincount(self.gi, self.q * self.q, minlength=len(n))
-        self.Zg = {m: _group(G, z, grouping)[1][self.gi, self.ci] for m, z in Z.items()}
+        self.Zg = {m: group_rows(G, z, grouping)[1][self.gi, self.ci] for m, z in Z.items()}
         self._ranks: dict = {}
 
     def _raw(self, pairs) -> dict:

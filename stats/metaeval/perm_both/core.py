@@ -50,10 +50,10 @@ from stats.metaeval.meta_eval import (
     CORRELATIONS,
     GROUPINGS,
     KENDALL_LIKE_THRESHOLD,
-    _calibration_pairs,
-    _check_choice,
-    _group,
-    _group_values,
+    calibration_pairs,
+    check_choice,
+    group_correlations,
+    group_rows,
     mean_system_scores,
     meta_correlation,
 )
@@ -61,6 +61,12 @@ from stats.metaeval.perm_both import _calibrated as _perm_calibrated
 from stats.metaeval.perm_both import _calibrated_one as _perm_calibrated_one
 from stats.metaeval.perm_both import _linear as _perm_linear
 from stats.metaeval.perm_both import _ties as _perm_ties
+from stats.metaeval.perm_both._linear import (  # re-exported: the sorting switch
+    SORT_GROUP_CELLS as SORT_GROUP_CELLS,
+)
+from stats.metaeval.perm_both._linear import (
+    long_cells as long_cells,
+)
 
 from .engine import (
     CorrelationSpec,
@@ -86,7 +92,7 @@ def _stacked(G: np.ndarray, M: np.ndarray, grouping: str):
     """Rows of every resample's groups: ``G`` (S x I) and ``M`` (R x S x I) to
     (R * groups, cells) each."""
     R = M.shape[0]
-    Gg, _ = _group(G, G, grouping)
+    Gg, _ = group_rows(G, G, grouping)
     if grouping == "none":
         Mg = M.reshape(R, 1, -1)
     elif grouping == "system":
@@ -102,7 +108,7 @@ def _calibrated_acc23(rows_g, rows_m, R: int, groups: int) -> np.ndarray:
     """Tie-calibrated acc23 of each of ``R`` resamples (rows stacked resample by resample):
     every resample's pairs sorted by metric difference at once (a lexsort), the gain of each
     threshold a cumulative sum within the resample, the best threshold a segmented maximum."""
-    diff, row, delta, base, n_pairs = _calibration_pairs(rows_g, rows_m)
+    diff, row, delta, base, n_pairs = calibration_pairs(rows_g, rows_m)
     has = n_pairs > 0
     safe = np.where(has, n_pairs, 1)
     start = (np.where(has, base / safe, 0.0)).reshape(R, groups).sum(axis=1)
@@ -126,7 +132,7 @@ def _calibrated_acc23(rows_g, rows_m, R: int, groups: int) -> np.ndarray:
         return np.where(n_groups > 0, (start + best) / n_groups, np.nan)
 
 
-def _batched(G, M, spec: CorrelationSpec) -> np.ndarray:
+def resampled_correlations(G, M, spec: CorrelationSpec) -> np.ndarray:
     """The correlation of each resample ``M[r]`` (R x S x I) with ``G`` (S x I)."""
     R = M.shape[0]
     correlation = spec.correlation
@@ -135,7 +141,7 @@ def _batched(G, M, spec: CorrelationSpec) -> np.ndarray:
         return _calibrated_acc23(rows_g, rows_m, R, groups)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        vals, extra = _group_values(
+        vals, extra = group_correlations(
             rows_g, rows_m, correlation, epsilon=spec.eps, threshold=spec.threshold
         )
     vals = vals.reshape(R, groups)
@@ -154,13 +160,13 @@ def _batched(G, M, spec: CorrelationSpec) -> np.ndarray:
 def _pearson_terms(G, Z, grouping):
     """Per-cell terms of the Pearson correlation within each group, as (groups, cells)
     arrays: centred gold (0 where missing), the gold sum of squares and count per group."""
-    Gg, _ = _group(G, G, grouping)
+    Gg, _ = group_rows(G, G, grouping)
     valid = ~np.isnan(Gg)
     n = valid.sum(axis=1)
     g0 = np.where(valid, Gg, 0.0)
     gc = np.where(valid, Gg - g0.sum(axis=1, keepdims=True) / np.maximum(n, 1)[:, None], 0.0)
     syy = (gc * gc).sum(axis=1)
-    zs = {k: np.where(valid, _group(G, z, grouping)[1], 0.0) for k, z in Z.items()}
+    zs = {k: np.where(valid, group_rows(G, z, grouping)[1], 0.0) for k, z in Z.items()}
     return gc, syy, n, valid, zs
 
 
@@ -235,7 +241,7 @@ def _acc23_differences(G, Z, pairs, W, grouping, eps):
     a linear term (a matrix product of the swaps) plus one quadratic form per group (a
     batched matrix product).
     """
-    Gg, _ = _group(G, G, grouping)
+    Gg, _ = group_rows(G, G, grouping)
     groups, c = Gg.shape
     valid = ~np.isnan(Gg)
     upper = np.triu(np.ones((c, c), dtype=bool), 1)
@@ -257,7 +263,7 @@ def _acc23_differences(G, Z, pairs, W, grouping, eps):
         return (vpair & (con | (g_tie & m_tie))).astype(float)
 
     for k, (a, b) in enumerate(pairs):  # each pair: two batched products over all resamples
-        za, zb = (np.where(valid, _group(G, Z[m], grouping)[1], 0.0) for m in (a, b))
+        za, zb = (np.where(valid, group_rows(G, Z[m], grouping)[1], 0.0) for m in (a, b))
         # D_uv: acc23 of a~ minus b~ when cell s took metric u and cell t metric v (0 = a)
         d = {}
         for u, xs, xs_c in ((0, za, zb), (1, zb, za)):
@@ -284,7 +290,7 @@ def _quadratic(G, spec: CorrelationSpec) -> bool:
         spec.correlation == "acc23"
         and not spec.tie_calibration
         and spec.grouping != "none"
-        and _group(G, G, spec.grouping)[0].shape[1] <= _QUADRATIC_CELLS
+        and group_rows(G, G, spec.grouping)[0].shape[1] <= _QUADRATIC_CELLS
     )
 
 
@@ -299,7 +305,7 @@ def _differences(G, Z, pairs, W, spec: CorrelationSpec, fast=True):
     for k, (a, b) in enumerate(pairs):  # a pair's resamples are one array computation
         za, zb = Z[a], Z[b]
         ta, tb = np.where(W, zb, za), np.where(W, za, zb)
-        out[:, k] = _batched(G, ta, spec) - _batched(G, tb, spec)
+        out[:, k] = resampled_correlations(G, ta, spec) - resampled_correlations(G, tb, spec)
     return out
 
 
@@ -372,8 +378,8 @@ def perm_both(
     >>> float(res.pvalue.at['close', 'noisy']) < 0.05
     True
     """
-    _check_choice(correlation, CORRELATIONS, "correlation")
-    _check_choice(grouping, GROUPINGS, "grouping")
+    check_choice(correlation, CORRELATIONS, "correlation")
+    check_choice(grouping, GROUPINGS, "grouping")
     how = resampling(
         n_resamples=n_resamples,
         early_stopping=early_stopping,
@@ -418,7 +424,7 @@ def perm_both(
     standardise_on = np.ones_like(valid) if tie_calibration else valid  # as MTME
     Z = {m: _zscore(arrays[m], standardise_on) for m in order}
     pairs = metric_pairs(order)
-    differences, chunk = _engine_paths(G, Z, pairs, spec)
+    differences, chunk = engine_paths(G, Z, pairs, spec)
     return run(
         differences,
         order,
@@ -432,7 +438,7 @@ def perm_both(
     )
 
 
-def _engine_paths(G, Z, pairs, spec: CorrelationSpec):
+def engine_paths(G, Z, pairs, spec: CorrelationSpec):
     """The ``differences(W, idx)`` of :func:`perm_both` (the first kernel whose ``applies``
     says yes; the array paths of this module otherwise) and its chunk of resamples."""
     lin = None
@@ -472,7 +478,7 @@ def _engine_paths(G, Z, pairs, spec: CorrelationSpec):
     products = spec.correlation == "pearson" or lin is not None or _quadratic(G, spec)
     chunk = max(1, (_PRODUCT_CHUNK_CELLS if products else _CHUNK_CELLS) // max(1, G.size))
     if spec.tie_calibration:  # every pair of a group is held at once: bound them too
-        Gg, _ = _group(G, G, spec.grouping)
+        Gg, _ = group_rows(G, G, spec.grouping)
         n_valid = (~np.isnan(Gg)).sum(axis=1)
         chunk = max(
             1, min(chunk, _CHUNK_CELLS // max(1, int((n_valid * (n_valid - 1) // 2).sum())))

@@ -23,6 +23,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 import pandas as pd
 
+from stats._core.choices import KENDALL_LIKE_THRESHOLD
 from stats._core.errors import StatsInputError
 from stats._core.progress import check_progress
 from stats._core.random import check_rng
@@ -36,8 +37,6 @@ __all__ = ["CorrelationSpec", "PermBothResult"]
 EARLY_MIN, EARLY_MAX = 0.02, 0.5
 #: "at least as large" up to this relative tolerance (a resample equal to the data counts)
 TOL = 1e-12
-#: the threshold of kendall-like (as :data:`stats.metaeval.meta_eval.KENDALL_LIKE_THRESHOLD`)
-_KENDALL_LIKE_THRESHOLD = 25.0
 
 
 @dataclass(frozen=True)
@@ -62,7 +61,7 @@ class CorrelationSpec:
     grouping: str = "none"
     epsilon: float | None = None
     tie_calibration: bool = False
-    threshold: float = _KENDALL_LIKE_THRESHOLD
+    threshold: float = KENDALL_LIKE_THRESHOLD
 
     @property
     def eps(self) -> float:

@@ -29,7 +29,7 @@ import numpy as np
 from stats._core.budget import PRODUCT_SPEEDUP, check_budget
 from stats._core.errors import StatsInputError
 from stats._core.validation import metric_arrays_like
-from stats.metaeval.meta_eval import GROUPINGS, _check_choice, _group, meta_correlation
+from stats.metaeval.meta_eval import GROUPINGS, check_choice, group_rows, meta_correlation
 
 from .engine import PermBothResult, check_metric_count, metric_pairs, ranked, resampling, run
 
@@ -78,7 +78,7 @@ def perm_both_pairs(
         Fewer than two metrics, shapes that differ, more than :data:`MAX_PAIRS` pairs of cells
         (use grouping 'item').
     """
-    _check_choice(grouping, GROUPINGS, "grouping")
+    check_choice(grouping, GROUPINGS, "grouping")
     how = resampling(
         n_resamples=n_resamples,
         early_stopping=early_stopping,
@@ -91,7 +91,7 @@ def perm_both_pairs(
     check_metric_count(len(names))
     G = np.asarray(gold, dtype=float)
     arrays = metric_arrays_like({m: metrics[m] for m in names}, G)
-    Gg, _ = _group(G, G, grouping)
+    Gg, _ = group_rows(G, G, grouping)
     valid = ~np.isnan(Gg)
     n = valid.sum(axis=1)
     npairs = n * (n - 1) // 2
@@ -132,7 +132,7 @@ def perm_both_pairs(
     correct = {}
     for m in order:
         eps = float(epsilon) if epsilon is not None else float(getattr(fits[m], "epsilon", 0.0))
-        x = _group(G, arrays[m], grouping)[1]
+        x = group_rows(G, arrays[m], grouping)[1]
         d = x[gi, si] - x[gi, ti]
         m_tie = np.abs(d) <= eps
         g_tie = dg == 0

@@ -6,7 +6,7 @@ the draws API (``return_draws=True``) -- :func:`stats.metaeval.perm_both.core.pe
 language pairs) or :func:`stats.metaeval.perm_both.spa.perm_both_soft_pairwise` (one piece: its inner
 sign flips are the same for every resample, as MTME's) -- its generator seeded from ``(seed,
 task index, block, chunk index)``. Every piece is a pure function of its inputs, so running the pieces in one process or
-on Dask workers (:mod:`stats.metaeval._dask`) gives the same bytes.
+on Dask workers (:mod:`stats.analyses._dask`) gives the same bytes.
 """
 
 from __future__ import annotations
@@ -21,13 +21,12 @@ from stats._core.budget import PRODUCT_SPEEDUP
 from stats._core.choices import SOFT_PAIRWISE_ACCURACY
 from stats._core.errors import StatsInputError
 from stats._core.random import seeded_rng
+from stats.metaeval.meta_eval import mean_system_scores, meta_correlation, pairwise_accuracy
 from stats.metaeval.perm_both.core import perm_both
 from stats.metaeval.perm_both.pairs import perm_both_pairs
 from stats.metaeval.perm_both.pooled import perm_both_pooled_accuracy
 from stats.metaeval.perm_both.spa import perm_both_soft_pairwise
-
-from .meta_eval import mean_system_scores, meta_correlation, pairwise_accuracy
-from .soft_pairwise import soft_pairwise_accuracy
+from stats.metaeval.soft_pairwise import soft_pairwise_accuracy
 
 #: MTME's item-pair permutation (``perm_test='pairs'``) is available
 PERM_TEST_SUPPORTED = True

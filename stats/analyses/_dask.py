@@ -3,7 +3,7 @@
 ``scheduler`` is ``None`` (this process), ``local:N`` (a ``LocalCluster`` of N worker
 processes, one thread each, started and closed here) or the address of a running scheduler
 (``tcp://host:8786``). The pieces are pure functions of their inputs
-(:func:`stats.metaeval._task_draws.piece_draws`), so every scheduler gives the same bytes.
+(:func:`stats.analyses._task_draws.piece_draws`), so every scheduler gives the same bytes.
 """
 
 from __future__ import annotations

