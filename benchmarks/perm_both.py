@@ -15,8 +15,8 @@ a share ``F`` of the items, as identical outputs do, and ``--discrete K`` rounds
 (no early stopping) for segment-level Pearson (grouping none), Kendall tau-b (none and item)
 and tie-calibrated acc23 (item); the wall and CPU time of each is printed.
 
-Kendall's tau-b and tau-c are timed again in the same run with the code before issue 47
-(``--no-old-code`` skips it): the sign sums of long groups by the merge-sort tree of numpy
+Kendall's tau-b and tau-c are timed again in the same run with the array route as the
+baseline (``--no-old-code`` skips it): the sign sums of long groups by the merge-sort tree of numpy
 searches instead of the compiled sweep of :mod:`stats.metaeval.perm_both._tau_sums`, and pairs
 with symmetric ties through the tie kernel instead of products
 (:data:`stats.metaeval.perm_both._ties.SYMMETRIC_PRODUCTS`): wall and CPU seconds
@@ -164,7 +164,7 @@ def _sha256(res) -> str:
 
 @contextlib.contextmanager
 def _code_before():
-    """Kendall as before issue 47: the sign sums of long groups by the merge-sort tree of
+    """Kendall by the array route: the sign sums of long groups by the merge-sort tree of
     numpy searches (not the compiled sweep of stats.metaeval.perm_both._tau_sums), and pairs
     with symmetric ties through the tie kernel (not Tied._symmetric's products)."""
     saved = _tau_sums.compiled, _ties.SYMMETRIC_PRODUCTS
