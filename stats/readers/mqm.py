@@ -62,6 +62,7 @@ __all__ = [
     "mqm_weight",
     "parse_mqm_weights",
     "read_mqm",
+    "source_error_ratings",
 ]
 
 #: required header columns (any case); ``seg_id`` may be Marot's ``globalSegId``
@@ -351,8 +352,6 @@ def read_mqm(
     pair = found or NO_LP
     category = raw["category"].str.strip()
     if is_source_error(category).all():
-        from .mqm_google import source_error_ratings
-
         return source_error_ratings(raw["system"], category, raw["severity"], label=label,
                                     lp=pair, n_fields=len(header))
     notes = []
@@ -403,3 +402,32 @@ def read_mqm(
         frame=frame, name=label, protocol="MQM", has_domains=has_domain, read_as=read_as,
         notes=tuple(notes), line_offset=-1 if marot else 0,
     )  # fmt: skip
+
+
+def source_error_ratings(
+    system, category, severity, *, label: str, lp: str, n_fields: int | None = None
+) -> HumanRatings:
+    """A file of source-error annotations only, as what it holds: no ratings (an empty
+    ``frame``), protocol :data:`~stats.readers.mqm.MQM_SOURCE_ERRORS`, ``read_as`` naming
+    its rows, systems, categories and severities, ``notes`` the same in one short line."""
+    system = pd.Series(np.asarray(system, dtype=object)).str.strip()
+    severity = pd.Series(np.asarray(severity, dtype=object)).fillna("").str.strip()
+    category = pd.Series(np.asarray(category, dtype=object)).fillna("").str.strip()
+    by_severity = ", ".join(f"{s or '(none)'} {n:,}" for s, n in severity.value_counts().items())
+    cats = ", ".join(repr(c) for c in category.unique()[:3])
+    fields = f", rows of {n_fields} fields" if n_fields else ""
+    read_as = (
+        f"read as Google's MQM source-error file: {len(system):,} rows, all category {cats} "
+        f"(errors in the source text, marked on the translations; severities {by_severity}) "
+        f"of {system.nunique()} systems in {lp}{fields}; no MQM ratings: not ranked"
+    )
+    empty = pd.DataFrame({c: pd.Series(dtype=object) for c in
+                          ("lp", "domain", "system", "document", "segment", "rater")})
+    empty["score"] = pd.Series(dtype=float)
+    empty[LINE] = pd.Series(dtype=np.int64)
+    short = (
+        f"Google's MQM source-error file, {len(system):,} source-error rows of "
+        f"{system.nunique()} systems, no ratings: not ranked"
+    )
+    return HumanRatings(frame=empty, name=label, protocol=MQM_SOURCE_ERRORS, read_as=read_as,
+                        notes=(short,))

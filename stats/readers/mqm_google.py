@@ -27,7 +27,12 @@ from stats._core.errors import StatsInputError
 
 from ._common import LINE, Source, load_text
 from .documents import NO_DOMAIN, HumanRatings
-from .mqm import MQM_SOURCE_ERRORS, NO_LP, SOURCE_ERROR_CATEGORIES, language_pair_of
+from .mqm import (
+    NO_LP,
+    SOURCE_ERROR_CATEGORIES,
+    language_pair_of,
+    source_error_ratings,
+)
 
 __all__ = [
     "AVERAGE_COLUMNS",
@@ -36,7 +41,6 @@ __all__ = [
     "is_source_error_file",
     "read_mqm_averages",
     "read_source_errors",
-    "source_error_ratings",
 ]
 
 #: the header of Google's per-segment averages
@@ -149,35 +153,6 @@ def read_mqm_averages(
     )
     return HumanRatings(frame=frame, name=label, protocol=MQM_AVERAGES, read_as=read_as,
                         notes=tuple(notes))  # fmt: skip
-
-
-def source_error_ratings(
-    system, category, severity, *, label: str, lp: str, n_fields: int | None = None
-) -> HumanRatings:
-    """A file of source-error annotations only, as what it holds: no ratings (an empty
-    ``frame``), protocol :data:`~stats.readers.mqm.MQM_SOURCE_ERRORS`, ``read_as`` naming
-    its rows, systems, categories and severities, ``notes`` the same in one short line."""
-    system = pd.Series(np.asarray(system, dtype=object)).str.strip()
-    severity = pd.Series(np.asarray(severity, dtype=object)).fillna("").str.strip()
-    category = pd.Series(np.asarray(category, dtype=object)).fillna("").str.strip()
-    by_severity = ", ".join(f"{s or '(none)'} {n:,}" for s, n in severity.value_counts().items())
-    cats = ", ".join(repr(c) for c in category.unique()[:3])
-    fields = f", rows of {n_fields} fields" if n_fields else ""
-    read_as = (
-        f"read as Google's MQM source-error file: {len(system):,} rows, all category {cats} "
-        f"(errors in the source text, marked on the translations; severities {by_severity}) "
-        f"of {system.nunique()} systems in {lp}{fields}; no MQM ratings: not ranked"
-    )
-    empty = pd.DataFrame({c: pd.Series(dtype=object) for c in
-                          ("lp", "domain", "system", "document", "segment", "rater")})
-    empty["score"] = pd.Series(dtype=float)
-    empty[LINE] = pd.Series(dtype=np.int64)
-    short = (
-        f"Google's MQM source-error file, {len(system):,} source-error rows of "
-        f"{system.nunique()} systems, no ratings: not ranked"
-    )
-    return HumanRatings(frame=empty, name=label, protocol=MQM_SOURCE_ERRORS, read_as=read_as,
-                        notes=(short,))
 
 
 def read_source_errors(
