@@ -176,6 +176,15 @@ _ALL_BREAKS = "\n\r" + "".join(_OTHER_BREAKS) + "".join(_UNICODE_BREAKS)
 _BREAK = re.compile(f"[{re.escape(_ALL_BREAKS)}]")
 
 
+def check_line_count(lines: int, label: str) -> None:
+    """Refuse a file of more than :data:`MAX_LINES` lines."""
+    if lines > MAX_LINES:
+        raise StatsInputError(
+            f"{label}: {_n(lines)} lines is over the limit of {_n(MAX_LINES)} lines; "
+            "split the file (e.g. one language pair or metric per file)"
+        )
+
+
 def check_text_size(text: str, label: str) -> None:
     """Refuse text with more than :data:`MAX_LINES` lines (as ``str.splitlines`` counts them:
     :func:`count_lines`), a header with more than
@@ -184,12 +193,7 @@ def check_text_size(text: str, label: str) -> None:
     Runs before any splitting: the line count and the longest line are found by C-level string
     operations, and only lines longer than the field limit are split to look at their fields.
     """
-    lines = count_lines(text)
-    if lines > MAX_LINES:
-        raise StatsInputError(
-            f"{label}: {_n(lines)} lines is over the limit of {_n(MAX_LINES)} lines; "
-            "split the file (e.g. one language pair or metric per file)"
-        )
+    check_line_count(count_lines(text), label)
     first, start = "", 0
     while start <= len(text):
         found = _BREAK.search(text, start)  # the first line as str.splitlines cuts it

@@ -37,6 +37,7 @@ import pandas as pd
 
 from stats._core.errors import StatsInputError
 
+from . import _limits
 from ._archives import archive_members, directory_files, gunzip, read_regular_file, read_stream
 from ._common import check_parse_memory, decode, name_list
 from ._limits import MAX_ABS_VALUE, check_bytes
@@ -216,6 +217,14 @@ def _refuse_constant(name: str):
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+def _finite_float(text: str) -> float:
+    """A JSON number as a float; one that overflows a 64-bit float is refused by its text."""
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise _Duplicate(f"the number {text[:40]} overflows a 64-bit float")
+    return value
+
+
 class _Duplicate(ValueError):
     pass
 
@@ -234,14 +243,17 @@ def _no_duplicates(pairs):
 def _loads(line: str, label: str, number: int):
     try:
         return json.loads(
-            line, parse_constant=_refuse_constant, object_pairs_hook=_no_duplicates
+            line,
+            parse_constant=_refuse_constant,
+            parse_float=_finite_float,
+            object_pairs_hook=_no_duplicates,
         )
     except _Duplicate as exc:
         raise StatsInputError(f"{label}, line {number}: {exc}") from None
     except ValueError as exc:
         msg = getattr(exc, "msg", None) or str(exc)
         col = getattr(exc, "colno", None)
-        where = f" (column {col})" if col else ""
+        where = f" (column {col}: {line[col - 1 : col + 19]!r})" if col else ""
         raise StatsInputError(f"{label}, line {number}: not JSON: {msg}{where}") from None
     except RecursionError:
         raise StatsInputError(f"{label}, line {number}: JSON nested too deeply") from None
@@ -526,9 +538,12 @@ def _read_one(label: str, data: bytes) -> tuple[_Parsed, dict[str, np.ndarray]]:
     """One file: decoded and checked, then parsed by the fast path or line by line."""
     system = _system_of(label)
     check_parse_memory(len(data), label, PARSE_FACTOR)  # characters <= bytes
+    # JSON lines end at a line feed (a CR or U+2028 inside a line is inside a string)
+    _limits.check_line_count(data.count(b"\n") + (bool(data) and not data.endswith(b"\n")), label)
     if _plain_utf8(data):  # pyarrow checks the UTF-8 itself: a bad byte sends it below
         fast = _parse_arrow(data, system)
         if fast is not None:
+            _check_field_lengths(fast[0], label)
             return fast
     # anything the fast path does not take is decoded, checked and read line by line (its
     # errors name the line and field)
@@ -538,7 +553,29 @@ def _read_one(label: str, data: bytes) -> tuple[_Parsed, dict[str, np.ndarray]]:
     p.values = {}  # the Python lists go once their arrays exist
     p.spans = {m: np.fromiter((d for d, _ in v), dtype=np.int64, count=len(v))
                for m, v in p.spans.items()}  # fmt: skip
+    _check_field_lengths(p, label)
     return p, arrays
+
+
+def _check_field_lengths(parsed: _Parsed, label: str) -> None:
+    """Refuse a name (language pair, domain, document, metric) longer than
+    :data:`~._limits.MAX_FIELD_CHARS` characters, naming its line."""
+    limit = _limits.MAX_FIELD_CHARS
+    for column in (parsed.lp, parsed.domain, parsed.document):
+        if max(map(len, column), default=0) <= limit:
+            continue
+        for i, text in enumerate(column):
+            if isinstance(text, str) and len(text) > limit:
+                raise StatsInputError(
+                    f"{label}, line {parsed.lines[i]}: a field of {len(text):,} characters is "
+                    f"over the limit of {limit:,} characters per field (a name or cell)"
+                )
+    for metric in parsed.spans:
+        if len(metric) > limit:
+            raise StatsInputError(
+                f"{label}: a metric name of {len(metric):,} characters is over the limit of "
+                f"{limit:,} characters per field (a name or cell)"
+            )
 
 
 def read_wmt25_scores(files: Sequence) -> WMT25Scores:

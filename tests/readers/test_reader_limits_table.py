@@ -40,6 +40,8 @@ from stats.readers.mt_text import read_mt_lines
 from stats.readers.qe_wmt import read_qe_exclude, read_qe_submissions, read_qe_wmt_gold
 from stats.readers.qe_word import read_word_gold, read_word_submissions
 from stats.readers.wmt import read_da_system_scores
+from stats.readers.wmt25 import read_wmt25_scores
+from stats.readers.wmt25_outputs import read_wmt25_outputs
 
 ROOT = Path(__file__).resolve().parents[2]
 REF = ROOT / "sample_data" / "mt" / "reference.txt"
@@ -207,6 +209,35 @@ _NO_SCORE = "no score in this format (names, categories or tags only)"
 _SCORE_SKIPS = dict.fromkeys(("magnitude", "overflow", "infinite", "nan"), _NO_SCORE)
 
 _RAND = ["randomized", "--resamples", "10", "--scores"]
+
+
+def _one_file(reader):
+    """``reader`` (which takes a sequence of files) on one path, under the reader's own name
+    (the registry is keyed by it)."""
+
+    def read(path):
+        return reader([path])
+
+    read.__name__ = reader.__name__
+    return read
+
+
+# ---- WMT25: automatic scores and system outputs, one SYSTEM.jsonl per system ----
+#: ``{name}`` a document id, ``{score}`` a paragraph's metric value (written as JSON)
+_WMT25_SCORES = "".join(
+    '{"language_pair": "en-de_DE", "domain": "news", "document_id": "'
+    + ("{name}" if j == 1 else f"d{j}")
+    + '", "metric_scores": {"XCOMET-XL": ['
+    + ("{score}" if j == 1 else f"0.{j}")
+    + ", 0.5]}}\n"
+    for j in range(1, 6)
+)
+_WMT25_OUTPUTS = "".join(
+    '{"doc_id": "en-de_DE_#_news_#_' + ("{name}" if j == 1 else f"d{j}")
+    + '", "hypothesis": "Ein Satz."}\n'
+    for j in range(1, 6)
+)
+_NO_COLUMNS = "JSON lines: named fields, no header columns"
 _WIL = ["williams", "--scores"]
 
 #: the registry: one line per reader or format (id, file name, template, reader, CLI command)
@@ -291,6 +322,24 @@ READERS = [
         read_source_errors,
         lambda p: ["human", "--human", p],
         skip=_SCORE_SKIPS,
+    ),
+    Case(
+        "wmt25-scores",
+        "sysA.jsonl",
+        _WMT25_SCORES,
+        _one_file(read_wmt25_scores),
+        lambda p: ["autorank", "--scores", p],
+        name="d1",
+        skip={"columns": _NO_COLUMNS},
+    ),
+    Case(
+        "wmt25-outputs",
+        "sysA.jsonl",
+        _WMT25_OUTPUTS,
+        _one_file(read_wmt25_outputs),
+        None,
+        name="d1",
+        skip={**_SCORE_SKIPS, "columns": _NO_COLUMNS},
     ),
     Case(
         "documents",
