@@ -217,11 +217,18 @@ def _refuse_constant(name: str):
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-def _finite_float(text: str) -> float:
-    """A JSON number as a float; one that overflows a 64-bit float is refused by its text."""
+class _Overflow(float):
+    """A JSON number that overflows a 64-bit float, with its ``text`` (for the message)."""
+
+    text = ""
+
+
+def _json_float(text: str) -> float:
+    """A JSON number as a float; one that overflows keeps its text for the message."""
     value = float(text)
     if value in (float("inf"), float("-inf")):
-        raise _Duplicate(f"the number {text[:40]} overflows a 64-bit float")
+        value = _Overflow(value)
+        value.text = text[:40]
     return value
 
 
@@ -245,7 +252,7 @@ def _loads(line: str, label: str, number: int):
         return json.loads(
             line,
             parse_constant=_refuse_constant,
-            parse_float=_finite_float,
+            parse_float=_json_float,
             object_pairs_hook=_no_duplicates,
         )
     except _Duplicate as exc:
@@ -396,7 +403,9 @@ def _floats(parsed: _Parsed, metric: str, label: str) -> np.ndarray:
     k = int(np.searchsorted(starts, bad_at, side="right")) - 1
     doc, start = parsed.spans[metric][k]
     v = values[bad_at]
-    if type(v) in _NUMBER_TYPES:
+    if isinstance(v, _Overflow):
+        why = f"a number that overflows a 64-bit float ({v.text})"
+    elif type(v) in _NUMBER_TYPES:
         why = f"{v!r:.40} is too large (values must lie within +-{MAX_ABS_VALUE:.0e})"
         if isinstance(v, float) and np.isinf(v):
             why = "a number that overflows a 64-bit float"
