@@ -462,19 +462,20 @@ def _task_set(path: Path, n: int) -> Path:
 
 
 @pytest.mark.parametrize(
-    "n_tasks, resamples, needle",
+    "n_tasks, resamples, bound, needle",
     [
-        (1, "1000000000", "for the whole run, over the budget"),
-        (1_000, "100", "1,000 tasks cost about 2e+10 operations before any resample"),
-        (100_000, "100", "run at most 500 tasks at a time"),
+        # no operation count refuses a run; the time asked for with --max-seconds does
+        (1, "1000000000", ["--max-seconds", "60"], "an estimated"),
+        (1_000, "100", ["--max-seconds", "5"], "an estimated"),
+        (100_000, "100", ["--max-seconds", "5"], "an estimated"),
     ],
 )
 def test_rank_budgets_the_whole_run_before_it_starts(
-    wmt_like, tmp_path, capsys, n_tasks, resamples, needle
+    wmt_like, tmp_path, capsys, n_tasks, resamples, bound, needle
 ):
     ts = _task_set(tmp_path / "ts.json", n_tasks)
     code, _, err = run_cli(
-        ["rank", "--data", wmt_like, "--task-set", ts, "--resamples", resamples], capsys
+        ["rank", "--data", wmt_like, "--task-set", ts, "--resamples", resamples, *bound], capsys
     )
     assert_one_line_error(code, err, needle)
 
