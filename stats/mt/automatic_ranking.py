@@ -716,7 +716,11 @@ def autorank_latex(result: AutoRankResult | AutoRankBootstrapResult, *, shade: b
 
     boot = result if isinstance(result, AutoRankBootstrapResult) else None
     point = boot.point if boot is not None else result
-    assert isinstance(point, AutoRankResult)
+    if not isinstance(point, AutoRankResult):
+        raise StatsInputError(
+            "result: expected an AutoRankResult or AutoRankBootstrapResult; got "
+            f"{type(result).__name__}"
+        )
     metrics = list(point.scores.columns)
     shares = {m: findings_shading(point.scores[m].to_numpy(dtype=float)) for m in metrics}
     head = ["System", r"AutoRank $\downarrow$"]
