@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import stats
 from stats import StatsInputError
 from stats import readers as R
 from stats.cli import main
@@ -98,7 +99,7 @@ READERS = {
     "post-edit": (head(QE / "post_edit.tsv"), lambda d: R.read_post_edit(d, name="pe.tsv")),
     "segment scores long": (head(MT / "segment_scores.tsv"), lambda d: R.read_segment_scores(d, name="s.tsv")),
     "segment scores wide": (head(MT / "segment_scores_wide.csv"), lambda d: R.read_segment_scores(d, name="s.csv")),
-    "score file statistics": (head(MT / "segment_scores.tsv"), lambda d: R.statistics_from_score_file(d, name="s.tsv")),
+    "score file statistics": (head(MT / "segment_scores.tsv"), lambda d: stats.statistics_from_score_file(d, name="s.tsv")),
     "system scores": (
         head(SAMPLE / "metrics" / "metrics.tsv"),
         lambda d: R.read_system_scores(d, (SAMPLE / "metrics" / "human.tsv").read_bytes(),

@@ -313,8 +313,10 @@ class Tied:
                 mean = np.where(
                     ok.any(axis=3), np.where(ok, vals, 0.0).sum(axis=3) / ok.sum(axis=3), np.nan
                 )
-            at = p0 + np.flatnonzero(~fast) if fast.any() else slice(p0, p0 + len(chunk))
-            out[:, at] = (mean[:, 0] - mean[:, 1]).T
+            rest: np.ndarray | slice = (
+                p0 + np.flatnonzero(~fast) if fast.any() else slice(p0, p0 + len(chunk))
+            )
+            out[:, rest] = (mean[:, 0] - mean[:, 1]).T
         return out
 
     def _symmetric(self, Wf, ra, dc, dl) -> np.ndarray:
