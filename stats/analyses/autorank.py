@@ -94,16 +94,21 @@ class AutoRankLanguagePair:
         ``scores``, and with a bootstrap ``interval`` and ``cluster``), ``pvalues``,
         ``clusters``, ``cannot_separate`` and the settings."""
         point, boot = self.point, self.bootstrap
+        # whole columns to Python floats at once (a cell lookup each costs more than all)
+        names = list(point.systems)
+        autorank = point.autorank.to_numpy(dtype=float).tolist()
+        columns = [str(m) for m in point.scores.columns]
+        means = point.scores.to_numpy(dtype=float).tolist()
+        if boot is not None:
+            low = boot.interval_low.reindex(names).to_numpy(dtype=float).tolist()
+            high = boot.interval_high.reindex(names).to_numpy(dtype=float).tolist()
+            rank = boot.significance.rank.reindex(names).to_numpy().tolist()
         systems = []
-        for s in point.systems:
-            row = {
-                "system": s,
-                "autorank": float(point.autorank[s]),
-                "scores": {m: float(point.scores.at[s, m]) for m in point.scores.columns},
-            }
+        for i, s in enumerate(names):
+            row = {"system": s, "autorank": autorank[i], "scores": dict(zip(columns, means[i], strict=True))}
             if boot is not None:
-                row["interval"] = [float(boot.interval_low[s]), float(boot.interval_high[s])]
-                row["cluster"] = int(boot.significance.rank[s])
+                row["interval"] = [low[i], high[i]]
+                row["cluster"] = int(rank[i])
             systems.append(row)
         out: dict = {
             "lp": self.lp,
@@ -115,14 +120,9 @@ class AutoRankLanguagePair:
         }
         if boot is not None:
             sig = boot.significance
-
-            def grid(frame):
-                return {str(r): {str(c): float(frame.at[r, c]) for c in frame.columns}
-                        for r in frame.index}  # fmt: skip
-
             out.update(
                 {
-                    "pvalues": grid(boot.pvalue),
+                    "pvalues": _grid(boot.pvalue),
                     "clusters": [list(c) for c in boot.clusters],
                     "cannot_separate": [list(t) for t in self.cannot_separate()],
                     "confidence_level": boot.confidence_level,
@@ -135,12 +135,16 @@ class AutoRankLanguagePair:
                 }
             )
             if sig.correction != "none":
-                out["pvalues_adjusted"] = grid(sig.pvalue_adjusted)
-        out["correlations"] = {
-            str(r): {str(c): float(self.correlations.at[r, c]) for c in self.correlations.columns}
-            for r in self.correlations.index
-        }
+                out["pvalues_adjusted"] = _grid(sig.pvalue_adjusted)
+        out["correlations"] = _grid(self.correlations)
         return out
+
+
+def _grid(frame: pd.DataFrame) -> dict:
+    """``{row: {column: float}}`` of a square frame (names as str)."""
+    columns = [str(c) for c in frame.columns]
+    values = frame.to_numpy(dtype=float).tolist()
+    return {str(r): dict(zip(columns, v, strict=True)) for r, v in zip(frame.index, values, strict=True)}
 
 
 @dataclass(frozen=True, kw_only=True)

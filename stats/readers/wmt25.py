@@ -448,50 +448,125 @@ def _parse_arrow(data: bytes, system: str):
         return None
 
 
+def _arrow_table(data: bytes, schema=None):
+    """pyarrow's JSON reader on ``data`` (one block, one thread: files are read two at a time)."""
+    import io
+
+    import pyarrow.json as pj
+
+    parse = None
+    if schema is not None:
+        parse = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="infer")
+    return pj.read_json(
+        io.BytesIO(data),
+        read_options=pj.ReadOptions(use_threads=False, block_size=max(len(data), 1 << 20) + 1),
+        parse_options=parse,
+    )
+
+
+def _single(column):
+    """A table's column as one array."""
+    return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
+
+
+def _valid(table) -> bool:
+    import pyarrow as pa
+
+    try:
+        table.validate(full=True)
+    except pa.ArrowInvalid:
+        return False
+    return True
+
+
+def _doubles_schema(table):
+    """The schema of ``table`` with every metric a list of doubles (the three names strings)."""
+    import pyarrow as pa
+
+    scores = table.schema.field("metric_scores").type
+    fields = [pa.field(f, pa.string()) for f in WMT25_SCORE_FIELDS[:3]]
+    metrics = [pa.field(scores.field(j).name, pa.list_(pa.float64())) for j in range(scores.num_fields)]
+    return pa.schema([*fields, pa.field("metric_scores", pa.struct(metrics))])
+
+
+def _first_codes(*codes: np.ndarray) -> np.ndarray:
+    """A code per distinct tuple ``(codes[0][i], codes[1][i], ...)`` of non-negative integer
+    codes, numbered in order of first appearance."""
+    key = np.zeros(len(codes[0]), dtype=np.int64)
+    for c in codes:  # each step's key stays below the number of rows: no overflow
+        key = np.unique(key * (int(c.max(initial=0)) + 1) + c, return_inverse=True)[1].ravel()
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(len(first))
+    return rank[inverse.ravel()]
+
+
 def _arrow_columns(data: bytes, system: str):
     """``(parsed, arrays)`` as the line-by-line path gives them, from pyarrow's JSON reader,
     or None whenever anything is not plainly right (then the line-by-line path reads the file
     and names what is wrong): a parse error (not JSON, ``NaN``, a key given twice, a number
     past 64-bit integers, ...), a field missing, null or of another type, a value that is not
     a number or null, lists of different lengths in one document, a non-finite or too large
-    value, a document given twice. Numbers are parsed to the nearest double, as Python's
-    ``float`` parses them."""
+    value, a document given twice, a name past :data:`~._limits.MAX_FIELD_CHARS`, a ``null``
+    anywhere but in a metric's list. Numbers are parsed to the nearest double, as Python's
+    ``float`` parses them. The language pair, domain and document stay pyarrow arrays.
+
+    pyarrow's type inference can lose the nulls that open a list (``[null, 5, 6]``: its
+    offsets then point past its values, or its nulls are fewer than the file's): such a file
+    is read again with every metric a list of doubles, the type its values end up as."""
     if not FAST_PATH:
         return None
-    try:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-        import pyarrow.json as pj
-    except ImportError:  # pragma: no cover - pyarrow is a dependency
-        return None
-    import io
+    import pyarrow as pa
 
-    try:
-        table = pj.read_json(
-            io.BytesIO(data),
-            read_options=pj.ReadOptions(use_threads=False, block_size=max(len(data), 1 << 20) + 1),
-        )
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, ValueError, OverflowError):
-        return None
+    table = _arrow_table(data)
     names = table.column_names
     if any(f not in names for f in WMT25_SCORE_FIELDS) or table.num_rows == 0:
         return None
+    if not pa.types.is_struct(table.schema.field("metric_scores").type):
+        return None
+    for attempt in range(2):
+        if attempt:
+            table = _arrow_table(data, _doubles_schema(table))
+            if sorted(table.column_names) != sorted(names):
+                return None
+        if not _valid(table):
+            continue
+        out = _table_columns(table, data, system)
+        if out is not _AGAIN:
+            return out
+    return None
+
+
+#: :func:`_table_columns`' answer when the table lost nulls (read it again, typed)
+_AGAIN = object()
+
+
+def _table_columns(table, data: bytes, system: str):
+    """:func:`_arrow_columns` of one table read: the result, None, or :data:`_AGAIN`."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    rows = table.num_rows
+    texts = []
     for field in WMT25_SCORE_FIELDS[:3]:
-        col = table.column(field)
+        col = _single(table.column(field))
         if not pa.types.is_string(col.type) or col.null_count:
             return None
+        if pc.max(pc.utf8_length(col)).as_py() > _limits.MAX_FIELD_CHARS:
+            return None  # the line-by-line path names the line
         if pc.any(pc.equal(pc.utf8_length(pc.utf8_trim_whitespace(col)), 0)).as_py():
             return None
-    scores = table.column("metric_scores").combine_chunks()
-    if not pa.types.is_struct(scores.type) or scores.null_count:
+        texts.append(col)
+    scores = _single(table.column("metric_scores"))
+    if scores.null_count:
         return None
-    rows = table.num_rows
     lengths = np.full((rows, scores.type.num_fields), -1, dtype=np.int64)
     arrays, spans = {}, {}
+    nulls = 0
     for j in range(scores.type.num_fields):
         field = scores.type.field(j)
         child = scores.field(j)
-        if not pa.types.is_list(field.type):
+        if not pa.types.is_list(field.type) or len(field.name) > _limits.MAX_FIELD_CHARS:
             return None
         inner = field.type.value_type
         if not (pa.types.is_integer(inner) or pa.types.is_floating(inner) or pa.types.is_null(inner)):
@@ -504,24 +579,27 @@ def _arrow_columns(data: bytes, system: str):
             return None
         if int(np.isnan(as_float).sum()) != values.null_count:  # a NaN literal, not a null
             return None
+        nulls += values.null_count
         arrays[field.name] = np.asarray(as_float, dtype=float)
         spans[field.name] = np.flatnonzero(present).astype(np.int64)
+    # every null of the file is a value in a list: a null lost by the reader, a metric or
+    # field given as null (refused or counted by the line-by-line path), or "null" in a
+    # name sends the file on
+    if nulls != data.count(b"null"):
+        return _AGAIN
     masked = np.where(lengths < 0, np.iinfo(np.int64).max, lengths)
     low = masked.min(axis=1) if lengths.shape[1] else np.zeros(rows, dtype=np.int64)
     high = lengths.max(axis=1) if lengths.shape[1] else np.zeros(rows, dtype=np.int64)
     if lengths.shape[1] and not np.all((high < 0) | (low == high)):
         return None
     n = np.maximum(high, 0)
-    lp = table.column("language_pair").to_pylist()
-    domain = table.column("domain").to_pylist()
-    document = table.column("document_id").to_pylist()
-    if len(set(zip(lp, domain, document, strict=True))) < rows:
+    codes = [col.dictionary_encode().indices.to_numpy().astype(np.int64) for col in texts]
+    if int(_first_codes(*codes).max()) + 1 < rows:  # a document given twice
         return None
-    extra = {
-        f: rows - table.column(f).null_count for f in names if f not in WMT25_SCORE_FIELDS
-    }
-    parsed = _Parsed(system, list(range(1, rows + 1)), lp, domain, document, n.tolist(), {},
-                     spans, {f: k for f, k in extra.items() if k})  # fmt: skip
+    extra = {f: rows - table.column(f).null_count for f in table.column_names
+             if f not in WMT25_SCORE_FIELDS}  # fmt: skip
+    parsed = _Parsed(system, list(range(1, rows + 1)), *texts, n, {}, spans,
+                     {f: k for f, k in extra.items() if k})  # fmt: skip
     return parsed, arrays
 
 
@@ -551,8 +629,7 @@ def _read_one(label: str, data: bytes) -> tuple[_Parsed, dict[str, np.ndarray]]:
     _limits.check_line_count(data.count(b"\n") + (bool(data) and not data.endswith(b"\n")), label)
     if _plain_utf8(data):  # pyarrow checks the UTF-8 itself: a bad byte sends it below
         fast = _parse_arrow(data, system)
-        if fast is not None:
-            _check_field_lengths(fast[0], label)
+        if fast is not None:  # its names are within the limits (else it gives None)
             return fast
     # anything the fast path does not take is decoded, checked and read line by line (its
     # errors name the line and field)
@@ -664,91 +741,89 @@ def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return np.repeat(starts - offsets, lengths) + np.arange(total, dtype=np.int64)
 
 
+def _encoded(columns) -> tuple[np.ndarray, list[str]]:
+    """Codes (int64) of the concatenated string columns (pyarrow arrays or lists) and the
+    distinct values, numbered in order of first appearance (pyarrow's dictionary encoding)."""
+    import pyarrow as pa
+
+    arrays = [c if isinstance(c, pa.Array) else pa.array(c, type=pa.string()) for c in columns]
+    encoded = pa.concat_arrays(arrays).dictionary_encode()
+    return encoded.indices.to_numpy().astype(np.int64), encoded.dictionary.to_pylist()
+
+
 def _assemble(parsed, metrics, files, skipped) -> WMT25Scores:
     """One table of every file's paragraphs (codes, not strings, until the end), the coverage
-    counts and the notes."""
-    lp_code: dict[str, int] = {}
-    dom_code: dict[str, int] = {}
-    doc_code: dict[tuple, int] = {}
-    doc_name: list[str] = []
+    counts and the notes; every step on whole columns."""
     n_m = len(metrics)
-    col_lp, col_sys, col_dom, col_doc, col_par, blocks = [], [], [], [], [], []
-    cover = []  # (system index, (L, M) documents-with-metric, values, nulls), (L,) documents
-    sys_docs = []  # per system: the codes of its documents
-    for si, (p, arrays) in enumerate(parsed):
-        n = np.asarray(p.n, dtype=np.int64)
-        lpc = np.array([lp_code.setdefault(x, len(lp_code)) for x in p.lp], dtype=np.int64)
-        domc = np.array([dom_code.setdefault(x, len(dom_code)) for x in p.domain], dtype=np.int64)
-        docc = np.empty(len(n), dtype=np.int64)
-        for k, key in enumerate(zip(p.lp, p.domain, p.document, strict=True)):
-            code = doc_code.get(key)
-            if code is None:
-                code = doc_code[key] = len(doc_code)
-                doc_name.append(key[2])
-            docc[k] = code
-        sys_docs.append(docc)
-        doc = np.repeat(np.arange(len(n)), n)
-        starts = np.cumsum(n) - n
-        col_lp.append(lpc[doc])
-        col_sys.append(np.full(len(doc), si, dtype=np.int64))
-        col_dom.append(domc[doc])
-        col_doc.append(docc[doc])
-        col_par.append(np.arange(len(doc), dtype=np.int64) - starts[doc])
-        block = np.full((len(doc), n_m), np.nan)
-        L = len(lp_code)
-        with_m = np.zeros((L, n_m), dtype=np.int64)
-        vals = np.zeros((L, n_m), dtype=np.int64)
-        nul = np.zeros((L, n_m), dtype=np.int64)
-        for j, m in enumerate(metrics):
-            if m not in arrays:
-                continue
-            span_docs = p.spans[m]
-            block[_ranges(starts[span_docs], n[span_docs]), j] = arrays[m]
-            with_m[:, j] = np.bincount(lpc[span_docs], minlength=L)
-            per_value = np.repeat(lpc[span_docs], n[span_docs])
-            isnull = np.isnan(arrays[m])
-            nul[:, j] = np.bincount(per_value, weights=isnull, minlength=L).astype(np.int64)
-            vals[:, j] = np.bincount(per_value, minlength=L) - nul[:, j]
-        blocks.append(block)
-        cover.append((si, np.bincount(lpc, minlength=L), with_m, vals, nul))
-    L = len(lp_code)
-    lp_names = list(lp_code)
     systems_in = [p.system for p, _ in parsed]
-    rows = []
-    for si, docs, with_m, vals, nul in cover:
-        for li in np.flatnonzero(docs):
-            for j, m in enumerate(metrics):
-                rows.append((lp_names[li], systems_in[si], m, int(docs[li]), int(with_m[li, j]),
-                             int(vals[li, j]), int(nul[li, j])))  # fmt: skip
+    n = np.concatenate([np.asarray(p.n, dtype=np.int64) for p, _ in parsed])  # per line
+    per_file = np.array([len(p.n) for p, _ in parsed], dtype=np.int64)
+    line_sys = np.repeat(np.arange(len(parsed)), per_file)
+    first_line = np.cumsum(per_file) - per_file
+    lpc, lp_names = _encoded(p.lp for p, _ in parsed)
+    domc, dom_names = _encoded(p.domain for p, _ in parsed)
+    idc, id_names = _encoded(p.document for p, _ in parsed)
+    docc = _first_codes(lpc, domc, idc)  # one number per (language pair, domain, document)
+    n_docs = int(docc.max()) + 1 if len(docc) else 0
+    doc_lp = np.empty(n_docs, dtype=np.int64)
+    doc_lp[docc] = lpc
+    L, S = len(lp_names), len(parsed)
+
+    # paragraphs: one row per value position of every line
+    line = np.repeat(np.arange(len(n)), n)
+    starts = np.cumsum(n) - n
+    values = np.full((len(line), n_m), np.nan)
+    sys_lp = line_sys * L + lpc  # per line
+    docs = np.bincount(sys_lp, minlength=S * L)
+    with_m = np.zeros((S * L, n_m), dtype=np.int64)
+    vals = np.zeros((S * L, n_m), dtype=np.int64)
+    nul = np.zeros((S * L, n_m), dtype=np.int64)
+    for j, m in enumerate(metrics):
+        held = [(p.spans[m] + first_line[si], arrays[m])
+                for si, (p, arrays) in enumerate(parsed) if m in arrays]  # fmt: skip
+        span_lines = np.concatenate([h[0] for h in held])
+        flat = np.concatenate([h[1] for h in held])
+        values[_ranges(starts[span_lines], n[span_lines]), j] = flat
+        with_m[:, j] = np.bincount(sys_lp[span_lines], minlength=S * L)
+        per_value = np.repeat(sys_lp[span_lines], n[span_lines])
+        nul[:, j] = np.bincount(per_value, weights=np.isnan(flat), minlength=S * L).astype(np.int64)
+        vals[:, j] = np.bincount(per_value, minlength=S * L) - nul[:, j]
+
+    # coverage: one row per (system, language pair with lines, metric), sorted by lp, system
+    si, li = np.nonzero(docs.reshape(S, L) > 0)
+    cell = si * L + li
+    lp_obj = np.array(lp_names, dtype=object)
+    sys_obj = np.array(systems_in, dtype=object)
     coverage = pd.DataFrame(
-        rows, columns=["lp", "system", "metric", "documents", "with_metric", "values", "nulls"]
+        {
+            "lp": np.repeat(lp_obj[li], n_m),
+            "system": np.repeat(sys_obj[si], n_m),
+            "metric": np.tile(np.array(metrics, dtype=object), len(cell)),
+            "documents": np.repeat(docs[cell], n_m),
+            "with_metric": with_m[cell].ravel(),
+            "values": vals[cell].ravel(),
+            "nulls": nul[cell].ravel(),
+        }
     )
     coverage = coverage.sort_values(["lp", "system"], kind="stable").reset_index(drop=True)
 
-    doc_ids: dict[str, int] = {}  # a categorical: one string per distinct document id
-    names_of_docs = np.array([doc_ids.setdefault(n, len(doc_ids)) for n in doc_name],
-                             dtype=np.int64)  # fmt: skip
-
     def cat(codes, names):
-        return pd.Categorical.from_codes(np.concatenate(codes), categories=pd.Index(names, dtype=object))
+        return pd.Categorical.from_codes(codes, categories=pd.Index(names, dtype=object))
 
     paragraphs = pd.DataFrame(
         {
-            "lp": cat(col_lp, lp_names),
-            "system": cat(col_sys, systems_in),
-            "domain": cat(col_dom, list(dom_code)),
-            "document": cat([names_of_docs[np.concatenate(col_doc)]], list(doc_ids)),
-            "paragraph": np.concatenate(col_par),
+            "lp": cat(lpc[line], lp_names),
+            "system": cat(line_sys[line], systems_in),
+            "domain": cat(domc[line], dom_names),
+            "document": cat(idc[line], id_names),
+            "paragraph": np.arange(len(line), dtype=np.int64) - starts[line],
         }
     )
-    doc_numbers = np.concatenate(col_doc)
-    values = np.concatenate(blocks) if blocks else np.empty((0, n_m))
     for j, m in enumerate(metrics):
         paragraphs[m] = values[:, j]
-    paragraphs["doc"] = doc_numbers  # one number per (language pair, domain, document)
+    paragraphs["doc"] = docc[line]  # one number per (language pair, domain, document)
     systems = tuple(sorted(systems_in))
     lps = tuple(sorted(lp_names))
-    n_docs = len(doc_code)
 
     def plural(k, word):
         return f"{k:,} {word}{'' if k == 1 else 's'}"
@@ -758,17 +833,15 @@ def _assemble(parsed, metrics, files, skipped) -> WMT25Scores:
         f"{plural(len(metrics), 'metric')} ({plural(n_docs, 'document')}, "
         f"{plural(len(paragraphs), 'paragraph')})"
     )
-    doc_lp = np.empty(n_docs, dtype=np.int64)
-    for (lp, _, _), code in doc_code.items():
-        doc_lp[code] = lp_code[lp]
+    # a system's lines of a language pair are distinct documents (checked per file)
     lp_doc_count = np.bincount(doc_lp, minlength=L)
-    missing_docs = []
-    for si, docc in enumerate(sys_docs):
-        have = np.bincount(doc_lp[docc], minlength=L)
-        for li in np.flatnonzero((have > 0) & (have < lp_doc_count)):
-            missing_docs.append((lp_names[li], systems_in[si], int(lp_doc_count[li] - have[li]),
-                                 int(lp_doc_count[li])))  # fmt: skip
-    notes = _notes(parsed, coverage, metrics, systems, lps, sorted(missing_docs), skipped)
+    have = docs.reshape(S, L)
+    gap_s, gap_l = np.nonzero((have > 0) & (have < lp_doc_count))
+    missing_docs = sorted(
+        (lp_names[b], systems_in[a], int(lp_doc_count[b] - have[a, b]), int(lp_doc_count[b]))
+        for a, b in zip(gap_s.tolist(), gap_l.tolist(), strict=True)
+    )
+    notes = _notes(parsed, coverage, metrics, systems, lps, missing_docs, skipped)
     return WMT25Scores(
         paragraphs=paragraphs,
         metrics=metrics,

@@ -156,6 +156,12 @@ def _both_paths(monkeypatch, files):
         [_line(metric_scores={}), _line(document_id="d2", metric_scores={"A": []})],
         [_line(metric_scores={"A": [None, None]}), _line(document_id="x", metric_scores={"A": [2**62, -0.0]})],
         ['{"language_pair": "en-de_DE", "domain": "n\\u00e9", "document_id": "d\\n1", "metric_scores": {"A": [1e-320, 5E+3]}}'],
+        # lists opening with null then integers: pyarrow's inference loses those nulls
+        [_line(metric_scores={"A": [None, 5, 6], "B": [None, None, 1]}),
+         _line(document_id="d2", metric_scores={"A": [7, 8], "B": [1.5, None]})],
+        [_line(metric_scores={"A": [None]}), _line(document_id="d2", metric_scores={"A": [7, 8]})],
+        # "null" in a name, an extra field given as null
+        [_line(document_id="null-1"), _line(document_id="d2", extra=None)],
     ],
 )
 def test_fast_path_reads_as_the_line_by_line_path(monkeypatch, lines):
@@ -179,3 +185,32 @@ def test_bad_bytes_and_utf16_take_the_checked_path():
         read_wmt25_scores([("A.jsonl", _line().encode()[:-5] + b"\xff\xfe}}\n")])
     utf16 = read_wmt25_scores([("A.jsonl", _line().encode("utf-16"))])
     assert utf16.read_as == _read(_line(), name="A.jsonl").read_as
+
+
+def test_fast_path_takes_lists_opening_with_null():
+    """pyarrow's type inference loses the nulls that open a list of integers (its offsets
+    then point past its values): the file is read again with the metrics typed, not line by
+    line, and reads as the line-by-line path reads it."""
+    from stats.readers import wmt25
+
+    data = "\n".join([
+        _line(metric_scores={"A": [None, 5, 6], "B": [0.5, 0.25, None]}),
+        _line(document_id="d2", metric_scores={"A": [None, None], "B": [1, 2]}),
+        _line(document_id="d3", metric_scores={"A": [7, 8], "B": [None, 2.5]}),
+    ]).encode()
+    fast = wmt25._arrow_columns(data, "S")
+    assert fast is not None
+    parsed, arrays = fast
+    np.testing.assert_array_equal(arrays["A"], [np.nan, 5, 6, np.nan, np.nan, 7, 8])
+    np.testing.assert_array_equal(arrays["B"], [0.5, 0.25, np.nan, 1, 2, np.nan, 2.5])
+    assert list(parsed.n) == [3, 2, 2]
+
+
+def test_metric_given_as_null_refused_on_both_paths(monkeypatch):
+    lines = [_line(), _line(document_id="d2", metric_scores={"XCOMET-XL": None, "GEMBA-ESA-CMDA": [1, 2]})]
+    for fast in (True, False):
+        from stats.readers import wmt25
+
+        monkeypatch.setattr(wmt25, "FAST_PATH", fast)
+        with pytest.raises(StatsInputError, match=r"line 2, field metric_scores.XCOMET-XL: expected a list"):
+            _read(*lines)
