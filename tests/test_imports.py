@@ -193,6 +193,7 @@ NAMESPACES = (
     "stats.pairwise",
     "stats.power",
     "stats.qe",
+    "stats.readers",
 )
 
 

@@ -53,7 +53,9 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The program's parser; ``only`` (a subcommand's name) registers that subcommand alone
+    (what a run of it parses; the others' modules are not imported)."""
     parser = _Parser(
         prog=program_name(),
         description="Significance tests for MT evaluation (Williams, randomized tests, QE, "
@@ -61,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=version_text())
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for name in SUBCOMMANDS:
+    for name in SUBCOMMANDS if only is None else (only,):
         importlib.import_module(f"{__name__}.{name}").add_parser(sub)
     share_manners(parser)  # --format latex, '-' for standard input
     return parser
@@ -108,7 +110,7 @@ def _run(argv: list[str]) -> int:
     if "numpy" not in sys.modules:  # read when numpy loads its BLAS; a user's setting wins
         for var in _BLAS_THREADS:
             os.environ.setdefault(var, "1")
-    parser = build_parser()
+    parser = build_parser(argv[0] if argv[:1] and argv[0] in SUBCOMMANDS else None)
     args = parser.parse_args(argv)
     paths = input_paths(args, parser)
     started = time.monotonic()
