@@ -88,7 +88,14 @@ if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_impo
         to_float,
     )
     from ._layouts import HUMAN_LAYOUTS, none_fits
+    from ._meta_rr import RR_GOLD
+    from ._meta_table import is_human_system
+    from .appraise import is_appraise_export, read_appraise
+    from .documents import HumanRatings, attach_domains, read_documents
     from .judgements import Judgements, read_judgements
+    from .meta import MetaEvalData, MetaEvalTable, is_meta_eval_source, read_meta_eval
+    from .mqm import is_mqm_file, read_mqm
+    from .mqm_google import read_mqm_averages, read_source_errors
     from .qe import QEData, read_post_edit, read_qe, read_qe_gold
     from .segments import read_lines, read_parallel, read_segment_scores, system_name
     from .system_level import (
@@ -99,11 +106,4 @@ if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_impo
         read_wide_system_scores,
         read_wmt_system_level,
     )
-    from ._meta_rr import RR_GOLD
-    from ._meta_table import is_human_system
-    from .meta import MetaEvalData, MetaEvalTable, is_meta_eval_source, read_meta_eval
     from .wmt import WMTScoreTable, read_da_system_scores, read_wmt_scores
-    from .appraise import is_appraise_export, read_appraise
-    from .documents import HumanRatings, attach_domains, read_documents
-    from .mqm import is_mqm_file, read_mqm
-    from .mqm_google import read_mqm_averages, read_source_errors
