@@ -626,19 +626,27 @@ def autorank_bootstrap(
         low, high = _quantiles(draws, confidence_level)
         below = np.zeros(n_pairs, dtype=np.int64)
         above = np.zeros(n_pairs, dtype=np.int64)
+        # systems as rows, resamples contiguous; zbar_i <= zbar_j exactly when their
+        # difference is <= 0 (a difference of two doubles is 0 only when they are equal)
+        by_system = np.ascontiguousarray(zbar_all.T)
         step = max(1, CHUNK_BUDGET // max(n_pairs, 1))
         for start in range(0, n_defined, step):
-            diff = zbar_all[start : start + step, ii] - zbar_all[start : start + step, jj]
-            below += (diff <= 0).sum(axis=0)
-            above += (diff >= 0).sum(axis=0)
+            block = by_system[:, start : start + step]
+            better, worse = block[ii], block[jj]
+            below += np.count_nonzero(better <= worse, axis=1)
+            if alternative != "greater":
+                above += np.count_nonzero(better >= worse, axis=1)
         counted = below if alternative == "greater" else np.where(below <= above, below, above)
         pv[ii, jj] = _pvalues_from_counts("paired-bootstrap", alternative, counted, n_defined)
     pvalue = pd.DataFrame(pv, index=idx, columns=idx)
     sig = grid_significance(pvalue, alpha=alpha, correction=correction, alternative=alternative)
-    ranks = sig.rank
-    clusters = tuple(
-        tuple(s for s in names if ranks[s] == r) for r in dict.fromkeys(ranks.tolist())
-    )
+    ranks = sig.rank.tolist()
+    rank_of = dict(zip(sig.rank.index, ranks, strict=True))
+    members: dict = {}  # rank -> its systems, best first (a NaN rank has none)
+    for s in names:
+        if rank_of[s] == rank_of[s]:
+            members.setdefault(rank_of[s], []).append(s)
+    clusters = tuple(tuple(members.get(r, ())) for r in dict.fromkeys(ranks))
     return AutoRankBootstrapResult(
         statistic=point.autorank,
         pvalue=pvalue,

@@ -24,6 +24,7 @@ in one file is one :class:`~stats.StatsInputError` naming the file, line and fie
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -173,9 +174,15 @@ def _members(data: bytes, label: str, skipped: list[str]) -> list[tuple[str, byt
     return out
 
 
-def _jsonl_files(files) -> tuple[list[tuple[str, bytes]], list[str]]:
+def _file_bytes(path: Path) -> bytes:
+    """A folder's file, read when it is parsed (a folder's files are not all held at once)."""
+    return gunzip(read_regular_file(path, str(path)), str(path))
+
+
+def _jsonl_files(files) -> tuple[list[tuple[str, object]], list[str]]:
     """``[(display name, bytes)]`` of every .jsonl file of ``files`` (folders walked, archives
-    opened, sizes checked before reading) and the names of the other files skipped."""
+    opened, sizes checked before reading; a folder's files as a function giving their bytes,
+    called when the file is parsed) and the names of the other files skipped."""
     out: list[tuple[str, bytes]] = []
     skipped: list[str] = []
     for item in files:
@@ -200,7 +207,7 @@ def _jsonl_files(files) -> tuple[list[tuple[str, bytes]], list[str]]:
             skipped.extend(str(p) for p in paths if not _is_jsonl(p.name))
             if not chosen:
                 raise StatsInputError(f"{label}: the folder holds no .jsonl file")
-            out.extend((str(p), gunzip(read_regular_file(p, str(p)), str(p))) for p in chosen)
+            out.extend((str(p), functools.partial(_file_bytes, p)) for p in chosen)
             continue
         if not path.is_file():
             raise StatsInputError(f"{label}: no such file or folder")
@@ -621,9 +628,12 @@ def is_wmt25_scores(text: str) -> bool:
     return False
 
 
-def _read_one(label: str, data: bytes) -> tuple[_Parsed, dict[str, np.ndarray]]:
-    """One file: decoded and checked, then parsed by the fast path or line by line."""
+def _read_one(label: str, data) -> tuple[_Parsed, dict[str, np.ndarray]]:
+    """One file (its bytes, or a function reading them): decoded and checked, then parsed by
+    the fast path or line by line."""
     system = _system_of(label)
+    if callable(data):
+        data = data()
     check_parse_memory(len(data), label, PARSE_FACTOR)  # characters <= bytes
     # JSON lines end at a line feed (a CR or U+2028 inside a line is inside a string)
     _limits.check_line_count(data.count(b"\n") + (bool(data) and not data.endswith(b"\n")), label)
@@ -772,7 +782,7 @@ def _assemble(parsed, metrics, files, skipped) -> WMT25Scores:
     # paragraphs: one row per value position of every line
     line = np.repeat(np.arange(len(n)), n)
     starts = np.cumsum(n) - n
-    values = np.full((len(line), n_m), np.nan)
+    columns = [np.full(len(line), np.nan) for _ in metrics]  # one array per metric, no copy
     sys_lp = line_sys * L + lpc  # per line
     docs = np.bincount(sys_lp, minlength=S * L)
     with_m = np.zeros((S * L, n_m), dtype=np.int64)
@@ -783,7 +793,7 @@ def _assemble(parsed, metrics, files, skipped) -> WMT25Scores:
                 for si, (p, arrays) in enumerate(parsed) if m in arrays]  # fmt: skip
         span_lines = np.concatenate([h[0] for h in held])
         flat = np.concatenate([h[1] for h in held])
-        values[_ranges(starts[span_lines], n[span_lines]), j] = flat
+        columns[j][_ranges(starts[span_lines], n[span_lines])] = flat
         with_m[:, j] = np.bincount(sys_lp[span_lines], minlength=S * L)
         per_value = np.repeat(sys_lp[span_lines], n[span_lines])
         nul[:, j] = np.bincount(per_value, weights=np.isnan(flat), minlength=S * L).astype(np.int64)
@@ -817,11 +827,11 @@ def _assemble(parsed, metrics, files, skipped) -> WMT25Scores:
             "domain": cat(domc[line], dom_names),
             "document": cat(idc[line], id_names),
             "paragraph": np.arange(len(line), dtype=np.int64) - starts[line],
-        }
+            **dict(zip(metrics, columns, strict=True)),
+            "doc": docc[line],  # one number per (language pair, domain, document)
+        },
+        copy=False,
     )
-    for j, m in enumerate(metrics):
-        paragraphs[m] = values[:, j]
-    paragraphs["doc"] = docc[line]  # one number per (language pair, domain, document)
     systems = tuple(sorted(systems_in))
     lps = tuple(sorted(lp_names))
 
