@@ -223,6 +223,31 @@ def autorank_metric_set(
     return chosen, source
 
 
+def _systems_metadata(source):
+    """The systems metadata (:func:`stats.readers.wmt25_metadata.read_wmt25_systems_metadata`)
+    of a path, bytes or ``(name, bytes)``; None for None."""
+    from ..readers.wmt25_metadata import WMT25SystemsMetadata, read_wmt25_systems_metadata
+
+    if source is None or isinstance(source, WMT25SystemsMetadata):
+        return source
+    if isinstance(source, tuple) and len(source) == 2 and isinstance(source[0], str):
+        return read_wmt25_systems_metadata(source[1], name=source[0])
+    return read_wmt25_systems_metadata(source)
+
+
+def _team_filter(frame: pd.DataFrame, teams, lp: str, notes: list) -> pd.DataFrame:
+    """The rows of the systems ``teams`` lists with ``lp``; those left out named in ``notes``."""
+    from ..readers.wmt25_metadata import filter_note
+
+    present = sorted(set(frame["system"].unique().tolist()))
+    not_listed = [s for s in present if s not in teams.lps]
+    without_lp = [s for s in present if s in teams.lps and not teams.registered(s, lp)]
+    if not (not_listed or without_lp):
+        return frame
+    notes.extend(filter_note(lp, not_listed, without_lp))
+    return frame[~frame["system"].isin([*not_listed, *without_lp])].reset_index(drop=True)
+
+
 def _lp_rng(rng, seed: int | None, lp: str):
     """An int seed gives each language pair its own stream (:func:`stats._core.random.seeded_rng`
     keyed by the CRC-32 of the pair's name), so a pair's intervals do not depend on the other
@@ -257,6 +282,7 @@ def autorank_analysis(
     alternative: str = "greater",
     rng=None,
     progress: Callable[[float], None] | None = None,
+    systems_metadata=None,
 ) -> AutoRankAnalysis:
     """AutoRank per language pair from WMT25 automatic-scores files, with its uncertainty.
 
@@ -280,6 +306,11 @@ def autorank_analysis(
         An int seeds each language pair's own stream (seed and the pair's name).
     progress : callable, optional
         Called with the fraction of the pairs' resamples done.
+    systems_metadata : path, bytes, (name, bytes) or WMT25SystemsMetadata, optional
+        WMT25's ``systems_metadata_updated3.json`` (or ``systems_metadata.json``): the
+        organisers' team filter. Each pair ranks only the systems whose record lists it
+        (:mod:`stats.readers.wmt25_metadata`), as their ``compute_autorank.py`` does, before
+        anything is scaled; every system left out is named in the notes, with why.
 
     Returns
     -------
@@ -302,10 +333,27 @@ def autorank_analysis(
         raise StatsInputError("lp: give at least one language pair")
     out = []
     notes = list(scores.notes)
+    teams = _systems_metadata(systems_metadata)
+    if teams is not None:
+        notes.append(teams.read_as.replace("read as", f"{teams.file}: read as", 1))
+        unscored = sorted(set(teams.lps) - set(scores.systems))
+        if unscored:
+            notes.append(
+                f"{len(unscored)} system(s) of the systems metadata have no automatic scores: "
+                f"{', '.join(unscored)}"
+            )
+    elif metrics is None and preset in (None, "wmt25"):
+        notes.append(
+            "wmt25 preset: the organisers rank, per language pair, only the systems that "
+            "data/systems_metadata_updated3.json lists for it; give that file "
+            "(systems_metadata, --systems-metadata) to apply their team filter"
+        )
     with _recorded() as messages:
         for i, lp in enumerate(wanted):
             chosen, source = autorank_metric_set(scores, lp, metrics=metrics, preset=preset)
             frame = scores.language_pair(lp)
+            if teams is not None:
+                frame = _team_filter(frame, teams, lp, notes)
             if intervals:
                 boot = autorank_bootstrap(
                     frame, metrics=chosen, lp=lp, document=DOCUMENT, n_resamples=n_resamples,

@@ -6,6 +6,8 @@ Examples::
     python -m stats autorank --scores wmt25-general-mt/data/automatic_scores
     python -m stats autorank --scores automatic_scores.zip --lp en-cs_CZ --format latex
     python -m stats autorank --scores automatic_scores --metrics XCOMET-XL MetricX-24-Hybrid-XL
+    python -m stats autorank --scores wmt25-general-mt/data/automatic_scores \
+        --systems-metadata wmt25-general-mt/data/systems_metadata_updated3.json
 
 JSON output::
 
@@ -73,6 +75,13 @@ def add_parser(subparsers) -> None:
         "exist, CometKiwi-XL left out where they do not, chrF++ alone for en-bho_IN and "
         "en-mas_KE); the default without --metrics",
     )
+    p.add_argument(
+        "--systems-metadata",
+        metavar="FILE",
+        help="WMT25's data/systems_metadata_updated3.json (or systems_metadata.json): rank, per "
+        "language pair, only the systems it lists for the pair, as the organisers' "
+        "compute_autorank.py does (the systems left out are named)",
+    )
     p.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     p.add_argument(
@@ -113,6 +122,7 @@ def run(args) -> str:
             intervals=not args.no_intervals, n_resamples=args.resamples,
             confidence_level=args.confidence_level, alpha=alpha, correction=args.correction,
             alternative=args.alternative, rng=args.seed,
+            systems_metadata=args.systems_metadata,
         )  # fmt: skip
     except StatsInputError as exc:
         text = str(exc)

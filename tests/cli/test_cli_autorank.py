@@ -93,3 +93,22 @@ def test_bad_file_one_line(tmp_path, capsys):
     assert main(["autorank", "--scores", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "A.jsonl, line 1: field domain is missing" in err and err.count("\n") == 1
+
+
+def test_systems_metadata_filters_and_names_who_is_left_out(folder, tmp_path, capsys):
+    names = sorted(p.name[:-6] for p in folder.glob("*.jsonl"))
+    meta = {s: {"constrained": True, "supported_lps": {"en-cs_CZ": "supported", "en-de_DE": "supported"}}
+            for s in names[1:]}  # fmt: skip
+    path = tmp_path / "systems_metadata_updated3.json"
+    path.write_text(json.dumps(meta))
+    argv = ["autorank", "--scores", str(folder), "--lp", "en-cs_CZ", "--no-intervals",
+            "--systems-metadata", str(path)]  # fmt: skip
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    block = json.loads(captured.out)["language_pairs"][0]
+    assert names[0] not in [s["system"] for s in block["systems"]]
+    assert f"en-cs_CZ: 1 system(s) not in the systems metadata, not ranked (the organisers' team filter): {names[0]}" in captured.err
+    path.write_text("[]")
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "systems_metadata_updated3.json: expected a JSON object" in err and err.count("\n") == 1
