@@ -209,10 +209,10 @@ def _pearson_differences(gold, standardised, pairs, swaps, grouping):
                     (zb * zb).sum(1),
                 )
             )
-        F = np.stack(feats, axis=2)  # groups x cells x 3P
-        S = np.matmul(swaps_by_group, F)  # groups x R x 3P
+        features = np.stack(feats, axis=2)  # groups x cells x 3P
+        sums = np.matmul(swaps_by_group, features)  # groups x R x 3P
         for k, (ga, sa, qa, gb, sb, qb) in enumerate(base):
-            dxy, dx, dxx = S[:, :, 3 * k], S[:, :, 3 * k + 1], S[:, :, 3 * k + 2]
+            dxy, dx, dxx = sums[:, :, 3 * k], sums[:, :, 3 * k + 1], sums[:, :, 3 * k + 2]
             nn = n[:, None]
             ra = _pearson_from_sums(
                 ga[:, None] + dxy, sa[:, None] + dx, qa[:, None] + dxx, nn, syy[:, None]
