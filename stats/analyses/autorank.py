@@ -321,6 +321,7 @@ def autorank_analysis(
         lps = [lps]
     if isinstance(metrics, str):
         metrics = [metrics]
+    teams = _systems_metadata(systems_metadata)  # the small file first: refused before the big
     scores = read_autorank_scores(files)
     wanted = list(scores.lps) if lps is None else list(dict.fromkeys(map(str, lps)))
     unknown = [lp for lp in wanted if lp not in scores.lps]
@@ -333,7 +334,6 @@ def autorank_analysis(
         raise StatsInputError("lp: give at least one language pair")
     out = []
     notes = list(scores.notes)
-    teams = _systems_metadata(systems_metadata)
     if teams is not None:
         notes.append(teams.read_as.replace("read as", f"{teams.file}: read as", 1))
         unscored = sorted(set(teams.lps) - set(scores.systems))

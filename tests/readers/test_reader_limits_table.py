@@ -41,6 +41,7 @@ from stats.readers.qe_wmt import read_qe_exclude, read_qe_submissions, read_qe_w
 from stats.readers.qe_word import read_word_gold, read_word_submissions
 from stats.readers.wmt import read_da_system_scores
 from stats.readers.wmt25 import read_wmt25_scores
+from stats.readers.wmt25_metadata import read_wmt25_systems_metadata
 from stats.readers.wmt25_outputs import read_wmt25_outputs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -238,6 +239,10 @@ _WMT25_OUTPUTS = "".join(
     for j in range(1, 6)
 )
 _NO_COLUMNS = "JSON lines: named fields, no header columns"
+_WMT25_METADATA = (
+    '{\n  "{name}": {"constrained": true,\n   "supported_lps": {"en-de_DE": "supported"}},\n'
+    '  "B": {"lps": ["en-de_DE"]},\n  "C": {"lps": ["en-de_DE"]}\n}\n'
+)
 _WIL = ["williams", "--scores"]
 
 #: the registry: one line per reader or format (id, file name, template, reader, CLI command)
@@ -331,6 +336,15 @@ READERS = [
         lambda p: ["autorank", "--scores", p],
         name="d1",
         skip={"columns": _NO_COLUMNS},
+    ),
+    Case(
+        "wmt25-systems-metadata",
+        "systems_metadata_updated3.json",
+        _WMT25_METADATA,
+        read_wmt25_systems_metadata,
+        lambda p: ["autorank", "--scores", p.parent / "S.jsonl", "--systems-metadata", p],
+        companions={"S.jsonl": "{}"},
+        skip={**_SCORE_SKIPS, "columns": "one JSON object: named fields, no header columns"},
     ),
     Case(
         "wmt25-outputs",
