@@ -135,6 +135,8 @@ def read_wmt25_outputs(files: Sequence) -> WMT25Outputs:
                 f"{label}: system {system!r} is also given by {seen_systems[system]}"
             )
         seen_systems[system] = label
+        if callable(data):  # a folder's file, read now
+            data = data()
         check_parse_memory(len(data), label, 3)
         text = decode(data, label)
         seen: dict[tuple, int] = {}

@@ -69,3 +69,12 @@ def test_read_and_text_statistics_equal_sacrebleu():
 def test_bad_output_lines(line, match):
     with pytest.raises(StatsInputError, match=match):
         read_wmt25_outputs([("A.jsonl", line.encode())])
+
+
+def test_a_folder_reads_as_its_files(tmp_path):
+    files = [_file("A.jsonl", _noisy(1)), _file("B.jsonl", _noisy(2))]
+    for name, data in files:
+        (tmp_path / name).write_bytes(data)
+    folder, given = read_wmt25_outputs([tmp_path]), read_wmt25_outputs(files)
+    assert folder.read_as == given.read_as
+    assert folder.documents.to_dict("list") == given.documents.to_dict("list")
