@@ -171,3 +171,25 @@ def test_none_in_domain_files_read_as_mtme_reads_it(tmp_path, capsys):
     with pytest.raises(StatsInputError, match="chrF-refA.domain.score, line 3: metric score is "
                        "missing"), pytest.warns(DegenerateInputWarning):  # the human file's
         read_meta_eval(root)
+
+
+def test_by_domain_over_two_systems_is_undefined_and_says_why(tmp_path, capsys):
+    # system level in one domain, two systems left: a correlation of 2 items is always +-1,
+    # so it is undefined (null), named with the language pair and why
+    gold, metrics = scores(5)
+    root = write(tmp_path / "mslc", gold, metrics)
+    code, out, err = run(capsys, "--data", root, "--level", "sys", "--correlation", "pearson",
+                         "--domain", "news", "--exclude-systems", *SYSTEMS[2:])
+    assert code == 0, err
+    block = json.loads(out)["language_pairs"][0]
+    assert all(v is None for v in block["correlation"].values())
+    assert (f"{LP}: pearson: the system scores (2 systems with a gold score): fewer than 3 "
+            "items, so the correlation is undefined") in err
+    # by item over the same two systems: every item is a group of 2
+    code, out, err = run(capsys, "--data", root, "--level", "seg", "--grouping", "item",
+                         "--correlation", "kendall", "--domain", "news",
+                         "--exclude-systems", *SYSTEMS[2:])
+    assert code == 0, err
+    block = json.loads(out)["language_pairs"][0]
+    assert all(v is None for v in block["correlation"].values())
+    assert "6 of 6 groups by item" in err
