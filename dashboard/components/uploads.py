@@ -213,6 +213,13 @@ FILE_NAMES = {
 }
 
 
+def resamples_named(label: str, controls: Mapping[str, str] | None = None) -> dict:
+    """A page's map (:func:`name_controls`) naming the library's ``n_resamples`` (a budget's
+    "reduce n_resamples to at most N") as the page's resamples control ``label``, with
+    ``controls`` (the page's other phrases)."""
+    return {**(controls or {}), "n_resamples=": f"“{label}” = ", "n_resamples": f"“{label}”"}
+
+
 def name_controls(message: str, controls: Mapping[str, str] | None) -> str:
     """``message`` with each library phrase of ``controls`` (``{"input_format=long": ...}``)
     and of :data:`FILE_NAMES` replaced by what the page calls it (the control and the option

@@ -47,8 +47,8 @@ CONTROLS = {
     "gold=NAME": "the “Human scores” control",
 }
 #: for the correlations (their resamples are the bootstrap's) and for the tests
-BOOTSTRAP_CONTROLS = {**CONTROLS, "n_resamples": "“Bootstrap resamples”"}
-PERMUTATION_CONTROLS = {**CONTROLS, "n_resamples": "“Permutations”"}
+BOOTSTRAP_CONTROLS = components.resamples_named("Bootstrap resamples (0: no intervals)", CONTROLS)
+PERMUTATION_CONTROLS = components.resamples_named("Permutations", CONTROLS)
 
 
 def sample_input() -> bool:

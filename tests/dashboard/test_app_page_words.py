@@ -143,3 +143,25 @@ def test_small_groups_and_human_translations_named_in_page_words(app_test, tmp_p
     shown = _no_arguments(at)
     assert "Human translations as systems" in shown
     assert "fewer than 3 items, so the correlation is undefined" in shown
+
+
+def test_a_budget_refusal_names_the_pages_resamples_control():
+    # the library's "reduce n_resamples to at most N", as each page's resamples control
+    from dashboard import components
+    from dashboard.components.uploads import name_controls
+    from dashboard.sections import metrics_segment, qe_wmt
+    from stats import StatsInputError
+    from stats._core.budget import check_budget
+
+    with pytest.raises(StatsInputError) as caught:
+        check_budget(what="bootstrap", n_resamples=10**9, n_segments=10**6, n_systems=50)
+    message = str(caught.value)
+    assert "n_resamples" in message
+    for controls, label in (
+        (metrics_segment.BOOTSTRAP_CONTROLS, "“Bootstrap resamples (0: no intervals)”"),
+        (metrics_segment.PERMUTATION_CONTROLS, "“Permutations”"),
+        (qe_wmt.CONTROLS, "“Resamples (bootstrap CIs, PERM-BOTH, word level)”"),
+        (components.resamples_named("Resamples"), "“Resamples”"),
+    ):
+        shown = name_controls(message, controls)
+        assert label in shown and not ARGUMENT.search(shown), shown
