@@ -8,7 +8,6 @@ each full run and draws the button; pages call :func:`run_steps` for slow cached
 from __future__ import annotations
 
 import collections
-import contextlib
 import contextvars
 import functools
 import hashlib
@@ -130,33 +129,6 @@ def _wait_for_slot(bar, text: str):
     return ticket
 
 
-#: how much lower the heavy runs' threads are scheduled (Linux nice: the lowest, 19): a session's
-#: light work (an upload, a redraw) and the browsers on the same machine come first
-HEAVY_NICE = 19
-
-
-@contextlib.contextmanager
-def lower_priority(increment: int = HEAVY_NICE):
-    """Run the block at a lower scheduling priority: this thread's nice value raised by
-    ``increment`` (Linux schedules threads by their own nice value, and the threads a run
-    starts inherit it), restored afterwards where the process may (a process that is not
-    allowed to lower it again keeps it until the thread, one per script run, ends). Without
-    per-thread priorities (other systems) nothing changes. A pool a heavy run creates first
-    (pyarrow's, say) keeps the lower priority for later work: only its order, never a result."""
-    try:
-        tid = threading.get_native_id()
-        before = os.getpriority(os.PRIO_PROCESS, tid)
-        os.setpriority(os.PRIO_PROCESS, tid, min(before + increment, 19))
-    except (AttributeError, OSError):
-        yield
-        return
-    try:
-        yield
-    finally:
-        with contextlib.suppress(OSError):
-            os.setpriority(os.PRIO_PROCESS, tid, before)
-
-
 def _stop_key(text: str, key: str | None) -> str:
     if key is not None:
         return f"{STOP_KEY}_{key}"
@@ -215,9 +187,13 @@ def run_steps(steps, *, text: str, key: str | None = None, keep: bool = True) ->
     At most :data:`HEAVY_SLOTS` such computations run at once across all sessions; the others
     wait for a slot in order of arrival (:class:`FairSlots`), their bar showing their place
     in the queue (Stop cancels the wait), so that a few heavy sessions cannot starve every
-    other session of the server's cores, nor one session overtake another. The running one is
-    scheduled at a lower priority (:func:`lower_priority`), so that the light work of the other
-    sessions is not slowed by it either.
+    other session of the server's cores, nor one session overtake another. The steps run in
+    this thread at its own priority: the long computations of the data layer run in child
+    processes at the lowest one (:data:`dashboard.data._isolated.HEAVY_NICE`), so that the
+    light work of the other sessions is not slowed by them. A thread of the server is never lowered: on a
+    busy machine a thread at the lowest priority takes a hundred times longer for the same
+    Python work (docs/limits.md), every thread behind it waits for the interpreter's lock,
+    and a Stop or a freed slot would wait for it.
     """
     stop_key = _stop_key(text, key)
     if stopped(stop_key):  # the results shown before Stop stay on the page
@@ -235,12 +211,11 @@ def run_steps(steps, *, text: str, key: str | None = None, keep: bool = True) ->
     results = []
     ticket = _wait_for_slot(bar, text)
     try:
-        with lower_priority():  # the other sessions' light work and browsers come first
-            for k, (label, call) in enumerate(steps):
-                start, end = k / len(steps), (k + 1) / len(steps)
-                bar.progress(start, text=label)
-                st.session_state[f"{stop_key}_running"] = label  # what a Stop interrupts
-                results.append(call(_progress=progress_callback(bar, start, end, label)))
+        for k, (label, call) in enumerate(steps):
+            start, end = k / len(steps), (k + 1) / len(steps)
+            bar.progress(start, text=label)
+            st.session_state[f"{stop_key}_running"] = label  # what a Stop interrupts
+            results.append(call(_progress=progress_callback(bar, start, end, label)))
         st.session_state[f"{stop_key}_last"] = results  # shown again after a Stop
     finally:  # a step that fails (e.g. on an input error) leaves no bar or button behind
         _SLOTS.leave(ticket)

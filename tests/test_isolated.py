@@ -85,18 +85,22 @@ class _Stopped(Exception):
 
 
 def test_a_progress_callback_that_raises_kills_the_child_at_once():
-    stop_at = time.monotonic() + 1.0
-    details = []
+    details: list = []
+    armed: dict = {}
 
     def progress(fraction):
-        if time.monotonic() > stop_at:
-            raise _Stopped
+        # stops half a second after the child has said its pid (it is computing by then)
+        if any(d.startswith("pid ") for d in details):
+            stop_at = armed.setdefault("at", time.monotonic() + 0.5)
+            if time.monotonic() > stop_at:
+                raise _Stopped
 
     progress.describe = details.append
     with pytest.raises(_Stopped):
         run_isolated(_spin, 120.0, what="spinning", progress=progress)
+    stop_at = armed["at"]
     took = time.monotonic() - stop_at
-    # a heartbeat reaches the callback within 0.2 s of the stop; the child is killed then
+    # a heartbeat reaches the callback within 0.1 s of the stop; the child is killed then
     assert took < 1.0, f"ended {took:.2f} s after the stop"
     pid = int(next(d for d in details if d.startswith("pid ")).split(":")[0][4:])
     assert pid != os.getpid()
@@ -140,12 +144,10 @@ def _own_nice(*, progress):
 
 
 def test_the_child_computes_at_the_lowered_priority_and_the_caller_watches_at_its_own():
-    """Inside a dashboard's heavy run (the thread's nice value raised, page_run.lower_priority),
-    the child computes at that priority, while the calling thread answers the heartbeat at the
+    """A caller whose thread was lowered (its nice value raised): the child computes at that
+    priority, while the calling thread answers the heartbeat at the
     process's priority where the process may raise it again (a Stop is not kept waiting for
     a busy machine's spare time)."""
-    from dashboard.page_run import HEAVY_NICE, lower_priority
-
     def thread_nice() -> int:
         return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
 
@@ -153,17 +155,17 @@ def test_the_child_computes_at_the_lowered_priority_and_the_caller_watches_at_it
     seen, out = [], {}
 
     def script_thread():  # as Streamlit's: not the process's main thread
-        with lower_priority():
-            out["lowered"] = thread_nice()
-            out["child"] = run_isolated(
-                _own_nice, what="x", progress=lambda f: seen.append(thread_nice())
-            )
-            out["after"] = thread_nice()
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), min(base + 10, 19))
+        out["lowered"] = thread_nice()
+        out["child"] = run_isolated(
+            _own_nice, what="x", progress=lambda f: seen.append(thread_nice())
+        )
+        out["after"] = thread_nice()
 
     thread = threading.Thread(target=script_thread)
     thread.start()
     thread.join(60)
-    assert out["lowered"] == min(base + HEAVY_NICE, 19)
+    assert out["lowered"] == min(base + 10, 19)
     assert out["child"] == out["lowered"] == out["after"]
     if os.geteuid() == 0:  # only a privileged process may raise it again
         assert seen and set(seen) == {base}
@@ -173,3 +175,21 @@ def test_a_lower_priority_can_be_asked_for_the_child():
     here = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
     assert run_isolated(_own_nice, what="x", nice=19) == 19
     assert run_isolated(_own_nice, what="x", nice=-5) == here  # never higher than the caller
+
+
+def _budgeted(work, *, progress):
+    from stats import check_budget
+
+    check_budget(what="resampling", n_resamples=int(work), n_segments=1)
+    return "ran"
+
+
+def test_the_child_computes_inside_the_callers_budget():
+    """A session's limited_budget (a context variable of the calling thread) holds in the
+    child too, as it would in the thread: the child's check refuses what the session may not
+    run, and runs what it may."""
+    with limited_budget(max_work=1e6):
+        with pytest.raises(StatsInputError, match="over the budget of 1e\\+06"):
+            run_isolated(_budgeted, 2e6, what="resampling")
+        assert run_isolated(_budgeted, 1e5, what="resampling") == "ran"
+    assert run_isolated(_budgeted, 2e6, what="resampling") == "ran"  # outside: the library's

@@ -17,6 +17,9 @@ Conventions (every module follows them):
   computation) and returns its result objects / DataFrames (picklable). Tables for display
   are shaped by :mod:`dashboard.tables`, figures built by :mod:`dashboard.figures` (both pure,
   cheap, not cached).
+- A long computation (about a second of work and more) runs in a child process through
+  :func:`dashboard.data._isolated.isolated` (Stop ends it at once, the session's memory budget
+  holds while it runs); shorter ones run in the script thread.
 - Parse errors surface as :class:`stats.StatsInputError`; ``st.cache_data`` does not cache
   exceptions, and the pages turn them into ``st.error`` with
   :func:`dashboard.components.input_errors`.

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from dashboard.data import Uploads
+from dashboard.data._isolated import isolated, upload_values
 from stats.analyses.autorank import (
     AutoRankAnalysis,
     AutoRankLanguagePair,
@@ -52,8 +53,9 @@ def ranking(
 ) -> AutoRankAnalysis:
     """One pair with its paired bootstrap over documents (``_progress``: not in the cache
     key; the page's progress bar)."""
-    return autorank_analysis(
-        scores(uploads), lps=[lp], metrics=metrics, n_resamples=n_resamples, rng=seed,
-        alpha=alpha, correction=correction, confidence_level=confidence_level,
-        progress=_progress,
+    return isolated(  # in a child process: Stop ends it, the session's memory budget holds
+        autorank_analysis, scores(uploads), work=float(n_resamples) * upload_values(uploads),
+        lps=[lp], metrics=metrics, n_resamples=n_resamples,
+        rng=seed, alpha=alpha, correction=correction, confidence_level=confidence_level,
+        what=f"the paired bootstrap of {lp}", progress=_progress, reduce="use fewer resamples",
     )  # fmt: skip

@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.data import Uploads
+from dashboard.data._isolated import isolated, upload_values
 from dashboard.data.meta_eval import load
 from stats.analyses.task_set import load_task_set, rank_task_set
 from stats.metaeval.task_set_presets import PRESETS, per_language_pair
@@ -119,9 +120,11 @@ def ranking(
     ``significance=False``: the point ranking only, drawn at once while PERM-BOTH runs.
     ``_progress`` (not part of the cache key) receives the fraction of the tasks' PERM-BOTH
     resamples done while it runs (:func:`dashboard.page_run.run_long`)."""
-    return rank_task_set(
+    return isolated(  # in a child process: Stop ends it, the session's memory budget holds
+        rank_task_set,
         load(uploads, input_format),
         task_set(uploads, choice, file, lps, input_format),
+        work=float(n_resamples + confidence_resamples) * upload_values(uploads),
         n_resamples=n_resamples,
         rng=seed,
         alpha=alpha,
@@ -132,7 +135,9 @@ def ranking(
         outliers=dict(outliers),
         confidence_resamples=confidence_resamples,
         significance=significance,
+        what="ranking the task set",
         progress=_progress,
+        reduce="use fewer resamples or tasks",
     )
 
 

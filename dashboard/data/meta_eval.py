@@ -6,7 +6,6 @@ and the settings."""
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -14,6 +13,7 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from dashboard.data import Uploads
+from dashboard.data._isolated import isolated, recording_warnings, upload_values
 from stats.pairwise.grids import grid_significance
 from stats.readers import MetaEvalData, is_meta_eval_source, read_meta_eval
 
@@ -96,7 +96,7 @@ def evaluation(
     from stats.analyses.meta_eval import meta_evaluate  # noqa: PLC0415
 
     extra = {} if threshold is None else {"threshold": threshold}
-    return _recording_warnings(
+    return recording_warnings(
         meta_evaluate,
         chosen(uploads, include_human, domain, exclude_systems),
         gold=gold,
@@ -109,14 +109,6 @@ def evaluation(
         rng=seed,
         **extra,
     )
-
-
-def _recording_warnings(func, *args, **kwargs) -> tuple:
-    """``func(*args, **kwargs)`` and the distinct messages of the warnings it gave."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result = func(*args, **kwargs)
-    return result, tuple(dict.fromkeys(str(w.message) for w in caught))
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -135,12 +127,16 @@ def _perm_both(
     include_human = settings.pop("include_human", False)
     domain = settings.pop("domain", None)
     exclude_systems = settings.pop("exclude_systems", ())
-    return _recording_warnings(
+    return isolated(  # in a child process: Stop ends it, the session's memory budget holds
+        recording_warnings,
         perm_both_analysis,
         chosen(uploads, include_human, domain, exclude_systems),
+        work=float(n_resamples) * upload_values(uploads),
         n_resamples=n_resamples,
         rng=seed,
+        what="PERM-BOTH of every pair of metrics",
         progress=_progress,
+        reduce="use fewer resamples",
         **settings,
         **extra,
     )
@@ -195,7 +191,7 @@ def soft_pairwise(
     (:func:`stats.analyses.meta_significance.soft_pairwise_analysis`), and its warnings."""
     from stats.analyses.meta_significance import soft_pairwise_analysis  # noqa: PLC0415
 
-    return _recording_warnings(
+    return recording_warnings(
         soft_pairwise_analysis, chosen(uploads, include_human, domain, exclude_systems),
         gold=gold, n_resamples=n_resamples, rng=seed,
     )  # fmt: skip

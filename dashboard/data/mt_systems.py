@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.data import Uploads
+from dashboard.data._isolated import isolated
 from stats import StatsInputError, analyses
 from stats.mt.baseline_table import SystemsTableResult
 from stats.mt.baseline_table import systems_table as stats_systems_table
@@ -117,13 +118,18 @@ def pairwise(
 ) -> PairwiseSignificanceResult:
     """All-pairs randomized test on :func:`statistics` without the systems ``excluded``.
     ``_progress`` (not part of the cache key) receives the fraction done while it runs."""
-    return pairwise_significance(
-        _kept(statistics(kind, references, files, metric, higher_is_better, block), excluded),
+    data = _kept(statistics(kind, references, files, metric, higher_is_better, block), excluded)
+    return isolated(  # in a child process: Stop ends it, the session's memory budget holds
+        pairwise_significance,
+        data,
+        work=float(n_resamples) * data.stats.size * max(len(data.systems) - 1, 1),
         test=test,
         n_resamples=n_resamples,
         alternative=alternative,
         rng=seed,
+        what=f"the {test} test of every pair of systems",
         progress=_progress,
+        reduce="use fewer resamples or systems",
     )
 
 
@@ -181,9 +187,12 @@ def systems_table(
         _kept(statistics(kind, references, files, m, higher_is_better, block), excluded)
         for m in dict.fromkeys(metrics)
     ]
-    return stats_systems_table(
-        data, baseline=baseline, test=test, n_resamples=n_resamples, rng=seed, progress=_progress
-    )
+    return isolated(  # in a child process: Stop ends it, the session's memory budget holds
+        stats_systems_table, data, work=float(n_resamples) * sum(d.stats.size for d in data),
+        baseline=baseline, test=test, n_resamples=n_resamples,
+        rng=seed, what=f"the {test} test of every system against {baseline}",
+        progress=_progress, reduce="use fewer resamples, systems or metrics",
+    )  # fmt: skip
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

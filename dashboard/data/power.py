@@ -4,12 +4,14 @@ cached per input and setting."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import streamlit as st
 
 from dashboard.data import Uploads, mt_systems
-from stats import analyses, run_isolated
+from dashboard.data._isolated import isolated
+from stats import analyses
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -42,13 +44,13 @@ def power_curves(
 
     data = mt_systems.statistics(kind, references, files, metric, higher_is_better,
                                  _progress=part(0.0, 0.2))
-    return run_isolated(  # in a child process: Stop ends it, the session's memory budget holds
+    return isolated(  # in a child process: Stop ends it, the session's memory budget holds
         analyses.power_from_statistics,
         data, baseline=baseline, system=system, effect=list(effects),
         n=None if sizes is None else list(sizes), test=test, alpha=alpha,
         n_simulations=n_simulations, n_resamples=n_resamples, rng=seed,
-        what="simulating power", progress=part(0.2, 1.0),
-        reduce="use fewer simulations or resamples", preload=("stats.analyses",),
+        work=math.inf, what="simulating power", progress=part(0.2, 1.0),
+        reduce="use fewer simulations or resamples",
     )
 
 

@@ -15,6 +15,7 @@ import streamlit as st
 
 from dashboard.data import Uploads
 from dashboard.data import _qe_wmt_work as work
+from dashboard.data._isolated import HEAVY_NICE
 from stats import run_isolated
 from stats.analyses import qe_wmt as wmt
 from stats.qe.wmt import QEPairTestsResult
@@ -34,8 +35,8 @@ def files(uploads: Uploads) -> wmt.QEWMTFiles | None:
         return None
     return run_isolated(
         work.roles, uploads, what="sorting the QE files", reduce=_FEWER, preload=_PRELOAD,
-        nice=19,  # not queued for a slot (light work for most uploads): the lowest priority,
-    )  # so that an archive of hundreds of MB does not slow the server's answers
+        nice=HEAVY_NICE,  # not queued for a slot (light work for most uploads): the lowest
+    )  # priority, so that an archive of hundreds of MB does not slow the server's answers
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -52,7 +53,7 @@ def comparison(
     return run_isolated(
         work.compare, uploads, primary, n_resamples, seed,
         what="reading and comparing the QE submissions", progress=_progress, reduce=_FEWER,
-        preload=_PRELOAD,
+        preload=_PRELOAD, nice=HEAVY_NICE,
     )  # fmt: skip
 
 
@@ -77,7 +78,7 @@ def pair_tests(
     return run_isolated(
         work.pair_tests, lpr.predictions, lpr.gold, lpr.table, lp, measure, n_resamples, seed,
         alpha, correction, what=f"testing every pair of systems of {lp}", progress=_progress,
-        reduce="use fewer resamples", preload=_PRELOAD,
+        reduce="use fewer resamples", preload=_PRELOAD, nice=HEAVY_NICE,
     )  # fmt: skip
 
 
@@ -108,5 +109,5 @@ def word_level(
     return run_isolated(
         work.word_level, uploads, n_resamples, alpha, correction, seed,
         what="reading and scoring the word-level files", progress=_progress, reduce=_FEWER,
-        preload=_PRELOAD,
+        preload=_PRELOAD, nice=HEAVY_NICE,
     )  # fmt: skip

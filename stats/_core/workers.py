@@ -153,7 +153,7 @@ def run_chunks(
 POLL_SECONDS = 0.05
 #: seconds between two calls of the caller's progress callback while the child says nothing:
 #: each is a point where the caller can end the run (a dashboard bar raises there after Stop)
-HEARTBEAT_SECONDS = 0.2
+HEARTBEAT_SECONDS = 0.1
 
 
 class RemoteTraceback(Exception):
@@ -219,10 +219,15 @@ def _watching_priority(nice: int | None):
                 os.setpriority(os.PRIO_PROCESS, tid, nice)
 
 
-def _isolated_child(conn, func, args, kwargs, nice, pass_progress) -> None:
+def _isolated_child(conn, func, args, kwargs, nice, pass_progress, limits) -> None:
     """The child of :func:`run_isolated`: ``func(*args, progress=..., **kwargs)`` (without
     ``progress`` unless ``pass_progress``), its progress and then its result (or its error
-    and traceback) sent on ``conn``."""
+    and traceback) sent on ``conn``; inside the caller's budget (``limits``:
+    :func:`_budget_limits`)."""
+    from . import budget
+
+    budget._CONTEXT.set(limits[0])
+    budget._TIME.set(limits[1])
     if nice is not None:  # the caller's priority (a dashboard's heavy run: the lowest)
         with contextlib.suppress(OSError):
             os.setpriority(os.PRIO_PROCESS, 0, nice)
@@ -240,6 +245,14 @@ def _isolated_child(conn, func, args, kwargs, nice, pass_progress) -> None:
             conn.send(("error", RuntimeError(f"{type(exc).__name__}: {exc}"), text))
         return
     conn.send(("done", result))
+
+
+def _budget_limits() -> tuple:
+    """The caller's limits of :mod:`stats._core.budget` (a session's :func:`stats.limited_budget`,
+    a time bound), which a child process would not otherwise hold: context variables."""
+    from . import budget
+
+    return budget._CONTEXT.get(), budget._TIME.get()
 
 
 def memory_budget() -> float:
@@ -276,6 +289,8 @@ def run_isolated(
       :data:`POLL_SECONDS`; past ``max_memory`` (default :func:`memory_budget`) it is killed
       and :class:`StatsInputError` says so (``what``: the computation; ``reduce``: what the
       user can do).
+    - **Budget**: the child computes inside the caller's :func:`stats.limited_budget` (and time
+      bound), as it would here.
     - **Errors**: an error of ``func`` is raised here again, its traceback as the cause; a
       child that dies without a word (killed by the system) raises :class:`RuntimeError`.
 
@@ -295,13 +310,22 @@ def run_isolated(
         )
 
 
+def _kill(child) -> None:
+    """SIGKILL ``child``, first raised to this process's priority where that is allowed: a
+    killed process exits (and gives its memory back) only when it is next scheduled, which on
+    a busy machine, at the lowest priority, can take seconds."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, child.pid, os.getpriority(os.PRIO_PROCESS, os.getpid()))
+    child.kill()
+
+
 def _run_isolated(func, args, kwargs, what, progress, limit, reduce, preload, pass_progress,
                   nice):  # fmt: skip
     context = _context(preload)
     receiver, sender = context.Pipe(duplex=False)
     child = context.Process(
         target=_isolated_child,
-        args=(sender, func, args, kwargs, nice, pass_progress),
+        args=(sender, func, args, kwargs, nice, pass_progress, _budget_limits()),
         daemon=True,
     )
     _launching.workers = True  # no main module in the child: see _preparation_data
@@ -328,7 +352,7 @@ def _run_isolated(func, args, kwargs, what, progress, limit, reduce, preload, pa
                 beat = 0.0  # told now
             used = private_memory(child.pid) or used
             if used > limit:
-                child.kill()
+                _kill(child)
                 raise StatsInputError(
                     f"{what}: needs more than {_size(limit)} of memory, the budget of one "
                     f"computation here (stopped at {_size(used)}); {reduce}"
@@ -348,8 +372,8 @@ def _run_isolated(func, args, kwargs, what, progress, limit, reduce, preload, pa
         )
     finally:
         if child.is_alive():
-            child.kill()
+            _kill(child)
         # killed, it ends at once; its exit status (which the fork server passes on) is not
         # waited for: the caller's slot is free now (multiprocessing reaps it later)
-        child.join(0.05)
+        child.join(0)
         receiver.close()

@@ -142,21 +142,27 @@ def test_a_waiting_session_sees_its_place_and_others_stay_responsive(
 
 
 _IN_QUEUE = "in the queue"
-#: seconds from Stop to another session's computation starting. Without the slot freed the
-#: queued run would wait minutes (the comparison's bootstrap). The 2 s goal is a speed figure:
-#: this test prints the time (the browser's own clock); a timed assert flakes under load
-SLOT_FREED_LIMIT = 20.0
+#: seconds from Stop (the browser's click) to another session's queued computation starting
+#: (its bar no longer in the queue), by the browser's own clock: the issue's bound. Without
+#: the slot freed the queued run would wait minutes (the comparison's bootstrap)
+SLOT_FREED_LIMIT = 2.0
 
 
-#: in the page: note (Date.now()) the first moment no progress bar says ``arg`` any more
+#: in the page: note (Date.now()) the first moment no progress bar says ``queued`` any more
+#: (``window._leftQueue``), and the first moment after it one says ``running``
+#: (``window._running``: the child process computing, its memory reported; a short run may
+#: end before its first report)
 _LEFT_QUEUE_JS = """
-(text) => {
+([queued, running]) => {
   window._leftQueue = null;
+  window._running = null;
   const check = () => {
-    if (window._leftQueue !== null) return;
     const bars = Array.from(document.querySelectorAll('[data-testid="stProgress"]'));
-    if (!bars.some(b => b.innerText.includes(text))) {
+    if (window._leftQueue === null && !bars.some(b => b.innerText.includes(queued))) {
       window._leftQueue = Date.now();
+    }
+    if (window._leftQueue !== null && bars.some(b => b.innerText.includes(running))) {
+      window._running = Date.now();
       observer.disconnect();
     }
   };
@@ -185,44 +191,57 @@ def test_stop_while_an_upload_is_read_frees_the_slot_for_another_session(
     page, _context_for, app_url, tmp_path
 ):
     """A QE upload is read in the heavy slot with its progress shown (and
-    the sample's note gone meanwhile); a second session's Power simulation waits for the slot;
-    Stop on the first ends its reading and the second's computation starts at once (the
-    time is printed; the health check is timed once the upload has been received)."""
+    the sample's note gone meanwhile); a second session's Power simulation (a new seed on its
+    page, drawn before) waits for the slot;
+    Stop on the first ends its reading and the second's computation starts within 2 s (the
+    time is printed too; the health check is timed once the upload has been received)."""
     from tests._big_qe import write_qe_upload
 
     health = Health(app_url)
-    # read for seconds and compared for minutes (bootstrap CIs of 6 systems x 3 x 20,000
-    # segments); a fresh seed, so nothing is cached
+    # read for seconds and compared for a minute or more (bootstrap CIs of 6 systems x 3 x
+    # 20,000 segments at 4,000 resamples, within the session's budget); a fresh seed, so
+    # nothing is cached
     upload = write_qe_upload(tmp_path, segments=20_000, teams=6, seed=random.randrange(2**31))
     context = _context_for({"width": 1600, "height": 1000})
     reader = page
-    goto_page(reader, app_url, "qe")
-    banner = reader.get_by_text("Showing the bundled")
-    assert banner.count() >= 1  # the sample's note, before the upload
-    field = reader.locator('[data-testid="stFileUploader"] input[type="file"]').first
-    field.set_input_files([str(p) for p in upload])
-    # reading shows its progress inside the slot: the files, the time so far, the memory held
-    receiving = Health(app_url)  # Streamlit parses the upload's request body meanwhile
-    _poll(reader, receiving, lambda: "reading" in _bar_text(reader) and "of memory" in _bar_text(reader),
-          "no progress of the reading", 120)  # fmt: skip
-    assert "place" not in _bar_text(reader)  # it holds the slot
-    # the sample's note went with the upload, not at the end of the run
-    assert not any(banner.nth(i).is_visible() for i in range(banner.count()))
-
+    goto_page(reader, app_url, "qe?resamples=4000")
     with opened_page(context, app_url, blank=True) as waiting:
-        track_script_runs(waiting)
-        waiting.goto(f"{app_url}/power")
+        # the second session's Power page drawn (its sample simulated) before the upload:
+        # a new seed queues its next simulation at once, while the first still computes
+        goto_page(waiting, app_url, "power")
+        wait_for_idle(waiting, timeout=300)
+        banner = reader.get_by_text("Showing the bundled")
+        assert banner.count() >= 1  # the sample's note, before the upload
+        field = reader.locator('[data-testid="stFileUploader"] input[type="file"]').first
+        field.set_input_files([str(p) for p in upload])
+        # reading shows its progress inside the slot: the files, the time so far, the memory
+        receiving = Health(app_url)  # Streamlit parses the upload's request body meanwhile
+        _poll(reader, receiving, lambda: "reading" in _bar_text(reader) and "of memory" in _bar_text(reader),
+              "no progress of the reading", 120)  # fmt: skip
+        assert "place" not in _bar_text(reader)  # it holds the slot
+        # the sample's note went with the upload, not at the end of the run
+        assert not any(banner.nth(i).is_visible() for i in range(banner.count()))
+
+        seed_box = waiting.locator(".st-key-power_seed input")
+        seed_box.fill(str(random.randrange(1, 2**31)))
+        seed_box.press("Enter")
         _poll(waiting, health, lambda: f"place 1 {_IN_QUEUE}" in _bar_text(waiting),
               "the Power simulation never queued", 120)  # fmt: skip
         assert "of memory" in _bar_text(reader), "the comparison ended before Stop"
         # timed by the browser's clock, shared by both pages: the click, and the moment the
         # waiting page's bar no longer says it is in the queue (noticed by the page itself)
-        waiting.evaluate(_LEFT_QUEUE_JS, _IN_QUEUE)
+        waiting.evaluate(_LEFT_QUEUE_JS, [_IN_QUEUE, "of memory"])
         clicked = reader.evaluate(_CLICK_JS, STOP)
         _poll(waiting, health, lambda: waiting.evaluate("() => window._leftQueue !== null"),
               "the Power simulation still queued", 30)  # fmt: skip
         took = (waiting.evaluate("() => window._leftQueue") - clicked) / 1000
-        print(f"slot freed {took:.2f} s after Stop; load average {os.getloadavg()[0]:.1f}")
+        running = waiting.evaluate("() => window._running")  # seen if it ran past a heartbeat
+        child = (
+            ""
+            if running is None
+            else f"; its child computing at {(running - clicked) / 1000:.2f} s"
+        )
+        print(f"slot freed {took:.2f} s after Stop{child}; load average {os.getloadavg()[0]:.1f}")
         assert took < SLOT_FREED_LIMIT, f"the queued run started {took:.2f} s after Stop"
         reader.get_by_text("Stopped:").first.wait_for(timeout=30_000)
         wait_for_idle(reader)

@@ -68,3 +68,29 @@ def test_a_stop_after_a_completed_run_keeps_its_results_and_names_the_running_st
     assert "the last ones computed" in info
     assert at.markdown[-1].value == "result 9"  # the results shown before stay
     assert len(at.session_state["calls"]) <= 1  # nothing computed again
+
+
+def _priority_script():
+    import os
+    import threading
+
+    import streamlit as st
+
+    from dashboard import page_run
+
+    def nice() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    before = nice()
+    inside = page_run.run_steps([("one", lambda _progress: nice())], text="Working")[0]
+    st.write(f"nice {before} {inside}")
+
+
+def test_steps_run_at_the_threads_own_priority():
+    """The server's threads are never lowered (a lowered thread on a busy machine holds up a
+    Stop, a freed slot and every thread waiting for the interpreter's lock); the long
+    computations' child processes are (dashboard.data._isolated.HEAVY_NICE)."""
+    at = AppTest.from_function(_priority_script).run()
+    assert_no_exception(at)
+    _, before, inside = at.markdown[-1].value.split()
+    assert before == inside

@@ -109,3 +109,45 @@ def test_stop_ends_the_qe_comparison(tmp_path):
     _assert_stopped_within_a_second(
         lambda p: qe_data.comparison(uploads, "spearman", 1000, 1, _progress=p), progress, state
     )
+
+
+def _mt_scores_inputs():
+    files = samples.mt_sample_scores()
+    metric_names = mt_systems.score_options(files).metrics
+    return (mt_systems.KIND_SCORES, (), files, metric_names[0] if metric_names else "", True)
+
+
+def test_stop_ends_the_mt_tests_of_every_pair_run_in_a_child_from_a_second_of_work():
+    """Another page's long computation (MT systems, all pairs: 8 systems x 500 segments at
+    50,000 resamples, over :data:`dashboard.data._isolated.ISOLATE_FROM`) runs in a child:
+    Stop ends it within a second, the bar says its memory."""
+    from dashboard.data._isolated import ISOLATE_FROM
+
+    st.cache_data.clear()
+    inputs = _mt_scores_inputs()
+    data = mt_systems.statistics(*inputs)
+    assert 50_000 * data.stats.size * (len(data.systems) - 1) > ISOLATE_FROM
+    progress, state = _stopping(0.5)
+    _assert_stopped_within_a_second(
+        lambda p: mt_systems.pairwise(
+            *inputs, "paired-bootstrap", 50_000, "two-sided", random.randrange(2**31),
+            _progress=p,
+        ),
+        progress, state,
+    )  # fmt: skip
+
+
+def test_the_sessions_memory_cap_holds_while_another_pages_computation_runs():
+    """The session's budget (``stats.limited_budget``, 1 GiB in the dashboard) is held by the
+    child while it computes: past it, the child is killed and one line names the computation."""
+    from stats import StatsInputError, limited_budget
+
+    st.cache_data.clear()
+    inputs = _mt_scores_inputs()
+    with (
+        limited_budget(max_memory=4 * 2**20),
+        pytest.raises(StatsInputError, match="the paired-bootstrap test of every pair of sys"),
+    ):
+        mt_systems.pairwise(
+            *inputs, "paired-bootstrap", 50_000, "two-sided", random.randrange(2**31)
+        )
