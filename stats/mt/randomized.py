@@ -465,7 +465,7 @@ def _run(
             if dtype == np.float32:  # integer sums, exact in any order of summation
                 q = (s2_major.T @ swapped.astype(dtype).T).astype(np.float64)  # M S, (d*K, size)
                 q = q.reshape(d, k, size)
-            else:  # the product as it always was, so that its rounding stays the same
+            else:  # float64 sums: masks @ stacked statistics, the order the bootstrap sums in
                 q = (swapped.astype(dtype) @ s2).reshape(size, k, d)
                 q = np.ascontiguousarray(q.transpose(2, 1, 0), dtype=np.float64)
             chunk_counts = np.zeros(n_pairs)
