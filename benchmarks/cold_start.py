@@ -4,7 +4,7 @@ A fresh copy of ``stats/`` is made in a temporary folder (no ``__pycache__``, so
 no numba cache; the copy's bytecode is then compiled as an installed copy's is, so that only
 the kernels differ). Each analysis runs as its own process twice, first and next, and the
 CPU time of each process (user + system, from ``getrusage``; imports included) is printed
-with their ratio against the goal (issue 47), first <= 1.2x next:
+with their ratio against the goal, first <= 1.2x next:
 
 - ``installed``: the copy as the install leaves it (``stats._core.jit.precompile()``, which
   setup.py's build step runs for ``pip install -e .`` and for a wheel): the kernels' machine
@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-#: issue 47: the first run's CPU time at most this many times the next's
+#: the goal: the first run's CPU time at most this many times the next's
 GOAL = 1.2
 
 _MT = """

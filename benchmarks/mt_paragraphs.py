@@ -7,7 +7,7 @@ Two comparisons, each on the same files in the same run:
    chrf`` (all pairs, plus the systems table against the first system, 1,000 resamples) against
    ``sacrebleu REF -i SYS... -m bleu chrf --paired-bs`` (its 11 baseline pairs, 1,000
    resamples), alternating, ``--repeat`` times each (medians; a shared machine's load moves
-   single runs by tens of percent). Goal (issue 47): at most 0.08x. Before timing, ``stats/``
+   single runs by tens of percent). Goal: at most 0.08x. Before timing, ``stats/``
    is compiled to bytecode (:mod:`_bytecode`: an installed copy has its bytecode, as
    sacrebleu's has), and one untimed process loads the compiled n-gram kernel (the build
    compiled ahead of time at install, else numba's cached one), as an installed copy's is
@@ -58,7 +58,7 @@ WARM_KERNEL = (
     "order_matches(np.arange(4), np.array([2, 2]), 4, 4, np.array([1]), np.array([0]))"
 )
 
-#: issue 47's goal: ours (all pairs + table) over sacrebleu --paired-bs, wall, same run
+#: the goal: ours (all pairs + table) over sacrebleu --paired-bs, wall, same run
 GOAL = 0.08
 
 PUNCT = [",", ".", ";", ":", "?", "!", "–", "„", "“"]

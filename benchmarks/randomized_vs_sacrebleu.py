@@ -9,7 +9,7 @@ sufficient-statistics extraction, resampling, scoring). The statistics extractio
 also timed against sacrebleu's own ``_extract_corpus_statistics`` (the arrays must be equal),
 and for TER a second extraction from the on-disk cache.
 
-Goals (the statistics cache off for the timed extraction; issue 47): ours for all pairs at
+Goals (the statistics cache off for the timed extraction): ours for all pairs at
 most 0.07x sacrebleu's time with the paired bootstrap and 0.04x with AR; TER extraction at
 least 1.8x faster than sacrebleu's on 2 cores. Each ratio is printed with the load average
 at the time (a shared machine: ratios of wall times move with it).
@@ -86,7 +86,7 @@ def cpu_timed(fn):
     return out, wall, cpu
 
 
-#: issue 47's goals: ours (all pairs) over sacrebleu's time (its baseline pairs), same run
+#: the goals: ours (all pairs) over sacrebleu's time (its baseline pairs), same run
 GOAL_BS = 0.07
 GOAL_AR = 0.04
 
