@@ -93,10 +93,9 @@ def _bleu_from_sums(sums: np.ndarray, opts: Mapping) -> np.ndarray:
     ref_len = np.trunc(sums[..., 1])
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         bp = np.where(sys_len < ref_len, np.exp(1 - ref_len / sys_len), 1.0)
-        logs = np.log(100.0 * correct / total)
-    acc = logs[..., 0].copy()
-    for n in range(1, order):  # left to right, as sacrebleu (and numpy's sum of < 8 terms)
-        acc += logs[..., n]
+        acc = np.log(100.0 * correct[..., 0] / total[..., 0])
+        for n in range(1, order):  # left to right, as sacrebleu; column by column
+            acc += np.log(100.0 * correct[..., n] / total[..., n])
     return bp * np.exp(acc / order)
 
 
