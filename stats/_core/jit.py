@@ -34,7 +34,7 @@ __all__ = ["AOT", "KERNELS", "aot", "njit", "njit_one", "precompile"]
 #: every compiled kernel: module -> {function: the argument types of each specialisation the
 #: package calls it with} (numba's type syntax: ``int64[::1]`` a contiguous 1-d array,
 #: ``float64[:, :, :]`` any 3-d one). benchmarks/cold_start.py checks that a fresh install's
-#: first run compiles nothing (first run within 2x the CPU of the next).
+#: first run compiles nothing (first run within 1.2x the CPU of the next).
 KERNELS: dict[str, dict[str, tuple[str, ...]]] = {
     "stats.mt._ngrams_kernel": {
         # tokens, starts, lengths, max_order, bits, keys, rows, hyp_rows, ref_rows, out, pairs

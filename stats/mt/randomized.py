@@ -452,16 +452,30 @@ def _run(
         if keep:
             dist = np.empty((n_resamples, n_pairs))
             counted = np.empty((n_resamples, n_pairs), dtype=bool)
+        # statistic-major columns (d, K): M S comes out as (d, K, size), so each statistic of
+        # each pseudo system is one contiguous row, which the score's column-by-column
+        # arithmetic reads at memory speed (the (size, P, d) layout strides by d)
+        s2_major = np.ascontiguousarray(
+            s2.reshape(n, k, d).transpose(0, 2, 1).reshape(n, d * k)
+        ) if dtype == np.float32 else None
+        totals_t = totals.T[:, :, None]  # (d, K, 1)
+
         def work(start, size, swapped):
             # Figure 2: swap each segment's pair of translations with probability 0.5
-            q = (swapped.astype(dtype) @ s2).astype(np.float64).reshape(size, k, d)  # M S
+            if dtype == np.float32:  # integer sums, exact in any order of summation
+                q = (s2_major.T @ swapped.astype(dtype).T).astype(np.float64)  # M S, (d*K, size)
+                q = q.reshape(d, k, size)
+            else:  # float64 sums: masks @ stacked statistics, the order the bootstrap sums in
+                q = (swapped.astype(dtype) @ s2).reshape(size, k, d)
+                q = np.ascontiguousarray(q.transpose(2, 1, 0), dtype=np.float64)
             chunk_counts = np.zeros(n_pairs)
             for p0 in range(0, n_pairs, pc):
                 sl = slice(p0, p0 + pc)
-                delta = q[:, jj[sl]] - q[:, ii[sl]]  # (size, P, d)
-                sx = data.score(totals[ii[sl]] + delta)
-                sy = data.score(totals[jj[sl]] - delta)
-                pseudo = sign * (sx - sy)
+                delta = q[:, jj[sl]]
+                delta -= q[:, ii[sl]]  # (d, P, size)
+                sx = data.score(np.moveaxis(totals_t[:, ii[sl]] + delta, 0, -1))  # (P, size)
+                sy = data.score(np.moveaxis(totals_t[:, jj[sl]] - delta, 0, -1))
+                pseudo = (sign * (sx - sy)).T  # (size, P)
                 mask = _counted(test, alternative, pseudo, obs[sl], tol[sl])
                 chunk_counts[sl] = mask.sum(axis=0)
                 if keep:

@@ -93,10 +93,9 @@ def _bleu_from_sums(sums: np.ndarray, opts: Mapping) -> np.ndarray:
     ref_len = np.trunc(sums[..., 1])
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         bp = np.where(sys_len < ref_len, np.exp(1 - ref_len / sys_len), 1.0)
-        logs = np.log(100.0 * correct / total)
-    acc = logs[..., 0].copy()
-    for n in range(1, order):  # left to right, as sacrebleu (and numpy's sum of < 8 terms)
-        acc += logs[..., n]
+        acc = np.log(100.0 * correct[..., 0] / total[..., 0])
+        for n in range(1, order):  # left to right, as sacrebleu; column by column
+            acc += np.log(100.0 * correct[..., n] / total[..., n])
     return bp * np.exp(acc / order)
 
 
@@ -153,7 +152,44 @@ def _bleu_general(sums: np.ndarray, opts: Mapping) -> np.ndarray:
 
 
 def _chrf_from_sums(sums: np.ndarray, opts: Mapping) -> np.ndarray:
-    """Vectorised ``sacrebleu.CHRF._compute_f_score``."""
+    """Vectorised ``sacrebleu.CHRF._compute_f_score``.
+
+    Fast path for the usual case (no eps smoothing, every order with hypothesis and reference
+    n-grams), where the averages are plain sums of the per-order precisions and recalls:
+    the same operations in the same order as the general path, without its masks; all
+    other rows go through the operation-by-operation replica of sacrebleu
+    (:func:`_chrf_general`).
+    """
+    order = int(opts.get("char_order", 6)) + int(opts.get("word_order", 0))
+    if bool(opts.get("eps_smoothing", False)) or order == 0:
+        return _chrf_general(sums, opts)
+    sums = np.asarray(sums, dtype=float)
+    ok = (sums[..., 0] > 0) & (sums[..., 1] > 0)
+    for i in range(1, order):  # column by column: contiguous where the caller keeps them so
+        ok &= sums[..., 3 * i] > 0
+        ok &= sums[..., 3 * i + 1] > 0
+    if not ok.all():
+        out = np.empty(sums.shape[:-1])
+        out[ok] = _chrf_from_sums(sums[ok], opts)
+        out[~ok] = _chrf_general(sums[~ok], opts)
+        return out
+    factor = opts.get("beta", 2) ** 2
+    avg_prec = sums[..., 2] / sums[..., 0]
+    avg_rec = sums[..., 2] / sums[..., 1]
+    for i in range(1, order):  # left to right, as sacrebleu
+        avg_prec += sums[..., 3 * i + 2] / sums[..., 3 * i]
+        avg_rec += sums[..., 3 * i + 2] / sums[..., 3 * i + 1]
+    avg_prec /= float(order)
+    avg_rec /= float(order)
+    num = (1 + factor) * avg_prec * avg_rec
+    den = (factor * avg_prec) + avg_rec
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = 100 * (num / np.where(den != 0, den, 1.0))
+    return np.where((avg_prec + avg_rec) != 0, out, 0.0)
+
+
+def _chrf_general(sums: np.ndarray, opts: Mapping) -> np.ndarray:
+    """Vectorised ``sacrebleu.CHRF._compute_f_score`` (same operations, same order)."""
     char_order = int(opts.get("char_order", 6))
     word_order = int(opts.get("word_order", 0))
     beta = opts.get("beta", 2)

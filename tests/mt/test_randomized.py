@@ -179,6 +179,32 @@ def test_literal_figures_give_identical_pvalues(small_bleu):
         assert res[ar].pvalue.at[x, y] == pytest.approx((c2two + 1) / (b + 1))
 
 
+@pytest.mark.parametrize(("opts", "refsets"), [({}, 1), ({"word_order": 2}, 2)])
+def test_literal_ar_chrf_identical_pvalues_all_pairs(text, opts, refsets):
+    # AR on chrF/chrF++ (one and two references, where the pseudo systems' reference counts
+    # differ) counted pair by pair, one swap pattern at a time, with sacrebleu's own scoring;
+    # the all-pairs run (statistic-major layout, chrF fast path) gives the same counts
+    refs, hyps = text
+    n, b, seed = 40, 200, 21
+    names = ["Cirrus", "Delta", "Fjord"]
+    refs = [refs[0][:n], [" ".join(r.split()[::-1]) for r in refs[0][:n]]][:refsets]
+    data = extract_statistics(refs, {k: hyps[k][:n] for k in names}, metric="chrf", **opts)
+    scorer = sacrebleu.CHRF(**opts)
+    score = lambda s: scorer._compute_score_from_stats(list(s)).score  # noqa: E731
+    ar = "approximate-randomization"
+    res = pairwise_significance(data, test=ar, n_resamples=b, rng=seed, alternative="two-sided")
+    m = _same_swaps(seed, b, n)
+    for x, y in itertools.combinations(res.systems, 2):  # x better than y
+        sx, sy = data.stats[data.index_of(x)], data.stats[data.index_of(y)]
+        obs = score(sx.sum(0)) - score(sy.sum(0))
+        dr = np.array([
+            score(np.where(mm[:, None], sy, sx).sum(0)) - score(np.where(mm[:, None], sx, sy).sum(0))
+            for mm in m
+        ])
+        c = int(np.sum(np.abs(dr) >= abs(obs) - 1e-9))
+        assert res.pvalue.at[x, y] == pytest.approx((c + 1) / (b + 1))
+
+
 # ---------------------------------------------------------------------------------------------
 # Agreement with sacrebleu's paired AR (two-sided)
 # ---------------------------------------------------------------------------------------------

@@ -197,3 +197,25 @@ def test_vectorised_scores_property(bleu, chrf, ter, smooth):
         expected = [scorer._compute_score_from_stats(list(r)).score for r in rows]
         ours = metric_score(metric, np.array(rows, dtype=float), opts)
         np.testing.assert_allclose(ours, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_chrf_fast_path_equals_the_general_replica_bit_for_bit():
+    # the fast path (every order with hypothesis and reference n-grams, no eps smoothing) and
+    # the operation-by-operation replica of sacrebleu give the same doubles; rows that need
+    # the general path (an order without n-grams, no matches) mixed in
+    from stats.mt.sufficient import _chrf_from_sums, _chrf_general
+
+    rng = np.random.default_rng(5)
+    for orders, opts in ((6, {}), (8, {"word_order": 2}), (6, {"beta": 1}), (4, {"char_order": 4})):
+        hyp = rng.integers(0, 4000, (500, orders))
+        ref = rng.integers(0, 4000, (500, orders))
+        match = np.minimum(hyp, ref) * rng.random((500, orders)) // 1
+        match[:20] = 0
+        sums = np.stack([hyp, ref, match], axis=-1).reshape(500, 3 * orders).astype(float)
+        sums[20:40, 0] = 0  # a hypothesis without unigrams
+        sums[40:60, -2] = 0  # a reference without n-grams of the highest order
+        fast = _chrf_from_sums(sums, opts)
+        assert np.array_equal(fast, _chrf_general(sums, opts))
+        # the statistic-major layout (a view whose columns are contiguous) too
+        columns = np.ascontiguousarray(sums.T)
+        assert np.array_equal(_chrf_from_sums(np.moveaxis(columns, 0, -1), opts), fast)
