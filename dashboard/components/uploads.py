@@ -4,6 +4,7 @@ outputs pair, warnings and input errors shown as one escaped line."""
 from __future__ import annotations
 
 import contextlib
+import contextvars
 from collections.abc import Iterator, Mapping
 
 import streamlit as st
@@ -166,12 +167,36 @@ FOLD_WARNINGS = 3
 CONTROL_WORDS = {"include_human=True": "the “Human translations as systems” control"}
 
 
+#: the running page's own ``{library phrase: control}`` (:func:`page_controls`; app.py empties
+#: it before each page runs, each session's script runs in its own thread)
+_PAGE_CONTROLS: contextvars.ContextVar[Mapping[str, str] | None] = contextvars.ContextVar(
+    "page_controls", default=None
+)
+
+
+def control_words(arguments: Mapping[str, str]) -> dict[str, str]:
+    """``{"n_resamples": "Resamples"}`` as the phrases :func:`name_controls` replaces: the
+    argument with its value (``n_resamples=1,000`` -> ``“Resamples” = 1,000``) and alone."""
+    out = {}
+    for name, label in arguments.items():
+        out[f"{name}="] = f"“{label}” = "
+        out[name] = f"“{label}”"
+    return out
+
+
+def page_controls(arguments: Mapping[str, str] | None) -> None:
+    """Name the library's arguments as this page's controls (``{"n_resamples": "Resamples"}``,
+    :func:`control_words`) in every refusal (:func:`input_errors`) and warning
+    (:func:`show_warnings`) for the rest of the page's run; None: none (app.py, before a page)."""
+    _PAGE_CONTROLS.set(control_words(arguments or {}))
+
+
 def page_words(message: str) -> str:
     """``message`` with the library's argument names as the page's controls
-    (:data:`CONTROL_WORDS`), as the CLI shows its flags."""
+    (:data:`CONTROL_WORDS`, then :func:`page_controls`), as the CLI shows its flags."""
     for name, control in CONTROL_WORDS.items():
         message = message.replace(name, control)
-    return message
+    return name_controls(message, _PAGE_CONTROLS.get())
 
 
 def show_warnings(messages, *, prefix: str | None = None) -> None:
@@ -208,7 +233,8 @@ def show_warnings(messages, *, prefix: str | None = None) -> None:
 
 def name_controls(message: str, controls: Mapping[str, str] | None) -> str:
     """``message`` with each library phrase of ``controls`` (``{"input_format=long": ...}``)
-    replaced by what the page calls it (the control and the option to choose), longest first."""
+    replaced by what the page calls it (the control and the option to choose), longest first;
+    the page's own names (:func:`page_controls`) apply after these."""
     for phrase in sorted(controls or {}, key=len, reverse=True):
         message = message.replace(phrase, controls[phrase])
     return message
@@ -225,7 +251,7 @@ def input_errors(controls: Mapping[str, str] | None = None) -> Iterator[None]:
     try:
         yield
     except StatsInputError as exc:
-        text = name_controls(one_line(exc), controls)
+        text = page_words(name_controls(one_line(exc), controls))
         st.error(escape_markdown(text), icon=":material/error:")
         record_note(f"error_{exc}", "error", text)  # the report states it too
         st.stop()

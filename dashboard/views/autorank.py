@@ -33,6 +33,7 @@ PRESET, CHOSEN = "WMT25's choice (wmt25 preset)", "Choose metrics"
 
 url_state.load_url("autorank", url_state.AUTORANK)
 st.title("AutoRank (WMT25)")
+components.page_controls({"n_resamples": "Bootstrap resamples"})
 st.caption(
     "WMT25's automatic ranking: each metric's mean per system, scaled robustly across the "
     "systems ((x − median) / (max − P25)), averaged, and mapped to 1 (best) … N (worst). "

@@ -26,6 +26,7 @@ REUSE = "Files of the MT systems page"
 url_state.load_url("human", url_state.HUMAN)
 
 st.title("Tests vs humans")
+components.page_controls({"n_resamples": "Resamples per test"})
 st.caption(
     "How often does a significance test on an automatic metric reach the conclusion a human "
     "evaluation reaches? Human judgements are standardised per annotator, every pair of systems "

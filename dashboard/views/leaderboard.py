@@ -28,6 +28,7 @@ SAMPLE_NOTE = (
 url_state.load_url("leaderboard", url_state.LEADERBOARD)
 
 st.title("Leaderboard")
+components.page_controls({"n_resamples": "PERM-BOTH resamples per task"})
 st.caption(
     "Which metrics are best across many tasks? Every task (language pair x level x correlation) "
     "is run with PERM-BOTH; the correlations, moved to [0, 1], are averaged with the task "

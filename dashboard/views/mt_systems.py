@@ -26,6 +26,7 @@ presentation = components.presentation_mode()
 url_state.load_url("mt_systems", url_state.MT_SYSTEMS)
 
 st.title("MT systems")
+components.page_controls({"n_resamples": "Resamples"})
 st.caption(
     "Is system X really better than system Y? Randomized significance tests for every pair of "
     "systems at once -- paired bootstrap resampling (Koehn 2004), bootstrap resampling with "

@@ -24,6 +24,9 @@ presentation = components.presentation_mode()
 url_state.load_url("qe", url_state.QE)
 
 st.title("Quality estimation")
+components.page_controls(
+    {"n_resamples": "Resamples (bootstrap CIs, PERM-BOTH, word level)"}
+)
 st.caption(
     "Which QE system predicts translation quality best? MAE and RMSE reward predicting the "
     "test set's mean with a conservative spread; Pearson's r does not move when predictions are "
