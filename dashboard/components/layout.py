@@ -39,7 +39,10 @@ def presentation_toggle() -> bool:
 # enlarge it per session; in presentation mode show_table draws an HTML st.table instead, whose
 # text follows the root font size below. Cells wrap -- numbers (right-aligned) at spaces only,
 # headers, names and other text anywhere, names not narrower than a short one -- so a wide table
-# of long system names or segments fits the page instead of being cut at its right edge.
+# of long system names or segments fits the page instead of being cut at its right edge. On a
+# slide (a window 1,600 px wide or more) column headers wrap at word boundaries only ("systems",
+# not "sy/st/em/s"); in the 1400 px window the Metrics summary's eleven headers in whole words
+# would need some 1,400 px at this font, so there they break where they must.
 _PRESENTATION_CSS = """
 <style>
 html { font-size: 21px; }
@@ -60,6 +63,12 @@ html { font-size: 21px; }
   overflow-wrap: anywhere;
 }
 [data-testid="stTable"] :is(tbody th, td:not([style*="text-align: right"])) { min-width: 5.5em; }
+@media (min-width: 1600px) {
+  [data-testid="stTable"] thead th:not([style*="text-align: right"]),
+  [data-testid="stTable"] thead th:not([style*="text-align: right"]) [data-testid="stMarkdownContainer"] p {
+    overflow-wrap: normal; word-break: normal;
+  }
+}
 </style>
 """
 
