@@ -89,8 +89,8 @@ def _crowded(boxes, font: float, angle: float) -> int:
 
 
 #: Every static table (presentation mode): its right edge, its holder's, the window's, and the
-#: header words (between spaces, hyphens and slashes) drawn on more than one line: a word
-#: broken inside it
+#: header words (between spaces, hyphens, slashes, underscores) drawn on more than one line: a
+#: word broken inside it
 _TABLES_JS = """
 () => [...document.querySelectorAll('[data-testid="stTable"]')].filter(t => t.innerText.length)
   .map(t => {
@@ -98,7 +98,7 @@ _TABLES_JS = """
     for (const th of t.querySelectorAll('thead th')) {
       const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        for (const m of node.textContent.matchAll(/[^\\s\\-\u2013\\/]+/g)) {  // a hyphen may end a line
+        for (const m of node.textContent.matchAll(/[^\\s\\-\u2013\\/_\u200b]+/g)) {  // a hyphen may end a line
           const range = document.createRange();
           range.setStart(node, m.index);
           range.setEnd(node, m.index + m[0].length);
@@ -114,9 +114,8 @@ _TABLES_JS = """
 
 
 def _tables_fit(page, name: str, *, whole_words: bool) -> None:
-    """Presentation tables end inside their holder and the window; with ``whole_words``, no
-    header word broken inside it (on the slide: at 1400 px the summary's eleven headers in
-    whole words would need some 1,400 px at the slide's font, so they break where they must)."""
+    """Presentation tables end inside their holder and the window; with ``whole_words`` (on
+    the slide) no header word is broken inside it."""
     tables = page.evaluate(_TABLES_JS)
     assert tables, name
     for t in tables:

@@ -197,3 +197,24 @@ def test_page_controls_name_the_pages_controls_in_refusals():
     finally:
         uploads.page_controls(None)
     assert uploads.page_words("n_resamples=5") == "n_resamples=5"  # no page: unchanged
+
+
+def test_presentation_draws_a_wide_summary_transposed():
+    """Three language pairs x eleven columns: on a slide the columns become rows (their
+    headers could not stand in whole words side by side); a longer table stays as it is."""
+    import pandas as pd
+
+    from dashboard.components.outputs import presentation_table
+
+    cols = ["systems", "metrics", "pairs", "significant pairs", "share significant", "best |r|",
+            "beat baseline", "metrics significantly beating baseline"]  # fmt: skip
+    frame = pd.DataFrame([[16, 30, 435, 200, 0.46, "COMET", 3, "a, b"]] * 3, columns=cols,
+                         index=pd.Index(["en-de", "zh-en", "en-ru"], name="language pair"))
+    out = presentation_table(frame, transpose=True).data
+    assert list(out.columns) == ["en-de", "zh-en", "en-ru"]
+    assert [str(r).replace(chr(92), "") for r in out.index] == cols  # Markdown escapes
+    assert out.loc["share significant", "en-de"] == "0.46"
+    unescaped = lambda t: [str(c).replace(chr(92), "") for c in t.data.columns]  # noqa: E731
+    assert unescaped(presentation_table(frame)) == cols  # not asked: as it is
+    long = pd.concat([frame] * 2)
+    assert unescaped(presentation_table(long, transpose=True)) == cols
