@@ -100,6 +100,5 @@ with st.sidebar:
 components.apply_page_style()
 # Each session runs in its own script thread: the work budget below holds for this session only,
 # so one upload cannot occupy the server for minutes (stats refuses it in one line instead).
-components.page_controls(None)  # each page names its own controls (none carried over)
 with limited_budget(max_work=components.SESSION_MAX_WORK, max_memory=components.SESSION_MAX_MEMORY):
     page.run()

@@ -68,9 +68,9 @@ from dashboard.components.uploads import (
     escape_markdown,
     file_input,
     input_errors,
-    page_controls,
     page_words,
     reference_and_outputs,
+    resamples_named,
     show_warnings,
 )
 
@@ -89,7 +89,7 @@ __all__ = [
     "escape_markdown",
     "show_warnings",
     "page_words",
-    "page_controls",
+    "resamples_named",
     "input_errors",
     "show_figure",
     "abbreviation_legend",

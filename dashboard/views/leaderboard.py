@@ -28,7 +28,6 @@ SAMPLE_NOTE = (
 url_state.load_url("leaderboard", url_state.LEADERBOARD)
 
 st.title("Leaderboard")
-components.page_controls({"n_resamples": "PERM-BOTH resamples per task"})
 st.caption(
     "Which metrics are best across many tasks? Every task (language pair x level x correlation) "
     "is run with PERM-BOTH; the correlations, moved to [0, 1], are averaged with the task "
@@ -243,7 +242,7 @@ else:
 
 components.seed_caption(seed, n_resamples=n_resamples)
 for note in result.notes:
-    st.caption(components.escape_markdown(components.page_words(note)))
+    st.caption(components.escape_markdown(components.page_words(note, leaderboard.CONTROLS)))
 if result.left_out:
     st.caption("Left out, because …")
     components.show_table(

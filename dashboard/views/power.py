@@ -53,7 +53,6 @@ def page_words():
 
 
 st.title("Power")
-components.page_controls(CONTROLS)
 st.caption(
     "Was the test able to see a difference of this size at all, and how many segments would "
     "it take? Power at n = the share of simulated data sets of n segments, drawn with "

@@ -182,23 +182,6 @@ def test_presentation_mode_shows_what_a_slide_holds_and_says_so(monkeypatch):
     ]
 
 
-def test_page_controls_name_the_pages_controls_in_refusals():
-    """A budget refusal on a page names the page's control, not the library's argument."""
-    from dashboard.components import uploads
-
-    uploads.page_controls({"n_resamples": "Resamples"})
-    try:
-        msg = ("paired-bootstrap: n_resamples=10,000 x 1,000 segments x 200 systems is 2e+09 "
-               "operations, over the budget of 1e+09; reduce n_resamples to at most 4,975")
-        out = uploads.page_words(msg)
-        assert "n_resamples" not in out
-        assert out.startswith("paired-bootstrap: “Resamples” = 10,000 x 1,000 segments")
-        assert out.endswith("reduce “Resamples” to at most 4,975")
-    finally:
-        uploads.page_controls(None)
-    assert uploads.page_words("n_resamples=5") == "n_resamples=5"  # no page: unchanged
-
-
 def test_presentation_draws_a_wide_summary_transposed():
     """Three language pairs x eleven columns: on a slide the columns become rows (their
     headers could not stand in whole words side by side); a longer table stays as it is."""
