@@ -40,6 +40,11 @@ def presentation_toggle() -> bool:
 # text follows the root font size below. Cells wrap -- numbers (right-aligned) at spaces only,
 # headers, names and other text anywhere, names not narrower than a short one -- so a wide table
 # of long system names or segments fits the page instead of being cut at its right edge.
+# On a slide (a window 1,600 px wide or more) column headers wrap at word boundaries only
+# ("systems", not "sy/st/em/s"; snake_case names after "_" too, outputs.presentation_table); in
+# the 1400 px window a header wider than its column still breaks where it must (whole words
+# made the pairs' p-value table 100 px too wide there), and a summary of a few rows and many
+# columns is drawn transposed (outputs.transposed), so its headers stand in whole words.
 _PRESENTATION_CSS = """
 <style>
 html { font-size: 21px; }
@@ -60,6 +65,12 @@ html { font-size: 21px; }
   overflow-wrap: anywhere;
 }
 [data-testid="stTable"] :is(tbody th, td:not([style*="text-align: right"])) { min-width: 5.5em; }
+@media (min-width: 1600px) {
+  [data-testid="stTable"] thead th:not([style*="text-align: right"]),
+  [data-testid="stTable"] thead th:not([style*="text-align: right"]) [data-testid="stMarkdownContainer"] p {
+    overflow-wrap: normal; word-break: normal;
+  }
+}
 </style>
 """
 

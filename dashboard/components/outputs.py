@@ -205,6 +205,7 @@ def show_table(
                 shown.head(PRESENTATION_MAX_ROWS) if slide else shown,
                 column_config if shown_config is None else shown_config,
                 float_format=float_format or "{:.4g}",
+                transpose=presentation_mode() and index,  # rows named by the index
             ),
             hide_index=not index,
         )
@@ -270,7 +271,11 @@ def show_clustered_table(
 
 
 def presentation_table(
-    df: pd.DataFrame, column_config: dict | None = None, *, float_format: str = "{:.4g}"
+    df: pd.DataFrame,
+    column_config: dict | None = None,
+    *,
+    float_format: str = "{:.4g}",
+    transpose: bool = False,
 ):
     """``df`` as a pandas ``Styler`` for ``st.table`` (presentation mode).
 
@@ -279,7 +284,8 @@ def presentation_table(
     it; other floats use ``float_format``; a missing number (undefined: NaN) prints as
     :data:`UNDEFINED`, missing text as an empty cell. Number columns
     stay numeric (so they are right-aligned); ``st.table`` renders cells as Markdown, so text
-    cells and the index are escaped with :func:`escape_markdown`.
+    cells and the index are escaped with :func:`escape_markdown`. With ``transpose``, a table
+    :func:`transposed` chooses is drawn with its columns as rows (its cells as formatted text).
     """
     keep, labels, formats = [], {}, {}
     for column in df.columns:
@@ -295,11 +301,32 @@ def presentation_table(
     table = df[keep].rename(columns=labels)
     # st.table renders headers and row labels from the frame itself, not from the Styler's
     # format_index: they are escaped in the frame
-    table.columns = [_text_formatter(c) for c in table.columns]
+    # headers wrap at word boundaries (layout.py): a snake_case name may break after "_" too
+    table.columns = [_text_formatter(c).replace("\\_", "\\_\u200b") for c in table.columns]
     if not pd.api.types.is_numeric_dtype(table.index):
         table.index = pd.Index([_text_formatter(i) for i in table.index], name=table.index.name)
     formats = {_text_formatter(label): fmt for label, fmt in formats.items()}
+    if transpose and transposed(table):
+        # a summary of a few rows and many columns: its headers in whole words would not fit
+        # a slide's width at the slide's font (eleven columns at 1400 px), so its columns are
+        # drawn as rows (labels of any length wrap at word boundaries there), values as text
+        text = pd.DataFrame(
+            {c: [formats[c](v) for v in table[c]] for c in table.columns}, index=table.index
+        )
+        return text.T.style
     return table.style.format(formats)
+
+
+#: a presentation table of at most this many rows and at least :data:`TRANSPOSE_MIN_COLUMNS`
+#: columns is drawn transposed (:func:`transposed`)
+TRANSPOSE_MAX_ROWS, TRANSPOSE_MIN_COLUMNS = 4, 8
+
+
+def transposed(table: pd.DataFrame) -> bool:
+    """Whether presentation mode draws ``table`` with its columns as rows: a few rows
+    (:data:`TRANSPOSE_MAX_ROWS`, e.g. one per language pair) and many columns
+    (:data:`TRANSPOSE_MIN_COLUMNS`), whose headers would otherwise break inside words."""
+    return 0 < len(table) <= TRANSPOSE_MAX_ROWS and table.shape[1] >= TRANSPOSE_MIN_COLUMNS
 
 
 def _text_formatter(value) -> str:

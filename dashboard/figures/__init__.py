@@ -72,7 +72,7 @@ from dashboard.figures.overview import (
     grids_side_by_side,
     significance_mosaic,
 )
-from dashboard.figures.presentation import apply_presentation, slide_rows
+from dashboard.figures.presentation import apply_presentation, fits_slide, slide_rows
 from dashboard.figures.qe import (
     QE_WINS_NOT_A_RANKING,
     qe_distributions,
@@ -128,6 +128,7 @@ __all__ = [
     "agreement_heatmap",
     "annotator_spread",
     "apply_presentation",
+    "fits_slide",
     "slide_rows",
     "base_layout",
     "category_colours",

@@ -23,13 +23,15 @@ SLIDE_WIDTH, SLIDE_HEIGHT = 1920, 1080
 SLIDE_GRID_PX = 1400
 #: The smaller screen presentation mode serves too (a laptop on a projector: 1400 x 900).
 SMALL_SLIDE_WIDTH, SMALL_SLIDE_HEIGHT = 1400, 900
-#: Tallest figure in presentation mode: a slide's height less the page's scroll margins, so a
-#: chart is seen whole on the projector.
-MAX_PRESENTATION_HEIGHT = SLIDE_HEIGHT - 120
-#: Height stacked grid panels shrink to where their rows stay MIN_FIT_CELL_PX high, so the
-#: figure is seen whole in the smaller window too (charts whose labels need more room, 30
-#: metrics or 16 systems, keep them and fit the 1920 x 1080 slide)
-SMALL_FIT_HEIGHT = SMALL_SLIDE_HEIGHT - 60
+#: Tallest figure in presentation mode: the smaller window's height less the page's scroll
+#: margins, so a chart is seen whole without scrolling inside it on either screen (the server
+#: cannot tell which one shows it); tick fonts shrink to fit their rows and cells where needed
+#: (30 metrics: 13 px column labels, 18 px dot-chart rows), and the pages draw grids that would
+#: stack into rows each in a figure of its own (slide_rows, the Metrics page's per-pair grids)
+MAX_PRESENTATION_HEIGHT = SMALL_SLIDE_HEIGHT - 60
+#: Height stacked grid panels shrink to where their rows stay MIN_FIT_CELL_PX high (the same
+#: bound: every figure fits the smaller window)
+SMALL_FIT_HEIGHT = MAX_PRESENTATION_HEIGHT
 #: Least row height (px) of a grid figure shrunk to fit the slide in presentation mode (its tick
 #: labels a line high in it: 13-14 px text on the projector)
 MIN_FIT_CELL_PX = 18
@@ -95,6 +97,7 @@ def apply_presentation(fig: go.Figure, presentation: bool) -> go.Figure:
             height=min(max(out.layout.height, _height_for_labels(out)), MAX_PRESENTATION_HEIGHT)
         )
         _fit_matrix_ticks(out)
+        _fit_category_rows(out)
     for ann in out.layout.annotations:
         size = ann.font.size or BASE_FONT_SIZE
         ann.update(font={"size": round(size * factor)})
@@ -132,16 +135,51 @@ def _fit_matrix_ticks(fig: go.Figure) -> None:
     labels = xa.ticktext if xa.ticktext is not None else xa.categoryarray or ()
     longest = max((len(str(t)) for t in labels), default=0)
     start = xa.tickfont.size or PRESENTATION_FONT_SIZE
+    m = fig.layout.margin
     size = start
-    while size > 10:
-        below = _GLYPH_WIDTH * size * longest * 0.71 + size + 10
-        side = fig.layout.height - (fig.layout.margin.t or 60) - below - 10
-        if side / n * 0.71 >= 1.1 * size:  # a tenth to spare: glyphs end unevenly
+    while True:
+        label = _GLYPH_WIDTH * size * longest + size + 10  # the row names, upright
+        below = label * 0.71  # the column names, at -45 degrees
+        side = fig.layout.height - (m.t or 60) - below - 10
+        # in the narrowest window (PRESENTATION_CONTENT_PX) the square is as wide as the room
+        # beside the row names, the right margin and the colour bar
+        wide = PRESENTATION_CONTENT_PX - min(m.l or label + 10, label + 10) - (m.r or 80) - 60
+        if min(side, wide) / n * 0.71 >= 1.1 * size or size <= 10:  # glyphs end unevenly
             break
         size -= 1
     if size < start:
         xa.update(tickfont={"size": size})
         ya.update(tickfont={"size": size})
+    # margins no wider than the labels need (plotly's automargin grows them if they do), so
+    # the cells get the room
+    fig.update_layout(margin={"l": round(min(m.l or label + 10, label + 10)),
+                              "b": round(min(m.b or below + 10, below + 10))})
+
+
+#: Least room (px) a row of a category axis gets per px of its tick font: a line of text and
+#: a little air, so neighbouring labels never touch
+ROW_PER_FONT_PX = 1.3
+
+
+def _fit_category_rows(fig: go.Figure) -> None:
+    """Tick labels of the category rows of a chart capped at :data:`MAX_PRESENTATION_HEIGHT`
+    (a dot chart of 30 metrics) no taller than their rows: the font shrinks until a row is
+    :data:`ROW_PER_FONT_PX` lines of it high (not below 10 px). The rows' room is the figure's
+    height less its title and the x axis' tick labels and two-line title. Square matrices are
+    :func:`_fit_matrix_ticks`' work."""
+    xa, ya = fig.layout.xaxis, fig.layout.yaxis
+    if ya.scaleanchor == "x" or ya.type not in (None, "category"):
+        return
+    n = len(ya.categoryarray or ())
+    if n < 2:
+        return
+    size = ya.tickfont.size or PRESENTATION_FONT_SIZE
+    x_size = xa.tickfont.size or PRESENTATION_FONT_SIZE
+    room = fig.layout.height - max(fig.layout.margin.t or 0, 30) - 4 * x_size - 10
+    y_span = (ya.domain[1] - ya.domain[0]) if ya.domain else 1.0
+    row = room * y_span / n
+    if row < ROW_PER_FONT_PX * size:
+        ya.update(tickfont={"size": max(10, math.floor(row / ROW_PER_FONT_PX))})
 
 
 def _cell_text_fits(fig: go.Figure, trace) -> bool:
@@ -306,3 +344,10 @@ def slide_rows(titles: Sequence[str], names: Sequence[str]) -> list[list[str]]:
     titles = list(titles)
     k = panels_per_row(names, titles)
     return [titles[i : i + k] for i in range(0, len(titles), k)]
+
+
+def fits_slide(fig: go.Figure) -> bool:
+    """Whether ``fig`` in presentation mode (:func:`apply_presentation`) is seen whole in the
+    smaller window (no taller than :data:`MAX_PRESENTATION_HEIGHT`): a page draws the panels
+    of one that is not (legible grids stacked into rows) each in a figure of its own."""
+    return (apply_presentation(fig, True).layout.height or 0) <= MAX_PRESENTATION_HEIGHT

@@ -354,7 +354,10 @@ def significance_section() -> None:
             x_title="column: compared with",
             y_title="row: correlates better?",
         )
-    elif presentation:  # a projector or a PDF needs the names: one labelled grid per pair
+        if presentation and not figures.fits_slide(overview):
+            overview = None  # legible panels stacked past the window: one figure per pair
+    if presentation and (many > MAX_OVERVIEW_DETAIL or overview is None):
+        # a projector or a PDF needs the names: one labelled grid per pair
         overview = None
         for k, (key, a) in enumerate(result.analyses.items()):
             components.abbreviation_legend(
@@ -370,7 +373,7 @@ def significance_section() -> None:
                     filename=f"williams_grid_{key}",
                 )
             )
-    else:  # too many metrics for tick labels: one mosaic heatmap redraws fastest
+    elif many > MAX_OVERVIEW_DETAIL:  # too many metrics for tick labels: one mosaic heatmap
         overview = figures.significance_mosaic(
             {key: figures.in_order(grids[key].pvalue_adjusted, order) for key in result.analyses},
             alpha=alpha,

@@ -75,12 +75,19 @@ def limited_budget(*, max_work: float | None = None, max_memory: float | None = 
         _CONTEXT.reset(token)
 
 
-#: element operations, as the budgets count them, done per second by one process: the rate
-#: :data:`MAX_WORK` assumes (numpy's element-wise work, about 1e10 a minute), the estimate
-#: :func:`time_bounded` checks ``max_seconds`` against. Paths faster than counted err long: the
-#: 3-pair task set (15 systems x 1,500 segments x 20 metrics, 1,000 resamples, 2.59e10
-#: operations, estimated 130 s) took 46 s wall, 13 s CPU, on the shared 2-core machine at load 10
-OPERATIONS_PER_SECOND = 2e8
+#: element operations, as the budgets count them, done per second by one process: the
+#: estimate :func:`time_bounded` checks ``max_seconds`` against (seconds = operations / rate).
+#: Measured with benchmarks/time_estimate.py on the project's shared 2-core machine (2 CPUs,
+#: load average 17-19 from eight sessions): the 3-pair task set (``rank``: 15 systems x 1,500
+#: segments x 20 metrics, 1,000 resamples, 2.59e10 operations) 17.9 s CPU (1.45e9 operations
+#: per CPU second; PERM-BOTH's products), 162 s wall -- and 13 s CPU, 46 s wall at load 10;
+#: ``randomized`` on 16 systems x 2,000 scores, 10,000 resamples: paired bootstrap 3.2e8
+#: operations in 1.1 s CPU with the reading (7e8 a CPU second over the difference from 1,000
+#: resamples), approximate randomization 3.5e8 in 0.2 s CPU. One rate serves every kind (they
+#: differ by 2-3x, the machine's load by more): 5e8, so the task set is estimated at 52 s (46 s
+#: wall at load 10; was 130 s at 2e8) and element-wise paths err long. Wall time grows with
+#: the load (about CPU x load / cores once the load is over the cores: 8.5 x at load 17).
+OPERATIONS_PER_SECOND = 5e8
 
 #: (on, max_seconds) of the current context (:func:`time_bounded`)
 _TIME: contextvars.ContextVar[tuple[bool, float | None]] = contextvars.ContextVar(
@@ -103,7 +110,7 @@ def estimated_seconds(work: float) -> float:
     """Seconds ``work`` element operations take at :data:`OPERATIONS_PER_SECOND`.
 
     >>> estimated_seconds(2e10)
-    100.0
+    40.0
     """
     return float(work) / OPERATIONS_PER_SECOND
 
@@ -133,7 +140,7 @@ def time_bounded(*, max_seconds: float | None = None):
     ...     check_run_budget(what="task set", n_resamples=1000, per_resample=1e7)
     Traceback (most recent call last):
     ...
-    stats._core.budget.OverTimeBound: task set: n_resamples=1,000 x 1e+07 operations per resample is 1e+10 operations, an estimated 50 s, over max_seconds=1; reduce n_resamples to at most 20, or allow more time
+    stats._core.budget.OverTimeBound: task set: n_resamples=1,000 x 1e+07 operations per resample is 1e+10 operations, an estimated 20 s, over max_seconds=1; reduce n_resamples to at most 50, or allow more time
     """
     if max_seconds is not None and not (float(max_seconds) > 0):
         raise StatsInputError(f"max_seconds must be a positive number; got {max_seconds!r}")

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from stats._core.errors import StatsInputError
+from stats._core.progress import check_progress
 from stats.human.accuracy import ALPHAS, AccuracyResult, accuracy_from_pvalues
 from stats.human.gold import (
     HumanGoldResult,
@@ -209,6 +210,7 @@ def human_rankings(
     score: str = "z",
     alpha: float = 0.05,
     exclude: Sequence[str] = (),
+    progress=None,
 ) -> list[HumanRankingResult]:
     """Findings-style human rankings (:func:`stats.human.ranking.human_ranking`), one per
     language pair, from published segment-level DA files (``SYS SID RAW.SCR Z.SCR N``; the
@@ -219,18 +221,26 @@ def human_rankings(
     ``exclude`` are left out (each must be among them).
 
     Several files of one language pair are one set; the rankings come in language-pair order.
+    ``progress(fraction)`` (optional) is called with the share of the rankings done once the
+    files are read.
     """
+    check_progress(progress)
     scores = segment_scores_frame(files, lp=lp)
     attrs = dict(scores.attrs)
     notes = tuple(attrs.get("notes", ()))
     if exclude:
         scores = without_systems(scores, exclude)
         notes += (f"left out by choice: {', '.join(map(str, exclude))}",)
-    return [
-        dataclasses.replace(
-            human_ranking(block, score=score, alpha=alpha, lp=str(pair)),
-            read_as=tuple(attrs.get("read_as", ())),
-            notes=notes,
+    blocks = list(scores.groupby("lp", sort=True))
+    results = []
+    for k, (pair, block) in enumerate(blocks, 1):
+        results.append(
+            dataclasses.replace(
+                human_ranking(block, score=score, alpha=alpha, lp=str(pair)),
+                read_as=tuple(attrs.get("read_as", ())),
+                notes=notes,
+            )
         )
-        for pair, block in scores.groupby("lp", sort=True)
-    ]
+        if progress is not None:
+            progress(k / len(blocks))
+    return results

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from stats._core.errors import StatsInputError
+from stats._core.progress import check_progress
 from stats.human.gold import HumanGoldResult
 from stats.human.paired import (
     PairedRankingResult,
@@ -184,6 +185,7 @@ def paired_rankings(
     lp: str | None = None,
     score: str | None = None,
     mqm_weights=None,
+    progress=None,
 ) -> list[PairedRankingResult]:
     """WMT24-style rankings (:func:`stats.human.paired.paired_ranking`), one per protocol and
     language pair, in that order. Several files of one protocol are one set; the systems of
@@ -193,7 +195,10 @@ def paired_rankings(
     per language pair (:func:`stats.human.paired.standardize_per_rater`, as WMT22 ranked
     DA+SQM); None: per protocol, :data:`DEFAULT_SCORE`. Each result carries what each file was
     read as (``read_as``), the notes (``notes``: systems left out, raters without spread,
-    names shortened, errors weighed 0), and the per-segment and per-document scores."""
+    names shortened, errors weighed 0), and the per-segment and per-document scores.
+    ``progress(fraction)`` (optional) is called with the share of the rankings done once the
+    files are read."""
+    check_progress(progress)
     if score not in (None, "raw", "z"):
         raise StatsInputError(f"score must be 'raw' or 'z'; got {score!r}")
     ratings = read_human_ratings(files, documents=documents, lp=lp, mqm_weights=mqm_weights)
@@ -208,6 +213,10 @@ def paired_rankings(
     for r in ratings:
         by_protocol.setdefault(r.protocol, []).append(r)
     results = []
+    total = sum(  # rankings to compute: one per protocol and language pair
+        pd.concat([r.frame["lp"] for r in group], ignore_index=True).nunique()
+        for group in by_protocol.values()
+    )
     for protocol, group in by_protocol.items():
         frame = pd.concat([r.frame for r in group], ignore_index=True)
         domains = all(r.has_domains for r in group)
@@ -254,6 +263,8 @@ def paired_rankings(
                     document_scores=doc,
                 )  # fmt: skip
             )
+            if progress is not None:
+                progress(min(1.0, len(results) / max(total, 1)))
     return results
 
 

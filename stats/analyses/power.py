@@ -173,13 +173,15 @@ def power_analysis(
     n_simulations: int = 1000,
     n_resamples: int = 1000,
     rng=None,
+    progress=None,
 ) -> PowerAnalysis:
     """Read the files as ``randomized`` does and compute the power (module notes).
 
     Either ``scores`` (segment scores; ``score_metric`` picks one metric of several,
     ``lower_is_better`` as :func:`stats.analyses.score_statistics`) or ``references`` and
     ``hypotheses`` (text; ``metric`` bleu, chrf or ter, default bleu; ``options`` sacreBLEU's
-    options of the metric).
+    options of the metric). ``progress(fraction)`` (optional) receives the fraction of the
+    simulations done.
     """
     check_rng(rng)
     from . import score_statistics, text_statistics
@@ -210,7 +212,7 @@ def power_analysis(
     return power_from_statistics(
         data, baseline=baseline, system=system, effect=effect, n=n, test=test, alpha=alpha,
         alternative=alternative, power=power, n_simulations=n_simulations,
-        n_resamples=n_resamples, rng=rng, read_as=read_as,
+        n_resamples=n_resamples, rng=rng, read_as=read_as, progress=progress,
     )
 
 
@@ -227,13 +229,14 @@ def human_power_analysis(
     power: float = 0.8,
     n_simulations: int = 1000,
     rng=None,
+    progress=None,
 ) -> PowerAnalysis:
     """Power of the human ranking's pairwise test (signed-rank by domain, Stouffer-combined;
     :func:`stats.power.domain_power`) from human evaluation files read as ``human`` reads them
     (:func:`stats.analyses.read_human_ratings`): the two systems' item scores on the items
     both were rated on, per domain. ``n`` is items per domain (default: five sizes around the
     smallest domain's). Files holding several protocols or language pairs are refused, naming
-    them (give one file, or ``lp``)."""
+    them (give one file, or ``lp``). ``progress`` as :func:`power_analysis`."""
     check_rng(rng)
     import pandas as pd
 
@@ -271,7 +274,8 @@ def human_power_analysis(
     if n is None:
         n = default_sizes(smallest)
     result = domain_power(domains, effect=effect, n=n, alpha=alpha, power=power,
-                          n_simulations=n_simulations, rng=rng, sample_size=True)
+                          n_simulations=n_simulations, rng=rng, sample_size=True,
+                          progress=progress)
     protocol = sets[0][0] if sets else "human"
     read_as = (
         f"read as {protocol} ratings: {table.shape[1]} systems, {len(both)} items rated for "
@@ -302,6 +306,7 @@ def metrics_power_analysis(
     epsilon: float | None = None,
     tie_calibration: bool = False,
     threshold: float = KENDALL_LIKE_THRESHOLD,
+    progress=None,
 ) -> PowerAnalysis:
     """PERM-BOTH power of two metrics against humans (:func:`stats.power.perm_both_power`)
     from meta-evaluation files as :func:`stats.readers.meta.read_meta_eval` reads them (MTME
@@ -309,7 +314,8 @@ def metrics_power_analysis(
     correlate better with the humans (gold type ``gold``) than ``baseline`` by ``effect`` (the
     difference in ``correlation`` under ``grouping``, segment level; Pearson by default) in
     language pair ``lp`` (default: the only one). ``n``: items per simulated data set
-    (default :func:`default_sizes` of the observed items)."""
+    (default :func:`default_sizes` of the observed items). ``progress`` as
+    :func:`power_analysis`."""
     check_rng(rng)
     from stats.power.perm_both import perm_both_power
     from stats.readers.meta import read_meta_eval
@@ -339,7 +345,7 @@ def metrics_power_analysis(
                              n_simulations=n_simulations, n_resamples=n_resamples, rng=rng,
                              correlation=correlation, grouping=grouping, epsilon=epsilon,
                              tie_calibration=tie_calibration, threshold=threshold,
-                             sample_size=True)
+                             sample_size=True, progress=progress)
     label = {"pearson": "Pearson r", "spearman": "Spearman ρ", "kendall": "Kendall τ"}.get(
         correlation, correlation) + ("" if grouping == "none" else f" by {grouping}")
     return PowerAnalysis(

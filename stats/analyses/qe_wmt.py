@@ -140,11 +140,13 @@ def qe_wmt_analysis(
     sd_ratio: float = 0.5,
     rng=1,
     tests: bool = True,
+    progress=None,
 ) -> QEWMTAnalysis:
     """Compare the systems per language pair and on average
     (:func:`stats.qe.wmt.compare_qe_systems`), seeded with ``rng`` (default 1; the result's
     ``seed`` is the int seed, None for a Generator or None); ``tests=False`` leaves the
-    pairwise tests out (the dashboard tests the chosen language pair alone)."""
+    pairwise tests out (the dashboard tests the chosen language pair alone); ``progress`` as
+    :func:`~stats.qe.wmt.compare_qe_systems`."""
     _, seed = rng_and_seed(rng)
     with _recorded() as messages:
         result = compare_qe_systems(
@@ -159,6 +161,7 @@ def qe_wmt_analysis(
             sd_ratio=sd_ratio,
             tests=tests,
             rng=rng,
+            progress=progress,
         )
     return QEWMTAnalysis(
         input=inp,
@@ -188,11 +191,12 @@ def qe_word_analysis(
     correction: str = "none",
     rng=1,
     exclude: pd.DataFrame | None = None,
+    progress=None,
 ) -> WordLevelResult:
     """Word-level scores and paired bootstrap tests (:func:`stats.qe.word.compare_word_level`);
     the sentences of ``exclude`` (``lp, sid``) are left out of both, as the WMT23 word-level
     scoring program leaves out the hallucination index. ``rng`` seeds the bootstrap (default
-    1)."""
+    1); ``progress`` as :func:`~stats.qe.word.compare_word_level`."""
     check_rng(rng)
     if exclude is not None and len(exclude):
         drop = pd.MultiIndex.from_frame(exclude[["lp", "sid"]])
@@ -217,6 +221,7 @@ def qe_word_analysis(
         alpha=alpha,
         correction=correction,
         rng=rng,
+        progress=progress,
     )
 
 

@@ -52,6 +52,7 @@ from ._common import (
     significance_tsv,
     table_tsv,
 )
+from ._progress import progress_callback
 from ._sacrebleu_options import add_sacrebleu_options, metric_options
 from .randomized import DEFAULT_SEED
 
@@ -203,6 +204,10 @@ def run(args: argparse.Namespace) -> str:
     res = significance_accuracy(
         gold, metrics, tests=tests, alphas=alphas, n_resamples=args.resamples, rng=args.seed,
         jobs=args.jobs or os.cpu_count(),
+        progress=progress_callback(
+            f"accuracy: {len(metrics)} metric(s) x {len(tests)} test(s), "
+            f"{args.resamples:,} resamples"
+        ),
     )
     systems = list(res.systems)
     gold_p = {  # a criterion without judgements is null

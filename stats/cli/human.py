@@ -57,6 +57,7 @@ from ._common import (
     table_tsv,
     undefined,
 )
+from ._progress import progress_callback
 
 PAIRED_TESTS = ("signed-rank", "rank-sum")  # stats.human.paired.PAIRED_TESTS (no import here)
 MQM_PRESETS = ("mtme", "wmt24")  # stats.readers.mqm.MQM_PRESETS
@@ -185,7 +186,8 @@ def run(args) -> str:
                 "are 2014-2020 files (add --test signed-rank or rank-sum to rank them paired)"
             )
     results = human_rankings(
-        args.human, lp=args.lp, score=args.human_score or "z", alpha=alpha, exclude=args.exclude
+        args.human, lp=args.lp, score=args.human_score or "z", alpha=alpha, exclude=args.exclude,
+        progress=progress_callback("human: rankings per language pair"),
     )
     _say([line for r in results for line in r.read_as] + [
         n for r in results for n in r.notes
@@ -301,6 +303,7 @@ def _paired_rankings(args, alpha: float):
         exclude=args.exclude,
         score=args.human_score,
         mqm_weights=_mqm_weights(args),
+        progress=progress_callback("human: paired rankings per language pair"),
     )
 
 

@@ -47,6 +47,7 @@ from ._common import (
     lower_is_better_for,
     table_tsv,
 )
+from ._progress import progress_callback
 from ._sacrebleu_options import add_sacrebleu_options, metric_options
 
 DEFAULT_SEED = 12345
@@ -189,6 +190,7 @@ def _run(args: argparse.Namespace) -> str:
 
     _check(args)
     metric = args.metric or "bleu"
+    progress = progress_callback(f"power: {args.simulations:,} simulations per size")
     common = dict(
         baseline=args.baseline, system=args.system, effect=args.effect, n=args.n,
         test=args.test, alpha=args.alpha, alternative=args.alternative, power=args.power,
@@ -203,6 +205,7 @@ def _run(args: argparse.Namespace) -> str:
             n_simulations=args.simulations, n_resamples=args.resamples, rng=args.seed,
             correlation=args.correlation, grouping=args.grouping, epsilon=args.epsilon,
             tie_calibration=args.tie_calibration, threshold=args.threshold,
+            progress=progress,
         )
     elif args.human:
         from ..analyses import human_power_analysis
@@ -210,22 +213,24 @@ def _run(args: argparse.Namespace) -> str:
         analysis = human_power_analysis(
             args.human, documents=args.documents, baseline=args.baseline, system=args.system,
             effect=args.effect, n=args.n, lp=args.lp, alpha=args.alpha, power=args.power,
-            n_simulations=args.simulations, rng=args.seed,
+            n_simulations=args.simulations, rng=args.seed, progress=progress,
         )
     elif args.scores:
         names = ", ".join(map(str, args.scores))
         analysis = power_analysis(
             scores=args.scores, score_metric=args.score_metric,
             lower_is_better=lambda name: lower_is_better_for(args, name, source=names),
-            testset=args.testset, refset=args.refset, **common,
+            testset=args.testset, refset=args.refset, progress=progress, **common,
         )
     else:
         if args.testset or args.refset:
             raise StatsInputError("--testset, --refset: only with --scores (WMT files)")
         analysis = power_analysis(
             references=args.ref, hypotheses=args.hyp, metric=metric, jobs=args.jobs,
-            options=metric_options(args)[metric], **common,
+            options=metric_options(args)[metric], progress=progress, **common,
         )
+    if progress is not None:  # the sample size's search ends the run: the bar goes first
+        progress(1.0)
     print(analysis.read_as, file=sys.stderr)  # what the input was read as, one line
     return _json(analysis) if args.format == "json" else _tsv(analysis)
 

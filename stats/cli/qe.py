@@ -56,6 +56,7 @@ from ._common import (
     significance_tsv,
     table_tsv,
 )
+from ._progress import progress_callback
 from .randomized import DEFAULT_SEED
 
 COLUMNS = (
@@ -222,10 +223,18 @@ def _run_wmt(args, level: str) -> str:
 
         subs, gold = load_qe_word(args.data, gold=args.gold)
         ex = read_qe_exclude(args.exclude) if args.exclude else None
-        res = qe_word_analysis(subs, gold, exclude=ex, **common)
+        res = qe_word_analysis(
+            subs, gold, exclude=ex,
+            progress=progress_callback(f"qe: word level, {args.resamples:,} resamples"),
+            **common,
+        )  # fmt: skip
         return word_output(res, fmt=args.format, seed=args.seed)
     inp = load_qe_wmt(args.data, gold=args.gold, exclude=args.exclude)
-    analysis = qe_wmt_analysis(inp, primary=args.primary, sd_ratio=args.rescale_sd, **common)
+    analysis = qe_wmt_analysis(
+        inp, primary=args.primary, sd_ratio=args.rescale_sd,
+        progress=progress_callback(f"qe: intervals and tests, {args.resamples:,} resamples"),
+        **common,
+    )  # fmt: skip
     out = sentence_output(analysis, fmt=args.format)
     # what the files were read as, skipped files, predictions read once: after the results,
     # so that a refusal stays one line

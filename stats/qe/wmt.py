@@ -42,6 +42,7 @@ from scipy import stats as sps
 
 from stats._core.budget import check_budget
 from stats._core.errors import DegenerateInputWarning, StatsInputError
+from stats._core.progress import check_progress, part
 from stats._core.random import check_rng, resample_counts
 from stats._core.results import StatisticPvalue
 from stats._core.validation import check_confidence_level, check_positive_int
@@ -213,6 +214,7 @@ def bootstrap_correlations(
     n_resamples: int = 1000,
     confidence_level: float = 0.95,
     rng=None,
+    progress=None,
 ) -> BootstrapCorrelationsResult:
     r"""Spearman, Pearson and Kendall (tau-b) correlations of each system with the gold scores,
     with percentile bootstrap intervals over sentences (module notes for the formulas).
@@ -230,12 +232,16 @@ def bootstrap_correlations(
         Bootstrap resamples (default 1000); every system uses the same resamples.
     confidence_level : float
     rng : int, Generator or None
+    progress : callable, optional
+        Called as ``progress(fraction)`` with the share of the resamples done (changes nothing
+        drawn).
 
     Returns
     -------
     BootstrapCorrelationsResult
     """
     n_resamples = check_positive_int(n_resamples, "n_resamples")
+    check_progress(progress)
     confidence_level = check_confidence_level(confidence_level)
     g = np.asarray(gold, dtype=float)
     P = predictions.to_numpy(dtype=float)
@@ -270,6 +276,8 @@ def bootstrap_correlations(
                 boot["spearman"][r0 : r0 + R, j] = _weighted_pearson(W, _weighted_ranks(W, x), rg)
             if "kendall" in measures:
                 boot["kendall"][r0 : r0 + R, j] = _weighted_kendall(W, x, g)
+        if progress is not None:
+            progress((r0 + R) / n_resamples)
     a = (1 - confidence_level) / 2
     low = pd.DataFrame(index=predictions.columns, columns=list(MEASURES), dtype=float)
     high = low.copy()
@@ -315,6 +323,7 @@ def qe_pair_tests(
     n_resamples: int = 1000,
     rng=None,
     mde_alpha: float | None = None,
+    progress=None,
 ) -> QEPairTestsResult:
     """Test every pair of QE systems of one language pair: Williams (one-sided) for
     ``measure='pearson'``, PERM-BOTH (one-sided, :func:`stats.metaeval.perm_both.core.perm_both`) for
@@ -325,6 +334,7 @@ def qe_pair_tests(
     difference at 80% power and that alpha, from the tests just run: Williams by
     :func:`stats.power.williams_grid_power`, PERM-BOTH by
     :func:`stats.power.perm_both_grid_mde` from the spread of its own permuted differences.
+    ``progress(fraction)`` (optional) follows PERM-BOTH's resamples (Williams is one step).
 
     Raises
     ------
@@ -372,6 +382,7 @@ def qe_pair_tests(
         n_resamples=n_resamples,
         rng=rng,
         return_draws=mde_alpha is not None,
+        progress=progress,
     )
     mde = None
     if mde_alpha is not None:
@@ -582,6 +593,7 @@ def compare_qe_systems(
     sd_ratio: float = 0.5,
     tests: bool = True,
     rng=None,
+    progress=None,
 ) -> QEComparisonResult:
     """Compare QE systems per language pair and on average, as the WMT20-24 QE tasks do
     (module notes).
@@ -607,6 +619,9 @@ def compare_qe_systems(
         a language pair with one system ranks it 1).
     rng : int, Generator or None
         One generator serves every language pair in order (reproducible with an int).
+    progress : callable, optional
+        Called as ``progress(fraction)`` with the share done (each language pair's intervals
+        and tests in turn); changes nothing drawn.
 
     Returns
     -------
@@ -614,16 +629,19 @@ def compare_qe_systems(
     """
     primary = _check_measure(primary)
     gen = check_rng(rng)
+    check_progress(progress)
     per = {}
     data = language_pair_data(submissions, gold, exclude=exclude)
-    for lp, (P, g, excluded) in data.items():
+    steps = 2 * len(data)  # per language pair: the intervals, then the tests
+    for k, (lp, (P, g, excluded)) in enumerate(data.items()):
         n = len(g)
         if n < 4:
             raise StatsInputError(f"{lp}: {n} gold segments after exclusion; need at least 4")
         if np.ptp(g.to_numpy()) == 0:
             raise StatsInputError(f"{lp}: the gold scores are all equal")
         boot = bootstrap_correlations(
-            P, g, n_resamples=n_resamples, confidence_level=confidence_level, rng=gen
+            P, g, n_resamples=n_resamples, confidence_level=confidence_level, rng=gen,
+            progress=part(progress, 2 * k, steps),
         )
         table = pd.DataFrame(index=P.columns)
         for m in MEASURES:
@@ -637,7 +655,8 @@ def compare_qe_systems(
         )
         table = table.loc[order]
         if tests and len(order) > 1:
-            res = qe_pair_tests(P, g, measure=primary, n_resamples=n_resamples, rng=gen)
+            res = qe_pair_tests(P, g, measure=primary, n_resamples=n_resamples, rng=gen,
+                                progress=part(progress, 2 * k + 1, steps))
             pv = res.pvalue.reindex(index=order, columns=order)
             test = res.test
         else:
@@ -647,6 +666,8 @@ def compare_qe_systems(
             pv, table[primary], alpha=alpha, correction=correction, context=lp
         )
         table["rank"] = rank.reindex(order).to_numpy(dtype=float)
+        if progress is not None:
+            progress((2 * k + 2) / steps)
         per[lp] = QELanguagePairResult(
             statistic=table[primary],
             pvalue=pv,

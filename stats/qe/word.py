@@ -39,6 +39,7 @@ import pandas as pd
 
 from stats._core.budget import check_budget
 from stats._core.errors import DegenerateInputWarning, StatsInputError
+from stats._core.progress import check_progress
 from stats._core.random import check_rng
 from stats._core.results import StatisticPvalue
 from stats._core.validation import check_confidence_level, check_positive_int
@@ -148,6 +149,7 @@ def compare_word_level(
     alpha: float = 0.05,
     correction: str = "none",
     rng=None,
+    progress=None,
 ) -> WordLevelResult:
     """Score word-level QE systems per language pair (module notes): MCC, F1-BAD, F1-OK,
     F1-mult, a percentile bootstrap interval of MCC, and paired bootstrap tests of every pair
@@ -163,18 +165,22 @@ def compare_word_level(
     confidence_level, alpha : float
     correction : {'none', 'holm', 'bh'}
     rng : int, Generator or None
+    progress : callable, optional
+        Called as ``progress(fraction)`` with the share of the resamples done over all
+        language pairs (changes nothing drawn).
 
     Returns
     -------
     WordLevelResult
     """
     n_resamples = check_positive_int(n_resamples, "n_resamples")
+    check_progress(progress)
     confidence_level = check_confidence_level(confidence_level)
     gen = check_rng(rng)
     aligned = align_word_tags(submissions, gold)
     tables, grids = {}, {}
     a = (1 - confidence_level) / 2
-    for lp, (systems, _sids, C) in aligned.items():
+    for k, (lp, (systems, _sids, C)) in enumerate(aligned.items()):
         K, S, _ = C.shape
         check_budget(
             what="word-level bootstrap",
@@ -200,6 +206,8 @@ def compare_word_level(
             W = _counts(gen, R, S)
             conf = np.einsum("rs,ksc->rkc", W, C)
             boot[r0 : r0 + R] = word_scores_from_confusion(*np.moveaxis(conf, -1, 0))["mcc"]
+            if progress is not None:
+                progress((k + (r0 + R) / n_resamples) / len(aligned))
         order = sorted(
             range(K),
             key=lambda i: (np.isnan(obs["mcc"][i]), -np.nan_to_num(obs["mcc"][i]), systems[i]),

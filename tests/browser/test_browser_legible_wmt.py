@@ -2,8 +2,11 @@
 Metrics page (30 metrics under WMT23 names, 16 systems, 3 language pairs, the published files
 zipped) and the QE page (a WMT23 submissions folder zipped, 8 language pairs, with the gold
 file), each at 1400 x 900 and then in presentation mode on a 1920 x 1080 slide, in ONE visit
-per page (the sizes share the session's computations; the suite stays fast):
+per page (the sizes share the session's computations; the suite stays fast), and the
+Metrics page's presentation mode in the 1400 x 900 window as well:
 
+- in presentation mode every chart lies within the window at both sizes (the 30 x 30 matrices
+  and each language pair's grid);
 - in every chart, no two tick labels of a panel overlap (label boxes measured in the browser:
   upright labels by their boxes, -45 degree labels by the distance of their parallel lines);
 - the all-language-pairs figures (Williams panels, QE systems x language pairs) have axis
@@ -85,6 +88,42 @@ def _crowded(boxes, font: float, angle: float) -> int:
     return sum((b - a) * factor < font for a, b in zip(anchors, anchors[1:], strict=False))
 
 
+#: Every static table (presentation mode): its right edge, its holder's, the window's, and the
+#: header words (between spaces, hyphens, slashes, underscores) drawn on more than one line: a
+#: word broken inside it
+_TABLES_JS = """
+() => [...document.querySelectorAll('[data-testid="stTable"]')].filter(t => t.innerText.length)
+  .map(t => {
+    const split = [];
+    for (const th of t.querySelectorAll('thead th')) {
+      const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const m of node.textContent.matchAll(/[^\\s\\-\u2013\\/_\u200b]+/g)) {  // a hyphen may end a line
+          const range = document.createRange();
+          range.setStart(node, m.index);
+          range.setEnd(node, m.index + m[0].length);
+          const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+          if (tops.size > 1) split.push(m[0]);
+        }
+      }
+    }
+    return {head: t.innerText.slice(0, 60), right: t.querySelector('table').getBoundingClientRect().right,
+            holder: t.getBoundingClientRect().right, width: window.innerWidth, split};
+  })
+"""
+
+
+def _tables_fit(page, name: str, *, whole_words: bool) -> None:
+    """Presentation tables end inside their holder and the window; with ``whole_words`` (on
+    the slide) no header word is broken inside it."""
+    tables = page.evaluate(_TABLES_JS)
+    assert tables, name
+    for t in tables:
+        assert t["right"] <= min(t["holder"], t["width"]) + 1, (name, t)
+        if whole_words:
+            assert not t["split"], (name, t["head"], t["split"])
+
+
 def _inside(inner, outer, slack: float = 1.0) -> bool:
     return (
         inner[0] >= outer[0] - slack
@@ -138,19 +177,35 @@ def test_metrics_page_30_metrics_16_systems(page, artifacts_dir, tmp_path):
     assert_no_exception(page)
     assert page.locator('[data-testid="stMetricValue"]').nth(1).inner_text() == "30"
 
-    for size, name in ((None, "legible_metrics_1400"), (SLIDE, "legible_metrics_1920")):
-        if size is not None:
+    sizes = ((None, "legible_metrics_1400"), (SLIDE, "legible_metrics_1920"),
+             (SMALL, "legible_metrics_presentation_1400"))  # fmt: skip
+    for size, name in sizes:
+        if size is SLIDE:
             _presentation(page)
             wait_for_charts(page, minimum=5, timeout=180)
+        elif size is SMALL:  # the same charts, presentation mode in the smaller window
+            page.set_viewport_size(SMALL)
         charts = _measure(page, artifacts_dir, name)
-        for key in ("metrics_heatmap", "metrics_grid", "metrics_all_grids"):
+        # the all-LP panels: one chart in the window, one per language pair on a slide (the
+        # three stacked would not fit it)
+        pairs = ["metrics_all_grids"] if size is None else [
+            f"metrics_all_grids_{k}" for k in range(len(data.METRICS_LPS))]  # fmt: skip
+        for key in ("metrics_heatmap", "metrics_grid", *pairs):
             assert key in charts, (name, sorted(charts))
             panel = charts[key]["panels"][0]  # every label measured
             assert len(panel["xt"]) == len(panel["yt"]) == len(data.METRICS), (name, key)
-        grid = charts["metrics_all_grids"]
-        assert len(grid["panels"]) == len(data.METRICS_LPS), (name, len(grid["panels"]))
-        x, y = _axis_titles(grid)
-        assert x and y, (name, grid["titles"])
+        if size is None:
+            grid = charts["metrics_all_grids"]
+            assert len(grid["panels"]) == len(data.METRICS_LPS), (name, len(grid["panels"]))
+            x, y = _axis_titles(grid)
+            assert x and y, (name, grid["titles"])
+        else:  # every chart seen whole in the window: no scrolling inside it
+            window = size
+            big = {k: c["box"] for k, c in charts.items()
+                   if c["box"][2] - c["box"][0] > window["width"]
+                   or c["box"][3] - c["box"][1] > window["height"]}  # fmt: skip
+            assert not big, (name, big)
+            _tables_fit(page, name, whole_words=size is SLIDE)
         assert_no_exception(page)
 
 

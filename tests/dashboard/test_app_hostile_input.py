@@ -90,7 +90,9 @@ def test_a_session_is_capped_below_the_command_line_budget(app_test):
     at.file_uploader(key="mt_scores").set_value([("big.csv", "\n".join(rows).encode(), "text/csv")]).run()
     per_resample = n * k + k * (k - 1) // 2
     most = int(components.SESSION_MAX_WORK // per_resample)
-    assert_one_error(at, f"budget of {components.SESSION_MAX_WORK:.3g}", f"at most {most:,}")
+    assert_one_error(at, f"budget of {components.SESSION_MAX_WORK:.3g}", f"at most {most:,}",
+                     "reduce “Resamples” to", "“Resamples” = 10,000")
+    assert "n_resamples" not in at.error[0].value  # the page's control, not a Python argument
 
 
 def test_predictions_scaled_to_1e300_are_named_not_called_constant(app_test):

@@ -180,3 +180,24 @@ def test_presentation_mode_shows_what_a_slide_holds_and_says_so(monkeypatch):
         "them all."
         for rows in (n + 1, 500)
     ]
+
+
+def test_presentation_draws_a_wide_summary_transposed():
+    """Three language pairs x eleven columns: on a slide the columns become rows (their
+    headers could not stand in whole words side by side); a longer table stays as it is."""
+    import pandas as pd
+
+    from dashboard.components.outputs import presentation_table
+
+    cols = ["systems", "metrics", "pairs", "significant pairs", "share significant", "best |r|",
+            "beat baseline", "metrics significantly beating baseline"]  # fmt: skip
+    frame = pd.DataFrame([[16, 30, 435, 200, 0.46, "COMET", 3, "a, b"]] * 3, columns=cols,
+                         index=pd.Index(["en-de", "zh-en", "en-ru"], name="language pair"))
+    out = presentation_table(frame, transpose=True).data
+    assert list(out.columns) == ["en-de", "zh-en", "en-ru"]
+    assert [str(r).replace(chr(92), "") for r in out.index] == cols  # Markdown escapes
+    assert out.loc["share significant", "en-de"] == "0.46"
+    unescaped = lambda t: [str(c).replace(chr(92), "") for c in t.data.columns]  # noqa: E731
+    assert unescaped(presentation_table(frame)) == cols  # not asked: as it is
+    long = pd.concat([frame] * 2)
+    assert unescaped(presentation_table(long, transpose=True)) == cols

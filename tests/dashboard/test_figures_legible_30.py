@@ -114,3 +114,25 @@ def test_qe_heatmap_of_8_language_pairs_titles_its_axes():
     assert list(fig.data[0].x) == [*QE_LPS, "average"]
     assert fig.layout.xaxis.title.text == "language pair"
     assert fig.layout.yaxis.title.text == "system"
+
+
+def test_presentation_charts_fit_the_smaller_window():
+    """Presentation mode serves a 1920 x 1080 slide and a 1400 x 900 window alike (the server
+    cannot tell which): every chart no taller than the smaller window; the 30 x 30 matrices'
+    labels shrink to their cells, a 30-row dot chart's to its rows; legible grids stacked
+    past the window are drawn by the page one per language pair (fits_slide)."""
+    small = presentation.SMALL_SLIDE_HEIGHT
+    rng = np.random.default_rng(0)
+    corr = pd.DataFrame(rng.uniform(0.5, 1, (30, 30)), index=list(METRICS), columns=list(METRICS))
+    dots = correlation_dots(pd.DataFrame({"pearson": np.linspace(0.9, -0.5, 30)},
+                                         index=list(METRICS)))  # fmt: skip
+    for fig in (correlation_heatmap(corr), significance_grid(_pvalues(METRICS)), dots):
+        big = presentation.apply_presentation(fig, True)
+        assert big.layout.height <= presentation.MAX_PRESENTATION_HEIGHT <= small - 60
+        assert big.layout.yaxis.tickfont.size >= 10
+    big = presentation.apply_presentation(dots, True)
+    size = big.layout.yaxis.tickfont.size
+    room = big.layout.height - 30 - 4 * big.layout.xaxis.tickfont.size - 10
+    assert room / 30 >= presentation.ROW_PER_FONT_PX * size  # rows a line and air apart
+    assert not presentation.fits_slide(_all_lps(panel_height=480))  # 3 x 30: per pair
+    assert presentation.fits_slide(significance_grid(_pvalues(METRICS)))
