@@ -36,6 +36,7 @@ from ._common import (
     LINE,
     TEXT_FILE_HINT,
     Source,
+    codes_and_names,
     decode,
     file_kind,
     leading_lines,
@@ -151,8 +152,7 @@ def read_segment_scores(
 def _codes(column: pd.Series) -> tuple[np.ndarray, list[str]]:
     """(codes, names): each row's index into the distinct names, in order of first appearance
     (strings as the careful parser gives them, or pandas' string column)."""
-    codes, names = pd.factorize(column)
-    return codes.astype(np.int64), [str(v) for v in names.to_numpy(dtype=object).tolist()]
+    return codes_and_names(column)
 
 
 def _subset(codes: np.ndarray, names: list[str], keep: np.ndarray) -> tuple[np.ndarray, list[str]]:
