@@ -16,6 +16,7 @@ from ._common import (
     codes_and_names,
     fast_frame,
     leading_lines,
+    plain_floats,
     split_lines,
 )
 from ._limits import MAX_ABS_VALUE
@@ -102,6 +103,10 @@ def _scores(raw) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     from ._arrow import NUMBER_RE2
 
     cells = arrow_cells(raw)
+    direct = plain_floats(cells)
+    if direct is not None:  # every cell a plain number: none missing
+        none = np.zeros(len(direct), dtype=bool)
+        return direct.copy(), ~none, none
     spelled = pc.and_(
         pc.match_substring_regex(cells, NUMBER_RE2),
         pc.less_equal(pc.utf8_length(cells), MAX_NUMBER_CHARS),

@@ -62,6 +62,7 @@ from stats._core.errors import StatsInputError
 from ._common import (
     LINE,
     Source,
+    codes_and_names,
     decode,
     leading_lines,
     load_bytes,
@@ -93,6 +94,8 @@ _ID_NAMES = ("sid", "id", "segment", "seg", "segid", "segment_id", "sentence")
 _GOLD_NAMES = ("gold", "human", "label")
 _INT = re.compile(r"[+-]?\d+")
 _MIN_SENTENCES = 4  # the Williams test has n - 3 degrees of freedom
+#: pandas' string dtype held by pyarrow (no Python object per row)
+_STR = pd.StringDtype("pyarrow", na_value=np.nan)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -425,46 +428,65 @@ def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData
         optional=("RANK",),
         name=name,
         hint="QE predictions",
+        dtype={"SCORE": "float64", "HUMAN": "float64"},
     )
     frame, label = table.frame, table.name
-    systems = list(dict.fromkeys(frame["METRIC"].astype(str)))
+    sys_codes, systems = codes_and_names(frame["METRIC"].astype(_STR))
+    raw_codes, raw_ids = codes_and_names(frame["SID"].astype(_STR))
+    # ids normalised on the distinct spellings only ("007" and "7" are one sentence)
+    merged, ids = pd.factorize(_norm_ids(raw_ids))
+    sid = merged[raw_codes].astype(np.int64)
+    ids = [str(i) for i in ids]
     score = to_float(frame, "SCORE", label)
     human = to_float(frame, "HUMAN", label, what="gold label")
-    long = pd.DataFrame(
-        {
-            "system": frame["METRIC"].astype(str).to_numpy(dtype=object),
-            "sid": _norm_ids(frame["SID"]),
-            "score": score,
-            "human": human,
-            LINE: frame[LINE].to_numpy(),
-        }
-    )
-    _check_duplicates_by_system(long, label)
+    lines = frame[LINE].to_numpy()
+    n_ids = max(len(ids), 1)
+    key = sys_codes * n_ids + sid
+    dup = pd.Series(key).duplicated().to_numpy()
+    if dup.any():
+        i = int(np.flatnonzero(dup)[0])
+        first = int(np.flatnonzero(key == key[i])[0])
+        raise StatsInputError(
+            f"{label}, line {int(lines[i])}: system {systems[sys_codes[i]]!r} has sentence id "
+            f"{ids[sid[i]]!r} twice (first on line {int(lines[first])})"
+        )
     # the gold label of a sentence must be the same on every system's row
-    first = long.drop_duplicates("sid", keep="first").set_index("sid")
-    ref_human = first.loc[long["sid"], "human"].to_numpy()
-    bad = ~np.isclose(long["human"].to_numpy(), ref_human, rtol=1e-9, atol=1e-12)
+    _, first_row = np.unique(sid, return_index=True)  # first row of each id (codes 0..n-1)
+    ref_human = human[first_row[sid]]
+    bad = ~np.isclose(human, ref_human, rtol=1e-9, atol=1e-12)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        sid = long["sid"].iat[i]
+        j = int(first_row[sid[i]])
         raise StatsInputError(
-            f"{label}, line {int(long[LINE].iat[i])}: HUMAN for sentence {sid!r} is "
-            f"{long['human'].iat[i]:g} but was {first.at[sid, 'human']:g} on line "
-            f"{int(first.at[sid, LINE])}; gold labels must agree across systems"
+            f"{label}, line {int(lines[i])}: HUMAN for sentence {ids[sid[i]]!r} is "
+            f"{human[i]:g} but was {human[j]:g} on line {int(lines[j])}; gold labels must "
+            "agree across systems"
         )
-    first_system = systems[0]
-    # every system is compared with the first one (in _finish)
-    ref_ids = _ordered(long.loc[long["system"] == first_system, "sid"].tolist())
-    gold = first.loc[ref_ids, "human"]
-    data = _finish(
-        gold,
-        long,
-        systems,
-        label=label,
-        fmt="long",
-        gold_who=f"system {first_system!r}",
-        allow_constant=allow_constant,
-    )
+    # every system is compared with the first one
+    ref_who = f"system {systems[0]!r}"
+    ref_ids = _ordered([ids[c] for c in pd.unique(sid[sys_codes == 0]).tolist()])
+    position = {c: k for k, c in enumerate(ids)}
+    ref_codes = np.array([position[i] for i in ref_ids], dtype=np.int64)
+    in_ref = np.isin(sid, ref_codes)
+    held = np.bincount(sys_codes[in_ref], minlength=len(systems))
+    total = np.bincount(sys_codes, minlength=len(systems))
+    wrong = np.flatnonzero((held != len(ref_ids)) | (total != len(ref_ids)))
+    if wrong.size:
+        j = int(wrong[0])
+        _compare_ids(ref_ids, ref_who, [ids[c] for c in sid[sys_codes == j].tolist()],
+                     f"system {systems[j]!r}", label)
+    if len(ref_ids) < _MIN_SENTENCES:
+        raise StatsInputError(
+            f"{label}: needs at least {_MIN_SENTENCES} sentences; got {len(ref_ids)}"
+        )
+    row_of = np.full(len(ids), -1, dtype=np.int64)
+    row_of[ref_codes] = np.arange(len(ref_codes))
+    values = np.full((len(ref_ids), len(systems)), np.nan)
+    values[row_of[sid], sys_codes] = score
+    index = pd.Index(ref_ids, name="sid")
+    wide = pd.DataFrame(values, index=index, columns=pd.Index(systems))
+    gold = pd.Series(human[first_row[ref_codes]], index=index, name="gold")
+    data = _validated(gold, wide, label=label, fmt="long", allow_constant=allow_constant)
     columns = "METRIC SID SCORE RANK HUMAN" if "RANK" in frame else "METRIC SID SCORE HUMAN"
     return dataclasses.replace(
         data, read_as=_read_as(f"Graham 2015 long layout ({columns})", table.delimiter, data)

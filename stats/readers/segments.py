@@ -161,6 +161,9 @@ def _subset(codes: np.ndarray, names: list[str], keep: np.ndarray) -> tuple[np.n
     return codes.astype(np.int64), [names[i] for i in present]
 
 
+#: pandas' string dtype held by pyarrow (no Python object per row)
+_STR = pd.StringDtype("pyarrow", na_value=np.nan)
+
 #: the column types of a long segment-score file when pandas reads it (no object per row)
 _LONG_TYPES = {"SYSTEM": "str", "SEGMENT": "str", "METRIC": "str", "SCORE": "float64"}
 
@@ -307,17 +310,21 @@ def _read_wide(data: bytes, text: str, label: str) -> pd.DataFrame:
     frame = table.frame
     values = {s: _floats(frame, s, label) for s in systems}
     if has_id:
-        ids = frame[head[0]].astype(str).to_numpy()
-        dup = pd.Series(ids).duplicated().to_numpy()
-        if dup.any():
-            i = int(np.flatnonzero(dup)[0])
+        ids = frame[head[0]].astype(_STR)
+        codes, names = codes_and_names(ids)
+        if len(names) < len(codes):
+            i = int(np.flatnonzero(pd.Series(codes).duplicated().to_numpy())[0])
             raise StatsInputError(
                 f"{label}, line {int(frame[LINE].iloc[i])}, column {head[0]}: segment "
-                f"{ids[i]!r} appears twice"
+                f"{ids.iloc[i]!r} appears twice"
             )
+        index = pd.Index(ids.array, name="segment")
     else:
-        ids = [str(i) for i in range(1, len(frame) + 1)]
-    out = pd.DataFrame(values, index=pd.Index([str(i) for i in ids], name="segment"))
+        import pyarrow as pa
+
+        numbers = pa.array(np.arange(1, len(frame) + 1)).cast(pa.large_string())
+        index = pd.Index(pd.array(numbers, dtype=_STR), name="segment")
+    out = pd.DataFrame(values, index=index)
     out.columns = pd.Index([str(s) for s in systems], name=None)
     return out
 
