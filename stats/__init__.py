@@ -99,6 +99,7 @@ if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_impo
         LanguagePairPermBoth,
         SoftPairwiseAnalysis,
         perm_both_analysis,
+        pooled_accuracy_perm_both,
         soft_pairwise_analysis,
     )
     from .analyses.metrics import (

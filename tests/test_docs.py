@@ -28,28 +28,73 @@ def test_docs_build_strictly(tmp_path):
         timeout=300,
     )
     assert out.returncode == 0, out.stderr[-3000:]
-    williams = (site / "reference" / "williams" / "index.html").read_text(encoding="utf-8")
-    assert "r_human_a" in williams and "psych::r.test" in williams
+    metaeval = (site / "reference" / "metaeval" / "index.html").read_text(encoding="utf-8")
+    assert "r_human_a" in metaeval and "psych::r.test" in metaeval
     for page in ("dashboard/metrics", "cli/randomized", "formats", "limits", "python", "tutorial",
                  "howto/wmt_metrics", "howto/mt_systems", "howto/human_rankings", "howto/qe"):
         assert (site / page / "index.html").is_file(), page
 
 
-def test_reference_summary_tables_name_every_public_name_where_it_imports():
-    """Each reference page opens with a table ``| `name` | `import path` | what |``: every
-    public name of the topic subpackages is in one, and each import path works."""
+#: the API reference is grouped by package: each package's page under docs/reference/ (``stats``
+#: itself: its own names, from ``stats._core``)
+PACKAGE_PAGES = {
+    "stats.mt": "mt.md",
+    "stats.metaeval": "metaeval.md",
+    "stats.metaeval.perm_both": "metaeval.md",
+    "stats.pairwise": "pairwise.md",
+    "stats.human": "human.md",
+    "stats.qe": "qe.md",
+    "stats.power": "power.md",
+    "stats.analyses": "analyses.md",
+    "stats.readers": "readers.md",
+    "stats": "errors.md",
+}
+
+
+def _package_page(module: str) -> str:
+    """The page of the package ``module`` belongs to (the longest package naming it)."""
+    for package in sorted(PACKAGE_PAGES, key=len, reverse=True):
+        if module == package or module.startswith(package + "."):
+            return PACKAGE_PAGES[package]
+    raise AssertionError(f"{module} is in no package with a reference page")
+
+
+def test_reference_is_one_page_per_package_with_every_public_name_once():
+    """Each reference page opens with a table ``| `name` | `import path` | what |``. Every
+    public name (a package's ``__all__``; ``stats``' own names) is in exactly one row, on its
+    package's page, imported the one documented way (``stats.<name>``; the readers
+    ``stats.readers.<name>``), and each import path works; each page's ``::: module``
+    sections document modules of its own package only."""
     import importlib
     import re
 
     row = re.compile(r"^\| `(\w+)` \| `([\w.]+)` \|", re.M)
-    listed = {}
-    for page in (ROOT / "docs" / "reference").glob("*.md"):
-        for name, path in row.findall(page.read_text(encoding="utf-8")):
+    section = re.compile(r"^::: ([\w.]+)", re.M)
+    rows: dict[str, list[tuple[str, str]]] = {}
+    for page in sorted((ROOT / "docs" / "reference").glob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        for name, path in row.findall(text):
             module, attr = path.rsplit(".", 1)
             assert attr == name, (page.name, name, path)
             assert getattr(importlib.import_module(module), attr) is not None, path
-            listed[name] = path
-    for package in ("stats.mt", "stats.metaeval", "stats.metaeval.perm_both", "stats.pairwise", "stats.human",
-                    "stats.qe"):
-        for name in importlib.import_module(package).__all__:
-            assert name in listed, f"{package}.{name} is in no reference summary table"
+            rows.setdefault(name, []).append((page.name, path))
+        for module in section.findall(text):
+            home = "errors.md" if module.startswith("stats._core") else _package_page(module)
+            assert home == page.name, f"{page.name} documents {module}, of {home}"
+    assert set(PACKAGE_PAGES.values()) | {"index.md"} == {
+        p.name for p in (ROOT / "docs" / "reference").glob("*.md")
+    }
+    owner = {}  # public name -> its package
+    for package in sorted(PACKAGE_PAGES, key=len):  # a subpackage's own names override
+        names = importlib.import_module(package).__all__
+        owner.update(dict.fromkeys(names, package))
+    for name, package in owner.items():
+        expected = f"stats.readers.{name}" if package == "stats.readers" else f"stats.{name}"
+        assert rows.get(name) == [(PACKAGE_PAGES[package], expected)], (
+            f"{package}.{name}: in the rows {rows.get(name)}; expected once, "
+            f"on {PACKAGE_PAGES[package]} as {expected}"
+        )
+    for name, found in rows.items():  # names of modules that no package exports
+        for page, path in found:
+            if name not in owner:
+                assert page == _package_page(path.rsplit(".", 1)[0]), (name, page, path)

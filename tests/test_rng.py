@@ -4,6 +4,8 @@ own generator."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import importlib
 import inspect
 import pkgutil
@@ -349,11 +351,57 @@ def test_every_drawing_function_refuses_a_bad_rng_with_the_same_line(bad):
     assert not wrong, wrong
 
 
+def _same(a, b) -> bool:
+    """``a`` and ``b`` hold the same values (NaN equal to NaN), through results' fields."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, np.random.Generator):
+        return a.bit_generator.state == b.bit_generator.state
+    if isinstance(a, pd.DataFrame | pd.Series | pd.Index):
+        return a.equals(b)
+    if isinstance(a, np.ndarray):
+        return a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+    if dataclasses.is_dataclass(a):
+        a, b = vars(a), vars(b)
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float | np.floating) and np.isnan(a):
+        return bool(np.isnan(b))
+    return bool(a == b)
+
+
+def test_same_compares_values_through_fields():
+    frame = pd.DataFrame({"a": [1.0, np.nan]})
+    assert _same({"x": (frame, np.array([np.nan]))}, {"x": (frame.copy(), np.array([np.nan]))})
+    assert not _same(frame, frame.fillna(0))
+    assert not _same([np.array([1, 2])], [np.array([1, 3])])
+    assert _same(np.random.default_rng(2), np.random.default_rng(2))
+    assert not _same(np.random.default_rng(2), np.random.default_rng(3))
+
+
 def test_every_drawing_function_runs_with_a_good_rng():
+    """An int seed gives the same result twice, and a Generator is taken as it is: the
+    function draws from it, keeps it for later draws, or draws from copies of it (sacreBLEU's
+    systems table: every metric from the same state), so another Generator changes the result."""
+    not_reproducible, drew_nothing = [], []
     for where, call in _calls().items():
         if where.startswith("stats.analyses."):
             continue  # given no files: checked above only for refusing a bad rng
-        call(np.random.default_rng(1))
+        first = call(7)
+        assert first is not None, where
+        if not _same(first, call(7)):
+            not_reproducible.append(where)
+        gen = np.random.default_rng(7)
+        state = copy.deepcopy(gen.bit_generator.state)
+        got = call(gen)
+        if gen.bit_generator.state != state or getattr(got, "rng", None) is gen:
+            continue
+        if _same(got, call(np.random.default_rng(8))):
+            drew_nothing.append(where)
+    assert not not_reproducible, f"not reproducible from an int seed: {not_reproducible}"
+    assert not drew_nothing, f"drew nothing from the Generator: {drew_nothing}"
 
 
 def test_no_generator_made_outside_core():

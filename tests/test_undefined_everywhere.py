@@ -291,9 +291,10 @@ def test_nothing_is_warned_for_defined_input(system_files, capsys):
     )
     with warnings.catch_warnings():
         warnings.simplefilter("error", DegenerateInputWarning)
-        main(["williams", "--human", str(system_files / "human.tsv"), "--metrics",
-              str(system_files / "metrics.tsv").replace("metrics.tsv", "defined.tsv")])  # fmt: skip
-    capsys.readouterr()
+        code = main(["williams", "--human", str(system_files / "human.tsv"), "--metrics",
+                     str(system_files / "defined.tsv")])  # fmt: skip
+    out = capsys.readouterr()
+    assert code == 0, out.err
 
 
 # ---------------------------------------------------------------- figures

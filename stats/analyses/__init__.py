@@ -113,6 +113,7 @@ _LAZY = {
     "SoftPairwiseAnalysis": ".meta_significance",
     "perm_both_analysis": ".meta_significance",
     "soft_pairwise_analysis": ".meta_significance",
+    "pooled_accuracy_perm_both": ".meta_significance",
     "BlockSelection": ".metrics",
     "LanguagePairAnalysis": ".metrics",
     "LanguagePairTests": ".metrics",
@@ -195,6 +196,7 @@ __all__ = [
     "SoftPairwiseAnalysis",
     "perm_both_analysis",
     "soft_pairwise_analysis",
+    "pooled_accuracy_perm_both",
 ]
 
 
@@ -253,6 +255,7 @@ if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_impo
         LanguagePairPermBoth,
         SoftPairwiseAnalysis,
         perm_both_analysis,
+        pooled_accuracy_perm_both,
         soft_pairwise_analysis,
     )
     from .metrics import (

@@ -189,14 +189,14 @@ def group_rows(gold: np.ndarray, metric: np.ndarray, grouping: str) -> tuple[np.
 # pair counting
 
 
-def _pair_blocks(G: np.ndarray, M: np.ndarray):
+def _pair_blocks(gold_rows: np.ndarray, metric_rows: np.ndarray):
     """Yield (row slice, dg, dm, valid) over blocks of the pairs (i < j) of every row.
 
     ``dg[r, a, b] = G[r, i] - G[r, j]`` for i in a block of first indices, all j; ``valid`` is
     true for i < j with both gold scores present. At most :data:`_BLOCK_CELLS` cells at once.
     """
-    R, m = G.shape
-    V = ~np.isnan(G)
+    R, m = gold_rows.shape
+    has_gold = ~np.isnan(gold_rows)
     if R * m * m <= _BLOCK_CELLS:
         upper = np.triu(np.ones((m, m), dtype=bool), 1)
         rows_per = R
@@ -207,7 +207,7 @@ def _pair_blocks(G: np.ndarray, M: np.ndarray):
         upper = None
     for r0 in range(0, R, rows_per):
         rs = slice(r0, min(R, r0 + rows_per))
-        g, mm, v = G[rs], M[rs], V[rs]
+        g, mm, v = gold_rows[rs], metric_rows[rs], has_gold[rs]
         for i0 in range(0, m, width):
             i1 = min(m, i0 + width)
             dg = g[:, i0:i1, None] - g[:, None, :]
@@ -225,14 +225,14 @@ def _tied_pairs(*columns: np.ndarray) -> int:
     return int((counts * (counts - 1) // 2).sum())
 
 
-def _tau_counts_sorted(G: np.ndarray, M: np.ndarray) -> dict:
+def _tau_counts_sorted(gold_rows: np.ndarray, metric_rows: np.ndarray) -> dict:
     """:func:`_tau_counts` at epsilon 0 in O(n log n) per row: ties from sorted uniques, and
     concordant minus discordant from scipy's tau-b (an exact integer once rescaled)."""
-    R = G.shape[0]
+    R = gold_rows.shape[0]
     out = {k: np.zeros(R, dtype=np.int64) for k in ("con", "dis", "t_g", "t_m", "t_b")}
     for r in range(R):
-        ok = ~np.isnan(G[r])
-        g, m = G[r, ok], M[r, ok]
+        ok = ~np.isnan(gold_rows[r])
+        g, m = gold_rows[r, ok], metric_rows[r, ok]
         n = len(g)
         if n < 2:
             continue
@@ -257,16 +257,16 @@ def _tau_counts_sorted(G: np.ndarray, M: np.ndarray) -> dict:
 _SORT_LENGTH = 400
 
 
-def _tau_counts(G: np.ndarray, M: np.ndarray, epsilon: float = 0.0) -> dict:
+def _tau_counts(gold_rows: np.ndarray, metric_rows: np.ndarray, epsilon: float = 0.0) -> dict:
     """Per-row pair counts: concordant, discordant, tied in gold only, in metric only, in both.
 
     A metric difference with ``|dm| <= epsilon`` is a metric tie (Deutsch et al. 2023).
     """
-    R = G.shape[0]
-    if epsilon == 0 and G.shape[1] > _SORT_LENGTH:
-        return _tau_counts_sorted(G, M)
+    R = gold_rows.shape[0]
+    if epsilon == 0 and gold_rows.shape[1] > _SORT_LENGTH:
+        return _tau_counts_sorted(gold_rows, metric_rows)
     out = {k: np.zeros(R, dtype=np.int64) for k in ("con", "dis", "t_g", "t_m", "t_b")}
-    for rs, dg, dm, valid in _pair_blocks(G, M):
+    for rs, dg, dm, valid in _pair_blocks(gold_rows, metric_rows):
         g_tie = dg == 0
         m_tie = np.abs(dm) <= epsilon
         untied = valid & ~g_tie & ~m_tie
@@ -279,14 +279,14 @@ def _tau_counts(G: np.ndarray, M: np.ndarray, epsilon: float = 0.0) -> dict:
     return out
 
 
-def _kendall_like_counts(G: np.ndarray, M: np.ndarray, threshold: float) -> tuple:
+def _kendall_like_counts(gold_rows: np.ndarray, metric_rows: np.ndarray, threshold: float) -> tuple:
     """Per-row (concordant, discordant) of WMT20's Kendall-like tau: pairs with
     ``|dg| >= threshold``; concordant when the metric orders them strictly as gold does, every
     other such pair (a metric tie included) discordant."""
-    R = G.shape[0]
+    R = gold_rows.shape[0]
     con = np.zeros(R, dtype=np.int64)
     dis = np.zeros(R, dtype=np.int64)
-    for rs, dg, dm, valid in _pair_blocks(G, M):
+    for rs, dg, dm, valid in _pair_blocks(gold_rows, metric_rows):
         counted = valid & (np.abs(dg) >= threshold)
         agree = ((dg > 0) & (dm > 0)) | ((dg < 0) & (dm < 0))
         con[rs] += (counted & agree).sum(axis=(1, 2))
@@ -333,27 +333,31 @@ def _masked_ranks(X: np.ndarray, valid: np.ndarray) -> np.ndarray:
     return scipy.stats.rankdata(np.where(valid, X, np.inf), method="average", axis=1)
 
 
-def group_correlations(G, M, correlation, *, epsilon, threshold) -> tuple[np.ndarray, dict]:
+def group_correlations(
+    gold_rows, metric_rows, correlation, *, epsilon, threshold
+) -> tuple[np.ndarray, dict]:
     """Correlation of each row (NaN when undefined or fewer than 2 gold scores)."""
-    valid = ~np.isnan(G)
+    valid = ~np.isnan(gold_rows)
     n = valid.sum(axis=1)
     enough = n >= 2
     extra: dict = {}
     if correlation == "pearson":
-        vals = _masked_pearson(G, M, valid)
+        vals = _masked_pearson(gold_rows, metric_rows, valid)
     elif correlation == "spearman":
-        vals = _masked_pearson(_masked_ranks(G, valid), _masked_ranks(M, valid), valid)
-        constant = (_distinct(G, valid) < 2) | (_distinct(M, valid) < 2)
+        vals = _masked_pearson(
+            _masked_ranks(gold_rows, valid), _masked_ranks(metric_rows, valid), valid
+        )
+        constant = (_distinct(gold_rows, valid) < 2) | (_distinct(metric_rows, valid) < 2)
         vals = np.where(constant, np.nan, vals)
     elif correlation == "kendall-like":
-        con, dis = _kendall_like_counts(G, M, threshold)
+        con, dis = _kendall_like_counts(gold_rows, metric_rows, threshold)
         pairs = con + dis
         with np.errstate(invalid="ignore", divide="ignore"):
             vals = np.where(pairs > 0, (con - dis) / pairs, 0.0)
         extra = {"con": con, "dis": dis}
     else:
         eps = epsilon if correlation in ("acc23",) else 0.0
-        c = _tau_counts(G, M, eps)
+        c = _tau_counts(gold_rows, metric_rows, eps)
         tot = n * (n - 1) // 2
         x_tie = c["t_m"] + c["t_b"]  # metric ties
         y_tie = c["t_g"] + c["t_b"]  # gold ties
@@ -363,7 +367,7 @@ def group_correlations(G, M, correlation, *, epsilon, threshold) -> tuple[np.nda
                 vals = (c["con"] - c["dis"]) / np.sqrt((tot - x_tie) * (tot - y_tie))
                 vals = np.where(all_tied, np.nan, vals)
             elif correlation == "kendall-c":
-                mc = np.minimum(_distinct(G, valid), _distinct(M, valid))
+                mc = np.minimum(_distinct(gold_rows, valid), _distinct(metric_rows, valid))
                 vals = 2 * (c["con"] - c["dis"]) / (n.astype(float) ** 2 * (mc - 1) / mc)
                 vals = np.where(all_tied, np.nan, vals)
             else:  # acc23, pairwise-accuracy: (con + tied in both) / pairs
@@ -387,7 +391,7 @@ def _average(vals: np.ndarray, correlation: str, extra: dict) -> tuple[float, in
 # tie calibration (Deutsch et al. 2023, Sec. 5; MTME tau_optimization at sample rate 1)
 
 
-def calibration_pairs(G: np.ndarray, M: np.ndarray):
+def calibration_pairs(gold_rows: np.ndarray, metric_rows: np.ndarray):
     """The pairs whose metric tie changes acc23: |metric difference|, row and change.
 
     Returns ``(diff, row, delta, base, n_pairs)``: ``delta`` is +1 for a pair tied in gold but
@@ -397,8 +401,8 @@ def calibration_pairs(G: np.ndarray, M: np.ndarray):
     0 or one of theirs. ``base`` is the per-row count of correct pairs at epsilon 0 and
     ``n_pairs`` the per-row number of pairs.
     """
-    R, m = G.shape
-    n = (~np.isnan(G)).sum(axis=1)
+    R, m = gold_rows.shape
+    n = (~np.isnan(gold_rows)).sum(axis=1)
     n_pairs = n * (n - 1) // 2
     total = int(n_pairs.sum())
     if total > MAX_CALIBRATION_PAIRS:
@@ -408,7 +412,7 @@ def calibration_pairs(G: np.ndarray, M: np.ndarray):
         )
     diffs, rows, deltas = [np.zeros(0)], [np.zeros(0, dtype=np.int64)], [np.zeros(0, np.int8)]
     base = np.zeros(R, dtype=np.int64)
-    for rs, dg, dm, valid in _pair_blocks(G, M):
+    for rs, dg, dm, valid in _pair_blocks(gold_rows, metric_rows):
         g_tie = dg == 0
         m_tie = dm == 0
         con = valid & ~g_tie & ~m_tie & ((dg > 0) == (dm > 0))
@@ -477,14 +481,18 @@ def _calibrate(diff, row, delta, base, n_pairs, weights: np.ndarray | None = Non
 
 
 def _point(gold, metric, correlation, grouping, epsilon, tie_calibration, threshold):
-    G, M = group_rows(gold, metric, grouping)
+    gold_rows, metric_rows = group_rows(gold, metric, grouping)
     if tie_calibration:
-        diff, row, delta, base, n_pairs = calibration_pairs(G, M)
+        diff, row, delta, base, n_pairs = calibration_pairs(gold_rows, metric_rows)
         v, e = _calibrate(diff, row, delta, base, n_pairs)
         eps = float(e[0])
-        vals, _ = group_correlations(G, M, "acc23", epsilon=eps, threshold=threshold)
+        vals, _ = group_correlations(
+            gold_rows, metric_rows, "acc23", epsilon=eps, threshold=threshold
+        )
         return float(v[0]), eps, vals, int((n_pairs > 0).sum())
-    vals, extra = group_correlations(G, M, correlation, epsilon=epsilon, threshold=threshold)
+    vals, extra = group_correlations(
+        gold_rows, metric_rows, correlation, epsilon=epsilon, threshold=threshold
+    )
     stat, n_groups = _average(vals, correlation, extra)
     return stat, (epsilon if correlation == "acc23" else math.nan), vals, n_groups
 
@@ -629,13 +637,15 @@ def meta_correlation(
     check_choice(level, LEVELS, "level")
     check_choice(grouping, GROUPINGS, "grouping")
     one_d = np.ndim(metric) == 1
-    M = _matrix(metric, "metric")
-    G = _matrix(gold, "gold")
-    if M.shape != G.shape:
-        raise StatsInputError(f"metric has shape {M.shape} but gold has {G.shape}")
-    if not np.all(np.isfinite(M)):
+    metric_matrix = _matrix(metric, "metric")
+    gold_matrix = _matrix(gold, "gold")
+    if metric_matrix.shape != gold_matrix.shape:
+        raise StatsInputError(
+            f"metric has shape {metric_matrix.shape} but gold has {gold_matrix.shape}"
+        )
+    if not np.all(np.isfinite(metric_matrix)):
         raise StatsInputError("metric: scores must be finite numbers (NaN found)")
-    if np.isinf(G).any():
+    if np.isinf(gold_matrix).any():
         raise StatsInputError("gold: scores must be finite or NaN (missing)")
     if one_d and level != "sys":
         raise StatsInputError("1-D scores are system scores: use level='sys'")
@@ -662,12 +672,12 @@ def meta_correlation(
         )
     gen = check_rng(rng)
     eps = 0.0 if epsilon is None else float(epsilon)
-    n_sys, n_items = G.shape
+    n_sys, n_items = gold_matrix.shape
     if level == "sys" and not one_d:
-        gs, ms = mean_system_scores(M, G)
+        gs, ms = mean_system_scores(metric_matrix, gold_matrix)
         g_pt, m_pt = gs[:, None], ms[:, None]  # (systems x 1)
     else:
-        g_pt, m_pt = G, M
+        g_pt, m_pt = gold_matrix, metric_matrix
     stat, eps_used, vals, n_groups = _point(
         g_pt, m_pt, correlation, grouping, eps, tie_calibration, threshold
     )
@@ -689,7 +699,15 @@ def meta_correlation(
         )
         idx = gen.integers(0, n_items, size=(int(n_resamples), n_items))
         dist = _bootstrap(
-            G, M, idx, correlation, level, grouping, eps, tie_calibration, threshold
+            gold_matrix,
+            metric_matrix,
+            idx,
+            correlation,
+            level,
+            grouping,
+            eps,
+            tie_calibration,
+            threshold,
         )
         alpha = (1 - confidence_level) / 2
         finite = dist[~np.isnan(dist)]
@@ -716,13 +734,16 @@ def meta_correlation(
     )
 
 
-def _bootstrap(G, M, idx, correlation, level, grouping, eps, tie_calibration, threshold):
+def _bootstrap(
+    gold_matrix, metric_matrix, idx, correlation, level, grouping, eps, tie_calibration, threshold
+):
     """The statistic on each resample of the items (rows of ``idx``)."""
     B, n_items = idx.shape
     counts = np.zeros((B, n_items))
     np.add.at(counts, (np.repeat(np.arange(B), n_items), idx.ravel()), 1.0)
     if level == "sys":
-        gs, ms = mean_system_scores(M, G, counts)  # (B x systems): one row per resample
+        # (B x systems): one row per resample
+        gs, ms = mean_system_scores(metric_matrix, gold_matrix, counts)
         if tie_calibration:
             return np.array([_point(g[:, None], m[:, None], correlation, "none", eps, True,
                                     threshold)[0] for g, m in zip(gs, ms, strict=True)])
@@ -733,11 +754,13 @@ def _bootstrap(G, M, idx, correlation, level, grouping, eps, tie_calibration, th
                 return np.where(pairs > 0, (extra["con"] - extra["dis"]) / pairs, np.nan)
         return vals
     if grouping == "item":
-        Gi, Mi = G.T, M.T
+        gold_by_item, metric_by_item = gold_matrix.T, metric_matrix.T
         if tie_calibration:
-            diff, row, delta, base, n_pairs = calibration_pairs(Gi, Mi)
+            diff, row, delta, base, n_pairs = calibration_pairs(gold_by_item, metric_by_item)
             return _calibrate(diff, row, delta, base, n_pairs, weights=counts)[0]
-        vals, extra = group_correlations(Gi, Mi, correlation, epsilon=eps, threshold=threshold)
+        vals, extra = group_correlations(
+            gold_by_item, metric_by_item, correlation, epsilon=eps, threshold=threshold
+        )
         if correlation == "kendall-like":
             ok = ~np.isnan(vals)
             num = counts[:, ok] @ (extra["con"] - extra["dis"])[ok]
@@ -751,8 +774,15 @@ def _bootstrap(G, M, idx, correlation, level, grouping, eps, tie_calibration, th
     # grouping none / system: the statistic does not decompose over items
     out = np.empty(B)
     for b in range(B):
-        out[b] = _point(G[:, idx[b]], M[:, idx[b]], correlation, grouping, eps,
-                        tie_calibration, threshold)[0]
+        out[b] = _point(
+            gold_matrix[:, idx[b]],
+            metric_matrix[:, idx[b]],
+            correlation,
+            grouping,
+            eps,
+            tie_calibration,
+            threshold,
+        )[0]
     return out
 
 
@@ -842,8 +872,10 @@ def kendall_like_counts(
     (2, 0)
     """
     check_choice(grouping, GROUPINGS, "grouping")
-    M, G = _matrix(metric, "metric"), _matrix(gold, "gold")
-    if M.shape != G.shape:
-        raise StatsInputError(f"metric has shape {M.shape} but gold has {G.shape}")
-    con, dis = _kendall_like_counts(*group_rows(G, M, grouping), threshold)
+    metric_matrix, gold_matrix = _matrix(metric, "metric"), _matrix(gold, "gold")
+    if metric_matrix.shape != gold_matrix.shape:
+        raise StatsInputError(
+            f"metric has shape {metric_matrix.shape} but gold has {gold_matrix.shape}"
+        )
+    con, dis = _kendall_like_counts(*group_rows(gold_matrix, metric_matrix, grouping), threshold)
     return int(con.sum()), int(dis.sum())

@@ -130,18 +130,20 @@ def soft_pairwise_accuracy(
     {'close': 0.999, 'noisy': 0.924}
     """
     n_resamples = check_positive_int(n_resamples, "n_resamples")
-    G = np.asarray(gold, dtype=float)
-    if G.ndim != 2 or G.shape[0] < 2:
-        raise StatsInputError(f"gold must be (systems x items) with 2+ systems; got {G.shape}")
-    keep = ~np.isnan(G).any(axis=0)
+    gold_matrix = np.asarray(gold, dtype=float)
+    if gold_matrix.ndim != 2 or gold_matrix.shape[0] < 2:
+        raise StatsInputError(
+            f"gold must be (systems x items) with 2+ systems; got {gold_matrix.shape}"
+        )
+    keep = ~np.isnan(gold_matrix).any(axis=0)
     if not keep.any():
         raise StatsInputError("gold: no item has a human score for every system")
-    arrays = {m: a[:, keep] for m, a in metric_arrays_like(metrics, G).items()}
-    G = G[:, keep]
+    arrays = {m: a[:, keep] for m, a in metric_arrays_like(metrics, gold_matrix).items()}
+    gold_matrix = gold_matrix[:, keep]
     gen = check_rng(rng)
-    signs = np.where(gen.random((n_resamples, G.shape[1])) < 0.5, -1.0, 1.0)
-    human = pairwise_permutation_pvalues(G, signs)
-    iu = np.triu_indices(G.shape[0], 1)
+    signs = np.where(gen.random((n_resamples, gold_matrix.shape[1])) < 0.5, -1.0, 1.0)
+    human = pairwise_permutation_pvalues(gold_matrix, signs)
+    iu = np.triu_indices(gold_matrix.shape[0], 1)
     mp = {m: pairwise_permutation_pvalues(a, signs) for m, a in arrays.items()}
     spa = {m: 1.0 - float(np.mean(np.abs(human[iu] - p[iu]))) for m, p in mp.items()}
     order = sorted(spa, key=lambda m: (-spa[m], m))

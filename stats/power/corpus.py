@@ -47,7 +47,7 @@ from stats._core.random import common_seed, resample_counts, rng_and_seed
 from stats._core.validation import check_positive_int
 from stats.mt.sufficient import SegmentStatistics
 
-from . import engine as E
+from . import engine as power_engine
 from .engine import PowerResult
 
 __all__ = ["CORPUS_TESTS", "corpus_power", "corpus_sample_size"]
@@ -306,11 +306,11 @@ def corpus_power(
             n_simulations=n_simulations, n_resamples=n_resamples, rng=rng,
             sample_size=sample_size, n_max=n_max, _mde=_mde,
         )
-    alpha, alternative, power, n_simulations = E.check_common(
+    alpha, alternative, power, n_simulations = power_engine.check_common(
         alpha, alternative, power, n_simulations
     )
     n_resamples = check_positive_int(n_resamples, "n_resamples")
-    E.resampling_reachable(alpha, n_resamples, 2 if (
+    power_engine.resampling_reachable(alpha, n_resamples, 2 if (
         test == "paired-bootstrap" and alternative == "two-sided") else 1)
     ia, ib = data.index_of(baseline), data.index_of(system)
     if ia == ib:
@@ -318,7 +318,7 @@ def corpus_power(
             f"baseline and system are the same system twice ({system!r}): there is no "
             "difference to simulate from"
         )
-    effects, sizes = E.as_effects(effect), E.as_sizes(n)
+    effects, sizes = power_engine.as_effects(effect), power_engine.as_sizes(n)
     a, b = data.stats[ia], data.stats[ib]
     d = a.shape[1]
     s_a, s_b = float(data.corpus_scores[ia]), float(data.corpus_scores[ib])
@@ -356,8 +356,8 @@ def corpus_power(
     from stats._core.budget import PRODUCT_SPEEDUP
 
     discount = PRODUCT_SPEEDUP * (4.0 if dtype == np.float32 else 1.0)
-    E.budget(f"{test} power ({data.label})", n_simulations, n_resamples, sizes, 2 * d,
-             discount)
+    power_engine.budget(f"{test} power ({data.label})", n_simulations, n_resamples, sizes, 2 * d,
+                        discount)
     cols = _scaled_columns(data)
     tot = (s_a, s_b, 1e-9 * (abs(s_a) + abs(s_b)))
     # the critical-effect bracket: the system's score between ~0 and 3x the larger score
@@ -367,13 +367,13 @@ def corpus_power(
     evals = (*effects, 0.0)  # the last: the size (rejection rate at effect 0)
     pw = np.zeros((len(evals), len(sizes)))
     mde = np.full(len(sizes), np.nan)
-    tick = E.ticker(progress, len(sizes) + bool(sample_size))
+    tick = power_engine.ticker(progress, len(sizes) + bool(sample_size))
     previous, n_prev = float("nan"), 0
     for j, size in enumerate(sizes):  # loop over sizes; simulations and resamples are arrays
         tick(j)
         guess = _guess(previous, n_prev, size, s_a)
         shared = _shared(test, gen, n_resamples, size, dtype)
-        step = E.chunk_size(size, n_simulations, 2 * d)
+        step = power_engine.chunk_size(size, n_simulations, 2 * d)
         step = max(1, min(step, (1 << 22) // (n_resamples * 2 * d)))
         crit = []
         for start in range(0, n_simulations, step):
@@ -382,16 +382,16 @@ def corpus_power(
             chunk = _Corpus(data, *ab32, idx, shared, test, alpha, alternative, cols, tot)
             for i, e in enumerate(evals):
                 reject, favour = chunk.rejects(e)
-                pw[i, j] += E.directed(reject, favour, e, alternative).sum()
+                pw[i, j] += power_engine.directed(reject, favour, e, alternative).sum()
             if _mde:
                 crit.append(_critical(chunk, rows, lo, hi, guess))
         if _mde:
-            mde[j] = E.mde_from_critical(np.concatenate(crit), power)
+            mde[j] = power_engine.mde_from_critical(np.concatenate(crit), power)
             previous, n_prev = mde[j], size
     pw /= n_simulations
     result = PowerResult(
         power=pw[:-1],
-        mc_error=E.mc_error(pw[:-1], n_simulations),
+        mc_error=power_engine.mc_error(pw[:-1], n_simulations),
         mde=mde,
         effects=effects,
         sizes=sizes,
@@ -406,7 +406,7 @@ def corpus_power(
         observed_effect=sign * (s_b - s_a),
         metric=data.label,
         unit="segments",
-        definition=E.DEFINITION_CORPUS,
+        definition=power_engine.DEFINITION_CORPUS,
         effect_meaning=EFFECT_CORPUS.format(label=data.label, system=system,
                                             kind="edit" if sign < 0 else "matching n-gram"),
     )
@@ -419,11 +419,11 @@ def corpus_power(
             alternative=alternative, power=power, n_simulations=n_simulations,
             n_resamples=n_resamples, n_max=n_max, rng=seed if seed is not None else gen,
             _known=dict(zip(sizes, pw[0], strict=True)),
-            _n_cap=E.search_cap(n_simulations, n_resamples, sizes, 2 * d, discount),
+            _n_cap=power_engine.search_cap(n_simulations, n_resamples, sizes, 2 * d, discount),
         )
-        result = E.with_sample_size(result, found)
-    return E.finish(result, size=pw[-1],
-                    notes=E.beyond_observed_note(sizes, a.shape[0], "segments"))
+        result = power_engine.with_sample_size(result, found)
+    notes = power_engine.beyond_observed_note(sizes, a.shape[0], "segments")
+    return power_engine.finish(result, size=pw[-1], notes=notes)
 
 
 #: what "effect" means for a corpus metric
@@ -441,7 +441,7 @@ def _critical(chunk: _Corpus, rows: int, lo: float, hi: float, guess: float) -> 
     :data:`_CORPUS_BISECTIONS` times (a 4,096th of it: far below the MDE's Monte Carlo
     error). A data set already rejecting in the system's favour at 0 counts as 0: the MDE,
     a quantile at the target power, lies above that share."""
-    return E.critical_effects(
+    return power_engine.critical_effects(
         lambda e: chunk.rejects(e)[1], rows, 0.0, 2.0 * guess, steps=_CORPUS_BISECTIONS,
         limits=(max(lo, 0.0), hi),
     )
@@ -471,7 +471,7 @@ def corpus_sample_size(
     rng=None,
     _known=None,
     _n_cap: int | None = None,
-) -> E.SampleSizeResult:
+) -> power_engine.SampleSizeResult:
     """Smallest number of segments at which :func:`corpus_power` for ``effect`` reaches
     ``power``, with its Monte Carlo error (one seed for every n;
     :func:`stats.power.engine.search_sample_size`); NaN with a note when ``n_max`` is not
@@ -487,6 +487,8 @@ def corpus_sample_size(
         )
         return float(res.power[0, 0])
 
-    target = E.check_common(alpha, alternative, power, 2)[2]
-    return E.sample_size_result(power_at, effect, target, n_simulations=n_simulations,
-                                n_min=2, n_max=n_max, test=test, known=_known, n_cap=_n_cap)
+    target = power_engine.check_common(alpha, alternative, power, 2)[2]
+    return power_engine.sample_size_result(
+        power_at, effect, target, n_simulations=n_simulations, n_min=2, n_max=n_max, test=test,
+        known=_known, n_cap=_n_cap,
+    )

@@ -36,7 +36,7 @@ from stats._core.errors import StatsInputError
 from stats._core.random import common_seed, rng_and_seed
 from stats.human.paired import stouffer
 
-from . import engine as E
+from . import engine as power_engine
 from .engine import PowerResult
 from .paired import (
     _PERMUTATION_MAX,
@@ -101,9 +101,10 @@ def domain_power(
     """
     if not isinstance(domains, Mapping) or not domains:
         raise StatsInputError("domains must map each domain to (baseline, system) item scores")
-    alpha, alternative, power, n_simulations = E.check_common(alpha, "two-sided", power,
-                                                              n_simulations)
-    effects, sizes = E.as_effects(effect), E.as_sizes(n)
+    alpha, alternative, power, n_simulations = power_engine.check_common(
+        alpha, "two-sided", power, n_simulations
+    )
+    effects, sizes = power_engine.as_effects(effect), power_engine.as_sizes(n)
     pools = {}
     scores = []
     for name, pair in domains.items():
@@ -127,29 +128,29 @@ def domain_power(
             "system twice?): there is no difference to simulate from"
         )
     check_effect_range(np.concatenate(scores[::2]), np.concatenate(scores[1::2]), effects)
-    E.budget("by-domain signed-rank power", n_simulations * len(pools), 0, sizes)
+    power_engine.budget("by-domain signed-rank power", n_simulations * len(pools), 0, sizes)
     gen, seed = rng_and_seed(rng)
     sd = float(np.concatenate([v for v, _, _ in pools.values()]).std(ddof=1)) or 1.0
     hi = 4.0 * max(float(np.abs(v).max()) / share for v, _, share in pools.values()) + 1e-9
     evals = (*effects, 0.0)
     pw = np.zeros((len(evals), len(sizes)))
     mde = np.full(len(sizes), np.nan)
-    tick = E.ticker(progress, len(sizes) + bool(sample_size))
+    tick = power_engine.ticker(progress, len(sizes) + bool(sample_size))
     for j, size in enumerate(sizes):  # loop over sizes (and domains); simulations are rows
         tick(j)
         combined = _combined_test(pools, size, gen, n_simulations, alpha)
         for i, e in enumerate(evals):
             reject, favour = combined(e)
-            pw[i, j] = E.directed(reject, favour, e, alternative).mean()
+            pw[i, j] = power_engine.directed(reject, favour, e, alternative).mean()
         if _mde:
             guess = float(paired_t_mde(sd=sd, n=size * len(pools), alpha=alpha, power=power))
             def favour(e: float, c=combined) -> float:
                 return float(c(e)[1].mean())
 
-            mde[j] = E.scalar_mde(favour, power, guess, hi, steps=12)
+            mde[j] = power_engine.scalar_mde(favour, power, guess, hi, steps=12)
     result = PowerResult(
         power=pw[:-1],
-        mc_error=E.mc_error(pw[:-1], n_simulations),
+        mc_error=power_engine.mc_error(pw[:-1], n_simulations),
         mde=mde,
         effects=effects,
         sizes=sizes,
@@ -175,12 +176,12 @@ def domain_power(
             domains, effect=effects[0], alpha=alpha, power=power, n_simulations=n_simulations,
             n_max=n_max, rng=seed if seed is not None else gen,
             _known=dict(zip(sizes, pw[0], strict=True)),
-            _n_cap=E.search_cap(n_simulations, 0, sizes, len(pools), None),
+            _n_cap=power_engine.search_cap(n_simulations, 0, sizes, len(pools), None),
         )
-        result = E.with_sample_size(result, found)
+        result = power_engine.with_sample_size(result, found)
     smallest = min(v.size // 2 for v, _, _ in pools.values())
-    return E.finish(result, size=pw[-1],
-                    notes=E.beyond_observed_note(sizes, smallest, "items of the smallest domain"))
+    notes = power_engine.beyond_observed_note(sizes, smallest, "items of the smallest domain")
+    return power_engine.finish(result, size=pw[-1], notes=notes)
 
 
 def _combined_test(pools, size, gen, n_simulations, alpha):
@@ -248,7 +249,7 @@ def domain_sample_size(
     rng=None,
     _known=None,
     _n_cap: int | None = None,
-) -> E.SampleSizeResult:
+) -> power_engine.SampleSizeResult:
     """Smallest number of items per domain at which :func:`domain_power` for ``effect``
     reaches ``power``, with its Monte Carlo error (one seed for every n;
     :func:`stats.power.engine.search_sample_size`).
@@ -271,7 +272,8 @@ def domain_sample_size(
                            n_simulations=n_simulations, rng=seed, _mde=False)
         return float(res.power[0, 0])
 
-    target = E.check_common(alpha, "two-sided", power, 2)[2]
-    return E.sample_size_result(power_at, effect, target, n_simulations=n_simulations,
-                                n_min=2, n_max=n_max, test="signed-rank by domain, Stouffer",
-                                known=_known, n_cap=_n_cap)
+    target = power_engine.check_common(alpha, "two-sided", power, 2)[2]
+    return power_engine.sample_size_result(
+        power_at, effect, target, n_simulations=n_simulations, n_min=2, n_max=n_max,
+        test="signed-rank by domain, Stouffer", known=_known, n_cap=_n_cap,
+    )

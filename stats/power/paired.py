@@ -41,7 +41,7 @@ from stats._core.errors import StatsInputError
 from stats._core.random import common_seed, resample_counts, rng_and_seed
 from stats._core.validation import check_positive_int
 
-from . import engine as E
+from . import engine as power_engine
 from ._signed_rank_kernel import signed_rank_sums
 from .engine import PowerResult
 
@@ -235,7 +235,9 @@ class _Tester:
         sd = float(self.x.std(ddof=1)) or 1.0
         guess = float(paired_t_mde(sd=sd, n=self.n, alpha=self.alpha, power=0.8,
                                    alternative=self.alt))
-        return E.critical_effects(fav, rows, 0.0, 2.0 * guess, steps=14, limits=(0.0, hi))
+        return power_engine.critical_effects(
+            fav, rows, 0.0, 2.0 * guess, steps=14, limits=(0.0, hi)
+        )
 
 
 _PERMUTATION_MAX = 13  # scipy's 'auto' with ties or zeros: all 2**n sign flips up to here
@@ -410,18 +412,18 @@ def paired_power(
     [2.65, 1.35]
     """
     test = _check_test(test)
-    alpha, alternative, power, n_simulations = E.check_common(
+    alpha, alternative, power, n_simulations = power_engine.check_common(
         alpha, alternative, power, n_simulations
     )
     resampling = test in ("paired-bootstrap", "approximate-randomization")
     n_resamples = check_positive_int(n_resamples, "n_resamples") if resampling else 0
     if resampling:  # the bootstrap's two-sided p doubles the smaller count
-        E.resampling_reachable(alpha, n_resamples, 2 if (
+        power_engine.resampling_reachable(alpha, n_resamples, 2 if (
             test == "paired-bootstrap" and alternative == "two-sided") else 1)
     d, scale = _differences(baseline, system)
-    effects, sizes = E.as_effects(effect), E.as_sizes(n)
+    effects, sizes = power_engine.as_effects(effect), power_engine.as_sizes(n)
     check_effect_range(baseline, system, effects)
-    E.budget(f"{test} power", n_simulations, n_resamples, sizes)
+    power_engine.budget(f"{test} power", n_simulations, n_resamples, sizes)
     gen, seed = rng_and_seed(rng)
     centred = d - d.mean()
     hi = 4.0 * float(np.abs(centred).max()) + 4.0 * abs(float(d.mean())) + 1e-9
@@ -434,7 +436,7 @@ def paired_power(
     # sum stays below 2**24 (module notes)
     exact32 = np.all(d == np.round(d)) and float(np.abs(d).max()) * max(sizes) < 2**24
     d32 = d.astype(np.float32) if exact32 else None
-    tick = E.ticker(progress, len(sizes) + bool(sample_size))
+    tick = power_engine.ticker(progress, len(sizes) + bool(sample_size))
     for j, size in enumerate(sizes):  # loop over sample sizes; simulations are array rows
         tick(j)
         if test == "signed-rank":
@@ -444,7 +446,7 @@ def paired_power(
             continue
         shared = _shared(test, gen, n_resamples, size)
         crit = []
-        step = E.chunk_size(size, n_simulations, max(1, n_resamples // 64))
+        step = power_engine.chunk_size(size, n_simulations, max(1, n_resamples // 64))
         for start in range(0, n_simulations, step):
             rows = min(step, n_simulations - start)
             idx = gen.integers(0, d.size, (rows, size))
@@ -453,17 +455,18 @@ def paired_power(
             tester = _Tester(test, x, alpha, alternative, shared, 1e-9 * scale, raw)
             for i, e in enumerate(evals):
                 reject, favour = tester.rejects(e)
-                pw[i, j] += E.directed(reject, favour, e, alternative).sum()
+                pw[i, j] += power_engine.directed(reject, favour, e, alternative).sum()
             if _mde:
                 crit.append(tester.critical(hi))
         if _mde:
-            mde[j] = E.mde_from_critical(np.concatenate(crit), power)
+            mde[j] = power_engine.mde_from_critical(np.concatenate(crit), power)
     pw /= n_simulations
-    notes = E.beyond_observed_note(sizes, d.size) + _small_n_notes(test, sizes, alpha,
-                                                                   alternative, n_resamples)
+    notes = power_engine.beyond_observed_note(sizes, d.size) + _small_n_notes(
+        test, sizes, alpha, alternative, n_resamples
+    )
     result = PowerResult(
         power=pw[:-1],
-        mc_error=E.mc_error(pw[:-1], n_simulations),
+        mc_error=power_engine.mc_error(pw[:-1], n_simulations),
         mde=mde,
         effects=effects,
         sizes=sizes,
@@ -485,10 +488,10 @@ def paired_power(
             alternative=alternative, power=power, n_simulations=n_simulations,
             n_resamples=n_resamples, n_max=n_max, rng=seed if seed is not None else gen,
             _known=dict(zip(sizes, pw[0], strict=True)),
-            _n_cap=E.search_cap(n_simulations, n_resamples, sizes, 1, None),
+            _n_cap=power_engine.search_cap(n_simulations, n_resamples, sizes, 1, None),
         )
-        result = E.with_sample_size(result, found)
-    return E.finish(result, size=pw[-1], notes=notes) if _mde else result
+        result = power_engine.with_sample_size(result, found)
+    return power_engine.finish(result, size=pw[-1], notes=notes) if _mde else result
 
 
 def _small_n_notes(test, sizes, alpha, alternative, n_resamples) -> list[str]:
@@ -505,7 +508,7 @@ def _small_n_notes(test, sizes, alpha, alternative, n_resamples) -> list[str]:
 
 def _signed_rank_sizes(pool, size, effects, gen, n_simulations, alpha, alternative,
                        power, hi, mde=True):
-    """Rejections (summed over simulations, in each effect's direction: :func:`E.directed`)
+    """Rejections (summed over simulations, in each effect's direction: ``power_engine.directed``)
     per effect and the MDE at one sample size: the data sets drawn from the symmetric pool
     (:func:`symmetric_pool`) and kept as counts over its distinct values."""
     full, fixed, share = pool
@@ -536,7 +539,7 @@ def _signed_rank_sizes(pool, size, effects, gen, n_simulations, alpha, alternati
                     for c in counts]
 
     def hits(e):
-        return sum(int(E.directed(p < alpha, (p < alpha) & up, e, alternative).sum())
+        return sum(int(power_engine.directed(p < alpha, (p < alpha) & up, e, alternative).sum())
                    for p, up in tests(e))
 
     out = np.asarray([hits(e) for e in effects], dtype=float)
@@ -548,7 +551,7 @@ def _signed_rank_sizes(pool, size, effects, gen, n_simulations, alpha, alternati
 
     sd = float(full.std(ddof=1)) or 1.0
     guess = float(paired_t_mde(sd=sd, n=size, alpha=alpha, power=power, alternative=alternative))
-    return out, E.scalar_mde(favour, power, guess, hi, steps=12)
+    return out, power_engine.scalar_mde(favour, power, guess, hi, steps=12)
 
 
 def _shared(test, gen, n_resamples, size):
@@ -576,7 +579,7 @@ def paired_sample_size(
     rng=None,
     _known=None,
     _n_cap: int | None = None,
-) -> E.SampleSizeResult:
+) -> power_engine.SampleSizeResult:
     """Smallest number of items at which :func:`paired_power` for ``effect`` (in the
     system's favour when positive) reaches ``power``, with its Monte Carlo error: every n
     simulated with the same seed (common random numbers), the crossing bracketed then bisected
@@ -604,9 +607,11 @@ def paired_sample_size(
         )
         return float(res.power[0, 0])
 
-    return E.sample_size_result(power_at, effect, E.check_common(alpha, alternative, power, 2)[2],
-                                n_simulations=n_simulations, n_min=2, n_max=n_max, test=test,
-                                known=_known, n_cap=_n_cap)
+    target = power_engine.check_common(alpha, alternative, power, 2)[2]
+    return power_engine.sample_size_result(
+        power_at, effect, target, n_simulations=n_simulations, n_min=2, n_max=n_max, test=test,
+        known=_known, n_cap=_n_cap,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -638,7 +643,7 @@ def paired_t_power(*, effect, sd, n, alpha: float = 0.05, alternative: str = "tw
     >>> round(float(paired_t_power(effect=1.0, sd=10.0, n=800)), 3)
     0.806
     """
-    alpha, alternative, _, _ = E.check_common(alpha, alternative, 0.5, 2)
+    alpha, alternative, _, _ = power_engine.check_common(alpha, alternative, 0.5, 2)
     effect, sd, n = (np.asarray(v, dtype=float) for v in (effect, sd, n))
     if np.any(n < 2) or np.any(sd <= 0):
         raise StatsInputError("n must be at least 2 and sd positive")
@@ -696,7 +701,7 @@ def normal_mde(*, se, alpha: float = 0.05, power: float = 0.8,
     >>> round(float(normal_mde(se=1.0)), 3)
     2.802
     """
-    alpha, alternative, power, _ = E.check_common(alpha, alternative, power, 2)
+    alpha, alternative, power, _ = power_engine.check_common(alpha, alternative, power, 2)
     se = np.asarray(se, dtype=float)
     z = sps.norm.isf(alpha / 2 if alternative == "two-sided" else alpha) + sps.norm.ppf(power)
     out = np.where(np.isfinite(se) & (se > 0), z * se, np.nan)

@@ -80,7 +80,7 @@ from stats._core.random import check_rng, common_seed, rng_and_seed
 from stats._core.validation import check_positive_int
 from stats.metaeval.perm_both.engine import CorrelationSpec
 
-from . import engine as E
+from . import engine as power_engine
 from .engine import PowerResult
 
 __all__ = ["DEFINITION_PERM_BOTH", "perm_both_grid_mde", "perm_both_power",
@@ -352,18 +352,21 @@ def perm_both_power(
     """
     a, b, g = _check(metric_a, metric_b, gold)
     spec = _spec(correlation, grouping, epsilon, tie_calibration, threshold, a, g)
-    effects = E.as_effects(effect)
+    effects = power_engine.as_effects(effect)
     if min(effects) < 0:
         raise StatsInputError(
             f"effect: give differences r(A) - r(B) of at least 0 (A the better metric); "
             f"got {min(effects)}"
         )
-    sizes = E.as_sizes(n)
-    alpha, _, power, n_simulations = E.check_common(alpha, "greater", power, n_simulations)
+    sizes = power_engine.as_sizes(n)
+    alpha, _, power, n_simulations = power_engine.check_common(
+        alpha, "greater", power, n_simulations
+    )
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     k, n_items = g.shape
-    E.budget("PERM-BOTH power", n_simulations, n_resamples, sizes, width=7 * k)
-    check_budget(  # what E.budget does not count: the swap products and per-cell terms held
+    power_engine.budget("PERM-BOTH power", n_simulations, n_resamples, sizes, width=7 * k)
+    # what power_engine.budget does not count: the swap products and per-cell terms held
+    check_budget(
         what="PERM-BOTH power",
         memory=8.0 * n_simulations * (7 * n_resamples + 12 * k * max(sizes)) + 8.0 * _CHUNK,
     )
@@ -406,7 +409,7 @@ def perm_both_power(
     gen, seed = rng_and_seed(rng)
     pw = np.zeros((len(ts), len(sizes)))
     mde = np.full(len(sizes), np.nan)
-    tick = E.ticker(progress, len(sizes) + bool(sample_size))
+    tick = power_engine.ticker(progress, len(sizes) + bool(sample_size))
     for j, size in enumerate(sizes):
         tick(j)
         idx = gen.integers(0, n_items, size=(n_simulations, size))
@@ -424,13 +427,13 @@ def perm_both_power(
             def rejects_at(eff: np.ndarray, sim=sim) -> np.ndarray:
                 return sim.rejects(fam.coef(eff), alpha)
 
-            crit = E.critical_effects(rejects_at, n_simulations, 0.0, top)
-            mde[j] = E.mde_from_critical(crit, power)
+            crit = power_engine.critical_effects(rejects_at, n_simulations, 0.0, top)
+            mde[j] = power_engine.mde_from_critical(crit, power)
     observed = fam.observed if spec == _PEARSON else float(
         _curve(fam, spec, [fam.observed])[0])
     result = PowerResult(
         power=pw[:-1],
-        mc_error=E.mc_error(pw[:-1], n_simulations),
+        mc_error=power_engine.mc_error(pw[:-1], n_simulations),
         mde=mde,
         effects=effects,
         sizes=sizes,
@@ -458,11 +461,11 @@ def perm_both_power(
             threshold=threshold, alpha=alpha, power=power, n_simulations=n_simulations,
             n_resamples=n_resamples, n_max=n_max, rng=seed if seed is not None else gen,
             _known=dict(zip(sizes, pw[0], strict=True)),
-            _n_cap=E.search_cap(n_simulations, n_resamples, sizes, 7 * k, None),
+            _n_cap=power_engine.search_cap(n_simulations, n_resamples, sizes, 7 * k, None),
         )
-        result = E.with_sample_size(result, found)
-    return E.finish(result, size=pw[-1],
-                    notes=notes + E.beyond_observed_note(sizes, n_items))
+        result = power_engine.with_sample_size(result, found)
+    notes = notes + power_engine.beyond_observed_note(sizes, n_items)
+    return power_engine.finish(result, size=pw[-1], notes=notes)
 
 
 #: what "effect" means for PERM-BOTH power
@@ -495,7 +498,7 @@ def perm_both_sample_size(
     rng=None,
     _known=None,
     _n_cap: int | None = None,
-) -> E.SampleSizeResult:
+) -> power_engine.SampleSizeResult:
     """Smallest number of items at which :func:`perm_both_power` for ``effect`` reaches
     ``power``, with its Monte Carlo error (one seed for every n;
     :func:`stats.power.engine.search_sample_size`).
@@ -523,9 +526,11 @@ def perm_both_sample_size(
         )
         return float(res.power[0, 0])
 
-    target = E.check_common(alpha, "greater", power, 2)[2]
-    return E.sample_size_result(power_at, effect, target, n_simulations=n_simulations,
-                                n_min=3, n_max=n_max, test="perm-both", known=_known, n_cap=_n_cap)
+    target = power_engine.check_common(alpha, "greater", power, 2)[2]
+    return power_engine.sample_size_result(
+        power_at, effect, target, n_simulations=n_simulations, n_min=3, n_max=n_max,
+        test="perm-both", known=_known, n_cap=_n_cap,
+    )
 
 
 #: Pearson without grouping: the closed-form swap products (:class:`_Simulated`)
@@ -582,12 +587,18 @@ def _engine_rejects(a_s, mixes, g_s, spec, seed, n_resamples, alpha):
     valid = ~np.isnan(g_s)
     on = np.ones_like(valid) if spec.tie_calibration else valid  # as stats.perm_both
     names = [f"B{i}" for i in range(len(mixes))]
-    Z = {"A": zscore(a_s, on), **{m: zscore(x, on) for m, x in zip(names, mixes, strict=True)}}
+    standardised = {
+        "A": zscore(a_s, on), **{m: zscore(x, on) for m, x in zip(names, mixes, strict=True)}
+    }
     pairs = [("A", m) for m in names]
-    differences, chunk = engine_paths(g_s, Z, pairs, spec)
-    how = resampling(n_resamples=n_resamples, early_stopping=False, block_size=n_resamples,
-                     return_draws=False, rng=int(seed), progress=None)
-    delta, counts, used, _ = resample(differences, len(pairs), g_s.shape, chunk=chunk, how=how)
+    differences, chunk = engine_paths(g_s, standardised, pairs, spec)
+    resampling_settings = resampling(
+        n_resamples=n_resamples, early_stopping=False, block_size=n_resamples,
+        return_draws=False, rng=int(seed), progress=None,
+    )
+    delta, counts, used, _ = resample(
+        differences, len(pairs), g_s.shape, chunk=chunk, resampling=resampling_settings
+    )
     with np.errstate(invalid="ignore"):
         return (delta > 0) & (counts / used < alpha)
 
@@ -678,11 +689,11 @@ class _Simulated:
                 axis=2,
             )
             # the swaps of each data set, as stats.perm_both draws them with that seed
-            W = np.stack([
+            swaps = np.stack([
                 check_rng(int(seeds[q])).random((n_resamples, k, size)) < 0.5
                 for q in range(c0, c1)
             ]).reshape(c1 - c0, n_resamples, m)
-            products[c0:c1] = np.matmul(W.astype(np.float64), terms)
+            products[c0:c1] = np.matmul(swaps.astype(np.float64), terms)
         self.P = products
 
     def _quad(self, x, y):

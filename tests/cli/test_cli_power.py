@@ -87,7 +87,7 @@ def test_text_input_tsv_and_latex(capsys):
         (["--test", "paired-bootstrap", "--resamples", "10"],
          "--resamples 10: the smallest p-value the test can give is 2/11"),
         (["--effect", "150"], "outside the scores' range"),
-        # no operation count refuses a run (issue 46): the time asked for does
+        # no operation count refuses a run: the time asked for does
         (["--test", "paired-bootstrap", "--simulations", "100000", "--resamples", "100000",
           "--max-seconds", "1"],
          "--simulations 100,000 x --resamples 100,000 simulated tests"),

@@ -3,7 +3,7 @@ scores, :mod:`.pairs` over item pairs, :mod:`.pooled` for accuracy pooled over l
 :mod:`.spa` for soft pairwise accuracy), the one resampling engine they share
 (:mod:`.engine`: :class:`.engine.CorrelationSpec`, :class:`.engine.PermBothResult`) and the
 compiled kernels (``_linear``, ``_long``, ``_ties``, ``_calibrated``, ``_calibrated_one``,
-``_spa_numba``), each answering ``applies(G, spec)``.
+``_spa_numba``), each answering ``applies(gold, spec)``.
 
 Every public name of the modules below is importable from here (``stats.metaeval.perm_both.<name>``) and,
 unless noted in :mod:`stats`, from the top (``stats.<name>``); names load on first use.

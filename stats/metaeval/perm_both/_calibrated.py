@@ -35,20 +35,20 @@ if TYPE_CHECKING:
     from .engine import CorrelationSpec
 
 
-def _scan(WT, step, u, v, s, t, run_end):
+def _scan(swaps_by_cell, step, u, v, s, t, run_end):
     """Best gain of ``a~`` and ``b~`` per resample: the running sum of the steps each selects,
     its maximum at the ends of runs of equal differences (0 when no epsilon helps).
 
-    ``WT`` is cells x resamples, so the inner loop runs along resamples (contiguous,
+    ``swaps_by_cell`` is cells x resamples, so the inner loop runs along resamples (contiguous,
     branch-free: it vectorises), candidate by candidate in sorted order."""
-    R, K = WT.shape[1], len(step)
+    R, K = swaps_by_cell.shape[1], len(step)
     acc_a = np.zeros(R)
     acc_b = np.zeros(R)
     hi_a = np.zeros(R)
     hi_b = np.zeros(R)
     for j in range(K):
-        ws = WT[s[j]]
-        wt = WT[t[j]]
+        ws = swaps_by_cell[s[j]]
+        wt = swaps_by_cell[t[j]]
         uj, vj, st = u[j], v[j], step[j]
         for r in range(R):
             acc_a[r] += st * ((ws[r] == uj) & (wt[r] == vj))
@@ -75,44 +75,46 @@ MAX_CANDIDATES = 8_000_000
 _CHUNK = 6_000_000
 
 
-def applies(G: np.ndarray, spec: CorrelationSpec) -> bool:
+def applies(gold: np.ndarray, spec: CorrelationSpec) -> bool:
     """Tie-calibrated acc23 with groups small enough for the candidate arrays."""
     if spec.correlation != "acc23" or not spec.tie_calibration:
         return False
-    Gg, _ = group_rows(G, G, spec.grouping)
-    n = (~np.isnan(Gg)).sum(axis=1)
+    gold_rows, _ = group_rows(gold, gold, spec.grouping)
+    n = (~np.isnan(gold_rows)).sum(axis=1)
     return 4 * int((n * (n - 1) // 2).sum()) <= MAX_CANDIDATES
 
 
 class Calibrated:
     """Per pair of metrics: the acc23-at-0 linear terms and the sorted gain candidates."""
 
-    def __init__(self, G, Z, pairs, grouping):
-        self.G, self.Z, self.grouping = G, Z, grouping
+    def __init__(self, gold, standardised, pairs, grouping):
+        self.gold, self.standardised, self.grouping = gold, standardised, grouping
         self.pairs = pairs
-        self.const0, self.L0, _ = _perm_linear.linear_terms(
-            G, Z, pairs, "acc23", grouping, 0.0, 25.0
+        self.const0, self.coefficients0, _ = _perm_linear.linear_terms(
+            gold, standardised, pairs, "acc23", grouping, 0.0, 25.0
         )
-        Gg, _ = group_rows(G, G, grouping)
-        cells = group_rows(G, np.arange(G.size, dtype=float).reshape(G.shape), grouping)[1]
-        valid = ~np.isnan(Gg)
+        gold_rows, _ = group_rows(gold, gold, grouping)
+        cells = group_rows(gold, np.arange(gold.size, dtype=float).reshape(gold.shape), grouping)[1]
+        valid = ~np.isnan(gold_rows)
         n = valid.sum(axis=1)
         npairs = n * (n - 1) // 2
         self.n_groups = int((npairs > 0).sum())
-        groups, c = Gg.shape
+        groups, c = gold_rows.shape
         gi, si, ti = np.nonzero(
             valid[:, :, None] & valid[:, None, :] & np.triu(np.ones((c, c), dtype=bool), 1)
         )
         self.gi, self.si, self.ti = gi, si, ti
         self.s_cell = cells[gi, si].astype(np.int64)
         self.t_cell = cells[gi, ti].astype(np.int64)
-        self.dg = Gg[gi, si] - Gg[gi, ti]
+        self.dg = gold_rows[gi, si] - gold_rows[gi, ti]
         self.wgt = 1.0 / npairs[gi]
-        self.Zg = {m: group_rows(G, z, grouping)[1] for m, z in Z.items()}
+        self.standardised_rows = {
+            m: group_rows(gold, z, grouping)[1] for m, z in standardised.items()
+        }
 
     def _candidates(self, a, b):
         """Sorted candidates with a nonzero step: |difference|, step, cells' choices, run ends."""
-        za, zb = self.Zg[a], self.Zg[b]
+        za, zb = self.standardised_rows[a], self.standardised_rows[b]
         x = (za, zb)
         vals, steps, us, vs, ss, ts = [], [], [], [], [], []
         g_tie = self.dg == 0
@@ -136,30 +138,30 @@ class Calibrated:
         cat = [np.concatenate(v)[o] for v in (steps, us, vs, ss, ts)]
         return (*cat, run_end)
 
-    def differences(self, W: np.ndarray, idx) -> np.ndarray:
-        """Permuted differences (resamples x pairs ``idx``) for the swaps ``W``."""
-        R = W.shape[0]
-        Wf = W.reshape(R, -1)
-        out = _perm_linear.linear_differences(W, self.const0[idx], self.L0[:, idx])
+    def differences(self, swaps: np.ndarray, idx) -> np.ndarray:
+        """Permuted differences (resamples x pairs ``idx``) for the swaps ``swaps``."""
+        R = swaps.shape[0]
+        flat_swaps = swaps.reshape(R, -1)
+        out = _perm_linear.linear_differences(swaps, self.const0[idx], self.coefficients0[:, idx])
         if self.n_groups == 0:
             return np.full((R, len(idx)), np.nan)
-        WT = None
+        swaps_by_cell = None
         for col, k in enumerate(idx):
             step, u, v, s, t, run_end = self._candidates(*self.pairs[k])
             if not len(step):
                 continue
             scan = _compiled()
             if scan is not None:
-                if WT is None:
-                    WT = np.ascontiguousarray(Wf.T).view(np.uint8)
-                best = scan(WT, step, u.view(np.uint8), v.view(np.uint8), s, t, run_end)
+                if swaps_by_cell is None:
+                    swaps_by_cell = np.ascontiguousarray(flat_swaps.T).view(np.uint8)
+                best = scan(swaps_by_cell, step, u.view(np.uint8), v.view(np.uint8), s, t, run_end)
                 out[:, col] += (best[0] - best[1]) / self.n_groups
                 continue
             ends = np.flatnonzero(run_end)
             width = max(1, _CHUNK // len(step))
             for r0 in range(0, R, width):
-                ws = Wf[r0 : r0 + width, s]
-                wt = Wf[r0 : r0 + width, t]
+                ws = flat_swaps[r0 : r0 + width, s]
+                wt = flat_swaps[r0 : r0 + width, t]
                 best = []
                 for flip in (False, True):  # a~ takes choices (u, v); b~ the flipped ones
                     sel = (ws != (u ^ flip)) | (wt != (v ^ flip))

@@ -30,9 +30,10 @@ MAX_CANDIDATES = 24_000_000
 _CACHE_BYTES = 256 * 2**20
 
 
-def _scan(WT, key, si, ti, run_end):  # pragma: no cover - compiled
-    """Best gain (in steps) of ``a~`` and ``b~`` per resample; ``WT`` is cells x resamples."""
-    R, K = WT.shape[1], len(key)
+def _scan(swaps_by_cell, key, si, ti, run_end):  # pragma: no cover - compiled
+    """Best gain (in steps) of ``a~`` and ``b~`` per resample; ``swaps_by_cell`` is cells x
+    resamples."""
+    R, K = swaps_by_cell.shape[1], len(key)
     acc_a = np.zeros(R, np.int64)
     acc_b = np.zeros(R, np.int64)
     hi_a = np.zeros(R, np.int64)
@@ -43,8 +44,8 @@ def _scan(WT, key, si, ti, run_end):  # pragma: no cover - compiled
         u = (k >> 2) & 1
         v = (k >> 1) & 1
         st = 1 if (k & 1) == 1 else -1
-        ws = WT[si[p]]
-        wt = WT[ti[p]]
+        ws = swaps_by_cell[si[p]]
+        wt = swaps_by_cell[ti[p]]
         for r in range(R):
             acc_a[r] += st * ((ws[r] == u) & (wt[r] == v))
             acc_b[r] += st * ((ws[r] != u) & (wt[r] != v))
@@ -63,21 +64,23 @@ def compiled():
     return njit_one(_scan)
 
 
-def applies(G: np.ndarray, spec: CorrelationSpec) -> bool:
+def applies(gold: np.ndarray, spec: CorrelationSpec) -> bool:
     """Tie-calibrated acc23 over one group whose candidates fit :data:`MAX_CANDIDATES`."""
     if spec.correlation != "acc23" or not spec.tie_calibration or spec.grouping != "none":
         return False
-    n = int((~np.isnan(G)).sum())
+    n = int((~np.isnan(gold)).sum())
     return 2 * n * (n - 1) <= MAX_CANDIDATES and compiled() is not None
 
 
 class CalibratedOne:
     """The acc23-at-0 linear terms of every pair of metrics, the group's pairs of cells."""
 
-    def __init__(self, G, Z, pairs):
+    def __init__(self, gold, standardised, pairs):
         self.pairs = pairs
-        self.const0, self.L0, _ = _perm_linear.linear_terms(G, Z, pairs, "acc23", "none", 0.0, 25.0)
-        g = G.reshape(-1)
+        self.const0, self.coefficients0, _ = _perm_linear.linear_terms(
+            gold, standardised, pairs, "acc23", "none", 0.0, 25.0
+        )
+        g = gold.reshape(-1)
         cells = np.flatnonzero(~np.isnan(g))
         n = len(cells)
         s, t = np.triu_indices(n, 1)
@@ -88,7 +91,7 @@ class CalibratedOne:
         self.g_tie = dg == 0
         self.up = dg > 0
         self.wgt = 1.0 / max(1, len(self.si))
-        self.Z = {m: z.reshape(-1) for m, z in Z.items()}
+        self.standardised = {m: z.reshape(-1) for m, z in standardised.items()}
         self._cache: dict = {}
         self._held = 0
 
@@ -96,7 +99,7 @@ class CalibratedOne:
         """Sorted keys (pair of cells << 3 | u << 2 | v << 1 | gain) and run ends."""
         if (a, b) in self._cache:
             return self._cache[a, b]
-        x = (self.Z[a], self.Z[b])
+        x = (self.standardised[a], self.standardised[b])
         vals, keys = [], []
         for u in (0, 1):
             for v in (0, 1):
@@ -119,17 +122,17 @@ class CalibratedOne:
             self._held += 5 * len(key)
         return key, run_end
 
-    def differences(self, W: np.ndarray, idx) -> np.ndarray:
-        """Permuted differences (resamples x pairs ``idx``) for the swaps ``W``."""
-        R = W.shape[0]
-        out = _perm_linear.linear_differences(W, self.const0[idx], self.L0[:, idx])
+    def differences(self, swaps: np.ndarray, idx) -> np.ndarray:
+        """Permuted differences (resamples x pairs ``idx``) for the swaps ``swaps``."""
+        R = swaps.shape[0]
+        out = _perm_linear.linear_differences(swaps, self.const0[idx], self.coefficients0[:, idx])
         if not len(self.si):
             return np.full((R, len(idx)), np.nan)
-        WT = np.ascontiguousarray(W.reshape(R, -1).T).view(np.uint8)
+        swaps_by_cell = np.ascontiguousarray(swaps.reshape(R, -1).T).view(np.uint8)
         scan = compiled()
         for col, k in enumerate(idx):
             key, run_end = self._candidates(*self.pairs[k])
             if len(key):
-                best = scan(WT, key, self.si, self.ti, run_end)
+                best = scan(swaps_by_cell, key, self.si, self.ti, run_end)
                 out[:, col] += (best[0] - best[1]) * self.wgt
         return out

@@ -18,7 +18,7 @@ therefore zero and, when the normalisers do not depend on the swaps,
            + \sum_{s<k} \bigl(-F_{sk}(1,0) - F_{sk}(0,0)\bigr):
 
 a constant plus a linear function of the swaps, for every resample and pair of metrics at once
-one product ``W @ L`` (resamples x cells) @ (cells x pairs).
+one product ``swaps @ coefficients`` (resamples x cells) @ (cells x pairs).
 
 The normalisers are fixed for acc23 (pairs with a gold score), Kendall-like (pairs with
 :math:`|\Delta g| \ge` threshold) and, when no pair of cells is tied in any of the four
@@ -58,13 +58,16 @@ MAX_GROUP_CELLS = 2_000
 SORT_GROUP_CELLS = {"kendall": 256, "kendall-c": 256, "spearman": 128}
 
 
-def applies(G: np.ndarray, spec: CorrelationSpec) -> bool:
+def applies(gold: np.ndarray, spec: CorrelationSpec) -> bool:
     """Whether the linear path can serve this test (it may still refuse single pairs)."""
     if spec.correlation not in LINEAR or spec.tie_calibration:
         return False
-    if spec.correlation in SORTED or group_rows(G, G, spec.grouping)[0].shape[1] <= MAX_GROUP_CELLS:
+    if (
+        spec.correlation in SORTED
+        or group_rows(gold, gold, spec.grouping)[0].shape[1] <= MAX_GROUP_CELLS
+    ):
         return True
-    return _perm_long.applies(G, spec)
+    return _perm_long.applies(gold, spec)
 
 
 #: correlations whose long groups take the sorting path (:func:`_sign_sums`)
@@ -225,9 +228,11 @@ def _cells_layout(lin: np.ndarray, shape: tuple, grouping: str) -> np.ndarray:
     return lin.T.reshape(-1)
 
 
-def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=False, raw=False):
-    """``(const, L, ok)``: per pair the constant, the cell coefficients (cells x pairs, in
-    ``G``'s row-major cell order) and whether the pair qualifies for this path.
+def linear_terms(
+    gold, standardised, pairs, correlation, grouping, eps, threshold, *, pooled=False, raw=False
+):
+    """``(const, coefficients, ok)``: per pair the constant, the cell coefficients (cells x pairs, in
+    ``gold``'s row-major cell order) and whether the pair qualifies for this path.
 
     ``pooled`` (acc23 only): one accuracy over the pairs of all groups (MTME's pairwise
     accuracy across language pairs) instead of the mean of the groups' accuracies.
@@ -236,21 +241,23 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=F
     allowed, group by group: ``(const, lin)`` of shapes (pairs x groups) and (pairs x groups
     x cells of a group), sums of sign products (exact in floating point) for every group with
     two gold scores (:mod:`stats.metaeval.perm_both._ties`)."""
-    Gg, _ = group_rows(G, G, grouping)
-    groups, c = Gg.shape
-    valid = ~np.isnan(Gg)
+    gold_rows, _ = group_rows(gold, gold, grouping)
+    groups, c = gold_rows.shape
+    valid = ~np.isnan(gold_rows)
     n = valid.sum(axis=1)
     tot = n * (n - 1) // 2
     long = c > long_cells(correlation)
     upper = None if long else np.triu(np.ones((c, c), dtype=bool), 1)
-    Zg = {m: np.where(valid, group_rows(G, z, grouping)[1], 0.0) for m, z in Z.items()}
+    standardised_rows = {
+        m: np.where(valid, group_rows(gold, z, grouping)[1], 0.0) for m, z in standardised.items()
+    }
     const = np.zeros(len(pairs))
-    L = np.zeros((G.size, len(pairs)))
+    coefficients = np.zeros((gold.size, len(pairs)))
     ok = np.ones(len(pairs), dtype=bool)
     step = max(1, _BLOCK // max(1, c * c))
 
     # per-group weight of a pair's term, fixed by gold alone (0 for a group left out)
-    g_sorted = np.sort(np.where(valid, Gg, np.inf), axis=1)
+    g_sorted = np.sort(np.where(valid, gold_rows, np.inf), axis=1)
     with np.errstate(invalid="ignore"):
         steps = (np.diff(g_sorted, axis=1) != 0) & np.isfinite(g_sorted[:, 1:])
     n_distinct = np.where(n > 0, 1 + steps.sum(1), 0)
@@ -260,18 +267,18 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=F
         gs = slice(g0, min(groups, g0 + step))
         if long:  # gold ties from counts of equal scores
             for gi in range(gs.start, gs.stop):
-                _, cnt = np.unique(Gg[gi][valid[gi]], return_counts=True)
+                _, cnt = np.unique(gold_rows[gi][valid[gi]], return_counts=True)
                 g_tie_pairs[gi] = (cnt * (cnt - 1) // 2).sum()
                 if correlation == "kendall-like":
-                    counted[gi] = _perm_long.counted_pairs(Gg[gi][valid[gi]], threshold)
+                    counted[gi] = _perm_long.counted_pairs(gold_rows[gi][valid[gi]], threshold)
             continue
-        dg = Gg[gs, :, None] - Gg[gs, None, :]
+        dg = gold_rows[gs, :, None] - gold_rows[gs, None, :]
         vp = valid[gs, :, None] & valid[gs, None, :] & upper
         g_tie_pairs[gs] = (vp & (dg == 0)).sum(axis=(1, 2))
         counted[gs] = (vp & (np.abs(dg) >= threshold)).sum(axis=(1, 2))
     qc = None
     if correlation == "spearman":
-        ranks = scipy.stats.rankdata(np.where(valid, Gg, np.inf), axis=1)
+        ranks = scipy.stats.rankdata(np.where(valid, gold_rows, np.inf), axis=1)
         qc = np.where(valid, ranks - (n[:, None] + 1) / 2.0, 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         if correlation == "spearman":
@@ -292,11 +299,13 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=F
             den = np.full(groups, float(counted[n >= 2].sum()))
             use = n >= 2
     if raw:
-        return _raw_terms(Gg, Zg, pairs, correlation, grouping, n >= 2, qc, upper, step)
+        return _raw_terms(
+            gold_rows, standardised_rows, pairs, correlation, grouping, n >= 2, qc, upper, step
+        )
     n_use = int(use.sum())
     if n_use == 0 or (correlation == "kendall-like" and den[0] == 0):
         ok[:] = False
-        return const, L, ok
+        return const, coefficients, ok
     weight = np.where(use, 1.0 / np.where(use, den, 1.0), 0.0)
     if pooled and correlation == "acc23":
         weight = np.where(use, 1.0 / max(1, int(tot[use].sum())), 0.0)
@@ -309,34 +318,43 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=F
             for gi in np.flatnonzero(use):
                 v = valid[gi]
                 c0, lin0 = _perm_long.pair_terms(
-                    Gg[gi][v], Zg[a][gi][v], Zg[b][gi][v], correlation, eps, threshold
+                    gold_rows[gi][v],
+                    standardised_rows[a][gi][v],
+                    standardised_rows[b][gi][v],
+                    correlation,
+                    eps,
+                    threshold,
                 )
                 const[k] += c0 * weight[gi]
                 lin[gi, v] = lin0 * weight[gi]
-            L[:, k] = _cells_layout(lin, G.shape, grouping)
-        return const, L, ok
+            coefficients[:, k] = _cells_layout(lin, gold.shape, grouping)
+        return const, coefficients, ok
     if long:  # long groups by sorting, one group's sorted metrics held at a time
         used_metrics = sorted({m for pair in pairs for m in pair})
-        # the row of L (a cell of G) of each group's columns
-        at = np.argsort(_cells_layout(np.arange(groups * c).reshape(groups, c), G.shape, grouping))
+        # the row of coefficients (a cell of gold) of each group's columns
+        at = np.argsort(
+            _cells_layout(np.arange(groups * c).reshape(groups, c), gold.shape, grouping)
+        )
         for gi in np.flatnonzero(use):
-            ctx = _LongGroup(Gg[gi], {m: Zg[m][gi] for m in used_metrics}, correlation)
+            ctx = _LongGroup(
+                gold_rows[gi], {m: standardised_rows[m][gi] for m in used_metrics}, correlation
+            )
             rows = at[gi * c : (gi + 1) * c]
             for k in np.flatnonzero(ok):
                 got = ctx.terms(*pairs[k])
                 if got is None:
                     ok[k] = False
-                    L[:, k] = 0.0
+                    coefficients[:, k] = 0.0
                     continue
                 const[k] += got[0] / n_use
-                L[rows, k] = got[1] / n_use
-        return const, L, ok
+                coefficients[rows, k] = got[1] / n_use
+        return const, coefficients, ok
     for k, (a, b) in enumerate(pairs):
-        za, zb = Zg[a], Zg[b]
+        za, zb = standardised_rows[a], standardised_rows[b]
         lin = np.zeros((groups, c))
         for g0 in range(0, groups, step):
             gs = slice(g0, min(groups, g0 + step))
-            dg = Gg[gs, :, None] - Gg[gs, None, :]
+            dg = gold_rows[gs, :, None] - gold_rows[gs, None, :]
             vp = valid[gs, :, None] & valid[gs, None, :] & upper & use[gs, None, None]
             x = {u: (za, zb)[u][gs] for u in (0, 1)}
             dm = {(u, v): x[u][:, :, None] - x[v][:, None, :] for u in (0, 1) for v in (0, 1)}
@@ -367,30 +385,32 @@ def linear_terms(G, Z, pairs, correlation, grouping, eps, threshold, *, pooled=F
             const[k] += h00.sum()
             lin[gs] += (h10 - h00).sum(axis=2) + (-h10 - h00).sum(axis=1)
         if ok[k]:
-            L[:, k] = _cells_layout(lin, G.shape, grouping)
-    return const, L, ok
+            coefficients[:, k] = _cells_layout(lin, gold.shape, grouping)
+    return const, coefficients, ok
 
 
-def _raw_terms(Gg, Zg, pairs, correlation, grouping, use, qc, upper, step):
+def _raw_terms(gold_rows, standardised_rows, pairs, correlation, grouping, use, qc, upper, step):
     """:func:`linear_terms` with ``raw=True``."""
-    groups, c = Gg.shape
-    valid = ~np.isnan(Gg)
+    groups, c = gold_rows.shape
+    valid = ~np.isnan(gold_rows)
     const = np.zeros((len(pairs), groups))
     lin = np.zeros((len(pairs), groups, c))
     if upper is None:  # long groups: by sorting, group by group
         used_metrics = sorted({m for pair in pairs for m in pair})
         for gi in np.flatnonzero(use):
-            ctx = _LongGroup(Gg[gi], {m: Zg[m][gi] for m in used_metrics}, correlation)
+            ctx = _LongGroup(
+                gold_rows[gi], {m: standardised_rows[m][gi] for m in used_metrics}, correlation
+            )
             for k, (a, b) in enumerate(pairs):
                 k_aa, k_bb = ctx.self_sums(a), ctx.self_sums(b)
                 lin[k, gi, ctx.valid] = ctx.k_sums(b, a) - ctx.k_sums(a, b) - k_aa + k_bb
                 const[k, gi] = 0.5 * float((k_aa - k_bb).sum())
         return const, lin
     for k, (a, b) in enumerate(pairs):
-        za, zb = Zg[a], Zg[b]
+        za, zb = standardised_rows[a], standardised_rows[b]
         for g0 in range(0, groups, step):
             gs = slice(g0, min(groups, g0 + step))
-            dg = Gg[gs, :, None] - Gg[gs, None, :]
+            dg = gold_rows[gs, :, None] - gold_rows[gs, None, :]
             vp = valid[gs, :, None] & valid[gs, None, :] & upper & use[gs, None, None]
             x = {u: (za, zb)[u][gs] for u in (0, 1)}
             sg = np.sign(dg)
@@ -408,7 +428,9 @@ def _raw_terms(Gg, Zg, pairs, correlation, grouping, use, qc, upper, step):
     return const, lin
 
 
-def linear_differences(W: np.ndarray, const: np.ndarray, L: np.ndarray) -> np.ndarray:
-    """Permuted differences (resamples x pairs) for the swaps ``W`` (R x systems x items)."""
-    R = W.shape[0]
-    return const[None, :] + W.reshape(R, -1).astype(float) @ L
+def linear_differences(
+    swaps: np.ndarray, const: np.ndarray, coefficients: np.ndarray
+) -> np.ndarray:
+    """Permuted differences (resamples x pairs) for the swaps ``swaps`` (R x systems x items)."""
+    R = swaps.shape[0]
+    return const[None, :] + swaps.reshape(R, -1).astype(float) @ coefficients

@@ -85,7 +85,7 @@ def compiled():
     return njit(_terms, _counted)
 
 
-def applies(G: np.ndarray, spec: CorrelationSpec) -> bool:
+def applies(gold: np.ndarray, spec: CorrelationSpec) -> bool:
     """Whether the compiled terms of long groups serve this test (fixed-epsilon acc23 and
     kendall-like, with numba)."""
     return spec.correlation in LONG and not spec.tie_calibration and compiled() is not None

@@ -91,6 +91,6 @@ def compiled():
     return None if kernel is None else functools.partial(_contiguous, kernel)
 
 
-def applies(G: np.ndarray, spec: CorrelationSpec) -> bool:
+def applies(gold: np.ndarray, spec: CorrelationSpec) -> bool:
     """Whether the compiled counts serve this test (soft pairwise accuracy, with numba)."""
     return spec.correlation == "soft-pairwise-accuracy" and compiled() is not None

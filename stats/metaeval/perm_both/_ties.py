@@ -58,12 +58,12 @@ SYMMETRIC_PRODUCTS = True
 
 
 def _kernel(
-    W, cells, goff, newblock, ra, rb, nv, dc, dl, sym, q, syy, n2, gdist, mode, out
+    swaps, cells, goff, newblock, ra, rb, nv, dc, dl, sym, q, syy, n2, gdist, mode, out
 ):  # pragma: no cover
     """``out[p, 0, r, g]``: correlation of ``a~`` of pair ``p`` in group ``g`` of resample
     ``r`` (NaN where undefined), ``out[p, 1, r, g]`` that of ``b~``; for a pair whose ties
     are symmetric (``sym``) the difference and 0."""
-    R = W.shape[0]
+    R = swaps.shape[0]
     P = ra.shape[0]
     groups = len(goff) - 1
     longest = 0
@@ -76,7 +76,7 @@ def _kernel(
     x = np.zeros(max(1, longest), np.int64)
     for p in range(P):
         for r in range(R):
-            wr = W[r]
+            wr = swaps[r]
             for g in range(groups):
                 lo = goff[g]
                 n = goff[g + 1] - lo
@@ -193,7 +193,7 @@ def compiled():
     return njit_one(_kernel)
 
 
-def applies(G: np.ndarray, spec: CorrelationSpec) -> bool:
+def applies(gold: np.ndarray, spec: CorrelationSpec) -> bool:
     """Whether pairs that the linear path refuses can be served here."""
     return spec.correlation in TIED and not spec.tie_calibration and compiled() is not None
 
@@ -202,21 +202,23 @@ class Tied:
     """The gold side of every group (cells in gold order, gold ties, Spearman's gold ranks),
     built once; per pair of metrics, both metrics' ranks in one shared order per group."""
 
-    def __init__(self, G, Z, pairs, correlation, grouping):
-        self.Z, self.pairs, self.mode = Z, pairs, _MODE[correlation]
-        self.G, self.correlation, self.grouping = G, correlation, grouping
-        Gg, _ = group_rows(G, G, grouping)
-        cells = group_rows(G, np.arange(G.size, dtype=np.int64).reshape(G.shape), grouping)[1]
-        valid = ~np.isnan(Gg)
+    def __init__(self, gold, standardised, pairs, correlation, grouping):
+        self.standardised, self.pairs, self.mode = standardised, pairs, _MODE[correlation]
+        self.gold, self.correlation, self.grouping = gold, correlation, grouping
+        gold_rows, _ = group_rows(gold, gold, grouping)
+        cells = group_rows(
+            gold, np.arange(gold.size, dtype=np.int64).reshape(gold.shape), grouping
+        )[1]
+        valid = ~np.isnan(gold_rows)
         n = valid.sum(axis=1)
-        key = np.where(valid, Gg, np.inf)
+        key = np.where(valid, gold_rows, np.inf)
         order = np.argsort(key, axis=1, kind="stable")
         pos = [order[g, : n[g]] for g in range(len(n))]  # each group's valid cells by gold
         self.gi = np.repeat(np.arange(len(n)), n)
         self.ci = np.concatenate(pos) if len(pos) else np.zeros(0, np.int64)
         self.goff = np.r_[0, np.cumsum(n)].astype(np.int64)
         self.cells = cells[self.gi, self.ci].astype(np.int64)
-        gs = Gg[self.gi, self.ci]
+        gs = gold_rows[self.gi, self.ci]
         first = np.zeros(len(gs), dtype=bool)
         first[self.goff[:-1][n > 0]] = True
         self.newblock = first | np.r_[True, gs[1:] != gs[:-1]]
@@ -229,7 +231,9 @@ class Tied:
         qc = ranks - (n[:, None] + 1) / 2.0
         self.q = qc[self.gi, self.ci]
         self.syy = np.bincount(self.gi, self.q * self.q, minlength=len(n))
-        self.Zg = {m: group_rows(G, z, grouping)[1][self.gi, self.ci] for m, z in Z.items()}
+        self.standardised_rows = {
+            m: group_rows(gold, z, grouping)[1][self.gi, self.ci] for m, z in standardised.items()
+        }
         self._ranks: dict = {}
 
     def _raw(self, pairs) -> dict:
@@ -239,7 +243,7 @@ class Tied:
         if not todo:
             return {}
         const, lin = _perm_linear.linear_terms(
-            self.G, self.Z, todo, self.correlation, self.grouping, 0.0, 25.0, raw=True
+            self.gold, self.standardised, todo, self.correlation, self.grouping, 0.0, 25.0, raw=True
         )
         return {p: (const[k], lin[k][self.gi, self.ci]) for k, p in enumerate(todo)}
 
@@ -248,7 +252,7 @@ class Tied:
         ``raw``: the pair's entry of :meth:`_raw`, if prepared."""
         if (a, b) in self._ranks:
             return self._ranks[a, b]
-        vals = np.concatenate([self.Zg[a], self.Zg[b]])
+        vals = np.concatenate([self.standardised_rows[a], self.standardised_rows[b]])
         grp = np.concatenate([self.gi, self.gi])
         o = np.lexsort((vals, grp))
         vs, gs = vals[o], grp[o]
@@ -277,10 +281,10 @@ class Tied:
             self._ranks[a, b] = got
         return got
 
-    def differences(self, W: np.ndarray, idx) -> np.ndarray:
-        """Permuted differences (resamples x pairs ``idx``) for the swaps ``W``."""
-        R = W.shape[0]
-        Wf = np.ascontiguousarray(W.reshape(R, -1)).view(np.uint8)
+    def differences(self, swaps: np.ndarray, idx) -> np.ndarray:
+        """Permuted differences (resamples x pairs ``idx``) for the swaps ``swaps``."""
+        R = swaps.shape[0]
+        flat_swaps = np.ascontiguousarray(swaps.reshape(R, -1)).view(np.uint8)
         out = np.empty((R, len(idx)))
         kernel = compiled()
         groups = len(self.goff) - 1
@@ -298,7 +302,7 @@ class Tied:
             fast = sym & (self.mode == 0) & (groups == 1) & SYMMETRIC_PRODUCTS
             if fast.any():  # tau-b over one group, symmetric ties: products and counts
                 at = p0 + np.flatnonzero(fast)
-                out[:, at] = self._symmetric(Wf, ra[fast], lin[0][fast, 0], lin[1][fast])
+                out[:, at] = self._symmetric(flat_swaps, ra[fast], lin[0][fast, 0], lin[1][fast])
                 if fast.all():
                     continue
                 ra, rb, nv, sym = ra[~fast], rb[~fast], nv[~fast], sym[~fast]
@@ -306,7 +310,9 @@ class Tied:
                 chunk = chunk[~fast]
             vals = np.empty((len(chunk), 2, R, groups))
             gold = (self.q, self.syy, self.n2, self.gdist, self.mode)
-            kernel(Wf, self.cells, self.goff, self.newblock, ra, rb, nv, *lin, sym, *gold, vals)
+            kernel(
+                flat_swaps, self.cells, self.goff, self.newblock, ra, rb, nv, *lin, sym, *gold, vals
+            )
             # the mean over defined groups exactly as the general path takes it
             ok = ~np.isnan(vals)
             with np.errstate(invalid="ignore", divide="ignore"):
@@ -319,24 +325,24 @@ class Tied:
             out[:, rest] = (mean[:, 0] - mean[:, 1]).T
         return out
 
-    def _symmetric(self, Wf, ra, dc, dl) -> np.ndarray:
+    def _symmetric(self, flat_swaps, ra, dc, dl) -> np.ndarray:
         r"""Tau-b differences (resamples x pairs) of pairs whose ties are symmetric, over one
         group: what the kernel's symmetric route computes, as array work.
 
-        The numerators' difference is :math:`d_c + W d_l` (a product of the swaps with sums of
+        The numerators' difference is :math:`d_c + w \cdot d_l` (a product of the swaps with sums of
         signs: integers, exact in floating point, as the kernel's running sum). Cells tied in
         :math:`\tilde a` are the cells of one tie class of :math:`a` (the same in :math:`b`)
         that were swapped alike, so :math:`n_1 = \sum_c \binom{m_c}{2} +
         \binom{s_c - m_c}{2}` with :math:`m_c` the swapped cells of class :math:`c` of size
         :math:`s_c`: one sum of the swaps per class, shared by the pairs whose metrics tie on
         the same classes."""
-        R, n = Wf.shape[0], len(self.cells)
+        R, n = flat_swaps.shape[0], len(self.cells)
         tot = n * (n - 1) // 2
         n2 = int(self.n2[0])
         out = np.full((R, len(ra)), np.nan)
         if n < 2 or n2 == tot:
             return out
-        swaps = Wf[:, self.cells]
+        swaps = flat_swaps[:, self.cells]
         ds = np.empty((R, len(ra)))
         for r0 in range(0, R, 256):  # the product a few resamples at a time bounds the memory
             w = swaps[r0 : r0 + 256].astype(float)

@@ -88,20 +88,20 @@ _PRODUCT_CHUNK_CELLS = 10_000_000
 _CALIBRATED_SWAP_CELLS = 50_000_000
 
 
-def _stacked(G: np.ndarray, M: np.ndarray, grouping: str):
-    """Rows of every resample's groups: ``G`` (S x I) and ``M`` (R x S x I) to
+def _stacked(gold: np.ndarray, metric_draws: np.ndarray, grouping: str):
+    """Rows of every resample's groups: ``gold`` (S x I) and ``metric_draws`` (R x S x I) to
     (R * groups, cells) each."""
-    R = M.shape[0]
-    Gg, _ = group_rows(G, G, grouping)
+    R = metric_draws.shape[0]
+    gold_rows, _ = group_rows(gold, gold, grouping)
     if grouping == "none":
-        Mg = M.reshape(R, 1, -1)
+        by_group = metric_draws.reshape(R, 1, -1)
     elif grouping == "system":
-        Mg = M
+        by_group = metric_draws
     else:
-        Mg = M.transpose(0, 2, 1)
-    groups, cells = Gg.shape
-    rows_g = np.broadcast_to(Gg, (R, groups, cells)).reshape(R * groups, cells)
-    return rows_g, np.ascontiguousarray(Mg).reshape(R * groups, cells), groups
+        by_group = metric_draws.transpose(0, 2, 1)
+    groups, cells = gold_rows.shape
+    rows_g = np.broadcast_to(gold_rows, (R, groups, cells)).reshape(R * groups, cells)
+    return rows_g, np.ascontiguousarray(by_group).reshape(R * groups, cells), groups
 
 
 def _calibrated_acc23(rows_g, rows_m, R: int, groups: int) -> np.ndarray:
@@ -132,11 +132,11 @@ def _calibrated_acc23(rows_g, rows_m, R: int, groups: int) -> np.ndarray:
         return np.where(n_groups > 0, (start + best) / n_groups, np.nan)
 
 
-def resampled_correlations(G, M, spec: CorrelationSpec) -> np.ndarray:
-    """The correlation of each resample ``M[r]`` (R x S x I) with ``G`` (S x I)."""
-    R = M.shape[0]
+def resampled_correlations(gold, metric_draws, spec: CorrelationSpec) -> np.ndarray:
+    """The correlation of each resample ``metric_draws[r]`` (R x S x I) with ``gold`` (S x I)."""
+    R = metric_draws.shape[0]
     correlation = spec.correlation
-    rows_g, rows_m, groups = _stacked(G, M, spec.grouping)
+    rows_g, rows_m, groups = _stacked(gold, metric_draws, spec.grouping)
     if spec.tie_calibration:
         return _calibrated_acc23(rows_g, rows_m, R, groups)
     with warnings.catch_warnings():
@@ -157,16 +157,18 @@ def resampled_correlations(G, M, spec: CorrelationSpec) -> np.ndarray:
         )
 
 
-def _pearson_terms(G, Z, grouping):
+def _pearson_terms(gold, standardised, grouping):
     """Per-cell terms of the Pearson correlation within each group, as (groups, cells)
     arrays: centred gold (0 where missing), the gold sum of squares and count per group."""
-    Gg, _ = group_rows(G, G, grouping)
-    valid = ~np.isnan(Gg)
+    gold_rows, _ = group_rows(gold, gold, grouping)
+    valid = ~np.isnan(gold_rows)
     n = valid.sum(axis=1)
-    g0 = np.where(valid, Gg, 0.0)
-    gc = np.where(valid, Gg - g0.sum(axis=1, keepdims=True) / np.maximum(n, 1)[:, None], 0.0)
+    g0 = np.where(valid, gold_rows, 0.0)
+    gc = np.where(valid, gold_rows - g0.sum(axis=1, keepdims=True) / np.maximum(n, 1)[:, None], 0.0)
     syy = (gc * gc).sum(axis=1)
-    zs = {k: np.where(valid, group_rows(G, z, grouping)[1], 0.0) for k, z in Z.items()}
+    zs = {
+        k: np.where(valid, group_rows(gold, z, grouping)[1], 0.0) for k, z in standardised.items()
+    }
     return gc, syy, n, valid, zs
 
 
@@ -177,15 +179,15 @@ def _pearson_from_sums(sxy, sx, sxx, n, syy):
     return np.where((var > 1e-12 * np.maximum(sxx, 1e-300)) & (syy > 0) & (n >= 2), r, np.nan)
 
 
-def _pearson_differences(G, Z, pairs, W, grouping):
+def _pearson_differences(gold, standardised, pairs, swaps, grouping):
     """Permuted differences c(a~) - c(b~) of every pair (a, b) in ``pairs`` for the swaps
-    ``W`` (R x S x I booleans), Pearson: every sum over a group is linear in the swaps,
+    ``swaps`` (R x S x I booleans), Pearson: every sum over a group is linear in the swaps,
     :math:`\\sum_k w_k v_k`, so all pairs' sums are batched matrix products (groups x R x
     cells) @ (groups x cells x terms)."""
-    gc, syy, n, valid, zs = _pearson_terms(G, Z, grouping)
-    R = W.shape[0]
-    _, Wg, groups = _stacked(G, W.astype(float), grouping)
-    Wg = Wg.reshape(R, groups, -1).transpose(1, 0, 2)  # groups x R x cells
+    gc, syy, n, valid, zs = _pearson_terms(gold, standardised, grouping)
+    R = swaps.shape[0]
+    _, swaps_by_group, groups = _stacked(gold, swaps.astype(float), grouping)
+    swaps_by_group = swaps_by_group.reshape(R, groups, -1).transpose(1, 0, 2)  # groups x R x cells
     out = np.empty((R, len(pairs)))
     terms_per_pair = 3
     width = max(1, int(_CHUNK_CELLS * 4 // max(1, groups * R * terms_per_pair)))
@@ -207,10 +209,10 @@ def _pearson_differences(G, Z, pairs, W, grouping):
                     (zb * zb).sum(1),
                 )
             )
-        F = np.stack(feats, axis=2)  # groups x cells x 3P
-        S = np.matmul(Wg, F)  # groups x R x 3P
+        features = np.stack(feats, axis=2)  # groups x cells x 3P
+        sums = np.matmul(swaps_by_group, features)  # groups x R x 3P
         for k, (ga, sa, qa, gb, sb, qb) in enumerate(base):
-            dxy, dx, dxx = S[:, :, 3 * k], S[:, :, 3 * k + 1], S[:, :, 3 * k + 2]
+            dxy, dx, dxx = sums[:, :, 3 * k], sums[:, :, 3 * k + 1], sums[:, :, 3 * k + 2]
             nn = n[:, None]
             ra = _pearson_from_sums(
                 ga[:, None] + dxy, sa[:, None] + dx, qa[:, None] + dxx, nn, syy[:, None]
@@ -226,7 +228,7 @@ def _pearson_differences(G, Z, pairs, W, grouping):
 _QUADRATIC_CELLS = 64
 
 
-def _acc23_differences(G, Z, pairs, W, grouping, eps):
+def _acc23_differences(gold, standardised, pairs, swaps, grouping, eps):
     r"""Permuted differences of acc23 at a fixed ``eps`` for small groups (e.g. items).
 
     Whether a pair of cells :math:`(s, t)` of a group is counted correct depends only on
@@ -241,19 +243,21 @@ def _acc23_differences(G, Z, pairs, W, grouping, eps):
     a linear term (a matrix product of the swaps) plus one quadratic form per group (a
     batched matrix product).
     """
-    Gg, _ = group_rows(G, G, grouping)
-    groups, c = Gg.shape
-    valid = ~np.isnan(Gg)
+    gold_rows, _ = group_rows(gold, gold, grouping)
+    groups, c = gold_rows.shape
+    valid = ~np.isnan(gold_rows)
     upper = np.triu(np.ones((c, c), dtype=bool), 1)
     vpair = valid[:, :, None] & valid[:, None, :] & upper
     tot = vpair.sum(axis=(1, 2))
     n_ok = int((tot > 0).sum())
     scale = np.where(tot > 0, 1.0 / np.maximum(tot, 1), 0.0)[:, None, None] / max(n_ok, 1)
-    dg = Gg[:, :, None] - Gg[:, None, :]
+    dg = gold_rows[:, :, None] - gold_rows[:, None, :]
     g_tie = dg == 0
-    R = W.shape[0]
-    _, Wrows, _ = _stacked(G, W.astype(float), grouping)
-    Wg = np.ascontiguousarray(Wrows.reshape(R, groups, c).transpose(1, 0, 2))  # groups x R x c
+    R = swaps.shape[0]
+    _, swap_rows, _ = _stacked(gold, swaps.astype(float), grouping)
+    swaps_by_group = np.ascontiguousarray(
+        swap_rows.reshape(R, groups, c).transpose(1, 0, 2)
+    )  # groups x R x c
     out = np.empty((R, len(pairs)))
 
     def correct(x, y):
@@ -263,7 +267,9 @@ def _acc23_differences(G, Z, pairs, W, grouping, eps):
         return (vpair & (con | (g_tie & m_tie))).astype(float)
 
     for k, (a, b) in enumerate(pairs):  # each pair: two batched products over all resamples
-        za, zb = (np.where(valid, group_rows(G, Z[m], grouping)[1], 0.0) for m in (a, b))
+        za, zb = (
+            np.where(valid, group_rows(gold, standardised[m], grouping)[1], 0.0) for m in (a, b)
+        )
         # D_uv: acc23 of a~ minus b~ when cell s took metric u and cell t metric v (0 = a)
         d = {}
         for u, xs, xs_c in ((0, za, zb), (1, zb, za)):
@@ -272,8 +278,8 @@ def _acc23_differences(G, Z, pairs, W, grouping, eps):
         lin = (d[1, 0] - d[0, 0]).sum(axis=2) + (d[0, 1] - d[0, 0]).sum(axis=1)  # groups x c
         quad = d[1, 1] - d[1, 0] - d[0, 1] + d[0, 0]
         const = d[0, 0].sum()
-        linear = Wrows.reshape(R, -1) @ lin.reshape(-1)
-        quadratic = (np.matmul(Wg, quad) * Wg).sum(axis=(0, 2))
+        linear = swap_rows.reshape(R, -1) @ lin.reshape(-1)
+        quadratic = (np.matmul(swaps_by_group, quad) * swaps_by_group).sum(axis=(0, 2))
         out[:, k] = const + linear + quadratic
     return out
 
@@ -284,28 +290,28 @@ def _nanmean_groups(r):  # groups x R -> R
         return np.where(ok.any(axis=0), np.where(ok, r, 0.0).sum(axis=0) / ok.sum(axis=0), np.nan)
 
 
-def _quadratic(G, spec: CorrelationSpec) -> bool:
+def _quadratic(gold, spec: CorrelationSpec) -> bool:
     """Whether acc23 takes the quadratic-form path (fixed epsilon, small groups)."""
     return (
         spec.correlation == "acc23"
         and not spec.tie_calibration
         and spec.grouping != "none"
-        and group_rows(G, G, spec.grouping)[0].shape[1] <= _QUADRATIC_CELLS
+        and group_rows(gold, gold, spec.grouping)[0].shape[1] <= _QUADRATIC_CELLS
     )
 
 
-def _differences(G, Z, pairs, W, spec: CorrelationSpec, fast=True):
-    """Permuted differences (R x pairs) for the swaps ``W``: Pearson by matrix products, any
+def _differences(gold, standardised, pairs, swaps, spec: CorrelationSpec, fast=True):
+    """Permuted differences (R x pairs) for the swaps ``swaps``: Pearson by matrix products, any
     other correlation one batched evaluation of all resamples per metric and pair."""
     if fast and spec.correlation == "pearson":
-        return _pearson_differences(G, Z, pairs, W, spec.grouping)
-    if fast and _quadratic(G, spec):
-        return _acc23_differences(G, Z, pairs, W, spec.grouping, spec.eps)
-    out = np.empty((W.shape[0], len(pairs)))
+        return _pearson_differences(gold, standardised, pairs, swaps, spec.grouping)
+    if fast and _quadratic(gold, spec):
+        return _acc23_differences(gold, standardised, pairs, swaps, spec.grouping, spec.eps)
+    out = np.empty((swaps.shape[0], len(pairs)))
     for k, (a, b) in enumerate(pairs):  # a pair's resamples are one array computation
-        za, zb = Z[a], Z[b]
-        ta, tb = np.where(W, zb, za), np.where(W, za, zb)
-        out[:, k] = resampled_correlations(G, ta, spec) - resampled_correlations(G, tb, spec)
+        za, zb = standardised[a], standardised[b]
+        ta, tb = np.where(swaps, zb, za), np.where(swaps, za, zb)
+        out[:, k] = resampled_correlations(gold, ta, spec) - resampled_correlations(gold, tb, spec)
     return out
 
 
@@ -380,7 +386,7 @@ def perm_both(
     """
     check_choice(correlation, CORRELATIONS, "correlation")
     check_choice(grouping, GROUPINGS, "grouping")
-    how = resampling(
+    resampling_settings = resampling(
         n_resamples=n_resamples,
         early_stopping=early_stopping,
         block_size=block_size,
@@ -390,16 +396,16 @@ def perm_both(
     )
     names = list(metrics)
     check_metric_count(len(names))
-    G = np.asarray(gold, dtype=float)
+    gold_matrix = np.asarray(gold, dtype=float)
     check_budget(
         what="PERM-BOTH",
-        n_resamples=how.n_resamples,
-        n_segments=G.size,
+        n_resamples=resampling_settings.n_resamples,
+        n_segments=gold_matrix.size,
         n_metrics=len(names),
         n_pairs=len(names) * (len(names) - 1) // 2,
-        pair_cost=G.size,
+        pair_cost=gold_matrix.size,
     )
-    arrays = metric_arrays_like({m: metrics[m] for m in names}, G)
+    arrays = metric_arrays_like({m: metrics[m] for m in names}, gold_matrix)
     spec = CorrelationSpec(
         correlation=correlation,
         grouping=grouping,
@@ -410,79 +416,81 @@ def perm_both(
     with warnings.catch_warnings():  # an undefined correlation is named by engine.result
         warnings.simplefilter("ignore", DegenerateInputWarning)
         observed = {
-            m: meta_correlation(arrays[m], G, level=level, **spec.options()).statistic
+            m: meta_correlation(arrays[m], gold_matrix, level=level, **spec.options()).statistic
             for m in names
         }
     order = ranked(observed)
     if level == "sys":
-        G = mean_system_scores(arrays[order[0]], G)[0][:, None]
+        gold_matrix = mean_system_scores(arrays[order[0]], gold_matrix)[0][:, None]
         arrays = {
             m: mean_system_scores(arrays[m], np.asarray(gold, float))[1][:, None] for m in order
         }
         spec = dataclasses.replace(spec, grouping="none")
-    valid = ~np.isnan(G)
+    valid = ~np.isnan(gold_matrix)
     standardise_on = np.ones_like(valid) if tie_calibration else valid  # as MTME
-    Z = {m: _zscore(arrays[m], standardise_on) for m in order}
+    standardised = {m: _zscore(arrays[m], standardise_on) for m in order}
     pairs = metric_pairs(order)
-    differences, chunk = engine_paths(G, Z, pairs, spec)
+    differences, chunk = engine_paths(gold_matrix, standardised, pairs, spec)
     return run(
         differences,
         order,
         observed,
-        shape=G.shape,
+        shape=gold_matrix.shape,
         chunk=chunk,
-        resampling=how,
+        resampling=resampling_settings,
         correlation=correlation,
         grouping=spec.grouping,
         level=level,
     )
 
 
-def engine_paths(G, Z, pairs, spec: CorrelationSpec):
-    """The ``differences(W, idx)`` of :func:`perm_both` (the first kernel whose ``applies``
+def engine_paths(gold, standardised, pairs, spec: CorrelationSpec):
+    """The ``differences(swaps, idx)`` of :func:`perm_both` (the first kernel whose ``applies``
     says yes; the array paths of this module otherwise) and its chunk of resamples."""
     lin = None
-    if _perm_linear.applies(G, spec):
+    if _perm_linear.applies(gold, spec):
         lin = _perm_linear.linear_terms(
-            G, Z, pairs, spec.correlation, spec.grouping, spec.eps, spec.threshold
+            gold, standardised, pairs, spec.correlation, spec.grouping, spec.eps, spec.threshold
         )
 
     tied = None  # pairs whose metric ties move tau's or Spearman's normaliser
-    if lin is not None and not lin[2].all() and _perm_ties.applies(G, spec):
-        tied = _perm_ties.Tied(G, Z, pairs, spec.correlation, spec.grouping)
+    if lin is not None and not lin[2].all() and _perm_ties.applies(gold, spec):
+        tied = _perm_ties.Tied(gold, standardised, pairs, spec.correlation, spec.grouping)
 
     cal: _perm_calibrated.Calibrated | _perm_calibrated_one.CalibratedOne | None = None
-    if _perm_calibrated.applies(G, spec):
-        cal = _perm_calibrated.Calibrated(G, Z, pairs, spec.grouping)
-    elif _perm_calibrated_one.applies(G, spec):
-        cal = _perm_calibrated_one.CalibratedOne(G, Z, pairs)  # one long group
+    if _perm_calibrated.applies(gold, spec):
+        cal = _perm_calibrated.Calibrated(gold, standardised, pairs, spec.grouping)
+    elif _perm_calibrated_one.applies(gold, spec):
+        cal = _perm_calibrated_one.CalibratedOne(gold, standardised, pairs)  # one long group
 
-    def differences(W, idx):
+    def differences(swaps, idx):
         todo = [pairs[i] for i in idx]
         if cal is not None:
-            return cal.differences(W, idx)
+            return cal.differences(swaps, idx)
         if lin is None:
-            return _differences(G, Z, todo, W, spec)
-        const, L, ok = lin
-        out = np.empty((W.shape[0], len(idx)))
+            return _differences(gold, standardised, todo, swaps, spec)
+        const, coefficients, ok = lin
+        out = np.empty((swaps.shape[0], len(idx)))
         fast = ok[idx]
         if fast.any():
-            out[:, fast] = _perm_linear.linear_differences(W, const[idx[fast]], L[:, idx[fast]])
+            out[:, fast] = _perm_linear.linear_differences(
+                swaps, const[idx[fast]], coefficients[:, idx[fast]]
+            )
         if not fast.all() and tied is not None:
-            out[:, ~fast] = tied.differences(W, idx[~fast])
+            out[:, ~fast] = tied.differences(swaps, idx[~fast])
         elif not fast.all():
             rest = [todo[i] for i in np.flatnonzero(~fast)]
-            out[:, ~fast] = _differences(G, Z, rest, W, spec)
+            out[:, ~fast] = _differences(gold, standardised, rest, swaps, spec)
         return out
 
-    products = spec.correlation == "pearson" or lin is not None or _quadratic(G, spec)
-    chunk = max(1, (_PRODUCT_CHUNK_CELLS if products else _CHUNK_CELLS) // max(1, G.size))
+    products = spec.correlation == "pearson" or lin is not None or _quadratic(gold, spec)
+    chunk = max(1, (_PRODUCT_CHUNK_CELLS if products else _CHUNK_CELLS) // max(1, gold.size))
     if spec.tie_calibration:  # every pair of a group is held at once: bound them too
-        Gg, _ = group_rows(G, G, spec.grouping)
-        n_valid = (~np.isnan(Gg)).sum(axis=1)
+        gold_rows, _ = group_rows(gold, gold, spec.grouping)
+        n_valid = (~np.isnan(gold_rows)).sum(axis=1)
         chunk = max(
             1, min(chunk, _CHUNK_CELLS // max(1, int((n_valid * (n_valid - 1) // 2).sum())))
         )
     if cal is not None:  # swaps only (booleans): the candidate arrays bound themselves
-        chunk = max(1, _CALIBRATED_SWAP_CELLS // max(1, G.size))
+        chunk = max(1, _CALIBRATED_SWAP_CELLS // max(1, gold.size))
     return differences, chunk

@@ -4,14 +4,14 @@ perm_both`, :func:`~stats.metaeval.perm_both.pairs.perm_both_pairs`,
 :func:`~stats.metaeval.perm_both.spa.perm_both_soft_pairwise`).
 
 An entry point validates its own inputs, ranks the metrics by their observed correlation and
-gives :func:`run` a ``differences(W, idx)`` function: the permuted differences (resamples x
-pairs ``idx``) for a chunk of swaps ``W``. :func:`run` draws the swaps, counts, stops early as
+gives :func:`run` a ``differences(swaps, idx)`` function: the permuted differences (resamples x
+pairs ``idx``) for a chunk of swaps ``swaps``. :func:`run` draws the swaps, counts, stops early as
 MTME and builds the :class:`~stats.metaeval.perm_both.core.PermBothResult`.
 
 The five correlation settings travel together as one :class:`CorrelationSpec`; every compiled
 kernel module (``_linear``, ``_long``, ``_ties``, ``_calibrated``, ``_calibrated_one``,
-``_spa_numba``) answers ``applies(G, spec) -> bool``: whether it can serve the test of gold
-``G`` under ``spec``.
+``_spa_numba``) answers ``applies(gold, spec) -> bool``: whether it can serve the test of the gold
+scores ``gold`` under ``spec``.
 """
 
 from __future__ import annotations
@@ -221,7 +221,7 @@ def run(
 ) -> PermBothResult:
     """Resample (:func:`resample`) and build the result grids (:func:`result`)."""
     delta, counts, used, kept = resample(
-        differences, len(order) * (len(order) - 1) // 2, shape, chunk=chunk, how=resampling
+        differences, len(order) * (len(order) - 1) // 2, shape, chunk=chunk, resampling=resampling
     )
     return result(
         order,
@@ -238,38 +238,38 @@ def run(
     )
 
 
-def resample(differences, n_pairs, shape, *, chunk, how: Resampling):
-    """The resampling loop: ``differences(W, idx)`` gives the permuted differences (resamples
-    x pairs ``idx``) for swaps ``W`` (resamples x ``shape``); blocks with early stopping as
+def resample(differences, n_pairs, shape, *, chunk, resampling: Resampling):
+    """The resampling loop: ``differences(swaps, idx)`` gives the permuted differences (resamples
+    x pairs ``idx``) for ``swaps`` (resamples x ``shape``); blocks with early stopping as
     MTME, chunks of a block bounding the memory. Returns the observed differences, the counts
     at least as large, the resamples used and the draws.
 
     ``progress(fraction)``, if given, is called after every chunk with the share of the
     resamples done (increasing, 1.0 last, also when early stopping ends every pair sooner);
     it draws nothing from ``rng``, so results are the same with or without it."""
-    n_resamples, progress = how.n_resamples, how.progress
+    n_resamples, progress = resampling.n_resamples, resampling.progress
     delta = differences(np.zeros((1, *shape), dtype=bool), np.arange(n_pairs))[0]
-    gen = how.rng
+    gen = resampling.rng
     counts = np.zeros(n_pairs)
     used = np.zeros(n_pairs, dtype=int)
     active = np.ones(n_pairs, dtype=bool)
-    kept = np.full((n_pairs, n_resamples), np.nan) if how.return_draws else None
+    kept = np.full((n_pairs, n_resamples), np.nan) if resampling.return_draws else None
     done = 0
     while done < n_resamples and active.any():
-        block = min(how.block_size, n_resamples - done)
+        block = min(resampling.block_size, n_resamples - done)
         idx = np.flatnonzero(active)
         for c0 in range(0, block, chunk):  # chunks of one block bound the memory
-            W = gen.random((min(chunk, block - c0), *shape)) < 0.5
-            diffs = differences(W, idx)
+            swaps = gen.random((min(chunk, block - c0), *shape)) < 0.5
+            diffs = differences(swaps, idx)
             tol = TOL * np.maximum(1.0, np.abs(delta[idx]))
             counts[idx] += (diffs >= delta[idx] - tol).sum(axis=0)
             if kept is not None:
-                kept[idx, done + c0 : done + c0 + W.shape[0]] = diffs.T
-            used[idx] += W.shape[0]
+                kept[idx, done + c0 : done + c0 + swaps.shape[0]] = diffs.T
+            used[idx] += swaps.shape[0]
             if progress is not None:
-                progress((done + c0 + W.shape[0]) / n_resamples)
+                progress((done + c0 + swaps.shape[0]) / n_resamples)
         done += block
-        if how.early_stopping:
+        if resampling.early_stopping:
             p_now = counts / np.maximum(used, 1)
             active &= ~((p_now < EARLY_MIN) | (p_now > EARLY_MAX))
     if progress is not None and done < n_resamples:  # early stopping ended every pair

@@ -79,7 +79,7 @@ def perm_both_pairs(
         (use grouping 'item').
     """
     check_choice(grouping, GROUPINGS, "grouping")
-    how = resampling(
+    resampling_settings = resampling(
         n_resamples=n_resamples,
         early_stopping=early_stopping,
         block_size=block_size,
@@ -89,10 +89,10 @@ def perm_both_pairs(
     )
     names = list(metrics)
     check_metric_count(len(names))
-    G = np.asarray(gold, dtype=float)
-    arrays = metric_arrays_like({m: metrics[m] for m in names}, G)
-    Gg, _ = group_rows(G, G, grouping)
-    valid = ~np.isnan(Gg)
+    gold_matrix = np.asarray(gold, dtype=float)
+    arrays = metric_arrays_like({m: metrics[m] for m in names}, gold_matrix)
+    gold_rows, _ = group_rows(gold_matrix, gold_matrix, grouping)
+    valid = ~np.isnan(gold_rows)
     n = valid.sum(axis=1)
     npairs = n * (n - 1) // 2
     total = int(npairs.sum())
@@ -103,7 +103,7 @@ def perm_both_pairs(
         )
     check_budget(
         what="PERM-BOTH (item pairs)",
-        n_resamples=how.n_resamples,
+        n_resamples=resampling_settings.n_resamples,
         n_segments=max(1, total),
         n_metrics=len(names),
         n_pairs=len(names) * (len(names) - 1) // 2,
@@ -112,7 +112,7 @@ def perm_both_pairs(
     fits = {
         m: meta_correlation(
             arrays[m],
-            G,
+            gold_matrix,
             correlation="acc23",
             grouping=grouping,
             epsilon=epsilon,
@@ -122,17 +122,17 @@ def perm_both_pairs(
     }
     observed = {m: fits[m].statistic for m in names}
     order = ranked(observed)
-    c = Gg.shape[1]
+    c = gold_rows.shape[1]
     gi, si, ti = np.nonzero(
         valid[:, :, None] & valid[:, None, :] & np.triu(np.ones((c, c), dtype=bool), 1)
     )
-    dg = Gg[gi, si] - Gg[gi, ti]
+    dg = gold_rows[gi, si] - gold_rows[gi, ti]
     n_groups = int((npairs > 0).sum())
     weight = 1.0 / (npairs[gi] * max(1, n_groups))
     correct = {}
     for m in order:
         eps = float(epsilon) if epsilon is not None else float(getattr(fits[m], "epsilon", 0.0))
-        x = group_rows(G, arrays[m], grouping)[1]
+        x = group_rows(gold_matrix, arrays[m], grouping)[1]
         d = x[gi, si] - x[gi, ti]
         m_tie = np.abs(d) <= eps
         g_tie = dg == 0
@@ -141,12 +141,12 @@ def perm_both_pairs(
     pairs = metric_pairs(order)
     D = np.stack([correct[a] - correct[b] for a, b in pairs], axis=1) if total else None
 
-    def differences(W, idx):
+    def differences(swaps, idx):
         if D is None:
-            return np.full((W.shape[0], len(idx)), np.nan)
+            return np.full((swaps.shape[0], len(idx)), np.nan)
         # every pair active (no early stopping): D itself, not a copy of it per chunk
         Dk = D if len(idx) == D.shape[1] else D[:, idx]
-        return (1.0 - 2.0 * W) @ Dk  # a swapped pair (W true) changes sides
+        return (1.0 - 2.0 * swaps) @ Dk  # a swapped pair (swaps true) changes sides
 
     return run(
         differences,
@@ -154,7 +154,7 @@ def perm_both_pairs(
         observed,
         shape=(total,),
         chunk=max(1, 10_000_000 // max(1, total)),
-        resampling=how,
+        resampling=resampling_settings,
         correlation="acc23",
         grouping=grouping,
         level="seg",

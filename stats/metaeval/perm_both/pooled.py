@@ -85,7 +85,7 @@ def perm_both_pooled_accuracy(
     >>> res.correlations.round(3).to_dict()
     {'a': 1.0, 'b': 0.667}
     """
-    how = resampling(
+    resampling_settings = resampling(
         n_resamples=n_resamples,
         early_stopping=early_stopping,
         block_size=block_size,
@@ -106,10 +106,10 @@ def perm_both_pooled_accuracy(
     golds = [np.asarray(gold[lp], dtype=float).ravel() for lp in lps]
     width = max(len(g) for g in golds)
     # systems x language pairs, NaN-padded: a group (column) per language pair
-    G = np.full((width, len(lps)), np.nan)
+    gold_matrix = np.full((width, len(lps)), np.nan)
     arrays = {m: np.zeros((width, len(lps))) for m in names}
     for j, (lp, g) in enumerate(zip(lps, golds, strict=True)):
-        G[: len(g), j] = g
+        gold_matrix[: len(g), j] = g
         for m in names:
             v = np.asarray(metrics[lp][m], dtype=float).ravel()
             if v.shape != g.shape:
@@ -119,37 +119,39 @@ def perm_both_pooled_accuracy(
             if not np.isfinite(v[~np.isnan(g)]).all():
                 raise StatsInputError(f"metrics[{lp!r}][{m!r}]: scores must be finite numbers")
             arrays[m][: len(g), j] = np.nan_to_num(v)
-    valid = ~np.isnan(G)
+    valid = ~np.isnan(gold_matrix)
     if int(sum(math.comb(int(k), 2) for k in valid.sum(axis=0))) == 0:
         raise StatsInputError("gold: no language pair has two systems with human scores")
-    observed = {m: _pooled_accuracy(G, arrays[m]) for m in names}
+    observed = {m: _pooled_accuracy(gold_matrix, arrays[m]) for m in names}
     order = ranked(observed)
-    Z = {m: zscore(arrays[m], valid) for m in order}  # over the concatenation, as MTME
+    standardised = {m: zscore(arrays[m], valid) for m in order}  # over the concatenation, as MTME
     pairs = metric_pairs(order)
-    const, L, _ = _perm_linear.linear_terms(G, Z, pairs, "acc23", "item", 0.0, 0.0, pooled=True)
+    const, coefficients, _ = _perm_linear.linear_terms(
+        gold_matrix, standardised, pairs, "acc23", "item", 0.0, 0.0, pooled=True
+    )
 
-    def differences(W, idx):
-        return _perm_linear.linear_differences(W, const[idx], L[:, idx])
+    def differences(swaps, idx):
+        return _perm_linear.linear_differences(swaps, const[idx], coefficients[:, idx])
 
     return run(
         differences,
         order,
         observed,
-        shape=G.shape,
-        chunk=max(1, 10_000_000 // max(1, G.size)),
-        resampling=how,
+        shape=gold_matrix.shape,
+        chunk=max(1, 10_000_000 // max(1, gold_matrix.size)),
+        resampling=resampling_settings,
         correlation="pairwise-accuracy",
         grouping="pooled",
         level="sys",
     )
 
 
-def _pooled_accuracy(G: np.ndarray, M: np.ndarray) -> float:
+def _pooled_accuracy(gold: np.ndarray, metric: np.ndarray) -> float:
     """Agreements over all within-column pairs of systems with gold scores."""
     agree = pairs = 0
-    for j in range(G.shape[1]):
-        ok = ~np.isnan(G[:, j])
-        g, m = G[ok, j], M[ok, j]
+    for j in range(gold.shape[1]):
+        ok = ~np.isnan(gold[:, j])
+        g, m = gold[ok, j], metric[ok, j]
         iu = np.triu_indices(len(g), 1)
         dg = np.sign(g[:, None] - g[None, :])[iu]
         dm = np.sign(m[:, None] - m[None, :])[iu]

@@ -97,7 +97,7 @@ def perm_both_soft_pairwise(
         As :func:`~stats.metaeval.soft_pairwise.soft_pairwise_accuracy`; fewer than two metrics.
     """
     gen = check_rng(rng)
-    how = resampling(
+    resampling_settings = resampling(
         n_resamples=n_resamples,
         early_stopping=early_stopping,
         block_size=block_size,
@@ -111,37 +111,39 @@ def perm_both_soft_pairwise(
     state = gen.bit_generator.state
     spa = soft_pairwise_accuracy(metrics, gold, n_resamples=n_permutations, rng=gen)
     gen.bit_generator.state = state
-    G = np.asarray(gold, dtype=float)
-    keep = ~np.isnan(G).any(axis=0)
-    G = G[:, keep]
-    signs = np.where(gen.random((n_permutations, G.shape[1])) < 0.5, -1.0, 1.0)
+    gold_matrix = np.asarray(gold, dtype=float)
+    keep = ~np.isnan(gold_matrix).any(axis=0)
+    gold_matrix = gold_matrix[:, keep]
+    signs = np.where(gen.random((n_permutations, gold_matrix.shape[1])) < 0.5, -1.0, 1.0)
     order = list(spa.statistic.index)
-    Z = {
-        m: zscore(np.asarray(metrics[m], dtype=float)[:, keep], np.ones(G.shape, bool))
+    standardised = {
+        m: zscore(np.asarray(metrics[m], dtype=float)[:, keep], np.ones(gold_matrix.shape, bool))
         for m in order
     }
-    human = pairwise_permutation_pvalues(G, signs)
-    iu = np.triu_indices(G.shape[0], 1)
+    human = pairwise_permutation_pvalues(gold_matrix, signs)
+    iu = np.triu_indices(gold_matrix.shape[0], 1)
     p_h = human[iu]
-    base = np.stack([(signs @ Z[m].T).T for m in order])  # metrics x systems x permutations
-    total = np.stack([Z[m].sum(axis=1) for m in order])  # metrics x systems
-    Zs = np.stack([Z[m] for m in order])
+    base = np.stack(
+        [(signs @ standardised[m].T).T for m in order]
+    )  # metrics x systems x permutations
+    total = np.stack([standardised[m].sum(axis=1) for m in order])  # metrics x systems
+    Zs = np.stack([standardised[m] for m in order])
     pairs = [(i, j) for i in range(len(order)) for j in range(i + 1, len(order))]
-    S, n_items = G.shape
+    S, n_items = gold_matrix.shape
     K = n_permutations
     spec = CorrelationSpec(correlation="soft-pairwise-accuracy")
-    kernel = _spa_numba.compiled() if _spa_numba.applies(G, spec) else None
+    kernel = _spa_numba.compiled() if _spa_numba.applies(gold_matrix, spec) else None
     former_span = max(1, 2_000_000 // max(1, K * S))  # resamples of the former code's spans
 
-    def span(W, single, pa, pb, used_m, buf):
-        """SPA differences of the resamples ``W`` (one span) for the columns ``pa``/``pb``
+    def span(swaps, single, pa, pb, used_m, buf):
+        """SPA differences of the resamples ``swaps`` (one span) for the columns ``pa``/``pb``
         (positions in ``used_m``, the metrics they use); ``buf``: the thread's (Q, T, xw)."""
-        R = W.shape[0]
+        R = swaps.shape[0]
         Q, T, xw = buf  # reused span after span (no fresh pages to fault in)
         xw = xw[:R]
         for u, m in enumerate(used_m):  # linear in the swaps: one product per metric, not pair
             np.copyto(xw, 0.0)
-            np.copyto(xw, Zs[m], where=W)  # the swapped cells' scores
+            np.copyto(xw, Zs[m], where=swaps)  # the swapped cells' scores
             np.matmul(xw.reshape(-1, n_items), signs.T, out=Q[u, :R].reshape(-1, K))
             np.sum(xw, axis=2, out=T[u, :R])
         t = (T[pb, :R] - T[pa, :R]).transpose(1, 0, 2)  # R x columns x systems
@@ -161,8 +163,8 @@ def perm_both_soft_pairwise(
         spa = 1.0 - mean
         return spa[..., 0] - spa[..., 1]
 
-    def differences(W, idx):
-        R = W.shape[0]
+    def differences(swaps, idx):
+        R = swaps.shape[0]
         used_m, cols = np.unique([pairs[k] for k in idx], return_inverse=True)
         cols = cols.reshape(len(idx), 2).astype(np.int64)
         pa, pb = np.ascontiguousarray(cols[:, 0]), np.ascontiguousarray(cols[:, 1])
@@ -181,7 +183,7 @@ def perm_both_soft_pairwise(
             )
             for r0 in starts[t::n_threads]:
                 rows = slice(r0, r0 + width)
-                out[rows] = span(W[rows], single[rows], pa, pb, used_m, buf)
+                out[rows] = span(swaps[rows], single[rows], pa, pb, used_m, buf)
 
         if n_threads > 1:
             with ThreadPoolExecutor(n_threads) as pool:
@@ -194,9 +196,9 @@ def perm_both_soft_pairwise(
         differences,
         order,
         spa.statistic.to_dict(),
-        shape=G.shape,
-        chunk=max(1, 20_000_000 // max(1, G.size)),
-        resampling=how,
+        shape=gold_matrix.shape,
+        chunk=max(1, 20_000_000 // max(1, gold_matrix.size)),
+        resampling=resampling_settings,
         correlation="soft-pairwise-accuracy",
         grouping="none",
         level="sys",
