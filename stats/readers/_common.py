@@ -634,10 +634,10 @@ def floats_by_rule(values) -> np.ndarray:
 
 
 def _arrow_floats(column: pd.Series) -> np.ndarray | None:
-    """A column of pandas' pyarrow strings as floats, computed by pyarrow (no Python object per
-    cell) when every cell is a finite number by the one rule (:data:`NUMBER`, surrounding
-    spaces stripped, at most :data:`MAX_NUMBER_CHARS` characters); None otherwise (or for any
-    other column), and :func:`to_float`'s value-by-value rule then names what is wrong."""
+    """A column of pandas' pyarrow strings as floats by the one rule (:data:`NUMBER`,
+    surrounding spaces stripped, at most :data:`MAX_NUMBER_CHARS` characters), computed by
+    pyarrow (no Python object per cell): NaN where a cell spells no number, infinite where
+    it overflows; None for any other column."""
     dtype = column.dtype
     if not (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow") or not len(column):
         return None
@@ -653,15 +653,12 @@ def _arrow_floats(column: pd.Series) -> np.ndarray | None:
     spelled = pc.and_(
         pc.match_substring_regex(cells, NUMBER_RE2),
         pc.less_equal(pc.utf8_length(cells), MAX_NUMBER_CHARS),
-    )
-    if not pc.all(spelled.fill_null(False)).as_py():
-        return None
+    ).fill_null(False)
     try:
-        values = pc.cast(pc.utf8_trim_whitespace(cells), pa.float64())
+        values = pc.cast(pc.if_else(spelled, pc.utf8_trim_whitespace(cells), "nan"), pa.float64())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
-    out = np.asarray(values.to_numpy(zero_copy_only=False), dtype=float)
-    return out if np.isfinite(out).all() else None
+    return np.array(values.to_numpy(zero_copy_only=False), dtype=float)
 
 
 def plain_floats(cells) -> np.ndarray | None:
@@ -701,9 +698,21 @@ def to_float(frame: pd.DataFrame, column: str, label: str, *, what: str = "score
         :data:`~._limits.MAX_ABS_VALUE`.
     """
     col = frame[column]
-    out = col.to_numpy(dtype=float) if col.dtype.kind == "f" else _arrow_floats(col)
-    if out is not None and np.isfinite(out).all():  # every value a number by the rule, finite: only the bound to check
-        check_value_range(out, column, label, frame[LINE].to_numpy() if LINE in frame else None)
+    lines = frame[LINE].to_numpy() if LINE in frame else None
+    if col.dtype.kind == "f" and np.isfinite(col.to_numpy(dtype=float)).all():  # as parsed
+        out = col.to_numpy(dtype=float)
+        check_value_range(out, column, label, lines)
+        return out
+    out = _arrow_floats(col)
+    if out is not None:  # pyarrow strings: the first bad cell found without an object per row
+        bad = ~np.isfinite(out)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            line = int(lines[i]) if lines is not None else i + 1
+            raise StatsInputError(
+                f"{label}, line {line}, column {column}: {_not_a_number(col.iloc[i], what)}"
+            )
+        check_value_range(out, column, label, lines)
         return out
     values = frame[column].to_numpy(dtype=object)
     out = floats_by_rule(values)

@@ -308,7 +308,12 @@ def _read_wide(data: bytes, text: str, label: str) -> pd.DataFrame:
     table = read_table(data, required=head, name=label, hint="segment-level scores",
                        dtype={s: "float64" for s in systems}, text=text)
     frame = table.frame
-    values = {s: _floats(frame, s, label) for s in systems}
+    del table
+    # one block of segments x systems, filled column by column (no dict of columns copied
+    # into a second block)
+    values = np.empty((len(frame), len(systems)))
+    for j, s in enumerate(systems):
+        values[:, j] = _floats(frame, s, label)
     if has_id:
         ids = frame[head[0]].astype(_STR)
         codes, names = codes_and_names(ids)
@@ -324,8 +329,8 @@ def _read_wide(data: bytes, text: str, label: str) -> pd.DataFrame:
 
         numbers = pa.array(np.arange(1, len(frame) + 1)).cast(pa.large_string())
         index = pd.Index(pd.array(numbers, dtype=_STR), name="segment")
-    out = pd.DataFrame(values, index=index)
-    out.columns = pd.Index([str(s) for s in systems], name=None)
+    out = pd.DataFrame(values, index=index, columns=pd.Index([str(s) for s in systems]),
+                       copy=False)
     return out
 
 def _floats(frame: pd.DataFrame, column: str, label: str) -> np.ndarray:
