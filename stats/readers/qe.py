@@ -64,6 +64,7 @@ from ._common import (
     Source,
     codes_and_names,
     decode,
+    iter_splitlines,
     leading_lines,
     load_bytes,
     load_text,
@@ -138,7 +139,21 @@ class QEData:
 
 def _norm_ids(values) -> np.ndarray:
     """Sentence ids as strings; integer ids lose leading zeros and '+' signs (vectorised)."""
-    s = pd.Series(np.asarray(values, dtype=object)).astype(str).str.strip()
+    s = pd.Series(np.asarray(values, dtype=object)).astype(str)
+    arrow = s.astype(_STR)
+    if arrow.str.isascii().all():  # pyarrow's RE2 (ASCII digits, as Python's \d on ASCII)
+        arrow = arrow.str.strip()
+        ints = arrow.str.fullmatch(r"[+-]?\d+")
+        if ints.any():
+            norm = (
+                arrow[ints]
+                .str.replace(r"^\+", "", regex=True)
+                .str.replace(r"^(-?)0+(\d)", r"\1\2", regex=True)
+                .replace("-0", "0")
+            )
+            arrow = arrow.where(~ints, norm)
+        return arrow.to_numpy(dtype=object)
+    s = s.str.strip()
     ints = s.str.fullmatch(r"[+-]?\d+")
     if ints.any():
         norm = (
@@ -157,6 +172,27 @@ def _ordered(ids: Sequence[str]) -> list[str]:
     if uniq and all(_INT.fullmatch(i) for i in uniq):
         uniq.sort(key=int)
     return uniq
+
+
+def _id_order(ids: list[str], code: np.ndarray) -> np.ndarray:
+    """The rows in the order :func:`_ordered` gives their (distinct) ids ``ids[code]``:
+    numerically when every id is an integer, else as in the file."""
+    spelled = pd.Series(ids, dtype=object)
+    ascii_ids = spelled.astype(_STR)
+    if not ascii_ids.str.isascii().all():
+        ascii_ids = spelled  # Python's \d: any script's digits, as _ordered
+    if not len(ids) or not ascii_ids.str.fullmatch(r"[+-]?\d+").all():
+        return np.arange(len(code))
+    try:
+        numbers = (spelled.astype(np.int64).to_numpy()
+                   if ascii_ids.str.len().max() <= 18 else None)
+    except (ValueError, OverflowError):
+        numbers = None
+    if numbers is None:  # beyond int64, or digits numpy does not read: Python's integers
+        by_name = {name: k for k, name in enumerate(_ordered(ids))}
+        rank = np.array([by_name[name] for name in ids], dtype=np.int64)
+        return np.argsort(rank[code], kind="stable")
+    return np.argsort(numbers[code], kind="stable")
 
 
 def _check_duplicates(ids: np.ndarray, lines: np.ndarray, label: str, who: str) -> None:
@@ -269,7 +305,7 @@ def _validated(
 
 
 def _first_line(text: str) -> str:
-    for ln in text.splitlines():
+    for ln in iter_splitlines(text):  # (one line at a time: no list of every line)
         if ln.strip() and not ln.lstrip().startswith("#"):
             return ln
     return ""
@@ -277,7 +313,7 @@ def _first_line(text: str) -> str:
 
 def _data_lines(text: str, limit: int = 4) -> list[str]:
     out = []
-    for ln in text.splitlines():
+    for ln in iter_splitlines(text):
         if ln.strip() and not ln.lstrip().startswith("#"):
             out.append(ln)
             if len(out) >= limit:
@@ -512,18 +548,32 @@ def _read_wide(source: Source, name: str | None, allow_constant: bool) -> QEData
         raise StatsInputError(
             f"{label}, line 1: no system columns after {head[0]!r} and {head[gold_col]!r}"
         )
-    ids = _norm_ids(frame[head[0]])
-    _check_duplicates(ids, frame[LINE].to_numpy(), label, "the file")
-    gold = pd.Series(to_float(frame, head[gold_col], label, what="gold label"), index=ids)
-    preds = pd.DataFrame({c: to_float(frame, c, label) for c in sys_cols}, index=ids)
-    order = _ordered(list(ids))
-    if len(order) < _MIN_SENTENCES:
+    # ids normalised on the distinct spellings only, checked and ordered on integer codes
+    raw_codes, raw_ids = codes_and_names(frame[head[0]].astype(_STR))
+    merged, distinct = pd.factorize(_norm_ids(raw_ids))
+    code = merged[raw_codes]
+    ids = [str(i) for i in distinct]
+    lines = frame[LINE].to_numpy()
+    dup = pd.Series(code).duplicated().to_numpy()
+    if dup.any():
+        i = int(np.flatnonzero(dup)[0])
+        first = int(np.flatnonzero(code == code[i])[0])
         raise StatsInputError(
-            f"{label}: needs at least {_MIN_SENTENCES} sentences; got {len(order)}"
+            f"{label}, line {int(lines[i])}: the file has sentence id {ids[code[i]]!r} twice "
+            f"(first on line {int(lines[first])})"
         )
-    gold = gold.loc[order].rename("gold")
-    preds = preds.loc[order]
-    gold.index.name = preds.index.name = "sid"
+    gold_values = to_float(frame, head[gold_col], label, what="gold label")
+    values = np.empty((len(frame), len(sys_cols)))
+    for j, c in enumerate(sys_cols):
+        values[:, j] = to_float(frame, c, label)
+    if len(ids) < _MIN_SENTENCES:
+        raise StatsInputError(
+            f"{label}: needs at least {_MIN_SENTENCES} sentences; got {len(ids)}"
+        )
+    rows = _id_order(ids, code)
+    index = pd.Index([ids[k] for k in code[rows].tolist()], name="sid")
+    gold = pd.Series(gold_values[rows], index=index, name="gold")
+    preds = pd.DataFrame(values[rows], index=index, columns=pd.Index(sys_cols), copy=False)
     data = _validated(gold, preds, label=label, fmt="wide", allow_constant=allow_constant)
     layout = f"wide layout ({head[0]}, {head[gold_col]}, one column per system)"
     return dataclasses.replace(data, read_as=_read_as(layout, table.delimiter, data))
