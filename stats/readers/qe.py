@@ -174,6 +174,26 @@ def _ordered(ids: Sequence[str]) -> list[str]:
     return uniq
 
 
+def _coded_ids(frame: pd.DataFrame, column: str, label: str) -> tuple[list[str], np.ndarray]:
+    """(distinct ids, each row's code): a sentence-id column normalised on its distinct
+    spellings only (:func:`_norm_ids`), refused when an id is given twice (naming both
+    lines), on integer codes (no Python string per row)."""
+    raw_codes, raw_ids = codes_and_names(frame[column].astype(_STR))
+    merged, distinct = pd.factorize(_norm_ids(raw_ids))
+    code = merged[raw_codes]
+    ids = [str(i) for i in distinct]
+    lines = frame[LINE].to_numpy()
+    dup = pd.Series(code).duplicated().to_numpy()
+    if dup.any():
+        i = int(np.flatnonzero(dup)[0])
+        first = int(np.flatnonzero(code == code[i])[0])
+        raise StatsInputError(
+            f"{label}, line {int(lines[i])}: the file has sentence id {ids[code[i]]!r} twice "
+            f"(first on line {int(lines[first])})"
+        )
+    return ids, code
+
+
 def _id_order(ids: list[str], code: np.ndarray) -> np.ndarray:
     """The rows in the order :func:`_ordered` gives their (distinct) ids ``ids[code]``:
     numerically when every id is an integer, else as in the file."""
@@ -548,20 +568,7 @@ def _read_wide(source: Source, name: str | None, allow_constant: bool) -> QEData
         raise StatsInputError(
             f"{label}, line 1: no system columns after {head[0]!r} and {head[gold_col]!r}"
         )
-    # ids normalised on the distinct spellings only, checked and ordered on integer codes
-    raw_codes, raw_ids = codes_and_names(frame[head[0]].astype(_STR))
-    merged, distinct = pd.factorize(_norm_ids(raw_ids))
-    code = merged[raw_codes]
-    ids = [str(i) for i in distinct]
-    lines = frame[LINE].to_numpy()
-    dup = pd.Series(code).duplicated().to_numpy()
-    if dup.any():
-        i = int(np.flatnonzero(dup)[0])
-        first = int(np.flatnonzero(code == code[i])[0])
-        raise StatsInputError(
-            f"{label}, line {int(lines[i])}: the file has sentence id {ids[code[i]]!r} twice "
-            f"(first on line {int(lines[first])})"
-        )
+    ids, code = _coded_ids(frame, head[0], label)
     gold_values = to_float(frame, head[gold_col], label, what="gold label")
     values = np.empty((len(frame), len(sys_cols)))
     for j, c in enumerate(sys_cols):
@@ -862,8 +869,7 @@ def read_post_edit(source: Source, *, name: str | None = None) -> pd.DataFrame:
         hint="a post-editing table",
     )
     frame, label = table.frame, table.name
-    ids = _norm_ids(frame["SID"])
-    _check_duplicates(ids, frame[LINE].to_numpy(), label, "the file")
+    ids, code = _coded_ids(frame, "SID", label)
     out = {"time": to_float(frame, "TIME", label, what="post-edit time")}
     words = to_float(frame, "WORDS", label, what="word count")
     bad = words <= 0
@@ -877,11 +883,12 @@ def read_post_edit(source: Source, *, name: str | None = None) -> pd.DataFrame:
     for col in frame.columns:
         if col not in ("SID", "TIME", "WORDS", LINE):
             out[col.lower()] = to_float(frame, col, label)
-    result = pd.DataFrame(out, index=pd.Index(ids, name="sid"))
-    if (result["time"] < 0).any():
-        i = int(np.flatnonzero(result["time"].to_numpy() < 0)[0])
+    if (out["time"] < 0).any():
+        i = int(np.flatnonzero(out["time"] < 0)[0])
         raise StatsInputError(
             f"{label}, line {int(frame[LINE].iat[i])}, column TIME: post-edit time must not "
             f"be negative; got {frame['TIME'].iat[i]!r}"
         )
-    return result.loc[_ordered(list(ids))]
+    rows = _id_order(ids, code)
+    index = pd.Index([ids[k] for k in code[rows].tolist()], name="sid")
+    return pd.DataFrame({k: v[rows] for k, v in out.items()}, index=index)
