@@ -6,7 +6,7 @@ once by ``pandas.read_csv`` (C parser; the separator and header of the layout, n
 and once by the reader. Per process: wall and CPU seconds of the read alone (imports done
 before the clock starts) and the process's peak resident memory (``VmHWM`` of
 ``/proc/self/status``: interpreter, libraries and the read). Medians and the ratios
-reader / read_csv are printed against the goals of issue 47: at most 1.5x read_csv's time and
+reader / read_csv are printed against the goals: at most 1.5x read_csv's time and
 2x its memory. The load average is printed before and after: wall times scale with it on a
 busy machine, CPU times much less.
 
@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks._peak import PEAK_KB  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-#: goals of issue 47: reader / read_csv, same file, same run
+#: goals: reader / read_csv, same file, same run
 TIME_GOAL, MEMORY_GOAL = 1.5, 2.0
 SYSTEMS = 20
 
