@@ -108,8 +108,9 @@ def main() -> None:
     for name, options in CORRELATIONS:
         corr = "acc23" if name.startswith("acc23") else name
         t0 = time.perf_counter()
-        vals = [
-            meta_correlation(metrics[k], gold, correlation=corr, grouping="item", **options).statistic
+        vals = [  # min_group_size=2: MTME's rule, so that the values compare with MTME's
+            meta_correlation(metrics[k], gold, correlation=corr, grouping="item",
+                             min_group_size=2, **options).statistic
             for gold, metrics in data
             for k in range(args.metrics)
         ]

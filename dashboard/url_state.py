@@ -234,6 +234,7 @@ METRICS = {
     "perm_seed": Setting(key="meta_perm_seed", **SEED),
     "perm_correction": Setting(key="meta_correction", **CORRECTION),
     "include_human": Setting(key="meta_include_human", **BOOL),
+    "exclude_systems": Setting(key="meta_exclude", many=True),
     "domain": Setting(key="meta_domain"),
     "aliases": ALIASES,
 }

@@ -40,3 +40,14 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.pages)
             continue
         item.add_marker(pytest.mark.fast)
+    # Long tests first (a stable sort: the same order on every xdist worker), so that with
+    # ``-n 2 --dist worksteal`` both workers start on them and the short tests fill the gaps at
+    # the end, instead of a browser test starting last beside an idle core.
+    items.sort(key=lambda item: 0 if _is_long(item) else 1)
+
+
+def _is_long(item) -> bool:
+    """A browser run or a ``slow`` simulation."""
+    path = Path(str(item.fspath)).resolve()
+    return _TESTS / "browser" in path.parents or item.get_closest_marker("slow") is not None
+

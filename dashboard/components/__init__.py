@@ -70,6 +70,7 @@ from dashboard.components.uploads import (
     input_errors,
     page_words,
     reference_and_outputs,
+    resamples_named,
     show_warnings,
 )
 
@@ -88,6 +89,7 @@ __all__ = [
     "escape_markdown",
     "show_warnings",
     "page_words",
+    "resamples_named",
     "input_errors",
     "show_figure",
     "abbreviation_legend",

@@ -161,36 +161,35 @@ def ask_for_the_other_half(references: Uploads, outputs: Uploads) -> None:
 #: more distinct warnings than this are folded into one expander saying how many
 FOLD_WARNINGS = 3
 
-#: library argument names in messages -> the page control that sets them (a message names an
-#: option the user has where they are: pages that show these messages have these controls)
-CONTROL_WORDS = {"include_human=True": "the “Human translations as systems” control"}
+def page_words(message: str, controls: Mapping[str, str] | None = None) -> str:
+    """``message`` in the page's words: each library phrase of ``controls`` (the page's own
+    map, e.g. ``{"include_human=True": "the “Human translations as systems” control"}``)
+    replaced by the control the page has for it (:func:`name_controls`), as the CLI shows
+    its flags."""
+    return name_controls(message, controls)
 
 
-def page_words(message: str) -> str:
-    """``message`` with the library's argument names as the page's controls
-    (:data:`CONTROL_WORDS`), as the CLI shows its flags."""
-    for name, control in CONTROL_WORDS.items():
-        message = message.replace(name, control)
-    return message
-
-
-def show_warnings(messages, *, prefix: str | None = None) -> None:
+def show_warnings(
+    messages, *, prefix: str | None = None, controls: Mapping[str, str] | None = None
+) -> None:
     """One ``st.warning`` per distinct message, escaped with :func:`escape_markdown` (the
     messages of :mod:`dashboard.data` / :mod:`stats` name user files, systems, metrics, LPs).
 
     ``messages`` is an iterable of strings, or a mapping ``{name: message}`` shown as
     ``"<name> <prefix>: <message>"`` (e.g. ``prefix="left out"`` for per-LP problems); only
-    the messages/names are escaped, ``prefix`` is trusted page text.
+    the messages/names are escaped, ``prefix`` is trusted page text. ``controls`` maps the
+    library's argument phrases to the page's controls (:func:`name_controls`): a warning names
+    what to change on the page, not a Python argument.
     """
     if isinstance(messages, dict):
-        messages = {name: page_words(str(msg)) for name, msg in messages.items()}
+        messages = {name: page_words(str(msg), controls) for name, msg in messages.items()}
         raw = [f"{name}{' ' + prefix if prefix else ''}: {msg}" for name, msg in messages.items()]
         lines = [
             escape_markdown(one_line(f"{name}{' ' + prefix if prefix else ''}: {msg}", 2000))
             for name, msg in messages.items()
         ]
     else:
-        raw = [one_line(page_words(str(msg)), 2000) for msg in messages]
+        raw = [one_line(page_words(str(msg), controls), 2000) for msg in messages]
         lines = [escape_markdown(msg) for msg in raw]
     unique = dict(zip(lines, raw, strict=True))
     # more than a few: folded into one expander with their count (a wall of testsuite
@@ -206,11 +205,28 @@ def show_warnings(messages, *, prefix: str | None = None) -> None:
             record_note(f"warning_{text}", "warning", text)  # the report states it, unescaped
 
 
+#: the readers' advice to give a language pair as an argument, as every page says it: the
+#: dashboard takes the language pair of a DA file from its name only
+FILE_NAMES = {
+    ", or give the language pair (lp=XX-YY)": "; rename the file so that it does",
+    "; give it with lp=XX-YY": "; rename the file so that it does",
+}
+
+
+def resamples_named(label: str, controls: Mapping[str, str] | None = None) -> dict:
+    """A page's map (:func:`name_controls`) naming the library's ``n_resamples`` (a budget's
+    "reduce n_resamples to at most N") as the page's resamples control ``label``, with
+    ``controls`` (the page's other phrases)."""
+    return {**(controls or {}), "n_resamples=": f"“{label}” = ", "n_resamples": f"“{label}”"}
+
+
 def name_controls(message: str, controls: Mapping[str, str] | None) -> str:
     """``message`` with each library phrase of ``controls`` (``{"input_format=long": ...}``)
-    replaced by what the page calls it (the control and the option to choose), longest first."""
-    for phrase in sorted(controls or {}, key=len, reverse=True):
-        message = message.replace(phrase, controls[phrase])
+    and of :data:`FILE_NAMES` replaced by what the page calls it (the control and the option
+    to choose), longest first."""
+    every = {**FILE_NAMES, **(controls or {})}
+    for phrase in sorted(every, key=len, reverse=True):
+        message = message.replace(phrase, every[phrase])
     return message
 
 

@@ -33,6 +33,8 @@ PAGE_MAX_SECONDS = 600.0
 CONTROLS = {
     "input_format=long": "“Read text files as” → “long text”",
     "input_format": "“Read text files as”",
+    "include_human=True": "the “Human translations as systems” control",
+    "gold=NAME": "the “Human scores” control",
     "max_seconds": "the page's bound",
     "n_resamples": "“PERM-BOTH resamples per task”",
     "read it as system-level scores": "upload system-level scores on the Metrics vs humans page",

@@ -36,10 +36,17 @@ def load(uploads: Uploads, input_format: str | None = None) -> MetaEvalData:
     return read_meta_eval(*uploads, input_format=input_format)
 
 
-def chosen(uploads: Uploads, include_human: bool = False, domain: str | None = None):
+def chosen(
+    uploads: Uploads,
+    include_human: bool = False,
+    domain: str | None = None,
+    exclude_systems: tuple[str, ...] = (),
+):
     """The files read, with the page's choice of systems and domain
     (:meth:`stats.readers.MetaEvalData.with_systems`, :meth:`~stats.readers.MetaEvalData.in_domain`)."""
-    return load(uploads).with_systems(include_human=include_human).in_domain(domain)
+    return load(uploads).with_systems(
+        include_human=include_human, exclude_systems=exclude_systems
+    ).in_domain(domain)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -75,6 +82,7 @@ def evaluation(
     seed: int | None = None,
     include_human: bool = False,
     domain: str | None = None,
+    exclude_systems: tuple[str, ...] = (),
 ) -> tuple[MetaEvaluation, tuple[str, ...]]:
     """Every metric of every language pair correlated with the gold scores ``gold``
     (:func:`stats.analyses.meta_eval.meta_evaluate`), and the distinct warnings it gave (e.g. a
@@ -82,15 +90,15 @@ def evaluation(
 
     Cached on (file content, settings): switching pages or the language pair on screen does not
     recompute. ``threshold`` is ``kendall-like``'s (None: the stats default);
-    ``include_human`` keeps human translations as systems and ``domain`` (None: all) keeps one
-    domain's segments (:func:`chosen`).
+    ``include_human`` keeps human translations as systems, ``exclude_systems`` leaves systems
+    out and ``domain`` (None: all) keeps one domain's segments (:func:`chosen`).
     """
     from stats.analyses.meta_eval import meta_evaluate  # noqa: PLC0415
 
     extra = {} if threshold is None else {"threshold": threshold}
     return _recording_warnings(
         meta_evaluate,
-        chosen(uploads, include_human, domain),
+        chosen(uploads, include_human, domain, exclude_systems),
         gold=gold,
         level=level,
         correlation=correlation,
@@ -126,9 +134,10 @@ def _perm_both(
     extra = {} if threshold is None else {"threshold": threshold}
     include_human = settings.pop("include_human", False)
     domain = settings.pop("domain", None)
+    exclude_systems = settings.pop("exclude_systems", ())
     return _recording_warnings(
         perm_both_analysis,
-        chosen(uploads, include_human, domain),
+        chosen(uploads, include_human, domain, exclude_systems),
         n_resamples=n_resamples,
         rng=seed,
         progress=_progress,
@@ -180,12 +189,13 @@ def soft_pairwise(
     seed: int,
     include_human: bool = False,
     domain: str | None = None,
+    exclude_systems: tuple[str, ...] = (),
 ) -> tuple[SoftPairwiseAnalysis, tuple[str, ...]]:
     """Soft pairwise accuracy of every metric per language pair and averaged over them
     (:func:`stats.analyses.meta_significance.soft_pairwise_analysis`), and its warnings."""
     from stats.analyses.meta_significance import soft_pairwise_analysis  # noqa: PLC0415
 
     return _recording_warnings(
-        soft_pairwise_analysis, chosen(uploads, include_human, domain),
+        soft_pairwise_analysis, chosen(uploads, include_human, domain, exclude_systems),
         gold=gold, n_resamples=n_resamples, rng=seed,
     )  # fmt: skip

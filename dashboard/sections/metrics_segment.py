@@ -39,6 +39,16 @@ _LEVELS = {"seg": "segment", "sys": "system"}
 _GROUPINGS = {"none": "none", "item": "by item", "system": "by system"}
 _TIES = ("tie calibration", "fixed ε")
 CONFIDENCE_LEVEL = 0.95
+#: the library's argument phrases -> this section's controls: a message names what to change
+#: here (:func:`dashboard.components.name_controls`), as the CLI's name its flags
+CONTROLS = {
+    "include_human=True": "the “Human translations as systems” control",
+    "exclude_systems": "“Exclude systems”",
+    "gold=NAME": "the “Human scores” control",
+}
+#: for the correlations (their resamples are the bootstrap's) and for the tests
+BOOTSTRAP_CONTROLS = components.resamples_named("Bootstrap resamples (0: no intervals)", CONTROLS)
+PERMUTATION_CONTROLS = components.resamples_named("Permutations", CONTROLS)
 
 
 def sample_input() -> bool:
@@ -185,6 +195,17 @@ def _controls(uploads: Uploads) -> dict:
                 "mt-metrics-eval.",
             )
         )
+    with c_human:
+        settings["exclude_systems"] = tuple(
+            components.remembered_multiselect(
+                "Exclude systems",
+                list(data.systems()),
+                key="meta_exclude",
+                default=[],
+                help="Leave these systems out of every correlation, test and pooled accuracy "
+                "(meta-eval --exclude-systems), each named in a note.",
+            )
+        )
     named = meta_eval.domains(uploads)
     settings["domain"] = None
     if named:
@@ -282,14 +303,15 @@ def render(uploads: Uploads) -> None:
     with components.controls_expander("Controls"):
         settings = _controls(uploads)
         tests, n_permutations, test_seed = _test_controls(uploads, settings)
-        with components.input_errors():
+        with components.input_errors(BOOTSTRAP_CONTROLS):
             result, problems = meta_eval.evaluation(uploads, **settings)
         lps = [lp.lp for lp in result.language_pairs]
         lp = components.remembered(
             st.selectbox, "Language pair (table, distribution)", lps, key="meta_lp", default=lps[0]
         )
     grids, test_problems = _perm_both_grids(uploads, tests)
-    components.show_warnings(problems + test_problems)
+    components.show_warnings(problems, controls=BOOTSTRAP_CONTROLS)
+    components.show_warnings(test_problems, controls=PERMUTATION_CONTROLS)
     gold, n_resamples, seed = settings["gold"], settings["n_resamples"], settings["seed"]
     one = next(x for x in result.language_pairs if x.lp == lp)
     label = tables.META_SYMBOLS[result.correlation]
@@ -389,12 +411,13 @@ def render(uploads: Uploads) -> None:
 
     # ---- pairwise accuracy across language pairs ----
     st.subheader("System-level pairwise accuracy across language pairs")
-    with components.input_errors():
+    with components.input_errors(CONTROLS):
         accuracy, accuracy_problems = meta_eval.evaluation(
             uploads, gold=gold, level="sys", correlation="pairwise-accuracy",
             include_human=settings["include_human"], domain=settings["domain"],
+            exclude_systems=settings["exclude_systems"],
         )  # fmt: skip
-    components.show_warnings(accuracy_problems)
+    components.show_warnings(accuracy_problems, controls=CONTROLS)
     pairwise = tables.pairwise_accuracy_table(accuracy)
     left, right = components.two_columns([2, 3])
     with left:
@@ -424,7 +447,8 @@ def render(uploads: Uploads) -> None:
     if not meta_eval.system_scores_from_files(uploads, gold, settings["domain"]):
         _soft_pairwise_section(uploads, gold=gold, n_resamples=n_permutations, seed=test_seed,
                                include_human=settings["include_human"],
-                               domain=settings["domain"])
+                               domain=settings["domain"],
+                               exclude_systems=settings["exclude_systems"])
 
 
 def _perm_both_grids(uploads: Uploads, tests: dict | None) -> tuple[dict, tuple]:
@@ -432,7 +456,7 @@ def _perm_both_grids(uploads: Uploads, tests: dict | None) -> tuple[dict, tuple]
     button (outside the Controls, which presentation mode collapses); nothing when off."""
     if not tests:
         return {}, ()
-    with components.input_errors():
+    with components.input_errors(PERMUTATION_CONTROLS):
         return page_run.run_long(
             partial(meta_eval.perm_both_grids, uploads, **tests),
             text=f"Testing every pair of metrics (PERM-BOTH): {tests['n_resamples']:,} "
@@ -471,7 +495,8 @@ def _perm_both_section(grids: dict, lp: str, *, label: str, variant: str, seed: 
             tables.cluster_table(tested.result.correlations, sig.rank),
             key="meta_perm_clusters",
             filename=f"perm_both_clusters_{lp}",
-            caption=f"PERM-BOTH significance clusters, {lp}",
+            caption=f"PERM-BOTH significance clusters (the WMT22-25 rule, MTME's AssignRanks), "
+            f"{lp}",
             column_config={"correlation": st.column_config.NumberColumn(label, format="%.4f")},
             static=True,
         )
@@ -502,15 +527,16 @@ def _soft_pairwise_section(
     seed: int,
     include_human: bool = False,
     domain: str | None = None,
+    exclude_systems: tuple[str, ...] = (),
 ) -> None:
     """Soft pairwise accuracy per language pair and averaged over them."""
     st.subheader("Soft pairwise accuracy across language pairs")
-    with components.input_errors():
+    with components.input_errors(PERMUTATION_CONTROLS):
         soft, problems = meta_eval.soft_pairwise(
             uploads, gold=gold, n_resamples=n_resamples, seed=seed, include_human=include_human,
-            domain=domain,
+            domain=domain, exclude_systems=exclude_systems,
         )
-    components.show_warnings(problems)
+    components.show_warnings(problems, controls=PERMUTATION_CONTROLS)
     table = tables.soft_pairwise_table(soft)
     components.show_table(
         table,

@@ -15,6 +15,9 @@ from dashboard.data import mt_systems, uploads_from_widget
 from dashboard.page_run import record_inputs
 from dashboard.tables import explorer as explorer_tables
 
+#: the library's argument names -> this page's controls (a refusal names what to change here)
+CONTROLS = components.resamples_named("Resamples")
+
 
 def render(inputs: tuple, block: tuple, systems: list[str], x: str, y: str) -> None:
     """The explorer for the page's ``inputs`` (kind, references, files, metric,
@@ -50,9 +53,9 @@ def render(inputs: tuple, block: tuple, systems: list[str], x: str, y: str) -> N
                 )
             )
             record_inputs("mt_explore_source", source, sample=False)
-        with components.input_errors():
+        with components.input_errors(CONTROLS):
             texts = mt_systems.segment_texts(references, files, a, b, source)
-    with components.input_errors():
+    with components.input_errors(CONTROLS):
         result = mt_systems.contributions(inputs, a, b, block)
     table = explorer_tables.explorer_table(result, texts)
 

@@ -18,6 +18,9 @@ from dashboard.components.power_note import mde_pairs_note
 from dashboard.data import mt_systems
 from dashboard.sections import mt_options
 
+#: the library's argument names -> this page's controls (a refusal names what to change here)
+CONTROLS = components.resamples_named("Resamples")
+
 
 def section(
     inputs: tuple,
@@ -95,7 +98,7 @@ def section(
     metrics = tuple(choices[m] for m in chosen)
     if kind == mt_systems.KIND_TEXT:
         metrics = tuple(mt_options.spec(m, metric_options or {}) for m in metrics)
-    with components.input_errors():
+    with components.input_errors(CONTROLS):
         (result,) = page_run.run_steps(
             [
                 (

@@ -19,6 +19,9 @@ from dashboard.figures import qe_wmt as figs
 from dashboard.tables.qe import qe_all_pairs
 from stats import POOLED_NOTE as POOLED
 
+#: the library's argument names -> this section's controls (a refusal names what to change)
+CONTROLS = components.resamples_named("Resamples (bootstrap CIs, PERM-BOTH, word level)")
+
 MEASURES = {"spearman": "Spearman ρ", "pearson": "Pearson r", "kendall": "Kendall τ"}
 TESTS = {"williams": "Williams test", "perm-both": "PERM-BOTH", "none": "no test"}
 
@@ -57,7 +60,7 @@ def sentence_section(
             "to compare the submissions."
         )
         return
-    with components.input_errors():
+    with components.input_errors(CONTROLS):
         (analysis,) = page_run.run_steps(
             [
                 (
@@ -68,7 +71,7 @@ def sentence_section(
             text="Comparing QE systems",
         )
     st.caption(components.escape_markdown(f"{analysis.read_as}; {analysis.input.gold.read_as}"))
-    components.show_warnings(analysis.warnings)
+    components.show_warnings(analysis.warnings, controls=CONTROLS)
     res = analysis.result
     lps = list(res.language_pairs)
     excluded = sum(r.excluded for r in res.language_pairs.values())
@@ -130,7 +133,7 @@ def sentence_section(
     r = res.language_pairs[lp]
     board = _leaderboard(r.table, primary)
     if len(board) > 1:
-        with components.input_errors():
+        with components.input_errors(CONTROLS):
             ((tests, adjusted, rank),) = page_run.run_steps(
                 [
                     (
@@ -190,7 +193,7 @@ def sentence_section(
         format_func=MEASURES.get,
         horizontal=True,
     )
-    with components.input_errors():
+    with components.input_errors(CONTROLS):
         ((tests_o, adjusted_o, rank_o),) = page_run.run_steps(
             [
                 (
@@ -318,7 +321,7 @@ def word_section(
     if files.word_gold is None or not files.word_submissions:
         st.info("Word level needs word-level submissions and the gold tags.")
         return
-    with components.input_errors():
+    with components.input_errors(CONTROLS):
         (res,) = page_run.run_steps(
             [
                 (

@@ -23,6 +23,9 @@ from dashboard.figures.leaderboard import ranking_dots
 from dashboard.tables.autorank import autorank_table, number_formats, shaded
 from stats.mt.automatic_ranking import autorank_latex, autorank_metrics
 
+#: the library's argument names -> this page's controls (a refusal names what to change here)
+CONTROLS = components.resamples_named("Bootstrap resamples")
+
 SAMPLE_NOTE = (
     "Showing the bundled **synthetic sample data** (sample_data/wmt25/automatic_scores: "
     "invented scores of 8 systems in 4 language pairs, in the published layout, with nulls, a "
@@ -47,7 +50,7 @@ uploads, is_sample = components.file_input(
     sample_note=SAMPLE_NOTE,
     types=["jsonl", "zip", "gz", "tar"],
 )
-with components.input_errors():
+with components.input_errors(CONTROLS):
     scores = autorank.scores(uploads)
 st.caption(components.escape_markdown(scores.read_as))
 if scores.notes:
@@ -148,7 +151,7 @@ def draw_table(pair, slot, *, provisional: bool) -> None:
 
 
 table_slot = st.empty()
-with components.input_errors():
+with components.input_errors(CONTROLS):
     if choice == PRESET:
         autorank.preset_metrics(uploads, lp)  # the preset's metrics must be there
     point = autorank.point(uploads, lp, metrics)

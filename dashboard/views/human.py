@@ -20,6 +20,9 @@ from stats import RANDOMIZED_TESTS
 from stats.readers.segments import system_name
 from stats.readers.wmt import lp_from_name
 
+#: the library's argument names -> this page's controls (a refusal names what to change here)
+CONTROLS = components.resamples_named("Resamples per test")
+
 SOURCES = ("System outputs (text)", "Segment scores")
 REUSE = "Files of the MT systems page"
 
@@ -99,15 +102,15 @@ with col_s:
             else UNMATCHED_NOTE.format(what="segment scores"),
         )
 
-with components.input_errors():
+with components.input_errors(CONTROLS):
     kinds = human.file_kinds(judgements)
 wmt = human_gold_view.is_wmt(kinds)
 human_block: tuple[str, ...] = ()  # (protocol, lp) of WMT files holding several
 if wmt:
-    with components.input_errors():
+    with components.input_errors(CONTROLS):
         blocks = human.blocks(judgements)
     human_block = human_gold_view.block_picker(blocks)
-with components.input_errors():
+with components.input_errors(CONTROLS):
     gold = human.gold(judgements, (), human_block)
     flagged = human.outliers(judgements, human_block)
 components.ask_for_the_other_half(references, hypotheses)
@@ -122,7 +125,7 @@ with components.controls_expander("Controls"):
             metric_args = dict(tables.TEXT_METRICS)
             default_metrics = ["BLEU"]
         else:
-            with components.input_errors():
+            with components.input_errors(CONTROLS):
                 metric_args = tables.score_metric_choices(mt_systems.score_metrics(scores))
             default_metrics = list(metric_args)
         metric_options = list(metric_args)
@@ -135,7 +138,7 @@ with components.controls_expander("Controls"):
         )
         block = ()  # WMT segment-level files: one (lp, testset, refset) for every metric
         if not text_mode and metrics:
-            with components.input_errors():
+            with components.input_errors(CONTROLS):
                 block = mt_choice.wmt_block(
                     mt_systems.score_options(scores),
                     metric_args[metrics[0]],
@@ -205,7 +208,7 @@ excluded = tuple(dict.fromkeys([*chosen_out, *(flagged if drop_outliers else ())
 left_out = tables.left_out_note(excluded, flagged)
 page_run.record_setting("excluded_systems", "systems left out", list(excluded))
 if excluded:
-    with components.input_errors():
+    with components.input_errors(CONTROLS):
         gold = human.gold(judgements, excluded, human_block)
     st.info(
         "The gold standard and every test without these systems: "
@@ -261,7 +264,7 @@ for name, metric, higher_is_better in chosen:
         )
         for test in tests
     )
-with components.input_errors():
+with components.input_errors(CONTROLS):
     page_run.run_steps(steps, text="Running the randomized tests…")
     accuracy = human.accuracy(
         judgements,
@@ -279,7 +282,7 @@ with components.input_errors():
 
 components.show_warnings(accuracy.warnings)
 if text_mode:  # which tokenizer BLEU used, and sacreBLEU's signature of each text metric
-    with components.input_errors():
+    with components.input_errors(CONTROLS):
         signatures = {
             name: mt_systems.statistics(kind, references, files, metric, higher, block).signature
             for name, metric, higher in chosen

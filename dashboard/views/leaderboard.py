@@ -242,7 +242,7 @@ else:
 
 components.seed_caption(seed, n_resamples=n_resamples)
 for note in result.notes:
-    st.caption(components.escape_markdown(components.page_words(note)))
+    st.caption(components.escape_markdown(components.page_words(note, leaderboard.CONTROLS)))
 if result.left_out:
     st.caption("Left out, because …")
     components.show_table(

@@ -69,6 +69,7 @@ if st.session_state.get("metrics_files_seen", _seen) != _seen:
 st.session_state["metrics_files_seen"] = _seen
 if meta_eval.is_segment_level(uploads) and not metrics.is_published(uploads):
     metrics_segment.render(uploads)
+    url_state.write_url(URL_SETTINGS)  # the segment-level settings in the link too
     st.stop()  # the system-level Williams view below is for system-level files
 
 with components.input_errors():

@@ -19,6 +19,9 @@ from dashboard.data import mt_systems, samples
 from dashboard.sections import mt_choice, mt_explorer, mt_options, mt_table
 from stats import RANDOMIZED_TESTS
 
+#: the library's argument names -> this page's controls (a refusal names what to change here)
+CONTROLS = components.resamples_named("Resamples")
+
 RESAMPLES = url_state.MT_RESAMPLES
 TEXT, SCORES = "System outputs + reference", "Segment scores"
 
@@ -88,7 +91,7 @@ with components.controls_expander("Controls"):
             )
             metric = tables.TEXT_METRICS[metric_label]
         else:
-            with components.input_errors():
+            with components.input_errors(CONTROLS):
                 names = mt_systems.score_options(files).metrics
             metric = ""
             if names:
@@ -148,7 +151,7 @@ if kind == mt_systems.KIND_TEXT:  # sacreBLEU's options travel with the metric's
 
 # the cached functions' input arguments: which files, metric and direction
 inputs = (kind, references, files, metric, higher_is_better)
-with components.input_errors():
+with components.input_errors(CONTROLS):
     (stats_data,) = page_run.run_steps(
         [("Extracting sufficient statistics ...", partial(mt_systems.statistics, *inputs, block))],
         text="Extracting sufficient statistics ...",
@@ -158,7 +161,7 @@ with exclude_slot:
     excluded = mt_choice.exclusion(stats_data.systems)
 # the tests' settings, and which block and systems they run on
 setting, chosen = (n_resamples, alternative, seed), {"block": block, "excluded": excluded}
-with components.input_errors():
+with components.input_errors(CONTROLS):
     pairwise = page_run.run_steps(
         [
             (
@@ -186,7 +189,7 @@ m4.metric("Best system", components.escape_markdown(systems[0]),
           f"{components.escape_markdown(first.label)} {first.scores.iloc[0]:.4g}", delta_color="off",
           delta_arrow="off", help=components.escape_markdown(systems[0]))  # fmt: skip
 if kind == mt_systems.KIND_TEXT:  # signature, options in words, WMT and reference notes
-    with components.input_errors():
+    with components.input_errors(CONTROLS):
         order = mt_systems.reference_order(references, files, metric)
     mt_options.metric_notes(
         stats_data, lp=mt_systems.language_pair(references, files), order=order
@@ -320,7 +323,7 @@ with c_y:
         key="mt_pair_y",
         default=others[0] if default_y is None else default_y,
     )
-with components.input_errors():
+with components.input_errors(CONTROLS):
     single = mt_systems.pair_tests(*inputs, x, y, tuple(tests), *setting, **chosen)
 one = single[tests[0]]
 cols = st.columns(len(tests) + 1)

@@ -20,6 +20,20 @@ from dashboard.sections import qe_wmt
 #: The paper's λ, the default of the rescaling slider.
 LAMBDA = 0.5
 
+#: the library's argument phrases -> this page's controls: a message names what to do here
+#: (:func:`dashboard.components.name_controls`), as the CLI's name its flags
+CONTROLS = {
+    "allow_constant=True": "the “Keep constant systems” control",
+    "give it together with the prediction files as the post-editing table (post_edit=FILE)":
+        "upload it together with the prediction files (one upload: it is read as the "
+        "post-editing table)",
+    "give it together with the systems' prediction files as the gold labels (gold=FILE)":
+        "upload it together with the systems' prediction files (one upload: it is read as the "
+        "gold labels)",
+    "give the gold labels too (a gold file: one label, or SID LABEL, per line; gold=FILE)":
+        "upload the gold labels with them (a gold file: one label, or SID LABEL, per line)",
+}
+
 presentation = components.presentation_mode()
 url_state.load_url("qe", url_state.QE)
 
@@ -30,6 +44,7 @@ st.caption(
     "shifted or rescaled. Evaluate by r and compare systems with the Williams test "
     "(Graham, ACL 2015)."
 )
+
 
 sample_label = components.persistent(
     st.selectbox,
@@ -66,7 +81,7 @@ with main_uploader:
 if folder:  # the folder's files, with the gold file (and any others) of the uploader above
     uploads, is_sample = tuple(() if is_sample else uploads) + tuple(folder), False
 
-with components.input_errors():
+with components.input_errors(CONTROLS):
     wmt_files = qe_wmt_data.files(uploads)
 if wmt_files is not None:  # WMT20-24 QE files: compared as the shared tasks do
     qe_wmt.section(uploads, wmt_files)
@@ -93,7 +108,7 @@ with components.controls_expander("Controls"):
             "Williams tests are undefined (shown empty); MAE and RMSE are still computed.",
         )
 
-with components.input_errors():
+with components.input_errors(CONTROLS):
     loaded = qe.load(uploads, allow_constant)  # parse first: a bad file stops here
 
 rate = False
@@ -111,12 +126,12 @@ if loaded.post_edit is not None:
 # table's rescaled columns follow it in the same run
 sd_ratio = float(st.session_state.get("qe_lambda", LAMBDA))
 
-with components.input_errors():
+with components.input_errors(CONTROLS):
     analysis = qe.analysis(uploads, allow_constant, rate, alternative)
     rescale = qe.rescaling(uploads, sd_ratio, allow_constant, rate)
     curve = qe.rescaling_by_lambda(uploads, allow_constant, rate)
 
-components.show_warnings(analysis.warnings)
+components.show_warnings(analysis.warnings, controls=CONTROLS)
 
 result = analysis.result
 evaluated = analysis.data

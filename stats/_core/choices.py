@@ -34,6 +34,11 @@ CORRELATIONS = (
 GROUPINGS = ("none", "item", "system")
 LEVELS = ("seg", "sys")
 KENDALL_LIKE_THRESHOLD = 25.0
+#: the correlation coefficients among them (the rest count pairs: one pair is an answer)
+CORRELATION_COEFFICIENTS = ("pearson", "spearman", "kendall", "kendall-c")
+#: fewest items (cells with a gold score) a correlation coefficient is defined over; MTME
+#: computes one over 2 (always +-1), ``min_group_size=2`` follows it
+MIN_GROUP_SIZE = 3
 
 #: the system-level soft pairwise accuracy (:mod:`stats.analyses.meta_significance`)
 SOFT_PAIRWISE_ACCURACY = "soft-pairwise-accuracy"

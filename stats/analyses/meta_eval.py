@@ -47,16 +47,31 @@ def noted_table(data: MetaEvalData, lp: str, **options) -> MetaEvalTable:
 __all__ = ["LanguagePairMetaEvaluation", "MetaEvaluation", "meta_evaluate", "rr_kendall_like"]
 
 
+#: words of :func:`~stats.metaeval.meta_eval.meta_correlation`'s note on groups too small for a
+#: correlation (the same for every metric of a language pair: the groups are the gold scores')
+SMALL_GROUPS = "items, so the correlation is undefined"
+
+
 @contextlib.contextmanager
-def _named_warnings(prefix: str):
-    """The warnings of the block again, each starting with ``prefix`` (what they are about)."""
+def named_warnings(prefix: str | None, *, once: tuple[str, set] | None = None):
+    """The warnings of the block again, each starting with ``prefix`` (what they are about;
+    None: as they were). With ``once=(where, seen)``, the note on groups too small for a
+    correlation is given once per ``where`` (a language pair), not once per metric."""
     import warnings
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         yield
     for w in caught:
-        warnings.warn(f"{prefix}: {w.message}", w.category, stacklevel=3)
+        text = str(w.message)
+        if once is not None and SMALL_GROUPS in text:
+            where, seen = once
+            if text not in seen:
+                seen.add(text)
+                warnings.warn(f"{where}: {text} (every metric: the groups are the human "
+                              "scores')", w.category, stacklevel=3)
+            continue
+        warnings.warn(text if prefix is None else f"{prefix}: {text}", w.category, stacklevel=3)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -203,12 +218,14 @@ confidence_level
                 "segments to resample; drop the confidence intervals or the .sys.score files"
             )
         results: dict[str, MetaCorrelationResult] = {}
+        seen: set = set()
         for metric in table.metric_names:
             if from_files:
                 m, g = table.metrics_sys[metric], table.gold_sys
             else:
                 m, g = table.metrics[metric], table.gold
-            with _named_warnings(f"{table.lp}, metric {metric}"):  # which metric, and why
+            # which metric, and why; groups too small named once for the language pair
+            with named_warnings(f"{table.lp}, metric {metric}", once=(table.lp, seen)):
                 results[metric] = meta_correlation(
                     m,
                     g,

@@ -27,7 +27,7 @@ from stats.pairwise.grids import GridSignificance, grid_significance
 
 from ..readers import name_list
 from ..readers.meta import MetaEvalData
-from .meta_eval import noted_table
+from .meta_eval import named_warnings, noted_table
 
 __all__ = [
     "LanguagePairPermBoth",
@@ -178,20 +178,21 @@ def perm_both_analysis(
             sig = grid_significance(res.pvalue, alpha=alpha, correction=correction)
             out.append(LanguagePairPermBoth(lp=lp, gold=name, result=res, significance=sig))
             continue
-        res = _perm_both_table(
-            table,
-            lp,
-            correlation=correlation,
-            level=level,
-            grouping=grouping,
-            epsilon=epsilon,
-            tie_calibration=tie_calibration,
-            threshold=threshold,
-            n_resamples=n_resamples,
-            early_stopping=early_stopping,
-            rng=rng,
-            progress=part(progress, k, len(chosen)),
-        )
+        with named_warnings(None, once=(lp, set())):  # groups too small: named with the lp
+            res = _perm_both_table(
+                table,
+                lp,
+                correlation=correlation,
+                level=level,
+                grouping=grouping,
+                epsilon=epsilon,
+                tie_calibration=tie_calibration,
+                threshold=threshold,
+                n_resamples=n_resamples,
+                early_stopping=early_stopping,
+                rng=rng,
+                progress=part(progress, k, len(chosen)),
+            )
         sig = grid_significance(res.pvalue, alpha=alpha, correction=correction)
         out.append(LanguagePairPermBoth(lp=lp, gold=name, result=res, significance=sig))
     return tuple(out)

@@ -7,7 +7,9 @@ metric scores are complete. A correlation is computed
 * at ``level='seg'`` over segment scores, within *groups*: ``grouping='none'`` (one group: all
   cells, system by system), ``'system'`` (one group per system, a row) or ``'item'`` (one group
   per item, a column). The result is the plain (macro) average over the groups whose
-  correlation is defined; groups with fewer than two gold scores and NaN groups are dropped.
+  correlation is defined; groups with fewer than two gold scores and NaN groups are dropped,
+  and so are groups with fewer than three for a correlation coefficient (``min_group_size``:
+  a correlation of two items is always +-1; MTME computes it, ``min_group_size=2`` follows).
   ``kendall-like`` is the exception: it pools the pairs of all groups (a pair-weighted average),
   as MTME does;
 * at ``level='sys'`` over system scores: given directly, or the mean over items of each
@@ -69,10 +71,12 @@ __all__ = [
 ]
 
 from stats._core.choices import (  # noqa: E402  (re-exported)
+    CORRELATION_COEFFICIENTS,
     CORRELATIONS,
     GROUPINGS,
     KENDALL_LIKE_THRESHOLD,
     LEVELS,
+    MIN_GROUP_SIZE,
 )
 
 #: cells of pair-difference arrays held at once (memory bound of the pair counting)
@@ -334,12 +338,14 @@ def _masked_ranks(X: np.ndarray, valid: np.ndarray) -> np.ndarray:
 
 
 def group_correlations(
-    gold_rows, metric_rows, correlation, *, epsilon, threshold
+    gold_rows, metric_rows, correlation, *, epsilon, threshold,
+    min_group_size: int = MIN_GROUP_SIZE,
 ) -> tuple[np.ndarray, dict]:
-    """Correlation of each row (NaN when undefined or fewer than 2 gold scores)."""
+    """Correlation of each row (NaN when undefined, when fewer than 2 gold scores and, for a
+    correlation coefficient, fewer than ``min_group_size``)."""
     valid = ~np.isnan(gold_rows)
     n = valid.sum(axis=1)
-    enough = n >= 2
+    enough = n >= _fewest(correlation, min_group_size)
     extra: dict = {}
     if correlation == "pearson":
         vals = _masked_pearson(gold_rows, metric_rows, valid)
@@ -374,6 +380,74 @@ def group_correlations(
                 vals = (c["con"] + c["t_b"]) / tot
         extra = c
     return np.where(enough, vals, np.nan), extra
+
+
+def _fewest(correlation: str, min_group_size: int) -> int:
+    """The fewest cells with a gold score a group of ``correlation`` is defined over."""
+    return max(2, min_group_size) if correlation in CORRELATION_COEFFICIENTS else 2
+
+
+def check_min_group_size(value) -> int:
+    """``min_group_size`` as an int: 2 (MTME: a correlation of two items, always +-1) or more."""
+    if isinstance(value, bool) or int(value) != value or value < 2:
+        raise StatsInputError(
+            f"min_group_size must be an integer of at least 2 (3: a correlation needs 3 items; "
+            f"2: MTME's rule); got {value!r}"
+        )
+    return int(value)
+
+
+def small_groups(gold_rows: np.ndarray, correlation: str, min_group_size: int) -> np.ndarray:
+    """Which rows (groups) have a correlation over 2 or more gold scores but fewer than
+    ``min_group_size``: undefined by the size rule alone (a correlation coefficient only)."""
+    n = (~np.isnan(gold_rows)).sum(axis=1)
+    return (n >= 2) & (n < _fewest(correlation, min_group_size))
+
+
+def mask_small_groups(
+    gold: np.ndarray, correlation: str, grouping: str, min_group_size: int
+) -> np.ndarray:
+    """``gold`` (systems x items) with the cells of groups too small for a correlation
+    coefficient set to NaN (missing), so every route that computes per group leaves them out."""
+    small = small_groups(group_rows(gold, gold, grouping)[0], correlation, min_group_size)
+    if not small.any():
+        return gold
+    out = gold.copy()
+    if grouping == "none":
+        out[:] = np.nan
+    elif grouping == "system":
+        out[small, :] = np.nan
+    else:
+        out[:, small] = np.nan
+    return out
+
+
+def small_group_note(
+    gold_rows: np.ndarray, correlation: str, grouping: str, level: str, min_group_size: int
+) -> str | None:
+    """The warning naming the groups too small for a correlation, or None when there are none."""
+    small = np.flatnonzero(small_groups(gold_rows, correlation, min_group_size))
+    if not len(small):
+        return None
+    n = (~np.isnan(gold_rows)).sum(axis=1)
+    fewest = _fewest(correlation, min_group_size)
+    if level == "sys":
+        what = f"the system scores ({int(n[0])} systems with a gold score)"
+    elif grouping == "none":
+        what = f"all cells ({int(n[0])} with a gold score)"
+    else:
+        unit = "item" if grouping == "item" else "system"
+        shown = ", ".join(f"{unit} {i + 1} ({int(n[i])})" for i in small[:10])
+        more = f" and {len(small) - 10} more" if len(small) > 10 else ""
+        what = (
+            f"{len(small)} of {len(n)} groups by {grouping} ({shown}{more}; 1-based, with how "
+            "many gold scores)"
+        )
+    return (
+        f"{correlation}: {what}: fewer than {fewest} items, so the correlation is undefined "
+        "(NaN) there and left out of any average (a correlation of 2 items is always +-1, "
+        "whatever the scores; MTME computes it)"
+    )
 
 
 def _average(vals: np.ndarray, correlation: str, extra: dict) -> tuple[float, int]:
@@ -480,7 +554,8 @@ def _calibrate(diff, row, delta, base, n_pairs, weights: np.ndarray | None = Non
 # public functions
 
 
-def _point(gold, metric, correlation, grouping, epsilon, tie_calibration, threshold):
+def _point(gold, metric, correlation, grouping, epsilon, tie_calibration, threshold,
+           min_group_size=MIN_GROUP_SIZE):
     gold_rows, metric_rows = group_rows(gold, metric, grouping)
     if tie_calibration:
         diff, row, delta, base, n_pairs = calibration_pairs(gold_rows, metric_rows)
@@ -491,7 +566,8 @@ def _point(gold, metric, correlation, grouping, epsilon, tie_calibration, thresh
         )
         return float(v[0]), eps, vals, int((n_pairs > 0).sum())
     vals, extra = group_correlations(
-        gold_rows, metric_rows, correlation, epsilon=epsilon, threshold=threshold
+        gold_rows, metric_rows, correlation, epsilon=epsilon, threshold=threshold,
+        min_group_size=min_group_size,
     )
     stat, n_groups = _average(vals, correlation, extra)
     return stat, (epsilon if correlation == "acc23" else math.nan), vals, n_groups
@@ -538,6 +614,7 @@ def meta_correlation(
     threshold: float = KENDALL_LIKE_THRESHOLD,
     n_resamples: int = 0,
     confidence_level: float = 0.95,
+    min_group_size: int = MIN_GROUP_SIZE,
     rng=None,
 ) -> MetaCorrelationResult:
     r"""Correlation of a metric with gold (human) scores, as the WMT metrics task computes it.
@@ -570,6 +647,14 @@ def meta_correlation(
         At system level the system scores are recomputed from the resampled segments, so
         this needs 2-D input.
     confidence_level : float
+    min_group_size : int
+        The fewest cells with a gold score a correlation coefficient (``pearson``,
+        ``spearman``, ``kendall``, ``kendall-c``) is computed over, per group (and over the
+        systems at ``level='sys'``); a smaller group's correlation is undefined (NaN, named in
+        a :class:`~stats.DegenerateInputWarning`) and left out of the average. Default 3: a
+        correlation of 2 items is always +-1, whatever the scores. ``2`` follows MTME, which
+        computes it. The pair statistics (``kendall-like``, ``acc23``,
+        ``pairwise-accuracy``) count pairs, so one pair (2 cells) is an answer for them.
     rng : int, Generator or None
         Seed or generator of the resampling.
 
@@ -612,7 +697,9 @@ def meta_correlation(
     ``mt_metrics_eval.stats`` (``AverageCorrelation`` over ``scipy.stats.pearsonr``,
     ``spearmanr``, ``kendalltau``, ``KendallLike``, ``KendallVariants``;
     ``KendallWithTiesOpt``; ``Agreement``) except that where MTME returns 0 for "no group has a
-    correlation", this returns NaN with a :class:`~stats.DegenerateInputWarning`.
+    correlation", this returns NaN with a :class:`~stats.DegenerateInputWarning`, and that a
+    correlation coefficient over fewer than ``min_group_size`` (3) items is undefined where
+    MTME computes one over 2 (``min_group_size=2`` gives MTME's values).
 
     Raises
     ------
@@ -670,6 +757,7 @@ def meta_correlation(
             "a system-level confidence interval resamples segments: give segment scores "
             "(systems x items), not system scores"
         )
+    min_group_size = check_min_group_size(min_group_size)
     gen = check_rng(rng)
     eps = 0.0 if epsilon is None else float(epsilon)
     n_sys, n_items = gold_matrix.shape
@@ -679,12 +767,18 @@ def meta_correlation(
     else:
         g_pt, m_pt = gold_matrix, metric_matrix
     stat, eps_used, vals, n_groups = _point(
-        g_pt, m_pt, correlation, grouping, eps, tie_calibration, threshold
+        g_pt, m_pt, correlation, grouping, eps, tie_calibration, threshold, min_group_size
     )
+    note = small_group_note(
+        group_rows(g_pt, m_pt, grouping)[0], correlation, grouping, level, min_group_size
+    )
+    if note:
+        warnings.warn(note, DegenerateInputWarning, stacklevel=2)
     if math.isnan(stat):
+        fewest = _fewest(correlation, min_group_size)
         warnings.warn(
             f"{correlation}: no group has a defined correlation (constant scores or fewer "
-            "than two gold scores per group); the result is NaN",
+            f"than {fewest} gold scores per group); the result is NaN",
             DegenerateInputWarning,
             stacklevel=2,
         )
@@ -708,6 +802,7 @@ def meta_correlation(
             eps,
             tie_calibration,
             threshold,
+            min_group_size,
         )
         alpha = (1 - confidence_level) / 2
         finite = dist[~np.isnan(dist)]
@@ -735,7 +830,8 @@ def meta_correlation(
 
 
 def _bootstrap(
-    gold_matrix, metric_matrix, idx, correlation, level, grouping, eps, tie_calibration, threshold
+    gold_matrix, metric_matrix, idx, correlation, level, grouping, eps, tie_calibration, threshold,
+    min_group_size=MIN_GROUP_SIZE,
 ):
     """The statistic on each resample of the items (rows of ``idx``)."""
     B, n_items = idx.shape
@@ -747,7 +843,8 @@ def _bootstrap(
         if tie_calibration:
             return np.array([_point(g[:, None], m[:, None], correlation, "none", eps, True,
                                     threshold)[0] for g, m in zip(gs, ms, strict=True)])
-        vals, extra = group_correlations(gs, ms, correlation, epsilon=eps, threshold=threshold)
+        vals, extra = group_correlations(gs, ms, correlation, epsilon=eps, threshold=threshold,
+                                         min_group_size=min_group_size)
         if correlation == "kendall-like":
             with np.errstate(invalid="ignore", divide="ignore"):
                 pairs = extra["con"] + extra["dis"]
@@ -759,7 +856,8 @@ def _bootstrap(
             diff, row, delta, base, n_pairs = calibration_pairs(gold_by_item, metric_by_item)
             return _calibrate(diff, row, delta, base, n_pairs, weights=counts)[0]
         vals, extra = group_correlations(
-            gold_by_item, metric_by_item, correlation, epsilon=eps, threshold=threshold
+            gold_by_item, metric_by_item, correlation, epsilon=eps, threshold=threshold,
+            min_group_size=min_group_size,
         )
         if correlation == "kendall-like":
             ok = ~np.isnan(vals)
@@ -782,6 +880,7 @@ def _bootstrap(
             eps,
             tie_calibration,
             threshold,
+            min_group_size,
         )[0]
     return out
 

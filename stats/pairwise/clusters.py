@@ -1,7 +1,7 @@
 r"""Significance clusters read from a pairwise significance grid, by the two rules the WMT
 findings use.
 
-:func:`significance_clusters` (the metrics findings since 2021, MTME's ``AssignRanks``):
+:func:`significance_clusters` (the metrics findings since WMT22, MTME's ``AssignRanks``):
 walk the items from best to worst; rank 1 holds the top items until one is significantly
 beaten by an item already in the current cluster, which opens the next rank (and a new
 current cluster). An item of rank :math:`r` is therefore not significantly beaten by any item
@@ -13,10 +13,18 @@ correlation) and systems (randomized tests, the human gold standard; items order
 goes between two neighbours of the ranking only where every item above it significantly beats
 every item below it.
 
+The WMT17-21 metrics findings marked *winners* instead (the metrics no other metric
+significantly outperforms): :func:`stats.williams_winners`. MTME's ``AssignRanks`` was added in
+July 2022 with its "task-wise metric rankings" for WMT22; its first release (December 2021,
+with the WMT21 data) had the pairwise tests (``WilliamsSigDiff``, ``PermutationSigDiff``) but
+no ranks.
+
 References
 ----------
-F. Freitag et al. 2021. Results of the WMT21 Metrics Shared Task. WMT.
-https://aclanthology.org/2021.wmt-1.73/
+M. Freitag, R. Rei, N. Mathur, C. Lo, C. Stewart, E. Avramidis, T. Kocmi, G. Foster, A. Lavie
+and A. F. T. Martins. 2022. Results of WMT22 Metrics Shared Task: Stop Using BLEU -- Neural
+Metrics Are Better and More Robust. WMT. https://aclanthology.org/2022.wmt-1.2/
+google-research/mt-metrics-eval, ``data.py``: ``AssignRanks`` (commit 3c2b645, 2022-07-25).
 """
 
 from __future__ import annotations

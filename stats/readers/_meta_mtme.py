@@ -19,11 +19,12 @@ Document-level files (``*.doc.score``) are not used; the read-as line counts the
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path, PurePosixPath
 
 import numpy as np
 
-from stats._core.errors import StatsInputError
+from stats._core.errors import DegenerateInputWarning, StatsInputError
 
 from ._archives import archive_members, directory_files, read_regular_file
 from ._common import decode
@@ -138,7 +139,14 @@ def _is_archive(label: str, data: bytes | None) -> bool:
 def _domain_file(text: str, where: str, sc: _Scores, gold: bool) -> None:
     """A ``*.domain.score`` file as MTME's ReadDomainScoreFile reads it (``DOMAIN SYSNAME
     SCORE``, whitespace-separated), into ``sc.values[system][domain]``; a (system, domain)
-    given twice is refused (MTME keeps the last)."""
+    given twice is refused (MTME keeps the last).
+
+    ``None`` is a missing score, as ``ReadDomainScoreFile`` reads it: in a human file the
+    (system, domain) has no gold score (MTME's correlations filter it; a system with no gold
+    score left is left out, named in the table's notes), and a warning names the file, its
+    count and first lines; in a metric file it is refused, as MTME's ``CheckScores`` raises
+    ("contains None elements")."""
+    missing: list = []
     for line_no, ln in enumerate(text.splitlines(), start=1):
         if not ln.strip():
             continue
@@ -150,6 +158,8 @@ def _domain_file(text: str, where: str, sc: _Scores, gold: bool) -> None:
             )
         domain, system, raw = fields
         value = _score(raw, where, line_no, gold=gold)
+        if value != value:  # NaN: a missing human score
+            missing.append(line_no)
         per = sc.values.setdefault(system, {})
         if domain in per:
             raise StatsInputError(
@@ -158,6 +168,15 @@ def _domain_file(text: str, where: str, sc: _Scores, gold: bool) -> None:
             )
         per[domain] = value
         sc.lines.setdefault(system, line_no)
+    if missing:
+        shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")
+        warnings.warn(
+            f"{where}: {len(missing)} human score(s) None (line(s) {shown}): read as missing, "
+            "as MTME's ReadDomainScoreFile reads None; those systems have no gold score for "
+            "those domains",
+            DegenerateInputWarning,
+            stacklevel=2,
+        )
 
 
 def _item_domains(pairs: dict) -> None:

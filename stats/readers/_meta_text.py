@@ -17,6 +17,7 @@ from ._common import (
     fast_frame,
     leading_lines,
     plain_floats,
+    spells_number,
     split_lines,
 )
 from ._limits import MAX_ABS_VALUE
@@ -65,7 +66,10 @@ def _read_long(data: bytes, text: str, label: str, pairs: dict) -> None:
         width = len(columns)
     else:
         width = len(rows[0][1])
-        if width not in (5, 6):
+        # a header of other names (no field a number, e.g. WMT17's DA-seglevel.csv, LP DATA
+        # SYSTEM SID HUMAN) is no headerless long line: refused as fitting no layout
+        named = not any(spells_number(f) for f in rows[0][1])
+        if width not in (5, 6) or (named and rows[0][1][-1].strip().lower() not in MISSING):
             from ._layouts import META_EVAL_LAYOUTS, none_fits
 
             line_one = next(ln for ln in text.splitlines() if ln.strip())

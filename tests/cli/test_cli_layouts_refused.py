@@ -14,6 +14,9 @@ WMT_SYS = "BLEU\tde-en\tnewstest2020\tnewstest2020\tOPPO.1360\t0.41\n"
 @pytest.mark.parametrize("name, text, looks", [
     ("mqm_newstest2020_ende.avg_seg_scores.tsv", AVERAGES, "Google's MQM segment averages"),
     ("scores.txt", "a b c d\n1 2 3 4\n", "4 field(s), 0 of them numbers: 'a b c d'"),
+    # WMT17's DA-seglevel.csv (a header of other names, 5 fields): not a headerless long line
+    ("DA-seglevel.csv", "LP DATA SYSTEM SID HUMAN\ncs-en newstest2017 online-A.0 1 0.53\n",
+     "5 field(s), 0 of them numbers: 'LP DATA SYSTEM SID HUMAN'"),
 ])  # fmt: skip
 def test_meta_eval_names_what_a_file_looks_like_and_the_layouts_tried(
     tmp_path, capsys, monkeypatch, name, text, looks

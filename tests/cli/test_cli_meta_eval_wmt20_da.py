@@ -212,3 +212,29 @@ def test_published_relative_ranking_pairs_give_the_same_tau(tmp_path, capsys, wi
     code, _, err = run(capsys, "--data", chrf, darr, "--gold", "da-rr", "--level", "seg",
                        "--correlation", "pearson")
     assert code == 2 and "kendall-like" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("header", ["DATA SID BETTER WORSE", "LP SID BETTER WORSE"])
+def test_wmt18_header_with_a_name_missing_is_read_by_position(tmp_path, capsys, header):
+    # WMT18's RR-seglevel.csv names four of its five columns; the organisers' scripts skip the
+    # header and split each row into LP DATA SID BETTER WORSE (WMT17's
+    # final-metric-scores script: lines.pop(0); lp, data, sid, better, worse = l.split())
+    da, chrf, _ = write_files(tmp_path, 6)
+    full = darr_file(da, tmp_path / "DArr-seglevel.csv", with_diff=False)
+    lines = full.read_text().splitlines()
+    short = tmp_path / "RR-seglevel.csv"
+    short.write_text("\n".join([header, *lines[1:]]) + "\n")
+    outs = []
+    for path in (full, short):
+        code, out, err = run(capsys, "--data", chrf, path, "--gold", "da-rr", "--level", "seg",
+                             "--correlation", "kendall-like")
+        assert code == 0, err
+        outs.append(json.loads(out)["language_pairs"][0])
+    assert "the header names 4 of the 5 columns" in err and "read by position" in err
+    assert outs[0]["correlation"] == outs[1]["correlation"]
+    assert outs[0]["pairs"] == outs[1]["pairs"]
+    bad = tmp_path / "bad-RR-seglevel.csv"
+    bad.write_text("\n".join([header, *[" ".join(x.split()[1:]) for x in lines[1:]]]) + "\n")
+    code, _, err = run(capsys, "--data", chrf, bad, "--gold", "da-rr", "--level", "seg",
+                       "--correlation", "kendall-like")
+    assert code == 2 and err.count("\n") == 1 and "the header names 4 columns" in err

@@ -31,8 +31,9 @@ def _ours(data, level, grouping, name, options):
         metric, gold = DATA[data]
     with warnings.catch_warnings():
         warnings.simplefilter("error", DegenerateInputWarning)
-        return meta_correlation(
-            metric, gold, correlation=name, level=level, grouping=grouping, **kw
+        return meta_correlation(  # MTME's values: min_group_size=2 is MTME's rule
+            metric, gold, correlation=name, level=level, grouping=grouping, min_group_size=2,
+            **kw
         )
 
 
@@ -100,8 +101,15 @@ def test_mtme_pinned_correlation_cases(correlation, grouping, expected):
     # stats_test.CorrelationTest.testPearson / testKendall / testKendallC
     gold = packed(2, [1, 2, 3, 4, 5, 6])
     metric = packed(2, [2, 1, 4, 3, 3, 7])
-    res = meta_correlation(metric, gold, correlation=correlation, grouping=grouping)
+    # by item, each group is 2 systems: MTME's correlation of 2 items (min_group_size=2)
+    res = meta_correlation(metric, gold, correlation=correlation, grouping=grouping,
+                           min_group_size=2)
     assert res.statistic == pytest.approx(expected, abs=5e-4)
+    if grouping == "item":  # ours: a correlation of 2 items is undefined
+        with pytest.warns(DegenerateInputWarning) as caught:
+            assert math.isnan(meta_correlation(metric, gold, correlation=correlation,
+                                               grouping=grouping).statistic)
+        assert any("3 of 3 groups by item" in str(w.message) for w in caught)
 
 
 def test_mtme_pinned_kendall_like_cases():
@@ -152,7 +160,9 @@ def test_mtme_pinned_missing_and_nan_groups():
     g, m = packed(2, [1, None, 3, 4, 5, 6]), packed(2, [2, 1, 8, 3, 5, 6])
     p1 = scipy.stats.pearsonr([1, 4], [2, 3]).statistic
     p3 = scipy.stats.pearsonr([3, 6], [8, 6]).statistic
-    assert meta_correlation(m, g, grouping="item").statistic == pytest.approx((p1 + p3) / 2)
+    assert meta_correlation(m, g, grouping="item", min_group_size=2).statistic == pytest.approx(
+        (p1 + p3) / 2
+    )
     g, m = packed(2, [1, 2, 3, 4, 5, 6]), packed(2, [2, 2, 2, 4, 5, 6])
     res = meta_correlation(m, g, grouping="system")
     assert res.statistic == pytest.approx(1.0) and res.n_groups == 1

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 import scipy.stats
 
-from stats import StatsInputError
+from stats import DegenerateInputWarning, StatsInputError
 from stats.cli import main
 from stats.readers.meta import read_meta_eval
 
@@ -136,3 +136,60 @@ def test_domain_errors_are_one_line(tmp_path, capsys):
     f.write_text("\n".join(lines) + "\n")
     with pytest.raises(StatsInputError, match=r"line 18: expected SYSTEM<TAB>SCORE, or DOMAIN"):
         read_meta_eval(root)
+
+
+def test_none_in_domain_files_read_as_mtme_reads_it(tmp_path, capsys):
+    # mt-metrics-eval data.py (commit 68a481a), ReadDomainScoreFile: 'None' -> None (missing);
+    # CheckScores raises for None in a metric's scores, keeps it in human scores, and
+    # GetCorrelations leaves out a system with no gold score left
+    gold, metrics = scores(4)
+    root = write(tmp_path / "mslc", gold, metrics)
+    f = root / "human-scores" / f"{LP}.mqm.domain.score"
+    lines = f.read_text().splitlines()
+    hit = [k for k, ln in enumerate(lines) if ln.startswith(f"speech {SYSTEMS[1]} ")]
+    lines[hit[0]] = f"speech {SYSTEMS[1]} None"
+    f.write_text("\n".join(lines) + "\n")
+    with pytest.warns(DegenerateInputWarning, match=rf"{LP}.mqm.domain.score: 1 human score\(s\) "
+                      rf"None \(line\(s\) {hit[0] + 1}\): read as missing, as MTME"):
+        read_meta_eval(root)
+    code, out, err = run(capsys, "--data", root, "--level", "sys", "--correlation", "pearson",
+                         "--domain", "speech")
+    assert code == 0, err
+    assert f"line(s) {hit[0] + 1}" in err and f"{SYSTEMS[1]}" in err  # both notes printed
+    block = json.loads(out)["language_pairs"][0]
+    cols = [k for k, d in enumerate(DOMAINS) if d == "speech"]
+    keep = [0, 2, 3]
+    for name, m in metrics.items():
+        want = scipy.stats.pearsonr(np.exp(m[keep][:, cols].mean(axis=1)),
+                                    np.exp(gold[keep][:, cols].mean(axis=1)))[0]
+        assert block["correlation"][name] == pytest.approx(want, abs=1e-9)
+    # None in a metric's domain file: refused, as MTME's CheckScores
+    m = root / "metric-scores" / LP / "chrF-refA.domain.score"
+    mlines = m.read_text().splitlines()
+    mlines[2] = mlines[2].rsplit(" ", 1)[0] + " None"
+    m.write_text("\n".join(mlines) + "\n")
+    with pytest.raises(StatsInputError, match="chrF-refA.domain.score, line 3: metric score is "
+                       "missing"), pytest.warns(DegenerateInputWarning):  # the human file's
+        read_meta_eval(root)
+
+
+def test_by_domain_over_two_systems_is_undefined_and_says_why(tmp_path, capsys):
+    # system level in one domain, two systems left: a correlation of 2 items is always +-1,
+    # so it is undefined (null), named with the language pair and why
+    gold, metrics = scores(5)
+    root = write(tmp_path / "mslc", gold, metrics)
+    code, out, err = run(capsys, "--data", root, "--level", "sys", "--correlation", "pearson",
+                         "--domain", "news", "--exclude-systems", *SYSTEMS[2:])
+    assert code == 0, err
+    block = json.loads(out)["language_pairs"][0]
+    assert all(v is None for v in block["correlation"].values())
+    assert (f"{LP}: pearson: the system scores (2 systems with a gold score): fewer than 3 "
+            "items, so the correlation is undefined") in err
+    # by item over the same two systems: every item is a group of 2
+    code, out, err = run(capsys, "--data", root, "--level", "seg", "--grouping", "item",
+                         "--correlation", "kendall", "--domain", "news",
+                         "--exclude-systems", *SYSTEMS[2:])
+    assert code == 0, err
+    block = json.loads(out)["language_pairs"][0]
+    assert all(v is None for v in block["correlation"].values())
+    assert "6 of 6 groups by item" in err

@@ -50,12 +50,16 @@ from stats.metaeval.meta_eval import (
     CORRELATIONS,
     GROUPINGS,
     KENDALL_LIKE_THRESHOLD,
+    MIN_GROUP_SIZE,
     calibration_pairs,
     check_choice,
+    check_min_group_size,
     group_correlations,
     group_rows,
+    mask_small_groups,
     mean_system_scores,
     meta_correlation,
+    small_group_note,
 )
 from stats.metaeval.perm_both import _calibrated as _perm_calibrated
 from stats.metaeval.perm_both import _calibrated_one as _perm_calibrated_one
@@ -142,7 +146,8 @@ def resampled_correlations(gold, metric_draws, spec: CorrelationSpec) -> np.ndar
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         vals, extra = group_correlations(
-            rows_g, rows_m, correlation, epsilon=spec.eps, threshold=spec.threshold
+            rows_g, rows_m, correlation, epsilon=spec.eps, threshold=spec.threshold,
+            min_group_size=spec.min_group_size,
         )
     vals = vals.reshape(R, groups)
     ok = ~np.isnan(vals)
@@ -329,6 +334,7 @@ def perm_both(
     early_stopping: bool = False,
     block_size: int = 1000,
     return_draws: bool = False,
+    min_group_size: int = MIN_GROUP_SIZE,
     rng=None,
     progress=None,
 ) -> PermBothResult:
@@ -352,6 +358,10 @@ def perm_both(
     return_draws : bool
         Keep every resample's permuted difference (:attr:`PermBothResult.draws`, shape
         ``(n_pairs, n_resamples)``), for a task set to combine across tasks.
+    min_group_size : int
+        As :func:`~stats.metaeval.meta_eval.meta_correlation`: a group with fewer gold scores
+        (3 by default; 2 follows MTME) has no correlation coefficient and is left out of the
+        observed and of every permuted correlation, named in one warning.
     rng : int, Generator or None
         Seed or generator; one swap matrix per resample serves every pair.
     progress : callable or None
@@ -412,6 +422,7 @@ def perm_both(
         epsilon=epsilon,
         tie_calibration=tie_calibration,
         threshold=threshold,
+        min_group_size=check_min_group_size(min_group_size),
     )
     with warnings.catch_warnings():  # an undefined correlation is named by engine.result
         warnings.simplefilter("ignore", DegenerateInputWarning)
@@ -429,6 +440,10 @@ def perm_both(
     valid = ~np.isnan(gold_matrix)
     standardise_on = np.ones_like(valid) if tie_calibration else valid  # as MTME
     standardised = {m: _zscore(arrays[m], standardise_on) for m in order}
+    note = small_group_note(group_rows(gold_matrix, gold_matrix, spec.grouping)[0], correlation,
+                            spec.grouping, level, spec.min_group_size)
+    if note:  # once for every metric: the groups are the gold scores' (engine_paths masks them)
+        warnings.warn(note, DegenerateInputWarning, stacklevel=2)
     pairs = metric_pairs(order)
     differences, chunk = engine_paths(gold_matrix, standardised, pairs, spec)
     return run(
@@ -446,7 +461,10 @@ def perm_both(
 
 def engine_paths(gold, standardised, pairs, spec: CorrelationSpec):
     """The ``differences(swaps, idx)`` of :func:`perm_both` (the first kernel whose ``applies``
-    says yes; the array paths of this module otherwise) and its chunk of resamples."""
+    says yes; the array paths of this module otherwise) and its chunk of resamples. Groups too
+    small for the correlation (``spec.min_group_size``) are left out of every path (their gold
+    scores masked), as :func:`~stats.metaeval.meta_eval.meta_correlation` leaves them out."""
+    gold = mask_small_groups(gold, spec.correlation, spec.grouping, spec.min_group_size)
     lin = None
     if _perm_linear.applies(gold, spec):
         lin = _perm_linear.linear_terms(

@@ -23,7 +23,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 import pandas as pd
 
-from stats._core.choices import KENDALL_LIKE_THRESHOLD
+from stats._core.choices import KENDALL_LIKE_THRESHOLD, MIN_GROUP_SIZE
 from stats._core.errors import StatsInputError
 from stats._core.progress import check_progress
 from stats._core.random import check_rng
@@ -55,6 +55,8 @@ class CorrelationSpec:
         acc23's epsilon calibrated on each (permuted) metric, as MTME.
     threshold : float
         kendall-like's threshold.
+    min_group_size : int
+        Fewest items a correlation coefficient is computed over (3; 2 follows MTME).
     """
 
     correlation: str = "pearson"
@@ -62,6 +64,7 @@ class CorrelationSpec:
     epsilon: float | None = None
     tie_calibration: bool = False
     threshold: float = KENDALL_LIKE_THRESHOLD
+    min_group_size: int = MIN_GROUP_SIZE
 
     @property
     def eps(self) -> float:
