@@ -203,7 +203,7 @@ def map_categories(values: pd.Categorical, fn) -> pd.Categorical:
 
 #: the one rule for numbers (:data:`stats._core.numbers.NUMBER`) as an RE2 pattern, with the
 #: surrounding spaces every reader strips (RE2's ``\d`` is ASCII only, as the rule's)
-_NUMBER_RE2 = r"^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$"
+NUMBER_RE2 = r"^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$"
 
 
 def not_numbers(column, bound: float) -> np.ndarray:
@@ -218,7 +218,7 @@ def not_numbers(column, bound: float) -> np.ndarray:
     from stats._core.numbers import MAX_NUMBER_CHARS
 
     spelled = pc.and_(
-        pc.match_substring_regex(column, _NUMBER_RE2),
+        pc.match_substring_regex(column, NUMBER_RE2),
         pc.less_equal(pc.utf8_length(column), MAX_NUMBER_CHARS),
     ).fill_null(False)
     values = pc.cast(pc.if_else(spelled, pc.utf8_trim_whitespace(column), "nan"), pa.float64())

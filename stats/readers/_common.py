@@ -251,10 +251,14 @@ def _pyarrow_frame(data: bytes, columns, sep: str, dtype, header: int = 1) -> pd
     import pyarrow as pa
     from pyarrow import csv as pacsv
 
-    types = {c: pa.float64() if dtype.get(c) == "float64" else pa.string() for c in columns}
+    # strings as pandas holds them (large_string: no cast when they become a pandas column)
+    types = {c: pa.float64() if dtype.get(c) == "float64" else pa.large_string() for c in columns}
     table = pacsv.read_csv(
         io.BytesIO(data),
-        read_options=pacsv.ReadOptions(column_names=list(columns), skip_rows=header),
+        read_options=pacsv.ReadOptions(
+            column_names=list(columns), skip_rows=header,
+            use_threads=False,  # pandas' parser is one thread: the same CPU, fairer on 2 cores
+        ),
         parse_options=pacsv.ParseOptions(delimiter=sep, quote_char=False),
         convert_options=pacsv.ConvertOptions(
             column_types=types,
@@ -263,7 +267,9 @@ def _pyarrow_frame(data: bytes, columns, sep: str, dtype, header: int = 1) -> pd
             quoted_strings_can_be_null=False,
         ),
     )
-    return table.to_pandas(types_mapper={pa.string(): pd.StringDtype("pyarrow", np.nan)}.get)
+    return table.to_pandas(
+        types_mapper={pa.large_string(): pd.StringDtype("pyarrow", np.nan)}.get
+    )
 
 
 def fast_frame(
@@ -280,9 +286,9 @@ def fast_frame(
     rejects something (a ragged row, a value that is not a number, a missing or non-finite
     number): the careful parser then finds it and names its line and column.
 
-    ``dtype`` maps columns to ``"float64"`` or ``"str"`` (pandas' string dtype, held by pyarrow:
-    no Python object per row); the other columns are object arrays of strings. Strings are
-    stripped as the careful parser strips them.
+    ``dtype`` maps columns to ``"float64"``; every other column is pandas' string dtype, held by
+    pyarrow (no Python object per row: a column of a million names holds their bytes once,
+    not a million Python strings). Strings are stripped as the careful parser strips them.
     """
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8) :]
@@ -319,6 +325,10 @@ def fast_frame(
         return None  # a blank line (pandas skips it; the careful parser counts it)
     if byte is not None and data.count(byte) != (len(frame) + header) * (len(columns) - 1):
         return None  # a short row (pandas pads it; the careful parser names it)
+    # a space, a CR or a tab inside a field: names may need stripping (memchr scans)
+    padded = data.find(b" ") >= 0 or data.find(b"\r") >= 0 or (
+        byte != b"\t" and data.find(b"\t") >= 0
+    )
     for c in columns:
         col = frame[c]
         if col.isna().any():
@@ -327,12 +337,8 @@ def fast_frame(
             values = col.to_numpy()
             if not np.isfinite(values).all() or (np.abs(values) > _limits.MAX_ABS_VALUE).any():
                 return None
-        if col.dtype.kind != "f":
-            if byte is not None:
-                col = col.str.strip()
-            if dtype.get(c) != "str":
-                col = pd.Series(col.to_numpy(dtype=object), index=frame.index, dtype=object)
-            frame[c] = col
+        if col.dtype.kind != "f" and byte is not None and padded:
+            frame[c] = col.str.strip()
     return frame
 
 
@@ -364,7 +370,8 @@ def read_table(
     when that finds anything wrong, line by line, which names the line at fault. ``dtype``
     (column -> ``"float64"`` or ``"str"``, spelled as in ``required``/``optional``)
     applies to the first way only: big files then hold no Python object per row, and the
-    float columns are finite. Callers must accept both.
+    float columns are finite; the other columns are pandas' string dtype the first way and
+    object arrays of strings the second. Callers must accept both.
 
     ``text``: the decoded text of ``source``, when the caller has already decoded it
     (:func:`decode`); ``source`` must then be the file's bytes (:func:`load_bytes`).
@@ -477,16 +484,40 @@ def factorize_strings(column: pd.Series) -> tuple[np.ndarray, int]:
     if not (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow") or column.hasnans:
         codes, uniques = pd.factorize(column)
         return codes.astype(np.int64, copy=False), len(uniques)
-    import pyarrow as pa
     import pyarrow.compute as pc
 
-    encoded = pc.dictionary_encode(pa.chunked_array([pa.array(column)]))
-    out = np.empty(len(column), dtype=np.int64)
-    at = 0
-    for chunk in encoded.iterchunks():  # one dictionary shared by every chunk
-        out[at : at + len(chunk)] = chunk.indices.to_numpy(zero_copy_only=False)
-        at += len(chunk)
-    return out, (len(encoded.chunk(0).dictionary) if encoded.num_chunks else 0)
+    encoded = pc.dictionary_encode(arrow_cells(column))
+    out = np.asarray(encoded.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
+    return out, len(encoded.dictionary)
+
+
+def arrow_cells(column: pd.Series):
+    """The pyarrow array of a column of pandas' pyarrow strings, its chunks (one per block the
+    parser read) joined (a chunked array wrapped in another is converted value by value)."""
+    import pyarrow as pa
+
+    cells = pa.array(column.array)
+    if isinstance(cells, pa.ChunkedArray):
+        cells = cells.combine_chunks() if cells.num_chunks != 1 else cells.chunk(0)
+    return cells
+
+
+def codes_and_names(column) -> tuple[np.ndarray, list[str]]:
+    """``(codes, names)``: each row's index (int64) into the distinct values, in order of first
+    appearance, and those values as ``str``. A column of pyarrow strings (pandas' ``str``) is
+    encoded by pyarrow, without a Python string per row (pandas' factorize of it makes one)."""
+    dtype = getattr(column, "dtype", None)
+    if (
+        isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"
+        and not column.hasnans and len(column)
+    ):
+        import pyarrow.compute as pc
+
+        encoded = pc.dictionary_encode(arrow_cells(column))
+        out = np.asarray(encoded.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
+        return out, [str(v) for v in encoded.dictionary.to_pylist()]
+    codes, uniques = pd.factorize(column)
+    return codes.astype(np.int64), [str(v) for v in np.asarray(uniques, dtype=object).tolist()]
 
 
 def mix_codes(codes: np.ndarray, size: int, k: np.ndarray, n_unique: int) -> tuple[np.ndarray, int]:
@@ -602,6 +633,57 @@ def floats_by_rule(values) -> np.ndarray:
     return out
 
 
+def _arrow_floats(column: pd.Series) -> np.ndarray | None:
+    """A column of pandas' pyarrow strings as floats by the one rule (:data:`NUMBER`,
+    surrounding spaces stripped, at most :data:`MAX_NUMBER_CHARS` characters), computed by
+    pyarrow (no Python object per cell): NaN where a cell spells no number, infinite where
+    it overflows; None for any other column."""
+    dtype = column.dtype
+    if not (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow") or not len(column):
+        return None
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from ._arrow import NUMBER_RE2
+
+    cells = arrow_cells(column)
+    direct = plain_floats(cells)
+    if direct is not None:
+        return direct
+    spelled = pc.and_(
+        pc.match_substring_regex(cells, NUMBER_RE2),
+        pc.less_equal(pc.utf8_length(cells), MAX_NUMBER_CHARS),
+    ).fill_null(False)
+    try:
+        values = pc.cast(pc.if_else(spelled, pc.utf8_trim_whitespace(cells), "nan"), pa.float64())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    return np.array(values.to_numpy(zero_copy_only=False), dtype=float)
+
+
+def plain_floats(cells) -> np.ndarray | None:
+    """A pyarrow string array as floats when pyarrow's own cast reads every cell as a finite
+    number of at most :data:`MAX_NUMBER_CHARS` bytes, else None. The cast takes decimal
+    numbers only (no spaces, no ``_``, no hex; ``nan`` and ``inf`` come out non-finite and
+    are refused here), so what it reads is what the one rule (:data:`NUMBER`) reads; one pass
+    instead of a regular expression per cell, for the common file whose numbers are plain."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not len(cells) or cells.null_count:
+        return None
+    try:
+        values = pc.cast(cells, pa.float64())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    out = np.asarray(values.to_numpy(zero_copy_only=False), dtype=float)
+    if not np.isfinite(out).all():
+        return None
+    if pc.max(pc.binary_length(cells)).as_py() > MAX_NUMBER_CHARS:
+        return None
+    return out
+
+
 def to_float(frame: pd.DataFrame, column: str, label: str, *, what: str = "score") -> np.ndarray:
     """Convert a string column of ``frame`` to floats: the one rule for numbers in every
     input (:data:`NUMBER`: ASCII digits, optional sign, point and exponent; no ``_``, no hex;
@@ -615,6 +697,23 @@ def to_float(frame: pd.DataFrame, column: str, label: str, *, what: str = "score
         infinite, is too large for a 64-bit float (``1e400``), or lies beyond
         :data:`~._limits.MAX_ABS_VALUE`.
     """
+    col = frame[column]
+    lines = frame[LINE].to_numpy() if LINE in frame else None
+    if col.dtype.kind == "f" and np.isfinite(col.to_numpy(dtype=float)).all():  # as parsed
+        out = col.to_numpy(dtype=float)
+        check_value_range(out, column, label, lines)
+        return out
+    out = _arrow_floats(col)
+    if out is not None:  # pyarrow strings: the first bad cell found without an object per row
+        bad = ~np.isfinite(out)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            line = int(lines[i]) if lines is not None else i + 1
+            raise StatsInputError(
+                f"{label}, line {line}, column {column}: {_not_a_number(col.iloc[i], what)}"
+            )
+        check_value_range(out, column, label, lines)
+        return out
     values = frame[column].to_numpy(dtype=object)
     out = floats_by_rule(values)
     bad = ~np.isfinite(out)

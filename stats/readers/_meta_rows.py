@@ -18,7 +18,7 @@ import pandas as pd
 
 from stats._core.errors import StatsInputError
 
-from ._common import name_list, strict_float
+from ._common import codes_and_names, name_list, strict_float
 from ._limits import check_value, overflows
 
 _LEVELS = ("seg", "sys")
@@ -74,8 +74,7 @@ def _codes(values) -> tuple[np.ndarray, list]:
 def coded(values) -> tuple[np.ndarray, list]:
     """``(codes, names)`` of a column (pandas' string or number column, or an array): what
     :func:`add_rows` takes instead of one string per row."""
-    codes, uniques = pd.factorize(values)
-    return codes.astype(np.int64), [str(u) for u in np.asarray(uniques, dtype=object).tolist()]
+    return codes_and_names(values)
 
 
 def _item_codes(pair: _Pair, testset: tuple, segment: tuple) -> np.ndarray:

@@ -6,14 +6,17 @@ otherwise (every error named by file and line).
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from stats._core.errors import StatsInputError
 
 from ._common import (
+    arrow_cells,
     check_header_once,
+    codes_and_names,
     fast_frame,
-    floats_by_rule,
     leading_lines,
+    plain_floats,
     spells_number,
     split_lines,
 )
@@ -78,59 +81,92 @@ def _read_long(data: bytes, text: str, label: str, pairs: dict) -> None:
     add_rows(pairs, label, found)
 
 
-def _gold_flags(metric: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(scorer name, is gold) of each METRIC value (``HUMAN:NAME`` -> NAME, gold)."""
-    codes, uniques = _factorize(metric)
+def _scorers(metric) -> tuple[tuple[np.ndarray, list], np.ndarray]:
+    """((codes, scorer names), is gold) of a METRIC column (``HUMAN:NAME`` -> NAME, gold),
+    computed on its distinct values: two spellings of one name (``HUMAN``, ``human``) share a
+    code."""
+    codes, uniques = codes_and_names(metric)
     golds = [_gold_name(u) for u in uniques]
-    names = np.array([u if g is None else g for u, g in zip(uniques, golds, strict=True)],
-                     dtype=object)
+    first: dict = {}
+    remap = np.array([first.setdefault(u if g is None else g, len(first))
+                      for u, g in zip(uniques, golds, strict=True)], dtype=np.int64)
     flags = np.array([g is not None for g in golds], dtype=bool)
-    return names[codes], flags[codes]
+    return (remap[codes], list(first)), flags[codes]
 
 
-def _factorize(values) -> tuple[np.ndarray, list]:
-    import pandas as pd
+def _scores(raw) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(value, spelled as a number, missing mark) of each cell of a score column of pyarrow
+    strings, computed by pyarrow (no Python object per cell): NaN where not a number; a number
+    by the one rule (:data:`~stats._core.numbers.NUMBER`, at most
+    :data:`~stats._core.numbers.MAX_NUMBER_CHARS` characters)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
 
-    codes, uniques = pd.factorize(np.asarray(values, dtype=object))
-    return codes, [str(u) for u in uniques.tolist()]
+    from stats._core.numbers import MAX_NUMBER_CHARS
+
+    from ._arrow import NUMBER_RE2
+
+    cells = arrow_cells(raw)
+    direct = plain_floats(cells)
+    if direct is not None:  # every cell a plain number: none missing
+        none = np.zeros(len(direct), dtype=bool)
+        return direct.copy(), ~none, none
+    spelled = pc.and_(
+        pc.match_substring_regex(cells, NUMBER_RE2),
+        pc.less_equal(pc.utf8_length(cells), MAX_NUMBER_CHARS),
+    ).fill_null(False)
+    values = pc.cast(pc.if_else(spelled, pc.utf8_trim_whitespace(cells), "nan"), pa.float64())
+    missing = pc.is_in(pc.utf8_lower(pc.utf8_trim_whitespace(cells)),
+                       value_set=pa.array(sorted(MISSING))).fill_null(True)
+
+    def arr(x, dtype):
+        return np.array(x.to_numpy(zero_copy_only=False), dtype=dtype)
+
+    return arr(values, float), arr(spelled, bool), arr(missing, bool)
 
 
 def _long_rows_fast(data: bytes, delimiter: str, width: int, pos: list, has_header: bool,
                     label: str):
-    """The rows of a long file read by columns (:func:`~._common.fast_frame`), scores by the
-    one number rule (:func:`~._common.floats_by_rule`); None when anything is not plain (a
-    blank, comment or ragged line, an empty name): the line-by-line reader then names it. A
-    score that is not a finite number within the input bound, or a missing metric score, is
-    named here, as the line-by-line reader names it (a file failing at its last line is not
-    read again line by line)."""
+    """The rows of a long file read by columns (:func:`~._common.fast_frame`), names as
+    ``(codes, names)`` and scores by the one number rule, computed by pyarrow without a
+    Python object per row; None when anything is not plain (a blank, comment or ragged line,
+    an empty name): the line-by-line reader then names it. A score that is not a finite
+    number within the input bound, or a missing metric score, is named here, as the
+    line-by-line reader names it (a file failing at its last line is not read again line by
+    line)."""
     columns = [f"c{i}" for i in range(width)]
     frame = fast_frame(data, columns, delimiter, dict.fromkeys(columns, "str"),
                        header=has_header)
     if frame is None or not len(frame):
         return None
-    cols = [frame[columns[i]].to_numpy(dtype=object) for i in pos]
+    cols = [frame[columns[i]] for i in pos]
+    n = len(frame)
     if len(cols) == 5:
-        cols = [np.full(len(frame), "HUMAN", dtype=object), *cols]
-    metric, lp, testset, system, segment, raw = cols
-    for values in (metric, lp, system, segment):
+        name, gold = (np.zeros(n, dtype=np.int64), [GOLD_DEFAULT]), np.ones(n, dtype=bool)
+        lp, testset, system, segment, raw = cols
+        named = (lp, system, segment)
+    else:
+        metric, lp, testset, system, segment, raw = cols
+        named = (metric, lp, system, segment)
+    for values in named:
         if (values == "").any():
             return None
-    name, gold = _gold_flags(metric)
-    low = np.char.lower(raw.astype(str))
-    missing = np.isin(low, list(MISSING))
-    score = floats_by_rule(raw)
-    bad = (np.isnan(score) & ~missing) | (missing & ~gold)
+    if len(cols) == 6:
+        name, gold = _scorers(metric)
+    score, spelled, missing = _scores(raw)
+    bad = (~spelled & ~missing) | (missing & ~gold)
     with np.errstate(invalid="ignore"):
-        bad |= np.abs(score) > MAX_ABS_VALUE
+        bad |= spelled & ~(np.abs(score) <= MAX_ABS_VALUE)
     start = 2 if has_header else 1
     if bad.any():  # the first bad score named as the line-by-line reader names it
         i = int(np.flatnonzero(bad)[0])
-        _score(raw[i], label, start + i, gold=bool(gold[i]), column="SCORE")
+        _score(str(raw.iloc[i]), label, start + i, gold=bool(gold[i]), column="SCORE")
         return None  # (it reads after all: the line-by-line reader decides)
     score[missing] = np.nan
-    return {"lp": lp, "name": name, "gold": gold, "system": system, "testset": testset,
-            "segment": segment, "score": score,
-            "line": np.arange(start, start + len(frame), dtype=np.int64)}
+    return {"lp": codes_and_names(lp), "name": name, "gold": gold,
+            "system": codes_and_names(system), "testset": codes_and_names(testset),
+            "segment": codes_and_names(segment), "score": score,
+            "line": np.arange(start, start + n, dtype=np.int64)}
 
 
 def _long_rows_careful(text: str, label: str, pairs: dict, has_header: bool, width: int,
@@ -176,7 +212,19 @@ def _cell(out, cells, label, line_no, lp, item, system, name, gold, raw, column=
         out[k].append(v)
 
 
-def _read_wide(text: str, label: str, pairs: dict) -> None:
+def _read_wide(text: str, label: str, pairs: dict, data: bytes | None = None) -> None:
+    """Wide CSV ``lp, system, segment, human, <metric>...``: read by columns
+    (:func:`_wide_rows_fast`) when ``data`` (the file's bytes) is given and the file is plain,
+    else line by line (every error named by file, line and column)."""
+    if data is not None:
+        head, _, _ = leading_lines(text, label, delimiter="csv")
+        check_header_once(head, label)
+        low = [h.strip().lower() for h in head]
+        if {"lp", "system", "segment"} <= set(low) and len(head) > 3:
+            found = _wide_rows_fast(data, head, low, label)
+            if found is not None:
+                add_rows(pairs, label, found)
+                return
     head, rows, _ = split_lines(text, label, delimiter="csv")
     check_header_once(head, label)
     low = [h.strip().lower() for h in head]
@@ -210,6 +258,67 @@ def _read_wide(text: str, label: str, pairs: dict) -> None:
     add_rows(pairs, label, _as_arrays(out))
 
 
+def _wide_rows_fast(data: bytes, head: list, low: list, label: str):
+    """The cells of a wide CSV read by columns (:func:`~._common.fast_frame`), in the order
+    the line-by-line reader takes them (row by row, column by column), names as ``(codes,
+    names)`` and scores computed by pyarrow; None when anything is not plain (quotes, a blank
+    or ragged line, an empty name, a row given twice before any bad score): the line-by-line
+    reader then reads or names it. The first score that is not a finite number within the
+    input bound, or a missing metric score, is named here as that reader names it."""
+    columns = [f"c{i}" for i in range(len(head))]
+    frame = fast_frame(data, columns, "csv", dict.fromkeys(columns, "str"), header=True)
+    if frame is None or not len(frame):
+        return None
+    ix = {c: low.index(c) for c in ("lp", "system", "segment")}
+    keys = [frame[columns[ix[c]]] for c in ("lp", "system", "segment")]
+    for values in keys:
+        if (values == "").any():
+            return None
+    lp, system, segment = (codes_and_names(v) for v in keys)
+    n = len(frame)
+    score_cols = [i for i in range(len(head)) if i not in ix.values()]
+    k = len(score_cols)
+    first: dict = {}
+    name_of = []
+    gold_of = []
+    score = np.empty((n, k))
+    first_bad = None  # (row, column position)
+    for j, i in enumerate(score_cols):
+        h = head[i].strip()
+        gold = _gold_name(h)
+        name_of.append(first.setdefault(gold if gold is not None else h, len(first)))
+        gold_of.append(gold is not None)
+        values, spelled, missing = _scores(frame[columns[i]])
+        bad = (~spelled & ~missing) | (missing & (gold is None))
+        with np.errstate(invalid="ignore"):
+            bad |= spelled & ~(np.abs(values) <= MAX_ABS_VALUE)
+        if bad.any():
+            r = int(np.flatnonzero(bad)[0])
+            if first_bad is None or r < first_bad[0]:
+                first_bad = (r, j)
+        values[missing] = np.nan
+        score[:, j] = values
+    if first_bad is not None:
+        r, j = first_bad
+        row_key = (lp[0] * len(system[1]) + system[0]) * len(segment[1]) + segment[0]
+        twice = np.flatnonzero(pd.Series(row_key[: r + 1]).duplicated().to_numpy())
+        if twice.size:
+            return None  # a row given twice comes first: the line-by-line reader names it
+        i = score_cols[j]
+        _score(str(frame[columns[i]].iloc[r]), label, r + 2, gold=gold_of[j], column=head[i].strip())
+        return None
+    lines = np.repeat(np.arange(2, n + 2, dtype=np.int64), k)
+    return {
+        "lp": (np.repeat(lp[0], k), lp[1]),
+        "name": (np.tile(np.array(name_of, dtype=np.int64), n), list(first)),
+        "gold": np.tile(np.array(gold_of, dtype=bool), n),
+        "system": (np.repeat(system[0], k), system[1]),
+        "testset": (np.zeros(n * k, dtype=np.int64), [""]),
+        "segment": (np.repeat(segment[0], k), segment[1]),
+        "score": score.ravel(), "line": lines,
+    }
+
+
 def _read_wmt_seg(data: bytes, label: str, pairs: dict) -> None:
     """A WMT metrics task segment-level file (``METRIC LP TESTSET REFSET SYSTEM DOCID SEGID
     SCORE``, 8 or 10 fields; :func:`stats.readers.wmt.read_wmt_scores`): each metric named
@@ -217,7 +326,6 @@ def _read_wmt_seg(data: bytes, label: str, pairs: dict) -> None:
     the language pair; the item of a row is ``(TESTSET, "DOCID:SEGID")``. Rows are taken
     by language pair and metric (the file's own duplicates are refused by the WMT reader; a
     metric given again by another file is refused here)."""
-    import pandas as pd
 
     from .wmt import read_wmt_scores
 

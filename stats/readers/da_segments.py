@@ -21,11 +21,15 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pandas as pd
 
 from stats._core.errors import StatsInputError
 
-from ._common import LINE, Source, read_table, source_name, to_float
+from ._common import LINE, Source, codes_and_names, read_table, source_name, to_float
+
+#: pandas' string dtype held by pyarrow
+_STR = pd.StringDtype("pyarrow", na_value=np.nan)
 
 __all__ = ["DA_SEGMENT_COLUMNS", "is_da_segment_file", "language_pair_from_name",
            "read_da_segment_scores"]  # fmt: skip
@@ -82,6 +86,7 @@ def read_da_segment_scores(
         optional=("N", "N.RAW"),
         name=name,
         hint="segment-level DA scores",
+        dtype=dict.fromkeys(("RAW.SCR", "Z.SCR", "N", "N.RAW"), "float64"),
     )
     frame = table.frame
     pair = lp or language_pair_from_name(label)
@@ -91,29 +96,39 @@ def read_da_segment_scores(
             "(e.g. ad-seg-scores-de-en.csv); give it with lp=XX-YY"
         )
     n_column = "N" if "N" in frame else "N.RAW" if "N.RAW" in frame else None
+    system = frame["SYS"].astype(_STR)  # pyarrow strings: no Python object per row
+    sys_codes, sys_names = codes_and_names(system)
+    segment = frame["SID"].astype(_STR)
     out = pd.DataFrame(
         {
             "lp": pair,
-            "system": frame["SYS"].astype(str).to_numpy(),
-            "segment": frame["SID"].astype(str).to_numpy(),
+            "system": system.array,
+            "segment": segment.array,
             "raw": to_float(frame, "RAW.SCR", label),
             "z": to_float(frame, "Z.SCR", label),
             "n": to_float(frame, n_column, label, what="count") if n_column else float("nan"),
         }
     )
     notes = []
-    names = pd.Series(pd.unique(out["system"]))
+    names = pd.Series(sys_names, dtype=object)
     base = names.str.extract(_SUBMISSION_ID, expand=False)[0]
     if base.notna().any():
         short = base.fillna(names)
         if not short.duplicated().any():
-            out["system"] = out["system"].map(dict(zip(names, short, strict=True)))
+            import pyarrow as pa
+
+            out["system"] = pd.array(
+                pa.array(short.tolist(), type=pa.large_string()).take(pa.array(sys_codes)),
+                dtype=_STR,
+            )
             first = names[base.notna()].iloc[0]
             notes.append(
                 f"{int(base.notna().sum())} system names without the submission id, as the "
                 f"findings print them ({first} -> {short[base.notna()].iloc[0]})"
             )
-    repeated = out.duplicated(["system", "segment"], keep=False).to_numpy()
+    seg_codes, seg_names = codes_and_names(segment)
+    key = sys_codes * max(len(seg_names), 1) + seg_codes
+    repeated = pd.Series(key).duplicated(keep=False).to_numpy()
     if repeated.any():
         lines = frame[LINE].to_numpy()[repeated][:2]
         first = out[repeated].iloc[0]
@@ -124,7 +139,7 @@ def read_da_segment_scores(
     sep = {"tab": "tab", "csv": "comma", "whitespace": "space"}.get(table.delimiter, "")
     out.attrs["read_as"] = (
         f"read as published DA segment scores (SYS SID RAW.SCR Z.SCR{' N' if n_column else ''}),"
-        f" {sep}-separated, {out['system'].nunique()} systems, {len(out):,} rows, {pair}"
+        f" {sep}-separated, {len(sys_names)} systems, {len(out):,} rows, {pair}"
     )
     out.attrs["notes"] = tuple(notes)
     return out

@@ -44,7 +44,15 @@ import pandas as pd
 
 from stats._core.errors import DegenerateInputWarning, StatsInputError
 
-from ._common import LINE, Source, name_list, read_table, to_float
+from ._common import (
+    LINE,
+    Source,
+    codes_and_names,
+    mix_codes,
+    name_list,
+    read_table,
+    to_float,
+)
 
 __all__ = [
     "CRITERIA",
@@ -180,6 +188,17 @@ def _describe(frame: pd.DataFrame, i: int) -> str:
     )
 
 
+def _group_codes(frame: pd.DataFrame, columns: list[str]) -> np.ndarray:
+    """Each row's group of equal ``columns``, numbered in order of first appearance (as
+    ``groupby(columns, sort=False).ngroup()``), from each column's codes (pyarrow's encoding
+    of a string column: no Python string per row)."""
+    codes, size = None, 1
+    for col in columns:
+        k, names = codes_and_names(frame[col])
+        codes, size = (k, len(names)) if codes is None else mix_codes(codes, size, k, len(names))
+    return pd.factorize(codes)[0]
+
+
 def _check_repeats(
     frame: pd.DataFrame, origin: np.ndarray, labels: list[str], *, unit: str = "line"
 ) -> None:
@@ -191,7 +210,7 @@ def _check_repeats(
     n = len(frame)
     if n < 2:
         return
-    group = frame.groupby(_FRAME_COLUMNS, sort=False).ngroup().to_numpy()
+    group = _group_codes(frame, _FRAME_COLUMNS)
     _, first_of_group = np.unique(group, return_index=True)
     first = first_of_group[group]  # row position of the first identical judgement
     lines = frame[LINE].to_numpy() if unit == "line" else np.arange(n)
@@ -226,7 +245,7 @@ def _check_repeats(
 def _criteria(values: pd.Series, where: Callable[[int], str]) -> pd.Series:
     """``values`` stripped and lower-cased; the first one not in :data:`CRITERIA` is an error
     located by ``where(row position)``."""
-    criterion = values.astype(str).str.strip().str.lower()
+    criterion = _text(values.astype(str)).str.lower()
     unknown = ~criterion.isin(CRITERIA).to_numpy()
     if unknown.any():
         i = int(np.flatnonzero(unknown)[0])
@@ -239,30 +258,44 @@ def _criteria(values: pd.Series, where: Callable[[int], str]) -> pd.Series:
 
 def _parse(source: Source, name: str | None) -> tuple[pd.DataFrame, str]:
     """Parse and validate one file into the judgement frame (no exclusions yet)."""
-    table = read_table(source, required=JUDGEMENT_COLUMNS, name=name, hint="human judgements")
+    table = read_table(source, required=JUDGEMENT_COLUMNS, name=name, hint="human judgements",
+                       dtype={"SCORE": "float64"})
     raw = table.frame
     label = table.name
+    names = {}
     for col in ("SYSTEM", "SEGMENT", "ANNOTATOR", "CRITERION"):
-        values = raw[col].astype(str).str.strip()
+        values = _text(raw[col])
         empty = (values == "").to_numpy()
         if empty.any():
             line = int(raw[LINE].iloc[int(np.flatnonzero(empty)[0])])
             raise StatsInputError(f"{label}, line {line}, column {col}: empty value")
+        names[col] = values
     criterion = _criteria(
         raw["CRITERION"], lambda i: f"{label}, line {int(raw[LINE].iloc[i])}, column CRITERION"
     )
-    score = to_float(raw, "SCORE", label)
+    if raw["SCORE"].dtype.kind == "f":  # read by columns: finite and within the bound
+        score = raw["SCORE"].to_numpy(dtype=float)
+    else:
+        score = to_float(raw, "SCORE", label)
     frame = pd.DataFrame(
         {
-            "system": raw["SYSTEM"].astype(str).str.strip().to_numpy(dtype=object),
-            "segment": raw["SEGMENT"].astype(str).str.strip().to_numpy(dtype=object),
-            "annotator": raw["ANNOTATOR"].astype(str).str.strip().to_numpy(dtype=object),
-            "criterion": criterion.to_numpy(dtype=object),
+            "system": names["SYSTEM"].array,
+            "segment": names["SEGMENT"].array,
+            "annotator": names["ANNOTATOR"].array,
+            "criterion": criterion.array,
             "score": score,
             LINE: raw[LINE].to_numpy(dtype=np.int64),
         }
     )
     return frame, label
+
+
+def _text(values: pd.Series) -> pd.Series:
+    """A column of names as pandas' string dtype, stripped (held by pyarrow where pandas has
+    it: no Python object per row), index reset."""
+    if not (isinstance(values.dtype, pd.StringDtype) and values.dtype.storage == "pyarrow"):
+        values = values.astype(pd.StringDtype("pyarrow", na_value=np.nan))
+    return values.str.strip().reset_index(drop=True)
 
 
 def prepare_judgements(data, *, name: str = "judgements") -> Judgements:
@@ -324,8 +357,17 @@ def prepare_judgements(data, *, name: str = "judgements") -> Judgements:
 
 def _finish(frame: pd.DataFrame, label: str) -> Judgements:
     """Exclude annotators that cannot be standardised within a criterion; build the result."""
-    grouped = frame.groupby(["annotator", "criterion"], sort=False)["score"]
-    stats = grouped.agg(n="size", sd="std")  # pandas std: ddof=1, NaN for a single value
+    a_codes, a_names = codes_and_names(frame["annotator"])
+    c_codes, c_names = codes_and_names(frame["criterion"])
+    key = a_codes * len(c_names) + c_codes
+    # pandas std: ddof=1, NaN for a single value
+    stats = pd.Series(frame["score"].to_numpy()).groupby(key, sort=False).agg(n="size", sd="std")
+    stats_keys = stats.index.to_numpy()
+    stats.index = pd.MultiIndex.from_arrays(
+        [[a_names[k // len(c_names)] for k in stats_keys.tolist()],
+         [c_names[k % len(c_names)] for k in stats_keys.tolist()]],
+        names=["annotator", "criterion"],
+    )
     single = stats["n"] < 2
     constant = (~single) & (stats["sd"] == 0)
     drop = stats[single | constant].copy()
@@ -348,8 +390,8 @@ def _finish(frame: pd.DataFrame, label: str) -> Judgements:
             )
             messages.append(msg)
             warnings.warn(msg, DegenerateInputWarning, stacklevel=3)
-        keys = pd.MultiIndex.from_arrays([frame["annotator"], frame["criterion"]])
-        frame = frame[~keys.isin(drop.index)].reset_index(drop=True)
+        dropped = stats_keys[(single | constant).to_numpy()]
+        frame = frame[~np.isin(key, dropped)].reset_index(drop=True)
     present = tuple(c for c in CRITERIA if (frame["criterion"] == c).any())
     for crit in CRITERIA:
         if (

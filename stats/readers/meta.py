@@ -155,7 +155,7 @@ def read_meta_eval(
         before = {lp: _counts(p) for lp, p in pairs.items()}
         fmt = input_format or _detect_text(first, label)
         if fmt == "wide":
-            _read_wide(text, label, pairs)
+            _read_wide(text, label, pairs, data)
             kind = "wide CSV (lp, system, segment, human, <metric>...)"
         elif fmt == "wmt-seg":
             _read_wmt_seg(data, label, pairs)

@@ -49,8 +49,11 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 from stats._core.numbers import number_error
 
-from ._common import LINE, Source, check_header_once, load_text
+from ._common import LINE, Source, check_header_once, codes_and_names, load_text, mix_codes
 from .documents import NO_DOMAIN, HumanRatings
+
+#: pandas' string dtype held by pyarrow (no Python object per row)
+_STR = pd.StringDtype("pyarrow", na_value=np.nan)
 
 __all__ = [
     "MQM_COLUMNS",
@@ -311,6 +314,10 @@ def read_mqm(
     spelled = [f.strip().lower() for f in split[first].rstrip("\r").split("\t")]
     check_header_once(split[first].rstrip("\r").split("\t"), label, first + 1)
     marot = "globalsegid" in spelled
+    raw = _columns(text, header) if first == 0 else None
+    if raw is not None:
+        line = np.arange(2, len(raw) + 2, dtype=np.int64)
+        return _ratings(raw, line, header, label, lp, weights, marot)
     rows, lines = [], []
     for line_num, text_line in enumerate(split[first + 1 :], start=first + 2):
         row = text_line.removesuffix("\r").split("\t")
@@ -334,13 +341,48 @@ def read_mqm(
     raw = pd.DataFrame(rows, columns=header)
     raw = raw.loc[:, ~raw.columns.duplicated()]
     line = np.asarray(lines, dtype=np.int64)
+    return _ratings(raw, line, header, label, lp, weights, marot)
+
+
+def _columns(text: str, header: list[str]) -> pd.DataFrame | None:
+    """The rows of an MQM file read by columns (pyarrow's parser: tabs split fields, ``\n``
+    ends a row, no quoting, each field a pyarrow string, no Python object per cell), when
+    the file is plain: no carriage return, no blank line, every row as wide as the header;
+    None otherwise (the line-by-line reader then reads it, naming what is wrong)."""
+    if "\r" in text or len(set(header)) != len(header):
+        return None
+    from ._arrow import TextStream, read_typed
+
+    names = [f"c{i}" for i in range(len(header))]
+    table = read_typed(TextStream(text), names, dict.fromkeys(names, "str"), skip_rows=1,
+                       blank_lines=False)
+    if table is None or not table.num_rows:
+        return None
+    dtype = pd.StringDtype("pyarrow", na_value=np.nan)
+    return pd.DataFrame({
+        h: pd.array(table.column(c).cast("large_string"), dtype=dtype)
+        for h, c in zip(header, names, strict=True)
+    })
+
+
+def _ratings(raw: pd.DataFrame, line: np.ndarray, header: list[str], label: str, lp,
+             weights, marot: bool) -> HumanRatings:
+    """One rating per rater and item from an MQM file's rows (``raw``, strings, with each
+    row's ``line``): weights summed per (lp, domain, system, doc, seg_id, rater), on integer
+    codes of the names (no Python string per row)."""
     for col in ("system", "doc", "seg_id", "rater"):
         empty = (raw[col].str.strip() == "").to_numpy()
         if empty.any():
             i = int(np.flatnonzero(empty)[0])
             raise StatsInputError(f"{label}, line {line[i]}, column {col}: empty value")
     rule = _resolve(weights)
-    weight = mqm_weight(raw["severity"].to_numpy(), raw["category"].to_numpy(), rule)
+    # weighed once per distinct (severity, category) pair, as spelled
+    sev_codes, sev_names = codes_and_names(raw["severity"])
+    cat_codes, cat_names = codes_and_names(raw["category"])
+    pair_codes, pairs = pd.factorize(sev_codes * max(len(cat_names), 1) + cat_codes)
+    usev = [sev_names[k // max(len(cat_names), 1)] for k in pairs.tolist()]
+    ucat = [cat_names[k % max(len(cat_names), 1)] for k in pairs.tolist()]
+    weight = mqm_weight(usev, ucat, rule)[pair_codes]
     unknown = np.isnan(weight)
     if unknown.any():
         i = int(np.flatnonzero(unknown)[0])
@@ -355,7 +397,7 @@ def read_mqm(
         return source_error_ratings(raw["system"], category, raw["severity"], label=label,
                                     lp=pair, n_fields=len(header))
     notes = []
-    zero = _unmatched(raw["severity"].to_numpy(), raw["category"].to_numpy(), rule)
+    zero = _unmatched(usev, ucat, rule)[pair_codes]
     if zero.any():
         counts = raw["severity"][zero].value_counts(sort=False)
         listed = ", ".join(f"{s!r} ({n:,} rows)" for s, n in counts.items())
@@ -367,23 +409,28 @@ def read_mqm(
             "one category only"
         )
     has_domain = "domain" in header
-    errors = pd.DataFrame(
-        {
-            "lp": pair,
-            "domain": raw["domain"].str.strip().to_numpy(dtype=object) if has_domain else NO_DOMAIN,
-            "system": raw["system"].str.strip().to_numpy(dtype=object),
-            "document": raw["doc"].str.strip().to_numpy(dtype=object),
-            "segment": raw["seg_id"].str.strip().to_numpy(dtype=object),
-            "rater": raw["rater"].str.strip().to_numpy(dtype=object),
-            "weight": weight,
-            LINE: line,
-        }
-    )
-    key = ["lp", "domain", "system", "document", "segment", "rater"]
-    frame = errors.groupby(key, sort=False, as_index=False).agg(
-        weight=("weight", "sum"), **{LINE: (LINE, "first")}
-    )
-    frame.insert(6, "score", -frame.pop("weight"))
+    # one rating per (domain, system, doc, seg_id, rater), in order of first appearance (as
+    # groupby(sort=False)): the weights summed, the line of its first row kept
+    key_columns = {"domain": "domain", "system": "system", "document": "doc",
+                   "segment": "seg_id", "rater": "rater"}
+    if not has_domain:
+        key_columns.pop("domain")
+    codes, size, coded = None, 1, {}
+    for out_col, col in key_columns.items():
+        k, names = codes_and_names(raw[col].astype(_STR).str.strip())
+        coded[out_col] = (k, names)
+        codes, size = (k.copy(), len(names)) if codes is None else mix_codes(
+            codes, size, k, len(names))
+    group, _ = pd.factorize(codes)
+    n_groups = int(group.max()) + 1
+    _, first_row = np.unique(group, return_index=True)
+    total = np.bincount(group, weights=weight, minlength=n_groups)
+    frame = pd.DataFrame({"lp": pd.array([pair] * n_groups, dtype=_STR)})
+    frame["domain"] = _taken(*coded["domain"], first_row) if has_domain else NO_DOMAIN
+    for out_col in ("system", "document", "segment", "rater"):
+        frame[out_col] = _taken(*coded[out_col], first_row)
+    frame["score"] = -total
+    frame[LINE] = line[first_row]
     if isinstance(rule, str):
         how = "the WMT24 organisers' tools.py weights"
     elif rule is MTME_WEIGHTS:
@@ -393,7 +440,7 @@ def read_mqm(
     layout = "Marot export (globalSegId)" if marot else "Google/MTME layout (seg_id)"
     where = "" if lp else (f", {pair} from the file name" if found else f", {pair}")
     read_as = (
-        f"read as MQM error spans, {layout}, {len(header)} fields, {len(rows):,} rows -> "
+        f"read as MQM error spans, {layout}, {len(header)} fields, {len(raw):,} rows -> "
         f"{len(frame):,} ratings by {frame['rater'].nunique()} raters, scored with {how}{where}"
     )
     if marot:
@@ -402,6 +449,15 @@ def read_mqm(
         frame=frame, name=label, protocol="MQM", has_domains=has_domain, read_as=read_as,
         notes=tuple(notes), line_offset=-1 if marot else 0,
     )  # fmt: skip
+
+
+def _taken(codes: np.ndarray, names: list, rows: np.ndarray):
+    """The names of ``rows`` as a column of pyarrow strings (built by pyarrow from the
+    codes, no Python string per row)."""
+    import pyarrow as pa
+
+    cells = pa.array(names, type=pa.large_string()).take(pa.array(codes[rows]))
+    return pd.array(cells, dtype=_STR)
 
 
 def source_error_ratings(

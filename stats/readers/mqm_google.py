@@ -25,7 +25,7 @@ import pandas as pd
 
 from stats._core.errors import StatsInputError
 
-from ._common import LINE, Source, load_text
+from ._common import LINE, Source, fast_frame, load_text
 from .documents import NO_DOMAIN, HumanRatings
 from .mqm import (
     NO_LP,
@@ -48,6 +48,8 @@ AVERAGE_COLUMNS = ("system", "mqm_avg_score", "seg_id")
 #: the protocol of the per-segment averages (kept apart from MQM error spans: one file
 #: averages the other's ratings)
 MQM_AVERAGES = "MQM (segment averages)"
+#: pandas' string dtype held by pyarrow (no Python object per row)
+_STR = pd.StringDtype("pyarrow", na_value=np.nan)
 _SOURCE_ERRORS_SUFFIX = ".source-errors"
 
 
@@ -93,7 +95,6 @@ def read_mqm_averages(
     >>> r.frame["score"].tolist(), r.language_pairs
     ([-1.5], ('zh-en',))
     """
-    from ._common import to_float
 
     text, label = load_text(source, name)
     if not is_mqm_averages(text):
@@ -101,6 +102,13 @@ def read_mqm_averages(
             f"{label}: not Google's MQM segment averages: the first line is not "
             f"{' '.join(AVERAGE_COLUMNS)}"
         )
+    raw = None
+    if not text[:1].isspace():  # the header on line 1: the rows read by columns if plain
+        raw = fast_frame(text.encode("utf-8"), list(AVERAGE_COLUMNS), "whitespace",
+                         dict.fromkeys(AVERAGE_COLUMNS, "str"))
+    if raw is not None and len(raw):
+        raw[LINE] = np.arange(2, len(raw) + 2, dtype=np.int64)
+        return _averages(raw, label, lp)
     lines = text.split("\n")
     first = next(i for i, ln in enumerate(lines) if ln.strip())
     rows, numbers = [], []
@@ -119,12 +127,23 @@ def read_mqm_averages(
         raise StatsInputError(f"{label}: no rows after the header")
     raw = pd.DataFrame(rows, columns=list(AVERAGE_COLUMNS))
     raw[LINE] = np.asarray(numbers, dtype=np.int64)
+    return _averages(raw, label, lp)
+
+
+def _averages(raw: pd.DataFrame, label: str, lp: str | None) -> HumanRatings:
+    """The ratings of Google's segment averages from their rows (``raw``: strings and each
+    row's line), checked on integer codes of the names (no Python string per row)."""
+    from ._common import codes_and_names, to_float
+
     unrated = (raw["mqm_avg_score"] == "None").to_numpy()
     rated = raw[~unrated].reset_index(drop=True)
     if not len(rated):
         raise StatsInputError(f"{label}: every score is None: no segment was rated")
     score = to_float(rated, "mqm_avg_score", label)
-    twice = rated.duplicated(["system", "seg_id"]).to_numpy()
+    system = rated["system"].astype(_STR)
+    segment = rated["seg_id"].astype(_STR)
+    (sys_codes, systems), (seg_codes, segs) = codes_and_names(system), codes_and_names(segment)
+    twice = pd.Series(sys_codes * max(len(segs), 1) + seg_codes).duplicated().to_numpy()
     if twice.any():
         i = int(np.flatnonzero(twice)[0])
         raise StatsInputError(
@@ -135,8 +154,8 @@ def read_mqm_averages(
     pair = found or NO_LP
     frame = pd.DataFrame({
         "lp": pair, "domain": NO_DOMAIN,
-        "system": rated["system"].to_numpy(dtype=object), "document": "",
-        "segment": rated["seg_id"].to_numpy(dtype=object), "rater": "(segment average)",
+        "system": system.array, "document": "",
+        "segment": segment.array, "rater": "(segment average)",
         "score": score, LINE: rated[LINE].to_numpy(dtype=np.int64),
     })  # fmt: skip
     notes = []
@@ -149,7 +168,7 @@ def read_mqm_averages(
     read_as = (
         f"read as Google's MQM segment averages ({' '.join(AVERAGE_COLUMNS)}; each segment's "
         f"MQM score averaged over its raters), {len(raw):,} rows -> {len(frame):,} rated "
-        f"segments of {frame['system'].nunique()} systems{where}"
+        f"segments of {len(systems)} systems{where}"
     )
     return HumanRatings(frame=frame, name=label, protocol=MQM_AVERAGES, read_as=read_as,
                         notes=tuple(notes))  # fmt: skip

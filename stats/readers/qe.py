@@ -62,7 +62,9 @@ from stats._core.errors import StatsInputError
 from ._common import (
     LINE,
     Source,
+    codes_and_names,
     decode,
+    iter_splitlines,
     leading_lines,
     load_bytes,
     load_text,
@@ -93,6 +95,8 @@ _ID_NAMES = ("sid", "id", "segment", "seg", "segid", "segment_id", "sentence")
 _GOLD_NAMES = ("gold", "human", "label")
 _INT = re.compile(r"[+-]?\d+")
 _MIN_SENTENCES = 4  # the Williams test has n - 3 degrees of freedom
+#: pandas' string dtype held by pyarrow (no Python object per row)
+_STR = pd.StringDtype("pyarrow", na_value=np.nan)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -135,7 +139,21 @@ class QEData:
 
 def _norm_ids(values) -> np.ndarray:
     """Sentence ids as strings; integer ids lose leading zeros and '+' signs (vectorised)."""
-    s = pd.Series(np.asarray(values, dtype=object)).astype(str).str.strip()
+    s = pd.Series(np.asarray(values, dtype=object)).astype(str)
+    arrow = s.astype(_STR)
+    if arrow.str.isascii().all():  # pyarrow's RE2 (ASCII digits, as Python's \d on ASCII)
+        arrow = arrow.str.strip()
+        ints = arrow.str.fullmatch(r"[+-]?\d+")
+        if ints.any():
+            norm = (
+                arrow[ints]
+                .str.replace(r"^\+", "", regex=True)
+                .str.replace(r"^(-?)0+(\d)", r"\1\2", regex=True)
+                .replace("-0", "0")
+            )
+            arrow = arrow.where(~ints, norm)
+        return arrow.to_numpy(dtype=object)
+    s = s.str.strip()
     ints = s.str.fullmatch(r"[+-]?\d+")
     if ints.any():
         norm = (
@@ -154,6 +172,47 @@ def _ordered(ids: Sequence[str]) -> list[str]:
     if uniq and all(_INT.fullmatch(i) for i in uniq):
         uniq.sort(key=int)
     return uniq
+
+
+def _coded_ids(frame: pd.DataFrame, column: str, label: str) -> tuple[list[str], np.ndarray]:
+    """(distinct ids, each row's code): a sentence-id column normalised on its distinct
+    spellings only (:func:`_norm_ids`), refused when an id is given twice (naming both
+    lines), on integer codes (no Python string per row)."""
+    raw_codes, raw_ids = codes_and_names(frame[column].astype(_STR))
+    merged, distinct = pd.factorize(_norm_ids(raw_ids))
+    code = merged[raw_codes]
+    ids = [str(i) for i in distinct]
+    lines = frame[LINE].to_numpy()
+    dup = pd.Series(code).duplicated().to_numpy()
+    if dup.any():
+        i = int(np.flatnonzero(dup)[0])
+        first = int(np.flatnonzero(code == code[i])[0])
+        raise StatsInputError(
+            f"{label}, line {int(lines[i])}: the file has sentence id {ids[code[i]]!r} twice "
+            f"(first on line {int(lines[first])})"
+        )
+    return ids, code
+
+
+def _id_order(ids: list[str], code: np.ndarray) -> np.ndarray:
+    """The rows in the order :func:`_ordered` gives their (distinct) ids ``ids[code]``:
+    numerically when every id is an integer, else as in the file."""
+    spelled = pd.Series(ids, dtype=object)
+    ascii_ids = spelled.astype(_STR)
+    if not ascii_ids.str.isascii().all():
+        ascii_ids = spelled  # Python's \d: any script's digits, as _ordered
+    if not len(ids) or not ascii_ids.str.fullmatch(r"[+-]?\d+").all():
+        return np.arange(len(code))
+    try:
+        numbers = (spelled.astype(np.int64).to_numpy()
+                   if ascii_ids.str.len().max() <= 18 else None)
+    except (ValueError, OverflowError):
+        numbers = None
+    if numbers is None:  # beyond int64, or digits numpy does not read: Python's integers
+        by_name = {name: k for k, name in enumerate(_ordered(ids))}
+        rank = np.array([by_name[name] for name in ids], dtype=np.int64)
+        return np.argsort(rank[code], kind="stable")
+    return np.argsort(numbers[code], kind="stable")
 
 
 def _check_duplicates(ids: np.ndarray, lines: np.ndarray, label: str, who: str) -> None:
@@ -266,7 +325,7 @@ def _validated(
 
 
 def _first_line(text: str) -> str:
-    for ln in text.splitlines():
+    for ln in iter_splitlines(text):  # (one line at a time: no list of every line)
         if ln.strip() and not ln.lstrip().startswith("#"):
             return ln
     return ""
@@ -274,7 +333,7 @@ def _first_line(text: str) -> str:
 
 def _data_lines(text: str, limit: int = 4) -> list[str]:
     out = []
-    for ln in text.splitlines():
+    for ln in iter_splitlines(text):
         if ln.strip() and not ln.lstrip().startswith("#"):
             out.append(ln)
             if len(out) >= limit:
@@ -425,46 +484,65 @@ def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData
         optional=("RANK",),
         name=name,
         hint="QE predictions",
+        dtype={"SCORE": "float64", "HUMAN": "float64"},
     )
     frame, label = table.frame, table.name
-    systems = list(dict.fromkeys(frame["METRIC"].astype(str)))
+    sys_codes, systems = codes_and_names(frame["METRIC"].astype(_STR))
+    raw_codes, raw_ids = codes_and_names(frame["SID"].astype(_STR))
+    # ids normalised on the distinct spellings only ("007" and "7" are one sentence)
+    merged, ids = pd.factorize(_norm_ids(raw_ids))
+    sid = merged[raw_codes].astype(np.int64)
+    ids = [str(i) for i in ids]
     score = to_float(frame, "SCORE", label)
     human = to_float(frame, "HUMAN", label, what="gold label")
-    long = pd.DataFrame(
-        {
-            "system": frame["METRIC"].astype(str).to_numpy(dtype=object),
-            "sid": _norm_ids(frame["SID"]),
-            "score": score,
-            "human": human,
-            LINE: frame[LINE].to_numpy(),
-        }
-    )
-    _check_duplicates_by_system(long, label)
+    lines = frame[LINE].to_numpy()
+    n_ids = max(len(ids), 1)
+    key = sys_codes * n_ids + sid
+    dup = pd.Series(key).duplicated().to_numpy()
+    if dup.any():
+        i = int(np.flatnonzero(dup)[0])
+        first = int(np.flatnonzero(key == key[i])[0])
+        raise StatsInputError(
+            f"{label}, line {int(lines[i])}: system {systems[sys_codes[i]]!r} has sentence id "
+            f"{ids[sid[i]]!r} twice (first on line {int(lines[first])})"
+        )
     # the gold label of a sentence must be the same on every system's row
-    first = long.drop_duplicates("sid", keep="first").set_index("sid")
-    ref_human = first.loc[long["sid"], "human"].to_numpy()
-    bad = ~np.isclose(long["human"].to_numpy(), ref_human, rtol=1e-9, atol=1e-12)
+    _, first_row = np.unique(sid, return_index=True)  # first row of each id (codes 0..n-1)
+    ref_human = human[first_row[sid]]
+    bad = ~np.isclose(human, ref_human, rtol=1e-9, atol=1e-12)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        sid = long["sid"].iat[i]
+        j = int(first_row[sid[i]])
         raise StatsInputError(
-            f"{label}, line {int(long[LINE].iat[i])}: HUMAN for sentence {sid!r} is "
-            f"{long['human'].iat[i]:g} but was {first.at[sid, 'human']:g} on line "
-            f"{int(first.at[sid, LINE])}; gold labels must agree across systems"
+            f"{label}, line {int(lines[i])}: HUMAN for sentence {ids[sid[i]]!r} is "
+            f"{human[i]:g} but was {human[j]:g} on line {int(lines[j])}; gold labels must "
+            "agree across systems"
         )
-    first_system = systems[0]
-    # every system is compared with the first one (in _finish)
-    ref_ids = _ordered(long.loc[long["system"] == first_system, "sid"].tolist())
-    gold = first.loc[ref_ids, "human"]
-    data = _finish(
-        gold,
-        long,
-        systems,
-        label=label,
-        fmt="long",
-        gold_who=f"system {first_system!r}",
-        allow_constant=allow_constant,
-    )
+    # every system is compared with the first one
+    ref_who = f"system {systems[0]!r}"
+    ref_ids = _ordered([ids[c] for c in pd.unique(sid[sys_codes == 0]).tolist()])
+    position = {c: k for k, c in enumerate(ids)}
+    ref_codes = np.array([position[i] for i in ref_ids], dtype=np.int64)
+    in_ref = np.isin(sid, ref_codes)
+    held = np.bincount(sys_codes[in_ref], minlength=len(systems))
+    total = np.bincount(sys_codes, minlength=len(systems))
+    wrong = np.flatnonzero((held != len(ref_ids)) | (total != len(ref_ids)))
+    if wrong.size:
+        j = int(wrong[0])
+        _compare_ids(ref_ids, ref_who, [ids[c] for c in sid[sys_codes == j].tolist()],
+                     f"system {systems[j]!r}", label)
+    if len(ref_ids) < _MIN_SENTENCES:
+        raise StatsInputError(
+            f"{label}: needs at least {_MIN_SENTENCES} sentences; got {len(ref_ids)}"
+        )
+    row_of = np.full(len(ids), -1, dtype=np.int64)
+    row_of[ref_codes] = np.arange(len(ref_codes))
+    values = np.full((len(ref_ids), len(systems)), np.nan)
+    values[row_of[sid], sys_codes] = score
+    index = pd.Index(ref_ids, name="sid")
+    wide = pd.DataFrame(values, index=index, columns=pd.Index(systems))
+    gold = pd.Series(human[first_row[ref_codes]], index=index, name="gold")
+    data = _validated(gold, wide, label=label, fmt="long", allow_constant=allow_constant)
     columns = "METRIC SID SCORE RANK HUMAN" if "RANK" in frame else "METRIC SID SCORE HUMAN"
     return dataclasses.replace(
         data, read_as=_read_as(f"Graham 2015 long layout ({columns})", table.delimiter, data)
@@ -490,18 +568,19 @@ def _read_wide(source: Source, name: str | None, allow_constant: bool) -> QEData
         raise StatsInputError(
             f"{label}, line 1: no system columns after {head[0]!r} and {head[gold_col]!r}"
         )
-    ids = _norm_ids(frame[head[0]])
-    _check_duplicates(ids, frame[LINE].to_numpy(), label, "the file")
-    gold = pd.Series(to_float(frame, head[gold_col], label, what="gold label"), index=ids)
-    preds = pd.DataFrame({c: to_float(frame, c, label) for c in sys_cols}, index=ids)
-    order = _ordered(list(ids))
-    if len(order) < _MIN_SENTENCES:
+    ids, code = _coded_ids(frame, head[0], label)
+    gold_values = to_float(frame, head[gold_col], label, what="gold label")
+    values = np.empty((len(frame), len(sys_cols)))
+    for j, c in enumerate(sys_cols):
+        values[:, j] = to_float(frame, c, label)
+    if len(ids) < _MIN_SENTENCES:
         raise StatsInputError(
-            f"{label}: needs at least {_MIN_SENTENCES} sentences; got {len(order)}"
+            f"{label}: needs at least {_MIN_SENTENCES} sentences; got {len(ids)}"
         )
-    gold = gold.loc[order].rename("gold")
-    preds = preds.loc[order]
-    gold.index.name = preds.index.name = "sid"
+    rows = _id_order(ids, code)
+    index = pd.Index([ids[k] for k in code[rows].tolist()], name="sid")
+    gold = pd.Series(gold_values[rows], index=index, name="gold")
+    preds = pd.DataFrame(values[rows], index=index, columns=pd.Index(sys_cols), copy=False)
     data = _validated(gold, preds, label=label, fmt="wide", allow_constant=allow_constant)
     layout = f"wide layout ({head[0]}, {head[gold_col]}, one column per system)"
     return dataclasses.replace(data, read_as=_read_as(layout, table.delimiter, data))
@@ -790,8 +869,7 @@ def read_post_edit(source: Source, *, name: str | None = None) -> pd.DataFrame:
         hint="a post-editing table",
     )
     frame, label = table.frame, table.name
-    ids = _norm_ids(frame["SID"])
-    _check_duplicates(ids, frame[LINE].to_numpy(), label, "the file")
+    ids, code = _coded_ids(frame, "SID", label)
     out = {"time": to_float(frame, "TIME", label, what="post-edit time")}
     words = to_float(frame, "WORDS", label, what="word count")
     bad = words <= 0
@@ -805,11 +883,12 @@ def read_post_edit(source: Source, *, name: str | None = None) -> pd.DataFrame:
     for col in frame.columns:
         if col not in ("SID", "TIME", "WORDS", LINE):
             out[col.lower()] = to_float(frame, col, label)
-    result = pd.DataFrame(out, index=pd.Index(ids, name="sid"))
-    if (result["time"] < 0).any():
-        i = int(np.flatnonzero(result["time"].to_numpy() < 0)[0])
+    if (out["time"] < 0).any():
+        i = int(np.flatnonzero(out["time"] < 0)[0])
         raise StatsInputError(
             f"{label}, line {int(frame[LINE].iat[i])}, column TIME: post-edit time must not "
             f"be negative; got {frame['TIME'].iat[i]!r}"
         )
-    return result.loc[_ordered(list(ids))]
+    rows = _id_order(ids, code)
+    index = pd.Index([ids[k] for k in code[rows].tolist()], name="sid")
+    return pd.DataFrame({k: v[rows] for k, v in out.items()}, index=index)

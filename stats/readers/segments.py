@@ -36,6 +36,7 @@ from ._common import (
     LINE,
     TEXT_FILE_HINT,
     Source,
+    codes_and_names,
     decode,
     file_kind,
     leading_lines,
@@ -151,8 +152,7 @@ def read_segment_scores(
 def _codes(column: pd.Series) -> tuple[np.ndarray, list[str]]:
     """(codes, names): each row's index into the distinct names, in order of first appearance
     (strings as the careful parser gives them, or pandas' string column)."""
-    codes, names = pd.factorize(column)
-    return codes.astype(np.int64), [str(v) for v in names.to_numpy(dtype=object).tolist()]
+    return codes_and_names(column)
 
 
 def _subset(codes: np.ndarray, names: list[str], keep: np.ndarray) -> tuple[np.ndarray, list[str]]:
@@ -160,6 +160,9 @@ def _subset(codes: np.ndarray, names: list[str], keep: np.ndarray) -> tuple[np.n
     codes, present = pd.factorize(codes[keep])
     return codes.astype(np.int64), [names[i] for i in present]
 
+
+#: pandas' string dtype held by pyarrow (no Python object per row)
+_STR = pd.StringDtype("pyarrow", na_value=np.nan)
 
 #: the column types of a long segment-score file when pandas reads it (no object per row)
 _LONG_TYPES = {"SYSTEM": "str", "SEGMENT": "str", "METRIC": "str", "SCORE": "float64"}
@@ -305,20 +308,29 @@ def _read_wide(data: bytes, text: str, label: str) -> pd.DataFrame:
     table = read_table(data, required=head, name=label, hint="segment-level scores",
                        dtype={s: "float64" for s in systems}, text=text)
     frame = table.frame
-    values = {s: _floats(frame, s, label) for s in systems}
+    del table
+    # one block of segments x systems, filled column by column (no dict of columns copied
+    # into a second block)
+    values = np.empty((len(frame), len(systems)))
+    for j, s in enumerate(systems):
+        values[:, j] = _floats(frame, s, label)
     if has_id:
-        ids = frame[head[0]].astype(str).to_numpy()
-        dup = pd.Series(ids).duplicated().to_numpy()
-        if dup.any():
-            i = int(np.flatnonzero(dup)[0])
+        ids = frame[head[0]].astype(_STR)
+        codes, names = codes_and_names(ids)
+        if len(names) < len(codes):
+            i = int(np.flatnonzero(pd.Series(codes).duplicated().to_numpy())[0])
             raise StatsInputError(
                 f"{label}, line {int(frame[LINE].iloc[i])}, column {head[0]}: segment "
-                f"{ids[i]!r} appears twice"
+                f"{ids.iloc[i]!r} appears twice"
             )
+        index = pd.Index(ids.array, name="segment")
     else:
-        ids = [str(i) for i in range(1, len(frame) + 1)]
-    out = pd.DataFrame(values, index=pd.Index([str(i) for i in ids], name="segment"))
-    out.columns = pd.Index([str(s) for s in systems], name=None)
+        import pyarrow as pa
+
+        numbers = pa.array(np.arange(1, len(frame) + 1)).cast(pa.large_string())
+        index = pd.Index(pd.array(numbers, dtype=_STR), name="segment")
+    out = pd.DataFrame(values, index=index, columns=pd.Index([str(s) for s in systems]),
+                       copy=False)
     return out
 
 def _floats(frame: pd.DataFrame, column: str, label: str) -> np.ndarray:
