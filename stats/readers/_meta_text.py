@@ -144,7 +144,7 @@ def _long_rows_fast(data: bytes, delimiter: str, width: int, pos: list, has_head
     if len(cols) == 5:
         name, gold = (np.zeros(n, dtype=np.int64), [GOLD_DEFAULT]), np.ones(n, dtype=bool)
         lp, testset, system, segment, raw = cols
-        named = (lp, system, segment)
+        named: tuple = (lp, system, segment)
     else:
         metric, lp, testset, system, segment, raw = cols
         named = (metric, lp, system, segment)

@@ -183,7 +183,7 @@ def _jsonl_files(files) -> tuple[list[tuple[str, object]], list[str]]:
     """``[(display name, bytes)]`` of every .jsonl file of ``files`` (folders walked, archives
     opened, sizes checked before reading; a folder's files as a function giving their bytes,
     called when the file is parsed) and the names of the other files skipped."""
-    out: list[tuple[str, bytes]] = []
+    out: list[tuple[str, object]] = []  # bytes, or a function giving them
     skipped: list[str] = []
     for item in files:
         if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
@@ -296,7 +296,7 @@ class _Parsed:
     lp: list
     domain: list
     document: list
-    n: list  # paragraphs per document
+    n: list | np.ndarray  # paragraphs per document
     values: dict  # metric -> flat list of values
     spans: dict  # metric -> list of (document index, start in values)
     extra: dict  # field -> number of lines holding it
@@ -605,7 +605,8 @@ def _table_columns(table, data: bytes, system: str):
         return None
     extra = {f: rows - table.column(f).null_count for f in table.column_names
              if f not in WMT25_SCORE_FIELDS}  # fmt: skip
-    parsed = _Parsed(system, list(range(1, rows + 1)), *texts, n, {}, spans,
+    lps, domains, documents = texts
+    parsed = _Parsed(system, list(range(1, rows + 1)), lps, domains, documents, n, {}, spans,
                      {f: k for f, k in extra.items() if k})  # fmt: skip
     return parsed, arrays
 

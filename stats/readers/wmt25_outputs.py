@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import pandas as pd
 
@@ -135,10 +136,9 @@ def read_wmt25_outputs(files: Sequence) -> WMT25Outputs:
                 f"{label}: system {system!r} is also given by {seen_systems[system]}"
             )
         seen_systems[system] = label
-        if callable(data):  # a folder's file, read now
-            data = data()
-        check_parse_memory(len(data), label, 3)
-        text = decode(data, label)
+        blob = cast(bytes, data() if callable(data) else data)  # a folder's file, read now
+        check_parse_memory(len(blob), label, 3)
+        text = decode(blob, label)
         seen: dict[tuple, int] = {}
         count = 0
         for number, line in enumerate(text.split("\n"), start=1):
