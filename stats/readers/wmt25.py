@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -296,7 +297,7 @@ class _Parsed:
     lp: list
     domain: list
     document: list
-    n: list | np.ndarray  # paragraphs per document
+    n: Any  # paragraphs per document (a list line by line, an array from pyarrow)
     values: dict  # metric -> flat list of values
     spans: dict  # metric -> list of (document index, start in values)
     extra: dict  # field -> number of lines holding it
