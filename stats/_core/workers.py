@@ -33,10 +33,32 @@ def _preparation_data(name):
     Everywhere else (another thread, another library's pool) the data are the standard ones.
     """
     data = _stdlib_preparation_data(name)
-    if getattr(_launching, "workers", False):
+    if getattr(_launching, "workers", False) or _WITHOUT_MAIN["depth"] > 0:
         data.pop("init_main_from_path", None)
         data.pop("init_main_from_name", None)
     return data
+
+
+#: how many :func:`without_main_module` blocks are open (in any thread)
+_WITHOUT_MAIN = {"depth": 0}
+_WITHOUT_MAIN_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def without_main_module():
+    """Child processes spawned while this block is open, from any thread (Dask's nanny starts
+    its workers from its event loop's thread), do not re-run the caller's ``__main__``: as for
+    :func:`run_chunks`' workers, which run only functions of this package. Under Streamlit or
+    AppTest the main module is a page script (or a generated one that cannot run alone), and
+    a ``LocalCluster``'s workers would run it, or die, before their first task."""
+    spawn.get_preparation_data = _preparation_data
+    with _WITHOUT_MAIN_LOCK:
+        _WITHOUT_MAIN["depth"] += 1
+    try:
+        yield
+    finally:
+        with _WITHOUT_MAIN_LOCK:
+            _WITHOUT_MAIN["depth"] -= 1
 
 
 def process_pool(max_workers: int, preload: tuple[str, ...] = ()) -> ProcessPoolExecutor:

@@ -9,6 +9,7 @@ processes, one thread each, started and closed here) or the address of a running
 from __future__ import annotations
 
 from stats._core.errors import StatsInputError
+from stats._core.workers import without_main_module
 
 from ._task_draws import piece_draws
 
@@ -100,13 +101,14 @@ def run_pieces(jobs: list, seed: int, scheduler: str | None = None) -> list:
     cluster = None
     try:
         if scheduler.startswith("local:"):
-            cluster = LocalCluster(
-                n_workers=_local_workers(scheduler),
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=40,
-            )
+            with without_main_module():  # under Streamlit __main__ is a page script
+                cluster = LocalCluster(
+                    n_workers=_local_workers(scheduler),
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=40,
+                )
             client = Client(cluster)
         else:
             probe_scheduler(scheduler)

@@ -5,6 +5,8 @@ workers gives the same bytes as one process)."""
 from __future__ import annotations
 
 import json
+import sys
+import types
 
 import numpy as np
 import pytest
@@ -206,6 +208,21 @@ def test_dask_local_cluster_gives_the_same_bytes(capsys, wmt_dir):
     code, there, err = _run(capsys, *argv, "--scheduler", "local:2")
     assert code == 0, err
     assert here == there
+
+
+def test_dask_local_workers_do_not_run_a_page_script_as_main(capsys, wmt_dir, tmp_path,
+                                                              monkeypatch):
+    # under Streamlit or AppTest __main__ is a page script; spawned workers must not re-run it
+    pytest.importorskip("distributed")
+    script = tmp_path / "page.py"
+    script.write_text("raise SystemExit('a page script ran in a Dask worker')\n")
+    page = types.ModuleType("__main__")
+    page.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", page)
+    base, ts = wmt_dir
+    code, out, err = _run(capsys, "rank", "--data", str(base), "--task-set", str(ts),
+                          "--resamples", "50", "--lp", "en-es", "--scheduler", "local:1")
+    assert code == 0, err
 
 
 def test_wmt24_preset_end_to_end(capsys, wmt_dir):
