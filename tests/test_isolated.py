@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from stats import StatsInputError, limited_budget
+from stats import OverTimeBound, StatsInputError, limited_budget
 from stats._core.workers import RemoteTraceback, memory_budget, private_memory, run_isolated
 
 
@@ -23,6 +23,11 @@ def _add(a, b, *, progress):
 
 def _fails(kind, *, progress):
     raise kind("line 3 of scores.tsv: not a number")
+
+
+def _over_bound(*, progress):
+    raise OverTimeBound("clusters: an estimated 9 min", seconds=540.0, max_seconds=300.0,
+                        most=5000)
 
 
 def _spin(seconds, *, progress):
@@ -78,6 +83,13 @@ def test_an_error_of_the_child_is_raised_here_with_its_traceback(kind):
         run_isolated(_fails, kind, what="reading")
     assert isinstance(info.value.__cause__, RemoteTraceback)
     assert "_fails" in str(info.value.__cause__)
+
+
+def test_a_time_bound_of_the_child_comes_back_whole():
+    # keyword-only fields: it must survive the pipe (the Leaderboard offers the CLI from them)
+    with pytest.raises(OverTimeBound, match="an estimated 9 min") as info:
+        run_isolated(_over_bound, what="clusters")
+    assert (info.value.seconds, info.value.max_seconds, info.value.most) == (540.0, 300.0, 5000)
 
 
 class _Stopped(Exception):

@@ -105,6 +105,14 @@ class OverTimeBound(StatsInputError):
         super().__init__(message)
         self.seconds, self.max_seconds, self.most = seconds, max_seconds, most
 
+    def __reduce__(self):  # pickled whole: an isolated child process raises it to the server
+        return (_over_time_bound, (str(self), self.seconds, self.max_seconds, self.most))
+
+
+def _over_time_bound(message: str, seconds: float, max_seconds: float, most: int | None):
+    """:class:`OverTimeBound` from its pickled fields."""
+    return OverTimeBound(message, seconds=seconds, max_seconds=max_seconds, most=most)
+
 
 def estimated_seconds(work: float) -> float:
     """Seconds ``work`` element operations take at :data:`OPERATIONS_PER_SECOND`.
