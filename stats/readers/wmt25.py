@@ -406,7 +406,8 @@ def _floats(parsed: _Parsed, metric: str, label: str) -> np.ndarray:
                 except OverflowError:
                     bad_at = i
                     break
-    assert bad_at is not None
+    if bad_at is None:  # the callers come here only for a value that breaks the rule
+        raise StatsInputError(f"{label}: metric_scores.{metric}: a value is not a number")
     starts = [s for _, s in parsed.spans[metric]]
     k = int(np.searchsorted(starts, bad_at, side="right")) - 1
     doc, start = parsed.spans[metric][k]
