@@ -29,11 +29,14 @@ _TESTS = Path(__file__).resolve().parent
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects
 def pytest_collection_modifyitems(config, items):
+    long: set[int] = set()  # browser runs and slow simulations
     for item in items:
         path = Path(str(item.fspath)).resolve()
         if item.get_closest_marker("slow") or item.get_closest_marker("browser"):
+            long.add(id(item))
             continue
         if _TESTS / "browser" in path.parents:
+            long.add(id(item))
             continue
         app_run = "app_test" in getattr(item, "fixturenames", ())  # an AppTest page run
         if app_run or path.parent == _TESTS / "dashboard" and path.name.startswith("test_app_"):
@@ -43,11 +46,4 @@ def pytest_collection_modifyitems(config, items):
     # Long tests first (a stable sort: the same order on every xdist worker), so that with
     # ``-n 2 --dist worksteal`` both workers start on them and the short tests fill the gaps at
     # the end, instead of a browser test starting last beside an idle core.
-    items.sort(key=lambda item: 0 if _is_long(item) else 1)
-
-
-def _is_long(item) -> bool:
-    """A browser run or a ``slow`` simulation."""
-    path = Path(str(item.fspath)).resolve()
-    return _TESTS / "browser" in path.parents or item.get_closest_marker("slow") is not None
-
+    items.sort(key=lambda item: 0 if id(item) in long else 1)
