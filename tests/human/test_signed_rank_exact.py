@@ -48,3 +48,17 @@ def test_thirteen_items_with_ties_at_scipy_s_switch():
 def test_a_single_shared_item_that_is_equal_gives_p_one():
     # scipy refuses one observation ("two or more"); one identical item is no evidence
     assert signed_rank_rows(np.array([[0.0], [np.nan]]))[0] == 1.0
+
+
+@pytest.mark.parametrize("values", [(-2.0, -1.0, 0.0, 1.0, 2.0), (-25.0, -0.5, 0.0, 0.5, 25.0)],
+                         ids=["integer", "esa-steps"])
+def test_rejects_at_most_alpha_at_its_null(values):
+    # differences symmetric about 0 with zeros and ties (the test's null): the exact test's
+    # rejection rate is at most alpha within Monte Carlo error (exact tests with ties are
+    # conservative), and not far below it
+    rng = np.random.default_rng(11)
+    rows, alpha = 4000, 0.05
+    d = rng.choice(values, (rows, 12))
+    rate = float((signed_rank_rows(d) <= alpha).mean())
+    se = np.sqrt(alpha * (1 - alpha) / rows)
+    assert 0.02 < rate <= alpha + 3 * se, rate
