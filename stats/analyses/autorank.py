@@ -33,6 +33,7 @@ from stats.mt.automatic_ranking import (
 
 from ..readers.wmt25 import WMT25Scores, read_wmt25_scores
 from ._inputs import Files, _recorded
+from .autorank_texts import TEXT_METRICS, autorank_texts
 
 __all__ = [
     "AutoRankAnalysis",
@@ -187,23 +188,29 @@ def read_autorank_scores(files: Files | WMT25Scores) -> WMT25Scores:
 
 def autorank_metric_set(
     scores: WMT25Scores, lp: str, *, metrics: Sequence[str] | None = None,
-    preset: str | None = None,
+    preset: str | None = None, texts=None,
 ) -> tuple[tuple[str, ...], str]:  # fmt: skip
     """The metrics ranked for ``lp`` and where they came from: ``metrics`` when given, else
     the ``preset`` (default ``'wmt25'``: :func:`stats.mt.automatic_ranking.autorank_metrics`). Every
-    metric must have values in ``lp``."""
-    have = scores.metrics_of(lp)
+    metric must have values in ``lp``; ``texts`` (:func:`stats.analyses.autorank_texts.autorank_texts`)
+    adds BLEU and corpus-chrF++ where the pair has references."""
+    have = scores.metrics_of(lp) + (texts.metrics_of(lp) if texts is not None else ())
+    known = scores.metrics + (tuple(TEXT_METRICS) if texts is not None else ())
     if metrics is not None and preset is not None:
         raise StatsInputError("metrics and preset: give one of them")
     if metrics is not None:
         chosen = tuple(dict.fromkeys(str(m) for m in metrics))
         if not chosen:
             raise StatsInputError("metrics: give at least one metric")
-        unknown = [m for m in chosen if m not in scores.metrics]
+        unknown = [m for m in chosen if m not in known]
         if unknown:
+            hint = "" if texts is not None else (
+                f"; {', '.join(TEXT_METRICS)} need the system outputs and references (outputs and "
+                "references; --outputs and --references)"
+            )  # fmt: skip
             raise StatsInputError(
                 f"metrics: {', '.join(unknown)} not among the metrics read "
-                f"({', '.join(scores.metrics)})"
+                f"({', '.join(known)}){hint}"
             )
         source = "metrics"
     else:
@@ -283,6 +290,8 @@ def autorank_analysis(
     rng=None,
     progress: Callable[[float], None] | None = None,
     systems_metadata=None,
+    outputs=None,
+    references=None,
 ) -> AutoRankAnalysis:
     """AutoRank per language pair from WMT25 automatic-scores files, with its uncertainty.
 
@@ -311,6 +320,11 @@ def autorank_analysis(
         organisers' team filter. Each pair ranks only the systems whose record lists it
         (:mod:`stats.readers.wmt25_metadata`), as their ``compute_autorank.py`` does, before
         anything is scaled; every system left out is named in the notes, with why.
+    outputs, references : optional
+        The system outputs (``systems/SYSTEM.jsonl`` files, folder or archive) and the test set
+        with its references (``wmt25-genmt.jsonl``), both or neither: they add ``BLEU`` and
+        ``corpus-chrF++`` (sacreBLEU's corpus scores over the paragraphs with a reference,
+        :mod:`stats.analyses.autorank_texts`) to the metrics ``metrics`` may name.
 
     Returns
     -------
@@ -322,6 +336,11 @@ def autorank_analysis(
     if isinstance(metrics, str):
         metrics = [metrics]
     teams = _systems_metadata(systems_metadata)  # the small file first: refused before the big
+    if (outputs is None) != (references is None):
+        raise StatsInputError(
+            "outputs and references: give both (the systems' outputs and wmt25-genmt.jsonl) "
+            "for BLEU and chrF++, or neither"
+        )
     scores = read_autorank_scores(files)
     wanted = list(scores.lps) if lps is None else list(dict.fromkeys(map(str, lps)))
     unknown = [lp for lp in wanted if lp not in scores.lps]
@@ -332,6 +351,17 @@ def autorank_analysis(
         )
     if not wanted:
         raise StatsInputError("lp: give at least one language pair")
+    texts = None
+    read_as = scores.read_as
+    if outputs is not None:
+        clash = [m for m in TEXT_METRICS if m in scores.metrics]
+        if clash:
+            raise StatsInputError(
+                f"the automatic scores already hold a metric named {', '.join(clash)}: rename "
+                "it, or leave out the outputs and references"
+            )
+        texts = autorank_texts(outputs, references, lps=wanted)
+        read_as = "\n".join((read_as, *texts.read_as))
     out = []
     notes = list(scores.notes)
     if teams is not None:
@@ -350,22 +380,28 @@ def autorank_analysis(
         )
     with _recorded() as messages:
         for i, lp in enumerate(wanted):
-            chosen, source = autorank_metric_set(scores, lp, metrics=metrics, preset=preset)
+            chosen, source = autorank_metric_set(
+                scores, lp, metrics=metrics, preset=preset, texts=texts
+            )
             frame = scores.language_pair(lp)
             if teams is not None:
                 frame = _team_filter(frame, teams, lp, notes)
+            corpus = None
+            if texts is not None and any(m in TEXT_METRICS for m in chosen):
+                corpus, joined = texts.corpus(lp, frame, chosen)
+                notes.extend(joined)
             if intervals:
                 boot = autorank_bootstrap(
                     frame, metrics=chosen, lp=lp, document=DOCUMENT, n_resamples=n_resamples,
                     confidence_level=confidence_level, alpha=alpha, correction=correction,
                     alternative=alternative, rng=_lp_rng(gen, seed, lp),
-                    progress=_share(progress, i, len(wanted)),
+                    progress=_share(progress, i, len(wanted)), corpus=corpus,
                 )  # fmt: skip
                 boot = dataclasses.replace(boot, seed=seed)
                 point = boot.point
             else:
                 boot = None
-                point = autorank(frame, metrics=chosen, lp=lp, document=DOCUMENT)
+                point = autorank(frame, metrics=chosen, lp=lp, document=DOCUMENT, corpus=corpus)
             present = list(scores.metrics_of(lp))
             notes.append(f"{lp}: metric set ({source}): {', '.join(point.metrics)}")
             notes.extend(f"{lp}: {n}" if not n.startswith(lp) else n for n in point.notes)
@@ -379,9 +415,11 @@ def autorank_analysis(
                     n_paragraphs=frame[present].notna().sum(),
                 )
             )
+    if texts is not None:
+        notes.extend(texts.notes)
     return AutoRankAnalysis(
         language_pairs=tuple(out),
-        read_as=scores.read_as,
+        read_as=read_as,
         notes=tuple(dict.fromkeys(notes)),
         warnings=tuple(messages),
         seed=seed,
@@ -446,7 +484,7 @@ def wmt25_text_statistics(
     refs = ref.documents[ref.documents["lp"] == lp]
     streams = {}
     for name, block in refs.groupby("system", sort=True):
-        streams[name] = {(d, doc): t for d, doc, t in zip(block["domain"], block["document"], block["text"], strict=True)}
+        streams[name] = {(d, doc): t for d, doc, t in zip(block["domain"], block["document"], block["text"], strict=True) if t is not None}
     keys = sorted(next(iter(streams.values())))
     for name, texts in streams.items():
         if sorted(texts) != keys:
@@ -457,7 +495,7 @@ def wmt25_text_statistics(
     hyps = out.documents[out.documents["lp"] == lp]
     systems, left_out, notes = {}, [], []
     for name, block in hyps.groupby("system", sort=True):
-        texts = {(d, doc): t for d, doc, t in zip(block["domain"], block["document"], block["text"], strict=True)}
+        texts = {(d, doc): t for d, doc, t in zip(block["domain"], block["document"], block["text"], strict=True) if t is not None}
         missing = [k for k in keys if k not in texts]
         if missing:
             left_out.append(name)

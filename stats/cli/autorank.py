@@ -8,6 +8,9 @@ Examples::
     python -m stats autorank --scores automatic_scores --metrics XCOMET-XL MetricX-24-Hybrid-XL
     python -m stats autorank --scores wmt25-general-mt/data/automatic_scores \
         --systems-metadata wmt25-general-mt/data/systems_metadata_updated3.json
+    python -m stats autorank --scores automatic_scores --outputs wmt25-general-mt/data/systems \
+        --references wmt25-general-mt/data/wmt25-genmt.jsonl --lp en-cs_CZ \
+        --metrics BLEU corpus-chrF++ XCOMET-XL
 
 JSON output::
 
@@ -82,6 +85,20 @@ def add_parser(subparsers) -> None:
         "language pair, only the systems it lists for the pair, as the organisers' "
         "compute_autorank.py does (the systems left out are named)",
     )
+    p.add_argument(
+        "--outputs",
+        nargs="+",
+        metavar="FILE",
+        help="the system outputs, systems/SYSTEM.jsonl (one per system), a folder of them or a "
+        "zip/tar of it; with --references, adds BLEU and corpus-chrF++ to the metrics "
+        "--metrics may name",
+    )
+    p.add_argument(
+        "--references",
+        metavar="FILE",
+        help="WMT25's data/wmt25-genmt.jsonl (the test set with refA): BLEU and corpus-chrF++ "
+        "are sacreBLEU's corpus scores of each system over the paragraphs with a reference",
+    )
     p.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     p.add_argument(
@@ -122,11 +139,13 @@ def run(args) -> str:
             intervals=not args.no_intervals, n_resamples=args.resamples,
             confidence_level=args.confidence_level, alpha=alpha, correction=args.correction,
             alternative=args.alternative, rng=args.seed,
-            systems_metadata=args.systems_metadata,
+            systems_metadata=args.systems_metadata, outputs=args.outputs,
+            references=args.references,
         )  # fmt: skip
     except StatsInputError as exc:
         text = str(exc)
-        for arg, flag in (("metrics:", "--metrics:"), ("preset", "--preset"), ("lp:", "--lp:")):
+        for arg, flag in (("metrics:", "--metrics:"), ("preset", "--preset"), ("lp:", "--lp:"),
+                          ("outputs and references:", "--outputs and --references:")):  # fmt: skip
             if text.startswith(arg):
                 raise StatsInputError(flag + text[len(arg):]) from None
         raise

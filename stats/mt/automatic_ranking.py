@@ -44,7 +44,7 @@ https://aclanthology.org/W04-3250/
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -63,6 +63,7 @@ from stats._core.validation import (
 )
 from stats.pairwise.grids import GridSignificance, grid_significance
 
+from .corpus_metrics import CorpusMetric, aligned, corpus_scores
 from .randomized import _pvalues_from_counts, _quantiles
 
 __all__ = [
@@ -147,9 +148,11 @@ class AutoRankResult:
         Robust z per system (rows, best first) and metric (columns of ``metrics``); NaN
         where a system has no value of that metric.
     scores : pandas.DataFrame
-        Mean of the non-null paragraph values per system and metric (same layout).
+        Mean of the non-null paragraph values per system and metric (same layout); for a
+        corpus metric (``corpus=``), the corpus score.
     n_values : pandas.DataFrame
-        Non-null paragraph values behind each mean (same layout, int).
+        Non-null paragraph values behind each mean (same layout, int); paragraphs scored for a
+        corpus metric.
     metrics : tuple of str
         The metrics averaged (the set asked for, less those left out).
     left_out : tuple of str
@@ -276,9 +279,11 @@ class _Prepared:
     sums: np.ndarray  # (D, K, M) per document: sum of non-null paragraph values
     counts: np.ndarray  # (D, K, M) per document: number of them
     notes: list
+    # metric index -> (statistics (D, K, d), score function): corpus metrics (corpus_metrics)
+    corpus: dict = field(default_factory=dict)
 
 
-def _prepare(scores, metrics, document, lp) -> _Prepared:
+def _prepare(scores, metrics, document, lp, corpus=None) -> _Prepared:
     if not isinstance(scores, pd.DataFrame):
         raise StatsInputError(f"scores must be a DataFrame; got {type(scores).__name__}")
     keys = [document] if isinstance(document, str) else list(document)
@@ -289,7 +294,8 @@ def _prepare(scores, metrics, document, lp) -> _Prepared:
     missing = [c for c in ["system", *keys] if c not in scores]
     if missing:
         raise StatsInputError(f"scores: missing column(s) {', '.join(missing)}")
-    absent = [m for m in metrics if m not in scores]
+    corpus = dict(corpus or {})
+    absent = [m for m in metrics if m not in scores and m not in corpus]
     if absent:
         have = [c for c in scores.columns if c not in ("system", "paragraph", "doc", *keys)]
         raise StatsInputError(
@@ -297,6 +303,9 @@ def _prepare(scores, metrics, document, lp) -> _Prepared:
         )
     values = np.empty((len(scores), len(metrics)))
     for j, m in enumerate(metrics):
+        if m in corpus:  # its values are the corpus statistics, laid out below
+            values[:, j] = np.nan
+            continue
         try:
             values[:, j] = scores[m].to_numpy(dtype=float)
         except (TypeError, ValueError):
@@ -319,6 +328,14 @@ def _prepare(scores, metrics, document, lp) -> _Prepared:
         flat_counts[:, j] = np.bincount(flat, weights=present[:, j], minlength=d * k)
     sums = flat_sums.reshape(d, k, len(metrics))
     counts = flat_counts.reshape(d, k, len(metrics))
+    texts = {}
+    for j, m in enumerate(metrics):
+        if m in corpus:
+            if len(keys) != 1:
+                raise StatsInputError("corpus metrics need one document column (document='doc')")
+            stats, n = aligned(m, corpus[m], scores[keys[0]], doc_codes, list(systems))
+            counts[:, :, j] = n
+            texts[j] = stats
     notes = []
     has_any = counts.sum(axis=(0, 2)) > 0
     if not has_any.all():
@@ -330,13 +347,15 @@ def _prepare(scores, metrics, document, lp) -> _Prepared:
         keep = np.flatnonzero(has_any)
         systems = systems[keep]
         sums, counts = sums[:, keep], counts[:, keep]
+        texts = {j: t[:, keep] for j, t in texts.items()}
     if len(systems) < 3:
         raise StatsInputError(
             f"scores{where}: {len(systems)} system(s) with values of {', '.join(metrics)}"
             f"{' (' + ', '.join(systems) + ')' if len(systems) else ''}; AutoRank needs at "
             "least 3"
         )
-    return _Prepared(list(systems), metrics, sums, counts, notes)
+    scorers = {j: (t, corpus[metrics[j]].score) for j, t in texts.items()}
+    return _Prepared(list(systems), metrics, sums, counts, notes, scorers)
 
 
 def _robust_z(x: np.ndarray) -> np.ndarray:
@@ -365,6 +384,8 @@ def _point(prep: _Prepared, lp: str, warn: bool = True):
     total_c = prep.counts.sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         means = total_s / total_c
+    for j, (stats, score) in prep.corpus.items():  # corpus metrics: scored, not averaged
+        means[:, j] = corpus_scores(score, stats.sum(axis=0))
     avail = total_c > 0
     notes = list(prep.notes)
     where = f" in {lp}" if lp else ""
@@ -445,6 +466,7 @@ def autorank(
     metrics: Sequence[str],
     lp: str = "",
     document: str | Sequence[str] = "document",
+    corpus: Mapping[str, CorpusMetric] | None = None,
 ) -> AutoRankResult:
     """AutoRank of the systems of one language pair (WMT25's definition; module docstring).
 
@@ -460,6 +482,11 @@ def autorank(
         Language pair, for messages and the result.
     document : str or sequence of str
         The column(s) naming a document (default ``'document'``).
+    corpus : mapping of str to CorpusMetric, optional
+        Corpus-level metrics (BLEU, chrF++: :mod:`stats.mt.corpus_metrics`) by name: a metric
+        of ``metrics`` named here is a system's corpus score over its documents' summed
+        statistics instead of a mean of paragraph values (``document`` one column, the values
+        ``CorpusMetric.documents`` name).
 
     Returns
     -------
@@ -481,7 +508,7 @@ def autorank(
     >>> autorank(scores, metrics=["m1", "m2"]).autorank.round(3).to_dict()
     {'A': 1.0, 'B': 1.69, 'C': 3.0}
     """
-    prep = _prepare(scores, metrics, document, lp)
+    prep = _prepare(scores, metrics, document, lp, corpus)
     return _point(prep, lp)[0]
 
 
@@ -498,6 +525,7 @@ def autorank_bootstrap(
     alternative: str = "greater",
     rng=None,
     progress: Callable[[float], None] | None = None,
+    corpus: Mapping[str, CorpusMetric] | None = None,
 ) -> AutoRankBootstrapResult:
     r"""AutoRank with intervals, pairwise p-values and clusters from a paired bootstrap over
     documents.
@@ -521,8 +549,9 @@ def autorank_bootstrap(
 
     Parameters
     ----------
-    scores, metrics, lp, document
-        As :func:`autorank`.
+    scores, metrics, lp, document, corpus
+        As :func:`autorank`; a corpus metric is re-scored at the corpus level from the drawn
+        documents' summed statistics on every resample.
     n_resamples : int
         Bootstrap resamples (default 1000).
     confidence_level : float
@@ -562,7 +591,7 @@ def autorank_bootstrap(
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, ("greater", "two-sided"))
     gen, seed = rng_and_seed(rng)
-    prep = _prepare(scores, metrics, document, lp)
+    prep = _prepare(scores, metrics, document, lp, corpus)
     point, used, order = _point(prep, lp)
     sums = prep.sums[:, order][:, :, used]  # systems best first, metrics used
     counts = prep.counts[:, order][:, :, used]
@@ -577,6 +606,10 @@ def autorank_bootstrap(
     ii, jj = np.triu_indices(k, k=1)
     s2 = sums.reshape(d, k * m)
     c2 = counts.reshape(d, k * m)
+    texts = [  # corpus metrics: (position among the metrics used, statistics (D, K*S), score)
+        (pos, prep.corpus[j][0][:, order].reshape(d, -1), prep.corpus[j][1])
+        for pos, j in enumerate(used) if j in prep.corpus
+    ]  # fmt: skip
     draws = np.empty((n_resamples, k))
     zbar_all = np.empty((n_resamples, k))
     chunk = max(1, min(n_resamples, CHUNK_BUDGET // max(d, k * m, n_pairs, 1)))
@@ -587,6 +620,8 @@ def autorank_bootstrap(
         rc = (w @ c2).reshape(size, k, m)
         with np.errstate(invalid="ignore", divide="ignore"):
             means = rs / rc
+        for pos, t2, score in texts:
+            means[:, :, pos] = corpus_scores(score, (w @ t2).reshape(size, k, -1))
         bad = ((rc == 0) & avail).any(axis=(1, 2))
         z = np.zeros((size, k, m))
         for j in range(m):  # a handful of metrics; every resample at once

@@ -5,7 +5,8 @@ document::
     {"doc_id": "en-is_IS_#_literary_#_rink_rats_chapter1", "hypothesis": "Rinkrats\\n1. kafli ..."}
 
 ``doc_id`` joins the language pair, the domain and the document id with ``_#_``; the
-hypothesis is the whole document. A line may also name them as the automatic scores do
+hypothesis is the whole document (its paragraphs separated by a blank line), or ``null`` where
+the system gave none (counted, never filled). A line may also name them as the automatic scores do
 (``language_pair``, ``domain``, ``document_id``, ``hypothesis``). References in the same layout
 (a file per reference) give BLEU/chrF/chrF++ with documents as segments
 (:func:`stats.analyses.autorank.wmt25_text_statistics`).
@@ -20,6 +21,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import cast
 
 import pandas as pd
@@ -42,12 +44,15 @@ class WMT25Outputs:
     Attributes
     ----------
     documents : pandas.DataFrame
-        One row per (system, document): ``lp``, ``system``, ``domain``, ``document``, ``text``.
+        One row per (system, document): ``lp``, ``system``, ``domain``, ``document``,
+        ``text`` (None where the hypothesis is ``null``), ``line`` (its line in the file).
     systems, lps : tuple of str
         Sorted.
     read_as : str
+    files : dict
+        System -> the file it was read from (for messages).
     notes : tuple of str
-        Documents and language pairs a system lacks, counted; fields not read.
+        Documents and language pairs a system lacks, null hypotheses, counted; fields not read.
     """
 
     documents: pd.DataFrame
@@ -55,9 +60,10 @@ class WMT25Outputs:
     lps: tuple[str, ...]
     read_as: str
     notes: tuple[str, ...] = ()
+    files: dict = dataclass_field(default_factory=dict)
 
 
-def _line_fields(obj, label: str, number: int) -> tuple[str, str, str, str]:
+def _line_fields(obj, label: str, number: int) -> tuple[str, str, str, str | None]:
     if not isinstance(obj, dict):
         raise StatsInputError(
             f"{label}, line {number}: expected a JSON object with doc_id and hypothesis; got "
@@ -66,9 +72,10 @@ def _line_fields(obj, label: str, number: int) -> tuple[str, str, str, str]:
     if "hypothesis" not in obj:
         raise StatsInputError(f"{label}, line {number}: field hypothesis is missing")
     text = obj["hypothesis"]
-    if not isinstance(text, str):
+    if text is not None and not isinstance(text, str):
         raise StatsInputError(
-            f"{label}, line {number}, field hypothesis: expected a string; got {_kind(text)}"
+            f"{label}, line {number}, field hypothesis: expected a string or null; got "
+            f"{_kind(text)}"
         )
     if "doc_id" in obj:
         doc_id = obj["doc_id"]
@@ -126,6 +133,7 @@ def read_wmt25_outputs(files: Sequence) -> WMT25Outputs:
     raw, skipped = _jsonl_files(files)
     rows: list[tuple] = []
     extra: dict[str, int] = {}
+    nulls: dict[tuple[str, str], int] = {}
     seen_systems: dict[str, str] = {}
     for label, data in raw:
         system = _system_of(label)
@@ -156,11 +164,13 @@ def read_wmt25_outputs(files: Sequence) -> WMT25Outputs:
             for field in obj.keys() - {"doc_id", "hypothesis", "language_pair", "domain",
                                        "document_id"}:  # fmt: skip
                 extra[field] = extra.get(field, 0) + 1
-            rows.append((lp, system, domain, document, hyp))
+            if hyp is None:
+                nulls[(system, lp)] = nulls.get((system, lp), 0) + 1
+            rows.append((lp, system, domain, document, hyp, number))
             count += 1
         if not count:
             raise StatsInputError(f"{label}: file is empty")
-    frame = pd.DataFrame(rows, columns=["lp", "system", "domain", "document", "text"])
+    frame = pd.DataFrame(rows, columns=["lp", "system", "domain", "document", "text", "line"])
     systems = tuple(sorted(seen_systems))
     lps = tuple(sorted(set(frame["lp"])))
     n_docs = len(frame.drop_duplicates(["lp", "domain", "document"]))
@@ -178,6 +188,11 @@ def read_wmt25_outputs(files: Sequence) -> WMT25Outputs:
         for s, k in have.items():
             if k < docs:
                 notes.append(f"{lp}, {s}: {docs - k:,} of {docs:,} documents absent")
+    notes += [
+        f"{lp}, {s}: {k:,} null hypothes{'i' if k == 1 else 'e'}s (documents without output: "
+        "not scored, never filled)"
+        for (s, lp), k in sorted(nulls.items(), key=lambda item: (item[0][1], item[0][0]))
+    ]
     notes += [f"field {f!r} not read ({k:,} lines)" for f, k in extra.items()]
     if skipped:
         notes.append(f"{len(skipped)} file(s) not ending in .jsonl skipped: {name_list(skipped)}")
@@ -190,4 +205,5 @@ def read_wmt25_outputs(files: Sequence) -> WMT25Outputs:
             f"{plural(len(lps), 'language pair')}, {plural(n_docs, 'document')}"
         ),
         notes=tuple(notes),
+        files=dict(seen_systems),
     )
