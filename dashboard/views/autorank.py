@@ -21,6 +21,7 @@ from dashboard.data import autorank, samples
 from dashboard.figures.grids import correlation_heatmap
 from dashboard.figures.leaderboard import ranking_dots
 from dashboard.tables.autorank import autorank_table, number_formats, shaded
+from stats.analyses.autorank_texts import TEXT_METRICS
 from stats.mt.automatic_ranking import autorank_latex, autorank_metrics
 
 #: the library's argument names -> this page's controls (a refusal names what to change here)
@@ -50,9 +51,44 @@ uploads, is_sample = components.file_input(
     sample_note=SAMPLE_NOTE,
     types=["jsonl", "zip", "gz", "tar"],
 )
+with st.expander("More files: systems metadata, system outputs and references (optional)"):
+    meta_up, _ = components.file_input(
+        "Systems metadata: data/systems_metadata_updated3.json (or systems_metadata.json): "
+        "rank, per language pair, only the systems it lists for the pair (the organisers' "
+        "team filter)",
+        key="autorank_metadata_upload",
+        types=["json"],
+    )
+    outputs_up, _ = components.file_input(
+        "System outputs: systems/SYSTEM.jsonl files (one per system), or a zip of the folder",
+        key="autorank_outputs_upload",
+        types=["jsonl", "zip", "gz", "tar"],
+        help="With the references: BLEU and corpus-chrF++ (sacreBLEU's corpus scores over the "
+        "paragraphs with a reference) become metrics to choose.",
+    )
+    references_up, _ = components.file_input(
+        "References: data/wmt25-genmt.jsonl (the test set with refA)",
+        key="autorank_references_upload",
+        types=["jsonl", "gz", "zip"],
+    )
+extras = (meta_up, outputs_up, references_up)
 with components.input_errors(CONTROLS):
     scores = autorank.scores(uploads)
+    meta = autorank.metadata(meta_up)
+    read_outputs = autorank.outputs(outputs_up)
+    read_refs = autorank.references(references_up)
 st.caption(components.escape_markdown(scores.read_as))
+for extra in (meta, read_outputs, read_refs):
+    if extra is not None:
+        st.caption(components.escape_markdown(
+            f"{getattr(extra, 'file', '') or 'System outputs'}: {extra.read_as}"
+        ))  # fmt: skip
+if (read_outputs is None) != (read_refs is None):
+    st.info(
+        "BLEU and corpus-chrF++ need both the system outputs and the references: upload "
+        + ("the references (wmt25-genmt.jsonl)." if read_refs is None else "the system outputs."),
+        icon=":material/info:",
+    )
 if scores.notes:
     with st.expander(f"What the files hold and lack ({len(scores.notes)} notes)"):
         for note in scores.notes:
@@ -65,7 +101,7 @@ with components.controls_expander("Controls"):
             st.selectbox, "Language pair", list(scores.lps), key="autorank_lp",
             default=scores.lps[0],
         )  # fmt: skip
-        present = list(scores.metrics_of(lp))
+        present = list(scores.metrics_of(lp)) + list(autorank.text_metrics(extras, lp))
         preset_fits = set(autorank_metrics(lp)) <= set(present)
         if not preset_fits and st.session_state.get("autorank_metric_set") == PRESET:
             st.session_state["autorank_metric_set"] = CHOSEN  # the files lack WMT25's set
@@ -112,7 +148,7 @@ url_state.write_url(url_state.AUTORANK)
 
 config = {
     c: st.column_config.NumberColumn(label, format=fmt)
-    for c, (label, fmt) in number_formats(scores.metrics).items()
+    for c, (label, fmt) in number_formats((*scores.metrics, *TEXT_METRICS)).items()
 }
 
 
@@ -154,12 +190,13 @@ table_slot = st.empty()
 with components.input_errors(CONTROLS):
     if choice == PRESET:
         autorank.preset_metrics(uploads, lp)  # the preset's metrics must be there
-    point = autorank.point(uploads, lp, metrics)
+    point = autorank.point(uploads, lp, metrics, extras)
     draw_table(point, table_slot, provisional=True)
     result = page_run.run_long(
         partial(
             autorank.ranking, uploads, lp, metrics, n_resamples=int(n_resamples), seed=seed,
             alpha=alpha, correction=correction, confidence_level=float(confidence),
+            extras=extras,
         ),  # fmt: skip
         text=f"Paired bootstrap over documents, {int(n_resamples):,} resamples …",
         key="autorank_bootstrap",
@@ -167,7 +204,7 @@ with components.input_errors(CONTROLS):
 pair = result.language_pairs[0]
 boot = pair.bootstrap
 draw_table(pair, table_slot, provisional=False)
-for note in [n for n in result.notes if n.startswith(lp)] + list(result.warnings):
+for note in [n for n in result.notes if lp in n] + list(result.warnings):
     st.caption(components.escape_markdown(note))
 together = pair.cannot_separate()
 st.markdown(
