@@ -351,6 +351,8 @@ def autorank_analysis(
         )
     if not wanted:
         raise StatsInputError("lp: give at least one language pair")
+    out = []
+    notes = list(scores.notes)
     texts = None
     read_as = scores.read_as
     if outputs is not None:
@@ -360,10 +362,14 @@ def autorank_analysis(
                 f"the automatic scores already hold a metric named {', '.join(clash)}: rename "
                 "it, or leave out the outputs and references"
             )
-        texts = autorank_texts(outputs, references, lps=wanted)
+        needed = metrics is not None and any(m in TEXT_METRICS for m in metrics)
+        texts = autorank_texts(outputs, references, lps=wanted if needed else ())
         read_as = "\n".join((read_as, *texts.read_as))
-    out = []
-    notes = list(scores.notes)
+        if not needed:
+            notes.append(
+                f"outputs and references read; {' and '.join(TEXT_METRICS)} are not in the "
+                "metric set (name them in metrics, --metrics)"
+            )
     if teams is not None:
         notes.append(teams.read_as.replace("read as", f"{teams.file}: read as", 1))
         unscored = sorted(set(teams.lps) - set(scores.systems))

@@ -195,3 +195,14 @@ def test_unknown_documents_are_named(data):
     tx = autorank_texts(outputs, data["references"], lps=[LP])
     assert any(n.startswith(f"{name}: 1 document(s) of {LP} not in the references, not scored: news/nowhere")
                for n in tx.notes)  # fmt: skip
+
+
+def test_outputs_outside_the_metric_set_are_read_not_scored(data):
+    res = autorank_analysis(
+        [(n, b) for n, b in data["scores"].items()], lps=[LP], intervals=False,
+        outputs=data["outputs"], references=data["references"],
+    )  # fmt: skip
+    assert "BLEU" not in res.pair(LP).metrics
+    assert "read as WMT25 system outputs" in res.read_as
+    assert any(n.startswith("outputs and references read; BLEU and corpus-chrF++ are not in the metric set")
+               for n in res.notes)  # fmt: skip
