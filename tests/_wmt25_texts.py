@@ -42,13 +42,14 @@ def documents(scores: dict[str, bytes]) -> dict[str, list[tuple[str, str]]]:
     return out
 
 
-def _doc_id(lp: str, domain: str, doc: str) -> str:
-    return f"{lp}_#_{domain}_#_{'vid_' + doc if domain == 'speech' else doc}"
+def _doc_id(lp: str, domain: str, doc: str, prefix: bool = True) -> str:
+    return f"{lp}_#_{domain}_#_{'vid_' + doc if domain == 'speech' and prefix else doc}"
 
 
-def references(docs, *, with_refs=("en-cs_CZ",), seed: int = 7) -> tuple[bytes, dict]:
+def references(docs, *, with_refs=("en-cs_CZ",), seed: int = 7, prefix: bool = True) -> tuple[bytes, dict]:
     """``wmt25-genmt.jsonl`` bytes and ``{(lp, domain, doc): [ref paragraphs]}``: refA for the
-    pairs ``with_refs``, ``refs`` empty elsewhere, and one test-suite document."""
+    pairs ``with_refs``, ``refs`` empty elsewhere, and one test-suite document (``prefix``
+    False: speech ids without ``vid_``)."""
     rng = np.random.default_rng(seed)
     lines, refs = [], {}
     for lp, keys in docs.items():
@@ -56,7 +57,7 @@ def references(docs, *, with_refs=("en-cs_CZ",), seed: int = 7) -> tuple[bytes, 
             n = int(rng.integers(1, 5))
             paras = [" ".join(rng.choice(WORDS, int(rng.integers(4, 14)))) + "." for _ in range(n)]
             record = {
-                "doc_id": _doc_id(lp, domain, doc), "collection_id": "general", "domain": domain,
+                "doc_id": _doc_id(lp, domain, doc, prefix), "collection_id": "general", "domain": domain,
                 "src_lang": lp.split("-")[0], "tgt_lang": lp.split("-", 1)[1],
                 "src_text": "\n\n".join(f"source {i}" for i in range(n)), "refs": {},
             }  # fmt: skip

@@ -45,6 +45,15 @@ TEXT_METRICS = {"BLEU": ("bleu", ()), "corpus-chrF++": ("chrf", (("word_order", 
 #: automatic scores' ``document_id`` (``en-is_IS_#_speech_#_vid_23Wfq9aOI4c`` there,
 #: ``"document_id": "23Wfq9aOI4c"`` here)
 VIDEO_PREFIX = "vid_"
+#: the domain whose document ids carry :data:`VIDEO_PREFIX`
+SPEECH = "speech"
+
+
+def _key(domain: str, doc: str) -> tuple[str, str]:
+    """A document's key: (domain, id), a speech document's id without ``vid_``."""
+    if domain == SPEECH and doc.startswith(VIDEO_PREFIX):
+        return domain, doc[len(VIDEO_PREFIX) :]
+    return domain, doc
 
 
 def name_list(items, limit: int = 8) -> str:
@@ -96,28 +105,23 @@ class AutoRankTexts:
 
         ``documents``: the automatic scores' paragraphs of the pair (columns ``domain``,
         ``document``, ``doc``, ``system``); a reference document is matched by its domain and
-        id, a speech document's id without its ``vid_`` prefix where the scores name it so;
-        documents not among the scores and systems without scores are named and left out."""
+        id (a speech document's id without its ``vid_`` prefix, or with it where the scores
+        keep it); documents not among the scores and systems without scores are named and left
+        out."""
         pair = self.pairs[lp]
         keys = documents[["domain", "document", "doc"]].drop_duplicates(["domain", "document"])
         number = {(d, doc): int(n) for d, doc, n in keys.itertuples(index=False)}
         notes: list[str] = []
-        where, docs, stripped, unknown = [], [], 0, []
+        where, docs, unknown = [], [], []
         for i, (domain, doc) in enumerate(pair.documents):
             key = (domain, doc)
-            if key not in number and doc.startswith(VIDEO_PREFIX):
-                key = (domain, doc[len(VIDEO_PREFIX):])
-                stripped += key in number
+            if key not in number and domain == SPEECH:
+                key = (domain, VIDEO_PREFIX + doc)
             if key in number:
                 where.append(i)
                 docs.append(number[key])
             else:
                 unknown.append(f"{domain}/{doc}")
-        if stripped:
-            notes.append(
-                f"{lp}: {stripped:,} speech document id(s) matched to the automatic scores "
-                f"without their {VIDEO_PREFIX!r} prefix"
-            )
         if unknown:
             notes.append(
                 f"{lp}: {len(unknown):,} reference document(s) not among the automatic scores' "
@@ -198,7 +202,23 @@ def autorank_texts(outputs, references, *, lps: Sequence[str] | None = None) -> 
                 f"({block.shape[0]:,} output documents)"
             )
             continue
-        refs = {(d, doc): v for (p, d, doc), v in ref.references.items() if p == lp}
+        refs: dict = {}
+        for (p, d, doc), v in ref.references.items():
+            if p != lp:
+                continue
+            key = _key(d, doc)
+            if key in refs:
+                raise StatsInputError(
+                    f"{ref.file}, lines {refs[key][0]} and {v[0]}: document {key[1]} of {lp} is "
+                    f"given twice (with and without the {VIDEO_PREFIX!r} prefix)"
+                )
+            refs[key] = v
+        stripped = sum(_key(d, doc) != (d, doc) for p, d, doc in ref.references if p == lp)
+        if stripped:
+            notes.append(
+                f"{lp}: {stripped:,} speech document id(s) matched without their "
+                f"{VIDEO_PREFIX!r} prefix (the automatic scores' document_id has none)"
+            )
         keys = sorted(refs)
         sizes = np.array([len(refs[k][1]) for k in keys])
         stream = [p for k in keys for p in refs[k][1]]
@@ -207,16 +227,17 @@ def autorank_texts(outputs, references, *, lps: Sequence[str] | None = None) -> 
         hyps = {}
         for i, (system, rows) in enumerate(block.groupby("system", sort=True)):
             texts = {
-                (d, doc): (t, line)
+                _key(d, doc): (t, line)
                 for d, doc, t, line in zip(rows["domain"], rows["document"], rows["text"],
                                            rows["line"], strict=True)  # fmt: skip
             }
             file = out.files.get(system, f"{system}.jsonl")
             unknown = sorted(set(texts) - set(refs))
             if unknown:
+                named = (f"{d}/{doc} (line {texts[(d, doc)][1]})" for d, doc in unknown)
                 notes.append(
                     f"{file}: {len(unknown):,} document(s) of {lp} not in the references, not "
-                    f"scored: {name_list((f'{d}/{doc}' for d, doc in unknown), 5)}"
+                    f"scored: {name_list(named, 5)}"
                 )
             absent = 0
             paragraphs: list[str] = []

@@ -90,7 +90,7 @@ def test_every_document_left_out_is_said(data):
     assert "field refs.refA.ref has" in mismatch[0]
     assert f"{LP}, Delta: 1 of the 9 reference documents without output" in notes
     speech = sum(d == "speech" for d, _ in data["docs"][LP])
-    assert f"{LP}: {speech} speech document id(s) matched to the automatic scores without their 'vid_' prefix" in notes
+    assert f"{LP}: {speech} speech document id(s) matched without their 'vid_' prefix" in notes
     assert "BLEU: sacreBLEU nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:" in notes
 
 
@@ -193,7 +193,7 @@ def test_unknown_documents_are_named(data):
     name, blob = data["outputs"][0]
     outputs = [(name, blob + extra + b"\n"), *data["outputs"][1:]]
     tx = autorank_texts(outputs, data["references"], lps=[LP])
-    assert any(n.startswith(f"{name}: 1 document(s) of {LP} not in the references, not scored: news/nowhere")
+    assert any(n.startswith(f"{name}: 1 document(s) of {LP} not in the references, not scored: news/nowhere (line 19)")
                for n in tx.notes)  # fmt: skip
 
 
@@ -206,3 +206,17 @@ def test_outputs_outside_the_metric_set_are_read_not_scored(data):
     assert "read as WMT25 system outputs" in res.read_as
     assert any(n.startswith("outputs and references read; BLEU and corpus-chrF++ are not in the metric set")
                for n in res.notes)  # fmt: skip
+
+
+def test_speech_ids_match_with_or_without_the_prefix(data):
+    """References naming speech documents without ``vid_`` (the automatic scores' form) and
+    outputs with it score the same paragraphs."""
+    plain, _ = texts.references(data["docs"], prefix=False)
+    got = {}
+    for ref in (data["references"], ("wmt25-genmt.jsonl", plain)):
+        res = autorank_analysis([(n, b) for n, b in data["scores"].items()], lps=[LP], intervals=False,
+                                metrics=["BLEU"], outputs=data["outputs"], references=ref)  # fmt: skip
+        got[ref[1] is plain] = res.pair(LP).point.scores["BLEU"]
+        assert not any("not among the automatic scores" in n or "not in the references" in n
+                       for n in res.notes)  # fmt: skip
+    pd.testing.assert_series_equal(got[False], got[True])
