@@ -144,6 +144,7 @@ if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_impo
         qe_rescaling,
         qe_rescaling_curve,
     )
+    from .analyses.wmt25_texts import AUTORANK_TEXT_METRICS, AutoRankTexts, autorank_texts
     from .human.accuracy import (
         ALPHAS,
         OUTCOMES,
@@ -260,6 +261,7 @@ if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_impo
     )
     from .mt.baseline_table import SYSTEMS_TABLE_TESTS, SystemsTableResult, systems_table
     from .mt.contributions import SegmentContributions, segment_contributions
+    from .mt.corpus_metrics import CorpusMetric
     from .mt.randomized import (
         RANDOMIZED_TESTS,
         PairwiseSignificanceResult,

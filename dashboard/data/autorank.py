@@ -18,7 +18,7 @@ from stats.analyses.autorank import (
     autorank_metric_set,
     read_autorank_scores,
 )
-from stats.analyses.autorank_texts import TEXT_METRICS
+from stats.analyses.wmt25_texts import AUTORANK_TEXT_METRICS
 from stats.readers.wmt25 import WMT25Scores
 from stats.readers.wmt25_metadata import WMT25SystemsMetadata, read_wmt25_systems_metadata
 from stats.readers.wmt25_outputs import WMT25Outputs, read_wmt25_outputs
@@ -70,7 +70,7 @@ def text_metrics(extras: Extras, lp: str) -> tuple[str, ...]:
     refs = references(extras[2])
     if outputs(extras[1]) is None or refs is None or lp not in refs.lps:
         return ()
-    return tuple(TEXT_METRICS)
+    return tuple(AUTORANK_TEXT_METRICS)
 
 
 def _extra_args(extras: Extras) -> dict:

@@ -21,7 +21,7 @@ from dashboard.data import autorank, samples
 from dashboard.figures.grids import correlation_heatmap
 from dashboard.figures.leaderboard import ranking_dots
 from dashboard.tables.autorank import autorank_table, number_formats, shaded
-from stats.analyses.autorank_texts import TEXT_METRICS
+from stats.analyses.wmt25_texts import AUTORANK_TEXT_METRICS
 from stats.mt.automatic_ranking import autorank_latex, autorank_metrics
 
 #: the library's argument names -> this page's controls (a refusal names what to change here)
@@ -148,7 +148,7 @@ url_state.write_url(url_state.AUTORANK)
 
 config = {
     c: st.column_config.NumberColumn(label, format=fmt)
-    for c, (label, fmt) in number_formats((*scores.metrics, *TEXT_METRICS)).items()
+    for c, (label, fmt) in number_formats((*scores.metrics, *AUTORANK_TEXT_METRICS)).items()
 }
 
 

@@ -226,6 +226,11 @@ _AUTORANK = ("AutoRankAnalysis", "AutoRankLanguagePair", "autorank_analysis",
 _LAZY.update({n: ".autorank" for n in _AUTORANK})
 __all__ += list(_AUTORANK)
 
+# ---- BLEU and chrF++ for AutoRank from the outputs and references (stats.analyses.wmt25_texts) ----
+_WMT25_TEXTS = ("AUTORANK_TEXT_METRICS", "AutoRankTexts", "autorank_texts")
+_LAZY.update({n: ".wmt25_texts" for n in _WMT25_TEXTS})
+__all__ += list(_WMT25_TEXTS)
+
 if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_imports.py)
     from ._inputs import FileInput, Files, decode_files
     from .autorank import (
@@ -300,3 +305,4 @@ if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_impo
         qe_rescaling,
         qe_rescaling_curve,
     )
+    from .wmt25_texts import AUTORANK_TEXT_METRICS, AutoRankTexts, autorank_texts

@@ -33,7 +33,7 @@ from stats.mt.automatic_ranking import (
 
 from ..readers.wmt25 import WMT25Scores, read_wmt25_scores
 from ._inputs import Files, _recorded
-from .autorank_texts import TEXT_METRICS, autorank_texts
+from .wmt25_texts import AUTORANK_TEXT_METRICS, _references, autorank_texts
 
 __all__ = [
     "AutoRankAnalysis",
@@ -192,10 +192,10 @@ def autorank_metric_set(
 ) -> tuple[tuple[str, ...], str]:  # fmt: skip
     """The metrics ranked for ``lp`` and where they came from: ``metrics`` when given, else
     the ``preset`` (default ``'wmt25'``: :func:`stats.mt.automatic_ranking.autorank_metrics`). Every
-    metric must have values in ``lp``; ``texts`` (:func:`stats.analyses.autorank_texts.autorank_texts`)
+    metric must have values in ``lp``; ``texts`` (:func:`stats.analyses.wmt25_texts.autorank_texts`)
     adds BLEU and corpus-chrF++ where the pair has references."""
     have = scores.metrics_of(lp) + (texts.metrics_of(lp) if texts is not None else ())
-    known = scores.metrics + (tuple(TEXT_METRICS) if texts is not None else ())
+    known = scores.metrics + (tuple(AUTORANK_TEXT_METRICS) if texts is not None else ())
     if metrics is not None and preset is not None:
         raise StatsInputError("metrics and preset: give one of them")
     if metrics is not None:
@@ -205,7 +205,7 @@ def autorank_metric_set(
         unknown = [m for m in chosen if m not in known]
         if unknown:
             hint = "" if texts is not None else (
-                f"; {', '.join(TEXT_METRICS)} need the system outputs and references (outputs and "
+                f"; {', '.join(AUTORANK_TEXT_METRICS)} need the system outputs and references (outputs and "
                 "references; --outputs and --references)"
             )  # fmt: skip
             raise StatsInputError(
@@ -324,7 +324,7 @@ def autorank_analysis(
         The system outputs (``systems/SYSTEM.jsonl`` files, folder or archive) and the test set
         with its references (``wmt25-genmt.jsonl``), both or neither: they add ``BLEU`` and
         ``corpus-chrF++`` (sacreBLEU's corpus scores over the paragraphs with a reference,
-        :mod:`stats.analyses.autorank_texts`) to the metrics ``metrics`` may name.
+        :mod:`stats.analyses.wmt25_texts`) to the metrics ``metrics`` may name.
 
     Returns
     -------
@@ -341,6 +341,8 @@ def autorank_analysis(
             "outputs and references: give both (the systems' outputs and wmt25-genmt.jsonl) "
             "for BLEU and chrF++, or neither"
         )
+    if references is not None:  # refused before the many files are read
+        references = _references(references)
     scores = read_autorank_scores(files)
     wanted = list(scores.lps) if lps is None else list(dict.fromkeys(map(str, lps)))
     unknown = [lp for lp in wanted if lp not in scores.lps]
@@ -356,18 +358,18 @@ def autorank_analysis(
     texts = None
     read_as = scores.read_as
     if outputs is not None:
-        clash = [m for m in TEXT_METRICS if m in scores.metrics]
+        clash = [m for m in AUTORANK_TEXT_METRICS if m in scores.metrics]
         if clash:
             raise StatsInputError(
                 f"the automatic scores already hold a metric named {', '.join(clash)}: rename "
                 "it, or leave out the outputs and references"
             )
-        needed = metrics is not None and any(m in TEXT_METRICS for m in metrics)
+        needed = metrics is not None and any(m in AUTORANK_TEXT_METRICS for m in metrics)
         texts = autorank_texts(outputs, references, lps=wanted if needed else ())
         read_as = "\n".join((read_as, *texts.read_as))
         if not needed:
             notes.append(
-                f"outputs and references read; {' and '.join(TEXT_METRICS)} are not in the "
+                f"outputs and references read; {' and '.join(AUTORANK_TEXT_METRICS)} are not in the "
                 "metric set (name them in metrics, --metrics)"
             )
     if teams is not None:
@@ -393,7 +395,7 @@ def autorank_analysis(
             if teams is not None:
                 frame = _team_filter(frame, teams, lp, notes)
             corpus = None
-            if texts is not None and any(m in TEXT_METRICS for m in chosen):
+            if texts is not None and any(m in AUTORANK_TEXT_METRICS for m in chosen):
                 corpus, joined = texts.corpus(lp, frame, chosen)
                 notes.extend(joined)
             if intervals:

@@ -27,6 +27,8 @@ _LAZY = {
     "metric_digits": ".automatic_ranking",
     "findings_shading": ".automatic_ranking",
     "paragraph_correlations": ".automatic_ranking",
+    # corpus_metrics (BLEU, chrF++ in AutoRank)
+    "CorpusMetric": ".corpus_metrics",
     # contributions
     "SegmentContributions": ".contributions",
     "segment_contributions": ".contributions",
@@ -89,6 +91,7 @@ if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_impo
     )
     from .baseline_table import SYSTEMS_TABLE_TESTS, SystemsTableResult, systems_table
     from .contributions import SegmentContributions, segment_contributions
+    from .corpus_metrics import CorpusMetric
     from .randomized import (
         RANDOMIZED_TESTS,
         PairwiseSignificanceResult,

@@ -15,7 +15,7 @@ import sacrebleu
 from stats import DegenerateInputWarning, StatsInputError
 from stats._core.random import bootstrap_weights
 from stats.analyses import autorank_analysis
-from stats.analyses.autorank_texts import autorank_texts
+from stats.analyses.wmt25_texts import autorank_texts
 from stats.mt.automatic_ranking import autorank_bootstrap
 from stats.readers.wmt25 import read_wmt25_scores
 from stats.readers.wmt25_references import read_wmt25_references

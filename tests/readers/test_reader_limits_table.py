@@ -43,6 +43,7 @@ from stats.readers.wmt import read_da_system_scores
 from stats.readers.wmt25 import read_wmt25_scores
 from stats.readers.wmt25_metadata import read_wmt25_systems_metadata
 from stats.readers.wmt25_outputs import read_wmt25_outputs
+from stats.readers.wmt25_references import read_wmt25_references
 
 ROOT = Path(__file__).resolve().parents[2]
 REF = ROOT / "sample_data" / "mt" / "reference.txt"
@@ -243,6 +244,11 @@ _WMT25_METADATA = (
     '{\n  "{name}": {"constrained": true,\n   "supported_lps": {"en-de_DE": "supported"}},\n'
     '  "B": {"lps": ["en-de_DE"]},\n  "C": {"lps": ["en-de_DE"]}\n}\n'
 )
+_WMT25_REFERENCES = "".join(
+    '{"doc_id": "en-de_DE_#_news_#_' + ("{name}" if j == 1 else f"d{j}")
+    + '", "collection_id": "general", "src_text": "A.", "refs": {"refA": {"ref": "Ein Satz."}}}\n'
+    for j in range(1, 6)
+)
 _WIL = ["williams", "--scores"]
 
 #: the registry: one line per reader or format (id, file name, template, reader, CLI command)
@@ -353,6 +359,17 @@ READERS = [
         _one_file(read_wmt25_outputs),
         None,
         name="d1",
+        skip={**_SCORE_SKIPS, "columns": _NO_COLUMNS},
+    ),
+    Case(
+        "wmt25-references",
+        "wmt25-genmt.jsonl",
+        _WMT25_REFERENCES,
+        read_wmt25_references,
+        lambda p: ["autorank", "--scores", p.parent / "S.jsonl", "--outputs", p.parent / "O.jsonl",
+                   "--references", p],  # fmt: skip
+        name="d1",
+        companions={"S.jsonl": "{}", "O.jsonl": "{}"},
         skip={**_SCORE_SKIPS, "columns": _NO_COLUMNS},
     ),
     Case(

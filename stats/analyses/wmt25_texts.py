@@ -9,7 +9,7 @@ document -> :meth:`AutoRankTexts.corpus`: the :class:`~stats.mt.corpus_metrics.C
 of :func:`stats.mt.automatic_ranking.autorank`, documents numbered as the automatic scores
 number them.
 
-The metrics (:data:`TEXT_METRICS`): ``BLEU`` (sacreBLEU's ``BLEU()``, its defaults) and
+The metrics (:data:`AUTORANK_TEXT_METRICS`): ``BLEU`` (sacreBLEU's ``BLEU()``, its defaults) and
 ``corpus-chrF++`` (``CHRF(word_order=2)``), corpus-level per system and language pair over
 the paragraphs where a reference exists; the automatic scores' own ``chrF++`` (a mean of
 paragraph scores) keeps its name.
@@ -37,10 +37,10 @@ from ..readers.wmt25_references import (
     read_wmt25_references,
 )
 
-__all__ = ["TEXT_METRICS", "AutoRankTexts", "autorank_texts"]
+__all__ = ["AUTORANK_TEXT_METRICS", "AutoRankTexts", "autorank_texts"]
 
 #: the corpus metrics computed from the outputs: name -> (sacreBLEU metric, its options)
-TEXT_METRICS = {"BLEU": ("bleu", ()), "corpus-chrF++": ("chrf", (("word_order", 2),))}
+AUTORANK_TEXT_METRICS = {"BLEU": ("bleu", ()), "corpus-chrF++": ("chrf", (("word_order", 2),))}
 #: the prefix of a speech document's id in the outputs and references, absent from the
 #: automatic scores' ``document_id`` (``en-is_IS_#_speech_#_vid_23Wfq9aOI4c`` there,
 #: ``"document_id": "23Wfq9aOI4c"`` here)
@@ -96,10 +96,10 @@ class AutoRankTexts:
 
     def metrics_of(self, lp: str) -> tuple[str, ...]:
         """The text metrics with values in ``lp`` (none where it has no reference)."""
-        return tuple(TEXT_METRICS) if lp in self.pairs else ()
+        return tuple(AUTORANK_TEXT_METRICS) if lp in self.pairs else ()
 
     def corpus(
-        self, lp: str, documents: pd.DataFrame, metrics: Sequence[str] = tuple(TEXT_METRICS)
+        self, lp: str, documents: pd.DataFrame, metrics: Sequence[str] = tuple(AUTORANK_TEXT_METRICS)
     ) -> tuple[dict[str, CorpusMetric], list[str]]:
         """The :class:`CorpusMetric` of ``metrics`` in ``lp`` and the notes of the join.
 
@@ -144,7 +144,7 @@ class AutoRankTexts:
             )
         out = {}
         for m in metrics:
-            if m not in TEXT_METRICS:
+            if m not in AUTORANK_TEXT_METRICS:
                 continue
             stats, seg = pair.statistics[m]
             out[m] = CorpusMetric(
@@ -154,17 +154,23 @@ class AutoRankTexts:
         return out, notes
 
 
-def _read(outputs, references) -> tuple[WMT25Outputs, WMT25References]:
-    out = outputs if isinstance(outputs, WMT25Outputs) else read_wmt25_outputs(outputs)
+def _references(references) -> WMT25References:
+    """``references`` read (a WMT25References passes through; a list holds one file)."""
     if isinstance(references, WMT25References):
-        return out, references
+        return references
     if isinstance(references, Sequence) and not isinstance(references, (str, tuple)):
         if len(references) != 1:
             raise StatsInputError(
                 f"references: expected one wmt25-genmt.jsonl; got {len(references)} files"
             )
         references = references[0]
-    return out, read_wmt25_references(references)
+    return read_wmt25_references(references)
+
+
+def _read(outputs, references) -> tuple[WMT25Outputs, WMT25References]:
+    ref = _references(references)  # the one file first: refused before the many
+    out = outputs if isinstance(outputs, WMT25Outputs) else read_wmt25_outputs(outputs)
+    return out, ref
 
 
 def autorank_texts(outputs, references, *, lps: Sequence[str] | None = None) -> AutoRankTexts:
@@ -267,7 +273,7 @@ def autorank_texts(outputs, references, *, lps: Sequence[str] | None = None) -> 
         starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
         scored = np.repeat(n_seg > 0, sizes, axis=1)  # (K, P) paragraphs of documents scored
         statistics = {}
-        for name, (metric, options) in TEXT_METRICS.items():
+        for name, (metric, options) in AUTORANK_TEXT_METRICS.items():
             seg = extract_statistics([stream], hyps, metric=metric, **dict(options))
             order = [seg.systems.index(s) for s in systems]
             per_paragraph = np.where(scored[:, :, None], seg.stats[order], 0.0)
