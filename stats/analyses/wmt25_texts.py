@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -274,7 +275,8 @@ def autorank_texts(outputs, references, *, lps: Sequence[str] | None = None) -> 
         scored = np.repeat(n_seg > 0, sizes, axis=1)  # (K, P) paragraphs of documents scored
         statistics = {}
         for name, (metric, options) in AUTORANK_TEXT_METRICS.items():
-            seg = extract_statistics([stream], hyps, metric=metric, **dict(options))
+            opts: dict[str, Any] = dict(options)
+            seg = extract_statistics([stream], hyps, metric=metric, **opts)
             order = [seg.systems.index(s) for s in systems]
             per_paragraph = np.where(scored[:, :, None], seg.stats[order], 0.0)
             statistics[name] = (np.add.reduceat(per_paragraph, starts, axis=1), seg)
