@@ -17,6 +17,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from stats._core.errors import StatsInputError
@@ -25,6 +26,7 @@ from stats.mt.automatic_ranking import (
     AUTORANK_PRESETS,
     AutoRankBootstrapResult,
     AutoRankResult,
+    ParagraphArrays,
     autorank,
     autorank_bootstrap,
     autorank_metrics,
@@ -351,9 +353,15 @@ def autorank_analysis(
     with _recorded() as messages:
         for i, lp in enumerate(wanted):
             chosen, source = autorank_metric_set(scores, lp, metrics=metrics, preset=preset)
-            frame = scores.language_pair(lp)
+            present = list(scores.metrics_of(lp))
             if teams is not None:
-                frame = _team_filter(frame, teams, lp, notes)
+                frame = _team_filter(scores.language_pair(lp), teams, lp, notes)
+                n_paragraphs = frame[present].notna().sum()
+            else:  # the same paragraphs as arrays: no DataFrame of the pair's rows
+                frame = ParagraphArrays(**scores.language_pair_arrays(lp)._asdict())
+                n_paragraphs = pd.Series(
+                    np.count_nonzero(~np.isnan(frame.values), axis=0), index=pd.Index(present)
+                )
             if intervals:
                 boot = autorank_bootstrap(
                     frame, metrics=chosen, lp=lp, document=DOCUMENT, n_resamples=n_resamples,
@@ -366,7 +374,6 @@ def autorank_analysis(
             else:
                 boot = None
                 point = autorank(frame, metrics=chosen, lp=lp, document=DOCUMENT)
-            present = list(scores.metrics_of(lp))
             notes.append(f"{lp}: metric set ({source}): {', '.join(point.metrics)}")
             notes.extend(f"{lp}: {n}" if not n.startswith(lp) else n for n in point.notes)
             out.append(
@@ -376,7 +383,7 @@ def autorank_analysis(
                     point=point,
                     bootstrap=boot,
                     correlations=paragraph_correlations(frame, metrics=present),
-                    n_paragraphs=frame[present].notna().sum(),
+                    n_paragraphs=n_paragraphs,
                 )
             )
     return AutoRankAnalysis(
