@@ -847,16 +847,20 @@ def _assemble(parsed, metrics, files, skipped) -> WMT25Scores:
             column[np.repeat(on_line, n)] = flat
             columns.append(column)
         cell = sys_lp[span_lines]
-        # nulls per line: differences of the running count at each line's end
-        running = np.concatenate(([0], np.cumsum(np.isnan(flat), dtype=np.int64)))
+        # each null's line: the first line whose values end after it
         ends = np.cumsum(n[span_lines])
-        line_nulls = running[ends] - running[ends - n[span_lines]]
+        null_lines = np.searchsorted(ends, np.flatnonzero(np.isnan(flat)), side="right")
         with_m[:, j] = np.bincount(cell, minlength=S * L)
-        nul[:, j] = np.bincount(cell, weights=line_nulls, minlength=S * L).astype(np.int64)
+        nul[:, j] = np.bincount(cell[null_lines], minlength=S * L)
         vals[:, j] = np.bincount(cell, weights=n[span_lines], minlength=S * L).astype(np.int64) - nul[:, j]
 
     # coverage: one row per (system, language pair with lines, metric), sorted by lp, system
     si, li = np.nonzero(docs.reshape(S, L) > 0)
+    # sorted by language pair, then system (names' ranks; the metrics in their order)
+    lp_rank = np.argsort(np.argsort(np.array(lp_names, dtype=object), kind="stable"))
+    sys_rank = np.argsort(np.argsort(np.array(systems_in, dtype=object), kind="stable"))
+    by_name = np.lexsort((sys_rank[si], lp_rank[li]))
+    si, li = si[by_name], li[by_name]
     cell = si * L + li
     lp_obj = np.array(lp_names, dtype=object)
     sys_obj = np.array(systems_in, dtype=object)
@@ -871,7 +875,6 @@ def _assemble(parsed, metrics, files, skipped) -> WMT25Scores:
             "nulls": nul[cell].ravel(),
         }
     )
-    coverage = coverage.sort_values(["lp", "system"], kind="stable").reset_index(drop=True)
 
     def cat(codes, names):
         # the codes in the small integer type pandas keeps them in, repeated per paragraph
@@ -912,7 +915,9 @@ def _assemble(parsed, metrics, files, skipped) -> WMT25Scores:
         (lp_names[b], systems_in[a], int(lp_doc_count[b] - have[a, b]), int(lp_doc_count[b]))
         for a, b in zip(gap_s.tolist(), gap_l.tolist(), strict=True)
     )
-    notes = _notes(parsed, coverage, metrics, systems, lps, missing_docs, skipped)
+    counts = {"with_metric": with_m.reshape(S, L, n_m), "values": vals.reshape(S, L, n_m),
+              "nulls": nul.reshape(S, L, n_m), "documents": have}  # fmt: skip
+    notes = _notes(parsed, counts, metrics, systems_in, lp_names, missing_docs, skipped)
     return WMT25Scores(
         paragraphs=paragraphs,
         metrics=metrics,
@@ -925,48 +930,58 @@ def _assemble(parsed, metrics, files, skipped) -> WMT25Scores:
     )
 
 
-def _notes(parsed, coverage, metrics, systems, lps, missing_docs, skipped) -> list[str]:
+def _notes(parsed, counts, metrics, systems_in, lp_names, missing_docs, skipped) -> list[str]:
+    """The notes of what is missing, from the counts per (system, language pair, metric) of
+    :func:`_assemble` (``with_metric``, ``values``, ``nulls``: shape (systems, language pairs,
+    metrics) in reading order; ``documents``: (systems, language pairs))."""
     notes = []
-    nulls = coverage.groupby("metric", sort=False)["nulls"].sum()
-    total = int(coverage["nulls"].sum() + coverage["values"].sum())
+    with_m, docs = counts["with_metric"], counts["documents"]
+    nulls = counts["nulls"].sum(axis=(0, 1))
+    total = int(nulls.sum() + counts["values"].sum())
+    systems, lps = sorted(systems_in), sorted(lp_names)
     if nulls.sum():
-        by = ", ".join(f"{m} {int(k):,}" for m, k in nulls.items() if k)
+        by = ", ".join(f"{m} {int(k):,}" for m, k in zip(metrics, nulls.tolist(), strict=True) if k)
         s = "" if nulls.sum() == 1 else "s"
         notes.append(
             f"{int(nulls.sum()):,} null value{s} of {total:,} (none filled in; a mean is over "
             f"the values present): {by}"
         )
-    has = coverage["with_metric"] > 0
-    lps_with = coverage[has].groupby("metric", sort=False)["lp"].agg(lambda x: sorted(set(x)))
-    for m in metrics:
-        have = lps_with.get(m, [])
+    exists = (with_m > 0).any(axis=0)  # (language pair, metric): some system has it
+    for j, m in enumerate(metrics):
+        have = sorted(lp_names[b] for b in np.flatnonzero(exists[:, j]).tolist())
         if len(have) < len(lps):
             notes.append(
                 f"metric {m} is present for {len(have)} of {len(lps)} language pairs "
                 f"({name_list(have)}); absent for the others"
             )
-    # where a metric exists in a language pair: the systems without it, documents without it
-    exists = coverage[has][["lp", "metric"]].drop_duplicates()
-    block = coverage.merge(exists, on=["lp", "metric"])
-    none = block[block["with_metric"] == 0]
-    for (lp, m), g in none.groupby(["lp", "metric"], sort=True):
+    # where a metric exists in a language pair: the systems with lines without it, and the
+    # systems with it on some of their documents (by language pair, system, metric)
+    lines = docs > 0
+    absent = lines[:, :, None] & exists[None, :, :] & (with_m == 0)
+    groups = sorted(
+        (lp_names[b], metrics[j], b, j) for b, j in zip(*np.nonzero(absent.any(axis=0)), strict=True)
+    )
+    for lp, m, b, j in groups:
+        gone = sorted(systems_in[a] for a in np.flatnonzero(absent[:, b, j]).tolist())
         notes.append(
-            f"{lp}: metric {m} absent for {len(g)} system(s) that have lines "
-            f"({name_list(sorted(g['system']))}); their AutoRank uses the other metrics"
+            f"{lp}: metric {m} absent for {len(gone)} system(s) that have lines "
+            f"({name_list(gone)}); their AutoRank uses the other metrics"
         )
-    part = block[(block["with_metric"] > 0) & (block["with_metric"] < block["documents"])]
-    for lp, system, m, docs, with_m in zip(
-        part["lp"], part["system"], part["metric"], part["documents"], part["with_metric"],
-        strict=True,
-    ):
-        notes.append(f"{lp}, {system}: metric {m} absent on {docs - with_m:,} of {docs:,} documents")
-    present = coverage.drop_duplicates(["lp", "system"]).groupby("lp")["system"].agg(set)
-    for lp in lps:
-        absent = sorted(set(systems) - present.get(lp, set()))
-        if absent:
+    part = sorted(
+        (lp_names[b], systems_in[a], j, a, b)
+        for a, b, j in zip(*np.nonzero((with_m > 0) & (with_m < docs[:, :, None])), strict=True)
+    )
+    for lp, system, j, a, b in part:
+        k, have_m = int(docs[a, b]), int(with_m[a, b, j])
+        notes.append(
+            f"{lp}, {system}: metric {metrics[j]} absent on {k - have_m:,} of {k:,} documents"
+        )
+    for b in sorted(range(len(lp_names)), key=lambda i: lp_names[i]):
+        missing = sorted(systems_in[a] for a in np.flatnonzero(~lines[:, b]).tolist())
+        if missing:
             notes.append(
-                f"{lp}: {len(absent)} of {len(systems)} systems have no lines "
-                f"({name_list(absent)}); not ranked there"
+                f"{lp_names[b]}: {len(missing)} of {len(systems)} systems have no lines "
+                f"({name_list(missing)}); not ranked there"
             )
     for lp, s, missing, total_docs in missing_docs:
         notes.append(
