@@ -359,9 +359,8 @@ def autorank_analysis(
                 n_paragraphs = frame[present].notna().sum()
             else:  # the same paragraphs as arrays: no DataFrame of the pair's rows
                 frame = ParagraphArrays(**scores.language_pair_arrays(lp)._asdict())
-                n_paragraphs = pd.Series(
-                    np.count_nonzero(~np.isnan(frame.values), axis=0), index=pd.Index(present)
-                )
+                missing = np.isnan(frame.values).sum(axis=0)
+                n_paragraphs = pd.Series(len(frame.values) - missing, index=pd.Index(present))
             if intervals:
                 boot = autorank_bootstrap(
                     frame, metrics=chosen, lp=lp, document=DOCUMENT, n_resamples=n_resamples,

@@ -806,7 +806,8 @@ def paragraph_correlations(
     if missing:
         raise StatsInputError(f"metrics: {', '.join(missing)} not among the columns")
     if isinstance(scores, ParagraphArrays):
-        values = pd.DataFrame({m: scores.column(m) for m in metrics}, columns=metrics).astype(float)
+        columns = [scores.metrics.index(m) for m in metrics]
+        values = pd.DataFrame(scores.values[:, columns].astype(float), columns=metrics)
     else:
         values = scores[metrics].astype(float)
     with np.errstate(invalid="ignore", divide="ignore"):
