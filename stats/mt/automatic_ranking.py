@@ -323,17 +323,6 @@ class ParagraphArrays:
         return self.values[:, self.metrics.index(metric)]
 
 
-def _first_appearance(codes: np.ndarray) -> np.ndarray:
-    """``pandas.factorize(codes)[0]`` of non-negative integer codes: numbered in order of first
-    appearance."""
-    if not len(codes):
-        return np.zeros(0, dtype=np.int64)
-    _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
-    rank = np.empty(len(first), dtype=np.int64)
-    rank[np.argsort(first, kind="stable")] = np.arange(len(first))
-    return rank[inverse.ravel()]
-
-
 def _check_metrics(metrics) -> list:
     if isinstance(metrics, str) or not isinstance(metrics, Sequence) or not len(metrics):
         raise StatsInputError(f"metrics must be a non-empty sequence of column names; got {metrics!r}")
@@ -416,10 +405,8 @@ def _prepare_arrays(arrays: ParagraphArrays, metrics, lp) -> _Prepared:
     lookup = np.full(len(arrays.systems), -1, dtype=np.int64)
     lookup[[i for _, i in named]] = np.arange(len(named))
     sys_codes = lookup[system]
-    return _prepared(
-        values, sys_codes, [n for n, _ in named], _first_appearance(document.astype(np.int64)),
-        metrics, where,
-    )  # fmt: skip
+    doc_codes = pd.factorize(document)[0]  # in order of first appearance, as the frame's
+    return _prepared(values, sys_codes, [n for n, _ in named], doc_codes, metrics, where)
 
 
 def _prepared(values, sys_codes, systems, doc_codes, metrics, where) -> _Prepared:
