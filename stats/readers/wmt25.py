@@ -150,16 +150,9 @@ class WMT25Scores:
         return out
 
     def language_pair_arrays(self, lp: str) -> WMT25Arrays:
-        """The paragraphs of one language pair as arrays (no DataFrame, no string per row):
-        the rows of :meth:`language_pair` in the same order.
-
-        Returns
-        -------
-        WMT25Arrays
-            ``values`` (paragraphs x the metrics present in ``lp``, NaN where missing),
-            ``metrics``, ``system`` (index into ``systems``, every system read), ``systems``
-            and ``document`` (the ``doc`` number of each paragraph).
-        """
+        """The rows of :meth:`language_pair`, in its order, as arrays (no string per row):
+        ``values`` (paragraphs x the metrics present in ``lp``, NaN where missing), ``metrics``,
+        ``system`` (index into ``systems``, every system read) and ``document`` (``doc``)."""
         rows = self._rows(lp)
         present = self.metrics_of(lp)
         if not self._columns:
