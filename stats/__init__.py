@@ -251,6 +251,7 @@ if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_impo
         WMT25_REFERENCE_LPS,
         AutoRankBootstrapResult,
         AutoRankResult,
+        ParagraphArrays,
         autorank,
         autorank_bootstrap,
         autorank_latex,

@@ -17,6 +17,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from stats._core.errors import StatsInputError
@@ -25,6 +26,7 @@ from stats.mt.automatic_ranking import (
     AUTORANK_PRESETS,
     AutoRankBootstrapResult,
     AutoRankResult,
+    ParagraphArrays,
     autorank,
     autorank_bootstrap,
     autorank_metrics,
@@ -391,13 +393,21 @@ def autorank_analysis(
             chosen, source = autorank_metric_set(
                 scores, lp, metrics=metrics, preset=preset, texts=texts
             )
-            frame = scores.language_pair(lp)
-            if teams is not None:
-                frame = _team_filter(frame, teams, lp, notes)
+            present = list(scores.metrics_of(lp))
+            with_texts = texts is not None and any(m in AUTORANK_TEXT_METRICS for m in chosen)
             corpus = None
-            if texts is not None and any(m in AUTORANK_TEXT_METRICS for m in chosen):
-                corpus, joined = texts.corpus(lp, frame, chosen)
-                notes.extend(joined)
+            if teams is not None or with_texts:  # the team filter and the texts join by rows
+                frame = scores.language_pair(lp)
+                if teams is not None:
+                    frame = _team_filter(frame, teams, lp, notes)
+                if with_texts:
+                    corpus, joined = texts.corpus(lp, frame, chosen)
+                    notes.extend(joined)
+                n_paragraphs = frame[present].notna().sum()
+            else:  # the same paragraphs as arrays: no DataFrame of the pair's rows
+                frame = ParagraphArrays(**scores.language_pair_arrays(lp)._asdict())
+                missing = np.isnan(frame.values).sum(axis=0)
+                n_paragraphs = pd.Series(len(frame.values) - missing, index=pd.Index(present))
             if intervals:
                 boot = autorank_bootstrap(
                     frame, metrics=chosen, lp=lp, document=DOCUMENT, n_resamples=n_resamples,
@@ -410,7 +420,6 @@ def autorank_analysis(
             else:
                 boot = None
                 point = autorank(frame, metrics=chosen, lp=lp, document=DOCUMENT, corpus=corpus)
-            present = list(scores.metrics_of(lp))
             notes.append(f"{lp}: metric set ({source}): {', '.join(point.metrics)}")
             notes.extend(f"{lp}: {n}" if not n.startswith(lp) else n for n in point.notes)
             out.append(
@@ -420,7 +429,7 @@ def autorank_analysis(
                     point=point,
                     bootstrap=boot,
                     correlations=paragraph_correlations(frame, metrics=present),
-                    n_paragraphs=frame[present].notna().sum(),
+                    n_paragraphs=n_paragraphs,
                 )
             )
     if texts is not None:

@@ -73,6 +73,7 @@ __all__ = [
     "WMT25_REFERENCE_LPS",
     "AutoRankBootstrapResult",
     "AutoRankResult",
+    "ParagraphArrays",
     "autorank",
     "autorank_bootstrap",
     "autorank_latex",
@@ -283,13 +284,70 @@ class _Prepared:
     corpus: dict = field(default_factory=dict)
 
 
-def _prepare(scores, metrics, document, lp, corpus=None) -> _Prepared:
-    if not isinstance(scores, pd.DataFrame):
-        raise StatsInputError(f"scores must be a DataFrame; got {type(scores).__name__}")
-    keys = [document] if isinstance(document, str) else list(document)
+@dataclass(frozen=True, kw_only=True)
+class ParagraphArrays:
+    """The paragraphs of one language pair as arrays: the input of :func:`autorank`,
+    :func:`autorank_bootstrap` and :func:`paragraph_correlations` without a DataFrame (what
+    :meth:`stats.readers.wmt25.WMT25Scores.language_pair_arrays` holds).
+
+    Attributes
+    ----------
+    values : numpy.ndarray
+        Shape (paragraphs, metrics), float; NaN where a paragraph has no value.
+    metrics : tuple of str
+        The metric of each column of ``values``.
+    system : numpy.ndarray
+        Shape (paragraphs,), int: the index into ``systems`` of each paragraph's system.
+    systems : tuple of str
+        The systems' names.
+    document : numpy.ndarray
+        Shape (paragraphs,), int: a number per document (the bootstrap's unit; documents are
+        numbered in order of first appearance, as ``pandas.factorize`` numbers them).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stats.mt.automatic_ranking import ParagraphArrays, autorank
+    >>> arrays = ParagraphArrays(
+    ...     values=np.array([[0.9, 80], [0.7, 90], [0.5, 60], [0.6, 70], [0.1, 20],
+    ...                      [0.2, np.nan]]),
+    ...     metrics=("m1", "m2"), system=np.array([0, 0, 1, 1, 2, 2]), systems=("A", "B", "C"),
+    ...     document=np.array([0, 1, 0, 1, 0, 1]))
+    >>> autorank(arrays, metrics=["m1", "m2"]).autorank.round(3).to_dict()
+    {'A': 1.0, 'B': 1.69, 'C': 3.0}
+    """
+
+    values: np.ndarray
+    metrics: tuple[str, ...]
+    system: np.ndarray
+    systems: tuple[str, ...]
+    document: np.ndarray
+
+    def column(self, metric: str) -> np.ndarray:
+        """The values of one metric (a view of ``values``)."""
+        return self.values[:, self.metrics.index(metric)]
+
+
+def _check_metrics(metrics) -> list:
     if isinstance(metrics, str) or not isinstance(metrics, Sequence) or not len(metrics):
         raise StatsInputError(f"metrics must be a non-empty sequence of column names; got {metrics!r}")
-    metrics = list(dict.fromkeys(metrics))
+    return list(dict.fromkeys(metrics))
+
+
+def _prepare(scores, metrics, document, lp, corpus=None) -> _Prepared:
+    if isinstance(scores, ParagraphArrays):
+        if corpus:
+            raise StatsInputError(
+                "corpus metrics need the paragraphs as a DataFrame with a document column; "
+                "got ParagraphArrays"
+            )
+        return _prepare_arrays(scores, metrics, lp)
+    if not isinstance(scores, pd.DataFrame):
+        raise StatsInputError(
+            f"scores must be a DataFrame or ParagraphArrays; got {type(scores).__name__}"
+        )
+    keys = [document] if isinstance(document, str) else list(document)
+    metrics = _check_metrics(metrics)
     where = f" in {lp}" if lp else ""
     missing = [c for c in ["system", *keys] if c not in scores]
     if missing:
@@ -317,6 +375,74 @@ def _prepare(scores, metrics, document, lp, corpus=None) -> _Prepared:
         doc_codes = pd.factorize(scores[keys[0]])[0]  # numbers already: in order of appearance
     else:
         doc_codes = scores.groupby(keys, sort=False, observed=True).ngroup().to_numpy()
+    texts, text_counts = {}, {}
+    for j, m in enumerate(metrics):
+        if m in corpus:
+            if len(keys) != 1:
+                raise StatsInputError("corpus metrics need one document column (document='doc')")
+            texts[j], text_counts[j] = aligned(
+                m, corpus[m], scores[keys[0]], doc_codes, list(systems)
+            )
+    return _prepared(
+        values, sys_codes, list(systems), doc_codes, metrics, where,
+        texts=texts, text_counts=text_counts, corpus=corpus,
+    )
+
+
+def _prepare_arrays(arrays: ParagraphArrays, metrics, lp) -> _Prepared:
+    """:func:`_prepare` of :class:`ParagraphArrays`: the same sums and counts as the
+    DataFrame of the same paragraphs gives (systems sorted by name, documents numbered in order
+    of first appearance, the same bincounts)."""
+    metrics = _check_metrics(metrics)
+    where = f" in {lp}" if lp else ""
+    names = tuple(arrays.metrics)
+    absent = [m for m in metrics if m not in names]
+    if absent:
+        raise StatsInputError(
+            f"metrics: {', '.join(absent)} not among the metrics{where} ({', '.join(names)})"
+        )
+    raw = np.asarray(arrays.values)
+    system = np.asarray(arrays.system)
+    document = np.asarray(arrays.document)
+    if raw.ndim != 2 or raw.shape[1] != len(names) or len(system) != len(raw) or len(
+        document
+    ) != len(raw):
+        raise StatsInputError(
+            f"scores: values of shape {raw.shape} for {len(names)} metrics, {len(system)} "
+            f"system codes and {len(document)} document codes (one row per paragraph)"
+        )
+    if system.dtype.kind not in "iu" or document.dtype.kind not in "iu":
+        raise StatsInputError("scores: system and document codes must be integers")
+    if len(raw) and (system.min() < 0 or system.max() >= len(arrays.systems) or document.min() < 0):
+        raise StatsInputError(
+            f"scores: system codes must lie in [0, {len(arrays.systems)}) and document codes "
+            "be non-negative"
+        )
+    try:
+        values = raw[:, [names.index(m) for m in metrics]].astype(float, copy=False)
+    except (TypeError, ValueError):
+        raise StatsInputError("scores: values must be numbers (NaN: none)") from None
+    if np.isinf(values).any():
+        raise StatsInputError("scores: infinite values (NaN marks a missing value)")
+    # the systems present, sorted by name (pandas.factorize(..., sort=True) of their names)
+    present = np.flatnonzero(np.bincount(system, minlength=len(arrays.systems)) > 0)
+    named = sorted((str(arrays.systems[i]), i) for i in present)
+    lookup = np.full(len(arrays.systems), -1, dtype=np.int64)
+    lookup[[i for _, i in named]] = np.arange(len(named))
+    sys_codes = lookup[system]
+    doc_codes = pd.factorize(document)[0]  # in order of first appearance, as the frame's
+    return _prepared(values, sys_codes, [n for n, _ in named], doc_codes, metrics, where)
+
+
+def _prepared(
+    values, sys_codes, systems, doc_codes, metrics, where, *, texts=None, text_counts=None,
+    corpus=None,
+) -> _Prepared:
+    """Per-document sums and counts of each (system, metric) from paragraph ``values`` (one
+    bincount per metric), the systems without any value left out with a note. ``texts`` and
+    ``text_counts``: the corpus metrics' statistics and paragraph counts per (document,
+    system), by metric index (``corpus``: the metrics by name)."""
+    texts, text_counts, corpus = dict(texts or {}), dict(text_counts or {}), dict(corpus or {})
     k, d = len(systems), int(doc_codes.max()) + 1 if len(doc_codes) else 0
     present = ~np.isnan(values)
     flat = doc_codes * k + sys_codes
@@ -328,14 +454,9 @@ def _prepare(scores, metrics, document, lp, corpus=None) -> _Prepared:
         flat_counts[:, j] = np.bincount(flat, weights=present[:, j], minlength=d * k)
     sums = flat_sums.reshape(d, k, len(metrics))
     counts = flat_counts.reshape(d, k, len(metrics))
-    texts = {}
-    for j, m in enumerate(metrics):
-        if m in corpus:
-            if len(keys) != 1:
-                raise StatsInputError("corpus metrics need one document column (document='doc')")
-            stats, n = aligned(m, corpus[m], scores[keys[0]], doc_codes, list(systems))
-            counts[:, :, j] = n
-            texts[j] = stats
+    for j, n in text_counts.items():  # corpus metrics: their paragraphs with a hypothesis
+        counts[:, :, j] = n
+    systems = np.array(systems, dtype=object)
     notes = []
     has_any = counts.sum(axis=(0, 2)) > 0
     if not has_any.all():
@@ -461,7 +582,7 @@ def _point(prep: _Prepared, lp: str, warn: bool = True):
 
 
 def autorank(
-    scores: pd.DataFrame,
+    scores: pd.DataFrame | ParagraphArrays,
     *,
     metrics: Sequence[str],
     lp: str = "",
@@ -472,10 +593,12 @@ def autorank(
 
     Parameters
     ----------
-    scores : pandas.DataFrame
+    scores : pandas.DataFrame or ParagraphArrays
         One row per paragraph: columns ``system``, the ``document`` column(s) and one column
         per metric (NaN where a paragraph has no value), e.g.
-        :meth:`stats.readers.wmt25.WMT25Scores.language_pair`.
+        :meth:`stats.readers.wmt25.WMT25Scores.language_pair`; or the same paragraphs as
+        :class:`ParagraphArrays` (``document`` then unused), the same result without a
+        DataFrame.
     metrics : sequence of str
         The metric set, averaged with equal weights (e.g. :func:`autorank_metrics`).
     lp : str
@@ -513,7 +636,7 @@ def autorank(
 
 
 def autorank_bootstrap(
-    scores: pd.DataFrame,
+    scores: pd.DataFrame | ParagraphArrays,
     *,
     metrics: Sequence[str],
     lp: str = "",
@@ -698,9 +821,12 @@ def autorank_bootstrap(
     )
 
 
-def paragraph_correlations(scores: pd.DataFrame, *, metrics: Sequence[str]) -> pd.DataFrame:
+def paragraph_correlations(
+    scores: pd.DataFrame | ParagraphArrays, *, metrics: Sequence[str]
+) -> pd.DataFrame:
     """Pearson's r between metrics over the paragraphs where both have a value (every system's
     paragraphs of one language pair pooled): the segment-level agreement of the metrics.
+    ``scores``: a DataFrame with a column per metric, or :class:`ParagraphArrays`.
 
     Returns a square DataFrame (metrics x metrics); NaN where fewer than 3 paragraphs have
     both values or a metric is constant on them.
@@ -713,10 +839,15 @@ def paragraph_correlations(scores: pd.DataFrame, *, metrics: Sequence[str]) -> p
     {'a': 1.0, 'b': 1.0, 'c': -1.0}
     """
     metrics = list(metrics)
-    missing = [m for m in metrics if m not in scores]
+    have = scores.metrics if isinstance(scores, ParagraphArrays) else scores
+    missing = [m for m in metrics if m not in have]
     if missing:
         raise StatsInputError(f"metrics: {', '.join(missing)} not among the columns")
-    values = scores[metrics].astype(float)
+    if isinstance(scores, ParagraphArrays):
+        columns = [scores.metrics.index(m) for m in metrics]
+        values = pd.DataFrame(scores.values[:, columns].astype(float), columns=metrics)
+    else:
+        values = scores[metrics].astype(float)
     with np.errstate(invalid="ignore", divide="ignore"):
         out = values.corr(method="pearson", min_periods=3)
     return out.reindex(index=metrics, columns=metrics)

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -46,6 +46,7 @@ from ._limits import MAX_ABS_VALUE, check_bytes
 
 __all__ = [
     "WMT25_SCORE_FIELDS",
+    "WMT25Arrays",
     "WMT25Scores",
     "is_wmt25_scores",
     "read_wmt25_scores",
@@ -63,6 +64,17 @@ PARSE_FACTOR = 6
 
 _NUMBER_TYPES = frozenset({int, float, type(None)})
 _SUFFIX = re.compile(r"\.jsonl(\.gz)?$", re.IGNORECASE)
+
+
+class WMT25Arrays(NamedTuple):
+    """One language pair's paragraphs as arrays (:meth:`WMT25Scores.language_pair_arrays`):
+    the fields of :class:`stats.mt.automatic_ranking.ParagraphArrays`."""
+
+    values: np.ndarray
+    metrics: tuple[str, ...]
+    system: np.ndarray
+    systems: tuple[str, ...]
+    document: np.ndarray
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -100,6 +112,7 @@ class WMT25Scores:
     read_as: str
     notes: tuple[str, ...] = ()
     _index: dict = dataclass_field(default_factory=dict, repr=False, compare=False)
+    _columns: dict = dataclass_field(default_factory=dict, repr=False, compare=False)
 
     def _rows(self, lp: str) -> np.ndarray:
         """The paragraph rows of ``lp`` (all pairs' rows found in one pass, once)."""
@@ -135,6 +148,29 @@ class WMT25Scores:
         out = out.reset_index(drop=True)
         out["system"] = out["system"].astype(str)
         return out
+
+    def language_pair_arrays(self, lp: str) -> WMT25Arrays:
+        """The rows of :meth:`language_pair`, in its order, as arrays (no string per row):
+        ``values`` (paragraphs x the metrics present in ``lp``, NaN where missing), ``metrics``,
+        ``system`` (index into ``systems``, every system read) and ``document`` (``doc``)."""
+        rows = self._rows(lp)
+        present = self.metrics_of(lp)
+        if not self._columns:
+            frame = self.paragraphs
+            self._columns.update(
+                {m: frame[m].to_numpy(dtype=float) for m in self.metrics},
+                system=np.asarray(frame["system"].cat.codes.to_numpy(), dtype=np.int64),
+                systems=tuple(str(c) for c in frame["system"].cat.categories),
+                doc=frame["doc"].to_numpy(),
+            )
+        cols = self._columns
+        values = np.empty((len(rows), len(present)))
+        for j, m in enumerate(present):
+            values[:, j] = cols[m][rows]
+        return WMT25Arrays(
+            values=values, metrics=present, system=cols["system"][rows],
+            systems=cols["systems"], document=cols["doc"][rows],
+        )  # fmt: skip
 
     def metrics_of(self, lp: str) -> tuple[str, ...]:
         """The metrics with at least one value in language pair ``lp``."""
@@ -501,6 +537,12 @@ def _doubles_schema(table):
 def _first_codes(*codes: np.ndarray) -> np.ndarray:
     """A code per distinct tuple ``(codes[0][i], codes[1][i], ...)`` of non-negative integer
     codes, numbered in order of first appearance."""
+    sizes = [int(c.max(initial=0)) + 1 for c in codes]
+    if float(np.prod(np.array(sizes, dtype=float))) < 2.0**62:  # one key, no overflow
+        key = np.zeros(len(codes[0]), dtype=np.int64)
+        for c, size in zip(codes, sizes, strict=True):
+            key = key * size + c
+        return pd.factorize(key)[0].astype(np.int64)  # numbered in order of first appearance
     key = np.zeros(len(codes[0]), dtype=np.int64)
     for c in codes:  # each step's key stays below the number of rows: no overflow
         key = np.unique(key * (int(c.max(initial=0)) + 1) + c, return_inverse=True)[1].ravel()
@@ -747,13 +789,6 @@ def read_wmt25_scores(files: Sequence) -> WMT25Scores:
     return _assemble(parsed, tuple(metrics), tuple(label for label, _ in raw), skipped)
 
 
-def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """``concatenate([arange(s, s + k) for s, k in zip(starts, lengths)])`` without the loop."""
-    total = int(lengths.sum())
-    offsets = np.cumsum(lengths) - lengths
-    return np.repeat(starts - offsets, lengths) + np.arange(total, dtype=np.int64)
-
-
 def _encoded(columns) -> tuple[np.ndarray, list[str]]:
     """Codes (int64) of the concatenated string columns (pyarrow arrays or lists) and the
     distinct values, numbered in order of first appearance (pyarrow's dictionary encoding)."""
@@ -783,27 +818,42 @@ def _assemble(parsed, metrics, files, skipped) -> WMT25Scores:
     L, S = len(lp_names), len(parsed)
 
     # paragraphs: one row per value position of every line
-    line = np.repeat(np.arange(len(n)), n)
+    total = int(n.sum())
     starts = np.cumsum(n) - n
-    columns = [np.full(len(line), np.nan) for _ in metrics]  # one array per metric, no copy
     sys_lp = line_sys * L + lpc  # per line
     docs = np.bincount(sys_lp, minlength=S * L)
     with_m = np.zeros((S * L, n_m), dtype=np.int64)
     vals = np.zeros((S * L, n_m), dtype=np.int64)
     nul = np.zeros((S * L, n_m), dtype=np.int64)
+    columns = []  # one array per metric, no copy
     for j, m in enumerate(metrics):
         held = [(p.spans[m] + first_line[si], arrays[m])
                 for si, (p, arrays) in enumerate(parsed) if m in arrays]  # fmt: skip
         span_lines = np.concatenate([h[0] for h in held])
         flat = np.concatenate([h[1] for h in held])
-        columns[j][_ranges(starts[span_lines], n[span_lines])] = flat
-        with_m[:, j] = np.bincount(sys_lp[span_lines], minlength=S * L)
-        per_value = np.repeat(sys_lp[span_lines], n[span_lines])
-        nul[:, j] = np.bincount(per_value, weights=np.isnan(flat), minlength=S * L).astype(np.int64)
-        vals[:, j] = np.bincount(per_value, minlength=S * L) - nul[:, j]
+        if len(span_lines) == len(n):  # on every line, in line order: the column itself
+            columns.append(flat)
+        else:
+            on_line = np.zeros(len(n), dtype=bool)
+            on_line[span_lines] = True
+            column = np.full(total, np.nan)
+            column[np.repeat(on_line, n)] = flat
+            columns.append(column)
+        cell = sys_lp[span_lines]
+        # each null's line: the first line whose values end after it
+        ends = np.cumsum(n[span_lines])
+        null_lines = np.searchsorted(ends, np.flatnonzero(np.isnan(flat)), side="right")
+        with_m[:, j] = np.bincount(cell, minlength=S * L)
+        nul[:, j] = np.bincount(cell[null_lines], minlength=S * L)
+        vals[:, j] = np.bincount(cell, weights=n[span_lines], minlength=S * L).astype(np.int64) - nul[:, j]
 
     # coverage: one row per (system, language pair with lines, metric), sorted by lp, system
     si, li = np.nonzero(docs.reshape(S, L) > 0)
+    # sorted by language pair, then system (names' ranks; the metrics in their order)
+    lp_rank = np.argsort(np.argsort(np.array(lp_names, dtype=object), kind="stable"))
+    sys_rank = np.argsort(np.argsort(np.array(systems_in, dtype=object), kind="stable"))
+    by_name = np.lexsort((sys_rank[si], lp_rank[li]))
+    si, li = si[by_name], li[by_name]
     cell = si * L + li
     lp_obj = np.array(lp_names, dtype=object)
     sys_obj = np.array(systems_in, dtype=object)
@@ -818,20 +868,24 @@ def _assemble(parsed, metrics, files, skipped) -> WMT25Scores:
             "nulls": nul[cell].ravel(),
         }
     )
-    coverage = coverage.sort_values(["lp", "system"], kind="stable").reset_index(drop=True)
 
     def cat(codes, names):
-        return pd.Categorical.from_codes(codes, categories=pd.Index(names, dtype=object))
+        # the codes in the small integer type pandas keeps them in, repeated per paragraph
+        small = np.int8 if len(names) < 127 else np.int16 if len(names) < 32767 else np.int32
+        per_row = np.repeat(codes.astype(small if len(names) < 2**31 - 1 else np.int64), n)
+        return pd.Categorical.from_codes(
+            per_row, categories=pd.Index(names, dtype=object), validate=False
+        )
 
     paragraphs = pd.DataFrame(
         {
-            "lp": cat(lpc[line], lp_names),
-            "system": cat(line_sys[line], systems_in),
-            "domain": cat(domc[line], dom_names),
-            "document": cat(idc[line], id_names),
-            "paragraph": np.arange(len(line), dtype=np.int64) - starts[line],
+            "lp": cat(lpc, lp_names),
+            "system": cat(line_sys, systems_in),
+            "domain": cat(domc, dom_names),
+            "document": cat(idc, id_names),
+            "paragraph": np.arange(total, dtype=np.int64) - np.repeat(starts, n),
             **dict(zip(metrics, columns, strict=True)),
-            "doc": docc[line],  # one number per (language pair, domain, document)
+            "doc": np.repeat(docc, n),  # one number per (language pair, domain, document)
         },
         copy=False,
     )
@@ -844,7 +898,7 @@ def _assemble(parsed, metrics, files, skipped) -> WMT25Scores:
     read_as = (
         f"read as {KIND}: {plural(len(systems), 'system')}, {plural(len(lps), 'language pair')}, "
         f"{plural(len(metrics), 'metric')} ({plural(n_docs, 'document')}, "
-        f"{plural(len(paragraphs), 'paragraph')})"
+        f"{plural(total, 'paragraph')})"
     )
     # a system's lines of a language pair are distinct documents (checked per file)
     lp_doc_count = np.bincount(doc_lp, minlength=L)
@@ -854,7 +908,9 @@ def _assemble(parsed, metrics, files, skipped) -> WMT25Scores:
         (lp_names[b], systems_in[a], int(lp_doc_count[b] - have[a, b]), int(lp_doc_count[b]))
         for a, b in zip(gap_s.tolist(), gap_l.tolist(), strict=True)
     )
-    notes = _notes(parsed, coverage, metrics, systems, lps, missing_docs, skipped)
+    counts = {"with_metric": with_m.reshape(S, L, n_m), "values": vals.reshape(S, L, n_m),
+              "nulls": nul.reshape(S, L, n_m), "documents": have}  # fmt: skip
+    notes = _notes(parsed, counts, metrics, systems_in, lp_names, missing_docs, skipped)
     return WMT25Scores(
         paragraphs=paragraphs,
         metrics=metrics,
@@ -867,48 +923,58 @@ def _assemble(parsed, metrics, files, skipped) -> WMT25Scores:
     )
 
 
-def _notes(parsed, coverage, metrics, systems, lps, missing_docs, skipped) -> list[str]:
+def _notes(parsed, counts, metrics, systems_in, lp_names, missing_docs, skipped) -> list[str]:
+    """The notes of what is missing, from the counts per (system, language pair, metric) of
+    :func:`_assemble` (``with_metric``, ``values``, ``nulls``: shape (systems, language pairs,
+    metrics) in reading order; ``documents``: (systems, language pairs))."""
     notes = []
-    nulls = coverage.groupby("metric", sort=False)["nulls"].sum()
-    total = int(coverage["nulls"].sum() + coverage["values"].sum())
+    with_m, docs = counts["with_metric"], counts["documents"]
+    nulls = counts["nulls"].sum(axis=(0, 1))
+    total = int(nulls.sum() + counts["values"].sum())
+    systems, lps = sorted(systems_in), sorted(lp_names)
     if nulls.sum():
-        by = ", ".join(f"{m} {int(k):,}" for m, k in nulls.items() if k)
+        by = ", ".join(f"{m} {int(k):,}" for m, k in zip(metrics, nulls.tolist(), strict=True) if k)
         s = "" if nulls.sum() == 1 else "s"
         notes.append(
             f"{int(nulls.sum()):,} null value{s} of {total:,} (none filled in; a mean is over "
             f"the values present): {by}"
         )
-    has = coverage["with_metric"] > 0
-    lps_with = coverage[has].groupby("metric", sort=False)["lp"].agg(lambda x: sorted(set(x)))
-    for m in metrics:
-        have = lps_with.get(m, [])
+    exists = (with_m > 0).any(axis=0)  # (language pair, metric): some system has it
+    for j, m in enumerate(metrics):
+        have = sorted(lp_names[b] for b in np.flatnonzero(exists[:, j]).tolist())
         if len(have) < len(lps):
             notes.append(
                 f"metric {m} is present for {len(have)} of {len(lps)} language pairs "
                 f"({name_list(have)}); absent for the others"
             )
-    # where a metric exists in a language pair: the systems without it, documents without it
-    exists = coverage[has][["lp", "metric"]].drop_duplicates()
-    block = coverage.merge(exists, on=["lp", "metric"])
-    none = block[block["with_metric"] == 0]
-    for (lp, m), g in none.groupby(["lp", "metric"], sort=True):
+    # where a metric exists in a language pair: the systems with lines without it, and the
+    # systems with it on some of their documents (by language pair, system, metric)
+    lines = docs > 0
+    absent = lines[:, :, None] & exists[None, :, :] & (with_m == 0)
+    groups = sorted(
+        (lp_names[b], metrics[j], b, j) for b, j in zip(*np.nonzero(absent.any(axis=0)), strict=True)
+    )
+    for lp, m, b, j in groups:
+        gone = sorted(systems_in[a] for a in np.flatnonzero(absent[:, b, j]).tolist())
         notes.append(
-            f"{lp}: metric {m} absent for {len(g)} system(s) that have lines "
-            f"({name_list(sorted(g['system']))}); their AutoRank uses the other metrics"
+            f"{lp}: metric {m} absent for {len(gone)} system(s) that have lines "
+            f"({name_list(gone)}); their AutoRank uses the other metrics"
         )
-    part = block[(block["with_metric"] > 0) & (block["with_metric"] < block["documents"])]
-    for lp, system, m, docs, with_m in zip(
-        part["lp"], part["system"], part["metric"], part["documents"], part["with_metric"],
-        strict=True,
-    ):
-        notes.append(f"{lp}, {system}: metric {m} absent on {docs - with_m:,} of {docs:,} documents")
-    present = coverage.drop_duplicates(["lp", "system"]).groupby("lp")["system"].agg(set)
-    for lp in lps:
-        absent = sorted(set(systems) - present.get(lp, set()))
-        if absent:
+    part = sorted(
+        (lp_names[b], systems_in[a], j, a, b)
+        for a, b, j in zip(*np.nonzero((with_m > 0) & (with_m < docs[:, :, None])), strict=True)
+    )
+    for lp, system, j, a, b in part:
+        k, have_m = int(docs[a, b]), int(with_m[a, b, j])
+        notes.append(
+            f"{lp}, {system}: metric {metrics[j]} absent on {k - have_m:,} of {k:,} documents"
+        )
+    for b in sorted(range(len(lp_names)), key=lambda i: lp_names[i]):
+        missing = sorted(systems_in[a] for a in np.flatnonzero(~lines[:, b]).tolist())
+        if missing:
             notes.append(
-                f"{lp}: {len(absent)} of {len(systems)} systems have no lines "
-                f"({name_list(absent)}); not ranked there"
+                f"{lp_names[b]}: {len(missing)} of {len(systems)} systems have no lines "
+                f"({name_list(missing)}); not ranked there"
             )
     for lp, s, missing, total_docs in missing_docs:
         notes.append(

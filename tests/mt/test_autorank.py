@@ -337,3 +337,88 @@ def test_workflow_takes_one_pair_or_metric_as_a_string(scores):
     one = autorank_analysis(scores, lps="en-de_DE", metrics="XCOMET-XL", intervals=False)
     assert [r.lp for r in one.language_pairs] == ["en-de_DE"]
     assert one.language_pairs[0].metrics == ("XCOMET-XL",)
+
+
+# ---- the same paragraphs as arrays (the workflow's path without a DataFrame) ---------------
+
+
+def _assert_point_identical(a, b):
+    """Two AutoRankResults equal bit for bit (values, order, names, notes)."""
+    assert a.systems == b.systems and a.metrics == b.metrics and a.left_out == b.left_out
+    assert a.notes == b.notes and a.n_documents == b.n_documents
+    for x, y in ((a.autorank, b.autorank), (a.zbar, b.zbar)):
+        np.testing.assert_array_equal(x.to_numpy(), y.to_numpy())
+    for x, y in ((a.z, b.z), (a.scores, b.scores), (a.n_values, b.n_values)):
+        np.testing.assert_array_equal(x.to_numpy(), y.to_numpy())
+        assert list(x.columns) == list(y.columns) and list(x.index) == list(y.index)
+
+
+@pytest.mark.parametrize("lp", ["en-cs_CZ", "en-ja_JP", "en-de_DE", "en-bho_IN"])
+def test_arrays_give_the_frames_autorank_bit_for_bit(scores, lp):
+    from stats.mt.automatic_ranking import ParagraphArrays
+
+    arrays = ParagraphArrays(**scores.language_pair_arrays(lp)._asdict())
+    frame = scores.language_pair(lp)
+    metrics = autorank_metrics(lp)
+    _assert_point_identical(
+        autorank(arrays, metrics=metrics, lp=lp),
+        autorank(frame, metrics=metrics, lp=lp, document="doc"),
+    )
+    a = autorank_bootstrap(arrays, metrics=metrics, lp=lp, n_resamples=30, rng=3)
+    b = autorank_bootstrap(frame, metrics=metrics, lp=lp, document="doc", n_resamples=30, rng=3)
+    np.testing.assert_array_equal(a.distribution, b.distribution)
+    np.testing.assert_array_equal(a.pvalue.to_numpy(), b.pvalue.to_numpy())
+    assert a.clusters == b.clusters
+    pd.testing.assert_frame_equal(
+        paragraph_correlations(arrays, metrics=arrays.metrics),
+        paragraph_correlations(frame, metrics=list(arrays.metrics)),
+        check_exact=True,
+    )
+
+
+def test_arrays_of_a_language_pair_are_its_frames_rows(scores):
+    lp = "en-ja_JP"  # a system without lines there (Cirrus)
+    arrays = scores.language_pair_arrays(lp)
+    frame = scores.language_pair(lp)
+    assert arrays.metrics == scores.metrics_of(lp)
+    np.testing.assert_array_equal(arrays.values, frame[list(arrays.metrics)].to_numpy())
+    assert [arrays.systems[i] for i in arrays.system] == frame["system"].tolist()
+    np.testing.assert_array_equal(arrays.document, frame["doc"].to_numpy())
+
+
+def test_workflow_without_team_filter_equals_the_frame_path(scores):
+    res = autorank_analysis(scores, intervals=False)
+    for pair in res.language_pairs:
+        frame = scores.language_pair(pair.lp)
+        expected = autorank(frame, metrics=autorank_metrics(pair.lp), lp=pair.lp, document="doc")
+        _assert_point_identical(pair.point, expected)
+        present = list(scores.metrics_of(pair.lp))
+        pd.testing.assert_series_equal(pair.n_paragraphs, frame[present].notna().sum())
+        pd.testing.assert_frame_equal(
+            pair.correlations, paragraph_correlations(frame, metrics=present), check_exact=True
+        )
+
+
+def test_arrays_refused_with_one_line_messages():
+    from stats.mt.automatic_ranking import ParagraphArrays
+
+    def arrays(**kw):
+        base = {"values": np.array([[1.0], [2.0], [3.0]]), "metrics": ("m",),
+                "system": np.array([0, 1, 2]), "systems": ("A", "B", "C"),
+                "document": np.array([0, 0, 0])}  # fmt: skip
+        return ParagraphArrays(**{**base, **kw})
+
+    assert autorank(arrays(), metrics=["m"]).systems == ("C", "B", "A")
+    cases = [
+        (arrays(), ["x"], "metrics: x not among the metrics"),
+        (arrays(values=np.array([1.0, 2.0, 3.0])), ["m"], "values of shape (3,)"),
+        (arrays(system=np.array([0, 1])), ["m"], "2 system codes"),
+        (arrays(system=np.array([0, 1, 3])), ["m"], "system codes must lie in [0, 3)"),
+        (arrays(document=np.array([0.0, 0.0, 0.0])), ["m"], "must be integers"),
+        (arrays(values=np.array([[1.0], [np.inf], [3.0]])), ["m"], "infinite values"),
+        (arrays(system=np.array([0, 1, 1])), ["m"], "AutoRank needs at least 3"),
+    ]
+    for given, metrics, message in cases:
+        with pytest.raises(StatsInputError) as err:
+            autorank(given, metrics=metrics)
+        assert message in str(err.value) and "\n" not in str(err.value)

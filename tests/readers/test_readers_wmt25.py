@@ -214,3 +214,18 @@ def test_metric_given_as_null_refused_on_both_paths(monkeypatch):
         monkeypatch.setattr(wmt25, "FAST_PATH", fast)
         with pytest.raises(StatsInputError, match=r"line 2, field metric_scores.XCOMET-XL: expected a list"):
             _read(*lines)
+
+
+def test_document_numbers_in_order_of_first_appearance_small_and_huge_codes():
+    # one combined key when it fits in 64 bits; step by step otherwise (same numbering)
+    from stats.readers.wmt25 import _first_codes
+
+    def plain(*codes):
+        seen: dict = {}
+        return [seen.setdefault(key, len(seen)) for key in zip(*codes, strict=True)]
+
+    g = np.random.default_rng(3)
+    small = [g.integers(0, k, 500) for k in (4, 3, 50)]
+    huge = [c * (2**21) for c in small]  # the product of the sizes passes 2**62
+    for codes in (small, huge):
+        assert _first_codes(*codes).tolist() == plain(*codes)
