@@ -1,13 +1,14 @@
 """Real browser (Playwright + Debian chromium): "MT systems" in presentation mode with 12 systems
-under WMT file names (``generaltest2023.en-de.hyp.<system>.de``, four of them long:
+under WMT file names (``generaltest2023.en-de.hyp.<system>.de``, three of them long:
 ``Lan-BridgeMT-constrained-contrastive``, ``NLLB_MBR_BLEU_greedy_baseline_3.3B``,
 ``baseline_transformer_big``), measured in a 1400 x 900 window (the sidebar open) and on a
 1920 x 1080 slide: every panel of the significance grids keeps cells of at least 22 px, no two
-panel titles overlap, the row names do not overlap, every table ends inside the page (none
-cut at the right edge, none scrolled sideways, the page not either) and no column header breaks
-inside a word (each word's letters measured on one line with a DOM Range; before the fix, at
-1400 px the p-value table of every pair broke "statistic", "resampling)" and
-"randomization)", the sacreBLEU table "BLEU" and "chrF2", the segment table "contribution")."""
+panel titles overlap, the row names do not overlap, every chart lies within the window, every
+table ends inside the page (none cut at the right edge, none scrolled sideways, the page not
+either) and no column header breaks inside a word (each word's letters measured on one line
+with a DOM Range; before the fix, at 1400 px the p-value table of every pair broke
+"statistic", "resampling)" and "randomization)", the sacreBLEU table "BLEU" and "chrF2", the
+segment table "contribution")."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ SEGMENTS = 120
 #: row names' boxes, the chart's box. Per static table: its right edge, its box's, how far it
 #: scrolls sideways, its headers (text, width) and the header words broken inside (a word:
 #: between spaces, hyphens, slashes, underscores, dots and zero-width spaces). How far the
-#: main area scrolls sideways.
+#: main area scrolls sideways; every chart's box and the window's size.
 _MEASURE_JS = """
 () => {
   const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
@@ -77,7 +78,9 @@ _MEASURE_JS = """
                   th => [th.innerText, Math.round(th.getBoundingClientRect().width)]),
                 split: [...t.querySelectorAll('thead th')].flatMap(broken)}));
   const main = document.querySelector('[data-testid="stMain"]');
-  return {charts, tables, width: window.innerWidth, sideways: main.scrollWidth - main.clientWidth};
+  const every = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')].map(box);
+  return {charts, tables, every, width: window.innerWidth, height: window.innerHeight,
+          sideways: main.scrollWidth - main.clientWidth};
 }
 """
 
@@ -121,6 +124,10 @@ def _measure(page, artifacts_dir, name: str) -> dict:
         assert table["scroll"] <= 1, (name, table)
         assert table["split"] == [], (name, table["headers"], table["split"])
     assert shown["sideways"] <= 1, (name, shown["sideways"])
+    # every chart seen whole in the window (no scrolling inside it)
+    big = [b for b in shown["every"]
+           if b[2] - b[0] > shown["width"] or b[3] - b[1] > shown["height"]]  # fmt: skip
+    assert len(shown["every"]) >= 5 and not big, (name, big)
     return shown
 
 
