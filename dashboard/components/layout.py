@@ -38,13 +38,14 @@ def presentation_toggle() -> bool:
 # a canvas (Glide data grid) whose font size comes from the global theme in px, so no CSS can
 # enlarge it per session; in presentation mode show_table draws an HTML st.table instead, whose
 # text follows the root font size below. Cells wrap -- numbers (right-aligned) at spaces only,
-# headers, names and other text anywhere, names not narrower than a short one -- so a wide table
-# of long system names or segments fits the page instead of being cut at its right edge.
-# On a slide (a window 1,600 px wide or more) column headers wrap at word boundaries only
-# ("systems", not "sy/st/em/s"; snake_case names after "_" too, outputs.presentation_table); in
-# the 1400 px window a header wider than its column still breaks where it must (whole words
-# made the pairs' p-value table 100 px too wide there), and a summary of a few rows and many
-# columns is drawn transposed (outputs.transposed), so its headers stand in whole words.
+# names and other text anywhere, names not narrower than a short one -- so a wide table of
+# long system names or segments fits the page instead of being cut at its right edge. Column
+# headers wrap at word boundaries only ("systems", not "sy/st/em/s"), a name between its parts
+# too (after "_", "/", "." and "-": outputs.presentation_table). Below 1,600 px (the 1400 x 900
+# window, its sidebar open: some 850 px for a table in an expander) headers are set at 0.75rem,
+# cells padded less and names at least 4.5em wide, so the pairs' p-value table (eight columns)
+# fits with its headers in whole words (at the slide's sizes it was 110 px too wide); a summary
+# of a few rows and many columns is drawn transposed (outputs.transposed).
 _PRESENTATION_CSS = """
 <style>
 html { font-size: 21px; }
@@ -65,11 +66,14 @@ html { font-size: 21px; }
   overflow-wrap: anywhere;
 }
 [data-testid="stTable"] :is(tbody th, td:not([style*="text-align: right"])) { min-width: 5.5em; }
-@media (min-width: 1600px) {
-  [data-testid="stTable"] thead th:not([style*="text-align: right"]),
-  [data-testid="stTable"] thead th:not([style*="text-align: right"]) [data-testid="stMarkdownContainer"] p {
-    overflow-wrap: normal; word-break: normal;
-  }
+[data-testid="stTable"] thead th:not([style*="text-align: right"]),
+[data-testid="stTable"] thead th:not([style*="text-align: right"]) [data-testid="stMarkdownContainer"] p {
+  overflow-wrap: normal; word-break: normal;
+}
+@media (max-width: 1599px) {
+  [data-testid="stTable"] thead th { font-size: 0.75rem; }
+  [data-testid="stTable"] th, [data-testid="stTable"] td { padding: 0.3rem 0.35rem; }
+  [data-testid="stTable"] :is(tbody th, td:not([style*="text-align: right"])) { min-width: 4.5em; }
 }
 </style>
 """

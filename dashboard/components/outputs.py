@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import html
+import re
 
 import numpy as np
 import pandas as pd
@@ -301,8 +302,8 @@ def presentation_table(
     table = df[keep].rename(columns=labels)
     # st.table renders headers and row labels from the frame itself, not from the Styler's
     # format_index: they are escaped in the frame
-    # headers wrap at word boundaries (layout.py): a snake_case name may break after "_" too
-    table.columns = [_text_formatter(c).replace("\\_", "\\_\u200b") for c in table.columns]
+    # headers wrap at word boundaries (layout.py), a name also between its parts
+    table.columns = [_header_breaks(_text_formatter(c)) for c in table.columns]
     if not pd.api.types.is_numeric_dtype(table.index):
         table.index = pd.Index([_text_formatter(i) for i in table.index], name=table.index.name)
     formats = {_text_formatter(label): fmt for label, fmt in formats.items()}
@@ -327,6 +328,25 @@ def transposed(table: pd.DataFrame) -> bool:
     (:data:`TRANSPOSE_MAX_ROWS`, e.g. one per language pair) and many columns
     (:data:`TRANSPOSE_MIN_COLUMNS`), whose headers would otherwise break inside words."""
     return 0 < len(table) <= TRANSPOSE_MAX_ROWS and table.shape[1] >= TRANSPOSE_MIN_COLUMNS
+
+
+#: where a header's word may end a line besides spaces and hyphens: after an escaped "_", a
+#: "/", or a "." before a letter (``NLLB_MBR_3.3B``, ``team/run``, ``sys.v``)
+_WORD_PARTS = re.compile(r"(\\_|/|\.(?=[^\W\d_]))")
+
+
+def _header_breaks(label: str) -> str:
+    r"""A (Markdown-escaped) header ``label`` with a zero-width space after each separator of
+    a name's parts (``_``, ``/``, ``.`` before a letter), where the presentation CSS lets it
+    wrap: headers never break inside a word (layout.py), a long name still breaks between
+    its parts (a hyphen is one already).
+
+    Examples
+    --------
+    >>> _header_breaks("NLLB\\_MBR\\_3.3B team/run.v").split("\u200b")
+    ['NLLB\\_', 'MBR\\_', '3.3B team/', 'run.', 'v']
+    """
+    return _WORD_PARTS.sub("\\1\u200b", label)
 
 
 def _text_formatter(value) -> str:

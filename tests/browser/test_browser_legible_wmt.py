@@ -89,8 +89,8 @@ def _crowded(boxes, font: float, angle: float) -> int:
 
 
 #: Every static table (presentation mode): its right edge, its holder's, the window's, and the
-#: header words (between spaces, hyphens, slashes, underscores) drawn on more than one line: a
-#: word broken inside it
+#: header words (between spaces, hyphens, slashes, underscores, dots) drawn on more than one
+#: line: a word broken inside it
 _TABLES_JS = """
 () => [...document.querySelectorAll('[data-testid="stTable"]')].filter(t => t.innerText.length)
   .map(t => {
@@ -98,7 +98,7 @@ _TABLES_JS = """
     for (const th of t.querySelectorAll('thead th')) {
       const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        for (const m of node.textContent.matchAll(/[^\\s\\-\u2013\\/_\u200b]+/g)) {  // a hyphen may end a line
+        for (const m of node.textContent.matchAll(/[^\\s\\-\u2013\\/_.\u200b]+/g)) {  // a hyphen may end a line
           const range = document.createRange();
           range.setStart(node, m.index);
           range.setEnd(node, m.index + m[0].length);
@@ -113,15 +113,14 @@ _TABLES_JS = """
 """
 
 
-def _tables_fit(page, name: str, *, whole_words: bool) -> None:
-    """Presentation tables end inside their holder and the window; with ``whole_words`` (on
-    the slide) no header word is broken inside it."""
+def _tables_fit(page, name: str) -> None:
+    """Presentation tables end inside their holder and the window, and no header word is
+    broken inside it."""
     tables = page.evaluate(_TABLES_JS)
     assert tables, name
     for t in tables:
         assert t["right"] <= min(t["holder"], t["width"]) + 1, (name, t)
-        if whole_words:
-            assert not t["split"], (name, t["head"], t["split"])
+        assert not t["split"], (name, t["head"], t["split"])
 
 
 def _inside(inner, outer, slack: float = 1.0) -> bool:
@@ -205,7 +204,7 @@ def test_metrics_page_30_metrics_16_systems(page, artifacts_dir, tmp_path):
                    if c["box"][2] - c["box"][0] > window["width"]
                    or c["box"][3] - c["box"][1] > window["height"]}  # fmt: skip
             assert not big, (name, big)
-            _tables_fit(page, name, whole_words=size is SLIDE)
+            _tables_fit(page, name)
         assert_no_exception(page)
 
 

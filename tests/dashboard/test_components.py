@@ -201,3 +201,17 @@ def test_presentation_draws_a_wide_summary_transposed():
     assert unescaped(presentation_table(frame)) == cols  # not asked: as it is
     long = pd.concat([frame] * 2)
     assert unescaped(presentation_table(long, transpose=True)) == cols
+
+
+def test_presentation_headers_break_between_a_names_parts_only():
+    """Presentation headers wrap at spaces and hyphens (the CSS) and, through a zero-width
+    space, after a name's "_", "/" and a "." before a letter; never inside a word or a number."""
+    import pandas as pd
+
+    from dashboard.components.outputs import presentation_table
+
+    cols = ["NLLB_MBR_3.3B", "team/run.v2", "p (Approximate randomization)", "α 0.05"]
+    heads = list(presentation_table(pd.DataFrame([[1, 2, 3, 4]], columns=cols)).data.columns)
+    parts = [h.replace(chr(92), "").split("\u200b") for h in heads]  # Markdown escapes
+    assert parts == [["NLLB_", "MBR_", "3.3B"], ["team/", "run.", "v2"],
+                     ["p (Approximate randomization)"], ["α 0.05"]]  # fmt: skip
