@@ -249,3 +249,19 @@ def test_metric_file_outside_a_language_pair_folder(tmp_path):
     (base / "metric-scores" / "X-refA.seg.score").write_text("sysA\t1\n")
     with pytest.raises(StatsInputError, match="metric score files go in metric-scores/LP/"):
         read_meta_eval(base)
+
+
+def test_meta_rows_factorize_counts_as_pandas_factorizes():
+    # the counting path of _meta_rows._factorize (keys below a few times the rows) gives
+    # pandas.factorize's codes and uniques: order of first appearance
+    import pandas as pd
+
+    from stats.readers._meta_rows import _factorize
+
+    rng = np.random.default_rng(5)
+    for size, n in ((7, 50), (1000, 300), (10**6, 40)):  # the last one through pandas
+        key = rng.integers(0, size, n)
+        codes, uniques = _factorize(key, size)
+        want_codes, want_uniques = pd.factorize(key)
+        np.testing.assert_array_equal(codes, want_codes)
+        np.testing.assert_array_equal(uniques, want_uniques)
