@@ -150,3 +150,22 @@ def test_wmt_segment_files_read_as_the_same_rows_in_long_format():
         assert list(ta.metrics) == list(tb.metrics) == ["BLEU-newstest2020", "BLEU-newstestB2020"]
         for m in ta.metrics:
             np.testing.assert_array_equal(ta.metrics[m], tb.metrics[m])
+
+
+@pytest.mark.parametrize(
+    ("value", "match"),
+    [("5_0", r"'5_0' is not a number"), ("0x10", r"'0x10' is not a number"),
+     ("\u0661", r"is not a number"), ("\uff11", r"is not a number"),
+     ("nan", r"metric score is missing \('nan'\)"), ("inf", r"score 'inf' is not finite"),
+     ("1e400", r"overflows a 64-bit float"), ("0" * 450 + "1", r"is not a number"),
+     ("1e151", r"column BLEU: 1e\+151 is too large")],
+)
+def test_wide_metric_column_read_as_numbers_keeps_the_number_rule(value, match):
+    # the metric columns of a wide CSV are parsed as numbers first; what the rule refuses is
+    # refused as before, naming the line
+    data = ("lp,system,segment,human,BLEU\nen-de,A,1,0.1,0.2\nen-de,A,2,0.5,"
+            f"{value}\nen-de,B,1,0.3,0.4\nen-de,B,2,0.5,0.6\n").encode()
+    with pytest.raises(StatsInputError, match=r"^w\.csv, line 3" + ".*" + match):
+        read_meta_eval(data, names=["w.csv"])
+    ok = read_meta_eval(data.replace(value.encode(), b"+.5"), names=["w.csv"])
+    assert ok.pairs["en-de"].metrics["seg"]["BLEU"].values["A"].tolist() == [0.2, 0.5]
