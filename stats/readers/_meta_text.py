@@ -136,8 +136,15 @@ def _long_rows_fast(data: bytes, delimiter: str, width: int, pos: list, has_head
     line-by-line reader names it (a file failing at its last line is not read again line by
     line)."""
     columns = [f"c{i}" for i in range(width)]
-    frame = fast_frame(data, columns, delimiter, dict.fromkeys(columns, "str"),
-                       header=has_header)
+    as_text = dict.fromkeys(columns, "str")
+    frame = None
+    if not _long_line(data, MAX_NUMBER_CHARS):  # no field longer than a number may be
+        # scores parsed as numbers (finite, within the bound, none missing; else None and
+        # read as text, checked by the number rule below)
+        frame = fast_frame(data, columns, delimiter, {**as_text, columns[pos[-1]]: "float64"},
+                           header=has_header)
+    if frame is None:
+        frame = fast_frame(data, columns, delimiter, as_text, header=has_header)
     if frame is None or not len(frame):
         return None
     cols = [frame[columns[i]] for i in pos]
@@ -154,7 +161,11 @@ def _long_rows_fast(data: bytes, delimiter: str, width: int, pos: list, has_head
             return None
     if len(cols) == 6:
         name, gold = _scorers(metric)
-    score, spelled, missing = _scores(raw)
+    if raw.dtype.kind == "f":  # parsed as numbers: each one spelled, none missing
+        score = raw.to_numpy(dtype=float, copy=True)
+        spelled, missing = np.ones(n, dtype=bool), np.zeros(n, dtype=bool)
+    else:
+        score, spelled, missing = _scores(raw)
     bad = (~spelled & ~missing) | (missing & ~gold)
     with np.errstate(invalid="ignore"):
         bad |= spelled & ~(np.abs(score) <= MAX_ABS_VALUE)

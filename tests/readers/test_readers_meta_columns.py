@@ -169,3 +169,22 @@ def test_wide_metric_column_read_as_numbers_keeps_the_number_rule(value, match):
         read_meta_eval(data, names=["w.csv"])
     ok = read_meta_eval(data.replace(value.encode(), b"+.5"), names=["w.csv"])
     assert ok.pairs["en-de"].metrics["seg"]["BLEU"].values["A"].tolist() == [0.2, 0.5]
+
+
+@pytest.mark.parametrize("sep", ["\t", " "])
+@pytest.mark.parametrize(
+    ("value", "match"),
+    [("5_0", r"'5_0' is not a number"), ("0x10", r"'0x10' is not a number"),
+     ("\uff11", r"is not a number"), ("nan", r"metric score is missing \('nan'\)"),
+     ("inf", r"score 'inf' is not finite"), ("1e400", r"overflows a 64-bit float"),
+     ("0" * 450 + "1", r"is not a number"), ("1e151", r"column SCORE: 1e\+151 is too large")],
+)
+def test_long_score_column_read_as_numbers_keeps_the_number_rule(sep, value, match):
+    rows = [("HUMAN", "0.1"), ("HUMAN", "0.2"), ("BLEU", "0.3"), ("BLEU", value)]
+    data = (sep.join(["METRIC", "LP", "TESTSET", "SYSTEM", "SEGMENT", "SCORE"]) + "\n" + "".join(
+        sep.join([m, "en-de", "t", "A", str(1 + i % 2), v]) + "\n" for i, (m, v) in enumerate(rows)
+    )).encode()
+    with pytest.raises(StatsInputError, match=r"^l\.tsv, line 5" + ".*" + match):
+        read_meta_eval(data, names=["l.tsv"])
+    ok = read_meta_eval(data.replace(value.encode(), b"1.e5"), names=["l.tsv"])
+    assert ok.pairs["en-de"].metrics["seg"]["BLEU"].values["A"].tolist() == [0.3, 1e5]
