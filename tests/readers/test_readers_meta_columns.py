@@ -162,7 +162,7 @@ def test_wmt_segment_files_read_as_the_same_rows_in_long_format():
 )
 def test_wide_metric_column_read_as_numbers_keeps_the_number_rule(value, match):
     # the metric columns of a wide CSV are parsed as numbers first; what the rule refuses is
-    # refused as before, naming the line
+    # refused by the same message, naming the line
     data = ("lp,system,segment,human,BLEU\nen-de,A,1,0.1,0.2\nen-de,A,2,0.5,"
             f"{value}\nen-de,B,1,0.3,0.4\nen-de,B,2,0.5,0.6\n").encode()
     with pytest.raises(StatsInputError, match=r"^w\.csv, line 3" + ".*" + match):
