@@ -131,18 +131,23 @@ def add_rows(pairs: dict, label: str, rows: dict) -> None:
         return
     lp_codes, lps = _codes(rows["lp"])
     testset, segment = _codes(rows["testset"]), _codes(rows["segment"])
-    item = np.empty(n, dtype=np.int64)
-    for k, lp in enumerate(lps):
+    if len(lps) == 1:  # one language pair: its rows are all rows (no copies of the codes)
+        item = _item_codes(pairs.setdefault(lps[0], _Pair()), testset, segment)
+    else:
+        item = np.empty(n, dtype=np.int64)
+    for k, lp in enumerate(lps if len(lps) > 1 else ()):
         pair = pairs.setdefault(lp, _Pair())
         at = np.flatnonzero(lp_codes == k)
         item[at] = _item_codes(pair, (testset[0][at], testset[1]), (segment[0][at], segment[1]))
+    del testset
     name_codes, names = _codes(rows["name"])
     sys_codes, systems = _codes(rows["system"])
     gold = np.asarray(rows["gold"], dtype=bool)
     key = ((lp_codes * len(names) + name_codes) * 2 + gold) * len(systems) + sys_codes
     group, group_keys = _factorize(key, len(lps) * len(names) * 2 * len(systems))
+    del key
     n_items = int(item.max()) + 1
-    cell = group.astype(np.int64) * n_items + item
+    cell = group * n_items + item
     lines = np.asarray(rows["line"], dtype=np.int64)
     scores = np.asarray(rows["score"], dtype=float)
     first_dup = None  # (row, first file, first line)
@@ -157,10 +162,13 @@ def add_rows(pairs: dict, label: str, rows: dict) -> None:
         i = int(np.flatnonzero(dup)[0])
         j = int(np.flatnonzero(cell == cell[i])[0])
         first_dup = (i, label, int(lines[j]))
-    # (a stable sort of small integers is a radix sort in numpy: the group codes narrowed)
+    del cell, dup
+    # (a stable sort of small integers is a radix sort in numpy: the group codes narrowed;
+    # a difference of two narrowed codes is 0 exactly when they are equal)
     small = group.astype(np.uint16) if group.max(initial=0) < 2**16 else group
     order = np.argsort(small, kind="stable")
-    bounds = np.flatnonzero(np.diff(group[order])) + 1
+    bounds = np.flatnonzero(np.diff(small[order])) + 1
+    del small
     parts = np.split(order, bounds)
     targets = []
     for at in parts:
