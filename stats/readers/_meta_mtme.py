@@ -76,14 +76,11 @@ def _score_lines(text: str, where: str, store: dict, name: str, gold: bool) -> N
 
 
 def _fast_score_file(text: str, sc: _Scores, gold: bool) -> bool:
-    """Fill ``sc`` from an MTME segment or system score file read by pandas' C parser when the
+    """Fill ``sc`` from an MTME segment or system score file read by pyarrow's parser when the
     file is plain (``SYSTEM<TAB>SCORE`` on every line, no blank line, every score a finite
     number within the input bound, or a missing mark in a human-score file); False (nothing
     filled) for anything else, which the line-by-line reader then reads or names."""
-    import csv
     import io
-
-    import pandas as pd
 
     from ._limits import MAX_ABS_VALUE
 
@@ -96,36 +93,57 @@ def _fast_score_file(text: str, sc: _Scores, gold: bool) -> bool:
     names = ["system", "score"] if tabs == n_lines else ["domain", "system", "score"]
     missing = sorted({v for m in MISSING if m for v in (m, m.upper(), m.capitalize())})
     try:
-        frame = pd.read_csv(
-            io.StringIO(text), sep="\t", header=None, names=names,
-            dtype={"domain": object, "system": object, "score": np.float64},
-            keep_default_na=False,
-            na_values={"score": missing} if gold else {}, quoting=csv.QUOTE_NONE,
-            engine="c", skip_blank_lines=False, index_col=False,
+        import pyarrow as pa
+        from pyarrow import csv as pacsv
+
+        table = pacsv.read_csv(
+            io.BytesIO(text.encode("utf-8")),
+            read_options=pacsv.ReadOptions(column_names=names, use_threads=False,
+                                           block_size=1 << 20),
+            parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False),
+            convert_options=pacsv.ConvertOptions(
+                column_types={"domain": pa.string(), "score": pa.float64(),
+                              "system": pa.dictionary(pa.int32(), pa.string())},
+                null_values=missing if gold else [], strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+            ),
         )
-    except (ValueError, pd.errors.ParserError):
+    except ImportError:  # pragma: no cover - pyarrow is a dependency
         return False
-    if len(frame) != n_lines:
+    except (ValueError, pa.ArrowException):  # (ArrowInvalid is a ValueError)
         return False
-    values = frame["score"].to_numpy(dtype=float)
+    if table.num_rows != n_lines:
+        return False
+    values = np.array(table.column("score").to_numpy(), dtype=float)  # (a null is NaN)
     with np.errstate(invalid="ignore"):
         if (np.abs(values) > MAX_ABS_VALUE).any() or np.isinf(values).any():
             return False
     if not gold and np.isnan(values).any():
         return False
-    codes, uniques = pd.factorize(frame["system"], sort=False, use_na_sentinel=False)
-    if any(not isinstance(u, str) or not u or u.strip() != u for u in uniques):
+    system = table.column("system").unify_dictionaries()  # in order of first appearance
+    uniques = system.chunk(0).dictionary.to_pylist() if system.num_chunks else []
+    codes = np.concatenate([np.asarray(c.indices.to_numpy(), dtype=np.int64)
+                            for c in system.chunks] or [np.zeros(0, dtype=np.int64)])
+    if any(not u or u.strip() != u for u in uniques):
         return False  # an empty or padded system name: the line-by-line reader handles it
-    domains = frame["domain"].to_numpy(dtype=object) if "domain" in frame else None
-    if domains is not None and any(not isinstance(d, str) or not d.strip() for d in set(domains)):
+    domains = (np.asarray(table.column("domain").to_numpy(zero_copy_only=False), dtype=object)
+               if "domain" in names else None)
+    del table
+    if domains is not None and any(not d.strip() for d in set(domains)):
         return False
     first = np.full(len(uniques), len(codes))
     np.minimum.at(first, codes, np.arange(len(codes)))
+    # each system's rows in file order: one stable sort of the (narrowed) codes, then cut
+    small = codes.astype(np.uint16) if len(uniques) < 2**16 else codes
+    order = np.argsort(small, kind="stable")
+    cuts = np.cumsum(np.bincount(codes, minlength=len(uniques)))[:-1]
+    by_system = np.split(values[order], cuts)
+    domain_parts = np.split(domains[order], cuts) if domains is not None else None
     for k, system in enumerate(uniques):
-        sc.values[system] = values[codes == k].tolist()
+        sc.values[system] = by_system[k].tolist()
         sc.lines[system] = int(first[k]) + 1
-        if domains is not None:
-            sc.domains[system] = [d.strip() for d in domains[codes == k].tolist()]
+        if domain_parts is not None:
+            sc.domains[system] = [d.strip() for d in domain_parts[k].tolist()]
     return True
 
 

@@ -77,15 +77,39 @@ def coded(values) -> tuple[np.ndarray, list]:
     return codes_and_names(values)
 
 
+def _factorize(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``pd.factorize(key)`` of non-negative integer keys below ``size``: codes in order of
+    first appearance and the keys they stand for. Found by counting (each key's first row,
+    no hash of every row) when ``size`` is within a few times the rows."""
+    n = len(key)
+    if size > 4 * n + 1024 or not n or key.min() < 0:
+        codes, uniques = pd.factorize(key)
+        return codes.astype(np.int64), np.asarray(uniques)
+    first = np.full(size, n, dtype=np.int64)
+    np.minimum.at(first, key, np.arange(n, dtype=np.int64))
+    present = np.flatnonzero(first < n)
+    uniques = present[np.argsort(first[present], kind="stable")]
+    rank = np.empty(size, dtype=np.int64)
+    rank[uniques] = np.arange(len(uniques), dtype=np.int64)
+    return rank[key], uniques
+
+
 def _item_codes(pair: _Pair, testset: tuple, segment: tuple) -> np.ndarray:
     """Each row's item index in ``pair.items`` (new items appended in order of first
     appearance); ``testset`` and ``segment`` as ``(codes, names)``."""
     (a, ta), (b, sb) = testset, segment
     nb = max(len(sb), 1)
-    codes, combined = pd.factorize(a * nb + b)
+    codes, combined = _factorize(a * nb + b, max(len(ta), 1) * nb)
     if pair.items is None:
         pair.items = {}
     items = pair.items
+    if not items:  # the pair's first source: its items numbered in order of first appearance
+        keys = zip(np.asarray(ta, dtype=object)[combined // nb].tolist(),
+                   np.asarray(sb, dtype=object)[combined % nb].tolist(), strict=True)
+        items.update(zip(keys, range(len(combined)), strict=True))
+        if len(items) == len(combined):
+            return codes.astype(np.int64)
+        items.clear()  # (two codes spelled alike: numbered one by one below)
     index = np.fromiter(
         (items.setdefault((ta[u // nb], sb[u % nb]), len(items)) for u in combined.tolist()),
         dtype=np.int64, count=len(combined),
@@ -107,28 +131,44 @@ def add_rows(pairs: dict, label: str, rows: dict) -> None:
         return
     lp_codes, lps = _codes(rows["lp"])
     testset, segment = _codes(rows["testset"]), _codes(rows["segment"])
-    item = np.empty(n, dtype=np.int64)
-    for k, lp in enumerate(lps):
+    if len(lps) == 1:  # one language pair: its rows are all rows (no copies of the codes)
+        item = _item_codes(pairs.setdefault(lps[0], _Pair()), testset, segment)
+    else:
+        item = np.empty(n, dtype=np.int64)
+    for k, lp in enumerate(lps if len(lps) > 1 else ()):
         pair = pairs.setdefault(lp, _Pair())
         at = np.flatnonzero(lp_codes == k)
         item[at] = _item_codes(pair, (testset[0][at], testset[1]), (segment[0][at], segment[1]))
+    del testset
     name_codes, names = _codes(rows["name"])
     sys_codes, systems = _codes(rows["system"])
     gold = np.asarray(rows["gold"], dtype=bool)
     key = ((lp_codes * len(names) + name_codes) * 2 + gold) * len(systems) + sys_codes
-    group, group_keys = pd.factorize(key)
+    group, group_keys = _factorize(key, len(lps) * len(names) * 2 * len(systems))
+    del key
     n_items = int(item.max()) + 1
-    cell = group.astype(np.int64) * n_items + item
+    cell = group * n_items + item
     lines = np.asarray(rows["line"], dtype=np.int64)
     scores = np.asarray(rows["score"], dtype=float)
     first_dup = None  # (row, first file, first line)
-    dup = pd.Series(cell).duplicated().to_numpy()
-    if dup.any():
+    n_cells = (int(group.max()) + 1) * n_items
+    if n_cells <= 4 * n + 1024:  # counted (no hash of every cell) when the cells are few
+        dup = None if np.bincount(cell, minlength=n_cells).max() <= 1 else True
+    else:
+        dup = True
+    if dup is not None:
+        dup = pd.Series(cell).duplicated().to_numpy()
+    if dup is not None and dup.any():
         i = int(np.flatnonzero(dup)[0])
         j = int(np.flatnonzero(cell == cell[i])[0])
         first_dup = (i, label, int(lines[j]))
-    order = np.argsort(group, kind="stable")
-    bounds = np.flatnonzero(np.diff(group[order])) + 1
+    del cell, dup
+    # (a stable sort of small integers is a radix sort in numpy: the group codes narrowed;
+    # a difference of two narrowed codes is 0 exactly when they are equal)
+    small = group.astype(np.uint16) if group.max(initial=0) < 2**16 else group
+    order = np.argsort(small, kind="stable")
+    bounds = np.flatnonzero(np.diff(small[order])) + 1
+    del small
     parts = np.split(order, bounds)
     targets = []
     for at in parts:

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from stats._core.errors import StatsInputError
+from stats._core.numbers import MAX_NUMBER_CHARS
 
 from ._common import (
     arrow_cells,
@@ -135,8 +136,15 @@ def _long_rows_fast(data: bytes, delimiter: str, width: int, pos: list, has_head
     line-by-line reader names it (a file failing at its last line is not read again line by
     line)."""
     columns = [f"c{i}" for i in range(width)]
-    frame = fast_frame(data, columns, delimiter, dict.fromkeys(columns, "str"),
-                       header=has_header)
+    as_text = dict.fromkeys(columns, "str")
+    frame = None
+    if not _long_line(data, MAX_NUMBER_CHARS):  # no field longer than a number may be
+        # scores parsed as numbers (finite, within the bound, none missing; else None and
+        # read as text, checked by the number rule below)
+        frame = fast_frame(data, columns, delimiter, {**as_text, columns[pos[-1]]: "float64"},
+                           header=has_header)
+    if frame is None:
+        frame = fast_frame(data, columns, delimiter, as_text, header=has_header)
     if frame is None or not len(frame):
         return None
     cols = [frame[columns[i]] for i in pos]
@@ -153,7 +161,11 @@ def _long_rows_fast(data: bytes, delimiter: str, width: int, pos: list, has_head
             return None
     if len(cols) == 6:
         name, gold = _scorers(metric)
-    score, spelled, missing = _scores(raw)
+    if raw.dtype.kind == "f":  # parsed as numbers: each one spelled, none missing
+        score = raw.to_numpy(dtype=float, copy=True)
+        spelled, missing = np.ones(n, dtype=bool), np.zeros(n, dtype=bool)
+    else:
+        score, spelled, missing = _scores(raw)
     bad = (~spelled & ~missing) | (missing & ~gold)
     with np.errstate(invalid="ignore"):
         bad |= spelled & ~(np.abs(score) <= MAX_ABS_VALUE)
@@ -266,10 +278,20 @@ def _wide_rows_fast(data: bytes, head: list, low: list, label: str):
     reader then reads or names it. The first score that is not a finite number within the
     input bound, or a missing metric score, is named here as that reader names it."""
     columns = [f"c{i}" for i in range(len(head))]
-    frame = fast_frame(data, columns, "csv", dict.fromkeys(columns, "str"), header=True)
+    ix = {c: low.index(c) for c in ("lp", "system", "segment")}
+    as_text = dict.fromkeys(columns, "str")
+    frame = None
+    if not _long_line(data, MAX_NUMBER_CHARS):  # no field longer than a number may be
+        # metric scores parsed as numbers (finite, within the bound, none missing, or None:
+        # then read as text and checked by the number rule below); gold kept as text (None)
+        typed = {columns[i]: "float64" for i in range(len(head))
+                 if i not in ix.values() and _gold_name(head[i].strip()) is None}
+        if typed:
+            frame = fast_frame(data, columns, "csv", {**as_text, **typed}, header=True)
+    if frame is None:
+        frame = fast_frame(data, columns, "csv", as_text, header=True)
     if frame is None or not len(frame):
         return None
-    ix = {c: low.index(c) for c in ("lp", "system", "segment")}
     keys = [frame[columns[ix[c]]] for c in ("lp", "system", "segment")]
     for values in keys:
         if (values == "").any():
@@ -288,7 +310,11 @@ def _wide_rows_fast(data: bytes, head: list, low: list, label: str):
         gold = _gold_name(h)
         name_of.append(first.setdefault(gold if gold is not None else h, len(first)))
         gold_of.append(gold is not None)
-        values, spelled, missing = _scores(frame[columns[i]])
+        if frame[columns[i]].dtype.kind == "f":  # parsed as numbers: each one spelled
+            values = frame[columns[i]].to_numpy(dtype=float, copy=True)
+            spelled, missing = np.ones(n, dtype=bool), np.zeros(n, dtype=bool)
+        else:
+            values, spelled, missing = _scores(frame[columns[i]])
         bad = (~spelled & ~missing) | (missing & (gold is None))
         with np.errstate(invalid="ignore"):
             bad |= spelled & ~(np.abs(values) <= MAX_ABS_VALUE)
@@ -317,6 +343,18 @@ def _wide_rows_fast(data: bytes, head: list, low: list, label: str):
         "segment": (np.repeat(segment[0], k), segment[1]),
         "score": score.ravel(), "line": lines,
     }
+
+
+def _long_line(data: bytes, limit: int) -> bool:
+    """Whether ``data`` holds more than ``limit`` bytes in a row without a ``\\n`` (a field
+    that long can only be in such a line); C-level searches, one per ``limit`` bytes."""
+    start = 0
+    while len(data) - start > limit:
+        last = data.rfind(b"\n", start, start + limit + 1)
+        if last < 0:
+            return True
+        start = last + 1
+    return False
 
 
 def _read_wmt_seg(data: bytes, label: str, pairs: dict) -> None:

@@ -26,7 +26,15 @@ import pandas as pd
 
 from stats._core.errors import StatsInputError
 
-from ._common import LINE, Source, codes_and_names, read_table, source_name, to_float
+from ._common import (
+    LINE,
+    Source,
+    codes_and_names,
+    load_bytes,
+    read_table,
+    source_name,
+    to_float,
+)
 
 #: pandas' string dtype held by pyarrow
 _STR = pd.StringDtype("pyarrow", na_value=np.nan)
@@ -38,6 +46,13 @@ __all__ = ["DA_SEGMENT_COLUMNS", "is_da_segment_file", "language_pair_from_name"
 DA_SEGMENT_COLUMNS = ("SYS", "SID", "RAW.SCR", "Z.SCR")
 _SUBMISSION_ID = re.compile(r"^(.+)\.(\d+)$")
 _LP_AT_END = re.compile(r"(?<![A-Za-z])([a-z]{2,3})-([a-z]{2,3})(?:\.[A-Za-z0-9]+)*$")
+
+
+def _no_tabs(data: bytes) -> bool:
+    """Whether ``data`` holds no tab and no carriage return: each space may then be read as
+    a tab, and a row whose fields are split by runs of spaces (or start or end with one)
+    shows up as an empty field (:func:`read_da_segment_scores` reads it again as it is)."""
+    return b"\t" not in data and b"\r" not in data
 
 
 def language_pair_from_name(name: str) -> str | None:
@@ -80,14 +95,33 @@ def read_da_segment_scores(
         a finite number, a (system, segment) given twice, no language pair.
     """
     label = source_name(source, name)
-    table = read_table(
-        source,
-        required=DA_SEGMENT_COLUMNS,
-        optional=("N", "N.RAW"),
-        name=name,
-        hint="segment-level DA scores",
-        dtype=dict.fromkeys(("RAW.SCR", "Z.SCR", "N", "N.RAW"), "float64"),
-    )
+    data, _ = load_bytes(source, label)
+
+    def read(body: bytes):
+        return read_table(
+            body,
+            required=DA_SEGMENT_COLUMNS,
+            optional=("N", "N.RAW"),
+            name=label,
+            hint="segment-level DA scores",
+            dtype=dict.fromkeys(("RAW.SCR", "Z.SCR", "N", "N.RAW"), "float64"),
+        )
+
+    table = None
+    if _no_tabs(data):  # as published: each field after one space, read by columns
+        try:
+            table = read(data.replace(b" ", b"\t"))
+        except StatsInputError:
+            table = None
+        if table is not None and (
+            table.frame["RAW.SCR"].dtype.kind != "f"
+            or any((table.frame[c] == "").any() for c in ("SYS", "SID"))
+        ):
+            table = None  # not plain: read as it is, line by line, for its own messages
+    spaced = table is not None
+    if table is None:
+        table = read(data)
+    del data
     frame = table.frame
     pair = lp or language_pair_from_name(label)
     if not pair:
@@ -128,15 +162,20 @@ def read_da_segment_scores(
             )
     seg_codes, seg_names = codes_and_names(segment)
     key = sys_codes * max(len(seg_names), 1) + seg_codes
-    repeated = pd.Series(key).duplicated(keep=False).to_numpy()
-    if repeated.any():
+    cells = len(sys_names) * max(len(seg_names), 1)
+    if cells <= 4 * len(key) + 1024 and np.bincount(key, minlength=cells).max(initial=0) <= 1:
+        repeated = None  # counted: no (system, segment) twice, without a hash of every row
+    else:
+        repeated = pd.Series(key).duplicated(keep=False).to_numpy()
+    if repeated is not None and repeated.any():
         lines = frame[LINE].to_numpy()[repeated][:2]
         first = out[repeated].iloc[0]
         raise StatsInputError(
             f"{label}, lines {lines[0]} and {lines[1]}: system {first['system']!r} has segment "
             f"{first['segment']!r} twice"
         )
-    sep = {"tab": "tab", "csv": "comma", "whitespace": "space"}.get(table.delimiter, "")
+    delimiter = "whitespace" if spaced else table.delimiter
+    sep = {"tab": "tab", "csv": "comma", "whitespace": "space"}.get(delimiter, "")
     out.attrs["read_as"] = (
         f"read as published DA segment scores (SYS SID RAW.SCR Z.SCR{' N' if n_column else ''}),"
         f" {sep}-separated, {len(sys_names)} systems, {len(out):,} rows, {pair}"

@@ -316,8 +316,8 @@ def _read_wide(data: bytes, text: str, label: str) -> pd.DataFrame:
         values[:, j] = _floats(frame, s, label)
     if has_id:
         ids = frame[head[0]].astype(_STR)
-        codes, names = codes_and_names(ids)
-        if len(names) < len(codes):
+        codes, names = (None, ()) if _distinct_integers(ids) else codes_and_names(ids)
+        if codes is not None and len(names) < len(codes):
             i = int(np.flatnonzero(pd.Series(codes).duplicated().to_numpy())[0])
             raise StatsInputError(
                 f"{label}, line {int(frame[LINE].iloc[i])}, column {head[0]}: segment "
@@ -332,6 +332,54 @@ def _read_wide(data: bytes, text: str, label: str) -> pd.DataFrame:
     out = pd.DataFrame(values, index=index, columns=pd.Index([str(s) for s in systems]),
                        copy=False)
     return out
+
+def _canonical_integers(ids: pd.Series) -> np.ndarray | None:
+    """A column of ids (pandas' pyarrow strings) as int64 when every cell is an integer
+    spelled as ``str(int)`` spells it (``7``, not ``007``, ``+7``, ``-0`` or `` 7``): equal
+    numbers are then equal strings, and ``str`` of a number gives its cell back. None when
+    any cell is not (the caller works on the strings)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    dtype = ids.dtype
+    if not (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"):
+        return None
+    if not len(ids) or ids.hasnans:
+        return None
+    cells = pa.array(ids.array)  # (chunked: one per block the parser read)
+    try:
+        numbers = pc.cast(cells, pa.int64())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    values = np.asarray(numbers.to_numpy(), dtype=np.int64)
+    if (values == np.iinfo(np.int64).min).any():
+        return None
+    # the cast takes no sign "+" and no space; what it takes beyond str(int)'s spelling is
+    # leading zeros ("007", "-0"), which only lengthen a cell: equal total lengths, none
+    digits = np.searchsorted(_POWERS_OF_TEN, np.abs(values), side="right") + 1
+    spelled = int(digits.sum()) + int((values < 0).sum())
+    if spelled != pc.sum(pc.binary_length(cells)).as_py():
+        return None
+    return values
+
+
+def _distinct_integers(ids: pd.Series) -> bool:
+    """Whether a column of segment ids holds only distinct integers spelled as ``str(int)``
+    spells them (:func:`_canonical_integers`): distinct numbers are then distinct strings,
+    and the check costs a cast and a sort instead of a hash of every string. False when it
+    cannot tell (the caller checks the strings)."""
+    values = _canonical_integers(ids.astype(_STR))
+    if values is None:
+        return False
+    if len(values) < 2 or (values[1:] > values[:-1]).all():  # ids in order: no sort
+        return True
+    ordered = np.sort(values)
+    return not (ordered[1:] == ordered[:-1]).any()
+
+
+#: 10**1 .. 10**18: ``searchsorted(..., side="right")`` of a magnitude is its digits minus 1
+_POWERS_OF_TEN = 10 ** np.arange(1, 19, dtype=np.int64)
+
 
 def _floats(frame: pd.DataFrame, column: str, label: str) -> np.ndarray:
     """A score column as float64: as pandas read it (then finite), else :func:`to_float`."""

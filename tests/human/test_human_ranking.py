@@ -248,3 +248,25 @@ def test_da_files_are_a_gold_standard_as_they_are(da_file, tmp_path):
     other.write_text(da_text(seed=3))
     with pytest.raises(StatsInputError, match="per language pair.*cs-en, de-en"):
         human_gold([da_file, other])
+
+
+@pytest.mark.parametrize(
+    "layout",
+    ["A 1 70 0.1 1\nB 1 71 0.2 2\n",  # one space: read by columns, each space as a tab
+     "A  1 70 0.1 1\nB 1   71 0.2 2\n",  # runs of spaces: the same fields
+     " A 1 70 0.1 1\nB 1 71 0.2 2 \n",  # a space at either end of a line
+     "A\t1 70 0.1 1\nB 1 71\t0.2 2\r\n"],  # tabs and CRLF among the spaces
+)
+def test_da_segment_fields_split_at_runs_of_whitespace(layout):
+    frame = read_da_segment_scores(("SYS SID RAW.SCR Z.SCR N\n" + layout).encode(),
+                                   name="ad-seg-scores-de-en.csv")
+    assert frame["system"].tolist() == ["A", "B"] and frame["segment"].tolist() == ["1", "1"]
+    assert frame["raw"].tolist() == [70.0, 71.0] and frame["n"].tolist() == [1.0, 2.0]
+    assert "space-separated" in frame.attrs["read_as"]
+
+
+def test_da_segment_row_short_by_a_field_with_a_double_space():
+    # "A  70 0.1 1" is four fields split at runs of spaces, not an empty segment id
+    data = b"SYS SID RAW.SCR Z.SCR N\nA 1 70 0.1 1\nA  70 0.1 1\n"
+    with pytest.raises(StatsInputError, match=r"de-en.csv, line 3: expected 5 fields"):
+        read_da_segment_scores(data, name="de-en.csv")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import shutil
 import tarfile
+import warnings
 import zipfile
 from pathlib import Path
 
@@ -249,3 +250,48 @@ def test_metric_file_outside_a_language_pair_folder(tmp_path):
     (base / "metric-scores" / "X-refA.seg.score").write_text("sysA\t1\n")
     with pytest.raises(StatsInputError, match="metric score files go in metric-scores/LP/"):
         read_meta_eval(base)
+
+
+def test_meta_rows_factorize_counts_as_pandas_factorizes():
+    # the counting path of _meta_rows._factorize (keys below a few times the rows) gives
+    # pandas.factorize's codes and uniques: order of first appearance
+    import pandas as pd
+
+    from stats.readers._meta_rows import _factorize
+
+    rng = np.random.default_rng(5)
+    for size, n in ((7, 50), (1000, 300), (10**6, 40)):  # the last one through pandas
+        key = rng.integers(0, size, n)
+        codes, uniques = _factorize(key, size)
+        want_codes, want_uniques = pd.factorize(key)
+        np.testing.assert_array_equal(codes, want_codes)
+        np.testing.assert_array_equal(uniques, want_uniques)
+
+
+@pytest.mark.parametrize(
+    ("value", "which", "want"),
+    [("None", "human", None), ("NA", "human", None), ("nan", "human", None),
+     ("-0", "metric", -0.0), ("1.e5", "metric", 1e5), ("+.5", "human", 0.5),
+     ("None", "metric", r"metric score is missing \('None'\)"),
+     ("inf", "metric", r"score 'inf' is not finite"), ("5_0", "human", r"'5_0' is not a number"),
+     ("0x10", "metric", r"'0x10' is not a number"), ("\uff11", "human", "'\uff11' is not a number")],
+)
+def test_mtme_score_files_read_by_columns_keep_the_number_rule(tmp_path, value, which, want):
+    root = tmp_path / "mtme"
+    (root / "human-scores").mkdir(parents=True)
+    (root / "metric-scores" / "en-de").mkdir(parents=True)
+    files = {"human": root / "human-scores" / "en-de.mqm.seg.score",
+             "metric": root / "metric-scores" / "en-de" / "BLEU-refA.seg.score"}
+    for kind, path in files.items():
+        path.write_text(f"A\t0.1\nA\t{value if kind == which else '0.2'}\n B\t0.3\n B\t0.4\n")
+    if isinstance(want, str):
+        with pytest.raises(StatsInputError, match=r"seg\.score, line 2: " + want):
+            read_meta_eval(root)
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pair = read_meta_eval(root).pairs["en-de"]
+    scores = (pair.gold["seg"]["mqm"] if which == "human" else pair.metrics["seg"]["BLEU-refA"])
+    got = scores.values["A"][1]
+    assert (np.isnan(got) if want is None else got == want and str(got) == str(want))
+    assert list(scores.values) == ["A", "B"] and scores.values["B"] == [0.3, 0.4]

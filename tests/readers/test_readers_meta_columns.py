@@ -150,3 +150,41 @@ def test_wmt_segment_files_read_as_the_same_rows_in_long_format():
         assert list(ta.metrics) == list(tb.metrics) == ["BLEU-newstest2020", "BLEU-newstestB2020"]
         for m in ta.metrics:
             np.testing.assert_array_equal(ta.metrics[m], tb.metrics[m])
+
+
+@pytest.mark.parametrize(
+    ("value", "match"),
+    [("5_0", r"'5_0' is not a number"), ("0x10", r"'0x10' is not a number"),
+     ("\u0661", r"is not a number"), ("\uff11", r"is not a number"),
+     ("nan", r"metric score is missing \('nan'\)"), ("inf", r"score 'inf' is not finite"),
+     ("1e400", r"overflows a 64-bit float"), ("0" * 450 + "1", r"is not a number"),
+     ("1e151", r"column BLEU: 1e\+151 is too large")],
+)
+def test_wide_metric_column_read_as_numbers_keeps_the_number_rule(value, match):
+    # the metric columns of a wide CSV are parsed as numbers first; what the rule refuses is
+    # refused by the same message, naming the line
+    data = ("lp,system,segment,human,BLEU\nen-de,A,1,0.1,0.2\nen-de,A,2,0.5,"
+            f"{value}\nen-de,B,1,0.3,0.4\nen-de,B,2,0.5,0.6\n").encode()
+    with pytest.raises(StatsInputError, match=r"^w\.csv, line 3" + ".*" + match):
+        read_meta_eval(data, names=["w.csv"])
+    ok = read_meta_eval(data.replace(value.encode(), b"+.5"), names=["w.csv"])
+    assert ok.pairs["en-de"].metrics["seg"]["BLEU"].values["A"].tolist() == [0.2, 0.5]
+
+
+@pytest.mark.parametrize("sep", ["\t", " "])
+@pytest.mark.parametrize(
+    ("value", "match"),
+    [("5_0", r"'5_0' is not a number"), ("0x10", r"'0x10' is not a number"),
+     ("\uff11", r"is not a number"), ("nan", r"metric score is missing \('nan'\)"),
+     ("inf", r"score 'inf' is not finite"), ("1e400", r"overflows a 64-bit float"),
+     ("0" * 450 + "1", r"is not a number"), ("1e151", r"column SCORE: 1e\+151 is too large")],
+)
+def test_long_score_column_read_as_numbers_keeps_the_number_rule(sep, value, match):
+    rows = [("HUMAN", "0.1"), ("HUMAN", "0.2"), ("BLEU", "0.3"), ("BLEU", value)]
+    data = (sep.join(["METRIC", "LP", "TESTSET", "SYSTEM", "SEGMENT", "SCORE"]) + "\n" + "".join(
+        sep.join([m, "en-de", "t", "A", str(1 + i % 2), v]) + "\n" for i, (m, v) in enumerate(rows)
+    )).encode()
+    with pytest.raises(StatsInputError, match=r"^l\.tsv, line 5" + ".*" + match):
+        read_meta_eval(data, names=["l.tsv"])
+    ok = read_meta_eval(data.replace(value.encode(), b"1.e5"), names=["l.tsv"])
+    assert ok.pairs["en-de"].metrics["seg"]["BLEU"].values["A"].tolist() == [0.3, 1e5]

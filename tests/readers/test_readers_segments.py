@@ -86,6 +86,26 @@ def test_long_scores_whitespace_and_order():
     assert frame.at["s1", "A"] == 0.1 and frame.at["s2", "B"] == 0.5
 
 
+@pytest.mark.parametrize(
+    ("ids", "twice"),
+    [(["3", "1", "2"], None), (["1", "01", "001"], None), (["0", "-0", "10"], None),
+     (["7", "+7"], None), (["-1", "1", "10", "100"], None), (["2", "10", "2"], ("4", "2")),
+     (["9", "5", "10", "5"], ("5", "5")), (["a", "b", "a"], ("4", "a"))],
+)
+def test_wide_segment_ids_distinct_as_strings(ids, twice):
+    # integer ids are checked as numbers when each is spelled as str(int) spells it; "1" and
+    # "01", "0" and "-0" are distinct ids (as strings), never merged
+    body = "".join(f"{i},0.5,0.25\n" for i in ids)
+    data = ("SEGMENT,A,B\n" + body).encode()
+    if twice is None:
+        frame = read_segment_scores(data, name="w.csv")
+        assert list(frame.index) == ids
+    else:
+        with pytest.raises(StatsInputError,
+                           match=rf"w.csv, line {twice[0]}, column SEGMENT: segment '{twice[1]}'"):
+            read_segment_scores(data, name="w.csv")
+
+
 def test_wide_without_ids():
     frame = read_segment_scores(b"A,B\n1,2\n3,4\n", name="w.csv")
     assert list(frame.index) == ["1", "2"] and frame.at["2", "B"] == 4.0
