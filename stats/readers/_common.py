@@ -272,6 +272,18 @@ def _pyarrow_frame(data: bytes, columns, sep: str, dtype, header: int = 1) -> pd
     )
 
 
+def long_line(data: bytes, limit: int) -> bool:
+    """Whether ``data`` holds more than ``limit`` bytes in a row without a ``\\n`` (a field
+    that long can only be in such a line); C-level searches, one per ``limit`` bytes."""
+    start = 0
+    while len(data) - start > limit:
+        last = data.rfind(b"\n", start, start + limit + 1)
+        if last < 0:
+            return True
+        start = last + 1
+    return False
+
+
 def fast_frame(
     data: bytes,
     columns: Sequence[str],
@@ -296,6 +308,8 @@ def fast_frame(
         not data.isascii() and any(seq in data for seq in _CAREFUL_UTF8)
     ):
         return None
+    if dtype and long_line(data, MAX_NUMBER_CHARS):  # a number field may be too long
+        return None  # for the rule; pandas would read it
     byte, sep = _SEPARATORS[delimiter]
     try:
         if byte is not None and _has_pyarrow():

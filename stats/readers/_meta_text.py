@@ -17,6 +17,7 @@ from ._common import (
     codes_and_names,
     fast_frame,
     leading_lines,
+    long_line,
     plain_floats,
     spells_number,
     split_lines,
@@ -138,7 +139,7 @@ def _long_rows_fast(data: bytes, delimiter: str, width: int, pos: list, has_head
     columns = [f"c{i}" for i in range(width)]
     as_text = dict.fromkeys(columns, "str")
     frame = None
-    if not _long_line(data, MAX_NUMBER_CHARS):  # no field longer than a number may be
+    if not long_line(data, MAX_NUMBER_CHARS):  # no field longer than a number may be
         # scores parsed as numbers (finite, within the bound, none missing; else None and
         # read as text, checked by the number rule below)
         frame = fast_frame(data, columns, delimiter, {**as_text, columns[pos[-1]]: "float64"},
@@ -281,7 +282,7 @@ def _wide_rows_fast(data: bytes, head: list, low: list, label: str):
     ix = {c: low.index(c) for c in ("lp", "system", "segment")}
     as_text = dict.fromkeys(columns, "str")
     frame = None
-    if not _long_line(data, MAX_NUMBER_CHARS):  # no field longer than a number may be
+    if not long_line(data, MAX_NUMBER_CHARS):  # no field longer than a number may be
         # metric scores parsed as numbers (finite, within the bound, none missing, or None:
         # then read as text and checked by the number rule below); gold kept as text (None)
         typed = {columns[i]: "float64" for i in range(len(head))
@@ -343,18 +344,6 @@ def _wide_rows_fast(data: bytes, head: list, low: list, label: str):
         "segment": (np.repeat(segment[0], k), segment[1]),
         "score": score.ravel(), "line": lines,
     }
-
-
-def _long_line(data: bytes, limit: int) -> bool:
-    """Whether ``data`` holds more than ``limit`` bytes in a row without a ``\\n`` (a field
-    that long can only be in such a line); C-level searches, one per ``limit`` bytes."""
-    start = 0
-    while len(data) - start > limit:
-        last = data.rfind(b"\n", start, start + limit + 1)
-        if last < 0:
-            return True
-        start = last + 1
-    return False
 
 
 def _read_wmt_seg(data: bytes, label: str, pairs: dict) -> None:

@@ -227,3 +227,22 @@ def test_statistics_from_score_file_reads_every_metric():
     assert list(one) == ["mean"] and one["mean"].corpus_scores.tolist() == pytest.approx([0.6, 0.5])
     with pytest.raises(StatsInputError, match="no METRIC column"):
         statistics_from_score_file(wide, name="wide.csv", metrics=["COMET"])
+
+
+def test_a_number_longer_than_the_rule_allows_is_refused_on_the_fast_path_too(tmp_path):
+    """A plain file (the fast path's) with a 451-character number: refused as the line-by-line
+    path refuses it, never read as 1.0."""
+    from stats.readers import read_segment_scores
+    from stats.readers.da_segments import read_da_segment_scores
+
+    long = "0" * 450 + "1"
+    path = tmp_path / "long.tsv"
+    path.write_text("SYSTEM\tSEGMENT\tSCORE\n" + "".join(
+        f"s{k}\t{i}\t{long if (k, i) == (1, 2) else '0.5'}\n" for k in range(3) for i in range(4)))
+    with pytest.raises(StatsInputError, match="451 characters"):
+        read_segment_scores(path)
+    da = tmp_path / "ad-seg-scores-de-en.csv"
+    da.write_text("SYS SID RAW.SCR Z.SCR\n" + "".join(
+        f"s{k} {i} {long if (k, i) == (1, 2) else '50'} 0.1\n" for k in range(3) for i in range(4)))
+    with pytest.raises(StatsInputError, match="451 characters"):
+        read_da_segment_scores(da)
