@@ -71,16 +71,17 @@ def _size_text(nbytes: float) -> str:
     return f"{nbytes:,.0f} bytes"
 
 
-def _gunzipped_size(stream, limit: int) -> int:
-    """Bytes a gzip stream (every member) unpacks to, counted a chunk at a time, none kept;
-    stops past ``limit``. A stream that is not gzip after all counts as its own size."""
+def _gunzipped_size(stream, limit: int) -> tuple[int, bool]:
+    """Bytes a gzip stream (every member) unpacks to, counted a chunk at a time, none kept, and
+    whether it was counted to its end: counting stops past ``limit``. A stream that is not
+    gzip after all counts as what it unpacked so far (the reader names what is wrong)."""
     total = 0
     inflate = zlib.decompressobj(wbits=31)
     try:
         while total <= limit:
             chunk = inflate.unconsumed_tail or stream.read(_CHUNK)
             if not chunk:
-                break
+                return total, True
             total += len(inflate.decompress(chunk, _CHUNK))
             if inflate.eof:  # the next gzip member, if any
                 rest = inflate.unused_data
@@ -88,43 +89,56 @@ def _gunzipped_size(stream, limit: int) -> int:
                 if rest:
                     total += len(inflate.decompress(rest, _CHUNK))
     except zlib.error:
-        pass  # the reader names what is wrong with it; what was counted so far stands
-    return total
+        return total, True
+    return total, False
+
+
+def _unpacked(data: bytes, limit: int) -> tuple[int, bool]:
+    """:func:`unpacked_size` and whether it was counted to the end."""
+    if data.startswith(_GZIP):
+        return _gunzipped_size(io.BytesIO(data), limit)
+    if not data.startswith(_ZIP):
+        return len(data), True
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            total = 0
+            for info in archive.infolist():
+                if total > limit:
+                    return total, False
+                if info.filename.lower().endswith((".gz", ".tgz")):
+                    with archive.open(info) as member:
+                        size, complete = _gunzipped_size(member, limit - total)
+                    total += size
+                    if not complete:
+                        return total, False
+                else:
+                    total += info.file_size
+            return total, True
+    except (zipfile.BadZipFile, zlib.error, OSError, NotImplementedError, ValueError):
+        return len(data), True  # the reader refuses it in its own words
 
 
 def unpacked_size(data: bytes, limit: int) -> int:
     """The bytes the readers will decode from ``data``: a gzip stream's unpacked size, a zip's
     members by their declared sizes (gzipped members, ``*.gz``, unpacked), anything else its
     own size. Counting stops once past ``limit`` (the answer is then over it)."""
-    if data.startswith(_GZIP):
-        return _gunzipped_size(io.BytesIO(data), limit)
-    if not data.startswith(_ZIP):
-        return len(data)
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            total = 0
-            for info in archive.infolist():
-                if total > limit:
-                    break
-                if info.filename.lower().endswith((".gz", ".tgz")):
-                    with archive.open(info) as member:
-                        total += _gunzipped_size(member, limit - total)
-                else:
-                    total += info.file_size
-            return total
-    except (zipfile.BadZipFile, zlib.error, OSError, NotImplementedError, ValueError):
-        return len(data)  # the reader refuses it in its own words
+    return _unpacked(data, limit)[0]
 
 
-def estimate(key: str, name: str, data: bytes, limit: int) -> float:
+def _measure(key: str, data: bytes, limit: float) -> tuple[float, int, bool]:
+    """(the estimate of :func:`estimate`, the text counted, whether counted to the end)."""
+    factor = READ_FACTORS.get(key, max(READ_FACTORS.values()))
+    text, complete = _unpacked(data, int(max(limit, 0) // factor) + 1)
+    if text == len(data) and not data.isascii():
+        factor += NON_ASCII_EXTRA
+    return float(factor * text), text, complete
+
+
+def estimate(key: str, name: str, data: bytes, limit: float) -> float:
     """Memory reading ``data`` (the upload ``name`` of uploader ``key``) takes beyond its bytes:
     :data:`READ_FACTORS` times its unpacked text (:data:`NON_ASCII_EXTRA` more a byte when not
     ASCII). Counting an archive stops once the estimate is past ``limit``."""
-    factor = READ_FACTORS.get(key, max(READ_FACTORS.values()))
-    text = unpacked_size(data, int(limit // factor) + 1)
-    if text == len(data) and not data.isascii():
-        factor += NON_ASCII_EXTRA
-    return float(factor * text)
+    return _measure(key, data, limit)[0]
 
 
 def refusal(key: str, uploads: Uploads, *, held: int, cap: float) -> str | None:
@@ -137,11 +151,14 @@ def refusal(key: str, uploads: Uploads, *, held: int, cap: float) -> str | None:
         return None
     used = held + sum(len(data) for _, data in uploads)  # every upload's bytes are held
     for name, data in uploads:
-        need = estimate(key, name, data, cap - used)
+        need, text, complete = _measure(key, data, cap - used)
         if used + need > cap:
             others = f" beside {_size_text(used - len(data))} held" if used > len(data) else ""
+            size = _size_text(len(data))
+            if text != len(data):  # an archive or a gzip stream: what it unpacks to, too
+                size += f", {'' if complete else 'more than '}{text:,} bytes unpacked"
             return (
-                f"{name} ({_size_text(len(data))}) is not read: reading it needs about "
+                f"{name} ({size}) is not read: reading it needs about "
                 f"{_size_text(need)} of memory{others}, over this session's cap of "
                 f"{_size_text(cap)}; upload a smaller file, or split it (e.g. one language "
                 "pair per file)"

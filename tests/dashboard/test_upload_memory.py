@@ -73,11 +73,16 @@ def test_archives_count_unpacked_and_text_that_is_not_ascii_counts_more():
         assert len(packed) < 20_000
         assert upload_memory.unpacked_size(packed, 2**30) == len(body)
         assert upload_memory.refusal("board_upload", (("x.zip", packed),), held=0, cap=CAP)
+    packed = _zip({"a/m.seg.score": body})  # declared sizes: counted exactly
+    message = upload_memory.refusal("board_upload", (("x.zip", packed),), held=0, cap=CAP)
+    assert message.startswith("x.zip (") and ", 1,000,000 bytes unpacked) is not" in message
     # two gzip members in one stream: both counted
     assert upload_memory.unpacked_size(gzip.compress(body) * 2, 2**30) == 2 * len(body)
     # a bomb's counting stops past what matters
     bomb = gzip.compress(b"\0" * 16 * 2**20)
     assert 2**20 < upload_memory.unpacked_size(bomb, 2**20) < 4 * 2**20
+    message = upload_memory.refusal("board_upload", (("b.gz", bomb),), held=0, cap=CAP)
+    assert message.startswith(f"b.gz ({len(bomb) / 2**10:,.1f} KiB, more than 1,"), message
     ascii_, other = b"a" * 600_000, "ä".encode() * 300_000
     assert upload_memory.estimate("mt_scores", "a", other, CAP) > upload_memory.estimate(
         "mt_scores", "a", ascii_, CAP
