@@ -149,7 +149,7 @@ def refusal(key: str, uploads: Uploads, *, held: int, cap: float) -> str | None:
     named, with its size, the estimate and the cap."""
     if key in READ_IN_A_CHILD:
         return None
-    used = held + sum(len(data) for _, data in uploads)  # every upload's bytes are held
+    used = float(held + sum(len(data) for _, data in uploads))  # every upload's bytes are held
     for name, data in uploads:
         need, text, complete = _measure(key, data, cap - used)
         if used + need > cap:
