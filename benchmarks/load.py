@@ -35,6 +35,8 @@ This is a benchmark, not a test: run it on a quiet machine::
     .venv/bin/python benchmarks/load.py                 # 5 heavy sessions, 3 probes each way
     .venv/bin/python benchmarks/load.py --heavy 2 --probes 1     # smoke
     .venv/bin/python benchmarks/load.py --hostile 3     # three hostile QE uploads at once
+    .venv/bin/python benchmarks/load.py --hostile 3 --visits 14 --py-spy spy.txt
+        # ... while fresh sessions open the pages, the server's GIL holders recorded
 """
 
 from __future__ import annotations
@@ -436,6 +438,45 @@ def stop_health_prober(prober) -> list[tuple[float, float]]:
     return [(float(a), float(b)) for a, b in (line.split() for line in out.splitlines())]
 
 
+#: pages a fresh session opens during the hostile uploads (``--visits``): each draws its sample
+VISIT_PAGES = ("metrics", "mt_systems", "human", "leaderboard", "power", "autorank", "qe")
+
+
+async def visit_pages(browser, url: str, count: int, stop: asyncio.Event) -> list[float]:
+    """Open ``count`` fresh sessions one after another (until ``stop``), each on the next page
+    of :data:`VISIT_PAGES`, waiting until its first run is idle: the seconds each took."""
+    took = []
+    for k in range(count):
+        if stop.is_set():
+            break
+        t0 = time.monotonic()
+        context = await browser.new_context(viewport={"width": 1600, "height": 1000})
+        page = await context.new_page()
+        page.set_default_timeout(600_000)
+        await page.goto(f"{url}/{VISIT_PAGES[k % len(VISIT_PAGES)]}")
+        await page.wait_for_selector('[data-testid="stApp"]', state="attached")
+        await page.wait_for_function(_IDLE_JS, polling=250)
+        took.append(time.monotonic() - t0)
+        await context.close()
+    return took
+
+
+def start_py_spy(pid: int, out: str):
+    """``py-spy record`` of the server (``$PY_SPY`` or ``py-spy`` on the PATH): every thread,
+    only samples holding the GIL, without pausing the server (``--nonblocking``)."""
+    import shutil
+    import subprocess
+
+    exe = os.environ.get("PY_SPY") or shutil.which("py-spy")
+    if not exe:
+        raise SystemExit("py-spy not found: set PY_SPY to its path")
+    return subprocess.Popen(
+        [exe, "record", "--pid", str(pid), "--threads", "--gil", "--nonblocking",
+         "--rate", "100", "--format", "raw", "--output", out],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
 async def hostile_async(args) -> None:
     from playwright.async_api import async_playwright
 
@@ -482,11 +523,21 @@ async def hostile_async(args) -> None:
                     asyncio.create_task(hostile_upload(page, list(files), start))
                     for (_, page), files in zip(sessions, uploads, strict=True)
                 ]
+                spy = start_py_spy(proc.pid, args.py_spy) if args.py_spy else None
+                visits = (
+                    asyncio.create_task(visit_pages(browser, url, args.visits, stop))
+                    if args.visits
+                    else None
+                )
                 t_start = time.monotonic()
                 start.set()  # all at once
                 ends = await asyncio.gather(*tasks)
                 stop.set()
                 await prober
+                visited = await visits if visits is not None else []
+                if spy is not None:
+                    spy.send_signal(__import__("signal").SIGINT)
+                    spy.wait(timeout=60)
                 outside = stop_health_prober(own)
                 rss.stop()
                 await browser.close()
@@ -517,6 +568,13 @@ async def hostile_async(args) -> None:
                 + "\n".join(
                     f"  session {k + 1}: {t:.1f} s to: {text}" for k, (t, text) in enumerate(ends)
                 )  # fmt: skip
+                + (
+                    f"\n  {len(visited)} fresh sessions opened meanwhile, each drawn in "
+                    + ", ".join(f"{t:.1f}" for t in visited)
+                    + " s"
+                    if args.visits
+                    else ""
+                )
                 + f"\n  load average {os.getloadavg()[0]:.1f} "
                 f"({os.cpu_count()} cores; other work on the machine counts in it)"
             )
@@ -558,6 +616,19 @@ def main(argv=None) -> None:
         type=int,
         default=6,
         help="teams of a hostile upload (default 6: a zip of about 26 MB)",
+    )
+    ap.add_argument(
+        "--visits",
+        type=int,
+        default=0,
+        help="with --hostile: this many fresh sessions opened one after another meanwhile, "
+        "on the pages in turn (each drawing its sample)",
+    )
+    ap.add_argument(
+        "--py-spy",
+        default="",
+        help="with --hostile: py-spy's raw record of the server's threads holding the GIL "
+        "while the uploads run, written to this file ($PY_SPY or py-spy on the PATH)",
     )
     args = ap.parse_args(argv)
     if not os.path.exists(CHROMIUM):

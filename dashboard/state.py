@@ -21,7 +21,25 @@ REPORT_KEY = "_page_report"
 ALIASES_KEY = "aliases"
 
 
+_STORE_PREFIX = "_kept_uploads__"
+
+
 def upload_store_key(key: str) -> str:
     """Where :func:`dashboard.components.file_input` keeps the uploads of the uploader ``key``
     (not a widget key, so Streamlit does not drop it when the page is left)."""
-    return f"_kept_uploads__{key}"
+    return f"{_STORE_PREFIX}{key}"
+
+
+def kept_upload_bytes(session_state, *, other_than: str = "") -> int:
+    """Bytes of the uploads the session keeps (:func:`upload_store_key`), but those of the
+    uploader ``other_than``."""
+    skip = upload_store_key(other_than) if other_than else None
+    return sum(
+        len(data)
+        for key, stored in list(session_state.items())
+        if isinstance(key, str)
+        and key.startswith(_STORE_PREFIX)
+        and key != skip
+        and isinstance(stored, dict)
+        for _, data in stored.get("uploads", ())
+    )

@@ -18,7 +18,7 @@ fast):
   (``stats.metrics_report``, ``stats.load_qe``, ...);
 - the errors, budgets and the cache's folder: :class:`StatsInputError`,
   :class:`DegenerateInputWarning`, :func:`check_budget`, :func:`limited_budget`,
-  :func:`time_bounded`, :class:`OverTimeBound`, :func:`statistics_cache_dir`, and
+  :func:`memory_limit`, :func:`time_bounded`, :class:`OverTimeBound`, :func:`statistics_cache_dir`, and
   :func:`run_isolated` (a computation in a child process that Stop can end).
 
 The readers stay in :mod:`stats.readers` (``stats.readers.read_wmt_scores``). A function named
@@ -28,7 +28,13 @@ subpackage.
 
 from typing import TYPE_CHECKING
 
-from stats._core.budget import OverTimeBound, check_budget, limited_budget, time_bounded
+from stats._core.budget import (
+    OverTimeBound,
+    check_budget,
+    limited_budget,
+    memory_limit,
+    time_bounded,
+)
 from stats._core.cache import statistics_cache_dir
 from stats._core.errors import DegenerateInputWarning, StatsInputError
 from stats._core.lazy import lazy_exports as _lazy_exports
@@ -61,6 +67,7 @@ __all__ = [
     "OverTimeBound",
     "check_budget",
     "limited_budget",
+    "memory_limit",
     "run_isolated",
     "statistics_cache_dir",
     "time_bounded",

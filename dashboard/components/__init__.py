@@ -65,6 +65,7 @@ from dashboard.components.settings import (
 )
 from dashboard.components.uploads import (
     ask_for_the_other_half,
+    check_upload_memory,
     escape_markdown,
     file_input,
     input_errors,
@@ -84,6 +85,7 @@ __all__ = [
     "two_columns",
     "controls_expander",
     "file_input",
+    "check_upload_memory",
     "reference_and_outputs",
     "ask_for_the_other_half",
     "escape_markdown",

@@ -9,9 +9,9 @@ from collections.abc import Iterator, Mapping
 import streamlit as st
 
 from dashboard import state
-from dashboard.data import Uploads, uploads_from_widget
+from dashboard.data import Uploads, upload_memory, uploads_from_widget
 from dashboard.page_run import record_inputs, record_note
-from stats import StatsInputError
+from stats import StatsInputError, memory_limit
 from stats.escape import markdown as escape_markdown
 from stats.escape import one_line
 
@@ -73,9 +73,18 @@ def _file_input(
     ids = tuple(f.file_id for f in files)
     if ids:
         if stored is None or stored["ids"] != ids:
-            stored = {"uploads": uploads_from_widget(files), "ids": ids}
+            uploads = uploads_from_widget(files)
+            held = state.kept_upload_bytes(st.session_state, other_than=key)
+            refused = upload_memory.refusal(key, uploads, held=held, cap=memory_limit())
+            # a refused upload is not kept (its bytes dropped here), only why it was refused
+            stored = {"uploads": () if refused else uploads, "ids": ids, "refused": refused}
             st.session_state[store_key] = stored
+        if stored.get("refused"):
+            _refuse(stored["refused"], key, note)
         return stored["uploads"], False
+    if stored is not None and stored.get("refused"):
+        del st.session_state[store_key]  # the refused files were removed (or the page left)
+        stored = None
     if stored is not None and stored["ids"] and widget_existed:
         # the widget showed files last run and the user removed them: forget them
         del st.session_state[store_key]
@@ -104,6 +113,27 @@ def _file_input(
             icon=":material/science:",
         )
     return sample, True
+
+
+def _refuse(message: str, key: str, place=None) -> None:
+    """``message`` as the page's one error line (in ``place``), in the report too; stops."""
+    (place or st).error(escape_markdown(message), icon=":material/error:")
+    record_note(f"error_{key}", "error", message)
+    st.stop()
+
+
+def check_upload_memory(kind: str, uploads: Uploads, *, kept: bool = True) -> None:
+    """Refuse ``uploads`` (the user's, kept by :func:`file_input`) in one error line, and stop
+    the page, when reading them as ``kind`` (a key of
+    :data:`dashboard.data.upload_memory.READ_FACTORS`) would take the session past its memory
+    cap: for files a page reads in the server on a path its uploader's own check does not
+    cover (:func:`file_input` checks every upload by its uploader's key). ``kept``: whether
+    ``uploads`` are among the session's kept uploads (else they come from a plain uploader)."""
+    own = sum(len(data) for _, data in uploads) if kept else 0
+    held = max(0, state.kept_upload_bytes(st.session_state) - own)
+    refused = upload_memory.refusal(kind, uploads, held=held, cap=memory_limit())
+    if refused:
+        _refuse(refused, kind)
 
 
 def _clear_uploads(store_key: str) -> None:
@@ -160,6 +190,7 @@ def ask_for_the_other_half(references: Uploads, outputs: Uploads) -> None:
 
 #: more distinct warnings than this are folded into one expander saying how many
 FOLD_WARNINGS = 3
+
 
 def page_words(message: str, controls: Mapping[str, str] | None = None) -> str:
     """``message`` in the page's words: each library phrase of ``controls`` (the page's own

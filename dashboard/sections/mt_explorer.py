@@ -53,6 +53,7 @@ def render(inputs: tuple, block: tuple, systems: list[str], x: str, y: str) -> N
                 )
             )
             record_inputs("mt_explore_source", source, sample=False)
+            components.check_upload_memory("mt_explore_source", source, kept=False)
         with components.input_errors(CONTROLS):
             texts = mt_systems.segment_texts(references, files, a, b, source)
     with components.input_errors(CONTROLS):

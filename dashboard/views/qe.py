@@ -108,6 +108,8 @@ with components.controls_expander("Controls"):
             "Williams tests are undefined (shown empty); MAE and RMSE are still computed.",
         )
 
+if not is_sample:  # QE tables are read here, not in a child as WMT submissions are
+    components.check_upload_memory("qe_tables", uploads)
 with components.input_errors(CONTROLS):
     loaded = qe.load(uploads, allow_constant)  # parse first: a bad file stops here
 

@@ -36,6 +36,7 @@ __all__ = [
     "check_run_budget",
     "estimated_seconds",
     "limited_budget",
+    "memory_limit",
     "time_bounded",
 ]
 
@@ -188,7 +189,14 @@ def _lowest(*limits: float | None) -> float:
 
 def memory_limit() -> float:
     """The bytes one computation may hold now: :data:`MAX_MEMORY_BYTES`, or a smaller
-    :func:`limited_budget` of the current context."""
+    :func:`limited_budget` of the current context (a dashboard session's cap).
+
+    Examples
+    --------
+    >>> with limited_budget(max_memory=2**20):
+    ...     memory_limit()
+    1048576
+    """
     return _lowest(MAX_MEMORY_BYTES, _CONTEXT.get()[1])
 
 

@@ -83,7 +83,10 @@ def _differences(baseline, system) -> tuple[np.ndarray, float]:
             "baseline and system have the same score on every item (the same system twice?): "
             "there is no difference to simulate from"
         )
-    if np.all(d == d[0]):
+    # no spread, or only the rounding of the subtraction (70.1 - 70.0 and 30.1 - 30.0 differ in
+    # their last bits): an MDE from that spread would be rounding noise (1e-15), not a number
+    rounding = 16 * np.finfo(float).eps * max(float(np.abs(b).max()), float(np.abs(s).max()))
+    if float(np.ptp(d)) <= rounding:
         raise StatsInputError(
             f"baseline and system differ by the same {d[0]:g} on every item: with no spread "
             "in the differences there is nothing to simulate (every test is degenerate)"

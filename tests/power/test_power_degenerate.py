@@ -36,6 +36,12 @@ def test_same_system_twice_and_constant_differences_are_refused(test):
         paired_power(base, base, effect=1, n=50, test=test)
     with pytest.raises(StatsInputError, match="differ by the same 2 on every item"):
         paired_power(base, base + 2, effect=1, n=50, test=test)
+    # the same 0.1 on every item, up to the subtraction's rounding (a spread of 1e-15): the
+    # MDE of that spread was rounding noise, printed as a number
+    scores = base + np.linspace(0, 1, base.size)
+    assert np.ptp((scores + 0.1) - scores) > 0
+    with pytest.raises(StatsInputError, match="differ by the same 0.1 on every item"):
+        paired_power(scores, scores + 0.1, effect=1, n=50, test=test)
 
 
 def test_too_few_resamples_effects_out_of_range_and_sizes_beyond_the_data():
