@@ -34,3 +34,23 @@ def test_parallel_work_runs_blas_on_one_thread_and_restores_it(jobs):
     assert sorted(out) == [0, 2, 4]
     for start, r in out.items():
         np.testing.assert_array_equal(r, (a * (start + 1)) @ (a * (start + 1)))
+
+
+def test_overlapping_runs_restore_blas_once_the_last_one_ends():
+    import threading
+
+    before = _blas_threads()
+    inside = threading.Barrier(2)
+    a = np.ones((4, 4))
+
+    def run():
+        in_threads(2, chunks(4, 2), lambda start, size: a,
+                   lambda start, size, x: inside.wait(timeout=30) is None or x @ x,
+                   lambda start, size, r: None)
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert _blas_threads() == before
