@@ -68,7 +68,7 @@ KERNELS: dict[str, dict[str, tuple[str, ...]]] = {
     "stats.metaeval.perm_both._calibrated_one": {
         "_scan": ("(uint8[:, ::1], int32[::1], int32[::1], int32[::1], boolean[::1])",),
     },
-    "stats.metaeval.perm_both._tau_sums": {
+    "stats.metaeval.perm_both._tau_sums_kernel": {
         # order, newblock, pos_u, sorted_u, order_v, sorted_v, out
         "_sums": (
             "(int64[::1], boolean[::1], int64[::1], int64[::1], int64[::1], int64[::1], "

@@ -112,6 +112,9 @@ __all__ = [
 #: :func:`pairwise_significance` accepts)
 from stats._core.choices import RANDOMIZED_TESTS  # noqa: E402  (re-exported)
 
+#: pseudo statistics (pairs x resamples) per temporary array of the randomization's scoring
+_SCORE_CELLS = 2**15
+
 #: below this many segments the tests warn that they have little resolution (with n segments
 #: approximate randomization has 2**n swap patterns: 512 at n = 9); below 2 they return NaN
 FEW_SEGMENTS = 10
@@ -447,7 +450,10 @@ def _run(
     else:
         totals = data.stats.sum(axis=1)  # (K, d)
         c = resamples_per_chunk(chunk_size, n_resamples, max(n, k * d))
-        pc = max(1, CHUNK_BUDGET // (c * d))
+        # pairs scored at once: about _SCORE_CELLS pseudo statistics per temporary, so the
+        # score's column-by-column passes stay in the core's cache instead of streaming
+        # whole-chunk arrays through memory (same operations per element: same doubles)
+        pc = max(1, min(CHUNK_BUDGET // (c * d), _SCORE_CELLS // c))
         counts = np.zeros(n_pairs)
         if keep:
             dist = np.empty((n_resamples, n_pairs))

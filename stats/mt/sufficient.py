@@ -89,14 +89,28 @@ def _bleu_from_sums(sums: np.ndarray, opts: Mapping) -> np.ndarray:
         out[ok] = _bleu_from_sums(sums[ok], opts)
         out[~ok] = _bleu_general(sums[~ok], opts)
         return out
+    if sums.ndim == 1:  # one row: the columns below are arrays, not scalars
+        return _bleu_from_sums(sums[None], opts)[0]
     sys_len = np.trunc(sums[..., 0])
     ref_len = np.trunc(sums[..., 1])
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        bp = np.where(sys_len < ref_len, np.exp(1 - ref_len / sys_len), 1.0)
-        acc = np.log(100.0 * correct[..., 0] / total[..., 0])
-        for n in range(1, order):  # left to right, as sacrebleu; column by column
-            acc += np.log(100.0 * correct[..., n] / total[..., n])
-    return bp * np.exp(acc / order)
+        # in place, column by column: the operations of
+        # bp * exp(sum_n log(100 c_n / t_n) / order), left to right as sacrebleu
+        acc = np.multiply(correct[..., 0], 100.0)
+        acc /= total[..., 0]
+        np.log(acc, out=acc)
+        term = np.empty_like(acc)
+        for n in range(1, order):
+            np.multiply(correct[..., n], 100.0, out=term)
+            term /= total[..., n]
+            np.log(term, out=term)
+            acc += term
+        acc /= order
+        out = np.exp(acc, out=acc)
+        short = sys_len < ref_len  # the brevity penalty (1 elsewhere: x * 1.0 is x)
+        if short.any():
+            out[short] *= np.exp(1 - ref_len[short] / sys_len[short])
+    return out
 
 
 def _bleu_general(sums: np.ndarray, opts: Mapping) -> np.ndarray:

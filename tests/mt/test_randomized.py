@@ -624,3 +624,24 @@ def test_threads_give_the_same_results_as_one_thread(test):
     for field in ("statistic", "pvalue", "diff_ci_low", "diff_ci_high"):
         pd.testing.assert_frame_equal(getattr(serial, field), getattr(threaded, field))
     pd.testing.assert_series_equal(serial.score_ci_low, threaded.score_ci_low)
+
+
+def test_ar_pair_blocks_and_blas_threads_leave_the_numbers_alone(bleu, monkeypatch):
+    # the pairs scored one at a time, in blocks, or all at once; BLAS on its own threads
+    # (serial) or on one (2 jobs): the same p-values, intervals and null distribution, bit
+    # for bit
+    from stats.mt import randomized
+
+    def run(jobs):
+        res = pairwise_significance(bleu, test="approximate-randomization", n_resamples=500,
+                                    rng=3, jobs=jobs, chunk_size=128)
+        one = approximate_randomization(bleu.systems[0], bleu.systems[1], data=bleu,
+                                        n_resamples=500, rng=3, chunk_size=128)
+        return (res.pvalue.to_numpy(), res.score_ci_low.to_numpy(),
+                res.score_ci_high.to_numpy(), one.null_distribution)
+
+    want = run(1)
+    for cells, jobs in ((1, 1), (128 * 3, 2), (2**30, 2)):
+        monkeypatch.setattr(randomized, "_SCORE_CELLS", cells)
+        for got, expected in zip(run(jobs), want, strict=True):
+            assert np.array_equal(got, expected, equal_nan=True)
