@@ -52,6 +52,12 @@ READ_FACTORS = {
     "human_judgements_upload": _HUMAN,
     "qe_tables": 13,
     "autorank_upload": 4,
+    # WMT25 system outputs, references and systems metadata (JSON read into Python strings and
+    # dicts): outputs 7.9x at 7.5 MB and 15.5x at 1.5 MB, references 2.7x at 0.6 MB (generated
+    # in the published layouts, tests/_wmt25_texts.py); the metadata is a small JSON file
+    "autorank_outputs_upload": _SCORES,
+    "autorank_references_upload": _SCORES,
+    "autorank_metadata_upload": _SCORES,
 }
 #: upload keys whose files are read in a child process that holds the session's cap while it
 #: reads (the QE page's WMT submissions: :mod:`dashboard.data._qe_wmt_work`)
