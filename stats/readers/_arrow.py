@@ -262,10 +262,11 @@ def plain_bytes(data: bytes, *, careful: bytes = b"") -> bool:
             return False
     if data.count(b"\n") + (not data.endswith(b"\n")) > _limits.MAX_LINES:
         return False
+    # the header on line 1 (not blank, not a comment), as the decoded path finds it
     first = data[: data.find(b"\n")] if b"\n" in data[: _limits.MAX_FIELD_CHARS + 1] else None
-    if first is None or max(first.count(b"\t"), first.count(b","), first.count(b" ")) >= (
-        _limits.MAX_COLUMNS
-    ):
+    if first is None or not first.strip() or first.lstrip().startswith(b"#"):
+        return False
+    if max(first.count(b"\t"), first.count(b","), first.count(b" ")) >= _limits.MAX_COLUMNS:
         return False
     start, limit = 0, _limits.MAX_FIELD_CHARS  # a run of more bytes than that without a break
     while len(data) - start > limit:

@@ -59,9 +59,12 @@ from stats._core.budget import MAX_SYSTEMS
 from stats._core.columnwise import constant_columns
 from stats._core.errors import StatsInputError
 
+from ._arrow import plain_bytes
 from ._common import (
     LINE,
+    Decoded,
     Source,
+    check_header_once,
     codes_and_names,
     decode,
     iter_splitlines,
@@ -70,6 +73,7 @@ from ._common import (
     load_text,
     name_list,
     read_table,
+    sniff_delimiter,
     source_name,
     spells_number,
     split_lines,
@@ -321,6 +325,76 @@ def _validated(
     return QEData(gold=gold, predictions=preds, format=fmt, source=label)
 
 
+def _plain_head(data: bytes) -> tuple[list[str], str] | None:
+    """The header fields and delimiter of a plain file (:func:`~._arrow.plain_bytes`: its
+    line 1 is the header), as :func:`~._common.split_lines` splits them; None for a file
+    whose fields are runs of whitespace (pandas' parser reads those)."""
+    first = data[: data.find(b"\n")].decode("utf-8")
+    delimiter = sniff_delimiter(first, "")
+    if delimiter == "whitespace":
+        return None
+    sep = "\t" if delimiter == "tab" else ","
+    return [f.strip() for f in first.split(sep)], delimiter
+
+
+def _plain_strings(data: bytes, columns: list[str], delimiter: str):
+    """The rows of a plain file (header skipped) as a pyarrow table of strings, or None when a
+    row is ragged or a line blank (the careful path then reads it)."""
+    from ._arrow import read_typed
+
+    names = [f"c{i}" for i in range(len(columns))]
+    table = read_typed(data, names, dict.fromkeys(names, "str"), skip_rows=1,
+                       delimiter="\t" if delimiter == "tab" else ",", blank_lines=False,
+                       block=1 << 20)
+    if table is None or not table.num_rows:
+        return None
+    return table.rename_columns(list(columns)) if len(set(columns)) == len(columns) else None
+
+
+def _plain_numbers(table, column: str, label: str) -> np.ndarray | None:
+    """A column of plain numbers (pyarrow's cast reads every cell by the one rule:
+    :func:`~._common.plain_floats`) within the bound, else None (the careful path names the
+    cell)."""
+    from ._common import plain_floats
+    from ._limits import MAX_ABS_VALUE
+
+    cells = table.column(column)
+    cells = cells.combine_chunks() if cells.num_chunks != 1 else cells.chunk(0)
+    out = plain_floats(cells)
+    if out is None or (np.abs(out) > MAX_ABS_VALUE).any():
+        return None
+    return out
+
+
+def _plain_ids(table, column: str) -> tuple[np.ndarray | None, pd.Index] | None:
+    """Sentence ids that are all plain non-negative integers (ASCII digits, at most 18): the
+    rows in numeric order of their ids (None: in order already) and the ids so ordered as the index ``"sid"`` (each
+    spelled as :func:`_norm_ids` spells it: no leading zeros). None when an id is anything
+    else, two ids are equal (the careful path names them) or there are fewer than
+    :data:`_MIN_SENTENCES`."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    cells = table.column(column)
+    if len(cells) < _MIN_SENTENCES or cells.null_count:
+        return None
+    if not pc.all(pc.ascii_is_decimal(cells)).as_py():
+        return None
+    if pc.max(pc.binary_length(cells)).as_py() > 18:
+        return None
+    numbers = np.asarray(pc.cast(cells, pa.int64()).to_numpy(), dtype=np.int64)
+    if (numbers[1:] > numbers[:-1]).all():  # in order already (the usual file)
+        rows, ordered = None, numbers
+    else:
+        rows = np.argsort(numbers, kind="stable")
+        ordered = numbers[rows]
+        if (ordered[1:] == ordered[:-1]).any():
+            return None
+    spelled = pc.cast(pa.array(ordered), pa.string())
+    return rows, pd.Index(pd.array(spelled, dtype=_STR), name="sid")
+
+
+
 # ---------------------------------------------------------------- sniffing
 
 
@@ -474,6 +548,27 @@ def _sniff(text: str, label: str) -> str:
     return kind
 
 
+def _sniff_bytes(data: bytes, label: str) -> str:
+    """:func:`_sniff` of a file's bytes: judged from its first lines alone when they tell a
+    long or wide layout (its reader decodes or checks the whole file, and refuses it as the
+    whole decoded file would be refused), else from the whole decoded file."""
+    cut = -1
+    for _ in range(64):
+        cut = data.find(b"\n", cut + 1, 1 << 20)
+        if cut < 0:
+            break
+    if cut > 0 and data.find(b"\x00", 0, cut) < 0:  # (NULs: UTF-16 without a BOM)
+        try:
+            head = data[: cut + 1].decode("utf-8")
+        except UnicodeDecodeError:
+            head = None
+        if head is not None and len(_data_lines(head, 5)) >= 5 and not head.startswith("\ufeff"):
+            kind = _kind(head)
+            if kind in ("long", "wide"):
+                return kind
+    return _sniff(decode(data, label), label)
+
+
 # ---------------------------------------------------------------- layouts
 
 
@@ -550,8 +645,13 @@ def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData
 
 
 def _read_wide(source: Source, name: str | None, allow_constant: bool) -> QEData:
-    text, label = load_text(source, name)
-    head, rows, _ = leading_lines(text, label)  # the header only: the body is read_table's
+    data, label = load_bytes(source, name)
+    plain = _plain_head(data) if plain_bytes(data, careful=b'"#') else None
+    if plain is not None:  # the header on line 1, the body read by columns from the bytes
+        head, delimiter = plain
+    else:
+        text = source.text if isinstance(source, Decoded) else decode(data, label)
+        head, rows, _ = leading_lines(text, label)  # the header only: the body is read_table's
     low = [h.lower() for h in head]
     gold_cols = [i for i, h in enumerate(low) if i > 0 and h in _GOLD_NAMES]
     if not gold_cols:
@@ -561,6 +661,10 @@ def _read_wide(source: Source, name: str | None, allow_constant: bool) -> QEData
         )
     gold_col = gold_cols[0]
     check_header_width(len(head) - 2, label, what="systems", limit=MAX_SYSTEMS)  # before the body
+    if plain is not None:
+        fast = _plain_wide(data, label, head, delimiter, gold_col, allow_constant)
+        if fast is not None:
+            return fast
     table = read_table(source, required=tuple(head), name=name)
     frame = table.frame
     sys_cols = [h for i, h in enumerate(head) if i not in (0, gold_col)]
@@ -584,6 +688,42 @@ def _read_wide(source: Source, name: str | None, allow_constant: bool) -> QEData
     data = _validated(gold, preds, label=label, fmt="wide", allow_constant=allow_constant)
     layout = f"wide layout ({head[0]}, {head[gold_col]}, one column per system)"
     return dataclasses.replace(data, read_as=_read_as(layout, table.delimiter, data))
+
+
+def _plain_wide(data: bytes, label: str, head: list[str], delimiter: str, gold_col: int,
+                allow_constant: bool) -> QEData | None:
+    """:func:`_read_wide` of a plain file whose ids are plain integers and numbers plain, from
+    its bytes by columns; None for anything else (the careful path reads it and names what is
+    wrong)."""
+    sys_cols = [h for i, h in enumerate(head) if i not in (0, gold_col)]
+    if LINE in head:
+        return None
+    try:
+        check_header_once(head, label)
+    except StatsInputError:
+        return None
+    table = _plain_strings(data, head, delimiter) if sys_cols else None
+    ordered = _plain_ids(table, head[0]) if table is not None else None
+    if ordered is None:
+        return None
+    rows, index = ordered
+    gold_values = _plain_numbers(table, head[gold_col], label)
+    if gold_values is None:
+        return None
+    values = np.empty((table.num_rows, len(sys_cols)))
+    for j, c in enumerate(sys_cols):
+        column = _plain_numbers(table, c, label)
+        if column is None:
+            return None
+        values[:, j] = column
+    del table
+    if rows is not None:
+        gold_values, values = gold_values[rows], values[rows]
+    gold = pd.Series(gold_values, index=index, name="gold")
+    preds = pd.DataFrame(values, index=index, columns=pd.Index(sys_cols), copy=False)
+    qe = _validated(gold, preds, label=label, fmt="wide", allow_constant=allow_constant)
+    layout = f"wide layout ({head[0]}, {head[gold_col]}, one column per system)"
+    return dataclasses.replace(qe, read_as=_read_as(layout, delimiter, qe))
 
 
 def _read_as(layout: str, delimiter: str, data: QEData) -> str:
@@ -828,7 +968,7 @@ def read_qe(
         gold, gold_name = load_bytes(gold, gold_name)
     fmt = format
     if fmt == "auto":
-        fmt = _sniff(decode(sources[0], names[0]), names[0])
+        fmt = _sniff_bytes(sources[0], names[0])
     if fmt in ("long", "wide"):
         if len(sources) > 1:
             raise StatsInputError(
@@ -861,6 +1001,10 @@ def read_post_edit(source: Source, *, name: str | None = None) -> pd.DataFrame:
         Missing columns, non-numeric values, duplicate ids, or a word count that is not a
         positive number (the post-edit rate ``time / words`` would be undefined).
     """
+    data, label = load_bytes(source, name)
+    fast = _plain_post_edit(data, label) if plain_bytes(data, careful=b'"#') else None
+    if fast is not None:
+        return fast
     table = read_table(
         source,
         required=("SID", "TIME", "WORDS"),
@@ -892,3 +1036,36 @@ def read_post_edit(source: Source, *, name: str | None = None) -> pd.DataFrame:
     rows = _id_order(ids, code)
     index = pd.Index([ids[k] for k in code[rows].tolist()], name="sid")
     return pd.DataFrame({k: v[rows] for k, v in out.items()}, index=index)
+
+
+def _plain_post_edit(data: bytes, label: str) -> pd.DataFrame | None:
+    """:func:`read_post_edit` of a plain file whose ids are plain integers and numbers plain
+    (:func:`_plain_ids`, :func:`_plain_numbers`), from its bytes by columns; None for anything
+    else, or a value the reader refuses (its careful path names it)."""
+    found = _plain_head(data)
+    if found is None:
+        return None
+    head, delimiter = found
+    canon = {"sid": "SID", "time": "TIME", "words": "WORDS"}
+    columns = [canon.get(h.lower(), h) for h in head]
+    if any(c not in columns for c in ("SID", "TIME", "WORDS")) or LINE in columns:
+        return None
+    try:
+        check_header_once(columns, label)
+    except StatsInputError:
+        return None
+    table = _plain_strings(data, columns, delimiter)
+    ordered = _plain_ids(table, "SID") if table is not None else None
+    if ordered is None:
+        return None
+    rows, index = ordered
+    out = {}
+    for col, key in (("TIME", "time"), ("WORDS", "words"), *(
+            (c, c.lower()) for c in columns if c not in ("SID", "TIME", "WORDS"))):
+        values = _plain_numbers(table, col, label)
+        if values is None:
+            return None
+        out[key] = values
+    if (out["words"] <= 0).any() or (out["time"] < 0).any():
+        return None
+    return pd.DataFrame({k: v if rows is None else v[rows] for k, v in out.items()}, index=index)
