@@ -302,3 +302,16 @@ def coded(column) -> tuple[np.ndarray, np.ndarray]:
         codes[at : at + len(part)] = part
         at += len(part)
     return codes, names
+
+
+def repeated(value: str, n: int) -> pd.api.extensions.ExtensionArray:
+    """``n`` copies of ``value`` as a column of pandas' pyarrow strings (what a DataFrame
+    makes of a scalar ``str``), built from two buffers instead of a take per row."""
+    import pyarrow as pa
+
+    raw = value.encode("utf-8")
+    offsets = np.arange(n + 1, dtype=np.int64) * len(raw)
+    cells = pa.LargeStringArray.from_buffers(
+        n, pa.py_buffer(offsets), pa.py_buffer(raw * n)
+    )
+    return pd.array(cells, dtype=pd.StringDtype("pyarrow", na_value=np.nan))
