@@ -174,6 +174,8 @@ _RARE_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 def plain_breaks(text: str) -> bool:
     """Whether ``text`` breaks lines only at ``\\n``, ``\\r`` or ``\\r\\n`` (what pyarrow's
     parser and ``str.splitlines`` both know), and holds no NUL."""
+    if text.isascii():  # (a search per character: C-level scans, not a regex per position)
+        return not any(ch in text for ch in "\x00\x0b\x0c\x1c\x1d\x1e")
     return _RARE_BREAKS.search(text) is None and "\x00" not in text
 
 
