@@ -173,6 +173,16 @@ def _norm_ids(values) -> np.ndarray:
 def _ordered(ids: Sequence[str]) -> list[str]:
     """Unique ids, sorted numerically when all are integers, else in first-seen order."""
     uniq = list(dict.fromkeys(ids))
+    if len(uniq) > 64:  # many: told and sorted by arrays when all are short ASCII integers
+        spelled = pd.Series(uniq, dtype=_STR)
+        if (spelled.str.isascii().all() and spelled.str.len().max() <= 18
+                and spelled.str.fullmatch(r"[+-]?[0-9]+").all()):
+            try:
+                numbers = spelled.astype(np.int64).to_numpy()
+            except (ValueError, TypeError, OverflowError):
+                numbers = None
+            if numbers is not None:
+                return [uniq[k] for k in np.argsort(numbers, kind="stable").tolist()]
     if uniq and all(_INT.fullmatch(i) for i in uniq):
         uniq.sort(key=int)
     return uniq
@@ -552,14 +562,16 @@ def _sniff_bytes(data: bytes, label: str) -> str:
     """:func:`_sniff` of a file's bytes: judged from its first lines alone when they tell a
     long or wide layout (its reader decodes or checks the whole file, and refuses it as the
     whole decoded file would be refused), else from the whole decoded file."""
-    cut = -1
+    cut = 0  # the end of the first 64 lines, or of the file when it is shorter
     for _ in range(64):
-        cut = data.find(b"\n", cut + 1, 1 << 20)
-        if cut < 0:
+        end = data.find(b"\n", cut, 1 << 20)
+        if end < 0:
+            cut = len(data) if len(data) <= 1 << 20 else cut
             break
+        cut = end + 1
     if cut > 0 and data.find(b"\x00", 0, cut) < 0:  # (NULs: UTF-16 without a BOM)
         try:
-            head = data[: cut + 1].decode("utf-8")
+            head = data[:cut].decode("utf-8")
         except UnicodeDecodeError:
             head = None
         if head is not None and len(_data_lines(head, 5)) >= 5 and not head.startswith("\ufeff"):
@@ -572,25 +584,68 @@ def _sniff_bytes(data: bytes, label: str) -> str:
 # ---------------------------------------------------------------- layouts
 
 
+def _plain_long(data: bytes, label: str):
+    """The columns of a plain long-layout file (:func:`~._arrow.plain_bytes`) read from its
+    bytes by pyarrow: ``(delimiter, has RANK, METRIC codes and names, SID codes and names,
+    SCORE, HUMAN)``; None when a name is empty or padded, a number not plain (the careful
+    path reads those and names what is wrong) or the file is anything else."""
+    from ._arrow import coded
+
+    found = _plain_head(data)
+    if found is None:
+        return None
+    head, delimiter = found
+    canon = {c.lower(): c for c in ("METRIC", "SID", "SCORE", "HUMAN", "RANK")}
+    columns = [canon.get(h.lower(), h) for h in head]
+    if any(c not in columns for c in ("METRIC", "SID", "SCORE", "HUMAN")) or LINE in columns:
+        return None
+    try:
+        check_header_once(columns, label)
+    except StatsInputError:
+        return None
+    table = _plain_strings(data, columns, delimiter)
+    if table is None or any(table.column(c).null_count for c in table.column_names):
+        return None
+    names = {}
+    padded = data.find(b" ") >= 0 or (delimiter == "csv" and data.find(b"\t") >= 0)
+    for col in ("METRIC", "SID"):
+        codes, spelled = coded(table.column(col))
+        if (spelled == "").any() or (padded and any(v != v.strip() for v in spelled.tolist())):
+            return None
+        names[col] = (codes, [str(v) for v in spelled.tolist()])
+    numbers = [_plain_numbers(table, c, label) for c in ("SCORE", "HUMAN")]
+    if any(v is None for v in numbers):
+        return None
+    return delimiter, "RANK" in columns, names["METRIC"], names["SID"], *numbers
+
+
 def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData:
-    table = read_table(
-        source,
-        required=("METRIC", "SID", "SCORE", "HUMAN"),
-        optional=("RANK",),
-        name=name,
-        hint="QE predictions",
-        dtype={"SCORE": "float64", "HUMAN": "float64"},
-    )
-    frame, label = table.frame, table.name
-    sys_codes, systems = codes_and_names(frame["METRIC"].astype(_STR))
-    raw_codes, raw_ids = codes_and_names(frame["SID"].astype(_STR))
+    data, label = load_bytes(source, name)
+    fast = _plain_long(data, label) if plain_bytes(data, careful=b'"#') else None
+    if fast is not None:
+        delimiter, has_rank, (sys_codes, systems), (raw_codes, raw_ids), score, human = fast
+        lines = np.arange(2, len(score) + 2, dtype=np.int64)
+    else:
+        table = read_table(
+            source,
+            required=("METRIC", "SID", "SCORE", "HUMAN"),
+            optional=("RANK",),
+            name=name,
+            hint="QE predictions",
+            dtype={"SCORE": "float64", "HUMAN": "float64"},
+        )
+        frame, label, delimiter = table.frame, table.name, table.delimiter
+        has_rank = "RANK" in frame
+        sys_codes, systems = codes_and_names(frame["METRIC"].astype(_STR))
+        raw_codes, raw_ids = codes_and_names(frame["SID"].astype(_STR))
+        score = to_float(frame, "SCORE", label)
+        human = to_float(frame, "HUMAN", label, what="gold label")
+        lines = frame[LINE].to_numpy()
+        del frame
     # ids normalised on the distinct spellings only ("007" and "7" are one sentence)
     merged, ids = pd.factorize(_norm_ids(raw_ids))
     sid = merged[raw_codes].astype(np.int64)
     ids = [str(i) for i in ids]
-    score = to_float(frame, "SCORE", label)
-    human = to_float(frame, "HUMAN", label, what="gold label")
-    lines = frame[LINE].to_numpy()
     n_ids = max(len(ids), 1)
     key = sys_codes * n_ids + sid
     dup = pd.Series(key).duplicated().to_numpy()
@@ -638,9 +693,9 @@ def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData
     wide = pd.DataFrame(values, index=index, columns=pd.Index(systems))
     gold = pd.Series(human[first_row[ref_codes]], index=index, name="gold")
     data = _validated(gold, wide, label=label, fmt="long", allow_constant=allow_constant)
-    columns = "METRIC SID SCORE RANK HUMAN" if "RANK" in frame else "METRIC SID SCORE HUMAN"
+    columns = "METRIC SID SCORE RANK HUMAN" if has_rank else "METRIC SID SCORE HUMAN"
     return dataclasses.replace(
-        data, read_as=_read_as(f"Graham 2015 long layout ({columns})", table.delimiter, data)
+        data, read_as=_read_as(f"Graham 2015 long layout ({columns})", delimiter, data)
     )
 
 
