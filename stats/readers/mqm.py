@@ -50,7 +50,7 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 from stats._core.numbers import number_error
 
-from ._arrow import plain_bytes
+from ._arrow import plain_bytes, repeated
 from ._common import (
     LINE,
     Decoded,
@@ -501,7 +501,8 @@ def _ratings(cols: _Coded, header: list[str], label: str, lp, weights,
     found = lp or language_pair_of(label)
     pair = found or NO_LP
     cat_stripped = pd.Series(_strip(cat_names, cols.arrow), dtype=_STR if cols.arrow else object)
-    if is_source_error(cat_stripped).to_numpy()[np.unique(cat_codes)].all():
+    present = np.flatnonzero(np.bincount(cat_codes, minlength=len(cat_names)))
+    if is_source_error(cat_stripped).to_numpy()[present].all():
         return source_error_ratings(cols.values("system"), cat_stripped.to_numpy()[cat_codes],
                                     cols.values("severity"), label=label, lp=pair,
                                     n_fields=len(header))
@@ -514,7 +515,7 @@ def _ratings(cols: _Coded, header: list[str], label: str, lp, weights,
                            for s in seen[np.argsort(at, kind="stable")].tolist())
         notes.append(f"severities without a weight scored 0, as score_mqm does: {listed}")
     errors = np.flatnonzero((cat_stripped.str.lower() != "no-error").to_numpy())
-    distinct = pd.unique(cat_stripped.to_numpy()[np.intersect1d(np.unique(cat_codes), errors)])
+    distinct = pd.unique(cat_stripped.to_numpy()[np.intersect1d(present, errors)])
     if len(distinct) == 1:
         notes.append(
             f"every error row of {label} has category {distinct[0]!r}: its scores weigh that "
@@ -537,10 +538,16 @@ def _ratings(cols: _Coded, header: list[str], label: str, lp, weights,
             codes, size, k, len(names))
     group, _ = pd.factorize(codes)
     n_groups = int(group.max()) + 1
-    _, first_row = np.unique(group, return_index=True)
+    # (groups numbered in order of first appearance: a row opens one when its number passes
+    # every number before it)
+    opens = np.empty(len(group), dtype=bool)
+    opens[0] = True
+    np.greater(group[1:], np.maximum.accumulate(group)[:-1], out=opens[1:])
+    first_row = np.flatnonzero(opens)
     total = np.bincount(group, weights=weight, minlength=n_groups)
-    frame = pd.DataFrame({"lp": pd.array([pair] * n_groups, dtype=_STR)})
-    frame["domain"] = _taken(*coded["domain"], first_row) if has_domain else NO_DOMAIN
+    frame = pd.DataFrame({"lp": repeated(pair, n_groups)})
+    frame["domain"] = (_taken(*coded["domain"], first_row) if has_domain
+                       else repeated(NO_DOMAIN, n_groups))
     for out_col in ("system", "document", "segment", "rater"):
         frame[out_col] = _taken(*coded[out_col], first_row)
     frame["score"] = -total
