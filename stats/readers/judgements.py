@@ -298,6 +298,11 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
     if table is None or not table.num_rows:
         return None
     table = table.rename_columns(list(JUDGEMENT_COLUMNS))
+    # the scores first: a file refused for a score is let go before any name is encoded
+    cells = table.column("SCORE")
+    score = plain_floats(cells.combine_chunks() if cells.num_chunks != 1 else cells.chunk(0))
+    if score is None or (np.abs(score) > MAX_ABS_VALUE).any():
+        return None
     padded = data.find(b" ") >= 0 or (delimiter == "," and data.find(b"\t") >= 0)
     out, codes = {}, {}
     for col, key in zip(JUDGEMENT_COLUMNS[:4], _FRAME_COLUMNS[:4], strict=True):
@@ -318,10 +323,6 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
             return None
         out[key] = pd.array(cells, dtype=_STR)
         codes[key] = (k, names.to_pylist())
-    cells = table.column("SCORE")
-    score = plain_floats(cells.combine_chunks() if cells.num_chunks != 1 else cells.chunk(0))
-    if score is None or (np.abs(score) > MAX_ABS_VALUE).any():
-        return None
     out["score"] = score
     out[LINE] = np.arange(2, len(score) + 2, dtype=np.int64)
     return pd.DataFrame(out), codes
@@ -341,6 +342,7 @@ def _parse_coded(source: Source, name: str | None) -> tuple[pd.DataFrame, str, d
         found = _plain_frame(data, label)
         if found is not None:
             return found[0], label, found[1]
+    del data  # (the careful path loads the file itself: not two copies at once)
     return (*_parse_decoded(source, name), {})
 
 

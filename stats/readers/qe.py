@@ -606,6 +606,9 @@ def _plain_long(data: bytes, label: str):
     table = _plain_strings(data, columns, delimiter)
     if table is None or any(table.column(c).null_count for c in table.column_names):
         return None
+    numbers = [_plain_numbers(table, c, label) for c in ("SCORE", "HUMAN")]
+    if any(v is None for v in numbers):  # (before any name is encoded)
+        return None
     names = {}
     padded = data.find(b" ") >= 0 or (delimiter == "csv" and data.find(b"\t") >= 0)
     for col in ("METRIC", "SID"):
@@ -613,9 +616,6 @@ def _plain_long(data: bytes, label: str):
         if (spelled == "").any() or (padded and any(v != v.strip() for v in spelled.tolist())):
             return None
         names[col] = (codes, [str(v) for v in spelled.tolist()])
-    numbers = [_plain_numbers(table, c, label) for c in ("SCORE", "HUMAN")]
-    if any(v is None for v in numbers):
-        return None
     return delimiter, "RANK" in columns, names["METRIC"], names["SID"], *numbers
 
 
@@ -1060,6 +1060,7 @@ def read_post_edit(source: Source, *, name: str | None = None) -> pd.DataFrame:
     fast = _plain_post_edit(data, label) if plain_bytes(data, careful=b'"#') else None
     if fast is not None:
         return fast
+    del data  # (read_table loads the file itself: not two copies at once)
     table = read_table(
         source,
         required=("SID", "TIME", "WORDS"),
