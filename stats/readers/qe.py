@@ -170,6 +170,21 @@ def _norm_ids(values) -> np.ndarray:
     return s.to_numpy(dtype=object)
 
 
+def _normal_ints(ids: Sequence[str]) -> bool:
+    """Whether every id is ASCII digits without a leading zero (or ``0``): what
+    :func:`_norm_ids` leaves as it is."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not len(ids):
+        return False
+    cells = pa.array(list(ids), type=pa.string())
+    if not pc.all(pc.ascii_is_decimal(cells)).as_py():
+        return False
+    return not pc.any(pc.and_(pc.starts_with(cells, "0"),
+                              pc.greater(pc.utf8_length(cells), 1))).as_py()
+
+
 def _ordered(ids: Sequence[str]) -> list[str]:
     """Unique ids, sorted numerically when all are integers, else in first-seen order."""
     uniq = list(dict.fromkeys(ids))
@@ -347,18 +362,22 @@ def _plain_head(data: bytes) -> tuple[list[str], str] | None:
     return [f.strip() for f in first.split(sep)], delimiter
 
 
-def _plain_strings(data: bytes, columns: list[str], delimiter: str):
-    """The rows of a plain file (header skipped) as a pyarrow table of strings, or None when a
-    row is ragged or a line blank (the careful path then reads it)."""
+def _plain_strings(data: bytes, columns: list[str], delimiter: str, used=None):
+    """The rows of a plain file (header skipped) as a pyarrow table of strings (the ``used``
+    columns: default all), or None when a row is ragged or a line blank (the careful path
+    then reads it)."""
     from ._arrow import read_typed
 
+    if len(set(columns)) != len(columns):
+        return None
     names = [f"c{i}" for i in range(len(columns))]
+    keep = [names[columns.index(c)] for c in used] if used is not None else names
     table = read_typed(data, names, dict.fromkeys(names, "str"), skip_rows=1,
                        delimiter="\t" if delimiter == "tab" else ",", blank_lines=False,
-                       block=1 << 20)
+                       include=keep, block=1 << 20)
     if table is None or not table.num_rows:
         return None
-    return table.rename_columns(list(columns)) if len(set(columns)) == len(columns) else None
+    return table.rename_columns([columns[names.index(c)] for c in keep])
 
 
 def _plain_numbers(table, column: str, label: str) -> np.ndarray | None:
@@ -603,7 +622,7 @@ def _plain_long(data: bytes, label: str):
         check_header_once(columns, label)
     except StatsInputError:
         return None
-    table = _plain_strings(data, columns, delimiter)
+    table = _plain_strings(data, columns, delimiter, ("METRIC", "SID", "SCORE", "HUMAN"))
     if table is None or any(table.column(c).null_count for c in table.column_names):
         return None
     numbers = [_plain_numbers(table, c, label) for c in ("SCORE", "HUMAN")]
@@ -643,9 +662,12 @@ def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData
         lines = frame[LINE].to_numpy()
         del frame
     # ids normalised on the distinct spellings only ("007" and "7" are one sentence)
-    merged, ids = pd.factorize(_norm_ids(raw_ids))
-    sid = merged[raw_codes].astype(np.int64)
-    ids = [str(i) for i in ids]
+    if _normal_ints(raw_ids):  # each spelled as normalised already, each distinct
+        sid, ids = np.asarray(raw_codes, dtype=np.int64), [str(i) for i in raw_ids]
+    else:
+        merged, ids = pd.factorize(_norm_ids(raw_ids))
+        sid = merged[raw_codes].astype(np.int64)
+        ids = [str(i) for i in ids]
     n_ids = max(len(ids), 1)
     key = sys_codes * n_ids + sid
     dup = pd.Series(key).duplicated().to_numpy()
