@@ -64,7 +64,6 @@ from ._common import (
     LINE,
     Decoded,
     Source,
-    check_header_once,
     codes_and_names,
     decode,
     iter_splitlines,
@@ -73,7 +72,6 @@ from ._common import (
     load_text,
     name_list,
     read_table,
-    sniff_delimiter,
     source_name,
     spells_number,
     split_lines,
@@ -81,6 +79,13 @@ from ._common import (
     wrong_file_hint,
 )
 from ._limits import check_header_width
+from ._qe_plain import (
+    normal_ints,
+    plain_head,
+    plain_long,
+    plain_post_edit,
+    plain_wide,
+)
 
 __all__ = [
     "QEData",
@@ -168,21 +173,6 @@ def _norm_ids(values) -> np.ndarray:
         )
         s = s.where(~ints, norm)
     return s.to_numpy(dtype=object)
-
-
-def _normal_ints(ids: Sequence[str]) -> bool:
-    """Whether every id is ASCII digits without a leading zero (or ``0``): what
-    :func:`_norm_ids` leaves as it is."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    if not len(ids):
-        return False
-    cells = pa.array(list(ids), type=pa.string())
-    if not pc.all(pc.ascii_is_decimal(cells)).as_py():
-        return False
-    return not pc.any(pc.and_(pc.starts_with(cells, "0"),
-                              pc.greater(pc.utf8_length(cells), 1))).as_py()
 
 
 def _ordered(ids: Sequence[str]) -> list[str]:
@@ -348,80 +338,6 @@ def _validated(
                 "systems with undefined correlations (allow_constant=True)"
             )
     return QEData(gold=gold, predictions=preds, format=fmt, source=label)
-
-
-def _plain_head(data: bytes) -> tuple[list[str], str] | None:
-    """The header fields and delimiter of a plain file (:func:`~._arrow.plain_bytes`: its
-    line 1 is the header), as :func:`~._common.split_lines` splits them; None for a file
-    whose fields are runs of whitespace (pandas' parser reads those)."""
-    first = data[: data.find(b"\n")].decode("utf-8")
-    delimiter = sniff_delimiter(first, "")
-    if delimiter == "whitespace":
-        return None
-    sep = "\t" if delimiter == "tab" else ","
-    return [f.strip() for f in first.split(sep)], delimiter
-
-
-def _plain_strings(data: bytes, columns: list[str], delimiter: str, used=None):
-    """The rows of a plain file (header skipped) as a pyarrow table of strings (the ``used``
-    columns: default all), or None when a row is ragged or a line blank (the careful path
-    then reads it)."""
-    from ._arrow import read_typed
-
-    if len(set(columns)) != len(columns):
-        return None
-    names = [f"c{i}" for i in range(len(columns))]
-    keep = [names[columns.index(c)] for c in used] if used is not None else names
-    table = read_typed(data, names, dict.fromkeys(names, "str"), skip_rows=1,
-                       delimiter="\t" if delimiter == "tab" else ",", blank_lines=False,
-                       include=keep, block=1 << 20)
-    if table is None or not table.num_rows:
-        return None
-    return table.rename_columns([columns[names.index(c)] for c in keep])
-
-
-def _plain_numbers(table, column: str, label: str) -> np.ndarray | None:
-    """A column of plain numbers (pyarrow's cast reads every cell by the one rule:
-    :func:`~._common.plain_floats`) within the bound, else None (the careful path names the
-    cell)."""
-    from ._common import plain_floats
-    from ._limits import MAX_ABS_VALUE
-
-    cells = table.column(column)
-    cells = cells.combine_chunks() if cells.num_chunks != 1 else cells.chunk(0)
-    out = plain_floats(cells)
-    if out is None or (np.abs(out) > MAX_ABS_VALUE).any():
-        return None
-    return out
-
-
-def _plain_ids(table, column: str) -> tuple[np.ndarray | None, pd.Index] | None:
-    """Sentence ids that are all plain non-negative integers (ASCII digits, at most 18): the
-    rows in numeric order of their ids (None: in order already) and the ids so ordered as the index ``"sid"`` (each
-    spelled as :func:`_norm_ids` spells it: no leading zeros). None when an id is anything
-    else, two ids are equal (the careful path names them) or there are fewer than
-    :data:`_MIN_SENTENCES`."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    cells = table.column(column)
-    if len(cells) < _MIN_SENTENCES or cells.null_count:
-        return None
-    if not pc.all(pc.ascii_is_decimal(cells)).as_py():
-        return None
-    if pc.max(pc.binary_length(cells)).as_py() > 18:
-        return None
-    numbers = np.asarray(pc.cast(cells, pa.int64()).to_numpy(), dtype=np.int64)
-    if (numbers[1:] > numbers[:-1]).all():  # in order already (the usual file)
-        rows, ordered = None, numbers
-    else:
-        rows = np.argsort(numbers, kind="stable")
-        ordered = numbers[rows]
-        if (ordered[1:] == ordered[:-1]).any():
-            return None
-    spelled = pc.cast(pa.array(ordered), pa.string())
-    return rows, pd.Index(pd.array(spelled, dtype=_STR), name="sid")
-
 
 
 # ---------------------------------------------------------------- sniffing
@@ -603,44 +519,9 @@ def _sniff_bytes(data: bytes, label: str) -> str:
 # ---------------------------------------------------------------- layouts
 
 
-def _plain_long(data: bytes, label: str):
-    """The columns of a plain long-layout file (:func:`~._arrow.plain_bytes`) read from its
-    bytes by pyarrow: ``(delimiter, has RANK, METRIC codes and names, SID codes and names,
-    SCORE, HUMAN)``; None when a name is empty or padded, a number not plain (the careful
-    path reads those and names what is wrong) or the file is anything else."""
-    from ._arrow import coded
-
-    found = _plain_head(data)
-    if found is None:
-        return None
-    head, delimiter = found
-    canon = {c.lower(): c for c in ("METRIC", "SID", "SCORE", "HUMAN", "RANK")}
-    columns = [canon.get(h.lower(), h) for h in head]
-    if any(c not in columns for c in ("METRIC", "SID", "SCORE", "HUMAN")) or LINE in columns:
-        return None
-    try:
-        check_header_once(columns, label)
-    except StatsInputError:
-        return None
-    table = _plain_strings(data, columns, delimiter, ("METRIC", "SID", "SCORE", "HUMAN"))
-    if table is None or any(table.column(c).null_count for c in table.column_names):
-        return None
-    numbers = [_plain_numbers(table, c, label) for c in ("SCORE", "HUMAN")]
-    if any(v is None for v in numbers):  # (before any name is encoded)
-        return None
-    names = {}
-    padded = data.find(b" ") >= 0 or (delimiter == "csv" and data.find(b"\t") >= 0)
-    for col in ("METRIC", "SID"):
-        codes, spelled = coded(table.column(col))
-        if (spelled == "").any() or (padded and any(v != v.strip() for v in spelled.tolist())):
-            return None
-        names[col] = (codes, [str(v) for v in spelled.tolist()])
-    return delimiter, "RANK" in columns, names["METRIC"], names["SID"], *numbers
-
-
 def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData:
     data, label = load_bytes(source, name)
-    fast = _plain_long(data, label) if plain_bytes(data, careful=b'"#') else None
+    fast = plain_long(data, label) if plain_bytes(data, careful=b'"#') else None
     if fast is not None:
         delimiter, has_rank, (sys_codes, systems), (raw_codes, raw_ids), score, human = fast
         lines = np.arange(2, len(score) + 2, dtype=np.int64)
@@ -662,7 +543,7 @@ def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData
         lines = frame[LINE].to_numpy()
         del frame
     # ids normalised on the distinct spellings only ("007" and "7" are one sentence)
-    if _normal_ints(raw_ids):  # each spelled as normalised already, each distinct
+    if normal_ints(raw_ids):  # each spelled as normalised already, each distinct
         sid, ids = np.asarray(raw_codes, dtype=np.int64), [str(i) for i in raw_ids]
     else:
         merged, ids = pd.factorize(_norm_ids(raw_ids))
@@ -723,7 +604,7 @@ def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData
 
 def _read_wide(source: Source, name: str | None, allow_constant: bool) -> QEData:
     data, label = load_bytes(source, name)
-    plain = _plain_head(data) if plain_bytes(data, careful=b'"#') else None
+    plain = plain_head(data) if plain_bytes(data, careful=b'"#') else None
     if plain is not None:  # the header on line 1, the body read by columns from the bytes
         head, delimiter = plain
     else:
@@ -770,34 +651,11 @@ def _read_wide(source: Source, name: str | None, allow_constant: bool) -> QEData
 def _plain_wide(data: bytes, label: str, head: list[str], delimiter: str, gold_col: int,
                 allow_constant: bool) -> QEData | None:
     """:func:`_read_wide` of a plain file whose ids are plain integers and numbers plain, from
-    its bytes by columns; None for anything else (the careful path reads it and names what is
-    wrong)."""
-    sys_cols = [h for i, h in enumerate(head) if i not in (0, gold_col)]
-    if LINE in head:
+    its bytes by columns (:func:`~._qe_plain.plain_wide`); None for anything else."""
+    found = plain_wide(data, label, head, delimiter, gold_col, _MIN_SENTENCES)
+    if found is None:
         return None
-    try:
-        check_header_once(head, label)
-    except StatsInputError:
-        return None
-    table = _plain_strings(data, head, delimiter) if sys_cols else None
-    ordered = _plain_ids(table, head[0]) if table is not None else None
-    if ordered is None:
-        return None
-    rows, index = ordered
-    gold_values = _plain_numbers(table, head[gold_col], label)
-    if gold_values is None:
-        return None
-    values = np.empty((table.num_rows, len(sys_cols)))
-    for j, c in enumerate(sys_cols):
-        column = _plain_numbers(table, c, label)
-        if column is None:
-            return None
-        values[:, j] = column
-    del table
-    if rows is not None:
-        gold_values, values = gold_values[rows], values[rows]
-    gold = pd.Series(gold_values, index=index, name="gold")
-    preds = pd.DataFrame(values, index=index, columns=pd.Index(sys_cols), copy=False)
+    gold, preds = found
     qe = _validated(gold, preds, label=label, fmt="wide", allow_constant=allow_constant)
     layout = f"wide layout ({head[0]}, {head[gold_col]}, one column per system)"
     return dataclasses.replace(qe, read_as=_read_as(layout, delimiter, qe))
@@ -1079,7 +937,8 @@ def read_post_edit(source: Source, *, name: str | None = None) -> pd.DataFrame:
         positive number (the post-edit rate ``time / words`` would be undefined).
     """
     data, label = load_bytes(source, name)
-    fast = _plain_post_edit(data, label) if plain_bytes(data, careful=b'"#') else None
+    plain = plain_bytes(data, careful=b'"#')
+    fast = plain_post_edit(data, label, _MIN_SENTENCES) if plain else None
     if fast is not None:
         return fast
     del data  # (read_table loads the file itself: not two copies at once)
@@ -1116,34 +975,3 @@ def read_post_edit(source: Source, *, name: str | None = None) -> pd.DataFrame:
     return pd.DataFrame({k: v[rows] for k, v in out.items()}, index=index)
 
 
-def _plain_post_edit(data: bytes, label: str) -> pd.DataFrame | None:
-    """:func:`read_post_edit` of a plain file whose ids are plain integers and numbers plain
-    (:func:`_plain_ids`, :func:`_plain_numbers`), from its bytes by columns; None for anything
-    else, or a value the reader refuses (its careful path names it)."""
-    found = _plain_head(data)
-    if found is None:
-        return None
-    head, delimiter = found
-    canon = {"sid": "SID", "time": "TIME", "words": "WORDS"}
-    columns = [canon.get(h.lower(), h) for h in head]
-    if any(c not in columns for c in ("SID", "TIME", "WORDS")) or LINE in columns:
-        return None
-    try:
-        check_header_once(columns, label)
-    except StatsInputError:
-        return None
-    table = _plain_strings(data, columns, delimiter)
-    ordered = _plain_ids(table, "SID") if table is not None else None
-    if ordered is None:
-        return None
-    rows, index = ordered
-    out = {}
-    for col, key in (("TIME", "time"), ("WORDS", "words"), *(
-            (c, c.lower()) for c in columns if c not in ("SID", "TIME", "WORDS"))):
-        values = _plain_numbers(table, col, label)
-        if values is None:
-            return None
-        out[key] = values
-    if (out["words"] <= 0).any() or (out["time"] < 0).any():
-        return None
-    return pd.DataFrame({k: v if rows is None else v[rows] for k, v in out.items()}, index=index)
