@@ -20,7 +20,10 @@ post-editing tables (``read_qe``, ``read_post_edit``), WMT QE submissions
 Usage::
 
     .venv/bin/python benchmarks/readers_vs_pandas.py [--rows 1000000] [--repeat 3]
-        [--only judgements,meta] [--before /path/to/other/checkout]
+        [--only judgements,meta] [--before /path/to/main]
+
+``--before`` measures another checkout's readers in the same run (alternating with the
+others), printed under each reader as its before figures.
 """
 
 from __future__ import annotations
@@ -237,9 +240,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", default="", help="comma-separated parts of reader names")
     ap.add_argument("--root", default=str(ROOT), help="the checkout whose stats/ is measured")
-    ap.add_argument("--before", default="",
-                    help="another checkout whose readers are measured too, in the same run "
-                         "(alternating), printed as a 'before' line under each reader")
+    ap.add_argument("--before", default="", help="another checkout (e.g. main) measured in the "
+                    "same run, alternating, for before/after ratios")
     args = ap.parse_args()
     rng = np.random.default_rng(0)
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} "
@@ -288,9 +290,10 @@ def main() -> None:
                   f"{'OVER: ' + ','.join(flag) if flag else 'ok'}", flush=True)
             if args.before:
                 b = med["before"]
-                print(f"{'  (before)':22s} {'':5s} | {'':24s} | {b['wall']:6.2f} {b['cpu']:6.2f} "
-                      f"{b['peak_mb']:6.0f}MB | {b['wall'] / p['wall']:5.2f} "
-                      f"{b['cpu'] / p['cpu']:5.2f} {b['peak_mb'] / p['peak_mb']:5.2f}", flush=True)
+                print(f"{'  before (' + Path(args.before).name + ')':22s} {'':5s} | {'':24s} | "
+                      f"{b['wall']:6.2f} {b['cpu']:6.2f} {b['peak_mb']:6.0f}MB | "
+                      f"{b['wall'] / p['wall']:5.2f} {b['cpu'] / p['cpu']:5.2f} "
+                      f"{b['peak_mb'] / p['peak_mb']:5.2f}", flush=True)
             shutil_rm(path.parent)
     print(f"load average now {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
           f"over a goal: {', '.join(over) or 'none'}")

@@ -174,6 +174,8 @@ _RARE_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 def plain_breaks(text: str) -> bool:
     """Whether ``text`` breaks lines only at ``\\n``, ``\\r`` or ``\\r\\n`` (what pyarrow's
     parser and ``str.splitlines`` both know), and holds no NUL."""
+    if text.isascii():  # (a search per character: C-level scans, not a regex per position)
+        return not any(ch in text for ch in "\x00\x0b\x0c\x1c\x1d\x1e")
     return _RARE_BREAKS.search(text) is None and "\x00" not in text
 
 
@@ -224,3 +226,94 @@ def not_numbers(column, bound: float) -> np.ndarray:
     values = pc.cast(pc.if_else(spelled, pc.utf8_trim_whitespace(column), "nan"), pa.float64())
     ok = pc.and_(spelled, pc.less_equal(pc.abs(values), bound)).fill_null(False)
     return ~np.asarray(ok.to_numpy(zero_copy_only=False), dtype=bool)
+
+
+#: the non-ASCII characters Python's ``str.split``/``str.strip``/``str.splitlines`` take as
+#: whitespace or line breaks, as UTF-8 (``\xe2\x80`` starts U+2000-U+200A, U+2028, U+2029: a
+#: false alarm only costs speed)
+_UNICODE_SPACES = tuple(
+    ch.encode("utf-8") for ch in "\x85\xa0\u1680\u202f\u205f\u3000"
+) + (b"\xe2\x80",)
+#: bytes never in a plain file: NUL, the carriage return and the ASCII breaks and separators
+#: ``str.splitlines``/``str.split`` know and pyarrow's parser does not
+_NOT_PLAIN = b"\x00\r\x0b\x0c\x1c\x1d\x1e\x1f"
+
+
+def plain_bytes(data: bytes, *, careful: bytes = b"") -> bool:
+    """Whether ``data`` (a file's bytes, as :func:`~._common.load_bytes` returns them) can be
+    parsed from its bytes as it is, with the same lines, fields and checks its decoded text
+    would give: UTF-8 without a byte-order mark; no NUL, carriage return or other line break
+    than ``\\n`` (so ``str.splitlines`` and pyarrow count the same lines); no whitespace but
+    space, tab and ``\\n`` (so Python's and pyarrow's stripping agree); no byte of ``careful``
+    (a reader's own: quotes, ``#``); and within the limits :func:`~._common.decode` checks
+    (lines, header width, longest line). False sends the file to the reader's careful path,
+    which decodes it and names what is wrong. Costs a few C-level scans, no copy of the file."""
+    from . import _limits
+
+    if not data or data.startswith(tuple(bom for bom, _ in _limits._BOMS)):
+        return False
+    for byte in _NOT_PLAIN + careful:
+        if data.find(bytes([byte])) >= 0:
+            return False
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+        if any(data.find(seq) >= 0 for seq in _UNICODE_SPACES):
+            return False
+    if data.count(b"\n") + (not data.endswith(b"\n")) > _limits.MAX_LINES:
+        return False
+    # the header on line 1 (not blank, not a comment), as the decoded path finds it
+    first = data[: data.find(b"\n")] if b"\n" in data[: _limits.MAX_FIELD_CHARS + 1] else None
+    if first is None or not first.strip() or first.lstrip().startswith(b"#"):
+        return False
+    if max(first.count(b"\t"), first.count(b","), first.count(b" ")) >= _limits.MAX_COLUMNS:
+        return False
+    start, limit = 0, _limits.MAX_FIELD_CHARS  # a run of more bytes than that without a break
+    while len(data) - start > limit:
+        last = data.rfind(b"\n", start, start + limit + 1)
+        if last < 0:
+            return False
+        start = last + 1
+    return True
+
+
+def coded(column) -> tuple[np.ndarray, np.ndarray]:
+    """``(codes, names)`` of a pyarrow string column (an array or a chunked array, as the
+    parser returns it): each row's index (int64) into the distinct values in order of first
+    appearance (as :func:`pandas.factorize`), and those values (an object array of ``str``);
+    encoded by pyarrow, no Python string per row. A missing cell is code -1."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    encoded = pc.dictionary_encode(column, memory_pool=pa.system_memory_pool())
+    chunks = encoded.chunks if isinstance(encoded, pa.ChunkedArray) else [encoded]
+    if not chunks:
+        return np.zeros(0, dtype=np.int64), np.array([], dtype=object)
+    if any(not c.dictionary.equals(chunks[-1].dictionary) for c in chunks[:-1]):
+        chunks = pa.chunked_array(chunks).unify_dictionaries().chunks
+    # the chunks of one encoding share one dictionary (pyarrow's memo table)
+    names = np.array(chunks[-1].dictionary.to_pylist(), dtype=object)
+    codes = np.empty(sum(len(c) for c in chunks), dtype=np.int64)
+    at = 0
+    for chunk in chunks:
+        part = chunk.indices.to_numpy(zero_copy_only=False)
+        if chunk.indices.null_count:
+            part = np.where(np.asarray(chunk.indices.is_valid()), part, -1)
+        codes[at : at + len(part)] = part
+        at += len(part)
+    return codes, names
+
+
+def repeated(value: str, n: int) -> pd.api.extensions.ExtensionArray:
+    """``n`` copies of ``value`` as a column of pandas' pyarrow strings (what a DataFrame
+    makes of a scalar ``str``), built from two buffers instead of a take per row."""
+    import pyarrow as pa
+
+    raw = value.encode("utf-8")
+    offsets = np.arange(n + 1, dtype=np.int64) * len(raw)
+    cells = pa.LargeStringArray.from_buffers(
+        n, pa.py_buffer(offsets), pa.py_buffer(raw * n)
+    )
+    return pd.array(cells, dtype=pd.StringDtype("pyarrow", na_value=np.nan))

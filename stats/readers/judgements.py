@@ -44,10 +44,13 @@ import pandas as pd
 
 from stats._core.errors import DegenerateInputWarning, StatsInputError
 
+from ._arrow import plain_bytes
 from ._common import (
     LINE,
     Source,
+    check_header_once,
     codes_and_names,
+    load_bytes,
     mix_codes,
     name_list,
     read_table,
@@ -75,6 +78,8 @@ _FRAME_COLUMNS = ["system", "segment", "annotator", "criterion", "score"]
 #: consecutive judgements that, all repeating consecutive earlier judgements of the same file
 #: exactly, make a copied block (an error); scattered single repeats are DA repeats and kept
 DUPLICATE_BLOCK = 5
+#: pandas' string dtype held by pyarrow (no Python object per row)
+_STR = pd.StringDtype("pyarrow", na_value=np.nan)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -144,9 +149,9 @@ def read_judgements(source: Source, *, name: str | None = None) -> Judgements:
     DegenerateInputWarning
         For each annotator excluded from a criterion (single judgement or constant scores).
     """
-    frame, label = _parse(source, name)
-    _check_repeats(frame, np.zeros(len(frame), dtype=np.int64), [label])
-    return _finish(frame, label)
+    frame, label, codes = _parse_coded(source, name)
+    _check_repeats(frame, np.zeros(len(frame), dtype=np.int64), [label], codes=codes)
+    return _finish(frame, label, codes=codes)
 
 
 def read_judgement_files(*sources, names=None) -> Judgements:
@@ -188,19 +193,20 @@ def _describe(frame: pd.DataFrame, i: int) -> str:
     )
 
 
-def _group_codes(frame: pd.DataFrame, columns: list[str]) -> np.ndarray:
+def _group_codes(frame: pd.DataFrame, columns: list[str], known: dict | None = None) -> np.ndarray:
     """Each row's group of equal ``columns``, numbered in order of first appearance (as
     ``groupby(columns, sort=False).ngroup()``), from each column's codes (pyarrow's encoding
-    of a string column: no Python string per row)."""
+    of a string column: no Python string per row; ``known``: codes already made)."""
     codes, size = None, 1
     for col in columns:
-        k, names = codes_and_names(frame[col])
+        k, names = (known or {}).get(col) or codes_and_names(frame[col])
         codes, size = (k, len(names)) if codes is None else mix_codes(codes, size, k, len(names))
     return pd.factorize(codes)[0]
 
 
 def _check_repeats(
-    frame: pd.DataFrame, origin: np.ndarray, labels: list[str], *, unit: str = "line"
+    frame: pd.DataFrame, origin: np.ndarray, labels: list[str], *, unit: str = "line",
+    codes: dict | None = None,
 ) -> None:
     """Raise on judgements given twice by accident (see the module docstring).
 
@@ -210,8 +216,13 @@ def _check_repeats(
     n = len(frame)
     if n < 2:
         return
-    group = _group_codes(frame, _FRAME_COLUMNS)
-    _, first_of_group = np.unique(group, return_index=True)
+    group = _group_codes(frame, _FRAME_COLUMNS, codes)
+    # (groups are numbered in order of first appearance: a row opens one when its number
+    # passes every number before it)
+    opens = np.empty(n, dtype=bool)
+    opens[0] = True
+    np.greater(group[1:], np.maximum.accumulate(group)[:-1], out=opens[1:])
+    first_of_group = np.flatnonzero(opens)
     first = first_of_group[group]  # row position of the first identical judgement
     lines = frame[LINE].to_numpy() if unit == "line" else np.arange(n)
 
@@ -256,8 +267,86 @@ def _criteria(values: pd.Series, where: Callable[[int], str]) -> pd.Series:
     return criterion
 
 
+def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
+    """The judgement frame of a plain file (:func:`~._arrow.plain_bytes`, tab- or
+    comma-separated) read from its bytes by pyarrow, each name stripped and checked once per
+    distinct spelling; None for any other file, or a value the reader refuses (the careful
+    path names its line)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from ._arrow import coded, read_typed
+    from ._common import plain_floats
+    from ._limits import MAX_ABS_VALUE
+
+    first = data[: data.find(b"\n")].decode("utf-8")
+    delimiter = "\t" if "\t" in first else "," if "," in first else None
+    if delimiter is None:
+        return None
+    canon = {c.lower(): c for c in JUDGEMENT_COLUMNS}
+    columns = [canon.get(f.strip().lower(), f.strip()) for f in first.split(delimiter)]
+    if any(c not in columns for c in JUDGEMENT_COLUMNS) or LINE in columns:
+        return None
+    try:
+        check_header_once(columns, label)
+    except StatsInputError:
+        return None
+    names = [f"c{i}" for i in range(len(columns))]
+    used = [names[columns.index(c)] for c in JUDGEMENT_COLUMNS]
+    table = read_typed(data, names, dict.fromkeys(names, "str"), delimiter=delimiter,
+                       skip_rows=1, blank_lines=False, include=used, block=1 << 20)
+    if table is None or not table.num_rows:
+        return None
+    table = table.rename_columns(list(JUDGEMENT_COLUMNS))
+    # the scores first: a file refused for a score is let go before any name is encoded
+    cells = table.column("SCORE")
+    score = plain_floats(cells.combine_chunks() if cells.num_chunks != 1 else cells.chunk(0))
+    if score is None or (np.abs(score) > MAX_ABS_VALUE).any():
+        return None
+    padded = data.find(b" ") >= 0 or (delimiter == "," and data.find(b"\t") >= 0)
+    out, codes = {}, {}
+    for col, key in zip(JUDGEMENT_COLUMNS[:4], _FRAME_COLUMNS[:4], strict=True):
+        cells = table.column(col)
+        k, spelled = coded(cells)
+        names = pa.array(spelled.tolist(), type=pa.string())
+        if padded or col == "CRITERION":  # each distinct spelling stripped (lower-cased)
+            names = pc.utf8_trim_whitespace(names)
+            names = pc.utf8_lower(names) if col == "CRITERION" else names
+            merged, distinct = pd.factorize(np.array(names.to_pylist(), dtype=object))
+            k = merged.astype(np.int64)[k]
+            names = pa.array(list(distinct), type=pa.string())
+            cells = names.cast(pa.large_string()).take(pa.array(k))
+        if col == "CRITERION":
+            if not pc.all(pc.is_in(names, pa.array(list(CRITERIA)))).as_py():
+                return None
+        elif pc.any(pc.equal(names, "")).as_py():
+            return None
+        out[key] = pd.array(cells, dtype=_STR)
+        codes[key] = (k, names.to_pylist())
+    out["score"] = score
+    out[LINE] = np.arange(2, len(score) + 2, dtype=np.int64)
+    return pd.DataFrame(out), codes
+
+
 def _parse(source: Source, name: str | None) -> tuple[pd.DataFrame, str]:
     """Parse and validate one file into the judgement frame (no exclusions yet)."""
+    frame, label, _ = _parse_coded(source, name)
+    return frame, label
+
+
+def _parse_coded(source: Source, name: str | None) -> tuple[pd.DataFrame, str, dict]:
+    """:func:`_parse`, with the codes of the name columns (column -> (codes, names)) when the
+    file was read by columns from its bytes (else an empty dict)."""
+    data, label = load_bytes(source, name)
+    if plain_bytes(data, careful=b'"#'):
+        found = _plain_frame(data, label)
+        if found is not None:
+            return found[0], label, found[1]
+    del data  # (the careful path loads the file itself: not two copies at once)
+    return (*_parse_decoded(source, name), {})
+
+
+def _parse_decoded(source: Source, name: str | None) -> tuple[pd.DataFrame, str]:
     table = read_table(source, required=JUDGEMENT_COLUMNS, name=name, hint="human judgements",
                        dtype={"SCORE": "float64"})
     raw = table.frame
@@ -355,10 +444,11 @@ def prepare_judgements(data, *, name: str = "judgements") -> Judgements:
     return _finish(frame, name)
 
 
-def _finish(frame: pd.DataFrame, label: str) -> Judgements:
-    """Exclude annotators that cannot be standardised within a criterion; build the result."""
-    a_codes, a_names = codes_and_names(frame["annotator"])
-    c_codes, c_names = codes_and_names(frame["criterion"])
+def _finish(frame: pd.DataFrame, label: str, *, codes: dict | None = None) -> Judgements:
+    """Exclude annotators that cannot be standardised within a criterion; build the result
+    (``codes``: the codes of the name columns, when already made)."""
+    a_codes, a_names = (codes or {}).get("annotator") or codes_and_names(frame["annotator"])
+    c_codes, c_names = (codes or {}).get("criterion") or codes_and_names(frame["criterion"])
     key = a_codes * len(c_names) + c_codes
     # pandas std: ddof=1, NaN for a single value
     stats = pd.Series(frame["score"].to_numpy()).groupby(key, sort=False).agg(n="size", sd="std")

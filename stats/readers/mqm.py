@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -49,7 +50,17 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 from stats._core.numbers import number_error
 
-from ._common import LINE, Source, check_header_once, codes_and_names, load_text, mix_codes
+from ._arrow import plain_bytes, repeated
+from ._common import (
+    LINE,
+    Decoded,
+    Source,
+    check_header_once,
+    codes_and_names,
+    decode,
+    load_bytes,
+    mix_codes,
+)
 from .documents import NO_DOMAIN, HumanRatings
 
 #: pandas' string dtype held by pyarrow (no Python object per row)
@@ -299,25 +310,25 @@ def read_mqm(
         empty system/doc/seg_id/rater, or a severity the ``wmt24`` rules refuse (naming file,
         line and value).
     """
-    text, label = load_text(source, name)
-    header = _header(text)
-    missing = [c for c in MQM_COLUMNS if c not in header]
-    if missing:
-        raise StatsInputError(
-            f"{label}: not an MQM file: the header lacks {', '.join(missing)} (expected "
-            f"{' '.join(MQM_COLUMNS)}, or Marot's globalSegId for seg_id; tab-separated)"
-        )
+    data, label = load_bytes(source, name)
+    if plain_bytes(data):  # read by columns from the bytes when the header is on line 1
+        first_line = data[: data.find(b"\n")].decode("utf-8")
+        if first_line.strip():
+            header = _checked_header(first_line, first_line, label, 0)
+            cols = _coded_columns(data, header)
+            if cols is not None:
+                return _ratings(cols, header, label, lp, weights, _is_marot(first_line))
+    text = source.text if isinstance(source, Decoded) else decode(data, label)
     # texts hold quotes: tabs split fields, \n ends a row (score_mqm reads with csv.QUOTE_NONE
     # too); a carriage return inside a field is refused (a line break to score_mqm)
     split = text.split("\n")
-    first = next(i for i, ln in enumerate(split) if ln.strip())  # the header (blank lines first)
-    spelled = [f.strip().lower() for f in split[first].rstrip("\r").split("\t")]
-    check_header_once(split[first].rstrip("\r").split("\t"), label, first + 1)
-    marot = "globalsegid" in spelled
+    first = next((i for i, ln in enumerate(split) if ln.strip()), 0)  # the header
+    header = _checked_header(text, split[first], label, first)
+    marot = _is_marot(split[first])
     raw = _columns(text, header) if first == 0 else None
     if raw is not None:
         line = np.arange(2, len(raw) + 2, dtype=np.int64)
-        return _ratings(raw, line, header, label, lp, weights, marot)
+        return _ratings(_coded_frame(raw, line, arrow=True), header, label, lp, weights, marot)
     rows, lines = [], []
     for line_num, text_line in enumerate(split[first + 1 :], start=first + 2):
         row = text_line.removesuffix("\r").split("\t")
@@ -341,7 +352,67 @@ def read_mqm(
     raw = pd.DataFrame(rows, columns=header)
     raw = raw.loc[:, ~raw.columns.duplicated()]
     line = np.asarray(lines, dtype=np.int64)
-    return _ratings(raw, line, header, label, lp, weights, marot)
+    return _ratings(_coded_frame(raw, line, arrow=False), header, label, lp, weights, marot)
+
+
+def _checked_header(text: str, line: str, label: str, first: int) -> list[str]:
+    """The header fields of an MQM file (:func:`_header` of ``text``), lower-cased with
+    Marot's names as ours; refused when a required column is missing or a column of its first
+    non-blank ``line`` (at 0-based ``first``) appears twice."""
+    header = _header(text)
+    missing = [c for c in MQM_COLUMNS if c not in header]
+    if missing:
+        raise StatsInputError(
+            f"{label}: not an MQM file: the header lacks {', '.join(missing)} (expected "
+            f"{' '.join(MQM_COLUMNS)}, or Marot's globalSegId for seg_id; tab-separated)"
+        )
+    check_header_once(line.rstrip("\r").split("\t"), label, first + 1)
+    return header
+
+
+def _is_marot(line: str) -> bool:
+    return "globalsegid" in [f.strip().lower() for f in line.rstrip("\r").split("\t")]
+
+
+#: the columns :func:`_ratings` reads (``domain`` when the file has one)
+_USED = ("system", "doc", "seg_id", "rater", "category", "severity", "domain")
+
+
+@dataclass(frozen=True)
+class _Coded:
+    """An MQM file's rows as codes: per used column, each row's code into its distinct
+    spellings (``names``, in order of first appearance), and each row's line."""
+
+    columns: dict  #: column -> (int64 codes, object array of the distinct spellings)
+    line: np.ndarray
+    n_rows: int
+    #: whether the cells were pyarrow strings (stripped as pyarrow strips) or Python's
+    arrow: bool = True
+
+    def values(self, col: str) -> np.ndarray:
+        """The column's spelling on every row (for the rare paths that need them all)."""
+        codes, names = self.columns[col]
+        return names[codes]
+
+
+def _coded_columns(data: bytes, header: list[str]) -> _Coded | None:
+    """The used columns of a plain MQM file (:func:`~._arrow.plain_bytes`) parsed from its
+    bytes by pyarrow (tabs split fields, ``\n`` ends a row, no quoting; the texts not
+    converted) and encoded (:func:`~._arrow.coded`); None when a row is not as wide as the
+    header, a line is blank or there is no row (the line-by-line reader names it)."""
+    if len(set(header)) != len(header):
+        return None
+    from ._arrow import coded, read_typed
+
+    names = [f"c{i}" for i in range(len(header))]
+    used = [names[header.index(c)] for c in _USED if c in header]
+    table = read_typed(data, names, dict.fromkeys(names, "str"), skip_rows=1,
+                       blank_lines=False, include=used, block=1 << 20)
+    if table is None or not table.num_rows:
+        return None
+    columns = {header[names.index(c)]: coded(table.column(c)) for c in used}
+    n = table.num_rows
+    return _Coded(columns=columns, line=np.arange(2, n + 2, dtype=np.int64), n_rows=n)
 
 
 def _columns(text: str, header: list[str]) -> pd.DataFrame | None:
@@ -365,20 +436,57 @@ def _columns(text: str, header: list[str]) -> pd.DataFrame | None:
     })
 
 
-def _ratings(raw: pd.DataFrame, line: np.ndarray, header: list[str], label: str, lp,
-             weights, marot: bool) -> HumanRatings:
-    """One rating per rater and item from an MQM file's rows (``raw``, strings, with each
-    row's ``line``): weights summed per (lp, domain, system, doc, seg_id, rater), on integer
-    codes of the names (no Python string per row)."""
+def _coded_frame(raw: pd.DataFrame, line: np.ndarray, *, arrow: bool) -> _Coded:
+    """The rows read as a frame of strings (pyarrow's when ``arrow``), as codes."""
+    columns = {}
+    for col in _USED:
+        if col in raw:
+            codes, names = codes_and_names(raw[col])
+            columns[col] = (codes, np.array(names, dtype=object))
+    return _Coded(columns=columns, line=line, n_rows=len(raw), arrow=arrow)
+
+
+def _strip(names: np.ndarray, arrow: bool) -> np.ndarray:
+    """Each of ``names`` stripped as a column of pyarrow strings (``arrow``) or of Python
+    strings strips it."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not arrow or not len(names):
+        return np.array([str(v).strip() for v in names], dtype=object)
+    cells = pa.array(list(names), type=pa.string())
+    return np.array(pc.utf8_trim_whitespace(cells).to_pylist(), dtype=object)
+
+
+def _stripped(names: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct spellings stripped as pandas' pyarrow strings strip them: each spelling's code
+    into the distinct stripped names (first appearance order) and those names."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not len(names):
+        return np.zeros(0, dtype=np.int64), names
+    out = pc.utf8_trim_whitespace(pa.array(list(names), type=pa.string())).to_pylist()
+    merged, distinct = pd.factorize(np.array(out, dtype=object))
+    return merged.astype(np.int64), np.asarray(distinct, dtype=object)
+
+
+def _ratings(cols: _Coded, header: list[str], label: str, lp, weights,
+             marot: bool) -> HumanRatings:
+    """One rating per rater and item from an MQM file's rows (``cols``: codes of the names
+    and each row's line): weights summed per (lp, domain, system, doc, seg_id, rater), on
+    integer codes of the names (no Python string per row)."""
+    line = cols.line
     for col in ("system", "doc", "seg_id", "rater"):
-        empty = (raw[col].str.strip() == "").to_numpy()
-        if empty.any():
-            i = int(np.flatnonzero(empty)[0])
+        codes, names = cols.columns[col]
+        blank = _strip(names, cols.arrow) == ""
+        if blank.any():
+            i = int(np.flatnonzero(blank[codes])[0])
             raise StatsInputError(f"{label}, line {line[i]}, column {col}: empty value")
     rule = _resolve(weights)
     # weighed once per distinct (severity, category) pair, as spelled
-    sev_codes, sev_names = codes_and_names(raw["severity"])
-    cat_codes, cat_names = codes_and_names(raw["category"])
+    sev_codes, sev_names = cols.columns["severity"]
+    cat_codes, cat_names = cols.columns["category"]
     pair_codes, pairs = pd.factorize(sev_codes * max(len(cat_names), 1) + cat_codes)
     usev = [sev_names[k // max(len(cat_names), 1)] for k in pairs.tolist()]
     ucat = [cat_names[k % max(len(cat_names), 1)] for k in pairs.tolist()]
@@ -387,22 +495,27 @@ def _ratings(raw: pd.DataFrame, line: np.ndarray, header: list[str], label: str,
     if unknown.any():
         i = int(np.flatnonzero(unknown)[0])
         raise StatsInputError(
-            f"{label}, line {line[i]}, column severity: {raw['severity'].iloc[i]!r} is not "
+            f"{label}, line {line[i]}, column severity: {sev_names[sev_codes[i]]!r} is not "
             f"a severity the WMT24 organisers' tools.py weighs ({', '.join(_WMT24_SEVERITIES)})"
         )
     found = lp or language_pair_of(label)
     pair = found or NO_LP
-    category = raw["category"].str.strip()
-    if is_source_error(category).all():
-        return source_error_ratings(raw["system"], category, raw["severity"], label=label,
-                                    lp=pair, n_fields=len(header))
+    cat_stripped = pd.Series(_strip(cat_names, cols.arrow), dtype=_STR if cols.arrow else object)
+    present = np.flatnonzero(np.bincount(cat_codes, minlength=len(cat_names)))
+    if is_source_error(cat_stripped).to_numpy()[present].all():
+        return source_error_ratings(cols.values("system"), cat_stripped.to_numpy()[cat_codes],
+                                    cols.values("severity"), label=label, lp=pair,
+                                    n_fields=len(header))
     notes = []
     zero = _unmatched(usev, ucat, rule)[pair_codes]
     if zero.any():
-        counts = raw["severity"][zero].value_counts(sort=False)
-        listed = ", ".join(f"{s!r} ({n:,} rows)" for s, n in counts.items())
+        seen, at = np.unique(sev_codes[zero], return_index=True)
+        counts = np.bincount(sev_codes[zero], minlength=len(sev_names))
+        listed = ", ".join(f"{sev_names[s]!r} ({counts[s]:,} rows)"
+                           for s in seen[np.argsort(at, kind="stable")].tolist())
         notes.append(f"severities without a weight scored 0, as score_mqm does: {listed}")
-    distinct = category[category.str.lower() != "no-error"].unique()
+    errors = np.flatnonzero((cat_stripped.str.lower() != "no-error").to_numpy())
+    distinct = pd.unique(cat_stripped.to_numpy()[np.intersect1d(present, errors)])
     if len(distinct) == 1:
         notes.append(
             f"every error row of {label} has category {distinct[0]!r}: its scores weigh that "
@@ -417,16 +530,24 @@ def _ratings(raw: pd.DataFrame, line: np.ndarray, header: list[str], label: str,
         key_columns.pop("domain")
     codes, size, coded = None, 1, {}
     for out_col, col in key_columns.items():
-        k, names = codes_and_names(raw[col].astype(_STR).str.strip())
-        coded[out_col] = (k, names)
+        raw_codes, raw_names = cols.columns[col]
+        merged, names = _stripped(raw_names)
+        k = merged[raw_codes]
+        coded[out_col] = (k, list(names))
         codes, size = (k.copy(), len(names)) if codes is None else mix_codes(
             codes, size, k, len(names))
     group, _ = pd.factorize(codes)
     n_groups = int(group.max()) + 1
-    _, first_row = np.unique(group, return_index=True)
+    # (groups numbered in order of first appearance: a row opens one when its number passes
+    # every number before it)
+    opens = np.empty(len(group), dtype=bool)
+    opens[0] = True
+    np.greater(group[1:], np.maximum.accumulate(group)[:-1], out=opens[1:])
+    first_row = np.flatnonzero(opens)
     total = np.bincount(group, weights=weight, minlength=n_groups)
-    frame = pd.DataFrame({"lp": pd.array([pair] * n_groups, dtype=_STR)})
-    frame["domain"] = _taken(*coded["domain"], first_row) if has_domain else NO_DOMAIN
+    frame = pd.DataFrame({"lp": repeated(pair, n_groups)})
+    frame["domain"] = (_taken(*coded["domain"], first_row) if has_domain
+                       else repeated(NO_DOMAIN, n_groups))
     for out_col in ("system", "document", "segment", "rater"):
         frame[out_col] = _taken(*coded[out_col], first_row)
     frame["score"] = -total
@@ -440,7 +561,7 @@ def _ratings(raw: pd.DataFrame, line: np.ndarray, header: list[str], label: str,
     layout = "Marot export (globalSegId)" if marot else "Google/MTME layout (seg_id)"
     where = "" if lp else (f", {pair} from the file name" if found else f", {pair}")
     read_as = (
-        f"read as MQM error spans, {layout}, {len(header)} fields, {len(raw):,} rows -> "
+        f"read as MQM error spans, {layout}, {len(header)} fields, {cols.n_rows:,} rows -> "
         f"{len(frame):,} ratings by {frame['rater'].nunique()} raters, scored with {how}{where}"
     )
     if marot:

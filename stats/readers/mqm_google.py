@@ -25,7 +25,9 @@ import pandas as pd
 
 from stats._core.errors import StatsInputError
 
-from ._common import LINE, Source, fast_frame, load_text
+from ._arrow import plain_bytes, repeated
+from ._common import LINE, Decoded, Source, decode, fast_frame, load_bytes, load_text
+from ._limits import MAX_ABS_VALUE
 from .documents import NO_DOMAIN, HumanRatings
 from .mqm import (
     NO_LP,
@@ -96,7 +98,13 @@ def read_mqm_averages(
     ([-1.5], ('zh-en',))
     """
 
-    text, label = load_text(source, name)
+    data, label = load_bytes(source, name)
+    if plain_bytes(data):  # one space or one tab between fields: read by columns from the bytes
+        first = data[: data.find(b"\n")].decode("utf-8")
+        fast = _plain_averages(data, label, lp) if is_mqm_averages(first) else None
+        if fast is not None:
+            return fast
+    text = source.text if isinstance(source, Decoded) else decode(data, label)
     if not is_mqm_averages(text):
         raise StatsInputError(
             f"{label}: not Google's MQM segment averages: the first line is not "
@@ -130,6 +138,48 @@ def read_mqm_averages(
     return _averages(raw, label, lp)
 
 
+def _plain_averages(data: bytes, label: str, lp: str | None) -> HumanRatings | None:
+    """:func:`read_mqm_averages` of a plain file (:func:`~._arrow.plain_bytes`) whose rows
+    separate their fields by one space or by one tab, from its bytes by columns (pyarrow);
+    None for any other file, or one the reader refuses (the careful path names the line)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from ._arrow import coded, read_typed
+    from ._common import plain_floats
+
+    body = data.find(b"\n") + 1
+    tab, space = data.find(b"\t", body) >= 0, data.find(b" ", body) >= 0
+    if tab == space or not body:
+        return None
+    sep = b"\t" if tab else b" "
+    if (data[body : body + 1] == sep or data.endswith(sep) or data.find(sep + sep, body) >= 0
+            or data.find(b"\n" + sep, body) >= 0 or data.find(sep + b"\n", body) >= 0):
+        return None  # runs of whitespace, or a field padded with it
+    table = read_typed(data, list(AVERAGE_COLUMNS), dict.fromkeys(AVERAGE_COLUMNS, "str"),
+                       delimiter=sep.decode(), skip_rows=1, blank_lines=False, block=1 << 20)
+    if table is None or not table.num_rows:
+        return None
+    unrated = np.asarray(pc.equal(table.column("mqm_avg_score"), "None"), dtype=bool)
+    rated_rows = np.flatnonzero(~unrated)
+    if not len(rated_rows):
+        return None
+    if len(rated_rows) < len(unrated):
+        table = table.filter(pa.array(~unrated))
+    cells = table.column("mqm_avg_score")
+    score = plain_floats(cells.combine_chunks() if cells.num_chunks != 1 else cells.chunk(0))
+    if score is None or (np.abs(score) > MAX_ABS_VALUE).any():
+        return None
+    (sys_codes, systems), (seg_codes, segs) = (coded(table.column("system")),
+                                               coded(table.column("seg_id")))
+    if pd.Series(sys_codes * max(len(segs), 1) + seg_codes).duplicated().any():
+        return None
+    system = pd.array(table.column("system"), dtype=_STR)
+    segment = pd.array(table.column("seg_id"), dtype=_STR)
+    return _averages_result(system, segment, score, (rated_rows + 2).astype(np.int64),
+                            len(systems), int(unrated.sum()), len(unrated), label, lp)
+
+
 def _averages(raw: pd.DataFrame, label: str, lp: str | None) -> HumanRatings:
     """The ratings of Google's segment averages from their rows (``raw``: strings and each
     row's line), checked on integer codes of the names (no Python string per row)."""
@@ -150,25 +200,34 @@ def _averages(raw: pd.DataFrame, label: str, lp: str | None) -> HumanRatings:
             f"{label}, line {int(rated[LINE].iloc[i])}: system {rated['system'].iloc[i]!r} has "
             f"segment {rated['seg_id'].iloc[i]!r} twice"
         )
+    return _averages_result(system.array, segment.array, score,
+                            rated[LINE].to_numpy(dtype=np.int64), len(systems),
+                            int(unrated.sum()), len(raw), label, lp)
+
+
+def _averages_result(system, segment, score: np.ndarray, line: np.ndarray, n_systems: int,
+                     n_unrated: int, n_rows: int, label: str, lp: str | None) -> HumanRatings:
+    """The ratings of the rated rows of Google's segment averages (their systems, segments,
+    scores and lines), with the notes and ``read_as`` saying what was read."""
     found = lp or language_pair_of(label)
     pair = found or NO_LP
+    n = len(score)
     frame = pd.DataFrame({
-        "lp": pair, "domain": NO_DOMAIN,
-        "system": system.array, "document": "",
-        "segment": segment.array, "rater": "(segment average)",
-        "score": score, LINE: rated[LINE].to_numpy(dtype=np.int64),
+        "lp": repeated(pair, n), "domain": repeated(NO_DOMAIN, n),
+        "system": system, "document": repeated("", n),
+        "segment": segment, "rater": repeated("(segment average)", n),
+        "score": score, LINE: line,
     })  # fmt: skip
     notes = []
-    if unrated.any():
+    if n_unrated:
         notes.append(
-            f"{int(unrated.sum()):,} rows with score None (segments not rated) left out of "
-            f"{label}"
+            f"{n_unrated:,} rows with score None (segments not rated) left out of {label}"
         )
     where = "" if lp else (f", {pair} from the file name" if found else f", {pair}")
     read_as = (
         f"read as Google's MQM segment averages ({' '.join(AVERAGE_COLUMNS)}; each segment's "
-        f"MQM score averaged over its raters), {len(raw):,} rows -> {len(frame):,} rated "
-        f"segments of {len(systems)} systems{where}"
+        f"MQM score averaged over its raters), {n_rows:,} rows -> {len(frame):,} rated "
+        f"segments of {n_systems} systems{where}"
     )
     return HumanRatings(frame=frame, name=label, protocol=MQM_AVERAGES, read_as=read_as,
                         notes=tuple(notes))  # fmt: skip

@@ -59,8 +59,10 @@ from stats._core.budget import MAX_SYSTEMS
 from stats._core.columnwise import constant_columns
 from stats._core.errors import StatsInputError
 
+from ._arrow import plain_bytes
 from ._common import (
     LINE,
+    Decoded,
     Source,
     codes_and_names,
     decode,
@@ -77,6 +79,13 @@ from ._common import (
     wrong_file_hint,
 )
 from ._limits import check_header_width
+from ._qe_plain import (
+    normal_ints,
+    plain_head,
+    plain_long,
+    plain_post_edit,
+    plain_wide,
+)
 
 __all__ = [
     "QEData",
@@ -169,6 +178,16 @@ def _norm_ids(values) -> np.ndarray:
 def _ordered(ids: Sequence[str]) -> list[str]:
     """Unique ids, sorted numerically when all are integers, else in first-seen order."""
     uniq = list(dict.fromkeys(ids))
+    if len(uniq) > 64:  # many: told and sorted by arrays when all are short ASCII integers
+        spelled = pd.Series(uniq, dtype=_STR)
+        if (spelled.str.isascii().all() and spelled.str.len().max() <= 18
+                and spelled.str.fullmatch(r"[+-]?[0-9]+").all()):
+            try:
+                numbers = spelled.astype(np.int64).to_numpy()
+            except (ValueError, TypeError, OverflowError):
+                numbers = None
+            if numbers is not None:
+                return [uniq[k] for k in np.argsort(numbers, kind="stable").tolist()]
     if uniq and all(_INT.fullmatch(i) for i in uniq):
         uniq.sort(key=int)
     return uniq
@@ -474,28 +493,62 @@ def _sniff(text: str, label: str) -> str:
     return kind
 
 
+def _sniff_bytes(data: bytes, label: str) -> str:
+    """:func:`_sniff` of a file's bytes: judged from its first lines alone when they tell a
+    long or wide layout (its reader decodes or checks the whole file, and refuses it as the
+    whole decoded file would be refused), else from the whole decoded file."""
+    cut = 0  # the end of the first 64 lines, or of the file when it is shorter
+    for _ in range(64):
+        end = data.find(b"\n", cut, 1 << 20)
+        if end < 0:
+            cut = len(data) if len(data) <= 1 << 20 else cut
+            break
+        cut = end + 1
+    if cut > 0 and data.find(b"\x00", 0, cut) < 0:  # (NULs: UTF-16 without a BOM)
+        try:
+            head = data[:cut].decode("utf-8")
+        except UnicodeDecodeError:
+            head = None
+        if head is not None and len(_data_lines(head, 5)) >= 5 and not head.startswith("\ufeff"):
+            kind = _kind(head)
+            if kind in ("long", "wide"):
+                return kind
+    return _sniff(decode(data, label), label)
+
+
 # ---------------------------------------------------------------- layouts
 
 
 def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData:
-    table = read_table(
-        source,
-        required=("METRIC", "SID", "SCORE", "HUMAN"),
-        optional=("RANK",),
-        name=name,
-        hint="QE predictions",
-        dtype={"SCORE": "float64", "HUMAN": "float64"},
-    )
-    frame, label = table.frame, table.name
-    sys_codes, systems = codes_and_names(frame["METRIC"].astype(_STR))
-    raw_codes, raw_ids = codes_and_names(frame["SID"].astype(_STR))
+    data, label = load_bytes(source, name)
+    fast = plain_long(data, label) if plain_bytes(data, careful=b'"#') else None
+    if fast is not None:
+        delimiter, has_rank, (sys_codes, systems), (raw_codes, raw_ids), score, human = fast
+        lines = np.arange(2, len(score) + 2, dtype=np.int64)
+    else:
+        table = read_table(
+            source,
+            required=("METRIC", "SID", "SCORE", "HUMAN"),
+            optional=("RANK",),
+            name=name,
+            hint="QE predictions",
+            dtype={"SCORE": "float64", "HUMAN": "float64"},
+        )
+        frame, label, delimiter = table.frame, table.name, table.delimiter
+        has_rank = "RANK" in frame
+        sys_codes, systems = codes_and_names(frame["METRIC"].astype(_STR))
+        raw_codes, raw_ids = codes_and_names(frame["SID"].astype(_STR))
+        score = to_float(frame, "SCORE", label)
+        human = to_float(frame, "HUMAN", label, what="gold label")
+        lines = frame[LINE].to_numpy()
+        del frame
     # ids normalised on the distinct spellings only ("007" and "7" are one sentence)
-    merged, ids = pd.factorize(_norm_ids(raw_ids))
-    sid = merged[raw_codes].astype(np.int64)
-    ids = [str(i) for i in ids]
-    score = to_float(frame, "SCORE", label)
-    human = to_float(frame, "HUMAN", label, what="gold label")
-    lines = frame[LINE].to_numpy()
+    if normal_ints(raw_ids):  # each spelled as normalised already, each distinct
+        sid, ids = np.asarray(raw_codes, dtype=np.int64), [str(i) for i in raw_ids]
+    else:
+        merged, ids = pd.factorize(_norm_ids(raw_ids))
+        sid = merged[raw_codes].astype(np.int64)
+        ids = [str(i) for i in ids]
     n_ids = max(len(ids), 1)
     key = sys_codes * n_ids + sid
     dup = pd.Series(key).duplicated().to_numpy()
@@ -543,15 +596,20 @@ def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData
     wide = pd.DataFrame(values, index=index, columns=pd.Index(systems))
     gold = pd.Series(human[first_row[ref_codes]], index=index, name="gold")
     data = _validated(gold, wide, label=label, fmt="long", allow_constant=allow_constant)
-    columns = "METRIC SID SCORE RANK HUMAN" if "RANK" in frame else "METRIC SID SCORE HUMAN"
+    columns = "METRIC SID SCORE RANK HUMAN" if has_rank else "METRIC SID SCORE HUMAN"
     return dataclasses.replace(
-        data, read_as=_read_as(f"Graham 2015 long layout ({columns})", table.delimiter, data)
+        data, read_as=_read_as(f"Graham 2015 long layout ({columns})", delimiter, data)
     )
 
 
 def _read_wide(source: Source, name: str | None, allow_constant: bool) -> QEData:
-    text, label = load_text(source, name)
-    head, rows, _ = leading_lines(text, label)  # the header only: the body is read_table's
+    data, label = load_bytes(source, name)
+    plain = plain_head(data) if plain_bytes(data, careful=b'"#') else None
+    if plain is not None:  # the header on line 1, the body read by columns from the bytes
+        head, delimiter = plain
+    else:
+        text = source.text if isinstance(source, Decoded) else decode(data, label)
+        head, rows, _ = leading_lines(text, label)  # the header only: the body is read_table's
     low = [h.lower() for h in head]
     gold_cols = [i for i, h in enumerate(low) if i > 0 and h in _GOLD_NAMES]
     if not gold_cols:
@@ -561,6 +619,10 @@ def _read_wide(source: Source, name: str | None, allow_constant: bool) -> QEData
         )
     gold_col = gold_cols[0]
     check_header_width(len(head) - 2, label, what="systems", limit=MAX_SYSTEMS)  # before the body
+    if plain is not None:
+        fast = _plain_wide(data, label, head, delimiter, gold_col, allow_constant)
+        if fast is not None:
+            return fast
     table = read_table(source, required=tuple(head), name=name)
     frame = table.frame
     sys_cols = [h for i, h in enumerate(head) if i not in (0, gold_col)]
@@ -584,6 +646,19 @@ def _read_wide(source: Source, name: str | None, allow_constant: bool) -> QEData
     data = _validated(gold, preds, label=label, fmt="wide", allow_constant=allow_constant)
     layout = f"wide layout ({head[0]}, {head[gold_col]}, one column per system)"
     return dataclasses.replace(data, read_as=_read_as(layout, table.delimiter, data))
+
+
+def _plain_wide(data: bytes, label: str, head: list[str], delimiter: str, gold_col: int,
+                allow_constant: bool) -> QEData | None:
+    """:func:`_read_wide` of a plain file whose ids are plain integers and numbers plain, from
+    its bytes by columns (:func:`~._qe_plain.plain_wide`); None for anything else."""
+    found = plain_wide(data, label, head, delimiter, gold_col, _MIN_SENTENCES)
+    if found is None:
+        return None
+    gold, preds = found
+    qe = _validated(gold, preds, label=label, fmt="wide", allow_constant=allow_constant)
+    layout = f"wide layout ({head[0]}, {head[gold_col]}, one column per system)"
+    return dataclasses.replace(qe, read_as=_read_as(layout, delimiter, qe))
 
 
 def _read_as(layout: str, delimiter: str, data: QEData) -> str:
@@ -828,7 +903,7 @@ def read_qe(
         gold, gold_name = load_bytes(gold, gold_name)
     fmt = format
     if fmt == "auto":
-        fmt = _sniff(decode(sources[0], names[0]), names[0])
+        fmt = _sniff_bytes(sources[0], names[0])
     if fmt in ("long", "wide"):
         if len(sources) > 1:
             raise StatsInputError(
@@ -861,6 +936,12 @@ def read_post_edit(source: Source, *, name: str | None = None) -> pd.DataFrame:
         Missing columns, non-numeric values, duplicate ids, or a word count that is not a
         positive number (the post-edit rate ``time / words`` would be undefined).
     """
+    data, label = load_bytes(source, name)
+    plain = plain_bytes(data, careful=b'"#')
+    fast = plain_post_edit(data, label, _MIN_SENTENCES) if plain else None
+    if fast is not None:
+        return fast
+    del data  # (read_table loads the file itself: not two copies at once)
     table = read_table(
         source,
         required=("SID", "TIME", "WORDS"),
@@ -892,3 +973,5 @@ def read_post_edit(source: Source, *, name: str | None = None) -> pd.DataFrame:
     rows = _id_order(ids, code)
     index = pd.Index([ids[k] for k in code[rows].tolist()], name="sid")
     return pd.DataFrame({k: v[rows] for k, v in out.items()}, index=index)
+
+
