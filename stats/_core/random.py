@@ -160,7 +160,7 @@ def _one_blas_thread():
         if _blas_users == 0:
             try:
                 from threadpoolctl import threadpool_limits  # noqa: PLC0415 (parallel runs only)
-            except ImportError:  # pragma: no cover - a dependency; an odd install runs as before
+            except ImportError:  # pragma: no cover - a dependency; without it BLAS keeps its threads
                 _blas_limits = None
             else:
                 _blas_limits = threadpool_limits(limits=1, user_api="blas")
