@@ -28,14 +28,14 @@ from dashboard.data import Uploads
 #: :func:`dashboard.components.check_upload_memory`): the largest figure of
 #: ``benchmarks/upload_memory.py`` over the page's readers, each on a plain file and on one with
 #: a bad last value (the careful path), rounded up, plus one. Measured on 4 MB files at load
-#: 15-18 on 2 cores (judgements and DA files at 16-20 MB too: 30x, 50x): segment scores 13.6x
+#: 15-18 on 2 cores (judgements at 16-20 MB too: 30x): segment scores 13.6x
 #: long, 14.7x wide, 5.6x WMT ``*.seg.score``; system outputs and reference (BLEU statistics)
 #: 13.5x; meta-evaluation long text 11.9x, wide CSV 14.4x, WMT segment scores 5.4x; judgements
-#: 36x, WMT DA segment files 52x, MQM error spans 19.5x (the gold standard is computed as they
+#: 36x, WMT DA segment files 24x, MQM error spans 19.5x (the gold standard is computed as they
 #: are read); QE long 9.3x, wide 11.4x; WMT25 automatic scores (a zip, unpacked) 2.8x. What the
 #: reading keeps is counted (the parsed table, the statistics), not the bytes held before it
 #: starts (the session's uploads, counted apart)
-_SCORES, _TEXT, _META, _HUMAN = 16, 15, 16, 53
+_SCORES, _TEXT, _META, _HUMAN = 16, 15, 16, 37
 READ_FACTORS = {
     "mt_scores": _SCORES,
     "power_scores": _SCORES,

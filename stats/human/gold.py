@@ -174,6 +174,10 @@ class RankSumMatrixResult(StatisticPvalue):
     alternative: str
 
 
+#: values a side per scipy call of :func:`rank_sum_all_pairs` (2**20: about 8 MB a side)
+_RANK_SUM_CELLS = 1 << 20
+
+
 def rank_sum_all_pairs(
     groups: Mapping[str, Sequence[float]],
     *,
@@ -264,13 +268,19 @@ def rank_sum_all_pairs(
     # one vectorised scipy call over all pairs; NaN padding is omitted slice by slice
     from scipy import stats as _st  # when first needed: a slow import (the dashboard's first page)
 
-    res = _st.mannwhitneyu(
-        padded[hi], padded[lo], alternative=alternative, axis=1, nan_policy="omit"
-    )
     stat = np.full((k, k), np.nan)
     pval = np.full((k, k), np.nan)
-    stat[hi, lo] = res.statistic
-    pval[hi, lo] = res.pvalue
+    # pairs in blocks of at most _RANK_SUM_CELLS values a side: scipy's temporaries (the pairs'
+    # rows stacked, ranked, their ties counted) stay bounded whatever the number of systems and
+    # segments; a pair's test does not depend on the other rows of its block
+    step = max(1, _RANK_SUM_CELLS // max(width, 1))
+    for start in range(0, hi.size, step):
+        h, lo_ = hi[start : start + step], lo[start : start + step]
+        res = _st.mannwhitneyu(
+            padded[h], padded[lo_], alternative=alternative, axis=1, nan_policy="omit"
+        )
+        stat[h, lo_] = res.statistic
+        pval[h, lo_] = res.pvalue
     idx = pd.Index(order, dtype=object)
     return RankSumMatrixResult(
         statistic=pd.DataFrame(stat, index=idx, columns=idx),

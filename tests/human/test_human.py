@@ -484,3 +484,19 @@ def test_gold_is_invariant_to_each_annotators_bias_and_spread(seed, scale, shift
     assert other.systems == base.systems
     for key in base.pvalue:
         pd.testing.assert_frame_equal(other.pvalue[key], base.pvalue[key], rtol=1e-9, atol=1e-12)
+
+
+def test_rank_sum_all_pairs_in_blocks_equals_one_call(monkeypatch):
+    """Pairs tested in blocks (bounded memory) give exactly what one call over all pairs gives:
+    unequal group sizes (NaN padding), ties, 8 groups = 28 pairs in blocks of 1 and 3 rows."""
+    import stats.human.gold as gold
+
+    gen = np.random.default_rng(3)
+    groups = {f"s{i}": np.rint(gen.normal(i * 0.1, 1, 40 + 3 * i) * 4) / 4 for i in range(8)}
+    whole = rank_sum_all_pairs(groups)
+    width = max(len(g) for g in groups.values())
+    for rows in (1, 3):
+        monkeypatch.setattr(gold, "_RANK_SUM_CELLS", rows * width)
+        blocks = rank_sum_all_pairs(groups)
+        pd.testing.assert_frame_equal(blocks.pvalue, whole.pvalue, check_exact=True)
+        pd.testing.assert_frame_equal(blocks.statistic, whole.statistic, check_exact=True)
