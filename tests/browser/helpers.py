@@ -537,7 +537,8 @@ def assert_charts_within_windows(
     try:
         for viewport in viewports:
             page.set_viewport_size(viewport)
-            wait_until_still(page, timeout=120)
+            # a resize re-lays out the charts in the browser alone: a shorter quiet spell
+            wait_until_still(page, quiet=0.5, frames=15, timeout=120)
             if chart_count(page) < minimum:
                 fail_with_page_state(page, f"fewer than {minimum} charts at {viewport}")
             beyond = charts_beyond(page, viewport)
