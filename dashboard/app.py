@@ -1,7 +1,8 @@
 """Entry point: ``streamlit run dashboard/app.py`` (from the repository root).
 
-Sets the page config, the sidebar presentation-mode toggle and the navigation over the four
-pages; each page is a thin script under ``dashboard/views/``.
+Sets the page config, the sidebar presentation-mode toggle and the navigation over the
+pages (docs/dashboard/ describes each one); each page is a thin script under
+``dashboard/views/``.
 
 Why ``views/`` and not ``pages/``: a ``pages/`` directory next to the entry script switches
 Streamlit into its legacy multipage mode until ``st.navigation`` has run once in the process,

@@ -36,7 +36,10 @@ and removing the previous), ``choose_option(page, key, option)`` (every selectbo
 ``chart_count(page)``, ``assert_no_exception(page)``,
 ``screenshot(page, artifacts_dir, name)``, ``fail_with_page_state(page, what)`` (an
 ``AssertionError`` with what the page shows -- ``page_state(page)`` -- and the server log's
-tail: use it when a wait of a test's own times out); selectors ``CHART_SELECTOR``,
+tail: use it when a wait of a test's own times out), ``toggle_presentation(page)`` (the
+sidebar's presentation mode, on or off), ``assert_charts_within_windows(page)`` (resized in the
+same visit to ``WINDOW_1400`` and ``SLIDE_1920``: every chart within each window; no rerun) and
+``charts_beyond(page, viewport)``; selectors ``CHART_SELECTOR``,
 ``ERROR_SELECTOR``, ``EXCEPTION_SELECTOR``. Widgets with ``key=k`` are wrapped in an element
 with CSS class ``st-key-k``: ``page.locator(".st-key-metrics_alpha").get_by_text("0.01").click()``.
 

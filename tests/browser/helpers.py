@@ -490,3 +490,60 @@ def wait_until_healthy(url: str, proc, timeout: float = 90.0, poll: float = 0.3)
         if time.monotonic() > deadline:
             return f"no health answer in {timeout:g} s"
         time.sleep(poll)
+
+
+# ---- Presentation mode: every chart within the window ----
+
+#: the meeting room's two windows (issue 46): a laptop's 1400 x 900 and a 1920 x 1080 slide
+WINDOW_1400 = {"width": 1400, "height": 900}
+SLIDE_1920 = {"width": 1920, "height": 1080}
+
+#: every drawn chart's box (CSS px) and the widget key of the container holding it
+_CHART_BOXES_JS = """
+() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => {
+  const b = gd.getBoundingClientRect();
+  const key = [...(gd.closest('[class*="st-key-"]') || document.body).classList]
+    .find(c => c.startsWith('st-key-')) || '';
+  return {key, width: b.width, height: b.height};
+}).filter(b => b.width > 0)
+"""
+
+
+def toggle_presentation(page, timeout: float = 300.0) -> None:
+    """Click the sidebar's "Presentation mode" toggle and wait until the run it triggers has
+    finished and the page has stopped changing (presentation mode is per Streamlit session:
+    a test's page starts with it off)."""
+    toggle = page.locator('[data-testid="stSidebar"]').get_by_text("Presentation mode")
+    rerun_after(page, toggle.click, timeout=timeout)
+    wait_for_idle(page, timeout=timeout)
+    wait_until_still(page, timeout=min(timeout, 120.0))
+
+
+def charts_beyond(page, viewport: dict) -> list[dict]:
+    """The drawn charts wider or taller than the window ``viewport`` (``[]``: all fit);
+    fails when no chart is drawn at all."""
+    boxes = page.evaluate(_CHART_BOXES_JS)
+    assert boxes, "no chart drawn"
+    return [b for b in boxes if b["width"] > viewport["width"] or b["height"] > viewport["height"]]
+
+
+def assert_charts_within_windows(
+    page, viewports: Sequence[dict] = (WINDOW_1400, SLIDE_1920), *, minimum: int = 1
+) -> None:
+    """Resize the window to each of ``viewports`` in turn (the same visit: no script run, the
+    charts re-lay out in the browser), and fail unless at least ``minimum`` charts are drawn
+    and each lies within the window; the window's size is restored afterwards."""
+    before = page.viewport_size
+    try:
+        for viewport in viewports:
+            page.set_viewport_size(viewport)
+            # a resize re-lays out the charts in the browser alone: a shorter quiet spell
+            wait_until_still(page, quiet=0.5, frames=15, timeout=120)
+            if chart_count(page) < minimum:
+                fail_with_page_state(page, f"fewer than {minimum} charts at {viewport}")
+            beyond = charts_beyond(page, viewport)
+            if beyond:
+                fail_with_page_state(page, f"charts beyond the {viewport} window: {beyond}")
+    finally:
+        if before is not None:
+            page.set_viewport_size(before)

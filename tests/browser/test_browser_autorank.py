@@ -5,8 +5,9 @@ At 1400 px: the point table is in the page before the table with intervals (the 
 record of when each appeared), the interval chart holds stats.analyses.autorank_analysis's
 AutoRank and intervals (the page's seed and resamples; plotly.js gets float32: 1e-6), the
 JSON and findings-LaTeX downloads hold the same numbers, and another language pair redraws the
-table, the chart and the metrics' heatmap. On the slide: charts and the table end inside the
-window, no exception."""
+table, the chart and the metrics' heatmap. On the slide in presentation mode: charts and the
+table end inside the window, no exception; resized to 1400 x 900 in the same visit, every chart
+lies within that window and the table ends inside it."""
 
 from __future__ import annotations
 
@@ -19,7 +20,10 @@ import pytest
 from stats.analyses import autorank_analysis
 from tests.browser.conftest import opened_page
 from tests.browser.helpers import (
+    SLIDE_1920,
+    WINDOW_1400,
     assert_no_exception,
+    charts_beyond,
     choose_option,
     download,
     goto_page,
@@ -171,3 +175,13 @@ def test_autorank_presentation_on_a_slide(slide_page, app_url, artifacts_dir):
     assert fits["scroll"] <= 1, fits
     _check_dots(page, _expected("en-bho_IN"))
     screenshot(page, artifacts_dir, "autorank_1920_presentation")
+    assert charts_beyond(page, SLIDE_1920) == []
+
+    # the same presentation in a 1400 x 900 window (resized: no rerun)
+    page.set_viewport_size(WINDOW_1400)
+    wait_until_still(page, timeout=60)
+    fits = page.evaluate(_FITS_JS)
+    assert all(r <= fits["width"] + 1 for r in fits["charts"] + fits["tables"]), fits
+    assert fits["scroll"] <= 1, fits
+    assert len(fits["charts"]) >= 2 and charts_beyond(page, WINDOW_1400) == []
+    screenshot(page, artifacts_dir, "autorank_1400_presentation")

@@ -1,7 +1,8 @@
 """Real browser (Playwright + Debian chromium): the Leaderboard page on the bundled MTME sample,
 as plotly.js drew it (the transport sends float32: 1e-6). The dot chart holds
 stats.analyses.task_set.rank_task_set's averages (the page's seed and resamples) best first, its whiskers the bootstrap interval and its dotted
-lines the cluster boundaries; the drill-down into another task redraws that task's ranking."""
+lines the cluster boundaries; the drill-down into another task redraws that task's ranking; in
+presentation mode every chart lies within a 1400 x 900 window and a 1920 x 1080 slide."""
 
 from __future__ import annotations
 
@@ -14,10 +15,12 @@ from stats.analyses.task_set import rank_task_set
 from stats.metaeval.task_set_presets import per_language_pair
 from stats.readers import read_meta_eval
 from tests.browser.helpers import (
+    assert_charts_within_windows,
     assert_no_exception,
     choose_option,
     goto_page,
     screenshot,
+    toggle_presentation,
     wait_for_charts,
 )
 
@@ -78,3 +81,8 @@ def test_leaderboard_ranking_and_drill_down(page, app_url, artifacts_dir):
     assert [t.replace("[noref]", "") for t in shown["ticks"]] == list(task.metrics)
     np.testing.assert_allclose(shown["x"], task.correlations.to_numpy(), rtol=1e-6)
     assert shown["lines"] == _lines(task.rank.to_numpy())
+
+    # presentation mode (the same visit, the ranking cached): every chart within both windows
+    toggle_presentation(page)
+    assert_no_exception(page)
+    assert_charts_within_windows(page, minimum=2)

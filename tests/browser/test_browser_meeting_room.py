@@ -28,32 +28,24 @@ import pytest
 
 from tests._task_set_data import write_wmt_like
 from tests.browser.helpers import (
+    SLIDE_1920,
+    WINDOW_1400,
+    assert_charts_within_windows,
     assert_no_exception,
     download,
     fail_with_page_state,
     goto_page,
     rerun_after,
     screenshot,
+    toggle_presentation,
     upload_files,
     wait_for_charts,
     wait_for_idle,
-    wait_until_still,
 )
 from tests.browser.test_browser_mt_meeting import SYSTEMS, _signature_on_page, _wmt_en_ja
 from tests.browser.test_browser_report import SAMPLE_DATA
 
-SMALL = {"width": 1400, "height": 900}
-LARGE = {"width": 1920, "height": 1080}
-
-#: every drawn chart's box (CSS px) in the page
-_CHART_BOXES_JS = """
-() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => {
-  const b = gd.getBoundingClientRect();
-  const key = [...(gd.closest('[class*="st-key-"]') || document.body).classList]
-    .find(c => c.startsWith('st-key-')) || '';
-  return {key, width: b.width, height: b.height};
-}).filter(b => b.width > 0)
-"""
+SMALL, LARGE = WINDOW_1400, SLIDE_1920
 
 #: a chart's traces as plotly.js drew them (numbers and text labels)
 _TRACES_JS = """
@@ -65,20 +57,6 @@ sel => [...document.querySelectorAll(sel)].map(gd => gd._fullData.map(t => ({
     ? Array.from(t.text) : t.text,
 })))
 """
-
-
-def _toggle_presentation(page) -> None:
-    toggle = page.locator('[data-testid="stSidebar"]').get_by_text("Presentation mode")
-    rerun_after(page, toggle.click, timeout=300)
-    wait_for_idle(page, timeout=300)
-    wait_until_still(page, timeout=120)
-
-
-def _charts_within(page, viewport: dict) -> list:
-    """Charts larger than the window (width or height)."""
-    boxes = page.evaluate(_CHART_BOXES_JS)
-    assert boxes, "no chart drawn"
-    return [b for b in boxes if b["width"] > viewport["width"] or b["height"] > viewport["height"]]
 
 
 # ---- the Leaderboard at WMT24 size ----
@@ -226,12 +204,9 @@ def test_report_outliers_and_presentation_within_the_window(page, app_url, tmp_p
     assert any("es-en: online-A" in t for t in left), left
     assert "Left out, and why" in html
 
-    _toggle_presentation(page)
-    for viewport in (SMALL, LARGE):
-        page.set_viewport_size(viewport)
-        wait_until_still(page, timeout=120)
-        assert _charts_within(page, viewport) == [], viewport
-    _toggle_presentation(page)  # off again for the next test of this session
+    toggle_presentation(page)
+    assert_charts_within_windows(page, (SMALL, LARGE))
+    toggle_presentation(page)  # off again for the next test of this session
 
 
 @pytest.mark.opens_its_page

@@ -6,7 +6,8 @@ system outputs and judgements under WMT system names such as FBK-UPV-UEDIN-nowp.
 - "Download report" gives a zip with a self-contained report.html, booktabs LaTeX without raw
   column names, SVG figures and a JSON record with seeds, versions and the uploaded files'
   SHA-256;
-- in presentation mode every chart fits the 1920 x 1080 slide, the panels of a grid figure
+- in presentation mode every chart fits the 1920 x 1080 slide (and, resized in the same
+  visit, a 1400 x 900 window), the panels of a grid figure
   stand side by side (same top), no tick label is shortened with "…" or drawn outside its
   figure, tables are enlarged, and the presentation toggle stays visible and turns the mode
   off again.
@@ -29,6 +30,8 @@ from tests import _wmt_data as wmt
 from tests.browser.helpers import (
     CHART_SELECTOR,
     ERROR_SELECTOR,
+    WINDOW_1400,
+    assert_charts_within_windows,
     assert_no_exception,
     download,
     fail_with_page_state,
@@ -225,6 +228,8 @@ def test_wmt_files_baseline_report_and_presentation(
         assert not chart["outside"], chart
         if chart["grid"] and len(chart["tops"]) <= 4:  # the compared grids side by side
             assert len(set(chart["tops"])) == 1, chart
+    # the same charts in a 1400 x 900 window (resized: no rerun), then back on the slide
+    assert_charts_within_windows(page, (WINDOW_1400,), minimum=charts)
     # tables are HTML tables in the large font
     _wait_for_static_tables(page)
     cell_font = page.evaluate(

@@ -145,3 +145,64 @@ def test_ctrl_c_stops_with_one_line(tmp_path):
     assert out == ""
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("interrupted: rank stopped by Ctrl-C after"), err
+
+
+#: ``python -m stats`` (runpy.run_module is what ``-m`` does) with the bar shown from the first
+#: update (the command's own delay, 2 s, would make this test wait for it)
+_STATS_WITHOUT_BAR_DELAY = (
+    "import runpy, sys; import stats.cli._progress as p; p.DELAY = 0; p.MININTERVAL = 0; "
+    "sys.argv[0] = 'stats'; runpy.run_module('stats', run_name='__main__', alter_sys=True)"
+)
+
+
+def _read_until_closed(fd: int) -> bytes:
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:  # EIO: the child's end of the terminal is closed
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def test_rank_three_pairs_end_to_end_with_progress_on_a_terminal(tmp_path):
+    """The issue's 3-language-pair task set (system-level Pearson and segment-level Kendall by
+    item per pair), small: ``rank`` run as a command with stderr on a pseudo-terminal draws its
+    bar there with the time left, and stdout holds the whole JSON result."""
+    import pty
+    import re
+    import threading
+
+    lps = ("en-de", "en-es", "ja-zh")
+    base = write_wmt_like(tmp_path / "data", lps=lps, n_systems=6, n_items=60, seed=46)
+    master, child = pty.openpty()
+    err: list[bytes] = []
+    reader = threading.Thread(target=lambda: err.append(_read_until_closed(master)))
+    reader.start()
+    with open(tmp_path / "out.json", "wb") as out:
+        proc = subprocess.run(
+            [sys.executable, "-c", _STATS_WITHOUT_BAR_DELAY, "rank", "--data", str(base),
+             "--task-set", "per-lp", "--resamples", "200", "--seed", "1"],
+            stdout=out, stderr=child, env={**os.environ, "PYTHONPATH": REPO}, cwd=REPO,
+            timeout=120,
+        )  # fmt: skip
+    os.close(child)
+    reader.join(timeout=30)
+    os.close(master)
+    shown = b"".join(err).decode(errors="replace")
+    assert proc.returncode == 0, shown
+    # the bar: its name, a fraction and an estimate of the time left ("~00:01 left", not "?")
+    assert "rank: PERM-BOTH, 200 resamples per task" in shown, shown
+    assert re.search(r"\d+%\|.*\| \d\d:\d\d elapsed, ~\d\d:\d\d left", shown), shown
+    doc = json.loads((tmp_path / "out.json").read_text())
+    assert doc["task_set"] == "per-lp"
+    assert [(t["lp"], t["level"]) for t in doc["tasks"]] == [
+        (lp, level) for lp in lps for level in ("sys", "seg")
+    ]
+    metrics = set(doc["average"])
+    assert len(metrics) >= 2 and set(doc["rank"]) == metrics
+    assert all(set(t["correlations"]) == metrics for t in doc["tasks"]), doc["tasks"]
+    assert set(doc["pvalues"]) == metrics
