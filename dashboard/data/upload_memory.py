@@ -59,6 +59,10 @@ READ_FACTORS = {
     "autorank_references_upload": _SCORES,
     "autorank_metadata_upload": _SCORES,
 }
+#: layouts whose reading is measured far below their uploader's factor, by the end of a file's
+#: name (an archive's members, gzip's ``.gz`` aside): WMT segment and system score files read
+#: as meta-evaluation scores (5.4-5.6x, ``benchmarks/upload_memory.py``), plus one
+NAME_FACTORS = ((".seg.score", 7), (".sys.score", 7))
 #: upload keys whose files are read in a child process that holds the session's cap while it
 #: reads (the QE page's WMT submissions: :mod:`dashboard.data._qe_wmt_work`)
 READ_IN_A_CHILD = frozenset({"qe_upload", "qe_folder"})
@@ -99,29 +103,36 @@ def _gunzipped_size(stream, limit: int) -> tuple[int, bool]:
     return total, False
 
 
-def _unpacked(data: bytes, limit: int) -> tuple[int, bool]:
-    """:func:`unpacked_size` and whether it was counted to the end."""
+def _unpacked(data: bytes, limit: float, weight=None, name: str = "") -> tuple[int, float, bool]:
+    """(bytes the readers will decode from ``data``, the same with each file's bytes times
+    ``weight(file name)`` (1 without ``weight``), whether it was counted to the end): counting
+    stops once the weighted count is past ``limit``."""
+    weight = weight or (lambda _name: 1.0)
     if data.startswith(_GZIP):
-        return _gunzipped_size(io.BytesIO(data), limit)
+        w = weight(name.lower().removesuffix(".gz"))
+        size, complete = _gunzipped_size(io.BytesIO(data), int(limit / w) + 1)
+        return size, size * w, complete
     if not data.startswith(_ZIP):
-        return len(data), True
+        return len(data), len(data) * weight(name.lower()), True
+    raw, total = 0, 0.0
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            total = 0
             for info in archive.infolist():
                 if total > limit:
-                    return total, False
-                if info.filename.lower().endswith((".gz", ".tgz")):
-                    with archive.open(info) as member:
-                        size, complete = _gunzipped_size(member, limit - total)
-                    total += size
+                    return raw, total, False
+                member = info.filename.lower()
+                if member.endswith((".gz", ".tgz")):
+                    w = weight(member.removesuffix(".gz"))
+                    with archive.open(info) as stream:
+                        size, complete = _gunzipped_size(stream, int((limit - total) / w) + 1)
+                    raw, total = raw + size, total + size * w
                     if not complete:
-                        return total, False
+                        return raw, total, False
                 else:
-                    total += info.file_size
-            return total, True
+                    raw, total = raw + info.file_size, total + info.file_size * weight(member)
+            return raw, total, True
     except (zipfile.BadZipFile, zlib.error, OSError, NotImplementedError, ValueError):
-        return len(data), True  # the reader refuses it in its own words
+        return len(data), float(len(data)), True  # the reader refuses it in its own words
 
 
 def unpacked_size(data: bytes, limit: int) -> int:
@@ -131,20 +142,31 @@ def unpacked_size(data: bytes, limit: int) -> int:
     return _unpacked(data, limit)[0]
 
 
-def _measure(key: str, data: bytes, limit: float) -> tuple[float, int, bool]:
+def _name_factor(name: str, factor: float) -> float:
+    """The factor of a file named ``name`` (lower case) read by an uploader of ``factor``:
+    :data:`NAME_FACTORS` where its layout is measured lower, ``factor`` otherwise."""
+    for suffix, own in NAME_FACTORS:
+        if name.endswith(suffix):
+            return min(own, factor)
+    return factor
+
+
+def _measure(key: str, data: bytes, limit: float, name: str = "") -> tuple[float, int, bool]:
     """(the estimate of :func:`estimate`, the text counted, whether counted to the end)."""
     factor = READ_FACTORS.get(key, max(READ_FACTORS.values()))
-    text, complete = _unpacked(data, int(max(limit, 0) // factor) + 1)
+    text, weighted, complete = _unpacked(
+        data, max(limit, 0) + 1, lambda member: _name_factor(member, factor), name
+    )
     if text == len(data) and not data.isascii():
-        factor += NON_ASCII_EXTRA
-    return float(factor * text), text, complete
+        weighted += NON_ASCII_EXTRA * text
+    return float(weighted), text, complete
 
 
 def estimate(key: str, name: str, data: bytes, limit: float) -> float:
     """Memory reading ``data`` (the upload ``name`` of uploader ``key``) takes beyond its bytes:
     :data:`READ_FACTORS` times its unpacked text (:data:`NON_ASCII_EXTRA` more a byte when not
     ASCII). Counting an archive stops once the estimate is past ``limit``."""
-    return _measure(key, data, limit)[0]
+    return _measure(key, data, limit, name)[0]
 
 
 def refusal(key: str, uploads: Uploads, *, held: int, cap: float) -> str | None:
@@ -157,7 +179,7 @@ def refusal(key: str, uploads: Uploads, *, held: int, cap: float) -> str | None:
         return None
     used = float(held + sum(len(data) for _, data in uploads))  # every upload's bytes are held
     for name, data in uploads:
-        need, text, complete = _measure(key, data, cap - used)
+        need, text, complete = _measure(key, data, cap - used, name)
         if used + need > cap:
             others = f" beside {_size_text(used - len(data))} held" if used > len(data) else ""
             size = _size_text(len(data))

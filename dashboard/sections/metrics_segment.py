@@ -87,7 +87,8 @@ def _controls(uploads: Uploads) -> dict:
                 "with this one.",
             )
         else:
-            gold = data.choose_gold()
+            with components.input_errors():  # no human scores in the files: one line
+                gold = data.choose_gold()
             st.caption(f"Human scores: **{components.escape_markdown(gold)}**")
     with c_level:
         level = components.persistent(

@@ -117,6 +117,8 @@ def test_leaderboard_wmt24_size_point_ranking_then_clusters(page, app_url, tmp_p
     lines = final.evaluate("gd => gd._fullLayout.shapes.length")
     assert lines >= 1  # clusters drawn
     print(f"WMT24-size Leaderboard: point ranking {t_point:.0f} s, clusters {t_final:.0f} s")
+    # the same results at 1400 x 900 and 1920 x 1080: every chart within the window
+    assert_charts_within_windows(page, minimum=2)
 
     # 10,000 resamples: estimated over the page's bound -> the command, the point ranking kept
     box = page.locator(".st-key-board_resamples input")

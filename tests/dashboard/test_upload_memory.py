@@ -161,7 +161,7 @@ PAGES = {
         lambda n: [
             (
                 "big.zip",
-                _zip({"wmt/metric-scores/en-de/BLEU-refA.seg.score": b"sys\t0.5\n" * (n // 8 + 1)}),
+                _zip({"wmt/metrics-long.tsv": b"sys\t0.5\n" * (n // 8 + 1)}),
             )
         ],
         [_text("metrics/human.tsv"), _text("metrics/metrics.tsv")],
@@ -222,3 +222,22 @@ def test_each_page_refuses_an_upload_past_the_session_cap_and_reads_a_normal_one
     assert_no_exception(at)
     assert not [e.value for e in at.error], [e.value for e in at.error]
     assert state.kept_upload_bytes(at.session_state) == sum(len(d) for _, d in normal)
+
+
+def test_wmt_score_files_count_at_their_own_measured_factor():
+    """WMT ``*.seg.score`` files (5.4-5.6x measured) count at their own factor in the meta-
+    evaluation uploaders (16x for their other layouts), alone, gzipped or in a zip; other
+    names keep the uploader's factor."""
+
+    body = b"sentBLEU\tde-en\tnewstest2020\tA\t1\t0.5\n" * 2000
+    seg = upload_memory.estimate("metrics_upload", "sentBLEU.seg.score", body, CAP)
+    assert seg == pytest.approx(7 * len(body))
+    gz = upload_memory.estimate("metrics_upload", "sentBLEU.seg.score.gz", gzip.compress(body), CAP)
+    assert gz == pytest.approx(7 * len(body))
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("wmt/sentBLEU.seg.score", body)
+        archive.writestr("wmt/long.tsv", body)
+    both = upload_memory.estimate("metrics_upload", "w.zip", packed.getvalue(), CAP)
+    assert both == pytest.approx((7 + 16) * len(body))
+    assert upload_memory.estimate("metrics_upload", "long.tsv", body, CAP) == 16 * len(body)
