@@ -494,7 +494,7 @@ def wait_until_healthy(url: str, proc, timeout: float = 90.0, poll: float = 0.3)
 
 # ---- Presentation mode: every chart within the window ----
 
-#: the meeting room's two windows (issue 46): a laptop's 1400 x 900 and a 1920 x 1080 slide
+#: the meeting room's two windows: a laptop's 1400 x 900 and a 1920 x 1080 slide
 WINDOW_1400 = {"width": 1400, "height": 900}
 SLIDE_1920 = {"width": 1920, "height": 1080}
 
