@@ -239,6 +239,18 @@ _UNICODE_SPACES = tuple(
 _NOT_PLAIN = b"\x00\r\x0b\x0c\x1c\x1d\x1e\x1f"
 
 
+def long_line(data: bytes, limit: int) -> bool:
+    """Whether ``data`` holds more than ``limit`` bytes in a row without a ``\\n`` (a field
+    that long can only be in such a line); C-level searches, one per ``limit`` bytes."""
+    start = 0
+    while len(data) - start > limit:
+        last = data.rfind(b"\n", start, start + limit + 1)
+        if last < 0:
+            return True
+        start = last + 1
+    return False
+
+
 def plain_bytes(data: bytes, *, careful: bytes = b"") -> bool:
     """Whether ``data`` (a file's bytes, as :func:`~._common.load_bytes` returns them) can be
     parsed from its bytes as it is, with the same lines, fields and checks its decoded text
@@ -270,13 +282,7 @@ def plain_bytes(data: bytes, *, careful: bytes = b"") -> bool:
         return False
     if max(first.count(b"\t"), first.count(b","), first.count(b" ")) >= _limits.MAX_COLUMNS:
         return False
-    start, limit = 0, _limits.MAX_FIELD_CHARS  # a run of more bytes than that without a break
-    while len(data) - start > limit:
-        last = data.rfind(b"\n", start, start + limit + 1)
-        if last < 0:
-            return False
-        start = last + 1
-    return True
+    return not long_line(data, _limits.MAX_FIELD_CHARS)  # no field longer than the limit
 
 
 def coded(column) -> tuple[np.ndarray, np.ndarray]:

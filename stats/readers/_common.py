@@ -31,6 +31,7 @@ from stats._core.numbers import MAX_NUMBER_CHARS, NUMBER, strict_float
 
 from . import _limits
 from ._archives import gunzip, read_regular_file, read_stream
+from ._arrow import long_line
 from ._limits import (
     check_bytes,
     check_header_width,
@@ -270,18 +271,6 @@ def _pyarrow_frame(data: bytes, columns, sep: str, dtype, header: int = 1) -> pd
     return table.to_pandas(
         types_mapper={pa.large_string(): pd.StringDtype("pyarrow", np.nan)}.get
     )
-
-
-def long_line(data: bytes, limit: int) -> bool:
-    """Whether ``data`` holds more than ``limit`` bytes in a row without a ``\\n`` (a field
-    that long can only be in such a line); C-level searches, one per ``limit`` bytes."""
-    start = 0
-    while len(data) - start > limit:
-        last = data.rfind(b"\n", start, start + limit + 1)
-        if last < 0:
-            return True
-        start = last + 1
-    return False
 
 
 def fast_frame(

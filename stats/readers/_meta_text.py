@@ -11,13 +11,13 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 from stats._core.numbers import MAX_NUMBER_CHARS
 
+from ._arrow import long_line
 from ._common import (
     arrow_cells,
     check_header_once,
     codes_and_names,
     fast_frame,
     leading_lines,
-    long_line,
     plain_floats,
     spells_number,
     split_lines,

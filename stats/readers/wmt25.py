@@ -310,6 +310,20 @@ def _loads(line: str, label: str, number: int):
         raise StatsInputError(f"{label}, line {number}: JSON nested too deeply") from None
 
 
+def _json_objects(text: str, label: str, fields: str):
+    """``(line number, object)`` of each non-blank line of the JSONL ``text``; a line that is
+    not a JSON object is refused, naming ``fields`` (what a line must hold)."""
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.strip():
+            obj = _loads(line, label, number)
+            if not isinstance(obj, dict):
+                raise StatsInputError(
+                    f"{label}, line {number}: expected a JSON object with {fields}; got "
+                    f"{_kind(obj)}"
+                )
+            yield number, obj
+
+
 def _kind(value) -> str:
     if value is None:
         return "null"
@@ -342,15 +356,7 @@ class _Parsed:
 def _parse_file(text: str, label: str, system: str) -> _Parsed:
     out = _Parsed(system, [], [], [], [], [], {}, {}, {})
     seen: dict[tuple, int] = {}
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        obj = _loads(line, label, number)
-        if not isinstance(obj, dict):
-            raise StatsInputError(
-                f"{label}, line {number}: expected a JSON object with "
-                f"{', '.join(WMT25_SCORE_FIELDS)}; got {_kind(obj)}"
-            )
+    for number, obj in _json_objects(text, label, ", ".join(WMT25_SCORE_FIELDS)):
         if "metric_scores" not in obj and all(f in obj for f in OUTPUT_FIELDS):
             raise StatsInputError(
                 f"{label}, line {number}: a WMT25 system output (doc_id, hypothesis), not "

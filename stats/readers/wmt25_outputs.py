@@ -29,7 +29,7 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 
 from ._common import check_parse_memory, decode, name_list
-from .wmt25 import _jsonl_files, _kind, _loads, _system_of
+from .wmt25 import _json_objects, _jsonl_files, _kind, _system_of
 
 __all__ = ["WMT25Outputs", "read_wmt25_outputs"]
 
@@ -64,11 +64,6 @@ class WMT25Outputs:
 
 
 def _line_fields(obj, label: str, number: int) -> tuple[str, str, str, str | None]:
-    if not isinstance(obj, dict):
-        raise StatsInputError(
-            f"{label}, line {number}: expected a JSON object with doc_id and hypothesis; got "
-            f"{_kind(obj)}"
-        )
     if "hypothesis" not in obj:
         raise StatsInputError(f"{label}, line {number}: field hypothesis is missing")
     text = obj["hypothesis"]
@@ -149,10 +144,7 @@ def read_wmt25_outputs(files: Sequence) -> WMT25Outputs:
         text = decode(blob, label)
         seen: dict[tuple, int] = {}
         count = 0
-        for number, line in enumerate(text.split("\n"), start=1):
-            if not line.strip():
-                continue
-            obj = _loads(line, label, number)
+        for number, obj in _json_objects(text, label, "doc_id and hypothesis"):
             lp, domain, document, hyp = _line_fields(obj, label, number)
             key = (lp, domain, document)
             if key in seen:

@@ -26,7 +26,7 @@ from typing import cast
 from stats._core.errors import StatsInputError
 
 from ._common import check_parse_memory, decode, name_list
-from .wmt25 import _jsonl_files, _kind, _loads
+from .wmt25 import _json_objects, _jsonl_files, _kind
 from .wmt25_outputs import SEPARATOR
 
 __all__ = ["PARAGRAPH_SEPARATOR", "WMT25References", "read_wmt25_references"]
@@ -124,15 +124,7 @@ def read_wmt25_references(source, *, reference: str = "refA") -> WMT25References
     without: dict[str, int] = {}
     other_refs: dict[str, int] = {}
     extra: dict[str, int] = {}
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        obj = _loads(line, label, number)
-        if not isinstance(obj, dict):
-            raise StatsInputError(
-                f"{label}, line {number}: expected a JSON object with doc_id, collection_id, "
-                f"src_text and refs; got {_kind(obj)}"
-            )
+    for number, obj in _json_objects(text, label, "doc_id, collection_id, src_text and refs"):
         for field in READ_FIELDS:
             if field not in obj:
                 raise StatsInputError(f"{label}, line {number}: field {field} is missing")
