@@ -118,9 +118,9 @@ def read_mqm_averages(
         raw[LINE] = np.arange(2, len(raw) + 2, dtype=np.int64)
         return _averages(raw, label, lp)
     lines = text.split("\n")
-    first = next(i for i, ln in enumerate(lines) if ln.strip())
+    head = next(i for i, ln in enumerate(lines) if ln.strip())
     rows, numbers = [], []
-    for k, ln in enumerate(lines[first + 1 :], start=first + 2):
+    for k, ln in enumerate(lines[head + 1 :], start=head + 2):
         if not ln.strip():
             continue
         fields = ln.split()

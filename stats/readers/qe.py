@@ -595,10 +595,10 @@ def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData
     index = pd.Index(ref_ids, name="sid")
     wide = pd.DataFrame(values, index=index, columns=pd.Index(systems))
     gold = pd.Series(human[first_row[ref_codes]], index=index, name="gold")
-    data = _validated(gold, wide, label=label, fmt="long", allow_constant=allow_constant)
+    read = _validated(gold, wide, label=label, fmt="long", allow_constant=allow_constant)
     columns = "METRIC SID SCORE RANK HUMAN" if has_rank else "METRIC SID SCORE HUMAN"
     return dataclasses.replace(
-        data, read_as=_read_as(f"Graham 2015 long layout ({columns})", delimiter, data)
+        read, read_as=_read_as(f"Graham 2015 long layout ({columns})", delimiter, read)
     )
 
 
@@ -643,9 +643,9 @@ def _read_wide(source: Source, name: str | None, allow_constant: bool) -> QEData
     index = pd.Index([ids[k] for k in code[rows].tolist()], name="sid")
     gold = pd.Series(gold_values[rows], index=index, name="gold")
     preds = pd.DataFrame(values[rows], index=index, columns=pd.Index(sys_cols), copy=False)
-    data = _validated(gold, preds, label=label, fmt="wide", allow_constant=allow_constant)
+    read = _validated(gold, preds, label=label, fmt="wide", allow_constant=allow_constant)
     layout = f"wide layout ({head[0]}, {head[gold_col]}, one column per system)"
-    return dataclasses.replace(data, read_as=_read_as(layout, table.delimiter, data))
+    return dataclasses.replace(read, read_as=_read_as(layout, table.delimiter, read))
 
 
 def _plain_wide(data: bytes, label: str, head: list[str], delimiter: str, gold_col: int,

@@ -125,19 +125,39 @@ def _wait_for_cpu(pid: int, seconds: float, timeout: float = 120.0) -> None:
         time.sleep(0.2)
 
 
+#: ``python -m stats`` as a shell starts it: SIGINT unblocked, at Python's handler (a child
+#: inherits its parent's signal mask and ignored signals, and a test worker's may differ)
+_STATS_AS_FROM_A_SHELL = (
+    "import signal; signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT]); "
+    "signal.signal(signal.SIGINT, signal.default_int_handler); import runpy, sys; "
+    "sys.argv[0] = 'stats'; runpy.run_module('stats', run_name='__main__', alter_sys=True)"
+)
+
+
+def _signal_state(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return " ".join(ln.strip() for ln in f if ln.startswith(("SigBlk", "SigIgn", "SigCgt")))
+    except OSError:
+        return "(gone)"
+
+
 def test_ctrl_c_stops_with_one_line(tmp_path):
     base = write_wmt_like(tmp_path, lps=("en-de",), n_systems=8, n_items=400, seed=1)
     env = {**os.environ, "PYTHONPATH": REPO}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "stats", "rank", "--data", str(base), "--task-set", "per-lp",
-         "--resamples", "2000000"],
+        [sys.executable, "-c", _STATS_AS_FROM_A_SHELL, "rank", "--data", str(base),
+         "--task-set", "per-lp", "--resamples", "2000000"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO,
     )  # fmt: skip
     try:
         _wait_for_cpu(proc.pid, seconds=4.0)  # imports, reading, and into the resamples
         assert proc.poll() is None, proc.communicate()
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        try:
+            out, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"no exit 60 s after SIGINT; the process's signals: {_signal_state(proc.pid)}")
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -128,7 +128,7 @@ def _wmt25() -> list[tuple[str, bytes]]:
     ]
 
 
-PAGE_CAP = 64 * 2**20  #: the session cap of the page tests (the samples' own runs fit in it,
+PAGE_CAP = 256 * 2**20  #: the session cap of the page tests (the samples' own runs fit in it,
 #: their computations in isolated children included)
 
 
@@ -216,7 +216,7 @@ def test_each_page_refuses_an_upload_past_the_session_cap_and_reads_a_normal_one
     errors = [e.value for e in at.error]
     assert len(errors) == 1, errors
     assert errors[0].startswith(f"{big[0][0]} (") and "is not read" in errors[0], errors[0]
-    assert "over this session's cap of 64.0 MiB" in errors[0], errors[0]
+    assert "over this session's cap of 256.0 MiB" in errors[0], errors[0]
     # the refused bytes are not kept by the session
     assert state.kept_upload_bytes(at.session_state) == 0
     at.file_uploader(key=key).set_value([(n, d, "text/plain") for n, d in normal]).run()
