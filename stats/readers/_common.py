@@ -31,7 +31,7 @@ from stats._core.numbers import MAX_NUMBER_CHARS, NUMBER, strict_float
 
 from . import _limits
 from ._archives import gunzip, read_regular_file, read_stream
-from ._arrow import long_line
+from ._arrow import coded, long_line
 from ._limits import (
     check_bytes,
     check_header_width,
@@ -487,11 +487,8 @@ def factorize_strings(column: pd.Series) -> tuple[np.ndarray, int]:
     if not (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow") or column.hasnans:
         codes, uniques = pd.factorize(column)
         return codes.astype(np.int64, copy=False), len(uniques)
-    import pyarrow.compute as pc
-
-    encoded = pc.dictionary_encode(arrow_cells(column))
-    out = np.asarray(encoded.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
-    return out, len(encoded.dictionary)
+    codes, names = coded(arrow_cells(column))
+    return codes, len(names)
 
 
 def arrow_cells(column: pd.Series):
@@ -514,11 +511,8 @@ def codes_and_names(column) -> tuple[np.ndarray, list[str]]:
         isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"
         and not column.hasnans and len(column)
     ):
-        import pyarrow.compute as pc
-
-        encoded = pc.dictionary_encode(arrow_cells(column))
-        out = np.asarray(encoded.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
-        return out, [str(v) for v in encoded.dictionary.to_pylist()]
+        codes, names = coded(arrow_cells(column))
+        return codes, names.tolist()
     codes, uniques = pd.factorize(column)
     return codes.astype(np.int64), [str(v) for v in np.asarray(uniques, dtype=object).tolist()]
 
