@@ -27,14 +27,14 @@ BAD_NUMBERS = ["5_0", "0x10", "\u0661", "\uff11", "1,5", "nan", "inf", "-Infinit
                "1" * 401]
 
 
-def _same(a, b) -> None:
+def _assert_same(a, b) -> None:
     if isinstance(a, pd.DataFrame):
         pd.testing.assert_frame_equal(a, b, check_exact=True)
     elif isinstance(a, pd.Series):
         pd.testing.assert_series_equal(a, b, check_exact=True)
     elif dataclasses.is_dataclass(a):
         for f in dataclasses.fields(a):
-            _same(getattr(a, f.name), getattr(b, f.name))
+            _assert_same(getattr(a, f.name), getattr(b, f.name))
     else:
         assert a == b
 
@@ -74,7 +74,7 @@ def test_mqm_plain_as_decoded(weights):
     if isinstance(fast, str):
         assert fast == careful and "tools.py" in fast
     else:
-        _same(fast, careful)
+        _assert_same(fast, careful)
         assert "raters" in fast.read_as
 
 
@@ -89,7 +89,7 @@ def test_mqm_plain_refusals_as_decoded(bad):
 def test_mqm_source_errors_plain_as_decoded():
     rows = [f"A\td1\t1\t{k}\tr1\ts\tt\tSource error\tMinor" for k in range(1, 4)]
     fast, careful = _both(read_mqm, _mqm(rows), "x_ende.tsv")
-    _same(fast, careful)
+    _assert_same(fast, careful)
 
 
 def _averages(rows: list[str], sep: str = " ") -> bytes:
@@ -103,7 +103,7 @@ AVG_ROWS = ["A -1.5 1", "A None 2", "A 0 3", "B -2.25 1", "B -0.5 2", "B None 3"
 @pytest.mark.parametrize("sep", [" ", "\t"])
 def test_mqm_averages_plain_as_decoded(sep):
     fast, careful = _both(read_mqm_averages, _averages(AVG_ROWS, sep), "mqm_ted_zhen.avg.tsv")
-    _same(fast, careful)
+    _assert_same(fast, careful)
     assert fast.notes
 
 
@@ -134,7 +134,7 @@ def _wide(ids: list[str], sep: str = ",", gold=None, cell: str | None = None) ->
 @pytest.mark.parametrize("sep", [",", "\t"])
 def test_qe_wide_plain_as_decoded(ids, sep):
     fast, careful = _both(read_qe, _wide(ids, sep), "qe.csv")
-    _same(fast, careful)
+    _assert_same(fast, careful)
 
 
 @pytest.mark.parametrize("bad", [*BAD_NUMBERS, "1e151"])
@@ -163,7 +163,7 @@ def test_qe_long_plain_as_decoded(change):
     if change is not None:
         rows[change[0]][change[1]] = change[2]
     fast, careful = _both(read_qe, _long(rows), "qe.tsv")
-    _same(fast, careful)
+    _assert_same(fast, careful)
 
 
 def _post_edit(rows: list[tuple], extra: bool = False) -> bytes:
@@ -182,7 +182,7 @@ def test_post_edit_plain_as_decoded(change, extra):
     if change is not None and change[1] < len(rows[0]):
         rows[change[0]][change[1]] = change[2]
     fast, careful = _both(read_post_edit, _post_edit(rows, extra), "pe.tsv")
-    _same(fast, careful)
+    _assert_same(fast, careful)
 
 
 def test_plain_files_never_decoded(monkeypatch):
@@ -196,15 +196,18 @@ def test_plain_files_never_decoded(monkeypatch):
     for module in (mqm, mqm_google, qe):
         monkeypatch.setattr(module, "decode", refused)
     monkeypatch.setattr(qe, "read_table", refused)
-    read_mqm(_mqm(MQM_ROWS), name="x_ende.tsv")
-    read_mqm_averages(_averages(AVG_ROWS), name="x_zhen.avg.tsv")
-    read_mqm_averages(_averages(AVG_ROWS, "\t"), name="x_zhen.avg.tsv")
-    read_qe(_wide(["5", "3", "004", "1", "2"]), name="qe.csv")
-    read_qe(_long([list(r) for r in LONG]), name="qe.tsv")
-    read_post_edit(_post_edit([list(r) for r in PE], True), name="pe.tsv")
     monkeypatch.setattr(judgements, "read_table", refused)
-    read_judgements(_judgements(JUDGEMENTS), name="j.tsv")
-    read_judgements(_judgements(JUDGEMENTS, ","), name="j.csv")
+    read = [
+        read_mqm(_mqm(MQM_ROWS), name="x_ende.tsv"),
+        read_mqm_averages(_averages(AVG_ROWS), name="x_zhen.avg.tsv"),
+        read_mqm_averages(_averages(AVG_ROWS, "\t"), name="x_zhen.avg.tsv"),
+        read_qe(_wide(["5", "3", "004", "1", "2"]), name="qe.csv"),
+        read_qe(_long([list(r) for r in LONG]), name="qe.tsv"),
+        read_post_edit(_post_edit([list(r) for r in PE], True), name="pe.tsv"),
+        read_judgements(_judgements(JUDGEMENTS), name="j.tsv"),
+        read_judgements(_judgements(JUDGEMENTS, ","), name="j.csv"),
+    ]
+    assert all(r is not None for r in read)  # each read, none through the decoded path
 
 
 def _judgements(rows: list[tuple], sep: str = "\t") -> bytes:
@@ -226,9 +229,9 @@ def test_judgements_plain_as_decoded(change, sep):
     if change is not None:
         rows[change[0]][change[1]] = change[2]
     if sep == "," and change is not None and "," in str(change[2]):
-        return
+        pytest.skip("a comma inside a field of a comma-separated file is another layout")
     fast, careful = _both(read_judgements, _judgements(rows, sep), "j.tsv")
-    _same(fast, careful)
+    _assert_same(fast, careful)
 
 
 def test_judgements_copied_block_plain_as_decoded():
