@@ -55,7 +55,10 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.pages)
             continue
         item.add_marker(pytest.mark.fast)
-    # Long tests first (a stable sort: the same order on every xdist worker), so that with
-    # ``-n 2 --dist worksteal`` both workers start on them and the short tests fill the gaps at
-    # the end, instead of a browser test starting last beside an idle core.
+    # Long tests first (a stable sort: the same order on every xdist worker). ``--dist
+    # worksteal`` hands each worker a contiguous share of the collection and an idle worker
+    # steals from the end of another's: the first worker starts on the long tests, mostly
+    # waiting on its browser and server, while the others run short tests beside it, and the
+    # short tests at the end of its share are stolen, not a browser test starting last beside
+    # an idle core.
     items.sort(key=lambda item: 0 if id(item) in long else 1)
