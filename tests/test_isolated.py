@@ -12,7 +12,14 @@ import time
 import pytest
 
 from stats import OverTimeBound, StatsInputError, limited_budget
-from stats._core.workers import RemoteTraceback, memory_budget, private_memory, run_isolated
+from stats._core import workers
+from stats._core.workers import (
+    RemoteTraceback,
+    memory_bound,
+    memory_budget,
+    private_memory,
+    run_isolated,
+)
 
 
 def _add(a, b, *, progress):
@@ -136,6 +143,31 @@ def test_the_memory_budget_is_held_while_the_child_runs():
     assert 150 < stopped_at < 150 + 80  # killed within a few steps of the budget
     assert time.monotonic() - t0 < 30
     assert _rss_mb() - rss_before < 50  # none of it in this process
+
+
+@pytest.mark.skipif(private_memory(os.getpid()) is None, reason="needs /proc/<pid>/smaps_rollup")
+def test_the_cheap_bound_is_above_the_exact_figure_and_spares_its_reading(monkeypatch):
+    import numpy as np  # a process with mappings enough to make smaps_rollup slow
+
+    held = np.ones(2**22)
+    for pid in (os.getpid(), os.getppid()):
+        bound, exact = memory_bound(pid), private_memory(pid)
+        assert bound is not None and exact is not None and bound >= exact, (pid, bound, exact)
+    assert memory_bound(2**22 + 12345) is None  # no such process
+    del held
+    # a child well within its budget for ~1 s: the exact figure is read about once a second
+    # for the progress line, not at every look (every 0.05 s)
+    reads = []
+    real = workers.private_memory
+    monkeypatch.setattr(workers, "private_memory", lambda pid: reads.append(pid) or real(pid))
+    details: list[str] = []
+    progress = lambda fraction: None  # noqa: E731
+    progress.describe = details.append
+    run_isolated(_spin, 1.0, what="spinning", progress=progress)
+    assert 1 <= len(reads) <= 4, len(reads)
+    without_progress_line = len(reads)
+    run_isolated(_spin, 1.0, what="spinning")
+    assert len(reads) == without_progress_line  # no progress line, bound far below: none
 
 
 def test_the_default_budget_is_the_sessions():
