@@ -79,11 +79,12 @@ def _wmt_en_ja(folder, n_segments: int = 1500):
     ref = folder / "generaltest2023.en-ja.ref.refA.ja"
     ref.write_text("\n".join(ref_lines) + "\n", encoding="utf-8")
     hyps, outputs = [], {}
+    ref_words = [_split(line) for line in ref_lines]  # once, not once a system
     for k, name in enumerate(SYSTEMS):
         noise = 0.05 + 0.03 * k
         lines = [
-            "".join(w if rng.random() > noise else rng.choice(WORDS) for w in _split(line))
-            for line in ref_lines
+            "".join(w if rng.random() > noise else rng.choice(WORDS) for w in words)
+            for words in ref_words
         ]
         path = folder / f"generaltest2023.en-ja.hyp.{name}.ja"
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
