@@ -38,7 +38,6 @@ from stats._core.budget import (
 from stats._core.cache import statistics_cache_dir
 from stats._core.errors import DegenerateInputWarning, StatsInputError
 from stats._core.lazy import lazy_exports as _lazy_exports
-from stats._core.workers import run_isolated
 
 from . import analyses as _analyses
 from . import human as _human
@@ -75,9 +74,13 @@ __all__ = [
     *_LAZY,
 ]
 
+#: run_isolated's module loads multiprocessing and a process pool: on first use too
+_LAZY["run_isolated"] = "._core.workers"
+
 __getattr__, __dir__ = _lazy_exports(__name__, _LAZY)
 
 if TYPE_CHECKING:  # the lazy names, for IDEs and type checkers (tests/test_imports.py)
+    from ._core.workers import run_isolated
     from .analyses._inputs import FileInput, Files, decode_files
     from .analyses.autorank import (
         AutoRankAnalysis,

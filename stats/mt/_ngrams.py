@@ -41,8 +41,6 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from stats._core.workers import run_chunks
-
 __all__ = ["bleu_statistics", "chrf_statistics"]
 
 
@@ -164,6 +162,8 @@ def _tokenized(scorer, options: dict, texts: list[str], jobs: int) -> list[list[
     over ``jobs`` worker processes when there are many."""
     distinct = list(dict.fromkeys(texts))
     if jobs > 1 and len(distinct) >= MIN_PARALLEL_TOKENIZE:
+        from stats._core.workers import run_chunks  # multiprocessing: only where it runs
+
         bounds = np.linspace(0, len(distinct), 4 * jobs + 1).astype(int)
         tasks = [(options, distinct[a:b]) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
         done = run_chunks(_tokenize_chunk, tasks, jobs)

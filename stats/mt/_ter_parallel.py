@@ -27,7 +27,6 @@ from pathlib import Path
 import numpy as np
 
 from stats._core.cache import statistics_cache_dir
-from stats._core.workers import run_chunks
 
 __all__ = ["default_jobs", "ter_statistics"]
 
@@ -259,6 +258,8 @@ def ter_statistics(
              [[lines[i] for i in idx] for lines in todo.values()])
             for idx in chunks
         ]
+        from stats._core.workers import run_chunks  # multiprocessing: only where it runs
+
         parts = run_chunks(_score_chunk, tasks, jobs, preload=_PRELOAD, progress=progress)
         out = np.empty((len(todo), n_seg, 2), dtype=float)
         for idx, part in zip(chunks, parts, strict=True):
