@@ -377,9 +377,11 @@ def _as_arrays(out: dict) -> dict:
 def _joined(a, a_names, b, b_names, sep: str) -> tuple:
     """``(codes, names)`` of the strings ``A + sep + B`` of two coded columns (built for the
     distinct pairs only)."""
-    codes, pairs = pd.factorize(a * max(len(b_names), 1) + b)
     nb = max(len(b_names), 1)
+    codes, pairs = _factorize(a * nb + b, max(len(a_names), 1) * nb)
     names = [f"{a_names[u // nb]}{sep}{b_names[u % nb]}" for u in pairs.tolist()]
+    if len(set(names)) == len(names):
+        return codes, names
     first: dict = {}  # two pairs may spell the same string ("A-b" "c", "A" "b-c"): one name
     remap = np.array([first.setdefault(s, len(first)) for s in names], dtype=np.int64)
     return remap[codes], list(first)

@@ -31,12 +31,12 @@ from ._meta_rows import (
     MISSING,
     _as_arrays,
     _cells_so_far,
+    _factorize,
     _joined,
     _Pair,
     _score,
     add_rows,
     add_wide_rows,
-    coded,
 )
 
 
@@ -157,6 +157,9 @@ def _scores(raw) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 #: bytes pyarrow parses at a time in the column-wise readers of plain files (1 MB, as the WMT
 #: segment reader's: fewer blocks, fewer dictionaries to unify)
 BLOCK = 1 << 20
+#: whether pyarrow parses those blocks with its threads (the same CPU time, less wall time
+#: where a core is idle)
+THREADS = True
 #: pyarrow's delimiter for a delimiter name (runs of whitespace are pandas' C parser's)
 _ARROW_SEP = {"tab": "\t", "csv": ","}
 
@@ -171,7 +174,7 @@ def _plain_table(data: bytes, columns: list, types: dict, delimiter: str, header
     if sep is None or data.find(b" ") >= 0 or (sep != "\t" and data.find(b"\t") >= 0):
         return "other"
     table = read_typed(data, columns, types, delimiter=sep, skip_rows=int(header),
-                       include=list(types), blank_lines=False, block=BLOCK)
+                       include=list(types), blank_lines=False, block=BLOCK, threads=THREADS)
     return table if table is not None and table.num_rows else None
 
 
@@ -485,15 +488,22 @@ def _read_wmt_seg(data: bytes, label: str, pairs: dict) -> None:
     from .wmt import read_wmt_scores
 
     frame = read_wmt_scores(data, name=label, level="seg").frame
-    col = {c: coded(frame[c]) for c in ("metric", "lp", "testset", "refset", "system")}
+    col = {c: _column_codes(frame[c]) for c in ("metric", "lp", "testset", "refset", "system")}
     (m, metrics), (r, refsets) = col["metric"], col["refset"]
     name = _joined(m, metrics, r, refsets, "-")
-    segment = _joined(*coded(frame["docid"]), *coded(frame["segid"]), ":")
+    segment = _joined(*_column_codes(frame["docid"]), *_column_codes(frame["segid"]), ":")
     lines = frame["_line"].to_numpy()
+    score = frame["score"].to_numpy(dtype=float)
+    del frame
     (lp_codes, lps), (name_codes, names) = col["lp"], name
-    group, _ = pd.factorize(lp_codes * len(names) + name_codes)
-    order = np.argsort(group, kind="stable")  # by language pair and metric, as first seen
-    starts = order[np.flatnonzero(np.r_[True, np.diff(group[order]) != 0])]
+    group, _ = _factorize(lp_codes * len(names) + name_codes, len(lps) * len(names))
+    n_groups = int(group.max(initial=-1)) + 1
+    order = None  # one language pair and metric: the rows as they are
+    starts = np.zeros(min(n_groups, 1), dtype=np.int64)
+    if n_groups > 1:  # by language pair and metric, as first seen
+        order = np.argsort(group.astype(np.uint16) if n_groups < 2**16 else group, kind="stable")
+        starts = order[np.flatnonzero(np.r_[True, np.diff(group[order]) != 0])]
+    del group
     for i in starts:
         lp, metric = lps[lp_codes[i]], names[name_codes[i]]
         pair = pairs.get(lp)
@@ -504,15 +514,30 @@ def _read_wmt_seg(data: bytes, label: str, pairs: dict) -> None:
                 f"in {first}; give each metric's scores once"
             )
     for k, lp in enumerate(lps):
-        used = np.unique(r[lp_codes == k])
+        used = np.flatnonzero(np.bincount(r if len(lps) == 1 else r[lp_codes == k],
+                                          minlength=len(refsets)))
         pairs.setdefault(lp, _Pair()).references.update(
             refsets[j] for j in used.tolist() if refsets[j] != "src"
         )
+
+    def ordered(values):
+        return values if order is None else values[order]
+
     add_rows(pairs, label, {
-        "lp": (lp_codes[order], lps), "name": (name_codes[order], names),
-        "gold": np.zeros(len(order), dtype=bool),
-        "system": (col["system"][0][order], col["system"][1]),
-        "testset": (col["testset"][0][order], col["testset"][1]),
-        "segment": (segment[0][order], segment[1]),
-        "score": frame["score"].to_numpy(dtype=float)[order], "line": lines[order],
+        "lp": (ordered(lp_codes), lps), "name": (ordered(name_codes), names),
+        "gold": np.zeros(len(lines), dtype=bool),
+        "system": (ordered(col["system"][0]), col["system"][1]),
+        "testset": (ordered(col["testset"][0]), col["testset"][1]),
+        "segment": (ordered(segment[0]), segment[1]),
+        "score": ordered(score), "line": ordered(lines),
     })
+
+
+def _column_codes(column) -> tuple[np.ndarray, list]:
+    """:func:`~._common.codes_and_names` of a column; a categorical column of one category
+    and no missing value (a metric, language pair or test set of its own file) without a
+    hash of every row."""
+    if isinstance(column.dtype, pd.CategoricalDtype) and len(column.cat.categories) == 1:
+        if not (column.cat.codes.to_numpy() < 0).any():
+            return np.zeros(len(column), dtype=np.int64), [str(column.cat.categories[0])]
+    return codes_and_names(column)
