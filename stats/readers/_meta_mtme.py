@@ -76,22 +76,21 @@ def _score_lines(text: str, where: str, store: dict, name: str, gold: bool) -> N
             sc.domains.setdefault(fields[-2].strip(), []).append(fields[0].strip())
 
 
-def _fast_score_file(text: str | bytes, sc: _Scores, gold: bool) -> bool:
+def _fast_score_file(data: bytes, sc: _Scores, gold: bool) -> bool:
     """Fill ``sc`` from an MTME segment or system score file read by pyarrow's parser when the
     file is plain (``SYSTEM<TAB>SCORE`` on every line, no blank line, every score a finite
     number within the input bound, or a missing mark in a human-score file); False (nothing
-    filled) for anything else, which the line-by-line reader then reads or names. ``text``:
-    the decoded text, or the bytes of a plain file (:func:`~._arrow.plain_bytes`: the same
-    lines and fields)."""
+    filled) for anything else, which the line-by-line reader then reads or names. ``data``:
+    the decoded text as UTF-8, or the bytes of a plain file (:func:`~._arrow.plain_bytes`:
+    the same lines and fields)."""
     import io
 
     from ._limits import MAX_ABS_VALUE
 
-    nl, tab, cr = ("\n", "\t", "\r") if isinstance(text, str) else (b"\n", b"\t", b"\r")
-    if not text or tab not in text or nl + nl in text or cr in text or text[:1] == nl:
+    if not data or b"\t" not in data or b"\n\n" in data or b"\r" in data or data[:1] == b"\n":
         return False
-    n_lines = text.count(nl) + (not text.endswith(nl))
-    tabs = text.count(tab)
+    n_lines = data.count(b"\n") + (not data.endswith(b"\n"))
+    tabs = data.count(b"\t")
     if tabs not in (n_lines, 2 * n_lines):
         return False  # a line of other than two (or three) tab-separated fields
     names = ["system", "score"] if tabs == n_lines else ["domain", "system", "score"]
@@ -101,7 +100,7 @@ def _fast_score_file(text: str | bytes, sc: _Scores, gold: bool) -> bool:
         from pyarrow import csv as pacsv
 
         table = pacsv.read_csv(
-            io.BytesIO(text.encode("utf-8") if isinstance(text, str) else text),
+            io.BytesIO(data),
             read_options=pacsv.ReadOptions(column_names=names, use_threads=False,
                                            block_size=1 << 20),
             parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False),
@@ -296,7 +295,7 @@ def _read_mtme(members: dict, label: str, pairs: dict, said: list | None = None)
         if name in store:
             raise StatsInputError(f"{where}: {name} ({level}) for {lp} is given twice")
         store[name] = _Scores(file=where)
-        if not _fast_score_file(data if text is None else text, store[name], gold):
+        if not _fast_score_file(data if text is None else text.encode("utf-8"), store[name], gold):
             _score_lines(decode(data, where) if text is None else text, where, store, name, gold)
         if not store[name].values:
             raise StatsInputError(f"{where}: file is empty")

@@ -181,7 +181,12 @@ def _plain_table(data: bytes, columns: list, types: dict, delimiter: str, header
 def _name_codes(column) -> tuple[np.ndarray, list]:
     """``(codes, names)`` of a pyarrow string column as the parser gives it (one chunk per
     block), encoded by pyarrow (:func:`~._arrow.coded`) as
-    :func:`~._common.codes_and_names` encodes a column."""
+    :func:`~._common.codes_and_names` encodes a column; a column of one name (a language
+    pair, a test set) found by one comparison per row instead of a hash."""
+    import pyarrow.compute as pc
+
+    if len(column) and pc.all(pc.equal(column, column[0])).as_py():
+        return np.zeros(len(column), dtype=np.int64), [column[0].as_py()]
     codes, names = arrow_coded(column)
     return codes, names.tolist()
 
