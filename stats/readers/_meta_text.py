@@ -493,10 +493,15 @@ def _read_wmt_seg(data: bytes, label: str, pairs: dict) -> None:
     from .wmt import read_wmt_scores
 
     frame = read_wmt_scores(data, name=label, level="seg").frame
-    col = {c: _column_codes(frame[c]) for c in ("metric", "lp", "testset", "refset", "system")}
+    # only the language pairs' codes number them in order of first appearance (the order of
+    # ``pairs``); the other names' codes are only compared (scorers and items are numbered
+    # by their own first appearance): a categorical column's own codes serve
+    col = {c: _column_codes(frame[c], c != "lp")
+           for c in ("metric", "lp", "testset", "refset", "system")}  # fmt: skip
     (m, metrics), (r, refsets) = col["metric"], col["refset"]
     name = _joined(m, metrics, r, refsets, "-")
-    segment = _joined(*_column_codes(frame["docid"]), *_column_codes(frame["segid"]), ":")
+    segment = _joined(*_column_codes(frame["docid"], True), *_column_codes(frame["segid"], True),
+                      ":")
     lines = frame["_line"].to_numpy()
     score = frame["score"].to_numpy(dtype=float)
     del frame
@@ -538,11 +543,17 @@ def _read_wmt_seg(data: bytes, label: str, pairs: dict) -> None:
     })
 
 
-def _column_codes(column) -> tuple[np.ndarray, list]:
+def _column_codes(column, any_order: bool = False) -> tuple[np.ndarray, list]:
     """:func:`~._common.codes_and_names` of a column; a categorical column of one category
     and no missing value (a metric, language pair or test set of its own file) without a
-    hash of every row."""
-    if isinstance(column.dtype, pd.CategoricalDtype) and len(column.cat.categories) == 1:
-        if not (column.cat.codes.to_numpy() < 0).any():
-            return np.zeros(len(column), dtype=np.int64), [str(column.cat.categories[0])]
+    hash of every row. ``any_order``: the codes need not number the names in order of first
+    appearance (a categorical column without a missing value gives its own codes and
+    categories)."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes = column.cat.codes.to_numpy()
+        cats = column.cat.categories
+        if not (codes < 0).any() and (any_order or len(cats) == 1):
+            if len(cats) == 1:
+                return np.zeros(len(column), dtype=np.int64), [str(cats[0])]
+            return codes.astype(np.int64), [str(v) for v in cats.tolist()]
     return codes_and_names(column)

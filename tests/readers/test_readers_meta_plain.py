@@ -214,3 +214,27 @@ def test_wmt_segment_file_plain_as_decoded(monkeypatch):
         for k in range(300)
     ]
     _three_ways(monkeypatch, [("BLEU.seg.score", "".join(rows).encode())])
+
+
+def test_wmt_segment_file_read_by_either_parser_gives_the_same_order():
+    # names first seen out of their sorted order: pandas' reader (a comment line sends the
+    # file there) sorts a categorical's categories, pyarrow's keeps them as first seen
+    rows = [
+        f"{m}\t{lp}\tnt20\t{ref}\t{s}\tdoc{k // 4}\t{k % 4 + 1}\t{(k * 7 % 11) / 10}\n"
+        for lp in ("zh-en", "en-de")
+        for m in ("chrF", "BLEU")
+        for ref in ("ntB20", "nt20")
+        for s in ("sysZ", "sysA", "sysM")
+        for k in range(12)
+    ]
+    typed = read_meta_eval(("BLEU.seg.score", "".join(rows).encode()))
+    commented = read_meta_eval(("BLEU.seg.score", ("".join(rows) + "# end\n").encode()))
+    assert _everything(typed) == _everything(commented)
+    assert typed.language_pairs == ("zh-en", "en-de")
+    assert list(typed.pairs["zh-en"].metrics["seg"]) == [
+        "chrF-ntB20",
+        "chrF-nt20",
+        "BLEU-ntB20",
+        "BLEU-nt20",
+    ]
+    assert typed.systems("zh-en") == ("sysZ", "sysA", "sysM")
