@@ -217,16 +217,21 @@ def _long_rows_plain(data: bytes, width: int, pos: list, delimiter: str, has_hea
         return None
     if len(cols) == 5:
         name, gold = _scorers(metric)
-    score, spelled, missing = _scores(raw)
-    bad = (~spelled & ~missing) | (missing & ~gold)
-    with np.errstate(invalid="ignore"):
-        bad |= spelled & ~(np.abs(score) <= MAX_ABS_VALUE)
+    score = plain_floats(raw)  # (read-only: pyarrow's memory)
+    if score is not None:  # every cell a plain finite number: each spelled, none missing
+        with np.errstate(invalid="ignore"):
+            bad = ~(np.abs(score) <= MAX_ABS_VALUE)
+    else:
+        score, spelled, missing = _scores(raw)
+        bad = (~spelled & ~missing) | (missing & ~gold)
+        with np.errstate(invalid="ignore"):
+            bad |= spelled & ~(np.abs(score) <= MAX_ABS_VALUE)
+        score[missing] = np.nan
     start = 2 if has_header else 1
     if bad.any():  # the first bad score named as the line-by-line reader names it
         i = int(np.flatnonzero(bad)[0])
         _score(str(raw[i].as_py()), label, start + i, gold=bool(gold[i]), column="SCORE")
         return None
-    score[missing] = np.nan
     return {"lp": lp, "name": name, "gold": gold, "system": system, "testset": testset,
             "segment": segment, "score": score,
             "line": np.arange(start, start + n, dtype=np.int64)}
