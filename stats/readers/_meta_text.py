@@ -454,21 +454,31 @@ def _wide_cells(keys: list, raws: list, n: int, head: list, score_cols: list, la
         name_of.append(first.setdefault(gold if gold is not None else h, len(first)))
         gold_of.append(gold is not None)
         raw, raws[j] = raws[j], None
-        if getattr(raw, "dtype", None) is not None and raw.dtype.kind == "f":
-            values = raw.to_numpy(dtype=float, copy=True)  # parsed as numbers: each spelled
-            spelled, missing = np.ones(n, dtype=bool), np.zeros(n, dtype=bool)
+        arrow = not hasattr(raw, "iloc")  # (a pyarrow array of strings)
+        # a pyarrow column that pyarrow's cast reads whole: the cast as it is (read-only)
+        direct = plain_floats(raw) if arrow else None
+        if direct is not None:  # each a plain finite number: spelled, none missing
+            values, missing = direct, None
+            with np.errstate(invalid="ignore"):
+                bad = ~(np.abs(values) <= MAX_ABS_VALUE)
         else:
-            values, spelled, missing = _scores(raw)
-        bad = (~spelled & ~missing) | (missing & (gold is None))
-        with np.errstate(invalid="ignore"):
-            bad |= spelled & ~(np.abs(values) <= MAX_ABS_VALUE)
+            if not arrow and raw.dtype.kind == "f":
+                values = raw.to_numpy(dtype=float, copy=True)  # parsed as numbers: spelled
+                spelled, missing = np.ones(n, dtype=bool), np.zeros(n, dtype=bool)
+            else:
+                values, spelled, missing = _scores(raw)
+            bad = (~spelled & ~missing) | (missing & (gold is None))
+            with np.errstate(invalid="ignore"):
+                bad |= spelled & ~(np.abs(values) <= MAX_ABS_VALUE)
+            del spelled
         if bad.any():
             r = int(np.flatnonzero(bad)[0])
             if first_bad is None or r < first_bad[0]:
-                cell = raw.iloc[r] if hasattr(raw, "iloc") else raw[r].as_py()
+                cell = raw[r].as_py() if arrow else raw.iloc[r]
                 first_bad = (r, j, str(cell))
-        del raw, bad, spelled
-        values[missing] = np.nan
+        del raw, bad
+        if missing is not None:
+            values[missing] = np.nan
         scores.append(values)
     if first_bad is not None:
         r, j, cell = first_bad
