@@ -27,6 +27,7 @@ import numpy as np
 from stats._core.errors import DegenerateInputWarning, StatsInputError
 
 from ._archives import archive_members, directory_files, read_regular_file
+from ._arrow import plain_bytes
 from ._common import decode
 from ._meta_rows import _LEVELS, MISSING, _add, _Pair, _score, _Scores
 
@@ -75,19 +76,21 @@ def _score_lines(text: str, where: str, store: dict, name: str, gold: bool) -> N
             sc.domains.setdefault(fields[-2].strip(), []).append(fields[0].strip())
 
 
-def _fast_score_file(text: str, sc: _Scores, gold: bool) -> bool:
+def _fast_score_file(data: bytes, sc: _Scores, gold: bool) -> bool:
     """Fill ``sc`` from an MTME segment or system score file read by pyarrow's parser when the
     file is plain (``SYSTEM<TAB>SCORE`` on every line, no blank line, every score a finite
     number within the input bound, or a missing mark in a human-score file); False (nothing
-    filled) for anything else, which the line-by-line reader then reads or names."""
+    filled) for anything else, which the line-by-line reader then reads or names. ``data``:
+    the decoded text as UTF-8, or the bytes of a plain file (:func:`~._arrow.plain_bytes`:
+    the same lines and fields)."""
     import io
 
     from ._limits import MAX_ABS_VALUE
 
-    if not text or "\t" not in text or "\n\n" in text or "\r" in text or text[0] == "\n":
+    if not data or b"\t" not in data or b"\n\n" in data or b"\r" in data or data[:1] == b"\n":
         return False
-    n_lines = text.count("\n") + (not text.endswith("\n"))
-    tabs = text.count("\t")
+    n_lines = data.count(b"\n") + (not data.endswith(b"\n"))
+    tabs = data.count(b"\t")
     if tabs not in (n_lines, 2 * n_lines):
         return False  # a line of other than two (or three) tab-separated fields
     names = ["system", "score"] if tabs == n_lines else ["domain", "system", "score"]
@@ -97,7 +100,7 @@ def _fast_score_file(text: str, sc: _Scores, gold: bool) -> bool:
         from pyarrow import csv as pacsv
 
         table = pacsv.read_csv(
-            io.BytesIO(text.encode("utf-8")),
+            io.BytesIO(data),
             read_options=pacsv.ReadOptions(column_names=names, use_threads=False,
                                            block_size=1 << 20),
             parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False),
@@ -272,9 +275,12 @@ def _read_mtme(members: dict, label: str, pairs: dict, said: list | None = None)
             continue  # the document level is not used (named in the read-as line)
         raw = members[path]
         data = read_regular_file(raw, where) if isinstance(raw, Path) else raw
-        text = decode(data, where)
+        # a plain file's bytes are its text (plain_bytes): parsed as they are, decoded only
+        # when read line by line
+        text = None if plain_bytes(data) else decode(data, where)
         pair = pairs.setdefault(lp, _Pair())
         if level == "domain":
+            text = decode(data, where) if text is None else text
             kept = pair.domain_level["gold" if gold else "metrics"]
             if name in kept:
                 raise StatsInputError(f"{where}: {name} (domain) for {lp} is given twice")
@@ -289,8 +295,8 @@ def _read_mtme(members: dict, label: str, pairs: dict, said: list | None = None)
         if name in store:
             raise StatsInputError(f"{where}: {name} ({level}) for {lp} is given twice")
         store[name] = _Scores(file=where)
-        if not _fast_score_file(text, store[name], gold):
-            _score_lines(text, where, store, name, gold)
+        if not _fast_score_file(data if text is None else text.encode("utf-8"), store[name], gold):
+            _score_lines(decode(data, where) if text is None else text, where, store, name, gold)
         if not store[name].values:
             raise StatsInputError(f"{where}: file is empty")
         if store[name].domains:

@@ -207,6 +207,122 @@ def add_rows(pairs: dict, label: str, rows: dict) -> None:
         sc.lines.setdefault(system, int(lines[r]))
 
 
+def _long_form(rows: dict) -> dict:
+    """The rows :func:`add_rows` takes of the cells :func:`add_wide_rows` takes (row by
+    row, column by column)."""
+    (name_of, names), n, k = rows["name"], len(rows["line"]), len(rows["score"])
+
+    def each_row(coded: tuple) -> tuple:
+        return np.repeat(coded[0], k), coded[1]
+
+    return {
+        "lp": each_row(rows["lp"]), "system": each_row(rows["system"]),
+        "segment": each_row(rows["segment"]), "testset": (np.zeros(n * k, dtype=np.int64), [""]),
+        "name": (np.tile(name_of, n), names), "gold": np.tile(rows["gold"], n),
+        "score": np.column_stack(rows["score"]).ravel(), "line": np.repeat(rows["line"], k),
+    }
+
+
+def add_wide_rows(pairs: dict, label: str, rows: dict) -> None:
+    """:func:`add_rows` of the cells of a wide table (no test set), taken row by row and
+    column by column, without their long form (a copy of every key per score column).
+
+    ``rows`` maps ``lp``, ``system``, ``segment`` (``(codes, names)``) and ``line`` to one
+    value per row, ``name`` (``(codes, names)``) and ``gold`` to one value per score column,
+    and ``score`` to one float array per score column. The same stores, chunks, order and
+    messages as :func:`add_rows` of the long form; the chunks of one row group (language
+    pair and system) share one array of item codes and one of lines. Two columns of one
+    scorer (``human`` and ``HUMAN:human``) are added as the long form."""
+    (name_of, names), gold_of = rows["name"], np.asarray(rows["gold"], dtype=bool)
+    k, n = len(name_of), len(rows["line"])
+    if len(set(zip(name_of.tolist(), gold_of.tolist(), strict=True))) < k:
+        add_rows(pairs, label, _long_form(rows))
+        return
+    if n == 0 or k == 0:
+        return
+    lp_codes, lps = _codes(rows["lp"])
+    segment = _codes(rows["segment"])
+    testset = (np.zeros(n, dtype=np.int64), [""])
+    # an item's code does not change when each row is repeated once per column
+    if len(lps) == 1:
+        item = _item_codes(pairs.setdefault(lps[0], _Pair()), testset, segment)
+    else:
+        item = np.empty(n, dtype=np.int64)
+    for c, lp in enumerate(lps if len(lps) > 1 else ()):
+        pair = pairs.setdefault(lp, _Pair())
+        at = np.flatnonzero(lp_codes == c)
+        item[at] = _item_codes(pair, (testset[0][at], testset[1]), (segment[0][at], segment[1]))
+    del testset
+    sys_codes, systems = _codes(rows["system"])
+    # the long form's scorer groups, numbered by first appearance: row group (language pair
+    # and system) g, column j is group g * k + j (the columns are distinct scorers)
+    group, _ = _factorize(lp_codes * len(systems) + sys_codes, len(lps) * len(systems))
+    n_items = int(item.max()) + 1
+    cell = group * n_items + item  # a cell given twice: a row group and item given twice
+    lines = np.asarray(rows["line"], dtype=np.int64)
+    first_dup = None  # (cell in the long form's order, first file, first line)
+    n_cells = (int(group.max()) + 1) * n_items
+    if n_cells <= 4 * n + 1024:
+        dup = None if np.bincount(cell, minlength=n_cells).max() <= 1 else True
+    else:
+        dup = True
+    if dup is not None:
+        dup = pd.Series(cell).duplicated().to_numpy()
+    if dup is not None and dup.any():
+        r = int(np.flatnonzero(dup)[0])
+        first_dup = (r * k, label, int(lines[int(np.flatnonzero(cell == cell[r])[0])]))
+    del cell, dup
+    small = group.astype(np.uint16) if group.max(initial=0) < 2**16 else group
+    order = np.argsort(small, kind="stable")
+    bounds = np.flatnonzero(np.diff(small[order])) + 1
+    del small
+    targets = []
+    for at in np.split(order, bounds):
+        r = int(at[0])
+        pair = pairs[lps[lp_codes[r]]]
+        system = systems[sys_codes[r]]
+        items = item[at]
+        for j in range(k):
+            name, is_gold = names[name_of[j]], bool(gold_of[j])
+            store = (pair.gold if is_gold else pair.metrics)["seg"]
+            sc = store.get(name)
+            if sc is not None and system in sc.values:
+                earlier = sc.values[system]
+                if not isinstance(earlier, _Chunks):
+                    raise StatsInputError(
+                        f"{label}, line {int(lines[r])}: {name} of {lps[lp_codes[r]]} is also "
+                        f"in {sc.file} (MTME layout); give each scorer's scores in one format"
+                    )
+                for codes, _, old_lines, old_file in earlier:
+                    hit = np.isin(items, codes)
+                    if hit.any():
+                        row = int(at[np.flatnonzero(hit)[0]])
+                        if first_dup is None or row * k + j < first_dup[0]:
+                            i = int(np.flatnonzero(codes == item[row])[0])
+                            first_dup = (row * k + j, old_file, int(old_lines[i]))
+        targets.append((pair, system, r, at, items))
+    if first_dup is not None:
+        i, old_file, old_line = first_dup
+        row, j = divmod(i, k)
+        raise StatsInputError(
+            f"{label}, line {int(lines[row])}: a second score for {names[name_of[j]]}, system "
+            f"{systems[sys_codes[row]]!r}, segment {segment[1][segment[0][row]]!r} "
+            f"({old_file}, line {old_line} has the first)"
+        )
+    for pair, system, r, at, items in targets:
+        at_lines = lines[at]
+        for j in range(k):
+            name, is_gold = names[name_of[j]], bool(gold_of[j])
+            store = (pair.gold if is_gold else pair.metrics)["seg"]
+            sc = store.get(name)
+            if sc is None:
+                sc = store[name] = _Scores(file=label)
+            sc.values.setdefault(system, _Chunks()).append(
+                (items, rows["score"][j][at], at_lines, label)
+            )
+            sc.lines.setdefault(system, int(lines[r]))
+
+
 def finish_items(pairs: dict) -> None:
     """Turn the chunks of long/wide/WMT scores into arrays in item order (NaN for a missing
     gold cell; a missing metric cell is an error naming the segments)."""
@@ -261,9 +377,11 @@ def _as_arrays(out: dict) -> dict:
 def _joined(a, a_names, b, b_names, sep: str) -> tuple:
     """``(codes, names)`` of the strings ``A + sep + B`` of two coded columns (built for the
     distinct pairs only)."""
-    codes, pairs = pd.factorize(a * max(len(b_names), 1) + b)
     nb = max(len(b_names), 1)
+    codes, pairs = _factorize(a * nb + b, max(len(a_names), 1) * nb)
     names = [f"{a_names[u // nb]}{sep}{b_names[u % nb]}" for u in pairs.tolist()]
+    if len(set(names)) == len(names):
+        return codes, names
     first: dict = {}  # two pairs may spell the same string ("A-b" "c", "A" "b-c"): one name
     remap = np.array([first.setdefault(s, len(first)) for s in names], dtype=np.int64)
     return remap[codes], list(first)

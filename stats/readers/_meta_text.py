@@ -11,11 +11,13 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 from stats._core.numbers import MAX_NUMBER_CHARS
 
-from ._arrow import long_line
+from ._arrow import coded as arrow_coded
+from ._arrow import long_line, read_typed
 from ._common import (
     arrow_cells,
     check_header_once,
     codes_and_names,
+    decode,
     fast_frame,
     leading_lines,
     plain_floats,
@@ -29,11 +31,12 @@ from ._meta_rows import (
     MISSING,
     _as_arrays,
     _cells_so_far,
+    _factorize,
     _joined,
     _Pair,
     _score,
     add_rows,
-    coded,
+    add_wide_rows,
 )
 
 
@@ -47,11 +50,35 @@ def _gold_name(metric: str) -> str | None:
     return None
 
 
-def _read_long(data: bytes, text: str, label: str, pairs: dict) -> None:
+def _text(data: bytes, text: str | None, label: str) -> str:
+    """The decoded text of a file: ``text``, or when None (a plain file,
+    :func:`~._arrow.plain_bytes`, not decoded yet) its bytes decoded."""
+    return decode(data, label) if text is None else text
+
+
+def _leading(data: bytes, text: str | None, label: str, **options):
+    """:func:`~._common.leading_lines` of the file's text (``text``, or when None the bytes
+    of a plain file, of which only the lines it looks at are decoded)."""
+    if text is not None:
+        return leading_lines(text, label, **options)
+    cut = -1
+    for _ in range(200):  # (leading_lines' lines)
+        cut = data.find(b"\n", cut + 1)
+        if cut < 0:
+            break
+    try:
+        return leading_lines((data if cut < 0 else data[: cut + 1]).decode("utf-8"), label,
+                             **options)
+    except StatsInputError:  # nothing but a header there: leading_lines reads every line
+        return leading_lines(decode(data, label), label, **options)
+
+
+def _read_long(data: bytes, text: str | None, label: str, pairs: dict) -> None:
     """Long text ``METRIC LP TESTSET SYSTEM SEGMENT SCORE``: read by columns
     (:func:`_long_rows_fast`), or line by line when that cannot (then every error is named
-    by file, line and column)."""
-    _, rows, delimiter = leading_lines(text, label, header=False)
+    by file, line and column). ``text`` None: a plain file (:func:`~._arrow.plain_bytes`),
+    decoded only when read line by line."""
+    _, rows, delimiter = _leading(data, text, label, header=False)
     first = [f.strip().lower() for f in rows[0][1]]
     has_header = "score" in first and "system" in first
     if has_header:
@@ -74,20 +101,20 @@ def _read_long(data: bytes, text: str, label: str, pairs: dict) -> None:
         if width not in (5, 6) or (named and rows[0][1][-1].strip().lower() not in MISSING):
             from ._layouts import META_EVAL_LAYOUTS, none_fits
 
-            line_one = next(ln for ln in text.splitlines() if ln.strip())
+            line_one = next(ln for ln in _text(data, text, label).splitlines() if ln.strip())
             raise StatsInputError(none_fits(label, rows[0][0], line_one, META_EVAL_LAYOUTS))
         pos = list(range(width))
-    found = _long_rows_fast(data, delimiter, width, pos, has_header, label)
+    found = _long_rows_fast(data, delimiter, width, pos, has_header, label, text is None)
     if found is None:
-        found = _long_rows_careful(text, label, pairs, has_header, width, pos)
+        found = _long_rows_careful(_text(data, text, label), label, pairs, has_header, width, pos)
     add_rows(pairs, label, found)
 
 
 def _scorers(metric) -> tuple[tuple[np.ndarray, list], np.ndarray]:
     """((codes, scorer names), is gold) of a METRIC column (``HUMAN:NAME`` -> NAME, gold),
     computed on its distinct values: two spellings of one name (``HUMAN``, ``human``) share a
-    code."""
-    codes, uniques = codes_and_names(metric)
+    code. ``metric``: a column, or its ``(codes, names)``."""
+    codes, uniques = metric if isinstance(metric, tuple) else codes_and_names(metric)
     golds = [_gold_name(u) for u in uniques]
     first: dict = {}
     remap = np.array([first.setdefault(u if g is None else g, len(first))
@@ -108,7 +135,7 @@ def _scores(raw) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     from ._arrow import NUMBER_RE2
 
-    cells = arrow_cells(raw)
+    cells = raw if isinstance(raw, (pa.Array, pa.ChunkedArray)) else arrow_cells(raw)
     direct = plain_floats(cells)
     if direct is not None:  # every cell a plain number: none missing
         none = np.zeros(len(direct), dtype=bool)
@@ -127,15 +154,103 @@ def _scores(raw) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return arr(values, float), arr(spelled, bool), arr(missing, bool)
 
 
+#: bytes pyarrow parses at a time in the column-wise readers of plain files (1 MB, as the WMT
+#: segment reader's: fewer blocks, fewer dictionaries to unify)
+BLOCK = 1 << 20
+#: whether pyarrow parses those blocks with its threads (the same CPU time, less wall time
+#: where a core is idle)
+THREADS = True
+#: pyarrow's delimiter for a delimiter name (runs of whitespace are pandas' C parser's)
+_ARROW_SEP = {"tab": "\t", "csv": ","}
+
+
+def _plain_table(data: bytes, columns: list, types: dict, delimiter: str, header: bool):
+    """The ``types`` columns of a plain file (:func:`~._arrow.plain_bytes`) parsed by
+    pyarrow from its bytes (names dictionary-encoded, no quoting, every line a row of
+    ``columns``); ``"other"`` when a field may need stripping (a space, or a tab in a CSV:
+    :func:`~._common.fast_frame` strips those), None when the parser refuses the file (a
+    ragged or blank line) or it has no row: the line-by-line reader then names it."""
+    sep = _ARROW_SEP.get(delimiter)
+    if sep is None or data.find(b" ") >= 0 or (sep != "\t" and data.find(b"\t") >= 0):
+        return "other"
+    table = read_typed(data, columns, types, delimiter=sep, skip_rows=int(header),
+                       include=list(types), blank_lines=False, block=BLOCK, threads=THREADS)
+    return table if table is not None and table.num_rows else None
+
+
+def _name_codes(column) -> tuple[np.ndarray, list]:
+    """``(codes, names)`` of a pyarrow string column as the parser gives it (one chunk per
+    block), encoded by pyarrow (:func:`~._arrow.coded`) as
+    :func:`~._common.codes_and_names` encodes a column; a column of one name (a language
+    pair, a test set) found by one comparison per row instead of a hash."""
+    import pyarrow.compute as pc
+
+    if len(column) and pc.all(pc.equal(column, column[0])).as_py():
+        return np.zeros(len(column), dtype=np.int64), [column[0].as_py()]
+    codes, names = arrow_coded(column)
+    return codes, names.tolist()
+
+
+def _long_rows_plain(data: bytes, width: int, pos: list, delimiter: str, has_header: bool,
+                     label: str):
+    """:func:`_long_rows_fast` of a plain file (:func:`~._arrow.plain_bytes`) parsed from
+    its bytes (:func:`_plain_table`), without a pandas frame: the same rows, or None (the
+    line-by-line reader reads it), or ``"other"`` (:func:`_long_rows_fast`'s frame reads
+    it); the first bad score named as there."""
+    columns = [f"c{i}" for i in range(width)]
+    used = [columns[i] for i in pos]
+    table = _plain_table(data, columns, dict.fromkeys(used, "str"), delimiter, has_header)
+    if table is None or isinstance(table, str):
+        return table
+    n = table.num_rows
+    raw = table.column(used[-1])
+    cols = [_name_codes(table.column(c)) for c in used[:-1]]
+    del table
+    if len(cols) == 4:
+        name, gold = (np.zeros(n, dtype=np.int64), [GOLD_DEFAULT]), np.ones(n, dtype=bool)
+        lp, testset, system, segment = cols
+        named: tuple = (lp, system, segment)
+    else:
+        metric, lp, testset, system, segment = cols
+        named = (metric, lp, system, segment)
+    if any("" in names for _, names in named):
+        return None
+    if len(cols) == 5:
+        name, gold = _scorers(metric)
+    score = plain_floats(raw)  # (read-only: pyarrow's memory)
+    if score is not None:  # every cell a plain finite number: each spelled, none missing
+        with np.errstate(invalid="ignore"):
+            bad = ~(np.abs(score) <= MAX_ABS_VALUE)
+    else:
+        score, spelled, missing = _scores(raw)
+        bad = (~spelled & ~missing) | (missing & ~gold)
+        with np.errstate(invalid="ignore"):
+            bad |= spelled & ~(np.abs(score) <= MAX_ABS_VALUE)
+        score[missing] = np.nan
+    start = 2 if has_header else 1
+    if bad.any():  # the first bad score named as the line-by-line reader names it
+        i = int(np.flatnonzero(bad)[0])
+        _score(str(raw[i].as_py()), label, start + i, gold=bool(gold[i]), column="SCORE")
+        return None
+    return {"lp": lp, "name": name, "gold": gold, "system": system, "testset": testset,
+            "segment": segment, "score": score,
+            "line": np.arange(start, start + n, dtype=np.int64)}
+
+
 def _long_rows_fast(data: bytes, delimiter: str, width: int, pos: list, has_header: bool,
-                    label: str):
-    """The rows of a long file read by columns (:func:`~._common.fast_frame`), names as
+                    label: str, plain: bool = False):
+    """The rows of a long file read by columns (:func:`~._common.fast_frame`; a plain file,
+    ``plain``, by :func:`_long_rows_plain`), names as
     ``(codes, names)`` and scores by the one number rule, computed by pyarrow without a
     Python object per row; None when anything is not plain (a blank, comment or ragged line,
     an empty name): the line-by-line reader then names it. A score that is not a finite
     number within the input bound, or a missing metric score, is named here, as the
     line-by-line reader names it (a file failing at its last line is not read again line by
     line)."""
+    if plain:
+        found = _long_rows_plain(data, width, pos, delimiter, has_header, label)
+        if not isinstance(found, str):
+            return found
     columns = [f"c{i}" for i in range(width)]
     as_text = dict.fromkeys(columns, "str")
     frame = None
@@ -225,19 +340,21 @@ def _cell(out, cells, label, line_no, lp, item, system, name, gold, raw, column=
         out[k].append(v)
 
 
-def _read_wide(text: str, label: str, pairs: dict, data: bytes | None = None) -> None:
+def _read_wide(text: str | None, label: str, pairs: dict, data: bytes | None = None) -> None:
     """Wide CSV ``lp, system, segment, human, <metric>...``: read by columns
     (:func:`_wide_rows_fast`) when ``data`` (the file's bytes) is given and the file is plain,
-    else line by line (every error named by file, line and column)."""
+    else line by line (every error named by file, line and column). ``text`` None: a plain
+    file (:func:`~._arrow.plain_bytes`), decoded only when read line by line."""
     if data is not None:
-        head, _, _ = leading_lines(text, label, delimiter="csv")
+        head, _, _ = _leading(data, text, label, delimiter="csv")
         check_header_once(head, label)
         low = [h.strip().lower() for h in head]
         if {"lp", "system", "segment"} <= set(low) and len(head) > 3:
-            found = _wide_rows_fast(data, head, low, label)
+            found = _wide_rows_fast(data, head, low, label, text is None)
             if found is not None:
-                add_rows(pairs, label, found)
+                add_wide_rows(pairs, label, found)
                 return
+    text = _text(data, text, label) if data is not None else text
     head, rows, _ = split_lines(text, label, delimiter="csv")
     check_header_once(head, label)
     low = [h.strip().lower() for h in head]
@@ -271,15 +388,31 @@ def _read_wide(text: str, label: str, pairs: dict, data: bytes | None = None) ->
     add_rows(pairs, label, _as_arrays(out))
 
 
-def _wide_rows_fast(data: bytes, head: list, low: list, label: str):
-    """The cells of a wide CSV read by columns (:func:`~._common.fast_frame`), in the order
-    the line-by-line reader takes them (row by row, column by column), names as ``(codes,
+def _wide_rows_fast(data: bytes, head: list, low: list, label: str, plain: bool = False):
+    """The cells of a wide CSV read by columns (:func:`~._common.fast_frame`; a plain file,
+    ``plain``, from its bytes by :func:`_plain_table`), as :func:`~._meta_rows.add_wide_rows`
+    takes them (row by row, column by column), names as ``(codes,
     names)`` and scores computed by pyarrow; None when anything is not plain (quotes, a blank
     or ragged line, an empty name, a row given twice before any bad score): the line-by-line
     reader then reads or names it. The first score that is not a finite number within the
     input bound, or a missing metric score, is named here as that reader names it."""
     columns = [f"c{i}" for i in range(len(head))]
     ix = {c: low.index(c) for c in ("lp", "system", "segment")}
+    key_cols = [columns[ix[c]] for c in ("lp", "system", "segment")]
+    score_cols = [i for i in range(len(head)) if i not in ix.values()]
+    if plain:
+        types = dict.fromkeys([*key_cols, *(columns[i] for i in score_cols)], "str")
+        table = _plain_table(data, columns, types, "csv", True)
+        if table is None:
+            return None
+        if not isinstance(table, str):
+            keys = [_name_codes(table.column(c)) for c in key_cols]
+            if any("" in names for _, names in keys):
+                return None
+            raws = [table.column(columns[i]) for i in score_cols]
+            n = table.num_rows
+            del table
+            return _wide_cells(keys, raws, n, head, score_cols, label)
     as_text = dict.fromkeys(columns, "str")
     frame = None
     if not long_line(data, MAX_NUMBER_CHARS):  # no field longer than a number may be
@@ -293,56 +426,74 @@ def _wide_rows_fast(data: bytes, head: list, low: list, label: str):
         frame = fast_frame(data, columns, "csv", as_text, header=True)
     if frame is None or not len(frame):
         return None
-    keys = [frame[columns[ix[c]]] for c in ("lp", "system", "segment")]
-    for values in keys:
-        if (values == "").any():
+    for c in key_cols:
+        if (frame[c] == "").any():
             return None
-    lp, system, segment = (codes_and_names(v) for v in keys)
+    keys = [codes_and_names(frame[c]) for c in key_cols]
+    raws = [frame[columns[i]] for i in score_cols]
     n = len(frame)
-    score_cols = [i for i in range(len(head)) if i not in ix.values()]
-    k = len(score_cols)
+    del frame
+    return _wide_cells(keys, raws, n, head, score_cols, label)
+
+
+def _wide_cells(keys: list, raws: list, n: int, head: list, score_cols: list, label: str):
+    """The cells of a wide CSV from its key columns' ``(codes, names)`` (lp, system,
+    segment) and its score columns as parsed (``raws``: pandas columns of floats or pyarrow
+    strings, or pyarrow arrays of strings; each dropped once read), for
+    :func:`~._meta_rows.add_wide_rows`; None, or the first bad score named, as
+    :func:`_wide_rows_fast` says."""
+    lp, system, segment = keys
     first: dict = {}
     name_of = []
     gold_of = []
-    score = np.empty((n, k))
-    first_bad = None  # (row, column position)
+    scores = []
+    first_bad = None  # (row, column position, the cell)
     for j, i in enumerate(score_cols):
         h = head[i].strip()
         gold = _gold_name(h)
         name_of.append(first.setdefault(gold if gold is not None else h, len(first)))
         gold_of.append(gold is not None)
-        if frame[columns[i]].dtype.kind == "f":  # parsed as numbers: each one spelled
-            values = frame[columns[i]].to_numpy(dtype=float, copy=True)
-            spelled, missing = np.ones(n, dtype=bool), np.zeros(n, dtype=bool)
+        raw, raws[j] = raws[j], None
+        arrow = not hasattr(raw, "iloc")  # (a pyarrow array of strings)
+        # a pyarrow column that pyarrow's cast reads whole: the cast as it is (read-only)
+        direct = plain_floats(raw) if arrow else None
+        if direct is not None:  # each a plain finite number: spelled, none missing
+            values, missing = direct, None
+            with np.errstate(invalid="ignore"):
+                bad = ~(np.abs(values) <= MAX_ABS_VALUE)
         else:
-            values, spelled, missing = _scores(frame[columns[i]])
-        bad = (~spelled & ~missing) | (missing & (gold is None))
-        with np.errstate(invalid="ignore"):
-            bad |= spelled & ~(np.abs(values) <= MAX_ABS_VALUE)
+            if not arrow and raw.dtype.kind == "f":
+                values = raw.to_numpy(dtype=float, copy=True)  # parsed as numbers: spelled
+                spelled, missing = np.ones(n, dtype=bool), np.zeros(n, dtype=bool)
+            else:
+                values, spelled, missing = _scores(raw)
+            bad = (~spelled & ~missing) | (missing & (gold is None))
+            with np.errstate(invalid="ignore"):
+                bad |= spelled & ~(np.abs(values) <= MAX_ABS_VALUE)
+            del spelled
         if bad.any():
             r = int(np.flatnonzero(bad)[0])
             if first_bad is None or r < first_bad[0]:
-                first_bad = (r, j)
-        values[missing] = np.nan
-        score[:, j] = values
+                cell = raw[r].as_py() if arrow else raw.iloc[r]
+                first_bad = (r, j, str(cell))
+        del raw, bad
+        if missing is not None:
+            values[missing] = np.nan
+        scores.append(values)
     if first_bad is not None:
-        r, j = first_bad
+        r, j, cell = first_bad
         row_key = (lp[0] * len(system[1]) + system[0]) * len(segment[1]) + segment[0]
         twice = np.flatnonzero(pd.Series(row_key[: r + 1]).duplicated().to_numpy())
         if twice.size:
             return None  # a row given twice comes first: the line-by-line reader names it
         i = score_cols[j]
-        _score(str(frame[columns[i]].iloc[r]), label, r + 2, gold=gold_of[j], column=head[i].strip())
+        _score(cell, label, r + 2, gold=gold_of[j], column=head[i].strip())
         return None
-    lines = np.repeat(np.arange(2, n + 2, dtype=np.int64), k)
     return {
-        "lp": (np.repeat(lp[0], k), lp[1]),
-        "name": (np.tile(np.array(name_of, dtype=np.int64), n), list(first)),
-        "gold": np.tile(np.array(gold_of, dtype=bool), n),
-        "system": (np.repeat(system[0], k), system[1]),
-        "testset": (np.zeros(n * k, dtype=np.int64), [""]),
-        "segment": (np.repeat(segment[0], k), segment[1]),
-        "score": score.ravel(), "line": lines,
+        "lp": lp, "system": system, "segment": segment,
+        "line": np.arange(2, n + 2, dtype=np.int64),
+        "name": (np.array(name_of, dtype=np.int64), list(first)),
+        "gold": np.array(gold_of, dtype=bool), "score": scores,
     }
 
 
@@ -357,15 +508,27 @@ def _read_wmt_seg(data: bytes, label: str, pairs: dict) -> None:
     from .wmt import read_wmt_scores
 
     frame = read_wmt_scores(data, name=label, level="seg").frame
-    col = {c: coded(frame[c]) for c in ("metric", "lp", "testset", "refset", "system")}
+    # only the language pairs' codes number them in order of first appearance (the order of
+    # ``pairs``); the other names' codes are only compared (scorers and items are numbered
+    # by their own first appearance): a categorical column's own codes serve
+    col = {c: _column_codes(frame[c], c != "lp")
+           for c in ("metric", "lp", "testset", "refset", "system")}  # fmt: skip
     (m, metrics), (r, refsets) = col["metric"], col["refset"]
     name = _joined(m, metrics, r, refsets, "-")
-    segment = _joined(*coded(frame["docid"]), *coded(frame["segid"]), ":")
+    segment = _joined(*_column_codes(frame["docid"], True), *_column_codes(frame["segid"], True),
+                      ":")
     lines = frame["_line"].to_numpy()
+    score = frame["score"].to_numpy(dtype=float)
+    del frame
     (lp_codes, lps), (name_codes, names) = col["lp"], name
-    group, _ = pd.factorize(lp_codes * len(names) + name_codes)
-    order = np.argsort(group, kind="stable")  # by language pair and metric, as first seen
-    starts = order[np.flatnonzero(np.r_[True, np.diff(group[order]) != 0])]
+    group, _ = _factorize(lp_codes * len(names) + name_codes, len(lps) * len(names))
+    n_groups = int(group.max(initial=-1)) + 1
+    order = None  # one language pair and metric: the rows as they are
+    starts = np.zeros(min(n_groups, 1), dtype=np.int64)
+    if n_groups > 1:  # by language pair and metric, as first seen
+        order = np.argsort(group.astype(np.uint16) if n_groups < 2**16 else group, kind="stable")
+        starts = order[np.flatnonzero(np.r_[True, np.diff(group[order]) != 0])]
+    del group
     for i in starts:
         lp, metric = lps[lp_codes[i]], names[name_codes[i]]
         pair = pairs.get(lp)
@@ -376,15 +539,36 @@ def _read_wmt_seg(data: bytes, label: str, pairs: dict) -> None:
                 f"in {first}; give each metric's scores once"
             )
     for k, lp in enumerate(lps):
-        used = np.unique(r[lp_codes == k])
+        used = np.flatnonzero(np.bincount(r if len(lps) == 1 else r[lp_codes == k],
+                                          minlength=len(refsets)))
         pairs.setdefault(lp, _Pair()).references.update(
             refsets[j] for j in used.tolist() if refsets[j] != "src"
         )
+
+    def ordered(values):
+        return values if order is None else values[order]
+
     add_rows(pairs, label, {
-        "lp": (lp_codes[order], lps), "name": (name_codes[order], names),
-        "gold": np.zeros(len(order), dtype=bool),
-        "system": (col["system"][0][order], col["system"][1]),
-        "testset": (col["testset"][0][order], col["testset"][1]),
-        "segment": (segment[0][order], segment[1]),
-        "score": frame["score"].to_numpy(dtype=float)[order], "line": lines[order],
+        "lp": (ordered(lp_codes), lps), "name": (ordered(name_codes), names),
+        "gold": np.zeros(len(lines), dtype=bool),
+        "system": (ordered(col["system"][0]), col["system"][1]),
+        "testset": (ordered(col["testset"][0]), col["testset"][1]),
+        "segment": (ordered(segment[0]), segment[1]),
+        "score": ordered(score), "line": ordered(lines),
     })
+
+
+def _column_codes(column, any_order: bool = False) -> tuple[np.ndarray, list]:
+    """:func:`~._common.codes_and_names` of a column; a categorical column of one category
+    and no missing value (a metric, language pair or test set of its own file) without a
+    hash of every row. ``any_order``: the codes need not number the names in order of first
+    appearance (a categorical column without a missing value gives its own codes and
+    categories)."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes = column.cat.codes.to_numpy()
+        cats = column.cat.categories
+        if not (codes < 0).any() and (any_order or len(cats) == 1):
+            if len(cats) == 1:
+                return np.zeros(len(column), dtype=np.int64), [str(cats[0])]
+            return codes.astype(np.int64), [str(v) for v in cats.tolist()]
+    return codes_and_names(column)

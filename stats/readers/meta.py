@@ -29,6 +29,7 @@ from pathlib import Path
 
 from stats._core.errors import StatsInputError
 
+from ._arrow import plain_bytes
 from ._common import (
     Source,
     decode,
@@ -138,16 +139,23 @@ def read_meta_eval(
             read_as.append(_read_as_line(label, "an MTME archive", pairs, before)
                            + "".join(f"; {x}" for x in said))
             continue
-        text = decode(data, label)
-        first = next((ln for ln in iter_splitlines(text) if ln.strip()), "")
+        # a plain file (its bytes decode as they are, within the limits) is decoded only
+        # where a reader needs its text: the column-wise readers parse its bytes
+        text = None if plain_bytes(data, careful=b'"#') else decode(data, label)
+        if text is None:
+            first = data[: data.find(b"\n")].decode("utf-8")  # (line 1 holds data)
+        else:
+            first = next((ln for ln in iter_splitlines(text) if ln.strip()), "")
         if is_rr_header(first.split()) and input_format is None:
             before = {lp: _counts(p) for lp, p in pairs.items()}
+            text = decode(data, label) if text is None else text
             kind = read_rr_pairs(data, text, label, pairs)
             read_as.append(_read_as_line(label, kind, pairs, before))
             files.append(label)
             continue
         layout = da_layout(first.split())
         if layout is not None and input_format is None:
+            text = decode(data, label) if text is None else text
             deferred.append((len(read_as), data, text, label, layout))
             read_as.append("")
             files.append(label)
