@@ -114,6 +114,16 @@ def test_mqm_averages_plain_refusals_as_decoded(bad):
     assert isinstance(fast, str) and fast == careful
 
 
+@pytest.mark.parametrize("sep", [" ", "\t"])
+@pytest.mark.parametrize("row", [" C -1 1", "C -1 1 ", "C  -1", "C -1  1", "C\t-1 1"])
+def test_mqm_averages_padded_plain_as_decoded(sep, row):
+    """A row with a separator too many (runs, or one that starts or ends the line) is read
+    as the decoded path reads it (split on runs of whitespace), or refused as it refuses it."""
+    data = _averages(AVG_ROWS, sep) + row.replace(" ", sep).encode() + b"\n"
+    fast, careful = _both(read_mqm_averages, data, "x_zhen.avg.tsv")
+    _assert_same(fast, careful)
+
+
 def test_mqm_averages_duplicate_plain_as_decoded():
     fast, careful = _both(read_mqm_averages, _averages([*AVG_ROWS, "A -1 1"]), "x.tsv")
     assert isinstance(fast, str) and fast == careful and "twice" in fast
