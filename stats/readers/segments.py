@@ -32,7 +32,7 @@ import pandas as pd
 from stats._core import budget as _budget
 from stats._core.errors import StatsInputError
 
-from ._arrow import coded, plain_bytes
+from ._arrow import plain_bytes
 from ._common import (
     LINE,
     TEXT_FILE_HINT,
@@ -162,19 +162,7 @@ def _decoded(data: bytes, label: str) -> str:
 
 def _codes(column: pd.Series) -> tuple[np.ndarray, list[str]]:
     """(codes, names): each row's index into the distinct names, in order of first appearance
-    (strings as the careful parser gives them, or pandas' string column: encoded by pyarrow
-    block by block as parsed, without joining the blocks first)."""
-    dtype = column.dtype
-    if (
-        isinstance(dtype, pd.StringDtype)
-        and dtype.storage == "pyarrow"
-        and not column.hasnans
-        and len(column)
-    ):
-        import pyarrow as pa
-
-        codes, names = coded(pa.array(column.array))
-        return codes, names.tolist()
+    (strings as the careful parser gives them, or pandas' string column)."""
     return codes_and_names(column)
 
 
