@@ -248,3 +248,21 @@ def test_judgements_copied_block_plain_as_decoded():
     rows = [list(r) for r in JUDGEMENTS]
     fast, careful = _both(read_judgements, _judgements(rows + rows[:6]), "j.tsv")
     assert isinstance(fast, str) and fast == careful and "consecutive" in fast
+
+
+def test_mqm_groups_are_factorize():
+    """The groups of an MQM file's rows (counted runs where each run's key is new, else a
+    hash) are ``pandas.factorize``'s: adjacent and scattered repeats, sorted and not."""
+    import numpy as np
+
+    from stats.readers.mqm import _groups
+
+    rng = np.random.default_rng(7)
+    for trial in range(2000):
+        n, size = int(rng.integers(1, 40)), int(rng.integers(1, 12))
+        codes = rng.integers(0, size, n).astype(np.int64)
+        if trial % 3 == 0:
+            codes = np.sort(codes)
+        expected = pd.factorize(codes)[0]
+        got = _groups(codes, size)
+        assert got.dtype == expected.dtype and (got == expected).all()
