@@ -108,7 +108,7 @@ def read_da_segment_scores(
             name=label,
             hint="segment-level DA scores",
             dtype=dict.fromkeys(("RAW.SCR", "Z.SCR", "N", "N.RAW"), "float64"),
-            text=body.decode("utf-8") if plain_bytes(body, careful=b'"#') else None,
+            text=body.decode("utf-8") if plain_bytes(body) else None,
         )
 
     table = None

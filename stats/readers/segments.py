@@ -155,7 +155,7 @@ def _decoded(data: bytes, label: str) -> str:
     UTF-8 without a byte-order mark, no NUL or line break but ``\\n``, within the limits the
     decoder checks) is decoded as UTF-8 without the decoder's own scans: they could refuse
     nothing in it."""
-    if plain_bytes(data, careful=b'"#'):
+    if plain_bytes(data):
         return data.decode("utf-8")
     return decode(data, label)
 

@@ -266,3 +266,35 @@ def test_mqm_groups_are_factorize():
         expected = pd.factorize(codes)[0]
         got = _groups(codes, size)
         assert got.dtype == expected.dtype and (got == expected).all()
+
+
+SEGMENT_FILES = [
+    "SYSTEM\tSEGMENT\tSCORE\nA\t1\t0.5\nA\t2\t0.25\nB\t1\t1\nB\t2\t-3e-2\n",
+    "SYSTEM,SEGMENT,SCORE,METRIC\nA,1,0.5,chrF\nA,2,0.25,chrF\nB,1,1,chrF\nB,2,2,chrF\n",
+    "A\t1\t0.5\nA\t2\t0.25\nB\t1\t1\nB\t2\t2\n",
+    "SEGMENT\tA\tB\n1\t0.5\t1\n2\t0.25\t2\n",
+    'SEGMENT,A,"B"\n1,0.5,1\n2,0.25,2\n',
+    "SYSTEM SEGMENT SCORE\nA 1 0.5\nA 2 x\n",
+    "SYSTEM\tSEGMENT\tSCORE\nA\t1\t0.5\nA\t1\t0.25\n",
+]
+
+
+@pytest.mark.parametrize("text", SEGMENT_FILES)
+def test_segment_scores_plain_as_decoded(text):
+    """A plain segment-score file decoded without the decoder's scans reads (or is refused)
+    as the same file with a byte-order mark, which the decoder reads."""
+    from stats.readers import read_segment_scores
+
+    fast, careful = _both(read_segment_scores, text.encode(), "scores.tsv")
+    _assert_same(fast, careful)
+
+
+def test_segment_scores_plain_within_limits(monkeypatch):
+    """A file over a limit the decoder checks is not plain: the decoder refuses it."""
+    from stats.readers import _limits, read_segment_scores
+
+    monkeypatch.setattr(_limits, "MAX_LINES", 3)
+    data = SEGMENT_FILES[0].encode()
+    assert not plain_bytes(data)
+    with pytest.raises(StatsInputError, match="5 lines is over the limit of 3 lines"):
+        read_segment_scores(data, name="scores.tsv")
