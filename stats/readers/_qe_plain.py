@@ -87,11 +87,7 @@ def plain_ids(table, column: str, min_rows: int) -> tuple[np.ndarray | None, pd.
         ordered = numbers[rows]
         if (ordered[1:] == ordered[:-1]).any():
             return None
-    leading_zero = pc.and_(pc.starts_with(cells, "0"), pc.greater(pc.binary_length(cells), 1))
-    if rows is None and not pc.any(leading_zero).as_py():
-        spelled = cells  # each cell spelled as its number is (ASCII digits, no leading zero)
-    else:
-        spelled = pc.cast(pa.array(ordered), pa.string())
+    spelled = pc.cast(pa.array(ordered), pa.string())
     return rows, pd.Index(pd.array(spelled, dtype=_STR), name="sid")
 
 
