@@ -505,13 +505,16 @@ def arrow_cells(column: pd.Series):
 def codes_and_names(column) -> tuple[np.ndarray, list[str]]:
     """``(codes, names)``: each row's index (int64) into the distinct values, in order of first
     appearance, and those values as ``str``. A column of pyarrow strings (pandas' ``str``) is
-    encoded by pyarrow, without a Python string per row (pandas' factorize of it makes one)."""
+    encoded by pyarrow, without a Python string per row (pandas' factorize of it makes one),
+    block by block as the parser left it (one encoding: no join of the blocks first)."""
     dtype = getattr(column, "dtype", None)
     if (
         isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"
         and not column.hasnans and len(column)
     ):
-        codes, names = coded(arrow_cells(column))
+        import pyarrow as pa
+
+        codes, names = coded(pa.array(column.array))
         return codes, names.tolist()
     codes, uniques = pd.factorize(column)
     return codes.astype(np.int64), [str(v) for v in np.asarray(uniques, dtype=object).tolist()]

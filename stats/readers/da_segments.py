@@ -26,6 +26,7 @@ import pandas as pd
 
 from stats._core.errors import StatsInputError
 
+from ._arrow import plain_bytes
 from ._common import (
     LINE,
     Source,
@@ -98,6 +99,8 @@ def read_da_segment_scores(
     data, _ = load_bytes(source, label)
 
     def read(body: bytes):
+        # a plain body (plain_bytes) decodes as UTF-8 without the decoder's own scans, which
+        # could refuse nothing in it
         return read_table(
             body,
             required=DA_SEGMENT_COLUMNS,
@@ -105,6 +108,7 @@ def read_da_segment_scores(
             name=label,
             hint="segment-level DA scores",
             dtype=dict.fromkeys(("RAW.SCR", "Z.SCR", "N", "N.RAW"), "float64"),
+            text=body.decode("utf-8") if plain_bytes(body) else None,
         )
 
     table = None

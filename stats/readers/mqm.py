@@ -536,7 +536,7 @@ def _ratings(cols: _Coded, header: list[str], label: str, lp, weights,
         coded[out_col] = (k, list(names))
         codes, size = (k.copy(), len(names)) if codes is None else mix_codes(
             codes, size, k, len(names))
-    group, _ = pd.factorize(codes)
+    group = _groups(codes, size)
     n_groups = int(group.max()) + 1
     # (groups numbered in order of first appearance: a row opens one when its number passes
     # every number before it)
@@ -570,6 +570,25 @@ def _ratings(cols: _Coded, header: list[str], label: str, lp, weights,
         frame=frame, name=label, protocol="MQM", has_domains=has_domain, read_as=read_as,
         notes=tuple(notes), line_offset=-1 if marot else 0,
     )  # fmt: skip
+
+
+def _groups(codes: np.ndarray, size: int) -> np.ndarray:
+    """``pd.factorize(codes)[0]`` (each row's group, numbered in order of first appearance) of
+    keys below ``size``. The rows of one rating are usually adjacent: when every run of equal
+    keys holds a key no other run has (told by marking each run's key in an array of
+    ``size`` flags, kept within 16 bytes a row), the groups are the runs, counted, without a
+    hash of every row."""
+    n = len(codes)
+    if n and size <= 16 * n + 1024:
+        starts = np.empty(n, dtype=bool)
+        starts[0] = True
+        np.not_equal(codes[1:], codes[:-1], out=starts[1:])
+        run_keys = codes[starts]
+        seen = np.zeros(size, dtype=bool)
+        seen[run_keys] = True
+        if np.count_nonzero(seen) == len(run_keys):
+            return np.cumsum(starts, dtype=np.intp) - 1
+    return pd.factorize(codes)[0]
 
 
 def _taken(codes: np.ndarray, names: list, rows: np.ndarray):

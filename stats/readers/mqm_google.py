@@ -153,31 +153,43 @@ def _plain_averages(data: bytes, label: str, lp: str | None) -> HumanRatings | N
     if tab == space or not body:
         return None
     sep = b"\t" if tab else b" "
-    if (data[body : body + 1] == sep or data.endswith(sep) or data.find(sep + sep, body) >= 0
-            or data.find(b"\n" + sep, body) >= 0 or data.find(sep + b"\n", body) >= 0):
-        return None  # runs of whitespace, or a field padded with it
     table = read_typed(data, list(AVERAGE_COLUMNS), dict.fromkeys(AVERAGE_COLUMNS, "str"),
                        delimiter=sep.decode(), skip_rows=1, blank_lines=False, block=1 << 20)
     if table is None or not table.num_rows:
         return None
-    unrated = np.asarray(pc.equal(table.column("mqm_avg_score"), "None"), dtype=bool)
-    rated_rows = np.flatnonzero(~unrated)
-    if not len(rated_rows):
-        return None
-    if len(rated_rows) < len(unrated):
+    # every row has three fields: a run of separators, or one that starts or ends a line,
+    # shows as an empty field
+    if any(pc.min(pc.binary_length(table.column(c))).as_py() == 0 for c in AVERAGE_COLUMNS):
+        return None  # runs of whitespace, or a field padded with it
+    none = pc.equal(table.column("mqm_avg_score"), "None")
+    n_rows = table.num_rows
+    if pc.any(none).as_py():
+        unrated = np.asarray(none.to_numpy(zero_copy_only=False), dtype=bool)
+        rated_rows = np.flatnonzero(~unrated)
+        if not len(rated_rows):
+            return None
         table = table.filter(pa.array(~unrated))
+        n_unrated = int(unrated.sum())
+    else:
+        rated_rows, n_unrated = np.arange(n_rows), 0
     cells = table.column("mqm_avg_score")
     score = plain_floats(cells.combine_chunks() if cells.num_chunks != 1 else cells.chunk(0))
     if score is None or (np.abs(score) > MAX_ABS_VALUE).any():
         return None
     (sys_codes, systems), (seg_codes, segs) = (coded(table.column("system")),
                                                coded(table.column("seg_id")))
-    if pd.Series(sys_codes * max(len(segs), 1) + seg_codes).duplicated().any():
+    key = sys_codes * max(len(segs), 1) + seg_codes
+    cells = len(systems) * max(len(segs), 1)
+    if cells <= 4 * len(key) + 1024:  # counted: no hash of every row
+        twice = np.bincount(key, minlength=cells).max(initial=0) > 1
+    else:
+        twice = pd.Series(key).duplicated().any()
+    if twice:
         return None
     system = pd.array(table.column("system"), dtype=_STR)
     segment = pd.array(table.column("seg_id"), dtype=_STR)
     return _averages_result(system, segment, score, (rated_rows + 2).astype(np.int64),
-                            len(systems), int(unrated.sum()), len(unrated), label, lp)
+                            len(systems), n_unrated, n_rows, label, lp)
 
 
 def _averages(raw: pd.DataFrame, label: str, lp: str | None) -> HumanRatings:

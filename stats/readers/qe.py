@@ -551,7 +551,11 @@ def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData
         ids = [str(i) for i in ids]
     n_ids = max(len(ids), 1)
     key = sys_codes * n_ids + sid
-    dup = pd.Series(key).duplicated().to_numpy()
+    cells = len(systems) * n_ids
+    if cells <= 4 * len(key) + 1024 and np.bincount(key, minlength=cells).max(initial=0) <= 1:
+        dup = np.zeros(len(key), dtype=bool)  # counted: no (system, id) twice, without a hash
+    else:
+        dup = pd.Series(key).duplicated().to_numpy()
     if dup.any():
         i = int(np.flatnonzero(dup)[0])
         first = int(np.flatnonzero(key == key[i])[0])
@@ -560,7 +564,7 @@ def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData
             f"{ids[sid[i]]!r} twice (first on line {int(lines[first])})"
         )
     # the gold label of a sentence must be the same on every system's row
-    _, first_row = np.unique(sid, return_index=True)  # first row of each id (codes 0..n-1)
+    first_row = _first_rows(sid, len(ids))  # first row of each id (codes 0..n-1)
     ref_human = human[first_row[sid]]
     bad = ~np.isclose(human, ref_human, rtol=1e-9, atol=1e-12)
     if bad.any():
@@ -576,7 +580,9 @@ def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData
     ref_ids = _ordered([ids[c] for c in pd.unique(sid[sys_codes == 0]).tolist()])
     position = {c: k for k, c in enumerate(ids)}
     ref_codes = np.array([position[i] for i in ref_ids], dtype=np.int64)
-    in_ref = np.isin(sid, ref_codes)
+    is_ref = np.zeros(len(ids), dtype=bool)
+    is_ref[ref_codes] = True
+    in_ref = is_ref[sid]
     held = np.bincount(sys_codes[in_ref], minlength=len(systems))
     total = np.bincount(sys_codes, minlength=len(systems))
     wrong = np.flatnonzero((held != len(ref_ids)) | (total != len(ref_ids)))
@@ -593,13 +599,27 @@ def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData
     values = np.full((len(ref_ids), len(systems)), np.nan)
     values[row_of[sid], sys_codes] = score
     index = pd.Index(ref_ids, name="sid")
-    wide = pd.DataFrame(values, index=index, columns=pd.Index(systems))
+    wide = pd.DataFrame(values, index=index, columns=pd.Index(systems), copy=False)
     gold = pd.Series(human[first_row[ref_codes]], index=index, name="gold")
     read = _validated(gold, wide, label=label, fmt="long", allow_constant=allow_constant)
     columns = "METRIC SID SCORE RANK HUMAN" if has_rank else "METRIC SID SCORE HUMAN"
     return dataclasses.replace(
         read, read_as=_read_as(f"Graham 2015 long layout ({columns})", delimiter, read)
     )
+
+
+def _first_rows(codes: np.ndarray, n: int) -> np.ndarray:
+    """The first row of each of the codes ``0 .. n-1`` (every one present), as
+    ``np.unique(codes, return_index=True)[1]``: where the codes are numbered in order of first
+    appearance, the rows where a code passes every code before it, without a sort."""
+    if len(codes):
+        opens = np.empty(len(codes), dtype=bool)
+        opens[0] = True
+        np.greater(codes[1:], np.maximum.accumulate(codes)[:-1], out=opens[1:])
+        first = np.flatnonzero(opens)
+        if len(first) == n and (codes[first] == np.arange(n)).all():
+            return first
+    return np.unique(codes, return_index=True)[1]
 
 
 def _read_wide(source: Source, name: str | None, allow_constant: bool) -> QEData:

@@ -57,17 +57,21 @@ from ._arrow import (
     map_categories,
     not_numbers,
     plain_breaks,
+    plain_bytes,
     read_typed,
     strings,
 )
 from ._common import (
     PARSE_MEMORY_FACTORS,
+    Decoded,
     Source,
     check_header_once,
     check_parse_memory,
+    decode,
     factorize_strings,
     is_finite_number,
     iter_splitlines,
+    load_bytes,
     load_text,
     mix_codes,
     source_name,
@@ -460,7 +464,9 @@ def _typed_rows(text: str, k: int, lines: list):
     line by line and names."""
     if any(not ln.strip() for ln in lines[:k]) or not plain_breaks(text):
         return None
-    if "0x" in text or "0X" in text:  # pyarrow reads 0x10 as 16: the careful path keeps it
+    # pyarrow reads 0x10 as 16: the careful path keeps it (a search for the letter first: a
+    # scan for one character is much faster than for two)
+    if ("x" in text and "0x" in text) or ("X" in text and "0X" in text):
         return None
     import pyarrow as pa
 
@@ -497,11 +503,16 @@ def load_text_or_empty(src, label: str) -> tuple[str, str]:
     """:func:`~._common.load_text`, with an empty file as ``""`` (a submissions folder holds
     empty files: they are skipped and named, not refused)."""
     try:
-        return load_text(src, label)
+        if isinstance(src, Decoded):
+            return load_text(src, label)
+        data, name = load_bytes(src, label)
     except StatsInputError as exc:
         if str(exc) != f"{source_name(src, label)}: file is empty":
             raise
         return "", source_name(src, label)
+    # a plain file (plain_bytes) decodes as UTF-8 without the decoder's own scans, which
+    # could refuse nothing in it
+    return (data.decode("utf-8") if plain_bytes(data) else decode(data, name)), name
 
 
 def skip_reason(text: str) -> str | None:

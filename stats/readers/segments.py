@@ -32,6 +32,7 @@ import pandas as pd
 from stats._core import budget as _budget
 from stats._core.errors import StatsInputError
 
+from ._arrow import plain_bytes
 from ._common import (
     LINE,
     TEXT_FILE_HINT,
@@ -118,7 +119,7 @@ def read_segment_scores(
         (naming the system and segment ids), an unknown or ambiguous metric.
     """
     data, label = load_bytes(source, name)
-    text = decode(data, label)
+    text = _decoded(data, label)
     head, rows, _ = leading_lines(text, label)
     low = {h.lower() for h in head}
     expected = "segment-level scores"
@@ -147,6 +148,16 @@ def read_segment_scores(
             f"(optional METRIC); found {', '.join(head)}"
         )
     return _read_wide(data, text, label)
+
+
+def _decoded(data: bytes, label: str) -> str:
+    """:func:`~._common.decode` of a file's bytes. A plain file (:func:`~._arrow.plain_bytes`:
+    UTF-8 without a byte-order mark, no NUL or line break but ``\\n``, within the limits the
+    decoder checks) is decoded as UTF-8 without the decoder's own scans: they could refuse
+    nothing in it."""
+    if plain_bytes(data):
+        return data.decode("utf-8")
+    return decode(data, label)
 
 
 def _codes(column: pd.Series) -> tuple[np.ndarray, list[str]]:
@@ -289,7 +300,7 @@ def pivot_scores(
         )
     values = np.empty((n_seg, n_sys))
     values[segment, system] = scores  # every cell once: no duplicate and as many rows as cells
-    wide = pd.DataFrame(values)
+    wide = pd.DataFrame(values, copy=False)
     wide.index = pd.Index([str(s) for s in seg_order], name="segment")
     wide.columns = pd.Index([str(s) for s in sys_order], name=metric)
     return wide
@@ -392,7 +403,7 @@ def score_file_metrics(source: Source, *, name: str | None = None) -> tuple[str,
     """Names in the ``METRIC`` column of a long segment-score file, in order of first
     appearance; ``()`` for a file without one (long without METRIC, or wide)."""
     data, label = load_bytes(source, name)
-    text = decode(data, label)
+    text = _decoded(data, label)
     head, _, _ = leading_lines(text, label)
     low = [h.lower() for h in head]
     names = None

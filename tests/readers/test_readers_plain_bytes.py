@@ -114,6 +114,16 @@ def test_mqm_averages_plain_refusals_as_decoded(bad):
     assert isinstance(fast, str) and fast == careful
 
 
+@pytest.mark.parametrize("sep", [" ", "\t"])
+@pytest.mark.parametrize("row", [" C -1 1", "C -1 1 ", "C  -1", "C -1  1", "C\t-1 1"])
+def test_mqm_averages_padded_plain_as_decoded(sep, row):
+    """A row with a separator too many (runs, or one that starts or ends the line) is read
+    as the decoded path reads it (split on runs of whitespace), or refused as it refuses it."""
+    data = _averages(AVG_ROWS, sep) + row.replace(" ", sep).encode() + b"\n"
+    fast, careful = _both(read_mqm_averages, data, "x_zhen.avg.tsv")
+    _assert_same(fast, careful)
+
+
 def test_mqm_averages_duplicate_plain_as_decoded():
     fast, careful = _both(read_mqm_averages, _averages([*AVG_ROWS, "A -1 1"]), "x.tsv")
     assert isinstance(fast, str) and fast == careful and "twice" in fast
@@ -238,3 +248,53 @@ def test_judgements_copied_block_plain_as_decoded():
     rows = [list(r) for r in JUDGEMENTS]
     fast, careful = _both(read_judgements, _judgements(rows + rows[:6]), "j.tsv")
     assert isinstance(fast, str) and fast == careful and "consecutive" in fast
+
+
+def test_mqm_groups_are_factorize():
+    """The groups of an MQM file's rows (counted runs where each run's key is new, else a
+    hash) are ``pandas.factorize``'s: adjacent and scattered repeats, sorted and not."""
+    import numpy as np
+
+    from stats.readers.mqm import _groups
+
+    rng = np.random.default_rng(7)
+    for trial in range(2000):
+        n, size = int(rng.integers(1, 40)), int(rng.integers(1, 12))
+        codes = rng.integers(0, size, n).astype(np.int64)
+        if trial % 3 == 0:
+            codes = np.sort(codes)
+        expected = pd.factorize(codes)[0]
+        got = _groups(codes, size)
+        assert got.dtype == expected.dtype and (got == expected).all()
+
+
+SEGMENT_FILES = [
+    "SYSTEM\tSEGMENT\tSCORE\nA\t1\t0.5\nA\t2\t0.25\nB\t1\t1\nB\t2\t-3e-2\n",
+    "SYSTEM,SEGMENT,SCORE,METRIC\nA,1,0.5,chrF\nA,2,0.25,chrF\nB,1,1,chrF\nB,2,2,chrF\n",
+    "A\t1\t0.5\nA\t2\t0.25\nB\t1\t1\nB\t2\t2\n",
+    "SEGMENT\tA\tB\n1\t0.5\t1\n2\t0.25\t2\n",
+    'SEGMENT,A,"B"\n1,0.5,1\n2,0.25,2\n',
+    "SYSTEM SEGMENT SCORE\nA 1 0.5\nA 2 x\n",
+    "SYSTEM\tSEGMENT\tSCORE\nA\t1\t0.5\nA\t1\t0.25\n",
+]
+
+
+@pytest.mark.parametrize("text", SEGMENT_FILES)
+def test_segment_scores_plain_as_decoded(text):
+    """A plain segment-score file decoded without the decoder's scans reads (or is refused)
+    as the same file with a byte-order mark, which the decoder reads."""
+    from stats.readers import read_segment_scores
+
+    fast, careful = _both(read_segment_scores, text.encode(), "scores.tsv")
+    _assert_same(fast, careful)
+
+
+def test_segment_scores_plain_within_limits(monkeypatch):
+    """A file over a limit the decoder checks is not plain: the decoder refuses it."""
+    from stats.readers import _limits, read_segment_scores
+
+    monkeypatch.setattr(_limits, "MAX_LINES", 3)
+    data = SEGMENT_FILES[0].encode()
+    assert not plain_bytes(data)
+    with pytest.raises(StatsInputError, match="5 lines is over the limit of 3 lines"):
+        read_segment_scores(data, name="scores.tsv")

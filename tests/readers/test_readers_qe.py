@@ -478,3 +478,19 @@ def test_wmt_method_name_changing_inside_a_file_names_the_line():
     # complete submissions one after another in one file stay readable (split by name)
     data = read_qe(src(SUB_A + SUB_B, "both.txt"), src(GOLD, "gold.txt"))
     assert list(data.predictions.columns) == ["A", "B"]
+
+
+def test_first_rows_are_unique_index():
+    """The first row of each sentence-id code is ``np.unique``'s first index, for codes
+    numbered in order of first appearance (counted) and for codes that are not (sorted)."""
+    import numpy as np
+
+    from stats.readers.qe import _first_rows
+
+    rng = np.random.default_rng(3)
+    for trial in range(2000):
+        raw = rng.integers(0, int(rng.integers(1, 8)), int(rng.integers(1, 30)))
+        codes = pd.factorize(raw)[0] if trial % 2 else np.unique(raw, return_inverse=True)[1]
+        codes = codes.astype(np.int64)
+        n = int(codes.max()) + 1
+        assert (_first_rows(codes, n) == np.unique(codes, return_index=True)[1]).all()
