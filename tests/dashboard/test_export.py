@@ -89,14 +89,32 @@ def test_kaleido_renders_real_png_and_svg(monkeypatch):
     assert svg.lstrip().startswith(b"<svg") and b"</svg>" in svg
 
 
-def _chromium_children() -> list:
+def _kaleido_chromium() -> list:
+    """The Chromium processes kaleido started for this process: descendants of its
+    choreographer wrapper, never another browser of the test process (a worker that ran
+    browser tests holds Playwright's Chromium, under Playwright's driver)."""
     import psutil
 
-    return [
+    wrappers = [
         p
         for p in psutil.Process().children(recursive=True)
+        if any("choreographer" in part for part in _cmdline(p))
+    ]
+    return [
+        p
+        for w in wrappers
+        for p in w.children(recursive=True)
         if "chrom" in p.name().lower() and p.status() != psutil.STATUS_ZOMBIE
     ]
+
+
+def _cmdline(proc) -> list[str]:
+    import psutil
+
+    try:
+        return proc.cmdline()
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return []
 
 
 @pytest.mark.browser
@@ -127,15 +145,15 @@ def test_exports_share_one_chromium_and_a_dead_one_is_replaced(monkeypatch):
     monkeypatch.setenv("BROWSER_PATH", export.DEBIAN_CHROMIUM)
     fig = go.Figure(go.Scatter(x=[1, 2], y=[2, 1]), layout={"width": 300, "height": 200})
     export.figure_to_bytes(fig, "png", scale=1)
-    browsers = {p.pid for p in _chromium_children()}
+    browsers = {p.pid for p in _kaleido_chromium()}
     assert browsers, "no Chromium left open after an export"
     export.figure_to_bytes(fig, "svg")
-    assert {p.pid for p in _chromium_children()} == browsers, "a second export opened another"
-    for proc in _chromium_children():
+    assert {p.pid for p in _kaleido_chromium()} == browsers, "a second export opened another"
+    for proc in _kaleido_chromium():
         proc.kill()
     png = export.figure_to_bytes(fig, "png", scale=1)
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    assert {p.pid for p in _chromium_children()}.isdisjoint(browsers)
+    assert {p.pid for p in _kaleido_chromium()}.isdisjoint(browsers)
 
 
 def test_latex_caption_and_label_are_escaped():
