@@ -131,14 +131,7 @@ def add_rows(pairs: dict, label: str, rows: dict) -> None:
         return
     lp_codes, lps = _codes(rows["lp"])
     testset, segment = _codes(rows["testset"]), _codes(rows["segment"])
-    if len(lps) == 1:  # one language pair: its rows are all rows (no copies of the codes)
-        item = _item_codes(pairs.setdefault(lps[0], _Pair()), testset, segment)
-    else:
-        item = np.empty(n, dtype=np.int64)
-    for k, lp in enumerate(lps if len(lps) > 1 else ()):
-        pair = pairs.setdefault(lp, _Pair())
-        at = np.flatnonzero(lp_codes == k)
-        item[at] = _item_codes(pair, (testset[0][at], testset[1]), (segment[0][at], segment[1]))
+    item = _pair_items(pairs, lp_codes, lps, testset, segment)
     del testset
     name_codes, names = _codes(rows["name"])
     sys_codes, systems = _codes(rows["system"])
@@ -151,46 +144,22 @@ def add_rows(pairs: dict, label: str, rows: dict) -> None:
     lines = np.asarray(rows["line"], dtype=np.int64)
     scores = np.asarray(rows["score"], dtype=float)
     first_dup = None  # (row, first file, first line)
-    n_cells = (int(group.max()) + 1) * n_items
-    if n_cells <= 4 * n + 1024:  # counted (no hash of every cell) when the cells are few
-        dup = None if np.bincount(cell, minlength=n_cells).max() <= 1 else True
-    else:
-        dup = True
-    if dup is not None:
-        dup = pd.Series(cell).duplicated().to_numpy()
-    if dup is not None and dup.any():
-        i = int(np.flatnonzero(dup)[0])
+    i = _first_repeat(cell, (int(group.max()) + 1) * n_items)
+    if i is not None:
         j = int(np.flatnonzero(cell == cell[i])[0])
         first_dup = (i, label, int(lines[j]))
-    del cell, dup
-    # (a stable sort of small integers is a radix sort in numpy: the group codes narrowed;
-    # a difference of two narrowed codes is 0 exactly when they are equal)
-    small = group.astype(np.uint16) if group.max(initial=0) < 2**16 else group
-    order = np.argsort(small, kind="stable")
-    bounds = np.flatnonzero(np.diff(small[order])) + 1
-    del small
-    parts = np.split(order, bounds)
+    del cell
     targets = []
-    for at in parts:
+    for at in _row_groups(group):
         r = int(at[0])
         pair = pairs[lps[lp_codes[r]]]
         name, system, is_gold = names[name_codes[r]], systems[sys_codes[r]], bool(gold[r])
         store = (pair.gold if is_gold else pair.metrics)["seg"]
-        sc = store.get(name)
-        if sc is not None and system in sc.values:
-            earlier = sc.values[system]
-            if not isinstance(earlier, _Chunks):
-                raise StatsInputError(
-                    f"{label}, line {int(lines[r])}: {name} of {lps[lp_codes[r]]} is also in "
-                    f"{sc.file} (MTME layout); give each scorer's scores in one format"
-                )
-            for codes, _, old_lines, old_file in earlier:
-                hit = np.isin(item[at], codes)
-                if hit.any():
-                    i = int(at[np.flatnonzero(hit)[0]])
-                    if first_dup is None or i < first_dup[0]:
-                        j = int(np.flatnonzero(codes == item[i])[0])
-                        first_dup = (i, old_file, int(old_lines[j]))
+        found = _kept_before(
+            store, name, system, item[at], at, label, int(lines[r]), lps[lp_codes[r]]
+        )
+        if found is not None and (first_dup is None or found[0] < first_dup[0]):
+            first_dup = found
         targets.append((store, name, system, r, at))
     if first_dup is not None:
         i, old_file, old_line = first_dup
@@ -205,6 +174,65 @@ def add_rows(pairs: dict, label: str, rows: dict) -> None:
             sc = store[name] = _Scores(file=label)
         sc.values.setdefault(system, _Chunks()).append((item[at], scores[at], lines[at], label))
         sc.lines.setdefault(system, int(lines[r]))
+
+
+def _pair_items(pairs: dict, lp_codes: np.ndarray, lps: list, testset: tuple,
+                segment: tuple) -> np.ndarray:  # fmt: skip
+    """Each row's item code among its language pair's items (``testset`` and ``segment``: codes
+    and names); rows of one language pair are all the rows, and their codes are not copied."""
+    if len(lps) == 1:
+        return _item_codes(pairs.setdefault(lps[0], _Pair()), testset, segment)
+    item = np.empty(len(lp_codes), dtype=np.int64)
+    for k, lp in enumerate(lps):
+        pair = pairs.setdefault(lp, _Pair())
+        at = np.flatnonzero(lp_codes == k)
+        item[at] = _item_codes(pair, (testset[0][at], testset[1]), (segment[0][at], segment[1]))
+    return item
+
+
+def _first_repeat(cell: np.ndarray, n_cells: int) -> int | None:
+    """The first row whose cell code (below ``n_cells``) an earlier row has, or None; counted
+    (no hash of every cell) when the cells are few."""
+    if n_cells <= 4 * len(cell) + 1024 and np.bincount(cell, minlength=n_cells).max() <= 1:
+        return None
+    dup = pd.Series(cell).duplicated().to_numpy()
+    return int(np.flatnonzero(dup)[0]) if dup.any() else None
+
+
+def _row_groups(group: np.ndarray) -> list[np.ndarray]:
+    """The rows of each group code, groups in code order, rows in file order (a stable sort
+    of small integers is a radix sort in numpy: the codes narrowed; a difference of two
+    narrowed codes is 0 exactly when they are equal)."""
+    small = group.astype(np.uint16) if group.max(initial=0) < 2**16 else group
+    order = np.argsort(small, kind="stable")
+    return np.split(order, np.flatnonzero(np.diff(small[order])) + 1)
+
+
+def _kept_before(store: dict, name: str, system: str, items: np.ndarray, at: np.ndarray,
+                 label: str, line: int, lp: str) -> tuple[int, str, int] | None:  # fmt: skip
+    """The first of the rows ``at`` (their item codes ``items``) whose item an earlier file
+    already scored for ``name`` and ``system`` in ``store``: ``(row, that file, its line)``,
+    or None. Scores of the MTME layout kept for them are refused (``line``: the group's first
+    line here, ``lp`` its language pair)."""
+    sc = store.get(name)
+    if sc is None or system not in sc.values:
+        return None
+    earlier = sc.values[system]
+    if not isinstance(earlier, _Chunks):
+        raise StatsInputError(
+            f"{label}, line {line}: {name} of {lp} is also in {sc.file} (MTME layout); give "
+            "each scorer's scores in one format"
+        )
+    first = None
+    for codes, _, old_lines, old_file in earlier:
+        hit = np.isin(items, codes)
+        if hit.any():
+            at_hit = int(np.flatnonzero(hit)[0])
+            row = int(at[at_hit])
+            if first is None or row < first[0]:
+                old = int(np.flatnonzero(codes == items[at_hit])[0])
+                first = (row, old_file, int(old_lines[old]))
+    return first
 
 
 def _long_form(rows: dict) -> dict:
@@ -244,14 +272,7 @@ def add_wide_rows(pairs: dict, label: str, rows: dict) -> None:
     segment = _codes(rows["segment"])
     testset = (np.zeros(n, dtype=np.int64), [""])
     # an item's code does not change when each row is repeated once per column
-    if len(lps) == 1:
-        item = _item_codes(pairs.setdefault(lps[0], _Pair()), testset, segment)
-    else:
-        item = np.empty(n, dtype=np.int64)
-    for c, lp in enumerate(lps if len(lps) > 1 else ()):
-        pair = pairs.setdefault(lp, _Pair())
-        at = np.flatnonzero(lp_codes == c)
-        item[at] = _item_codes(pair, (testset[0][at], testset[1]), (segment[0][at], segment[1]))
+    item = _pair_items(pairs, lp_codes, lps, testset, segment)
     del testset
     sys_codes, systems = _codes(rows["system"])
     # the long form's scorer groups, numbered by first appearance: row group (language pair
@@ -261,23 +282,12 @@ def add_wide_rows(pairs: dict, label: str, rows: dict) -> None:
     cell = group * n_items + item  # a cell given twice: a row group and item given twice
     lines = np.asarray(rows["line"], dtype=np.int64)
     first_dup = None  # (cell in the long form's order, first file, first line)
-    n_cells = (int(group.max()) + 1) * n_items
-    if n_cells <= 4 * n + 1024:
-        dup = None if np.bincount(cell, minlength=n_cells).max() <= 1 else True
-    else:
-        dup = True
-    if dup is not None:
-        dup = pd.Series(cell).duplicated().to_numpy()
-    if dup is not None and dup.any():
-        r = int(np.flatnonzero(dup)[0])
+    r = _first_repeat(cell, (int(group.max()) + 1) * n_items)
+    if r is not None:
         first_dup = (r * k, label, int(lines[int(np.flatnonzero(cell == cell[r])[0])]))
-    del cell, dup
-    small = group.astype(np.uint16) if group.max(initial=0) < 2**16 else group
-    order = np.argsort(small, kind="stable")
-    bounds = np.flatnonzero(np.diff(small[order])) + 1
-    del small
+    del cell
     targets = []
-    for at in np.split(order, bounds):
+    for at in _row_groups(group):
         r = int(at[0])
         pair = pairs[lps[lp_codes[r]]]
         system = systems[sys_codes[r]]
@@ -285,21 +295,11 @@ def add_wide_rows(pairs: dict, label: str, rows: dict) -> None:
         for j in range(k):
             name, is_gold = names[name_of[j]], bool(gold_of[j])
             store = (pair.gold if is_gold else pair.metrics)["seg"]
-            sc = store.get(name)
-            if sc is not None and system in sc.values:
-                earlier = sc.values[system]
-                if not isinstance(earlier, _Chunks):
-                    raise StatsInputError(
-                        f"{label}, line {int(lines[r])}: {name} of {lps[lp_codes[r]]} is also "
-                        f"in {sc.file} (MTME layout); give each scorer's scores in one format"
-                    )
-                for codes, _, old_lines, old_file in earlier:
-                    hit = np.isin(items, codes)
-                    if hit.any():
-                        row = int(at[np.flatnonzero(hit)[0]])
-                        if first_dup is None or row * k + j < first_dup[0]:
-                            i = int(np.flatnonzero(codes == item[row])[0])
-                            first_dup = (row * k + j, old_file, int(old_lines[i]))
+            found = _kept_before(
+                store, name, system, items, at, label, int(lines[r]), lps[lp_codes[r]]
+            )
+            if found is not None and (first_dup is None or found[0] * k + j < first_dup[0]):
+                first_dup = (found[0] * k + j, found[1], found[2])
         targets.append((pair, system, r, at, items))
     if first_dup is not None:
         i, old_file, old_line = first_dup
