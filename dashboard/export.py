@@ -5,12 +5,6 @@ Unit-testable without a running app.
 kaleido 1.x renders with a Chromium it finds through the ``BROWSER_PATH`` environment variable
 (Debian: ``/usr/bin/chromium``); :func:`ensure_browser_env` sets that default when the file
 exists, and :func:`find_browser` tells the UI whether PNG/SVG export can work at all.
-
-Every export of a process goes through one Chromium, which kaleido keeps open after the first
-(its sync server): starting Chromium costs about 4 s an export, rendering a figure in the open
-one a fraction of a second. Exports from several sessions take turns (kaleido's server answers
-one call at a time and hands results back in order, so concurrent calls could swap figures);
-if the open Chromium fails, it is closed and the export is tried once in a new one.
 """
 
 from __future__ import annotations
@@ -19,11 +13,7 @@ import os
 import re
 import shutil
 import tempfile
-import threading
-import warnings
-from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
 
 import plotly.graph_objects as go
 import plotly.io as pio
@@ -63,16 +53,6 @@ IMAGE_MIME = {"png": "image/png", "svg": "image/svg+xml"}
 #: Export size used when a figure's layout leaves width/height to the browser.
 DEFAULT_EXPORT_WIDTH = 1200
 DEFAULT_EXPORT_HEIGHT = 700
-
-
-#: plotly passes its request headers to every kaleido call; the open Chromium was started with
-#: the same ones (:func:`_in_kaleido_browser`), so kaleido's note that it ignores them is noise.
-warnings.filterwarnings(
-    "ignore", message="The kopts argument is ignored if using a server", category=UserWarning
-)
-
-_KALEIDO_TURN = threading.Lock()
-_T = TypeVar("_T")
 
 
 class ExportUnavailableError(RuntimeError):
@@ -132,9 +112,7 @@ def figure_to_bytes(fig: go.Figure, fmt: str, *, scale: float = 2.0) -> bytes:
     _require_browser()
     fig = with_full_names(fig, width=export_size(fig)[0])  # names shortened on axes, in full
     width, height = export_size(fig)
-    return _in_kaleido_browser(
-        lambda: fig.to_image(format=fmt, width=width, height=height, scale=scale)
-    )
+    return fig.to_image(format=fmt, width=width, height=height, scale=scale)
 
 
 def figures_to_svg(figs: list[go.Figure]) -> list[bytes]:
@@ -148,40 +126,14 @@ def figures_to_svg(figs: list[go.Figure]) -> list[bytes]:
     sizes = [export_size(fig) for fig in figs]
     with tempfile.TemporaryDirectory() as tmp:
         paths = [Path(tmp) / f"figure_{k}.svg" for k in range(len(figs))]
-        _in_kaleido_browser(
-            lambda: pio.write_images(
-                list(figs),
-                paths,
-                format="svg",
-                width=[w for w, _ in sizes],
-                height=[h for _, h in sizes],
-            )
+        pio.write_images(
+            list(figs),
+            paths,
+            format="svg",
+            width=[w for w, _ in sizes],
+            height=[h for _, h in sizes],
         )
         return [path.read_bytes() for path in paths]
-
-
-def _in_kaleido_browser(render: Callable[[], _T]) -> _T:
-    """``render()`` (a plotly export) in this process's open kaleido Chromium, started on first
-    use, one call at a time. A failure closes that Chromium and tries once in a new one: a
-    browser that died is replaced, and a figure that cannot be rendered fails again, with its
-    own error."""
-    import kaleido
-
-    with _KALEIDO_TURN:
-        for attempt in (1, 2):
-            kaleido.start_sync_server(  # does nothing when it is open
-                plotlyjs=pio.defaults.plotlyjs,
-                mathjax=pio.defaults.mathjax,
-                headers=pio.defaults.headers,
-                silence_warnings=True,
-            )
-            try:
-                return render()
-            except Exception:
-                kaleido.stop_sync_server(silence_warnings=True)
-                if attempt == 2:
-                    raise
-    raise AssertionError("unreachable")
 
 
 def _require_browser() -> None:

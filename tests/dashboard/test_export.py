@@ -78,82 +78,26 @@ def test_missing_browser_raises_export_unavailable(monkeypatch):
 
 @pytest.mark.browser  # kaleido drives Chromium
 @pytest.mark.skipif(not os.path.exists(export.DEBIAN_CHROMIUM), reason="no /usr/bin/chromium")
+# plotly passes kaleido only its HTTP headers (kopts), which a server does not take: the page
+# it renders on is the same
+@pytest.mark.filterwarnings("ignore:The kopts argument is ignored:UserWarning")
 def test_kaleido_renders_real_png_and_svg(monkeypatch):
+    import kaleido
+
     monkeypatch.setenv("BROWSER_PATH", export.DEBIAN_CHROMIUM)
     fig = go.Figure(go.Heatmap(z=[[1, 2], [3, 4]]), layout={"width": 300, "height": 200})
-    png, svg = export.figure_to_bytes(fig, "png", scale=1), export.figure_to_bytes(fig, "svg")
+    # one Chromium for both renders (kaleido's sync server; one browser a call, the app's way,
+    # is test_figures_full_names.py's SVG and test_report.py's figures)
+    kaleido.start_sync_server(silence_warnings=True)
+    try:
+        png, svg = export.figure_to_bytes(fig, "png", scale=1), export.figure_to_bytes(fig, "svg")
+    finally:
+        kaleido.stop_sync_server(silence_warnings=True)
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     # IHDR width/height (big-endian) follow the 8-byte signature and 8-byte chunk header
     assert int.from_bytes(png[16:20], "big") == 300
     assert int.from_bytes(png[20:24], "big") == 200
     assert svg.lstrip().startswith(b"<svg") and b"</svg>" in svg
-
-
-def _kaleido_chromium() -> list:
-    """The Chromium processes kaleido started for this process: descendants of its
-    choreographer wrapper, never another browser of the test process (a worker that ran
-    browser tests holds Playwright's Chromium, under Playwright's driver)."""
-    import psutil
-
-    wrappers = [
-        p
-        for p in psutil.Process().children(recursive=True)
-        if any("choreographer" in part for part in _cmdline(p))
-    ]
-    return [
-        p
-        for w in wrappers
-        for p in w.children(recursive=True)
-        if "chrom" in p.name().lower() and p.status() != psutil.STATUS_ZOMBIE
-    ]
-
-
-def _cmdline(proc) -> list[str]:
-    import psutil
-
-    try:
-        return proc.cmdline()
-    except (psutil.NoSuchProcess, psutil.AccessDenied):
-        return []
-
-
-@pytest.mark.browser
-@pytest.mark.skipif(not os.path.exists(export.DEBIAN_CHROMIUM), reason="no /usr/bin/chromium")
-def test_sessions_exporting_at_once_each_get_their_own_figure(monkeypatch):
-    """kaleido's open Chromium answers one call at a time and hands results back in order:
-    exports from several threads (sessions) at once must not receive each other's figures."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    monkeypatch.setenv("BROWSER_PATH", export.DEBIAN_CHROMIUM)
-    titles = [f"figure-of-session-{k}" for k in range(6)]
-
-    def render(title: str) -> tuple[str, bytes, list[bytes]]:
-        fig = go.Figure(go.Bar(x=[title], y=[1]), layout={"title": title, "width": 320})
-        return title, export.figure_to_bytes(fig, "svg"), export.figures_to_svg([fig, fig])
-
-    with ThreadPoolExecutor(len(titles)) as pool:
-        results = list(pool.map(render, titles))
-    for title, svg, svgs in results:
-        for out in [svg, *svgs]:
-            found = [t for t in titles if t.encode() in out]
-            assert found == [title], (title, found)
-
-
-@pytest.mark.browser
-@pytest.mark.skipif(not os.path.exists(export.DEBIAN_CHROMIUM), reason="no /usr/bin/chromium")
-def test_exports_share_one_chromium_and_a_dead_one_is_replaced(monkeypatch):
-    monkeypatch.setenv("BROWSER_PATH", export.DEBIAN_CHROMIUM)
-    fig = go.Figure(go.Scatter(x=[1, 2], y=[2, 1]), layout={"width": 300, "height": 200})
-    export.figure_to_bytes(fig, "png", scale=1)
-    browsers = {p.pid for p in _kaleido_chromium()}
-    assert browsers, "no Chromium left open after an export"
-    export.figure_to_bytes(fig, "svg")
-    assert {p.pid for p in _kaleido_chromium()} == browsers, "a second export opened another"
-    for proc in _kaleido_chromium():
-        proc.kill()
-    png = export.figure_to_bytes(fig, "png", scale=1)
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    assert {p.pid for p in _kaleido_chromium()}.isdisjoint(browsers)
 
 
 def test_latex_caption_and_label_are_escaped():
