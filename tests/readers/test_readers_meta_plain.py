@@ -170,7 +170,19 @@ def test_files_not_plain_for_the_parser_read_alike(monkeypatch, kind, change):
         lines.insert(at, "")
     text = "\n".join(lines) + ("" if change == "no newline at the end" else "\n")
     name = "f.csv" if kind == "wide" else "f.tsv"
-    _three_ways(monkeypatch, [(name, text.encode())], plain=change not in ("quote",))
+    got = _three_ways(monkeypatch, [(name, text.encode())], plain=change not in ("quote",))
+    if change == "empty name":
+        column = "system" if kind == "wide" else "LP"
+        assert got == f"{name}, line {at + 1}, column {column}: empty value"
+    elif change == "ragged":
+        fields = "7 fields as in the header" if kind == "wide" else "6 fields"
+        assert got == f"{name}, line {at + 1}: expected {fields}, found {len(cells)}"
+    else:
+        layout = "wide CSV" if kind == "wide" else "long text"
+        assert isinstance(got, list) and f"{name}: read as {layout}" in got[0], got
+        # a quote is a character of a tab-separated name: "cs-en" in quotes is a third pair
+        pairs = 3 if (kind, change) == ("long", "quote") else 2
+        assert f"{pairs} LPs" in got[0], got[0]
 
 
 def _mtme(tmp_path, lines_human: list[str], lines_metric: list[str]):
@@ -213,7 +225,13 @@ def test_wmt_segment_file_plain_as_decoded(monkeypatch):
         for ref in ("nt20", "ntB20")
         for k in range(300)
     ]
-    _three_ways(monkeypatch, [("BLEU.seg.score", "".join(rows).encode())])
+    got = _three_ways(monkeypatch, [("BLEU.seg.score", "".join(rows).encode())])
+    assert isinstance(got, list), got
+    assert got[0].startswith("BLEU.seg.score: read as WMT segment scores (8 fields), 1 LP")
+    data = read_meta_eval(("BLEU.seg.score", "".join(rows).encode()))
+    assert list(data.pairs["en-de"].metrics["seg"]) == ["BLEU-nt20", "BLEU-ntB20"]
+    assert data.systems("en-de") == ("sys0", "sys1", "sys2")
+    assert len(data.pairs["en-de"].items) == 100  # 10 documents x 10 segments
 
 
 def test_wmt_segment_file_read_by_either_parser_gives_the_same_order():
