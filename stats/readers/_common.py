@@ -487,7 +487,9 @@ def factorize_strings(column: pd.Series) -> tuple[np.ndarray, int]:
     if not (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow") or column.hasnans:
         codes, uniques = pd.factorize(column)
         return codes.astype(np.int64, copy=False), len(uniques)
-    codes, names = coded(arrow_cells(column))
+    import pyarrow as pa
+
+    codes, names = coded(pa.array(column.array))  # block by block, as codes_and_names
     return codes, len(names)
 
 
