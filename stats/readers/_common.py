@@ -225,17 +225,32 @@ _CAREFUL_UTF8 = tuple(
 _SEPARATORS = {"tab": (b"\t", "\t"), "csv": (b",", ","), "whitespace": (None, r"\s+")}
 
 
+#: lines :func:`leading_lines` reads: the header and a sample of rows
+LEADING_LINES = 200
+
+
+def lines_end(buf: str | bytes, lines: int = LEADING_LINES) -> int:
+    """Where line ``lines`` of ``buf`` (a text or its bytes) ends: the index of its line
+    break, or -1 when ``buf`` has fewer line breaks."""
+    newline = "\n" if isinstance(buf, str) else b"\n"
+    cut = -1
+    for _ in range(lines):
+        cut = buf.find(newline, cut + 1)  # type: ignore[arg-type]
+        if cut < 0:
+            return -1
+    return cut
+
+
 def leading_lines(
-    text: str, label: str, *, delimiter: str = "auto", lines: int = 200, header: bool = True
-):
+    text: str, label: str, *, delimiter: str = "auto", lines: int = LEADING_LINES,
+    header: bool = True,
+):  # fmt: skip
     """:func:`split_lines` of the first ``lines`` lines only (the header and a sample of rows,
     enough for the header checks and :func:`wrong_file_hint`); the whole text when the start
     holds no data row."""
-    cut = -1
-    for _ in range(lines):
-        cut = text.find("\n", cut + 1)
-        if cut < 0:
-            return split_lines(text, label, delimiter=delimiter, header=header)
+    cut = lines_end(text, lines)
+    if cut < 0:
+        return split_lines(text, label, delimiter=delimiter, header=header)
     try:
         return split_lines(text[:cut], label, delimiter=delimiter, header=header)
     except StatsInputError:

@@ -14,12 +14,14 @@ from stats._core.numbers import MAX_NUMBER_CHARS
 from ._arrow import coded as arrow_coded
 from ._arrow import long_line, read_typed
 from ._common import (
+    LEADING_LINES,
     arrow_cells,
     check_header_once,
     codes_and_names,
     decode,
     fast_frame,
     leading_lines,
+    lines_end,
     plain_floats,
     spells_number,
     split_lines,
@@ -61,11 +63,7 @@ def _leading(data: bytes, text: str | None, label: str, **options):
     of a plain file, of which only the lines it looks at are decoded)."""
     if text is not None:
         return leading_lines(text, label, **options)
-    cut = -1
-    for _ in range(200):  # (leading_lines' lines)
-        cut = data.find(b"\n", cut + 1)
-        if cut < 0:
-            break
+    cut = lines_end(data, options.get("lines", LEADING_LINES))
     try:
         return leading_lines((data if cut < 0 else data[: cut + 1]).decode("utf-8"), label,
                              **options)
