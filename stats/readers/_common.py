@@ -225,6 +225,16 @@ _CAREFUL_UTF8 = tuple(
 _SEPARATORS = {"tab": (b"\t", "\t"), "csv": (b",", ","), "whitespace": (None, r"\s+")}
 
 
+def may_repeat(key: np.ndarray, n_keys: int) -> bool:
+    """Whether a value of ``key`` (integers below ``n_keys``) may occur twice: False when a
+    count shows every value at most once (where the values are few beside the rows: no hash
+    of every row), True otherwise, where the caller finds the repeats (pandas'
+    ``duplicated``)."""
+    if n_keys > 4 * len(key) + 1024:
+        return True
+    return bool(np.bincount(key, minlength=n_keys).max(initial=0) > 1)
+
+
 #: lines :func:`leading_lines` reads: the header and a sample of rows
 LEADING_LINES = 200
 

@@ -18,7 +18,7 @@ import pandas as pd
 
 from stats._core.errors import StatsInputError
 
-from ._common import codes_and_names, name_list, strict_float
+from ._common import codes_and_names, may_repeat, name_list, strict_float
 from ._limits import check_value, overflows
 
 _LEVELS = ("seg", "sys")
@@ -193,7 +193,7 @@ def _pair_items(pairs: dict, lp_codes: np.ndarray, lps: list, testset: tuple,
 def _first_repeat(cell: np.ndarray, n_cells: int) -> int | None:
     """The first row whose cell code (below ``n_cells``) an earlier row has, or None; counted
     (no hash of every cell) when the cells are few."""
-    if n_cells <= 4 * len(cell) + 1024 and np.bincount(cell, minlength=n_cells).max() <= 1:
+    if not may_repeat(cell, n_cells):
         return None
     dup = pd.Series(cell).duplicated().to_numpy()
     return int(np.flatnonzero(dup)[0]) if dup.any() else None

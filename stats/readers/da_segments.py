@@ -32,6 +32,7 @@ from ._common import (
     Source,
     codes_and_names,
     load_bytes,
+    may_repeat,
     read_table,
     source_name,
     to_float,
@@ -167,9 +168,8 @@ def read_da_segment_scores(
     seg_codes, seg_names = codes_and_names(segment)
     key = sys_codes * max(len(seg_names), 1) + seg_codes
     cells = len(sys_names) * max(len(seg_names), 1)
-    if cells <= 4 * len(key) + 1024 and np.bincount(key, minlength=cells).max(initial=0) <= 1:
-        repeated = None  # counted: no (system, segment) twice, without a hash of every row
-    else:
+    repeated = None
+    if may_repeat(key, cells):
         repeated = pd.Series(key).duplicated(keep=False).to_numpy()
     if repeated is not None and repeated.any():
         lines = frame[LINE].to_numpy()[repeated][:2]

@@ -26,7 +26,16 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 
 from ._arrow import plain_bytes, repeated
-from ._common import LINE, Decoded, Source, decode, fast_frame, load_bytes, load_text
+from ._common import (
+    LINE,
+    Decoded,
+    Source,
+    decode,
+    fast_frame,
+    load_bytes,
+    load_text,
+    may_repeat,
+)
 from ._limits import MAX_ABS_VALUE
 from .documents import NO_DOMAIN, HumanRatings
 from .mqm import (
@@ -180,11 +189,7 @@ def _plain_averages(data: bytes, label: str, lp: str | None) -> HumanRatings | N
                                                coded(table.column("seg_id")))
     key = sys_codes * max(len(segs), 1) + seg_codes
     cells = len(systems) * max(len(segs), 1)
-    if cells <= 4 * len(key) + 1024:  # counted: no hash of every row
-        twice = np.bincount(key, minlength=cells).max(initial=0) > 1
-    else:
-        twice = pd.Series(key).duplicated().any()
-    if twice:
+    if may_repeat(key, cells) and pd.Series(key).duplicated().any():
         return None
     system = pd.array(table.column("system"), dtype=_STR)
     segment = pd.array(table.column("seg_id"), dtype=_STR)

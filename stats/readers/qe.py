@@ -70,6 +70,7 @@ from ._common import (
     leading_lines,
     load_bytes,
     load_text,
+    may_repeat,
     name_list,
     read_table,
     source_name,
@@ -552,9 +553,8 @@ def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData
     n_ids = max(len(ids), 1)
     key = sys_codes * n_ids + sid
     cells = len(systems) * n_ids
-    if cells <= 4 * len(key) + 1024 and np.bincount(key, minlength=cells).max(initial=0) <= 1:
-        dup = np.zeros(len(key), dtype=bool)  # counted: no (system, id) twice, without a hash
-    else:
+    dup = np.zeros(len(key), dtype=bool)
+    if may_repeat(key, cells):
         dup = pd.Series(key).duplicated().to_numpy()
     if dup.any():
         i = int(np.flatnonzero(dup)[0])
