@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import os
 import re
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+import plotly.io as pio
 import pytest
 
 from dashboard import export
@@ -76,28 +81,168 @@ def test_missing_browser_raises_export_unavailable(monkeypatch):
         export.figure_to_bytes(go.Figure(), "png")
 
 
-@pytest.mark.browser  # kaleido drives Chromium
-@pytest.mark.skipif(not os.path.exists(export.DEBIAN_CHROMIUM), reason="no /usr/bin/chromium")
-# plotly passes kaleido only its HTTP headers (kopts), which a server does not take: the page
-# it renders on is the same
-@pytest.mark.filterwarnings("ignore:The kopts argument is ignored:UserWarning")
-def test_kaleido_renders_real_png_and_svg(monkeypatch):
-    import kaleido
+def _svg_without_ids(svg: bytes) -> bytes:
+    """An SVG with its element ids (plotly draws them at random for each render: the figure's
+    defs and clip paths, each trace's gradients) numbered in order of appearance, so that two
+    renders of one figure compare byte for byte."""
+    ids = list(dict.fromkeys(re.findall(rb'id="([^"]+)"', svg)))
+    assert ids, svg[:200]
+    numbered = {name: b"id%d" % k for k, name in enumerate(ids)}
+    longest_first = sorted(ids, key=len, reverse=True)
+    pattern = re.compile(b"|".join(re.escape(name) for name in longest_first))
+    return pattern.sub(lambda m: numbered[m.group(0)], svg)
 
+
+@pytest.mark.browser
+@pytest.mark.skipif(not os.path.exists(export.DEBIAN_CHROMIUM), reason="no /usr/bin/chromium")
+def test_kept_chromium_renders_what_a_one_shot_export_renders(monkeypatch, tmp_path):
+    """Exports render in one kept Chromium, and give the bytes plotly's own export (a Chromium
+    of its own) gives: the same PNG, the same SVG up to plotly's random ids."""
     monkeypatch.setenv("BROWSER_PATH", export.DEBIAN_CHROMIUM)
-    fig = go.Figure(go.Heatmap(z=[[1, 2], [3, 4]]), layout={"width": 300, "height": 200})
-    # one Chromium for both renders (kaleido's sync server; one browser a call, the app's way,
-    # is test_figures_full_names.py's SVG and test_report.py's figures)
-    kaleido.start_sync_server(silence_warnings=True)
-    try:
-        png, svg = export.figure_to_bytes(fig, "png", scale=1), export.figure_to_bytes(fig, "svg")
-    finally:
-        kaleido.stop_sync_server(silence_warnings=True)
+    # a trace uid of its own: plotly.js draws one at random otherwise, into class names
+    heatmap = go.Heatmap(z=[[1, 2], [3, 4]], uid="heat")
+    fig = go.Figure(heatmap, layout={"width": 300, "height": 200})
+    png, svg = export.figure_to_bytes(fig, "png", scale=1), export.figure_to_bytes(fig, "svg")
+    kept = export._kept
+    assert kept is not None and kept.process() is not None
+    [svg_of_report] = export.figures_to_svg([fig])
+    assert export._kept is kept, "an export opened another Chromium"
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     # IHDR width/height (big-endian) follow the 8-byte signature and 8-byte chunk header
     assert int.from_bytes(png[16:20], "big") == 300
     assert int.from_bytes(png[20:24], "big") == 200
     assert svg.lstrip().startswith(b"<svg") and b"</svg>" in svg
+    # plotly's own export, its three renders in one Chromium started for them
+    paths = [tmp_path / name for name in ("one.png", "one.svg", "report.svg")]
+    pio.write_images([fig] * 3, paths, width=300, height=200, scale=[1, 2, None])
+    one_shot_png, one_shot_svg, one_shot_report_svg = (path.read_bytes() for path in paths)
+    assert png == one_shot_png
+    assert _svg_without_ids(svg) == _svg_without_ids(one_shot_svg)
+    # the report's SVGs are plotly's write_images' at plotly's default scale
+    assert _svg_without_ids(svg_of_report) == _svg_without_ids(one_shot_report_svg)
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not os.path.exists(export.DEBIAN_CHROMIUM), reason="no /usr/bin/chromium")
+def test_sessions_exporting_at_once_each_get_their_own_figure(monkeypatch):
+    """Exports from several threads (sessions) at once share the kept Chromium: each must
+    receive its own figures, never another session's."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setenv("BROWSER_PATH", export.DEBIAN_CHROMIUM)
+    titles = [f"figure-of-session-{k}" for k in range(6)]
+
+    def render(title: str) -> tuple[str, bytes, list[bytes]]:
+        fig = go.Figure(go.Bar(x=[title], y=[1]), layout={"title": title, "width": 320})
+        return title, export.figure_to_bytes(fig, "svg"), export.figures_to_svg([fig, fig])
+
+    with ThreadPoolExecutor(len(titles)) as pool:
+        results = list(pool.map(render, titles))
+    for title, svg, svgs in results:
+        for out in [svg, *svgs]:
+            found = [t for t in titles if t.encode() in out]
+            assert found == [title], (title, found)
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not os.path.exists(export.DEBIAN_CHROMIUM), reason="no /usr/bin/chromium")
+def test_a_kept_chromium_that_died_is_replaced(monkeypatch):
+    """The kept Chromium killed (only that process: found through the kaleido object, never by
+    name, since a test worker may also hold Playwright's Chromium): the next export is still
+    right and bounded in time, and the one after it renders in a new kept Chromium."""
+    import psutil
+
+    monkeypatch.setenv("BROWSER_PATH", export.DEBIAN_CHROMIUM)
+    fig = go.Figure(go.Bar(x=["alive"], y=[1]), layout={"title": "after-the-kill", "width": 300})
+    export.figure_to_bytes(fig, "svg")
+    wrapper = export._kept.process()
+    assert wrapper is not None
+    # choreographer's wrapper process starts Chromium as its one child
+    [chromium] = psutil.Process(wrapper.pid).children()
+    assert "chrom" in chromium.name().lower(), chromium.name()
+    chromium.kill()
+    psutil.wait_procs([chromium], timeout=10)
+    started = time.monotonic()
+    svg = export.figure_to_bytes(fig, "svg")
+    assert time.monotonic() - started < export.KEPT_OPEN_TIMEOUT + export.KEPT_RENDER_TIMEOUT
+    assert b"after-the-kill" in svg
+    assert b"after-the-kill" in export.figure_to_bytes(fig, "svg")
+    replacement = export._kept.process()
+    assert replacement is not None and replacement.pid != wrapper.pid
+    assert not psutil.pid_exists(chromium.pid) or chromium.status() == psutil.STATUS_ZOMBIE
+
+
+@pytest.fixture
+def one_shot_stub(monkeypatch):
+    """A machine with a browser, whose one-shot exports return a marker (no Chromium runs)."""
+    export.close_kept_browser()
+    monkeypatch.setattr(export, "find_browser", lambda: export.DEBIAN_CHROMIUM)
+    monkeypatch.setattr(go.Figure, "to_image", lambda self, **kwargs: b"one-shot")
+    yield
+    export.close_kept_browser()
+
+
+def test_a_kept_render_out_of_time_falls_back_to_a_one_shot_export(monkeypatch, one_shot_stub):
+    """A kept Chromium that never answers: the export waits only its time limit, then renders
+    in a Chromium of its own; the hung one is discarded with its thread."""
+    hung = []
+
+    async def never(self, renders):
+        hung.append(self)
+        await asyncio.sleep(3600)
+
+    monkeypatch.setattr(export._KeptBrowser, "_render", never)
+    monkeypatch.setattr(export, "KEPT_OPEN_TIMEOUT", 0.0)
+    monkeypatch.setattr(export, "KEPT_RENDER_TIMEOUT", 0.2)
+    started = time.monotonic()
+    assert export.figure_to_bytes(go.Figure(), "svg") == b"one-shot"
+    assert time.monotonic() - started < 10
+    assert export._kept is None
+    [kept] = hung
+    assert kept.closed and not kept.thread.is_alive()
+
+
+def test_a_failing_kept_render_falls_back_and_the_next_export_keeps_a_new_one(
+    monkeypatch, one_shot_stub
+):
+    calls = []
+
+    async def fail_once(self, renders):
+        calls.append(self)
+        if len(calls) == 1:
+            raise RuntimeError("the browser went away")
+        return [b"kept"] * len(renders)
+
+    monkeypatch.setattr(export._KeptBrowser, "_render", fail_once)
+    assert export.figure_to_bytes(go.Figure(), "svg") == b"one-shot"
+    assert export.figures_to_svg([go.Figure(), go.Figure()]) == [b"kept", b"kept"]
+    assert calls[0] is not calls[1] and calls[0].closed and export._kept is calls[1]
+
+
+def test_an_export_waits_for_the_kept_chromium_only_its_turn_limit(monkeypatch, one_shot_stub):
+    monkeypatch.setattr(export, "KEPT_TURN_TIMEOUT", 0.1)
+    with export._kept_turn:  # another session's export holds the kept Chromium
+        assert export.figure_to_bytes(go.Figure(), "png") == b"one-shot"
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not os.path.exists(export.DEBIAN_CHROMIUM), reason="no /usr/bin/chromium")
+def test_the_kept_chromium_is_closed_when_the_interpreter_exits():
+    import psutil
+
+    script = (
+        "import plotly.graph_objects as go\n"
+        "from dashboard import export\n"
+        "export.figure_to_bytes(go.Figure(), 'svg')\n"
+        "print(export._kept.process().pid)\n"
+    )
+    env = dict(os.environ, BROWSER_PATH=export.DEBIAN_CHROMIUM)
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    wrapper = int(done.stdout.split()[-1])
+    assert not psutil.pid_exists(wrapper) or psutil.Process(wrapper).status() == "zombie"
 
 
 def test_latex_caption_and_label_are_escaped():
