@@ -184,10 +184,14 @@ class _KeptBrowser:
         self.loop = asyncio.new_event_loop()
         self.kaleido: Any = None
         self.closed = False
-        self.thread = threading.Thread(
-            target=self.loop.run_forever, name="kept-kaleido", daemon=True
-        )
+        self.thread = threading.Thread(target=self._run, name="kept-kaleido", daemon=True)
         self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.loop.run_forever()
+        finally:
+            self.loop.close()
 
     def render(self, renders: list[_Render]) -> list[bytes]:
         """The bytes of each render, in order; raises on any failure or when the time runs
@@ -276,6 +280,15 @@ def _render_in_kept_browser(renders: list[_Render]) -> list[bytes] | None:
             return None
     finally:
         _kept_turn.release()
+
+
+def _forget_the_parents_browser() -> None:
+    """In a forked child: the kept Chromium, its loop's thread and its turn are the parent's."""
+    global _kept, _kept_turn
+    _kept, _kept_turn = None, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_the_parents_browser)
 
 
 @atexit.register

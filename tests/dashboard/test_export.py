@@ -225,6 +225,23 @@ def test_an_export_waits_for_the_kept_chromium_only_its_turn_limit(monkeypatch, 
         assert export.figure_to_bytes(go.Figure(), "png") == b"one-shot"
 
 
+def test_a_forked_child_does_not_use_its_parents_kept_chromium(monkeypatch, one_shot_stub):
+    async def kept(self, renders):
+        return [b"kept"] * len(renders)
+
+    monkeypatch.setattr(export._KeptBrowser, "_render", kept)
+    assert export.figure_to_bytes(go.Figure(), "svg") == b"kept"
+    parents = export._kept
+    with export._kept_turn:  # held by the parent's thread while it forks
+        pid = os.fork()
+        if pid == 0:  # the child: a kept Chromium of its own, the parent's turn not waited for
+            fresh = export._kept is None and not export._kept_turn.locked()
+            os._exit(0 if fresh else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert export._kept is parents
+
+
 @pytest.mark.browser
 @pytest.mark.skipif(not os.path.exists(export.DEBIAN_CHROMIUM), reason="no /usr/bin/chromium")
 def test_the_kept_chromium_is_closed_when_the_interpreter_exits():
