@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import concurrent.futures
 import logging
 import os
 import re
@@ -26,8 +27,9 @@ import signal
 import subprocess
 import tempfile
 import threading
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import plotly.graph_objects as go
 import plotly.io as pio
@@ -80,6 +82,7 @@ _logger = logging.getLogger(__name__)
 
 #: Figure (as plotly's dict) and kaleido options (format, width, height, scale) of one render.
 _Render = tuple[dict[str, Any], dict[str, Any]]
+_T = TypeVar("_T")
 
 
 class ExportUnavailableError(RuntimeError):
@@ -190,18 +193,31 @@ class _KeptBrowser:
     def _run(self) -> None:
         try:
             self.loop.run_forever()
-        finally:
+        finally:  # what the loop still holds is cancelled (with a time limit), then it closes
+            pending = asyncio.all_tasks(self.loop)
+            for task in pending:
+                task.cancel()
+            if pending:
+                self.loop.run_until_complete(asyncio.wait(pending, timeout=KEPT_CLOSE_TIMEOUT))
             self.loop.close()
 
     def render(self, renders: list[_Render]) -> list[bytes]:
         """The bytes of each render, in order; raises on any failure or when the time runs
         out (the coroutine is then cancelled)."""
         opening = KEPT_OPEN_TIMEOUT if self.kaleido is None else 0.0
-        future = asyncio.run_coroutine_threadsafe(self._render(renders), self.loop)
+        future = self._submit(self._render(renders))
         try:
             return future.result(timeout=opening + KEPT_RENDER_TIMEOUT * len(renders))
         except BaseException:
             future.cancel()
+            raise
+
+    def _submit(self, coroutine: Coroutine[Any, Any, _T]) -> concurrent.futures.Future[_T]:
+        """``coroutine`` scheduled on the loop (closed unstarted if the loop is closed)."""
+        try:
+            return asyncio.run_coroutine_threadsafe(coroutine, self.loop)
+        except BaseException:
+            coroutine.close()
             raise
 
     async def _render(self, renders: list[_Render]) -> list[bytes]:
@@ -235,12 +251,14 @@ class _KeptBrowser:
         if self.closed:
             return
         self.closed = True
-        if self.kaleido is not None:
-            future = asyncio.run_coroutine_threadsafe(self.kaleido.close(), self.loop)
+        if self.kaleido is not None and not self.loop.is_closed():
+            future = None
             try:
+                future = self._submit(self.kaleido.close())
                 future.result(timeout=KEPT_CLOSE_TIMEOUT)
             except BaseException as exc:  # noqa: BLE001 - the process is ended below
-                future.cancel()
+                if future is not None:
+                    future.cancel()
                 _logger.warning("closing the kept Chromium failed (%r); killing it", exc)
         proc = self.process()
         if proc is not None:
@@ -250,7 +268,10 @@ class _KeptBrowser:
                 proc.wait(timeout=KEPT_CLOSE_TIMEOUT)
             except (ProcessLookupError, subprocess.TimeoutExpired) as exc:
                 _logger.warning("ending the kept Chromium (pid %d): %r", proc.pid, exc)
-        self.loop.call_soon_threadsafe(self.loop.stop)
+        try:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+        except RuntimeError:  # the loop is closed: its thread has ended
+            pass
         self.thread.join(timeout=KEPT_CLOSE_TIMEOUT)
 
 

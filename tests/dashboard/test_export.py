@@ -172,6 +172,34 @@ def test_a_kept_chromium_that_died_is_replaced(monkeypatch):
     assert not psutil.pid_exists(chromium.pid) or chromium.status() == psutil.STATUS_ZOMBIE
 
 
+@pytest.mark.browser
+@pytest.mark.skipif(not os.path.exists(export.DEBIAN_CHROMIUM), reason="no /usr/bin/chromium")
+def test_a_report_whose_kept_chromium_dies_while_it_renders_gets_its_own_figures(monkeypatch):
+    """The kept Chromium killed while a report's figures render in it (or just before, or just
+    after: each way the report must be right): the export ends in bounded time with every
+    figure its own."""
+    import threading
+
+    import psutil
+
+    monkeypatch.setenv("BROWSER_PATH", export.DEBIAN_CHROMIUM)
+    titles = [f"report-figure-{k}" for k in range(8)]
+    figs = [go.Figure(go.Bar(x=[t], y=[1]), layout={"title": t, "width": 300}) for t in titles]
+    export.figure_to_bytes(figs[0], "svg")  # the kept Chromium is open
+    [chromium] = psutil.Process(export._kept.process().pid).children()
+    result: list[list[bytes]] = []
+    report = threading.Thread(target=lambda: result.append(export.figures_to_svg(figs)))
+    started = time.monotonic()
+    report.start()
+    time.sleep(0.5)
+    chromium.kill()
+    report.join(timeout=export.KEPT_OPEN_TIMEOUT + export.KEPT_RENDER_TIMEOUT * len(figs) + 120)
+    assert not report.is_alive(), "the report export hangs"
+    assert time.monotonic() - started < 240
+    [svgs] = result
+    assert [[t for t in titles if t.encode() in svg] for svg in svgs] == [[t] for t in titles]
+
+
 @pytest.fixture
 def one_shot_stub(monkeypatch):
     """A machine with a browser, whose one-shot exports return a marker (no Chromium runs)."""
@@ -217,6 +245,34 @@ def test_a_failing_kept_render_falls_back_and_the_next_export_keeps_a_new_one(
     assert export.figure_to_bytes(go.Figure(), "svg") == b"one-shot"
     assert export.figures_to_svg([go.Figure(), go.Figure()]) == [b"kept", b"kept"]
     assert calls[0] is not calls[1] and calls[0].closed and export._kept is calls[1]
+
+
+def test_an_export_whose_kept_loop_is_gone_or_stuck_falls_back(monkeypatch, one_shot_stub):
+    """The kept Chromium's event loop gone (its thread ended) or stuck (its thread blocked):
+    the export does not wait for ever, and the next one keeps a new Chromium."""
+
+    async def kept(self, renders):
+        return [b"kept"] * len(renders)
+
+    monkeypatch.setattr(export._KeptBrowser, "_render", kept)
+    monkeypatch.setattr(export, "KEPT_OPEN_TIMEOUT", 0.0)
+    monkeypatch.setattr(export, "KEPT_RENDER_TIMEOUT", 0.2)
+    monkeypatch.setattr(export, "KEPT_CLOSE_TIMEOUT", 0.2)
+    for gone in (True, False):
+        assert export.figure_to_bytes(go.Figure(), "svg") == b"kept"
+        broken = export._kept
+        if gone:
+            broken.loop.call_soon_threadsafe(broken.loop.stop)
+            broken.thread.join(timeout=5)
+            assert broken.loop.is_closed()
+        else:
+            broken.loop.call_soon_threadsafe(time.sleep, 2.0)
+        started = time.monotonic()
+        assert export.figure_to_bytes(go.Figure(), "svg") == b"one-shot"
+        assert time.monotonic() - started < 1.9
+        assert export._kept is None and broken.closed
+        broken.thread.join(timeout=5)  # the stuck loop, once free, stops and is closed
+        assert not broken.thread.is_alive() and broken.loop.is_closed()
 
 
 def test_an_export_waits_for_the_kept_chromium_only_its_turn_limit(monkeypatch, one_shot_stub):
