@@ -46,12 +46,12 @@ from ._common import (
     decode,
     factorize_strings,
     load_bytes,
-    may_repeat,
     mix_codes,
     spells_number,
     split_lines,
     strict_float,
     to_float,
+    unrepeated,
 )
 
 __all__ = [
@@ -421,30 +421,12 @@ def _line_numbers(data: bytes, start: int, n: int, comment: bool) -> np.ndarray:
     return np.array([i + 1 for i, _ in _content_lines(text) if i >= start], dtype=np.int64)
 
 
-def _no_repeat_within(frame: pd.DataFrame, key: list[str]) -> bool:
-    """True when a part of the ``key`` columns of categories (those with the most names, as
-    many as combine into at most 4 codes a row) holds no combination twice: then the whole
-    key holds none either. A count of the combined codes, no sort or hash of every row."""
-    cats = [c for c in key if isinstance(frame[c].dtype, pd.CategoricalDtype)]
-    cats.sort(key=lambda c: -len(frame[c].cat.categories))
-    codes = np.zeros(len(frame), dtype=np.int64)
-    size, bound, used = 1, 4 * len(frame) + 1024, 0
-    for c in cats:
-        n_unique = len(frame[c].cat.categories)
-        if n_unique < 2 or size * n_unique > bound:
-            continue
-        codes *= n_unique
-        codes += frame[c].cat.codes.to_numpy()
-        size *= n_unique
-        used += 1
-    return bool(used) and not may_repeat(codes, size)
-
-
 def _no_duplicate_rows(frame: pd.DataFrame, key: list[str], label: str) -> None:
     """Raise naming the first two lines with the same ``key`` (columns combined as integer
     codes, so that the check stays linear and fast)."""
-    if _no_repeat_within(frame, key):
-        return
+    cats = [frame[c] for c in key if isinstance(frame[c].dtype, pd.CategoricalDtype)]
+    if unrepeated([(c.cat.codes.to_numpy(), len(c.cat.categories)) for c in cats], len(frame)):
+        return  # (a count over the columns with the most names)
     codes = np.zeros(len(frame), dtype=np.int64)
     size = 1  # number of distinct codes so far
     for c in key:

@@ -8,6 +8,7 @@ they must come out the same either way."""
 from __future__ import annotations
 
 import dataclasses
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -388,3 +389,95 @@ def test_wmt_segment_scores_columns_as_careful(monkeypatch, data, taken):
         _assert_same(got, expected)
     if taken is not None:
         assert any(f is not None for f in frames) == taken
+
+
+JUDGEMENT_HEAD = ["SYSTEM", "SEGMENT", "ANNOTATOR", "CRITERION", "SCORE"]
+
+
+def _judgement_rows(n: int = 48, seed: int = 2):
+    rng = np.random.default_rng(seed)
+    return [
+        [
+            ("A", "Sÿs-ü", "C")[k % 3],
+            k // 3 + 1,
+            f"w{k % 4}",
+            ("adequacy", "fluency")[k % 2],
+            int(rng.integers(0, 101)),
+        ]
+        for k in range(n)
+    ]
+
+
+def _judgement_variants():
+    base = _judgement_rows()
+    repeated = _judgement_rows()
+    repeated[7] = list(repeated[4])  # a DA repeat: kept
+    out = [
+        ("base", _table(JUDGEMENT_HEAD, base), True),
+        ("csv", _table(JUDGEMENT_HEAD, base, ","), True),
+        ("columns moved", _table(JUDGEMENT_HEAD[::-1], [r[::-1] for r in base]), True),
+        (
+            "text segments",
+            _table(JUDGEMENT_HEAD, [[r[0], f"d1-{r[1]}", *r[2:]] for r in base]),
+            True,
+        ),
+        (
+            "segments not canonical",
+            _table(JUDGEMENT_HEAD, [[r[0], f"0{r[1]}", *r[2:]] for r in base]),
+            True,
+        ),
+        (
+            "padded",
+            _table(JUDGEMENT_HEAD, [[f" {r[0]}", r[1], f"{r[2]} ", *r[3:]] for r in base]),
+            True,
+        ),
+        (
+            "criterion spelled",
+            _table(JUDGEMENT_HEAD, [[*r[:3], r[3].upper(), r[4]] for r in base]),
+            True,
+        ),
+        ("a repeat", _table(JUDGEMENT_HEAD, repeated), True),
+        ("a copied block", _table(JUDGEMENT_HEAD, base + base[:6]), None),
+        ("bom", b"\xef\xbb\xbf" + _table(JUDGEMENT_HEAD, base), False),
+        ("crlf", _table(JUDGEMENT_HEAD, base, end="\r\n"), False),
+        ("quoted", _table(JUDGEMENT_HEAD, [[f'"{r[0]}"', *r[1:]] for r in base], ","), False),
+        ("blank line", _table(JUDGEMENT_HEAD, base) + b"\n", False),
+    ]
+    for column, bad in [
+        (4, "x"),
+        (4, "nan"),
+        (4, ""),
+        (4, "1e400"),
+        (4, "1e151"),
+        (0, ""),
+        (1, " "),
+        (3, "style"),
+        (2, ""),
+    ]:
+        rows = [list(r) for r in base]
+        rows[-1][column] = bad
+        out.append((f"last row column {column} {bad!r}", _table(JUDGEMENT_HEAD, rows), None))
+    out.append(
+        (
+            "short last row",
+            _table(JUDGEMENT_HEAD, [list(r) for r in base[:-1]] + [base[-1][:4]]),
+            None,
+        )
+    )
+    return out
+
+
+@pytest.mark.parametrize(
+    ("data", "taken"),
+    [v[1:] for v in _judgement_variants()],
+    ids=[v[0] for v in _judgement_variants()],
+)
+def test_judgements_columns_as_careful(monkeypatch, data, taken):
+    from stats.readers import judgements
+
+    def read(raw):
+        with warnings.catch_warnings():  # (exclusions: the same both ways, in the result)
+            warnings.simplefilter("ignore")
+            return judgements.read_judgements(raw, name="j.tsv")
+
+    _compare(monkeypatch, read, data, judgements, "_plain_frame", taken=taken)
