@@ -481,3 +481,81 @@ def test_judgements_columns_as_careful(monkeypatch, data, taken):
             return judgements.read_judgements(raw, name="j.tsv")
 
     _compare(monkeypatch, read, data, judgements, "_plain_frame", taken=taken)
+
+
+DA_HEAD = ["SYS", "SID", "RAW.SCR", "Z.SCR", "N"]
+
+
+def _da_rows(n: int = 24):
+    return [
+        [
+            ("Online-A.3", "Sÿs-ü.12", "C.7")[k % 3],
+            k // 3 + 1,
+            f"{(k * 37) % 100}.5",
+            f"{((k * 13) % 7 - 3) / 3:.6f}",
+            1 + k % 3,
+        ]
+        for k in range(n)
+    ]
+
+
+def _da_variants():
+    base = _da_rows()
+    return [
+        ("base", _table(DA_HEAD, base, " "), True),
+        ("no N", _table(DA_HEAD[:4], [r[:4] for r in base], " "), True),
+        ("N.RAW", _table([*DA_HEAD[:4], "N.RAW"], base, " "), True),
+        ("N and N.RAW", _table([*DA_HEAD, "N.RAW"], [[*r, "x"] for r in base], " "), True),
+        ("lower case", _table([h.lower() for h in DA_HEAD], base, " "), True),
+        ("extra column", _table([*DA_HEAD, "N.ALL"], [[*r, 9] for r in base], " "), True),
+        (
+            "names clash without ids",
+            _table(DA_HEAD, [[("A.1", "A.2")[k % 2], k, *r[2:]] for k, r in enumerate(base)], " "),
+            True,
+        ),
+        (
+            "names without ids",
+            _table(DA_HEAD, [[r[0].split(".")[0], *r[1:]] for r in base], " "),
+            True,
+        ),
+        ("text segments", _table(DA_HEAD, [[r[0], f"s{r[1]}", *r[2:]] for r in base], " "), True),
+        ("twice", _table(DA_HEAD, base + [base[5]], " "), True),
+        ("tab", _table(DA_HEAD, base, "\t"), False),
+        ("two spaces", _table(DA_HEAD, base, "  "), None),
+        ("leading space", b" " + _table(DA_HEAD, base, " "), None),
+        ("bom", b"\xef\xbb\xbf" + _table(DA_HEAD, base, " "), False),
+        ("crlf", _table(DA_HEAD, base, " ", end="\r\n"), False),
+        ("blank line", _table(DA_HEAD, base, " ") + b"\n", False),
+        (
+            "bad last score",
+            _table(DA_HEAD, base[:-1] + [[*base[-1][:2], "x", *base[-1][3:]]], " "),
+            None,
+        ),
+        (
+            "nan last z",
+            _table(DA_HEAD, base[:-1] + [[*base[-1][:3], "nan", base[-1][4]]], " "),
+            None,
+        ),
+        ("big last count", _table(DA_HEAD, base[:-1] + [[*base[-1][:4], "1e400"]], " "), None),
+        ("short last row", _table(DA_HEAD, base[:-1] + [base[-1][:4]], " "), None),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("data", "taken"), [v[1:] for v in _da_variants()], ids=[v[0] for v in _da_variants()]
+)
+@pytest.mark.parametrize("name", ["ad-seg-scores-de-en.csv", "scores.csv"])
+def test_da_segments_columns_as_careful(monkeypatch, data, taken, name):
+    from stats.readers import da_segments
+
+    def read(raw):
+        return da_segments.read_da_segment_scores(raw, name=name)
+
+    _compare(
+        monkeypatch,
+        read,
+        data,
+        da_segments,
+        "_plain_columns",
+        taken=taken if name.endswith("de-en.csv") else False,
+    )
