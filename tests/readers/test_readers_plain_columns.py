@@ -559,3 +559,49 @@ def test_da_segments_columns_as_careful(monkeypatch, data, taken, name):
         "_plain_columns",
         taken=taken if name.endswith("de-en.csv") else False,
     )
+
+
+PE_HEAD = ["SID", "TIME", "WORDS"]
+
+
+def _pe_rows(n: int = 12):
+    return [[k + 1, f"{(k * 7) % 60}.25", 1 + k % 9] for k in range(n)]
+
+
+def _pe_variants():
+    base = _pe_rows()
+    return [
+        ("base", _table(PE_HEAD, base), True),
+        ("csv", _table(PE_HEAD, base, ","), True),
+        ("extra columns", _table([*PE_HEAD, "HTER", "Edits"], [[*r, 0.5, 3] for r in base]), True),
+        ("columns moved", _table(PE_HEAD[::-1], [r[::-1] for r in base]), True),
+        ("ids out of order", _table(PE_HEAD, base[::-1]), False),
+        ("ids not canonical", _table(PE_HEAD, [[f"0{r[0]}", *r[1:]] for r in base]), False),
+        ("ids text", _table(PE_HEAD, [[f"s{r[0]}", *r[1:]] for r in base]), False),
+        ("ids negative", _table(PE_HEAD, [[r[0] - 3, *r[1:]] for r in base]), False),
+        ("ids long", _table(PE_HEAD, [[10**18 + r[0], *r[1:]] for r in base]), False),
+        ("ids twice", _table(PE_HEAD, base + [[12, 1, 1]]), False),
+        ("few rows", _table(PE_HEAD, base[:3]), False),
+        ("padded", _table(PE_HEAD, [[r[0], f" {r[1]}", r[2]] for r in base], ","), False),
+        ("zero words", _table(PE_HEAD, base[:-1] + [[12, 1, 0]]), False),
+        ("negative time", _table(PE_HEAD, base[:-1] + [[12, -1, 2]]), False),
+        ("bad last time", _table(PE_HEAD, base[:-1] + [[12, "x", 2]]), False),
+        ("nan last words", _table(PE_HEAD, base[:-1] + [[12, 1, "nan"]]), False),
+        ("long number", _table(PE_HEAD, base[:-1] + [[12, "1" * 401, 2]]), False),
+        ("bom", b"\xef\xbb\xbf" + _table(PE_HEAD, base), False),
+        ("crlf", _table(PE_HEAD, base, end="\r\n"), False),
+        ("blank line", _table(PE_HEAD, base) + b"\n", False),
+        ("short last row", _table(PE_HEAD, base[:-1] + [base[-1][:2]]), False),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("data", "taken"), [v[1:] for v in _pe_variants()], ids=[v[0] for v in _pe_variants()]
+)
+def test_post_edit_columns_as_careful(monkeypatch, data, taken):
+    from stats.readers import qe
+
+    def read(raw):
+        return qe.read_post_edit(raw, name="pe.tsv")
+
+    _compare(monkeypatch, read, data, qe, "ordered_post_edit", taken=taken)
