@@ -244,7 +244,7 @@ def unrepeated(columns, n: int, *, tries: int = 3) -> bool:
 
     bound = 4 * n + 1024
     many = [c for c in columns if c[1] > 1][:10]
-    sets = []
+    sets: list[tuple[int, tuple[int, ...]]] = []
     for size in range(len(many), 0, -1):
         for chosen in itertools.combinations(range(len(many)), size):
             product = math.prod(many[i][1] for i in chosen)

@@ -268,7 +268,8 @@ def _long_scores(system, segment, metrics, scores, lines, *, label: str, metric:
                     f"found {name_list(names)}"
                 )
             keep = metric_codes == names.index(match[0])
-            system, segment = _subset(*system, keep), _subset(*segment, keep)
+            system = _subset(system[0], system[1], keep)
+            segment = _subset(segment[0], segment[1], keep)
             metric_label = match[0]
         elif len(names) > 1:
             raise StatsInputError(
