@@ -244,11 +244,11 @@ _NOT_PLAIN = b"\x00\r\x0b\x0c\x1c\x1d\x1e\x1f"
 
 def long_line(data: bytes, limit: int) -> bool:
     """Whether ``data`` holds more than ``limit`` bytes in a row without a ``\\n`` (a field
-    that long can only be in such a line): the gaps between the line breaks of each
-    :data:`LINE_SCAN` bytes, found by numpy (no Python step per line)."""
+    that long can only be in such a line): for a small ``limit``, the gaps between the line
+    breaks of each :data:`LINE_SCAN` bytes, found by numpy (no Python step per line)."""
     if len(data) <= limit:
         return False
-    if limit >= LINE_SCAN:  # few steps of a C-level search
+    if limit >= 2048:  # a step of a C-level search per ``limit`` bytes: few steps
         start = 0
         while len(data) - start > limit:
             last = data.rfind(b"\n", start, start + limit + 1)
@@ -404,12 +404,20 @@ def canonical_integers(column) -> np.ndarray | None:
         return None
     values = np.asarray(numbers.to_numpy(), dtype=np.int64)
     del numbers
-    if int(values.min()) == np.iinfo(np.int64).min:
+    low, high = int(values.min()), int(values.max())
+    if low == np.iinfo(np.int64).min:
         return None
     # the cast takes no sign "+" and no space; what it takes beyond str(int)'s spelling is
     # leading zeros ("007", "-0"), which only lengthen a cell: equal total lengths, none
-    digits = np.searchsorted(_POWERS_OF_TEN, np.abs(values), side="right") + 1
-    if int(digits.sum()) + int((values < 0).sum()) != pc.sum(pc.binary_length(column)).as_py():
+    if high - low <= 4 * len(values) + 1024:  # digits of each distinct number, counted
+        counts = np.bincount(values - low)
+        present = np.flatnonzero(counts)
+        each, numbers_ = counts[present], present + low
+    else:
+        each, numbers_ = np.ones(len(values), dtype=np.int64), values
+    digits = np.searchsorted(_POWERS_OF_TEN, np.abs(numbers_), side="right") + 1
+    spelled = int((digits * each).sum()) + int(each[numbers_ < 0].sum())
+    if spelled != pc.sum(pc.binary_length(column)).as_py():
         return None
     return values
 

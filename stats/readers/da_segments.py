@@ -207,7 +207,7 @@ def _scores(label: str, pair: str, columns: dict, systems, segments, lines, n_co
 def _plain_columns(data: bytes, label: str):
     """The columns of a plain DA file (:func:`~._arrow.plain_bytes`, no quote or ``#``) as
     published, each field after one space, read from its bytes by pyarrow's parser with its
-    threads (system names encoded by it, integer segment ids as numbers), as
+    threads (system names encoded once, integer segment ids as numbers), as
     :func:`_scores` takes them; None for anything else, or anything the careful path
     refuses or reads otherwise (it then names it)."""
     import pyarrow as pa
@@ -235,7 +235,6 @@ def _plain_columns(data: bytes, label: str):
     keys = [f"c{i}" for i in range(len(columns))]
     types = {k: "str" for k in keys}
     types.update({keys[columns.index(c)]: "float64" for c in used[2:]})
-    types[keys[columns.index("SYS")]] = "dict"
     table = read_typed(data, keys, types, delimiter=" ", skip_rows=1, blank_lines=False,
                        include=[keys[columns.index(c)] for c in used], block=1 << 20,
                        threads=True)  # fmt: skip

@@ -296,10 +296,9 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
         return None
     names = [f"c{i}" for i in range(len(columns))]
     used = [names[columns.index(c)] for c in JUDGEMENT_COLUMNS]
-    types = dict.fromkeys(names, "str")  # (names with few spellings encoded by the parser)
-    types.update({names[columns.index(c)]: "dict" for c in ("SYSTEM", "ANNOTATOR", "CRITERION")})
-    table = read_typed(data, names, types, delimiter=delimiter, skip_rows=1, blank_lines=False,
-                       include=used, block=1 << 20, threads=True)  # fmt: skip
+    table = read_typed(data, names, dict.fromkeys(names, "str"), delimiter=delimiter,
+                       skip_rows=1, blank_lines=False, include=used, block=1 << 20,
+                       threads=True)  # fmt: skip
     if table is None or not table.num_rows:
         return None
     table = table.rename_columns(list(JUDGEMENT_COLUMNS))
@@ -321,8 +320,6 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
             merged, distinct = pd.factorize(np.array(names.to_pylist(), dtype=object))
             k = merged.astype(np.int64)[k]
             names = pa.array(list(distinct), type=pa.string())
-            cells = names.cast(pa.large_string()).take(pa.array(k))
-        elif pa.types.is_dictionary(cells.type):  # each row's name, from the codes
             cells = names.cast(pa.large_string()).take(pa.array(k))
         if col == "CRITERION":
             if not pc.all(pc.is_in(names, pa.array(list(CRITERIA)))).as_py():
