@@ -80,7 +80,6 @@ from ._common import (
     wrong_file_hint,
 )
 from ._limits import check_header_width
-from ._post_edit import ordered_post_edit
 from ._qe_plain import (
     normal_ints,
     plain_head,
@@ -959,8 +958,7 @@ def read_post_edit(source: Source, *, name: str | None = None) -> pd.DataFrame:
     """
     data, label = load_bytes(source, name)
     plain = plain_bytes(data, careful=b'"#')
-    fast = ordered_post_edit(data, label, _MIN_SENTENCES) if plain else None
-    fast = plain_post_edit(data, label, _MIN_SENTENCES) if plain and fast is None else fast
+    fast = plain_post_edit(data, label, _MIN_SENTENCES) if plain else None
     if fast is not None:
         return fast
     del data  # (read_table loads the file itself: not two copies at once)
