@@ -244,14 +244,37 @@ _NOT_PLAIN = b"\x00\r\x0b\x0c\x1c\x1d\x1e\x1f"
 
 def long_line(data: bytes, limit: int) -> bool:
     """Whether ``data`` holds more than ``limit`` bytes in a row without a ``\\n`` (a field
-    that long can only be in such a line); C-level searches, one per ``limit`` bytes."""
-    start = 0
-    while len(data) - start > limit:
-        last = data.rfind(b"\n", start, start + limit + 1)
-        if last < 0:
+    that long can only be in such a line): for a small ``limit``, the gaps between the line
+    breaks of each :data:`LINE_SCAN` bytes, found by numpy (no Python step per line)."""
+    if len(data) <= limit:
+        return False
+    if limit >= 2048:  # a step of a C-level search per ``limit`` bytes: few steps
+        start = 0
+        while len(data) - start > limit:
+            last = data.rfind(b"\n", start, start + limit + 1)
+            if last < 0:
+                return True
+            start = last + 1
+        return False
+    raw = np.frombuffer(data, dtype=np.uint8)
+    previous = -1  # the last line break before the block
+    for at in range(0, len(raw), LINE_SCAN):
+        breaks = np.flatnonzero(raw[at : at + LINE_SCAN] == 10)
+        if not len(breaks):
+            if min(at + LINE_SCAN, len(raw)) - previous - 1 > limit:
+                return True
+            continue
+        breaks += at
+        if breaks[0] - previous - 1 > limit:
             return True
-        start = last + 1
-    return False
+        if len(breaks) > 1 and int(np.diff(breaks).max()) - 1 > limit:
+            return True
+        previous = int(breaks[-1])
+    return len(raw) - previous - 1 > limit
+
+
+#: bytes :func:`long_line` scans at a time (its arrays: a flag per byte, a position per break)
+LINE_SCAN = 1 << 20
 
 
 def plain_bytes(data: bytes, *, careful: bytes = b"") -> bool:
@@ -326,3 +349,111 @@ def repeated(value: str, n: int) -> pd.api.extensions.ExtensionArray:
         n, pa.py_buffer(offsets), pa.py_buffer(raw * n)
     )
     return pd.array(cells, dtype=pd.StringDtype("pyarrow", na_value=np.nan))
+
+
+def name_codes(column, *, strip: bool = False) -> tuple[np.ndarray, list[str]]:
+    """``(codes, names)`` of a pyarrow column of names without a missing cell, as the parser
+    returns it (dictionary-encoded or plain strings, one chunk per block): each row's index
+    (int64) into the distinct names in order of first appearance, and those names. The
+    chunks' own dictionaries are unified (a block's new names after the earlier blocks');
+    no Python string per row. ``strip``: each distinct name stripped of spaces and tabs (the
+    only whitespace of a plain file, :func:`plain_bytes`), names equal after it merged."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    pool = pa.system_memory_pool()
+    if not pa.types.is_dictionary(column.type):
+        column = pc.dictionary_encode(column, memory_pool=pool)
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    if not chunks:
+        return np.zeros(0, dtype=np.int64), []
+    if any(not c.dictionary.equals(chunks[-1].dictionary) for c in chunks[:-1]):
+        chunks = pa.chunked_array(chunks).unify_dictionaries(memory_pool=pool).chunks
+    dictionary = chunks[-1].dictionary
+    codes = np.empty(sum(len(c) for c in chunks), dtype=np.int64)
+    at = 0
+    for chunk in chunks:
+        part = chunk.indices.to_numpy(zero_copy_only=False)
+        codes[at : at + len(part)] = part
+        at += len(part)
+    if strip:
+        stripped = pc.utf8_trim_whitespace(dictionary)
+        if not stripped.equals(dictionary):
+            merged, distinct = pd.factorize(np.array(stripped.to_pylist(), dtype=object))
+            return merged.astype(np.int64)[codes], [str(v) for v in distinct]
+    return codes, dictionary.to_pylist()
+
+
+#: 10**1 .. 10**18: ``searchsorted(..., side="right")`` of a magnitude is its digits minus 1
+_POWERS_OF_TEN = 10 ** np.arange(1, 19, dtype=np.int64)
+
+
+def canonical_integers(column) -> np.ndarray | None:
+    """A pyarrow string column as int64 when every cell is an integer spelled as ``str(int)``
+    spells it (``7``, not ``007``, ``+7``, ``-0`` or `` 7``: equal numbers are then equal
+    cells, and ``str`` of a number gives its cell back); None when any cell is not (or the
+    column is empty or has a missing cell). A cast and a pass, no Python object per cell."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not len(column) or column.null_count or pa.types.is_dictionary(column.type):
+        return None
+    try:
+        numbers = pc.cast(column, pa.int64(), memory_pool=pa.system_memory_pool())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    values = np.asarray(numbers.to_numpy(), dtype=np.int64)
+    del numbers
+    low, high = int(values.min()), int(values.max())
+    if low == np.iinfo(np.int64).min:
+        return None
+    # the cast takes no sign "+" and no space; what it takes beyond str(int)'s spelling is
+    # leading zeros ("007", "-0"), which only lengthen a cell: equal total lengths, none
+    if high - low <= 4 * len(values) + 1024:  # digits of each distinct number, counted
+        counts = np.bincount(values - low)
+        present = np.flatnonzero(counts)
+        each, numbers_ = counts[present], present + low
+    else:
+        each, numbers_ = np.ones(len(values), dtype=np.int64), values
+    digits = np.searchsorted(_POWERS_OF_TEN, np.abs(numbers_), side="right") + 1
+    spelled = int((digits * each).sum()) + int(each[numbers_ < 0].sum())
+    if spelled != pc.sum(pc.binary_length(column)).as_py():
+        return None
+    return values
+
+
+def distinct_integers(column) -> bool:
+    """Whether every cell of a pyarrow string column is an integer spelled as ``str(int)``
+    spells it (:func:`canonical_integers`) and no two are equal (then no two cells are
+    equal): a cast and an order check (a sort when out of order), no hash of every cell."""
+    values = canonical_integers(column)
+    if values is None:
+        return False
+    if len(values) < 2 or (values[1:] > values[:-1]).all():  # in order: no sort
+        return True
+    ordered = np.sort(values)
+    return not (ordered[1:] == ordered[:-1]).any()
+
+
+def integer_codes(column) -> tuple[np.ndarray, list[str]] | None:
+    """:func:`name_codes` of a pyarrow string column whose every cell is an integer spelled
+    as ``str(int)`` spells it (:func:`canonical_integers`), computed on the numbers (no hash
+    of every cell where their range is narrow); None when any cell is not such an integer."""
+    values = canonical_integers(column)
+    if values is None:
+        return None
+    low, high = int(values.min()), int(values.max())
+    n = len(values)
+    if high - low > 4 * n + 1024:  # a wide range: a hash of the numbers
+        codes, uniques = pd.factorize(values)
+        return codes.astype(np.int64, copy=False), [str(v) for v in uniques.tolist()]
+    # each number's first row, by a table over the range (no hash, no sort of every row)
+    values = values - low
+    first = np.full(high - low + 1, n, dtype=np.int64)
+    np.minimum.at(first, values, np.arange(n, dtype=np.int64))
+    present = np.flatnonzero(first < n)
+    order = present[np.argsort(first[present], kind="stable")]
+    del first
+    rank = np.empty(high - low + 1, dtype=np.int64)
+    rank[order] = np.arange(len(order), dtype=np.int64)
+    return rank[values], [str(v) for v in (order + low).tolist()]

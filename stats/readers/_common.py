@@ -235,6 +235,31 @@ def may_repeat(key: np.ndarray, n_keys: int) -> bool:
     return bool(np.bincount(key, minlength=n_keys).max(initial=0) > 1)
 
 
+def unrepeated(columns, n: int, *, tries: int = 3) -> bool:
+    """True when no combination of some of ``columns`` (``(codes, number of values)`` each,
+    codes of ``n`` rows) occurs twice, so that no combination of all of them does either:
+    the largest sets of columns whose combined codes stay within a count (:func:`may_repeat`:
+    no sort or hash of every row), ``tries`` of them at most. False when those cannot tell."""
+    import itertools
+
+    bound = 4 * n + 1024
+    many = [c for c in columns if c[1] > 1][:10]
+    sets: list[tuple[int, tuple[int, ...]]] = []
+    for size in range(len(many), 0, -1):
+        for chosen in itertools.combinations(range(len(many)), size):
+            product = math.prod(many[i][1] for i in chosen)
+            if product <= bound and not any(set(chosen) < set(s) for _, s in sets):
+                sets.append((product, chosen))
+    for product, chosen in sorted(sets, key=lambda s: -s[0])[:tries]:
+        codes = np.zeros(n, dtype=np.int64)
+        for i in chosen:
+            codes *= many[i][1]
+            codes += many[i][0]
+        if not may_repeat(codes, product):
+            return True
+    return False
+
+
 #: lines :func:`leading_lines` reads: the header and a sample of rows
 LEADING_LINES = 200
 

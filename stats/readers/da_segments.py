@@ -27,6 +27,7 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 
 from ._arrow import plain_bytes
+from ._arrow import repeated as same_cells
 from ._common import (
     LINE,
     Source,
@@ -112,6 +113,11 @@ def read_da_segment_scores(
             text=body.decode("utf-8") if plain_bytes(body) else None,
         )
 
+    pair = lp or language_pair_from_name(label)
+    if _no_tabs(data) and pair and plain_bytes(data, careful=b'"#'):
+        found = _plain_columns(data, label)  # as published, read from its bytes
+        if found is not None:
+            return _scores(label, pair, *found)
     table = None
     if _no_tabs(data):  # as published: each field after one space, read by columns
         try:
@@ -138,16 +144,25 @@ def read_da_segment_scores(
     system = frame["SYS"].astype(_STR)  # pyarrow strings: no Python object per row
     sys_codes, sys_names = codes_and_names(system)
     segment = frame["SID"].astype(_STR)
-    out = pd.DataFrame(
-        {
-            "lp": pair,
-            "system": system.array,
-            "segment": segment.array,
-            "raw": to_float(frame, "RAW.SCR", label),
-            "z": to_float(frame, "Z.SCR", label),
-            "n": to_float(frame, n_column, label, what="count") if n_column else float("nan"),
-        }
-    )
+    columns = {
+        "system": system.array,
+        "segment": segment.array,
+        "raw": to_float(frame, "RAW.SCR", label),
+        "z": to_float(frame, "Z.SCR", label),
+        "n": to_float(frame, n_column, label, what="count") if n_column else float("nan"),
+    }
+    delimiter = "whitespace" if spaced else table.delimiter
+    return _scores(label, pair, columns, (sys_codes, sys_names),
+                   lambda: codes_and_names(segment), frame[LINE].to_numpy(), n_column, delimiter)
+
+
+def _scores(label: str, pair: str, columns: dict, systems, segments, lines, n_column, delimiter):
+    """The frame of a DA file's columns (``system``, ``segment``, ``raw``, ``z``, ``n``):
+    ``systems`` and ``segments()`` their ``(codes, names)``, ``lines`` each row's line;
+    submission ids dropped from system names (a note), a (system, segment) given twice
+    refused."""
+    sys_codes, sys_names = systems
+    system = columns["system"]  # (or a function making it, when the names may change)
     notes = []
     names = pd.Series(sys_names, dtype=object)
     base = names.str.extract(_SUBMISSION_ID, expand=False)[0]
@@ -156,7 +171,7 @@ def read_da_segment_scores(
         if not short.duplicated().any():
             import pyarrow as pa
 
-            out["system"] = pd.array(
+            system = pd.array(
                 pa.array(short.tolist(), type=pa.large_string()).take(pa.array(sys_codes)),
                 dtype=_STR,
             )
@@ -165,20 +180,21 @@ def read_da_segment_scores(
                 f"{int(base.notna().sum())} system names without the submission id, as the "
                 f"findings print them ({first} -> {short[base.notna()].iloc[0]})"
             )
-    seg_codes, seg_names = codes_and_names(segment)
+    columns["system"] = system() if callable(system) else system
+    out = pd.DataFrame({"lp": same_cells(pair, len(sys_codes)), **columns})
+    seg_codes, seg_names = segments()
     key = sys_codes * max(len(seg_names), 1) + seg_codes
     cells = len(sys_names) * max(len(seg_names), 1)
     repeated = None
     if may_repeat(key, cells):
         repeated = pd.Series(key).duplicated(keep=False).to_numpy()
     if repeated is not None and repeated.any():
-        lines = frame[LINE].to_numpy()[repeated][:2]
+        lines = lines[repeated][:2]
         first = out[repeated].iloc[0]
         raise StatsInputError(
             f"{label}, lines {lines[0]} and {lines[1]}: system {first['system']!r} has segment "
             f"{first['segment']!r} twice"
         )
-    delimiter = "whitespace" if spaced else table.delimiter
     sep = {"tab": "tab", "csv": "comma", "whitespace": "space"}.get(delimiter, "")
     out.attrs["read_as"] = (
         f"read as published DA segment scores (SYS SID RAW.SCR Z.SCR{' N' if n_column else ''}),"
@@ -186,3 +202,70 @@ def read_da_segment_scores(
     )
     out.attrs["notes"] = tuple(notes)
     return out
+
+
+def _plain_columns(data: bytes, label: str):
+    """The columns of a plain DA file (:func:`~._arrow.plain_bytes`, no quote or ``#``) as
+    published, each field after one space, read from its bytes by pyarrow's parser with its
+    threads (system names encoded once, integer segment ids as numbers), as
+    :func:`_scores` takes them; None for anything else, or anything the careful path
+    refuses or reads otherwise (it then names it)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from stats._core.numbers import MAX_NUMBER_CHARS
+
+    from ._arrow import integer_codes, long_line, name_codes, read_typed
+    from ._common import check_header_once
+    from ._limits import MAX_ABS_VALUE
+
+    head = data[: data.find(b"\n")].decode("utf-8").split(" ")
+    canon = {c.lower(): c for c in (*DA_SEGMENT_COLUMNS, "N", "N.RAW")}
+    columns = [canon.get(h.lower(), h) for h in head]
+    if "" in head or LINE in columns or any(c not in columns for c in DA_SEGMENT_COLUMNS):
+        return None
+    try:
+        check_header_once(columns, label)
+    except StatsInputError:
+        return None
+    if long_line(data, MAX_NUMBER_CHARS):  # a number may be longer than the rule allows
+        return None
+    n_column = "N" if "N" in columns else "N.RAW" if "N.RAW" in columns else None
+    used = [c for c in (*DA_SEGMENT_COLUMNS, n_column) if c is not None]
+    keys = [f"c{i}" for i in range(len(columns))]
+    types = {k: "str" for k in keys}
+    types.update({keys[columns.index(c)]: "float64" for c in used[2:]})
+    table = read_typed(data, keys, types, delimiter=" ", skip_rows=1, blank_lines=False,
+                       include=[keys[columns.index(c)] for c in used], block=1 << 20,
+                       threads=True)  # fmt: skip
+    if table is None or not table.num_rows:
+        return None
+    table = table.rename_columns(used)
+    numbers = {}
+    for c in used[2:]:
+        values = table.column(c).to_numpy()
+        if not np.isfinite(values).all() or (np.abs(values) > MAX_ABS_VALUE).any():
+            return None
+        numbers[c] = values
+    sys_codes, sys_names = name_codes(table.column("SYS"))
+    sid = table.column("SID")
+    if "" in sys_names or pc.any(pc.equal(sid, "")).as_py():
+        return None
+    def system():
+        names = pa.array(sys_names, type=pa.large_string())
+        return pd.array(names.take(pa.array(sys_codes)), dtype=_STR)
+
+    columns_out = {
+        "system": system,
+        "segment": pd.array(sid, dtype=_STR),
+        "raw": numbers["RAW.SCR"],
+        "z": numbers["Z.SCR"],
+        "n": numbers[n_column] if n_column else float("nan"),
+    }
+
+    def segments():
+        found = integer_codes(sid)
+        return found if found is not None else name_codes(sid)
+
+    lines = np.arange(2, table.num_rows + 2, dtype=np.int64)
+    return columns_out, (sys_codes, sys_names), segments, lines, n_column, "whitespace"

@@ -55,6 +55,7 @@ from ._common import (
     name_list,
     read_table,
     to_float,
+    unrepeated,
 )
 
 __all__ = [
@@ -216,6 +217,8 @@ def _check_repeats(
     n = len(frame)
     if n < 2:
         return
+    if codes and unrepeated([(k, len(names)) for k, names in codes.values()], n):
+        return  # no two rows agree on the name columns: no judgement is given twice
     group = _group_codes(frame, _FRAME_COLUMNS, codes)
     # (groups are numbered in order of first appearance: a row opens one when its number
     # passes every number before it)
@@ -275,7 +278,7 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from ._arrow import coded, read_typed
+    from ._arrow import integer_codes, name_codes, read_typed
     from ._common import plain_floats
     from ._limits import MAX_ABS_VALUE
 
@@ -294,7 +297,8 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
     names = [f"c{i}" for i in range(len(columns))]
     used = [names[columns.index(c)] for c in JUDGEMENT_COLUMNS]
     table = read_typed(data, names, dict.fromkeys(names, "str"), delimiter=delimiter,
-                       skip_rows=1, blank_lines=False, include=used, block=1 << 20)
+                       skip_rows=1, blank_lines=False, include=used, block=1 << 20,
+                       threads=True)  # fmt: skip
     if table is None or not table.num_rows:
         return None
     table = table.rename_columns(list(JUDGEMENT_COLUMNS))
@@ -307,8 +311,9 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
     out, codes = {}, {}
     for col, key in zip(JUDGEMENT_COLUMNS[:4], _FRAME_COLUMNS[:4], strict=True):
         cells = table.column(col)
-        k, spelled = coded(cells)
-        names = pa.array(spelled.tolist(), type=pa.string())
+        found = integer_codes(cells) if col == "SEGMENT" else None
+        k, spelled = found if found is not None else name_codes(cells)
+        names = pa.array(spelled, type=pa.string())
         if padded or col == "CRITERION":  # each distinct spelling stripped (lower-cased)
             names = pc.utf8_trim_whitespace(names)
             names = pc.utf8_lower(names) if col == "CRITERION" else names

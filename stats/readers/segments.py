@@ -31,9 +31,11 @@ import pandas as pd
 
 from stats._core import budget as _budget
 from stats._core.errors import StatsInputError
+from stats._core.numbers import MAX_NUMBER_CHARS
 
-from ._arrow import plain_bytes
+from ._arrow import distinct_integers, integer_codes, long_line, name_codes, plain_bytes, read_typed
 from ._common import (
+    LEADING_LINES,
     LINE,
     TEXT_FILE_HINT,
     Source,
@@ -41,6 +43,7 @@ from ._common import (
     decode,
     file_kind,
     leading_lines,
+    lines_end,
     load_bytes,
     load_text,
     looks_like_text,
@@ -119,8 +122,9 @@ def read_segment_scores(
         (naming the system and segment ids), an unknown or ambiguous metric.
     """
     data, label = load_bytes(source, name)
-    text = _decoded(data, label)
-    head, rows, _ = leading_lines(text, label)
+    plain = plain_bytes(data)
+    text = None if plain else decode(data, label)
+    head, rows = _leading(data, text, label)
     low = {h.lower() for h in head}
     expected = "segment-level scores"
     if looks_like_text(head, rows):
@@ -137,17 +141,42 @@ def read_segment_scores(
             f"{label}, line 1: this looks like {kind}, not {expected} (one score per system "
             "and segment)"
         )
-    if {"system", "segment", "score"} <= low:
-        return _read_long(data, text, label, metric)
-    if _headerless_long(head, low):  # SYSTEM SEGMENT SCORE [METRIC] rows, as WMT writes them
-        names = _LONG_NAMES[: len(head)]
+    names = None
+    if not {"system", "segment", "score"} <= low and _headerless_long(head, low):
+        names = _LONG_NAMES[: len(head)]  # SYSTEM SEGMENT SCORE [METRIC] rows, as WMT writes
+    if names is not None or {"system", "segment", "score"} <= low:
+        if plain and data.find(b'"') < 0 and data.find(b"#") < 0:
+            found = _plain_long(data, label, metric, names)
+            if found is not None:
+                return found
+        text = text if text is not None else data.decode("utf-8")
         return _read_long(data, text, label, metric, names=names)
     if "system" in low or "score" in low:
         raise StatsInputError(
             f"{label}, line 1: a long-format file needs the columns SYSTEM SEGMENT SCORE "
             f"(optional METRIC); found {', '.join(head)}"
         )
-    return _read_wide(data, text, label)
+    if plain and data.find(b'"') < 0 and data.find(b"#") < 0:
+        return _read_wide(data, None, label, head)
+    return _read_wide(data, text if text is not None else data.decode("utf-8"), label, head)
+
+
+def _leading(data: bytes, text: str | None, label: str):
+    """:func:`~._common.leading_lines` of the file (header fields and a sample of rows):
+    of ``text``, or, for a plain file (``text`` None), of the text of its first lines only
+    (decoded as UTF-8 without the decoder's scans, :func:`_decoded`), the whole file decoded
+    when those hold no data row."""
+    if text is None:
+        cut = lines_end(data, LEADING_LINES)
+        if cut >= 0:
+            try:
+                head, rows, _ = leading_lines(data[:cut].decode("utf-8"), label)
+                return head, rows
+            except StatsInputError:
+                pass
+        text = data.decode("utf-8")
+    head, rows, _ = leading_lines(text, label)
+    return head, rows
 
 
 def _decoded(data: bytes, label: str) -> str:
@@ -218,9 +247,19 @@ def _read_long(
         if blank:
             line = int(lines[np.isin(codes[col][0], blank)][0])
             raise StatsInputError(f"{label}, line {line}, column {col}: empty value")
+    metrics = _codes(frame["METRIC"]) if "METRIC" in frame.columns else None
+    return _long_scores(codes["SYSTEM"], codes["SEGMENT"], metrics, lambda: _floats(frame, "SCORE", label),
+                        lambda rows: lines[rows], label=label, metric=metric)
+
+
+def _long_scores(system, segment, metrics, scores, lines, *, label: str, metric: str | None):
+    """The segments x systems frame of a long file's columns: ``system``, ``segment`` and
+    ``metrics`` (or None) as ``(codes, names)``, ``scores()`` the score column (read after the
+    metric is checked), ``lines(rows)`` the file lines of row positions ``rows``."""
     metric_label = None
-    if "METRIC" in frame.columns:
-        metric_codes, names = _codes(frame["METRIC"])
+    keep = None
+    if metrics is not None:
+        metric_codes, names = metrics
         if metric is not None:
             match = [m for m in names if m.lower() == str(metric).lower()]
             if not match:
@@ -229,8 +268,8 @@ def _read_long(
                     f"found {name_list(names)}"
                 )
             keep = metric_codes == names.index(match[0])
-            frame, lines = frame[keep], lines[keep]
-            codes = {col: _subset(*codes[col], keep) for col in codes}
+            system = _subset(system[0], system[1], keep)
+            segment = _subset(segment[0], segment[1], keep)
             metric_label = match[0]
         elif len(names) > 1:
             raise StatsInputError(
@@ -239,18 +278,79 @@ def _read_long(
             )
         else:
             metric_label = names[0]
-    scores = _floats(frame, "SCORE", label)
-    (system, sys_order), (segment, seg_order) = codes["SYSTEM"], codes["SEGMENT"]
-    return pivot_scores(
-        system,
-        sys_order,
-        segment,
-        seg_order,
-        scores,
-        label=label,
-        rows=lambda i, j: f"{label}, lines {lines[i]} and {lines[j]}",
-        metric=metric_label,
-    )
+    values = scores()
+    if keep is not None:
+        values = values[keep]
+        kept = np.flatnonzero(keep)
+
+        def where(i: int, j: int) -> str:
+            first, second = lines(kept[[i, j]])
+            return f"{label}, lines {first} and {second}"
+    else:
+
+        def where(i: int, j: int) -> str:
+            first, second = lines(np.array([i, j]))
+            return f"{label}, lines {first} and {second}"
+
+    (sys_codes, sys_order), (seg_codes, seg_order) = system, segment
+    return pivot_scores(sys_codes, sys_order, seg_codes, seg_order, values, label=label,
+                        rows=where, metric=metric_label)
+
+
+def _plain_long(data: bytes, label: str, metric: str | None, names) -> pd.DataFrame | None:
+    """:func:`_read_long` of a plain file (:func:`~._arrow.plain_bytes`, no quote or ``#``,
+    tab- or comma-separated) read from its bytes by pyarrow's parser with its threads: names
+    encoded once each (dictionary-encoded by the parser; segment ids that are integers as
+    numbers), scores as float64. None for any other file, or anything the careful path
+    refuses or reads otherwise (a blank name, a score that is not a finite number within the
+    bound, a ragged row): :func:`_read_long` then reads it and names the line."""
+    from ._common import check_header_once, sniff_delimiter
+    from ._limits import MAX_ABS_VALUE
+
+    first = data[: data.find(b"\n")].decode("utf-8")
+    delimiter = sniff_delimiter(first, label)
+    if delimiter == "whitespace":
+        return None
+    sep = "\t" if delimiter == "tab" else ","
+    if names is None:
+        canon = {c.lower(): c for c in ("SYSTEM", "SEGMENT", "SCORE", "METRIC")}
+        columns = [canon.get(f.strip().lower(), f.strip()) for f in first.split(sep)]
+        try:
+            check_header_once(columns, label)
+        except StatsInputError:
+            return None
+    else:
+        columns = list(names)
+    if LINE in columns or any(c not in columns for c in ("SYSTEM", "SEGMENT", "SCORE")):
+        return None
+    if long_line(data, MAX_NUMBER_CHARS):  # a score may be longer than the rule allows
+        return None
+    used = [c for c in ("SYSTEM", "SEGMENT", "SCORE", "METRIC") if c in columns]
+    keys = [f"c{i}" for i in range(len(columns))]
+    types = {k: "str" for k in keys}
+    types.update({keys[columns.index(c)]: "dict" for c in ("SYSTEM", "METRIC") if c in columns})
+    types[keys[columns.index("SCORE")]] = "float64"
+    table = read_typed(data, keys, types, delimiter=sep, skip_rows=int(names is None),
+                       include=[keys[columns.index(c)] for c in used], blank_lines=False,
+                       block=1 << 20, threads=True)  # fmt: skip
+    if table is None or not table.num_rows:
+        return None
+    table = table.rename_columns(used)
+    scores = table.column("SCORE").to_numpy()
+    if not np.isfinite(scores).all() or (np.abs(scores) > MAX_ABS_VALUE).any():
+        return None
+    padded = data.find(b" ") >= 0 or (sep == "," and data.find(b"\t") >= 0)
+    coded = {}
+    for col in used[:2] + used[3:]:
+        column = table.column(col)
+        found = integer_codes(column) if col == "SEGMENT" else None
+        coded[col] = found if found is not None else name_codes(column, strip=padded)
+        if "" in coded[col][1]:  # an empty name: the careful path names it
+            return None
+    del table
+    start = 1 + (names is None)
+    return _long_scores(coded["SYSTEM"], coded["SEGMENT"], coded.get("METRIC"),
+                        lambda: scores, lambda rows: rows + start, label=label, metric=metric)
 
 
 def pivot_scores(
@@ -306,8 +406,9 @@ def pivot_scores(
     return wide
 
 
-def _read_wide(data: bytes, text: str, label: str) -> pd.DataFrame:
-    head, _, _ = leading_lines(text, label)
+def _read_wide(data: bytes, text: str | None, label: str, head: list[str]) -> pd.DataFrame:
+    """A wide file (header ``head``, from :func:`_leading`); ``text`` None: a plain file
+    without quotes or ``#`` (:func:`_plain_wide` reads it, or else its decoded text)."""
     has_id = head[0].strip().lower() in _ID_COLUMNS
     systems = head[1:] if has_id else head
     if not systems:
@@ -316,6 +417,11 @@ def _read_wide(data: bytes, text: str, label: str) -> pd.DataFrame:
     for s in systems:
         if not s.strip():
             raise StatsInputError(f"{label}, line 1: a system column has an empty name")
+    if text is None:
+        found = _plain_wide(data, label, head, has_id)
+        if found is not None:
+            return found
+        text = data.decode("utf-8")
     table = read_table(data, required=head, name=label, hint="segment-level scores",
                        dtype={s: "float64" for s in systems}, text=text)
     frame = table.frame
@@ -336,13 +442,71 @@ def _read_wide(data: bytes, text: str, label: str) -> pd.DataFrame:
             )
         index = pd.Index(ids.array, name="segment")
     else:
-        import pyarrow as pa
-
-        numbers = pa.array(np.arange(1, len(frame) + 1)).cast(pa.large_string())
-        index = pd.Index(pd.array(numbers, dtype=_STR), name="segment")
+        index = _row_numbers(len(frame))
     out = pd.DataFrame(values, index=index, columns=pd.Index([str(s) for s in systems]),
                        copy=False)
     return out
+
+
+def _row_numbers(n: int) -> pd.Index:
+    """The index ``"1"`` .. ``str(n)`` of a wide file without segment ids."""
+    import pyarrow as pa
+
+    numbers = pa.array(np.arange(1, n + 1)).cast(pa.large_string())
+    return pd.Index(pd.array(numbers, dtype=_STR), name="segment")
+
+
+def _plain_wide(data: bytes, label: str, head: list[str], has_id: bool) -> pd.DataFrame | None:
+    """:func:`_read_wide` of a plain file (:func:`~._arrow.plain_bytes`, no quote or ``#``,
+    tab- or comma-separated) read from its bytes by pyarrow's parser with its threads, each
+    score column written once into the block of segments x systems; segment ids only when
+    they are distinct integers spelled as ``str(int)`` spells them. None for anything else,
+    or anything the careful path refuses (it then names it)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from ._common import check_header_once, sniff_delimiter
+    from ._limits import MAX_ABS_VALUE
+
+    first = data[: data.find(b"\n")].decode("utf-8")
+    delimiter = sniff_delimiter(first, label)
+    if delimiter == "whitespace" or LINE in head:
+        return None
+    try:
+        check_header_once(head, label)
+    except StatsInputError:
+        return None
+    if long_line(data, MAX_NUMBER_CHARS):  # a score may be longer than the rule allows
+        return None
+    keys = [f"c{i}" for i in range(len(head))]
+    types = dict.fromkeys(keys, "float64")
+    if has_id:
+        types[keys[0]] = "str"
+    table = read_typed(data, keys, types, delimiter="\t" if delimiter == "tab" else ",",
+                       skip_rows=1, blank_lines=False, block=1 << 20, threads=True)
+    if table is None or not table.num_rows:
+        return None
+    n = table.num_rows
+    systems = head[1:] if has_id else head
+    values = np.empty((n, len(systems)))
+    for j, key in enumerate(keys[int(has_id):]):
+        at = 0
+        for chunk in table.column(key).chunks:
+            values[at : at + len(chunk), j] = chunk.to_numpy()
+            at += len(chunk)
+    if not np.isfinite(values).all() or (np.abs(values) > MAX_ABS_VALUE).any():
+        return None
+    if not has_id:
+        index = _row_numbers(n)
+    else:
+        ids = table.column(keys[0])
+        if not distinct_integers(ids):  # the careful path checks other ids
+            return None
+        cells = pc.cast(ids, pa.large_string(), memory_pool=pa.system_memory_pool())
+        index = pd.Index(pd.array(cells, dtype=_STR), name="segment")
+    del table
+    return pd.DataFrame(values, index=index, columns=pd.Index([str(s) for s in systems]),
+                        copy=False)
 
 def _canonical_integers(ids: pd.Series) -> np.ndarray | None:
     """A column of ids (pandas' pyarrow strings) as int64 when every cell is an integer

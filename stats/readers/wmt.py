@@ -33,7 +33,8 @@ from stats._core.errors import StatsInputError
 
 from ._arrow import (
     PANDAS_NA,
-    categorical,
+    integer_codes,
+    name_codes,
     not_numbers,
     numbers_as_pandas_reads_them,
     read_typed,
@@ -50,6 +51,7 @@ from ._common import (
     split_lines,
     strict_float,
     to_float,
+    unrepeated,
 )
 
 __all__ = [
@@ -358,21 +360,53 @@ _RARE = re.compile(rb"[\x0b\x0c\x1c-\x1e]|\xc2\x85|\xe2\x80[\xa8\xa9]")
 
 
 def _typed_segments(data: bytes, names: list, start: int) -> pd.DataFrame | None:
-    """A plain tab-separated segment file read by pyarrow's parser (:mod:`._arrow`): names as
-    categories, scores as float64, every line a row; None when anything is not plain (a blank
-    line, a missing value, a ragged row, a score that is not a number): pandas' reader and the
-    diagnosis then read it line by line."""
-    types = {c: "float64" if c == "score" else "dict" for c in names}
-    table = read_typed(data, names, types, skip_rows=start, null_values=PANDAS_NA,
-                       blank_lines=False, block=BLOCK)
-    if table is None or any(table.column(c).null_count for c in names):
+    """A plain tab-separated segment file read by pyarrow's parser (:mod:`._arrow`) with its
+    threads: names as categories (a column of one name compared with it, others encoded
+    once; integer segment ids as numbers), scores as float64, every line a row; None when
+    anything is not plain (a blank line, a missing value, a ragged row, a score that is not
+    a finite number): pandas' reader and the diagnosis then read it line by line."""
+    types = {c: "float64" if c == "score" else "str" for c in names}
+    table = read_typed(data, names, types, skip_rows=start, blank_lines=False, block=BLOCK,
+                       threads=True)  # fmt: skip
+    if table is None or not table.num_rows:
         return None
-    frame = pd.DataFrame(
-        {c: table.column(c).to_numpy() if c == "score" else categorical(table.column(c))
-         for c in names}
-    )  # fmt: skip
+    score = table.column("score").to_numpy()
+    if not np.isfinite(score).all():
+        return None
+    columns = {}
+    for c in names:
+        if c != "score":
+            found = _name_column(table.column(c))
+            if found is None:  # a missing value (pandas' spelling of one)
+                return None
+            columns[c] = found
+        else:
+            columns[c] = score
     del table
-    return frame
+    return pd.DataFrame(columns)
+
+
+#: pandas' spellings of a missing value: a name spelled so is read as missing
+_NA = frozenset(PANDAS_NA)
+
+
+def _name_column(column) -> pd.Categorical | None:
+    """A parsed column of names as a Categorical (categories in order of first appearance,
+    as :func:`~._arrow.categorical` makes them), or None when a name is one of pandas'
+    spellings of a missing value."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    first = column[0].as_py()
+    if pc.all(pc.equal(column, first)).as_py():  # one name (metric, pair, test set)
+        codes, spelled = np.zeros(len(column), dtype=np.int32), [first]
+    else:
+        found = integer_codes(column)
+        codes, spelled = found if found is not None else name_codes(column)
+    if not _NA.isdisjoint(spelled):
+        return None
+    categories = pa.array(spelled, type=pa.string()).to_pandas()
+    return pd.Categorical.from_codes(np.asarray(codes, dtype=np.int32), categories=categories)
 
 
 def _line_numbers(data: bytes, start: int, n: int, comment: bool) -> np.ndarray:
@@ -390,6 +424,9 @@ def _line_numbers(data: bytes, start: int, n: int, comment: bool) -> np.ndarray:
 def _no_duplicate_rows(frame: pd.DataFrame, key: list[str], label: str) -> None:
     """Raise naming the first two lines with the same ``key`` (columns combined as integer
     codes, so that the check stays linear and fast)."""
+    cats = [frame[c] for c in key if isinstance(frame[c].dtype, pd.CategoricalDtype)]
+    if unrepeated([(c.cat.codes.to_numpy(), len(c.cat.categories)) for c in cats], len(frame)):
+        return  # (a count over the columns with the most names)
     codes = np.zeros(len(frame), dtype=np.int64)
     size = 1  # number of distinct codes so far
     for c in key:
