@@ -155,6 +155,13 @@ def check_header_once(head: Sequence[str], label: str, line: int = 1) -> None:
         seen.add(key)
 
 
+def header_names_each_once(head: Sequence[str]) -> bool:
+    """Whether :func:`check_header_once` accepts ``head``: the readers' paths from a plain
+    file's bytes leave a header it refuses to their careful path, which names the line."""
+    keys = [str(c).strip().lower() for c in head]
+    return len(set(keys)) == len(keys)
+
+
 @dataclass(frozen=True, kw_only=True)
 class RawTable:
     """A table of strings as read from a file, before any type conversion."""

@@ -10,9 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from stats._core.errors import StatsInputError
-
-from ._common import LINE, check_header_once, sniff_delimiter
+from ._common import LINE, header_names_each_once, sniff_delimiter
 
 #: pandas' string dtype held by pyarrow (no Python object per row)
 _STR = pd.StringDtype("pyarrow", na_value=np.nan)
@@ -121,9 +119,7 @@ def plain_long(data: bytes, label: str):
     columns = [canon.get(h.lower(), h) for h in head]
     if any(c not in columns for c in ("METRIC", "SID", "SCORE", "HUMAN")) or LINE in columns:
         return None
-    try:
-        check_header_once(columns, label)
-    except StatsInputError:
+    if not header_names_each_once(columns):
         return None
     table = plain_strings(data, columns, delimiter, ("METRIC", "SID", "SCORE", "HUMAN"))
     if table is None or any(table.column(c).null_count for c in table.column_names):
@@ -153,9 +149,7 @@ def plain_post_edit(data: bytes, label: str, min_rows: int) -> pd.DataFrame | No
     columns = [canon.get(h.lower(), h) for h in head]
     if any(c not in columns for c in ("SID", "TIME", "WORDS")) or LINE in columns:
         return None
-    try:
-        check_header_once(columns, label)
-    except StatsInputError:
+    if not header_names_each_once(columns):
         return None
     table = plain_strings(data, columns, delimiter)
     ordered = plain_ids(table, "SID", min_rows) if table is not None else None
@@ -182,9 +176,7 @@ def plain_wide(data: bytes, label: str, head: list[str], delimiter: str, gold_co
     sys_cols = [h for i, h in enumerate(head) if i not in (0, gold_col)]
     if LINE in head:
         return None
-    try:
-        check_header_once(head, label)
-    except StatsInputError:
+    if not header_names_each_once(head):
         return None
     table = plain_strings(data, head, delimiter) if sys_cols else None
     ordered = plain_ids(table, head[0], min_rows) if table is not None else None

@@ -216,7 +216,7 @@ def _plain_columns(data: bytes, label: str):
     from stats._core.numbers import MAX_NUMBER_CHARS
 
     from ._arrow import integer_codes, long_line, name_codes, read_typed
-    from ._common import check_header_once
+    from ._common import header_names_each_once
     from ._limits import MAX_ABS_VALUE
 
     head = data[: data.find(b"\n")].decode("utf-8").split(" ")
@@ -224,9 +224,7 @@ def _plain_columns(data: bytes, label: str):
     columns = [canon.get(h.lower(), h) for h in head]
     if "" in head or LINE in columns or any(c not in columns for c in DA_SEGMENT_COLUMNS):
         return None
-    try:
-        check_header_once(columns, label)
-    except StatsInputError:
+    if not header_names_each_once(columns):
         return None
     if long_line(data, MAX_NUMBER_CHARS):  # a number may be longer than the rule allows
         return None

@@ -48,8 +48,8 @@ from ._arrow import plain_bytes
 from ._common import (
     LINE,
     Source,
-    check_header_once,
     codes_and_names,
+    header_names_each_once,
     load_bytes,
     mix_codes,
     name_list,
@@ -290,9 +290,7 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
     columns = [canon.get(f.strip().lower(), f.strip()) for f in first.split(delimiter)]
     if any(c not in columns for c in JUDGEMENT_COLUMNS) or LINE in columns:
         return None
-    try:
-        check_header_once(columns, label)
-    except StatsInputError:
+    if not header_names_each_once(columns):
         return None
     names = [f"c{i}" for i in range(len(columns))]
     used = [names[columns.index(c)] for c in JUDGEMENT_COLUMNS]

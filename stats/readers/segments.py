@@ -304,7 +304,7 @@ def _plain_long(data: bytes, label: str, metric: str | None, names) -> pd.DataFr
     numbers), scores as float64. None for any other file, or anything the careful path
     refuses or reads otherwise (a blank name, a score that is not a finite number within the
     bound, a ragged row): :func:`_read_long` then reads it and names the line."""
-    from ._common import check_header_once, sniff_delimiter
+    from ._common import header_names_each_once, sniff_delimiter
     from ._limits import MAX_ABS_VALUE
 
     first = data[: data.find(b"\n")].decode("utf-8")
@@ -315,9 +315,7 @@ def _plain_long(data: bytes, label: str, metric: str | None, names) -> pd.DataFr
     if names is None:
         canon = {c.lower(): c for c in ("SYSTEM", "SEGMENT", "SCORE", "METRIC")}
         columns = [canon.get(f.strip().lower(), f.strip()) for f in first.split(sep)]
-        try:
-            check_header_once(columns, label)
-        except StatsInputError:
+        if not header_names_each_once(columns):
             return None
     else:
         columns = list(names)
@@ -465,16 +463,14 @@ def _plain_wide(data: bytes, label: str, head: list[str], has_id: bool) -> pd.Da
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from ._common import check_header_once, sniff_delimiter
+    from ._common import header_names_each_once, sniff_delimiter
     from ._limits import MAX_ABS_VALUE
 
     first = data[: data.find(b"\n")].decode("utf-8")
     delimiter = sniff_delimiter(first, label)
     if delimiter == "whitespace" or LINE in head:
         return None
-    try:
-        check_header_once(head, label)
-    except StatsInputError:
+    if not header_names_each_once(head):
         return None
     if long_line(data, MAX_NUMBER_CHARS):  # a score may be longer than the rule allows
         return None

@@ -6,7 +6,6 @@ path reads it, the mark stripped), so each file is read both ways and compared."
 from __future__ import annotations
 
 import codecs
-import dataclasses
 
 import pandas as pd
 import pytest
@@ -20,6 +19,7 @@ from stats.readers import (
     read_qe,
 )
 from stats.readers._arrow import plain_bytes
+from tests.readers._same import assert_same
 
 BOM = codecs.BOM_UTF8
 #: spellings the one number rule refuses
@@ -27,16 +27,6 @@ BAD_NUMBERS = ["5_0", "0x10", "\u0661", "\uff11", "1,5", "nan", "inf", "-Infinit
                "1" * 401]
 
 
-def _assert_same(a, b) -> None:
-    if isinstance(a, pd.DataFrame):
-        pd.testing.assert_frame_equal(a, b, check_exact=True)
-    elif isinstance(a, pd.Series):
-        pd.testing.assert_series_equal(a, b, check_exact=True)
-    elif dataclasses.is_dataclass(a):
-        for f in dataclasses.fields(a):
-            _assert_same(getattr(a, f.name), getattr(b, f.name))
-    else:
-        assert a == b
 
 
 def _both(read, data: bytes, name: str):
@@ -74,7 +64,7 @@ def test_mqm_plain_as_decoded(weights):
     if isinstance(fast, str):
         assert fast == careful and "tools.py" in fast
     else:
-        _assert_same(fast, careful)
+        assert_same(fast, careful)
         assert "raters" in fast.read_as
 
 
@@ -89,7 +79,7 @@ def test_mqm_plain_refusals_as_decoded(bad):
 def test_mqm_source_errors_plain_as_decoded():
     rows = [f"A\td1\t1\t{k}\tr1\ts\tt\tSource error\tMinor" for k in range(1, 4)]
     fast, careful = _both(read_mqm, _mqm(rows), "x_ende.tsv")
-    _assert_same(fast, careful)
+    assert_same(fast, careful)
 
 
 def _averages(rows: list[str], sep: str = " ") -> bytes:
@@ -103,7 +93,7 @@ AVG_ROWS = ["A -1.5 1", "A None 2", "A 0 3", "B -2.25 1", "B -0.5 2", "B None 3"
 @pytest.mark.parametrize("sep", [" ", "\t"])
 def test_mqm_averages_plain_as_decoded(sep):
     fast, careful = _both(read_mqm_averages, _averages(AVG_ROWS, sep), "mqm_ted_zhen.avg.tsv")
-    _assert_same(fast, careful)
+    assert_same(fast, careful)
     assert fast.notes
 
 
@@ -121,7 +111,7 @@ def test_mqm_averages_padded_plain_as_decoded(sep, row):
     as the decoded path reads it (split on runs of whitespace), or refused as it refuses it."""
     data = _averages(AVG_ROWS, sep) + row.replace(" ", sep).encode() + b"\n"
     fast, careful = _both(read_mqm_averages, data, "x_zhen.avg.tsv")
-    _assert_same(fast, careful)
+    assert_same(fast, careful)
 
 
 def test_mqm_averages_duplicate_plain_as_decoded():
@@ -144,7 +134,7 @@ def _wide(ids: list[str], sep: str = ",", gold=None, cell: str | None = None) ->
 @pytest.mark.parametrize("sep", [",", "\t"])
 def test_qe_wide_plain_as_decoded(ids, sep):
     fast, careful = _both(read_qe, _wide(ids, sep), "qe.csv")
-    _assert_same(fast, careful)
+    assert_same(fast, careful)
 
 
 @pytest.mark.parametrize("bad", [*BAD_NUMBERS, "1e151"])
@@ -173,7 +163,7 @@ def test_qe_long_plain_as_decoded(change):
     if change is not None:
         rows[change[0]][change[1]] = change[2]
     fast, careful = _both(read_qe, _long(rows), "qe.tsv")
-    _assert_same(fast, careful)
+    assert_same(fast, careful)
 
 
 def _post_edit(rows: list[tuple], extra: bool = False) -> bytes:
@@ -192,7 +182,7 @@ def test_post_edit_plain_as_decoded(change, extra):
     if change is not None and change[1] < len(rows[0]):
         rows[change[0]][change[1]] = change[2]
     fast, careful = _both(read_post_edit, _post_edit(rows, extra), "pe.tsv")
-    _assert_same(fast, careful)
+    assert_same(fast, careful)
 
 
 def test_plain_files_never_decoded(monkeypatch):
@@ -241,7 +231,7 @@ def test_judgements_plain_as_decoded(change, sep):
     if sep == "," and change is not None and "," in str(change[2]):
         pytest.skip("a comma inside a field of a comma-separated file is another layout")
     fast, careful = _both(read_judgements, _judgements(rows, sep), "j.tsv")
-    _assert_same(fast, careful)
+    assert_same(fast, careful)
 
 
 def test_judgements_copied_block_plain_as_decoded():
@@ -286,7 +276,7 @@ def test_segment_scores_plain_as_decoded(text):
     from stats.readers import read_segment_scores
 
     fast, careful = _both(read_segment_scores, text.encode(), "scores.tsv")
-    _assert_same(fast, careful)
+    assert_same(fast, careful)
 
 
 def test_segment_scores_plain_within_limits(monkeypatch):

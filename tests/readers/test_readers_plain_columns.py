@@ -7,7 +7,6 @@ they must come out the same either way."""
 
 from __future__ import annotations
 
-import dataclasses
 import warnings
 
 import numpy as np
@@ -16,21 +15,7 @@ import pytest
 
 from stats import StatsInputError
 from stats.readers import segments
-
-
-def _assert_same(a, b) -> None:
-    if isinstance(a, pd.DataFrame):
-        pd.testing.assert_frame_equal(a, b, check_exact=True)
-        assert a.attrs == b.attrs
-        if isinstance(a.index.dtype, pd.StringDtype):
-            assert a.index.array._pa_array.type == b.index.array._pa_array.type
-    elif isinstance(a, pd.Series):
-        pd.testing.assert_series_equal(a, b, check_exact=True)
-    elif dataclasses.is_dataclass(a):
-        for f in dataclasses.fields(a):
-            _assert_same(getattr(a, f.name), getattr(b, f.name))
-    else:
-        assert a == b
+from tests.readers._same import assert_same
 
 
 def _outcome(read, data: bytes):
@@ -63,7 +48,7 @@ def _compare(monkeypatch, read, data: bytes, module, fast: str, *, taken: bool |
     if isinstance(expected, str) or isinstance(got, str):
         assert got == expected
     else:
-        _assert_same(got, expected)
+        assert_same(got, expected)
     if taken is not None:
         assert any(calls) == taken, (calls, got)
     return got
@@ -386,7 +371,7 @@ def test_wmt_segment_scores_columns_as_careful(monkeypatch, data, taken):
     if isinstance(expected, str) or isinstance(got, str):
         assert got == expected
     else:
-        _assert_same(got, expected)
+        assert_same(got, expected)
     if taken is not None:
         assert any(f is not None for f in frames) == taken
 
