@@ -27,8 +27,6 @@ BAD_NUMBERS = ["5_0", "0x10", "\u0661", "\uff11", "1,5", "nan", "inf", "-Infinit
                "1" * 401]
 
 
-
-
 def _both(read, data: bytes, name: str):
     """``read`` of the plain bytes and of the same bytes after a BOM: results or messages."""
     assert plain_bytes(data) and not plain_bytes(BOM + data)
