@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
@@ -43,10 +44,40 @@ CONTROLS = {
 }
 
 
-def default_choice(uploads: Uploads, input_format: str | None = None) -> str:
+@dataclass(frozen=True)
+class FilesSummary:
+    """What the page shows of the files on every run (:func:`summary`)."""
+
+    #: what each file was read as, one line per file
+    read_as: str
+    language_pairs: tuple
+    #: the reference names (MTME ``references/``, WMT REFSETs, metric names' ``-refA``), sorted
+    references: tuple
+    #: the human score types
+    gold_names: tuple
+    #: the label of :data:`CHOICES` the page starts from (:func:`_default_choice`)
+    default_choice: str
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def summary(uploads: Uploads, input_format: str | None = None) -> FilesSummary:
+    """What the page shows of the files on every run, cached on its own: a cache hit of
+    :func:`~dashboard.data.meta_eval.load` unpickles all the data read (0.15 s of CPU for a
+    WMT24-size archive), each time it is called."""
+    data = load(uploads, input_format)
+    return FilesSummary(
+        read_as=data.read_as,
+        language_pairs=tuple(data.language_pairs),
+        references=_references(data),
+        gold_names=tuple(data.gold_names()),
+        default_choice=_default_choice(data),
+    )
+
+
+def _default_choice(data) -> str:
     """The WMT preset all of whose language pairs the data holds (the newest first), else
     per language pair."""
-    lps = set(load(uploads, input_format).language_pairs)
+    lps = set(data.language_pairs)
     for label, name in reversed(list(CHOICES.items())):
         if name in PRESETS and all(lp in lps for t in PRESETS[name]().tasks for lp in t.lps):
             return label
@@ -72,19 +103,9 @@ def task_set(
     return chosen.restricted(list(lps)) if lps else chosen
 
 
-def read_as(uploads: Uploads, input_format: str | None = None) -> str:
-    """What each upload was read as (one line per file)."""
-    return load(uploads, input_format).read_as
-
-
-def language_pairs(uploads: Uploads, input_format: str | None = None) -> tuple:
-    return load(uploads, input_format).language_pairs
-
-
-def references(uploads: Uploads, input_format: str | None = None) -> tuple:
+def _references(data) -> tuple:
     """The reference names of the data (MTME ``references/``, WMT REFSETs, metric names'
     ``-refA``), sorted."""
-    data = load(uploads, input_format)
     names: set = set()
     for pair in data.pairs.values():
         names |= set(pair.references)
@@ -140,10 +161,6 @@ def ranking(
         progress=_progress,
         reduce="use fewer resamples or tasks",
     )
-
-
-def gold_names(uploads: Uploads, input_format: str | None = None) -> tuple:
-    return load(uploads, input_format).gold_names()
 
 
 def leaderboard_table(result: TaskSetResult) -> pd.DataFrame:

@@ -7,7 +7,7 @@ and the settings."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import streamlit as st
@@ -34,6 +34,28 @@ def load(uploads: Uploads, input_format: str | None = None) -> MetaEvalData:
     """The files read (any mix of MTME archives, long text, wide CSV and WMT segment files;
     ``input_format``: how text files are read, None: detected)."""
     return read_meta_eval(*uploads, input_format=input_format)
+
+
+@dataclass(frozen=True)
+class FilesShown:
+    """What the segment-level section shows of the files on every run (:func:`shown`)."""
+
+    #: what each file was read as, one line per file
+    read_as: str
+    #: the human score types
+    gold_names: tuple[str, ...]
+    #: every system with a score (human or metric)
+    systems: tuple
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def shown(uploads: Uploads) -> FilesShown:
+    """What the section shows of the files on every run, cached on its own: each hit of
+    :func:`load` unpickles all the data read."""
+    data = load(uploads)
+    return FilesShown(
+        read_as=data.read_as, gold_names=tuple(data.gold_names()), systems=tuple(data.systems())
+    )
 
 
 def chosen(

@@ -244,16 +244,24 @@ def qe_rescale_curve(
             )
         )
     if original:
-        for k, system in enumerate(systems):
-            if system in original and np.isfinite(original[system]):
-                fig.add_hline(
-                    y=float(original[system]),
-                    line={
-                        "color": colours[k],
-                        "width": 1,
-                        "dash": "dot",
-                    },
-                )
+        # each system's original value: a dotted line across the plot, as fig.add_hline draws
+        # it, all set in one call (add_hline validates the whole layout again for each line)
+        fig.update_layout(
+            shapes=[
+                {
+                    "type": "line",
+                    "xref": "x domain",
+                    "x0": 0,
+                    "x1": 1,
+                    "yref": "y",
+                    "y0": float(original[system]),
+                    "y1": float(original[system]),
+                    "line": {"color": colours[k], "width": 1, "dash": "dot"},
+                }
+                for k, system in enumerate(systems)
+                if system in original and np.isfinite(original[system])
+            ]
+        )
     # ... marked on its line
     fig.add_trace(
         go.Scatter(

@@ -70,8 +70,8 @@ def sample() -> Uploads:
 
 def _controls(uploads: Uploads) -> dict:
     """Draw the controls; return the settings of :func:`dashboard.data.meta_eval.evaluation`."""
-    data = meta_eval.load(uploads)
-    golds = list(data.gold_names())
+    files = meta_eval.shown(uploads)
+    golds = list(files.gold_names)
     c_gold, c_level, c_group = st.columns(3)
     c_corr, c_ties, c_eps = st.columns(3)
     c_res, c_seed, c_human = st.columns(3)
@@ -88,7 +88,7 @@ def _controls(uploads: Uploads) -> dict:
             )
         else:
             with components.input_errors():  # no human scores in the files: one line
-                gold = data.choose_gold()
+                gold = meta_eval.load(uploads).choose_gold()
             st.caption(f"Human scores: **{components.escape_markdown(gold)}**")
     with c_level:
         level = components.persistent(
@@ -200,7 +200,7 @@ def _controls(uploads: Uploads) -> dict:
         settings["exclude_systems"] = tuple(
             components.remembered_multiselect(
                 "Exclude systems",
-                list(data.systems()),
+                list(files.systems),
                 key="meta_exclude",
                 default=[],
                 help="Leave these systems out of every correlation, test and pooled accuracy "
@@ -292,7 +292,7 @@ def render(uploads: Uploads) -> None:
     presentation = components.presentation_mode()
     with components.input_errors():
         # parse first: a bad file stops here with one st.error; say what each was read as
-        for line in meta_eval.load(uploads).read_as.splitlines():
+        for line in meta_eval.shown(uploads).read_as.splitlines():
             st.caption(line)
     st.subheader("Segment-level meta-evaluation")
     st.caption(

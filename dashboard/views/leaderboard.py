@@ -56,11 +56,12 @@ input_format = READ_AS[
     )
 ]
 with components.input_errors(leaderboard.CONTROLS):
-    golds = list(leaderboard.gold_names(uploads, input_format))
-    default_choice = leaderboard.default_choice(uploads, input_format)
-    data_lps = list(leaderboard.language_pairs(uploads, input_format))
-    data_refs = list(leaderboard.references(uploads, input_format))
-    for line in leaderboard.read_as(uploads, input_format).splitlines():
+    files = leaderboard.summary(uploads, input_format)
+    golds = list(files.gold_names)
+    default_choice = files.default_choice
+    data_lps = list(files.language_pairs)
+    data_refs = list(files.references)
+    for line in files.read_as.splitlines():
         st.caption(line)
 
 with components.controls_expander("Controls"):

@@ -18,10 +18,13 @@ Example::
 from __future__ import annotations
 
 import functools
+import threading
 from pathlib import Path
 
 import pytest
+from streamlit import config
 from streamlit.components.v2 import manifest_scanner
+from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.testing.v1 import AppTest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -35,6 +38,27 @@ _scan_once = functools.cache(manifest_scanner.scan_component_manifests)
 manifest_scanner.scan_component_manifests = lambda *args, **kwargs: list(
     _scan_once(*args, **kwargs)
 )
+
+#: Each new AppTest has its own script cache, so every test parsed and compiled app.py and its
+#: page again (Streamlit's magic rewrites the syntax tree first): about 6 % of the CPU of the
+#: AppTests. A running server compiles each script once for all its sessions; here the code
+#: is shared the same way, once per test process, keyed on the file's content (an edited
+#: script compiles afresh).
+_compiled: dict = {}
+_compiled_lock = threading.Lock()
+_compile = ScriptCache.get_bytecode
+
+
+def _shared_bytecode(self, script_path):
+    path = str(Path(script_path).resolve())
+    key = (path, Path(path).read_bytes(), config.get_option("runner.magicEnabled"))
+    with _compiled_lock:
+        if key not in _compiled:
+            _compiled[key] = _compile(self, script_path)
+        return _compiled[key]
+
+
+ScriptCache.get_bytecode = _shared_bytecode
 
 
 @pytest.fixture

@@ -4,6 +4,8 @@ and the figure builder's dots, whiskers and cluster lines."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from dashboard.figures.leaderboard import ranking_dots
@@ -52,6 +54,36 @@ def test_leaderboard_page(app_test):
     assert_no_exception(at)
     assert frame_with(at, "average") is not None
     assert any("correlation=kendall grouping=item" in c.value for c in at.caption)
+
+
+def test_a_rerun_reads_no_data_again(app_test, monkeypatch):
+    # what the page shows of the files comes from one small cached summary: a rerun calls the
+    # cached loader (whose every hit unpickles all the data read) not once
+    from dashboard.data import leaderboard
+
+    calls = []
+    load = leaderboard.load
+    monkeypatch.setattr(leaderboard, "load", lambda *a, **k: calls.append(a) or load(*a, **k))
+    leaderboard.summary.clear()  # as on a new server (another test may have filled it)
+    at = app_test("views/leaderboard.py", timeout=120)
+    at.session_state["board_resamples"] = 200
+    at.run()
+    assert_no_exception(at)
+    assert calls  # the first run reads the files
+    first = frame_with(at, "average")
+    calls.clear()
+    at.run()
+    assert_no_exception(at)
+    assert calls == []
+    assert frame_with(at, "average").equals(first)
+    uploads = (("wmt-sample.zip", Path(ZIP).read_bytes()),)
+    summary = leaderboard.summary(uploads, None)
+    data = read_meta_eval(*uploads)
+    assert summary.language_pairs == tuple(data.language_pairs) == ("en-de", "zh-en")
+    assert summary.gold_names == tuple(data.gold_names())
+    assert summary.default_choice == next(iter(leaderboard.CHOICES))
+    assert summary.read_as == data.read_as
+    assert {r for pair in data.pairs.values() for r in pair.references} <= set(summary.references)
 
 
 def test_clusters_over_the_page_bound_offer_the_command(app_test, monkeypatch):

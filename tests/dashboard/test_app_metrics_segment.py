@@ -37,6 +37,24 @@ def at(app_test):
     return at
 
 
+def test_a_rerun_reads_no_data_again(at, monkeypatch):
+    # what the section shows of the files (read as, human scores, systems) is one small cached
+    # summary: a rerun calls the cached loader (each hit unpickles all the data read) not once
+    from dashboard.data import meta_eval
+
+    calls = []
+    load = meta_eval.load
+    monkeypatch.setattr(meta_eval, "load", lambda *a, **k: calls.append(a) or load(*a, **k))
+    shown = _captions(at)
+    at.run()
+    assert_no_exception(at)
+    assert calls == []
+    assert _captions(at) == shown
+    data = read_meta_eval(ZIP)
+    assert at.multiselect(key="meta_exclude").options == list(data.systems())
+    assert "wmt-sample.zip" in shown and data.read_as.split(" ", 1)[1] in shown
+
+
 def _expected(**settings):
     return meta_evaluate(read_meta_eval(ZIP), **settings)
 

@@ -91,6 +91,15 @@ def test_rescale_curve(sample):
     assert 0.5 in xs  # vertical line at lambda
     ys = [s.y0 for s in fig.layout.shapes if s.y0 == s.y1]
     assert any(np.isclose(y, ev.scores.mae["baseline"]) for y in ys)
+    # one dotted line across the plot per system at its original value, in its line's colour
+    across = [s for s in fig.layout.shapes if s.xref == "x domain"]
+    finite = [t for t in lines if np.isfinite(ev.scores.mae[t.name])]
+    assert [(s.x0, s.x1, s.yref, s.y0, s.y1) for s in across] == [
+        (0, 1, "y", ev.scores.mae[t.name], ev.scores.mae[t.name]) for t in finite
+    ]
+    assert [(s.line.color, s.line.dash, s.line.width) for s in across] == [
+        (t.line.color, "dot", 1) for t in finite
+    ]
     # the y axis follows the curves, not EFFORT-3class's original MAE on its 1-3 scale
     top = fig.layout.yaxis.range[1]
     assert curve["mae"].max() < top < ev.scores.mae["EFFORT-3class"]
