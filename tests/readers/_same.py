@@ -1,6 +1,7 @@
 """The comparison of what two ways of reading one file gave: frames and series exactly equal
 (values, dtypes, index; a frame's ``attrs`` and, for a pyarrow string index, its arrow type),
-dataclasses field by field, anything else by ``==``."""
+dataclasses field by field, anything else by ``==``; a refusal (its message) against the
+other's outcome by ``==``."""
 
 from __future__ import annotations
 
@@ -22,3 +23,11 @@ def assert_same(a, b) -> None:
             assert_same(getattr(a, f.name), getattr(b, f.name))
     else:
         assert a == b
+
+
+def assert_same_outcome(got, expected) -> None:
+    """``got`` and ``expected`` are each a reader's result or its refusal's message."""
+    if isinstance(expected, str) or isinstance(got, str):
+        assert got == expected
+    else:
+        assert_same(got, expected)
