@@ -35,6 +35,30 @@ PANDAS_NA = [
 #: bytes of text handed to the parser at a time (smaller blocks hold less at once; measured
 #: with benchmarks/parse_memory.py)
 BLOCK = 1 << 18
+#: bytes a time for the column-wise readers of plain files: fewer blocks, fewer dictionaries to
+#: unify (1 MB: the fastest measured on a 1M-row file, benchmarks/wmt_read.py; the parse then
+#: holds about 1x the file, benchmarks/parse_memory.py)
+LARGE_BLOCK = 1 << 20
+
+
+def countable(size: int, rows: int) -> bool:
+    """Whether values below ``size`` (of ``rows`` rows) are counted in a table over their
+    range, no bigger than a few times the rows, instead of hashed or sorted."""
+    return size <= 4 * rows + 1024
+
+
+def finite_within_bound(values: np.ndarray) -> bool:
+    """Whether every value is finite and within the number rule's bound
+    (:data:`~._limits.MAX_ABS_VALUE`)."""
+    from ._limits import MAX_ABS_VALUE
+
+    return bool(np.isfinite(values).all() and not (np.abs(values) > MAX_ABS_VALUE).any())
+
+
+def may_be_padded(data: bytes, comma: bool) -> bool:
+    """Whether a plain file's cells (:func:`plain_bytes`) may carry spaces or tabs around
+    them: a space anywhere, or a tab in a comma-separated file."""
+    return data.find(b" ") >= 0 or (comma and data.find(b"\t") >= 0)
 
 
 class TextStream(io.RawIOBase):
@@ -324,7 +348,8 @@ def coded(column) -> tuple[np.ndarray, np.ndarray]:
     if not chunks:
         return np.zeros(0, dtype=np.int64), np.array([], dtype=object)
     if any(not c.dictionary.equals(chunks[-1].dictionary) for c in chunks[:-1]):
-        chunks = pa.chunked_array(chunks).unify_dictionaries().chunks
+        pool = pa.system_memory_pool()
+        chunks = pa.chunked_array(chunks).unify_dictionaries(memory_pool=pool).chunks
     # the chunks of one encoding share one dictionary (pyarrow's memo table)
     names = np.array(chunks[-1].dictionary.to_pylist(), dtype=object)
     codes = np.empty(sum(len(c) for c in chunks), dtype=np.int64)
@@ -352,36 +377,41 @@ def repeated(value: str, n: int) -> pd.api.extensions.ExtensionArray:
 
 
 def name_codes(column, *, strip: bool = False) -> tuple[np.ndarray, list[str]]:
-    """``(codes, names)`` of a pyarrow column of names without a missing cell, as the parser
-    returns it (dictionary-encoded or plain strings, one chunk per block): each row's index
-    (int64) into the distinct names in order of first appearance, and those names. The
-    chunks' own dictionaries are unified (a block's new names after the earlier blocks');
-    no Python string per row. ``strip``: each distinct name stripped of spaces and tabs (the
-    only whitespace of a plain file, :func:`plain_bytes`), names equal after it merged."""
+    """:func:`coded` of a pyarrow column of names without a missing cell, as the parser
+    returns it (dictionary-encoded or plain strings, one chunk per block), the names as a
+    list. ``strip``: each distinct name stripped of spaces and tabs (the only whitespace of a
+    plain file, :func:`plain_bytes`), names equal after it merged (:func:`merge_spellings`)."""
+    codes, names = coded(column)
+    if strip:
+        return merge_spellings(codes, names.tolist())
+    return codes, names.tolist()
+
+
+def merge_spellings(
+    codes: np.ndarray, names: list[str], *, lower: bool = False
+) -> tuple[np.ndarray, list[str]]:
+    """``(codes, names)`` with each distinct name stripped of whitespace (and lower-cased),
+    names equal after it merged into the first (in order of first appearance)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    pool = pa.system_memory_pool()
-    if not pa.types.is_dictionary(column.type):
-        column = pc.dictionary_encode(column, memory_pool=pool)
-    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
-    if not chunks:
-        return np.zeros(0, dtype=np.int64), []
-    if any(not c.dictionary.equals(chunks[-1].dictionary) for c in chunks[:-1]):
-        chunks = pa.chunked_array(chunks).unify_dictionaries(memory_pool=pool).chunks
-    dictionary = chunks[-1].dictionary
-    codes = np.empty(sum(len(c) for c in chunks), dtype=np.int64)
-    at = 0
-    for chunk in chunks:
-        part = chunk.indices.to_numpy(zero_copy_only=False)
-        codes[at : at + len(part)] = part
-        at += len(part)
-    if strip:
-        stripped = pc.utf8_trim_whitespace(dictionary)
-        if not stripped.equals(dictionary):
-            merged, distinct = pd.factorize(np.array(stripped.to_pylist(), dtype=object))
-            return merged.astype(np.int64)[codes], [str(v) for v in distinct]
-    return codes, dictionary.to_pylist()
+    spelled = pa.array(names, type=pa.string())
+    changed = pc.utf8_trim_whitespace(spelled)
+    changed = pc.utf8_lower(changed) if lower else changed
+    if changed.equals(spelled):
+        return codes, names
+    merged, distinct = pd.factorize(np.array(changed.to_pylist(), dtype=object))
+    return merged.astype(np.int64)[codes], [str(v) for v in distinct]
+
+
+def one_name(column) -> str | None:
+    """The name of a pyarrow string column whose every cell is the same name (a language pair,
+    a test set), found by one comparison per row instead of a hash; None otherwise."""
+    import pyarrow.compute as pc
+
+    if len(column) and pc.all(pc.equal(column, column[0])).as_py():
+        return column[0].as_py()
+    return None
 
 
 #: 10**1 .. 10**18: ``searchsorted(..., side="right")`` of a magnitude is its digits minus 1
@@ -409,7 +439,7 @@ def canonical_integers(column) -> np.ndarray | None:
         return None
     # the cast takes no sign "+" and no space; what it takes beyond str(int)'s spelling is
     # leading zeros ("007", "-0"), which only lengthen a cell: equal total lengths, none
-    if high - low <= 4 * len(values) + 1024:  # digits of each distinct number, counted
+    if countable(high - low, len(values)):  # digits of each distinct number, counted
         counts = np.bincount(values - low)
         present = np.flatnonzero(counts)
         each, numbers_ = counts[present], present + low
@@ -443,17 +473,25 @@ def integer_codes(column) -> tuple[np.ndarray, list[str]] | None:
     if values is None:
         return None
     low, high = int(values.min()), int(values.max())
-    n = len(values)
-    if high - low > 4 * n + 1024:  # a wide range: a hash of the numbers
+    if not countable(high - low, len(values)):  # a wide range: a hash of the numbers
         codes, uniques = pd.factorize(values)
         return codes.astype(np.int64, copy=False), [str(v) for v in uniques.tolist()]
-    # each number's first row, by a table over the range (no hash, no sort of every row)
-    values = values - low
-    first = np.full(high - low + 1, n, dtype=np.int64)
-    np.minimum.at(first, values, np.arange(n, dtype=np.int64))
+    codes, present = first_appearance_codes(values - low, high - low + 1)
+    return codes, [str(v) for v in (present + low).tolist()]
+
+
+def first_appearance_codes(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``pd.factorize(key)`` of non-negative integer keys below ``size``: codes in order of
+    first appearance and the keys they stand for. Found by counting (each key's first row,
+    no hash of every row) when ``size`` is :func:`countable`."""
+    n = len(key)
+    if not countable(size, n) or not n or key.min() < 0:
+        codes, uniques = pd.factorize(key)
+        return codes.astype(np.int64), np.asarray(uniques)
+    first = np.full(size, n, dtype=np.int64)
+    np.minimum.at(first, key, np.arange(n, dtype=np.int64))
     present = np.flatnonzero(first < n)
-    order = present[np.argsort(first[present], kind="stable")]
-    del first
-    rank = np.empty(high - low + 1, dtype=np.int64)
-    rank[order] = np.arange(len(order), dtype=np.int64)
-    return rank[values], [str(v) for v in (order + low).tolist()]
+    uniques = present[np.argsort(first[present], kind="stable")]
+    rank = np.empty(size, dtype=np.int64)
+    rank[uniques] = np.arange(len(uniques), dtype=np.int64)
+    return rank[key], uniques

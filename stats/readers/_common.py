@@ -29,9 +29,8 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 from stats._core.numbers import MAX_NUMBER_CHARS, NUMBER, strict_float
 
-from . import _limits
 from ._archives import gunzip, read_regular_file, read_stream
-from ._arrow import coded, long_line
+from ._arrow import coded, countable, finite_within_bound, long_line
 from ._limits import (
     check_bytes,
     check_header_width,
@@ -237,7 +236,7 @@ def may_repeat(key: np.ndarray, n_keys: int) -> bool:
     count shows every value at most once (where the values are few beside the rows: no hash
     of every row), True otherwise, where the caller finds the repeats (pandas'
     ``duplicated``)."""
-    if n_keys > 4 * len(key) + 1024:
+    if not countable(n_keys, len(key)):
         return True
     return bool(np.bincount(key, minlength=n_keys).max(initial=0) > 1)
 
@@ -249,13 +248,12 @@ def unrepeated(columns, n: int, *, tries: int = 3) -> bool:
     no sort or hash of every row), ``tries`` of them at most. False when those cannot tell."""
     import itertools
 
-    bound = 4 * n + 1024
     many = [c for c in columns if c[1] > 1][:10]
     sets: list[tuple[int, tuple[int, ...]]] = []
     for size in range(len(many), 0, -1):
         for chosen in itertools.combinations(range(len(many)), size):
             product = math.prod(many[i][1] for i in chosen)
-            if product <= bound and not any(set(chosen) < set(s) for _, s in sets):
+            if countable(product, n) and not any(set(chosen) < set(s) for _, s in sets):
                 sets.append((product, chosen))
     for product, chosen in sorted(sets, key=lambda s: -s[0])[:tries]:
         codes = np.zeros(n, dtype=np.int64)
@@ -395,7 +393,7 @@ def fast_frame(
             return None
         if col.dtype.kind == "f":  # non-finite or too large: the careful parser names it
             values = col.to_numpy()
-            if not np.isfinite(values).all() or (np.abs(values) > _limits.MAX_ABS_VALUE).any():
+            if not finite_within_bound(values):
                 return None
         if col.dtype.kind != "f" and byte is not None and padded:
             frame[c] = col.str.strip()

@@ -27,7 +27,7 @@ import numpy as np
 from stats._core.errors import DegenerateInputWarning, StatsInputError
 
 from ._archives import archive_members, directory_files, read_regular_file
-from ._arrow import plain_bytes
+from ._arrow import LARGE_BLOCK, plain_bytes
 from ._common import decode
 from ._meta_rows import _LEVELS, MISSING, _add, _Pair, _score, _Scores
 
@@ -102,7 +102,7 @@ def _fast_score_file(data: bytes, sc: _Scores, gold: bool) -> bool:
         table = pacsv.read_csv(
             io.BytesIO(data),
             read_options=pacsv.ReadOptions(column_names=names, use_threads=False,
-                                           block_size=1 << 20),
+                                           block_size=LARGE_BLOCK),
             parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False),
             convert_options=pacsv.ConvertOptions(
                 column_types={"domain": pa.string(), "score": pa.float64(),

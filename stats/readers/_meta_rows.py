@@ -18,6 +18,7 @@ import pandas as pd
 
 from stats._core.errors import StatsInputError
 
+from ._arrow import first_appearance_codes
 from ._common import codes_and_names, may_repeat, name_list, strict_float
 from ._limits import check_value, overflows
 
@@ -77,29 +78,12 @@ def coded(values) -> tuple[np.ndarray, list]:
     return codes_and_names(values)
 
 
-def _factorize(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """``pd.factorize(key)`` of non-negative integer keys below ``size``: codes in order of
-    first appearance and the keys they stand for. Found by counting (each key's first row,
-    no hash of every row) when ``size`` is within a few times the rows."""
-    n = len(key)
-    if size > 4 * n + 1024 or not n or key.min() < 0:
-        codes, uniques = pd.factorize(key)
-        return codes.astype(np.int64), np.asarray(uniques)
-    first = np.full(size, n, dtype=np.int64)
-    np.minimum.at(first, key, np.arange(n, dtype=np.int64))
-    present = np.flatnonzero(first < n)
-    uniques = present[np.argsort(first[present], kind="stable")]
-    rank = np.empty(size, dtype=np.int64)
-    rank[uniques] = np.arange(len(uniques), dtype=np.int64)
-    return rank[key], uniques
-
-
 def _item_codes(pair: _Pair, testset: tuple, segment: tuple) -> np.ndarray:
     """Each row's item index in ``pair.items`` (new items appended in order of first
     appearance); ``testset`` and ``segment`` as ``(codes, names)``."""
     (a, ta), (b, sb) = testset, segment
     nb = max(len(sb), 1)
-    codes, combined = _factorize(a * nb + b, max(len(ta), 1) * nb)
+    codes, combined = first_appearance_codes(a * nb + b, max(len(ta), 1) * nb)
     if pair.items is None:
         pair.items = {}
     items = pair.items
@@ -137,7 +121,7 @@ def add_rows(pairs: dict, label: str, rows: dict) -> None:
     sys_codes, systems = _codes(rows["system"])
     gold = np.asarray(rows["gold"], dtype=bool)
     key = ((lp_codes * len(names) + name_codes) * 2 + gold) * len(systems) + sys_codes
-    group, group_keys = _factorize(key, len(lps) * len(names) * 2 * len(systems))
+    group, group_keys = first_appearance_codes(key, len(lps) * len(names) * 2 * len(systems))
     del key
     n_items = int(item.max()) + 1
     cell = group * n_items + item
@@ -277,7 +261,7 @@ def add_wide_rows(pairs: dict, label: str, rows: dict) -> None:
     sys_codes, systems = _codes(rows["system"])
     # the long form's scorer groups, numbered by first appearance: row group (language pair
     # and system) g, column j is group g * k + j (the columns are distinct scorers)
-    group, _ = _factorize(lp_codes * len(systems) + sys_codes, len(lps) * len(systems))
+    group, _ = first_appearance_codes(lp_codes * len(systems) + sys_codes, len(lps) * len(systems))
     n_items = int(item.max()) + 1
     cell = group * n_items + item  # a cell given twice: a row group and item given twice
     lines = np.asarray(rows["line"], dtype=np.int64)
@@ -378,7 +362,7 @@ def _joined(a, a_names, b, b_names, sep: str) -> tuple:
     """``(codes, names)`` of the strings ``A + sep + B`` of two coded columns (built for the
     distinct pairs only)."""
     nb = max(len(b_names), 1)
-    codes, pairs = _factorize(a * nb + b, max(len(a_names), 1) * nb)
+    codes, pairs = first_appearance_codes(a * nb + b, max(len(a_names), 1) * nb)
     names = [f"{a_names[u // nb]}{sep}{b_names[u % nb]}" for u in pairs.tolist()]
     if len(set(names)) == len(names):
         return codes, names

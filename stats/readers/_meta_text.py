@@ -11,8 +11,8 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 from stats._core.numbers import MAX_NUMBER_CHARS
 
+from ._arrow import LARGE_BLOCK, first_appearance_codes, long_line, one_name, read_typed
 from ._arrow import coded as arrow_coded
-from ._arrow import long_line, read_typed
 from ._common import (
     LEADING_LINES,
     arrow_cells,
@@ -33,7 +33,6 @@ from ._meta_rows import (
     MISSING,
     _as_arrays,
     _cells_so_far,
-    _factorize,
     _joined,
     _Pair,
     _score,
@@ -152,10 +151,7 @@ def _scores(raw) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return arr(values, float), arr(spelled, bool), arr(missing, bool)
 
 
-#: bytes pyarrow parses at a time in the column-wise readers of plain files (1 MB, as the WMT
-#: segment reader's: fewer blocks, fewer dictionaries to unify)
-BLOCK = 1 << 20
-#: whether pyarrow parses those blocks with its threads (the same CPU time, less wall time
+#: whether pyarrow parses a plain file's blocks with its threads (the same CPU time, less wall time
 #: where a core is idle)
 THREADS = True
 #: pyarrow's delimiter for a delimiter name (runs of whitespace are pandas' C parser's)
@@ -172,7 +168,7 @@ def _plain_table(data: bytes, columns: list, types: dict, delimiter: str, header
     if sep is None or data.find(b" ") >= 0 or (sep != "\t" and data.find(b"\t") >= 0):
         return "other"
     table = read_typed(data, columns, types, delimiter=sep, skip_rows=int(header),
-                       include=list(types), blank_lines=False, block=BLOCK, threads=THREADS)
+                       include=list(types), blank_lines=False, block=LARGE_BLOCK, threads=THREADS)
     return table if table is not None and table.num_rows else None
 
 
@@ -181,10 +177,9 @@ def _name_codes(column) -> tuple[np.ndarray, list]:
     block), encoded by pyarrow (:func:`~._arrow.coded`) as
     :func:`~._common.codes_and_names` encodes a column; a column of one name (a language
     pair, a test set) found by one comparison per row instead of a hash."""
-    import pyarrow.compute as pc
-
-    if len(column) and pc.all(pc.equal(column, column[0])).as_py():
-        return np.zeros(len(column), dtype=np.int64), [column[0].as_py()]
+    name = one_name(column)
+    if name is not None:
+        return np.zeros(len(column), dtype=np.int64), [name]
     codes, names = arrow_coded(column)
     return codes, names.tolist()
 
@@ -519,7 +514,7 @@ def _read_wmt_seg(data: bytes, label: str, pairs: dict) -> None:
     score = frame["score"].to_numpy(dtype=float)
     del frame
     (lp_codes, lps), (name_codes, names) = col["lp"], name
-    group, _ = _factorize(lp_codes * len(names) + name_codes, len(lps) * len(names))
+    group, _ = first_appearance_codes(lp_codes * len(names) + name_codes, len(lps) * len(names))
     n_groups = int(group.max(initial=-1)) + 1
     order = None  # one language pair and metric: the rows as they are
     starts = np.zeros(min(n_groups, 1), dtype=np.int64)

@@ -32,7 +32,7 @@ def plain_strings(data: bytes, columns: list[str], delimiter: str, used=None):
     """The rows of a plain file (header skipped) as a pyarrow table of strings (the ``used``
     columns: default all), or None when a row is ragged or a line blank (the careful path
     then reads it)."""
-    from ._arrow import read_typed
+    from ._arrow import LARGE_BLOCK, read_typed
 
     if len(set(columns)) != len(columns):
         return None
@@ -40,7 +40,7 @@ def plain_strings(data: bytes, columns: list[str], delimiter: str, used=None):
     keep = [names[columns.index(c)] for c in used] if used is not None else names
     table = read_typed(data, names, dict.fromkeys(names, "str"), skip_rows=1,
                        delimiter="\t" if delimiter == "tab" else ",", blank_lines=False,
-                       include=keep, block=1 << 20)
+                       include=keep, block=LARGE_BLOCK)
     if table is None or not table.num_rows:
         return None
     return table.rename_columns([columns[names.index(c)] for c in keep])
@@ -109,7 +109,7 @@ def plain_long(data: bytes, label: str):
     bytes by pyarrow: ``(delimiter, has RANK, METRIC codes and names, SID codes and names,
     SCORE, HUMAN)``; None when a name is empty or padded, a number not plain (the careful
     path reads those and names what is wrong) or the file is anything else."""
-    from ._arrow import coded
+    from ._arrow import coded, may_be_padded
 
     found = plain_head(data)
     if found is None:
@@ -128,7 +128,7 @@ def plain_long(data: bytes, label: str):
     if any(v is None for v in numbers):  # (before any name is encoded)
         return None
     names = {}
-    padded = data.find(b" ") >= 0 or (delimiter == "csv" and data.find(b"\t") >= 0)
+    padded = may_be_padded(data, comma=delimiter == "csv")
     for col in ("METRIC", "SID"):
         codes, spelled = coded(table.column(col))
         if (spelled == "").any() or (padded and any(v != v.strip() for v in spelled.tolist())):

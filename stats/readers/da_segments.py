@@ -215,9 +215,15 @@ def _plain_columns(data: bytes, label: str):
 
     from stats._core.numbers import MAX_NUMBER_CHARS
 
-    from ._arrow import integer_codes, long_line, name_codes, read_typed
+    from ._arrow import (
+        LARGE_BLOCK,
+        finite_within_bound,
+        integer_codes,
+        long_line,
+        name_codes,
+        read_typed,
+    )
     from ._common import header_names_each_once
-    from ._limits import MAX_ABS_VALUE
 
     head = data[: data.find(b"\n")].decode("utf-8").split(" ")
     canon = {c.lower(): c for c in (*DA_SEGMENT_COLUMNS, "N", "N.RAW")}
@@ -234,7 +240,7 @@ def _plain_columns(data: bytes, label: str):
     types = {k: "str" for k in keys}
     types.update({keys[columns.index(c)]: "float64" for c in used[2:]})
     table = read_typed(data, keys, types, delimiter=" ", skip_rows=1, blank_lines=False,
-                       include=[keys[columns.index(c)] for c in used], block=1 << 20,
+                       include=[keys[columns.index(c)] for c in used], block=LARGE_BLOCK,
                        threads=True)  # fmt: skip
     if table is None or not table.num_rows:
         return None
@@ -242,7 +248,7 @@ def _plain_columns(data: bytes, label: str):
     numbers = {}
     for c in used[2:]:
         values = table.column(c).to_numpy()
-        if not np.isfinite(values).all() or (np.abs(values) > MAX_ABS_VALUE).any():
+        if not finite_within_bound(values):
             return None
         numbers[c] = values
     sys_codes, sys_names = name_codes(table.column("SYS"))

@@ -278,7 +278,14 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from ._arrow import integer_codes, name_codes, read_typed
+    from ._arrow import (
+        LARGE_BLOCK,
+        integer_codes,
+        may_be_padded,
+        merge_spellings,
+        name_codes,
+        read_typed,
+    )
     from ._common import plain_floats
     from ._limits import MAX_ABS_VALUE
 
@@ -295,7 +302,7 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
     names = [f"c{i}" for i in range(len(columns))]
     used = [names[columns.index(c)] for c in JUDGEMENT_COLUMNS]
     table = read_typed(data, names, dict.fromkeys(names, "str"), delimiter=delimiter,
-                       skip_rows=1, blank_lines=False, include=used, block=1 << 20,
+                       skip_rows=1, blank_lines=False, include=used, block=LARGE_BLOCK,
                        threads=True)  # fmt: skip
     if table is None or not table.num_rows:
         return None
@@ -305,19 +312,17 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
     score = plain_floats(cells.combine_chunks() if cells.num_chunks != 1 else cells.chunk(0))
     if score is None or (np.abs(score) > MAX_ABS_VALUE).any():
         return None
-    padded = data.find(b" ") >= 0 or (delimiter == "," and data.find(b"\t") >= 0)
+    padded = may_be_padded(data, comma=delimiter == ",")
     out, codes = {}, {}
     for col, key in zip(JUDGEMENT_COLUMNS[:4], _FRAME_COLUMNS[:4], strict=True):
         cells = table.column(col)
         found = integer_codes(cells) if col == "SEGMENT" else None
         k, spelled = found if found is not None else name_codes(cells)
+        respelled = padded or col == "CRITERION"  # each distinct spelling stripped (lower-cased)
+        if respelled:
+            k, spelled = merge_spellings(k, spelled, lower=col == "CRITERION")
         names = pa.array(spelled, type=pa.string())
-        if padded or col == "CRITERION":  # each distinct spelling stripped (lower-cased)
-            names = pc.utf8_trim_whitespace(names)
-            names = pc.utf8_lower(names) if col == "CRITERION" else names
-            merged, distinct = pd.factorize(np.array(names.to_pylist(), dtype=object))
-            k = merged.astype(np.int64)[k]
-            names = pa.array(list(distinct), type=pa.string())
+        if respelled:
             cells = names.cast(pa.large_string()).take(pa.array(k))
         if col == "CRITERION":
             if not pc.all(pc.is_in(names, pa.array(list(CRITERIA)))).as_py():

@@ -402,12 +402,12 @@ def _coded_columns(data: bytes, header: list[str]) -> _Coded | None:
     header, a line is blank or there is no row (the line-by-line reader names it)."""
     if len(set(header)) != len(header):
         return None
-    from ._arrow import coded, read_typed
+    from ._arrow import LARGE_BLOCK, coded, read_typed
 
     names = [f"c{i}" for i in range(len(header))]
     used = [names[header.index(c)] for c in _USED if c in header]
     table = read_typed(data, names, dict.fromkeys(names, "str"), skip_rows=1,
-                       blank_lines=False, include=used, block=1 << 20)
+                       blank_lines=False, include=used, block=LARGE_BLOCK)
     if table is None or not table.num_rows:
         return None
     columns = {header[names.index(c)]: coded(table.column(c)) for c in used}

@@ -154,7 +154,7 @@ def _plain_averages(data: bytes, label: str, lp: str | None) -> HumanRatings | N
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from ._arrow import coded, read_typed
+    from ._arrow import LARGE_BLOCK, coded, read_typed
     from ._common import plain_floats
 
     body = data.find(b"\n") + 1
@@ -163,7 +163,7 @@ def _plain_averages(data: bytes, label: str, lp: str | None) -> HumanRatings | N
         return None
     sep = b"\t" if tab else b" "
     table = read_typed(data, list(AVERAGE_COLUMNS), dict.fromkeys(AVERAGE_COLUMNS, "str"),
-                       delimiter=sep.decode(), skip_rows=1, blank_lines=False, block=1 << 20)
+                       delimiter=sep.decode(), skip_rows=1, blank_lines=False, block=LARGE_BLOCK)
     if table is None or not table.num_rows:
         return None
     # every row has three fields: a run of separators, or one that starts or ends a line,

@@ -54,6 +54,7 @@ from ._archives import expand_sources
 from ._arrow import (
     TextStream,
     categorical,
+    finite_within_bound,
     map_categories,
     not_numbers,
     plain_breaks,
@@ -477,7 +478,7 @@ def _typed_rows(text: str, k: int, lines: list):
         return None
     score = table.column("score").to_numpy()
     with np.errstate(invalid="ignore"):
-        if not np.isfinite(score).all() or (np.abs(score) > MAX_ABS_VALUE).any():
+        if not finite_within_bound(score):
             return None
     ids = table.column("sid").combine_chunks()
     table = table.select(["lp", "method"])  # each column let go once converted

@@ -33,7 +33,17 @@ from stats._core import budget as _budget
 from stats._core.errors import StatsInputError
 from stats._core.numbers import MAX_NUMBER_CHARS
 
-from ._arrow import distinct_integers, integer_codes, long_line, name_codes, plain_bytes, read_typed
+from ._arrow import (
+    LARGE_BLOCK,
+    distinct_integers,
+    finite_within_bound,
+    integer_codes,
+    long_line,
+    may_be_padded,
+    name_codes,
+    plain_bytes,
+    read_typed,
+)
 from ._common import (
     LEADING_LINES,
     LINE,
@@ -144,8 +154,9 @@ def read_segment_scores(
     names = None
     if not {"system", "segment", "score"} <= low and _headerless_long(head, low):
         names = _LONG_NAMES[: len(head)]  # SYSTEM SEGMENT SCORE [METRIC] rows, as WMT writes
+    columnwise = plain and data.find(b'"') < 0 and data.find(b"#") < 0  # (a quote, a comment)
     if names is not None or {"system", "segment", "score"} <= low:
-        if plain and data.find(b'"') < 0 and data.find(b"#") < 0:
+        if columnwise:
             found = _plain_long(data, label, metric, names)
             if found is not None:
                 return found
@@ -156,7 +167,7 @@ def read_segment_scores(
             f"{label}, line 1: a long-format file needs the columns SYSTEM SEGMENT SCORE "
             f"(optional METRIC); found {', '.join(head)}"
         )
-    if plain and data.find(b'"') < 0 and data.find(b"#") < 0:
+    if columnwise:
         return _read_wide(data, None, label, head)
     return _read_wide(data, text if text is not None else data.decode("utf-8"), label, head)
 
@@ -279,18 +290,15 @@ def _long_scores(system, segment, metrics, scores, lines, *, label: str, metric:
         else:
             metric_label = names[0]
     values = scores()
+    kept = None
     if keep is not None:
         values = values[keep]
         kept = np.flatnonzero(keep)
 
-        def where(i: int, j: int) -> str:
-            first, second = lines(kept[[i, j]])
-            return f"{label}, lines {first} and {second}"
-    else:
-
-        def where(i: int, j: int) -> str:
-            first, second = lines(np.array([i, j]))
-            return f"{label}, lines {first} and {second}"
+    def where(i: int, j: int) -> str:
+        rows = np.array([i, j]) if kept is None else kept[[i, j]]
+        first, second = lines(rows)
+        return f"{label}, lines {first} and {second}"
 
     (sys_codes, sys_order), (seg_codes, seg_order) = system, segment
     return pivot_scores(sys_codes, sys_order, seg_codes, seg_order, values, label=label,
@@ -305,7 +313,6 @@ def _plain_long(data: bytes, label: str, metric: str | None, names) -> pd.DataFr
     refuses or reads otherwise (a blank name, a score that is not a finite number within the
     bound, a ragged row): :func:`_read_long` then reads it and names the line."""
     from ._common import header_names_each_once, sniff_delimiter
-    from ._limits import MAX_ABS_VALUE
 
     first = data[: data.find(b"\n")].decode("utf-8")
     delimiter = sniff_delimiter(first, label)
@@ -330,14 +337,14 @@ def _plain_long(data: bytes, label: str, metric: str | None, names) -> pd.DataFr
     types[keys[columns.index("SCORE")]] = "float64"
     table = read_typed(data, keys, types, delimiter=sep, skip_rows=int(names is None),
                        include=[keys[columns.index(c)] for c in used], blank_lines=False,
-                       block=1 << 20, threads=True)  # fmt: skip
+                       block=LARGE_BLOCK, threads=True)  # fmt: skip
     if table is None or not table.num_rows:
         return None
     table = table.rename_columns(used)
     scores = table.column("SCORE").to_numpy()
-    if not np.isfinite(scores).all() or (np.abs(scores) > MAX_ABS_VALUE).any():
+    if not finite_within_bound(scores):
         return None
-    padded = data.find(b" ") >= 0 or (sep == "," and data.find(b"\t") >= 0)
+    padded = may_be_padded(data, comma=sep == ",")
     coded = {}
     for col in used[:2] + used[3:]:
         column = table.column(col)
@@ -464,7 +471,6 @@ def _plain_wide(data: bytes, label: str, head: list[str], has_id: bool) -> pd.Da
     import pyarrow.compute as pc
 
     from ._common import header_names_each_once, sniff_delimiter
-    from ._limits import MAX_ABS_VALUE
 
     first = data[: data.find(b"\n")].decode("utf-8")
     delimiter = sniff_delimiter(first, label)
@@ -479,7 +485,7 @@ def _plain_wide(data: bytes, label: str, head: list[str], has_id: bool) -> pd.Da
     if has_id:
         types[keys[0]] = "str"
     table = read_typed(data, keys, types, delimiter="\t" if delimiter == "tab" else ",",
-                       skip_rows=1, blank_lines=False, block=1 << 20, threads=True)
+                       skip_rows=1, blank_lines=False, block=LARGE_BLOCK, threads=True)
     if table is None or not table.num_rows:
         return None
     n = table.num_rows
@@ -490,7 +496,7 @@ def _plain_wide(data: bytes, label: str, head: list[str], has_id: bool) -> pd.Da
         for chunk in table.column(key).chunks:
             values[at : at + len(chunk), j] = chunk.to_numpy()
             at += len(chunk)
-    if not np.isfinite(values).all() or (np.abs(values) > MAX_ABS_VALUE).any():
+    if not finite_within_bound(values):
         return None
     if not has_id:
         index = _row_numbers(n)

@@ -32,11 +32,14 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 
 from ._arrow import (
+    LARGE_BLOCK,
     PANDAS_NA,
+    countable,
     integer_codes,
     name_codes,
     not_numbers,
     numbers_as_pandas_reads_them,
+    one_name,
     read_typed,
 )
 from ._common import (
@@ -318,10 +321,6 @@ def read_wmt_scores(
     return WMTScoreTable(level=lvl, frame=frame, name=label)
 
 
-#: bytes parsed at a time (1 MB: the fastest measured on a 1M-row file, benchmarks/wmt_read.py;
-#: the parse then holds about 1x the file, benchmarks/parse_memory.py)
-BLOCK = 1 << 20
-
 
 def _first_bad_score(data: bytes, names: list, start: int, label: str):
     """The error :func:`_diagnose` gives a plain tab-separated file (every line from ``start``
@@ -333,7 +332,7 @@ def _first_bad_score(data: bytes, names: list, start: int, label: str):
         return None
     types = {c: "str" if c == "score" else "dict" for c in names}
     table = read_typed(data, names, types, skip_rows=start, null_values=PANDAS_NA,
-                       blank_lines=False, block=BLOCK)  # fmt: skip
+                       blank_lines=False, block=LARGE_BLOCK)  # fmt: skip
     if table is None or any(table.column(c).null_count for c in names if c != "score"):
         return None
     bad = not_numbers(table.column("score"), np.inf)
@@ -366,7 +365,7 @@ def _typed_segments(data: bytes, names: list, start: int) -> pd.DataFrame | None
     anything is not plain (a blank line, a missing value, a ragged row, a score that is not
     a finite number): pandas' reader and the diagnosis then read it line by line."""
     types = {c: "float64" if c == "score" else "str" for c in names}
-    table = read_typed(data, names, types, skip_rows=start, blank_lines=False, block=BLOCK,
+    table = read_typed(data, names, types, skip_rows=start, blank_lines=False, block=LARGE_BLOCK,
                        threads=True)  # fmt: skip
     if table is None or not table.num_rows:
         return None
@@ -395,10 +394,9 @@ def _name_column(column) -> pd.Categorical | None:
     as :func:`~._arrow.categorical` makes them), or None when a name is one of pandas'
     spellings of a missing value."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
-    first = column[0].as_py()
-    if pc.all(pc.equal(column, first)).as_py():  # one name (metric, pair, test set)
+    first = one_name(column)
+    if first is not None:  # one name (metric, pair, test set)
         codes, spelled = np.zeros(len(column), dtype=np.int32), [first]
     else:
         found = integer_codes(column)
@@ -441,7 +439,7 @@ def _no_duplicate_rows(frame: pd.DataFrame, key: list[str], label: str) -> None:
             k, n_unique = factorize_strings(col)
         codes, size = mix_codes(codes, size, k, n_unique)
         del k
-    if size <= 4 * len(codes) + 1024:  # few possible codes: counted, no sort
+    if countable(size, len(codes)):  # few possible codes: counted, no sort
         if not (np.bincount(codes, minlength=size) > 1).any():
             return
     else:

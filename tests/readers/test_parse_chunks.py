@@ -25,7 +25,7 @@ ROWS = 400
 def tiny_blocks(monkeypatch):
     monkeypatch.setattr(_arrow, "BLOCK", 512)
     monkeypatch.setattr(appraise, "BLOCK", 512)
-    monkeypatch.setattr(wmt, "BLOCK", 512)
+    monkeypatch.setattr(wmt, "LARGE_BLOCK", 512)
 
 
 def _seg_lines(n=ROWS):

@@ -253,16 +253,16 @@ def test_metric_file_outside_a_language_pair_folder(tmp_path):
 
 
 def test_meta_rows_factorize_counts_as_pandas_factorizes():
-    # the counting path of _meta_rows._factorize (keys below a few times the rows) gives
-    # pandas.factorize's codes and uniques: order of first appearance
+    # the counting path of _arrow.first_appearance_codes (keys below a few times the rows)
+    # gives pandas.factorize's codes and uniques: order of first appearance
     import pandas as pd
 
-    from stats.readers._meta_rows import _factorize
+    from stats.readers._arrow import first_appearance_codes
 
     rng = np.random.default_rng(5)
     for size, n in ((7, 50), (1000, 300), (10**6, 40)):  # the last one through pandas
         key = rng.integers(0, size, n)
-        codes, uniques = _factorize(key, size)
+        codes, uniques = first_appearance_codes(key, size)
         want_codes, want_uniques = pd.factorize(key)
         np.testing.assert_array_equal(codes, want_codes)
         np.testing.assert_array_equal(uniques, want_uniques)

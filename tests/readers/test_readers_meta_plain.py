@@ -23,7 +23,7 @@ BOM = codecs.BOM_UTF8
 
 @pytest.fixture(autouse=True)
 def tiny_blocks(monkeypatch):
-    monkeypatch.setattr(_meta_text, "BLOCK", 256)
+    monkeypatch.setattr(_meta_text, "LARGE_BLOCK", 256)
 
 
 def _everything(data) -> list:
