@@ -30,7 +30,7 @@ from stats._core.errors import StatsInputError
 from stats._core.numbers import MAX_NUMBER_CHARS, NUMBER, strict_float
 
 from ._archives import gunzip, read_regular_file, read_stream
-from ._arrow import coded, countable, finite_within_bound, long_line
+from ._arrow import coded, countable, finite_within_bound, long_line, plain_bytes
 from ._limits import (
     check_bytes,
     check_header_width,
@@ -295,6 +295,26 @@ def leading_lines(
         return split_lines(text[:cut], label, delimiter=delimiter, header=header)
     except StatsInputError:
         return split_lines(text, label, delimiter=delimiter, header=header)
+
+
+def plain_leading_lines(data: bytes, label: str, **options):
+    """:func:`leading_lines` of a plain file's bytes (:func:`~._arrow.plain_bytes`), of which
+    only the lines it looks at are decoded; the whole file when those hold no data row."""
+    cut = lines_end(data, options.get("lines", LEADING_LINES))
+    if cut >= 0:
+        try:
+            return leading_lines(data[:cut].decode("utf-8"), label, **options)
+        except StatsInputError:
+            pass
+    return leading_lines(data.decode("utf-8"), label, **options)
+
+
+def decode_plain_fast(data: bytes, label: str) -> str:
+    """:func:`decode` of a file's bytes; a plain file (:func:`~._arrow.plain_bytes`: UTF-8
+    without a byte-order mark, no NUL or line break but ``\\n``, within the limits the decoder
+    checks) decoded as UTF-8 without the decoder's own scans, which could refuse nothing in
+    it."""
+    return data.decode("utf-8") if plain_bytes(data) else decode(data, label)
 
 
 @functools.cache

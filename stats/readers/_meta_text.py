@@ -14,15 +14,14 @@ from stats._core.numbers import MAX_NUMBER_CHARS
 from ._arrow import LARGE_BLOCK, first_appearance_codes, long_line, one_name, read_typed
 from ._arrow import coded as arrow_coded
 from ._common import (
-    LEADING_LINES,
     arrow_cells,
     check_header_once,
     codes_and_names,
     decode,
     fast_frame,
     leading_lines,
-    lines_end,
     plain_floats,
+    plain_leading_lines,
     spells_number,
     split_lines,
 )
@@ -62,12 +61,7 @@ def _leading(data: bytes, text: str | None, label: str, **options):
     of a plain file, of which only the lines it looks at are decoded)."""
     if text is not None:
         return leading_lines(text, label, **options)
-    cut = lines_end(data, options.get("lines", LEADING_LINES))
-    try:
-        return leading_lines((data if cut < 0 else data[: cut + 1]).decode("utf-8"), label,
-                             **options)
-    except StatsInputError:  # nothing but a header there: leading_lines reads every line
-        return leading_lines(decode(data, label), label, **options)
+    return plain_leading_lines(data, label, **options)
 
 
 def _read_long(data: bytes, text: str | None, label: str, pairs: dict) -> None:

@@ -58,7 +58,6 @@ from ._arrow import (
     map_categories,
     not_numbers,
     plain_breaks,
-    plain_bytes,
     read_typed,
     strings,
 )
@@ -68,7 +67,7 @@ from ._common import (
     Source,
     check_header_once,
     check_parse_memory,
-    decode,
+    decode_plain_fast,
     factorize_strings,
     is_finite_number,
     iter_splitlines,
@@ -511,9 +510,7 @@ def load_text_or_empty(src, label: str) -> tuple[str, str]:
         if str(exc) != f"{source_name(src, label)}: file is empty":
             raise
         return "", source_name(src, label)
-    # a plain file (plain_bytes) decodes as UTF-8 without the decoder's own scans, which
-    # could refuse nothing in it
-    return (data.decode("utf-8") if plain_bytes(data) else decode(data, name)), name
+    return decode_plain_fast(data, name), name
 
 
 def skip_reason(text: str) -> str | None:

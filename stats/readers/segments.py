@@ -45,19 +45,19 @@ from ._arrow import (
     read_typed,
 )
 from ._common import (
-    LEADING_LINES,
     LINE,
     TEXT_FILE_HINT,
     Source,
     codes_and_names,
     decode,
+    decode_plain_fast,
     file_kind,
     leading_lines,
-    lines_end,
     load_bytes,
     load_text,
     looks_like_text,
     name_list,
+    plain_leading_lines,
     read_table,
     spells_number,
     to_float,
@@ -134,7 +134,10 @@ def read_segment_scores(
     data, label = load_bytes(source, name)
     plain = plain_bytes(data)
     text = None if plain else decode(data, label)
-    head, rows = _leading(data, text, label)
+    if text is None:
+        head, rows, _ = plain_leading_lines(data, label)
+    else:
+        head, rows, _ = leading_lines(text, label)
     low = {h.lower() for h in head}
     expected = "segment-level scores"
     if looks_like_text(head, rows):
@@ -170,34 +173,6 @@ def read_segment_scores(
     if columnwise:
         return _read_wide(data, None, label, head)
     return _read_wide(data, text if text is not None else data.decode("utf-8"), label, head)
-
-
-def _leading(data: bytes, text: str | None, label: str):
-    """:func:`~._common.leading_lines` of the file (header fields and a sample of rows):
-    of ``text``, or, for a plain file (``text`` None), of the text of its first lines only
-    (decoded as UTF-8 without the decoder's scans, :func:`_decoded`), the whole file decoded
-    when those hold no data row."""
-    if text is None:
-        cut = lines_end(data, LEADING_LINES)
-        if cut >= 0:
-            try:
-                head, rows, _ = leading_lines(data[:cut].decode("utf-8"), label)
-                return head, rows
-            except StatsInputError:
-                pass
-        text = data.decode("utf-8")
-    head, rows, _ = leading_lines(text, label)
-    return head, rows
-
-
-def _decoded(data: bytes, label: str) -> str:
-    """:func:`~._common.decode` of a file's bytes. A plain file (:func:`~._arrow.plain_bytes`:
-    UTF-8 without a byte-order mark, no NUL or line break but ``\\n``, within the limits the
-    decoder checks) is decoded as UTF-8 without the decoder's own scans: they could refuse
-    nothing in it."""
-    if plain_bytes(data):
-        return data.decode("utf-8")
-    return decode(data, label)
 
 
 def _codes(column: pd.Series) -> tuple[np.ndarray, list[str]]:
@@ -569,7 +544,7 @@ def score_file_metrics(source: Source, *, name: str | None = None) -> tuple[str,
     """Names in the ``METRIC`` column of a long segment-score file, in order of first
     appearance; ``()`` for a file without one (long without METRIC, or wide)."""
     data, label = load_bytes(source, name)
-    text = _decoded(data, label)
+    text = decode_plain_fast(data, label)
     head, _, _ = leading_lines(text, label)
     low = [h.lower() for h in head]
     names = None
