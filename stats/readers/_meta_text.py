@@ -11,8 +11,15 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 from stats._core.numbers import MAX_NUMBER_CHARS
 
-from ._arrow import LARGE_BLOCK, first_appearance_codes, long_line, one_name, read_typed
-from ._arrow import coded as arrow_coded
+from ._arrow import (
+    LARGE_BLOCK,
+    first_appearance_codes,
+    long_line,
+    may_be_padded,
+    name_codes,
+    one_name,
+    read_typed,
+)
 from ._common import (
     arrow_cells,
     check_header_once,
@@ -145,8 +152,8 @@ def _scores(raw) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return arr(values, float), arr(spelled, bool), arr(missing, bool)
 
 
-#: whether pyarrow parses a plain file's blocks with its threads (the same CPU time, less wall time
-#: where a core is idle)
+#: whether pyarrow parses a plain file's blocks with its threads (the same CPU time, less wall
+#: time where a core is idle)
 THREADS = True
 #: pyarrow's delimiter for a delimiter name (runs of whitespace are pandas' C parser's)
 _ARROW_SEP = {"tab": "\t", "csv": ","}
@@ -159,23 +166,23 @@ def _plain_table(data: bytes, columns: list, types: dict, delimiter: str, header
     :func:`~._common.fast_frame` strips those), None when the parser refuses the file (a
     ragged or blank line) or it has no row: the line-by-line reader then names it."""
     sep = _ARROW_SEP.get(delimiter)
-    if sep is None or data.find(b" ") >= 0 or (sep != "\t" and data.find(b"\t") >= 0):
+    if sep is None or may_be_padded(data, comma=sep != "\t"):
         return "other"
     table = read_typed(data, columns, types, delimiter=sep, skip_rows=int(header),
-                       include=list(types), blank_lines=False, block=LARGE_BLOCK, threads=THREADS)
+                       include=list(types), blank_lines=False, block=LARGE_BLOCK,
+                       threads=THREADS)  # fmt: skip
     return table if table is not None and table.num_rows else None
 
 
 def _name_codes(column) -> tuple[np.ndarray, list]:
     """``(codes, names)`` of a pyarrow string column as the parser gives it (one chunk per
-    block), encoded by pyarrow (:func:`~._arrow.coded`) as
+    block), encoded by pyarrow (:func:`~._arrow.name_codes`) as
     :func:`~._common.codes_and_names` encodes a column; a column of one name (a language
     pair, a test set) found by one comparison per row instead of a hash."""
     name = one_name(column)
     if name is not None:
         return np.zeros(len(column), dtype=np.int64), [name]
-    codes, names = arrow_coded(column)
-    return codes, names.tolist()
+    return name_codes(column)
 
 
 def _long_rows_plain(data: bytes, width: int, pos: list, delimiter: str, has_header: bool,
@@ -507,8 +514,8 @@ def _read_wmt_seg(data: bytes, label: str, pairs: dict) -> None:
     lines = frame["_line"].to_numpy()
     score = frame["score"].to_numpy(dtype=float)
     del frame
-    (lp_codes, lps), (name_codes, names) = col["lp"], name
-    group, _ = first_appearance_codes(lp_codes * len(names) + name_codes, len(lps) * len(names))
+    (lp_codes, lps), (scorer_codes, names) = col["lp"], name
+    group, _ = first_appearance_codes(lp_codes * len(names) + scorer_codes, len(lps) * len(names))
     n_groups = int(group.max(initial=-1)) + 1
     order = None  # one language pair and metric: the rows as they are
     starts = np.zeros(min(n_groups, 1), dtype=np.int64)
@@ -517,7 +524,7 @@ def _read_wmt_seg(data: bytes, label: str, pairs: dict) -> None:
         starts = order[np.flatnonzero(np.r_[True, np.diff(group[order]) != 0])]
     del group
     for i in starts:
-        lp, metric = lps[lp_codes[i]], names[name_codes[i]]
+        lp, metric = lps[lp_codes[i]], names[scorer_codes[i]]
         pair = pairs.get(lp)
         if pair is not None and metric in pair.metrics["seg"]:
             first = pair.metrics["seg"][metric].file
@@ -536,7 +543,7 @@ def _read_wmt_seg(data: bytes, label: str, pairs: dict) -> None:
         return values if order is None else values[order]
 
     add_rows(pairs, label, {
-        "lp": (ordered(lp_codes), lps), "name": (ordered(name_codes), names),
+        "lp": (ordered(lp_codes), lps), "name": (ordered(scorer_codes), names),
         "gold": np.zeros(len(lines), dtype=bool),
         "system": (ordered(col["system"][0]), col["system"][1]),
         "testset": (ordered(col["testset"][0]), col["testset"][1]),
