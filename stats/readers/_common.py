@@ -241,6 +241,15 @@ def may_repeat(key: np.ndarray, n_keys: int) -> bool:
     return bool(np.bincount(key, minlength=n_keys).max(initial=0) > 1)
 
 
+def first_repeat(key: np.ndarray, n_keys: int) -> int | None:
+    """The first row whose ``key`` (integers below ``n_keys``) an earlier row has, or None;
+    counted (no hash of every row) when the keys are few (:func:`may_repeat`)."""
+    if not may_repeat(key, n_keys):
+        return None
+    dup = pd.Series(key).duplicated().to_numpy()
+    return int(np.flatnonzero(dup)[0]) if dup.any() else None
+
+
 def unrepeated(columns, n: int, *, tries: int = 3) -> bool:
     """True when no combination of some of ``columns`` (``(codes, number of values)`` each,
     codes of ``n`` rows) occurs twice, so that no combination of all of them does either:

@@ -19,7 +19,7 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 
 from ._arrow import first_appearance_codes
-from ._common import codes_and_names, may_repeat, name_list, strict_float
+from ._common import codes_and_names, first_repeat, name_list, strict_float
 from ._limits import check_value, overflows
 
 _LEVELS = ("seg", "sys")
@@ -128,7 +128,7 @@ def add_rows(pairs: dict, label: str, rows: dict) -> None:
     lines = np.asarray(rows["line"], dtype=np.int64)
     scores = np.asarray(rows["score"], dtype=float)
     first_dup = None  # (row, first file, first line)
-    i = _first_repeat(cell, (int(group.max()) + 1) * n_items)
+    i = first_repeat(cell, (int(group.max()) + 1) * n_items)
     if i is not None:
         j = int(np.flatnonzero(cell == cell[i])[0])
         first_dup = (i, label, int(lines[j]))
@@ -172,15 +172,6 @@ def _pair_items(pairs: dict, lp_codes: np.ndarray, lps: list, testset: tuple,
         at = np.flatnonzero(lp_codes == k)
         item[at] = _item_codes(pair, (testset[0][at], testset[1]), (segment[0][at], segment[1]))
     return item
-
-
-def _first_repeat(cell: np.ndarray, n_cells: int) -> int | None:
-    """The first row whose cell code (below ``n_cells``) an earlier row has, or None; counted
-    (no hash of every cell) when the cells are few."""
-    if not may_repeat(cell, n_cells):
-        return None
-    dup = pd.Series(cell).duplicated().to_numpy()
-    return int(np.flatnonzero(dup)[0]) if dup.any() else None
 
 
 def _row_groups(group: np.ndarray) -> list[np.ndarray]:
@@ -266,7 +257,7 @@ def add_wide_rows(pairs: dict, label: str, rows: dict) -> None:
     cell = group * n_items + item  # a cell given twice: a row group and item given twice
     lines = np.asarray(rows["line"], dtype=np.int64)
     first_dup = None  # (cell in the long form's order, first file, first line)
-    r = _first_repeat(cell, (int(group.max()) + 1) * n_items)
+    r = first_repeat(cell, (int(group.max()) + 1) * n_items)
     if r is not None:
         first_dup = (r * k, label, int(lines[int(np.flatnonzero(cell == cell[r])[0])]))
     del cell

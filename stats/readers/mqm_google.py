@@ -32,9 +32,9 @@ from ._common import (
     Source,
     decode,
     fast_frame,
+    first_repeat,
     load_bytes,
     load_text,
-    may_repeat,
 )
 from ._limits import MAX_ABS_VALUE
 from .documents import NO_DOMAIN, HumanRatings
@@ -189,7 +189,7 @@ def _plain_averages(data: bytes, label: str, lp: str | None) -> HumanRatings | N
                                                coded(table.column("seg_id")))
     key = sys_codes * max(len(segs), 1) + seg_codes
     cells = len(systems) * max(len(segs), 1)
-    if may_repeat(key, cells) and pd.Series(key).duplicated().any():
+    if first_repeat(key, cells) is not None:
         return None
     system = pd.array(table.column("system"), dtype=_STR)
     segment = pd.array(table.column("seg_id"), dtype=_STR)

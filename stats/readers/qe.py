@@ -66,11 +66,11 @@ from ._common import (
     Source,
     codes_and_names,
     decode,
+    first_repeat,
     iter_splitlines,
     leading_lines,
     load_bytes,
     load_text,
-    may_repeat,
     name_list,
     read_table,
     source_name,
@@ -553,11 +553,8 @@ def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData
     n_ids = max(len(ids), 1)
     key = sys_codes * n_ids + sid
     cells = len(systems) * n_ids
-    dup = np.zeros(len(key), dtype=bool)
-    if may_repeat(key, cells):
-        dup = pd.Series(key).duplicated().to_numpy()
-    if dup.any():
-        i = int(np.flatnonzero(dup)[0])
+    i = first_repeat(key, cells)
+    if i is not None:
         first = int(np.flatnonzero(key == key[i])[0])
         raise StatsInputError(
             f"{label}, line {int(lines[i])}: system {systems[sys_codes[i]]!r} has sentence id "
