@@ -32,8 +32,8 @@ from ._common import (
     LINE,
     Source,
     codes_and_names,
+    first_repeat,
     load_bytes,
-    may_repeat,
     read_table,
     source_name,
     to_float,
@@ -152,8 +152,16 @@ def read_da_segment_scores(
         "n": to_float(frame, n_column, label, what="count") if n_column else float("nan"),
     }
     delimiter = "whitespace" if spaced else table.delimiter
-    return _scores(label, pair, columns, (sys_codes, sys_names),
-                   lambda: codes_and_names(segment), frame[LINE].to_numpy(), n_column, delimiter)
+    return _scores(
+        label,
+        pair,
+        columns,
+        (sys_codes, sys_names),
+        lambda: codes_and_names(segment),
+        frame[LINE].to_numpy(),
+        n_column,
+        delimiter,
+    )
 
 
 def _scores(label: str, pair: str, columns: dict, systems, segments, lines, n_column, delimiter):
@@ -185,15 +193,12 @@ def _scores(label: str, pair: str, columns: dict, systems, segments, lines, n_co
     seg_codes, seg_names = segments()
     key = sys_codes * max(len(seg_names), 1) + seg_codes
     cells = len(sys_names) * max(len(seg_names), 1)
-    repeated = None
-    if may_repeat(key, cells):
-        repeated = pd.Series(key).duplicated(keep=False).to_numpy()
-    if repeated is not None and repeated.any():
-        lines = lines[repeated][:2]
-        first = out[repeated].iloc[0]
+    i = first_repeat(key, cells)
+    if i is not None:
+        first = int(np.flatnonzero(key == key[i])[0])
         raise StatsInputError(
-            f"{label}, lines {lines[0]} and {lines[1]}: system {first['system']!r} has segment "
-            f"{first['segment']!r} twice"
+            f"{label}, lines {lines[first]} and {lines[i]}: system {out['system'].iat[i]!r} has "
+            f"segment {out['segment'].iat[i]!r} twice"
         )
     sep = {"tab": "tab", "csv": "comma", "whitespace": "space"}.get(delimiter, "")
     out.attrs["read_as"] = (
@@ -255,6 +260,7 @@ def _plain_columns(data: bytes, label: str):
     sid = table.column("SID")
     if "" in sys_names or pc.any(pc.equal(sid, "")).as_py():
         return None
+
     def system():
         names = pa.array(sys_names, type=pa.large_string())
         return pd.array(names.take(pa.array(sys_codes)), dtype=_STR)

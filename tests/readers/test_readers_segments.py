@@ -246,3 +246,19 @@ def test_a_number_longer_than_the_rule_allows_is_refused_on_the_fast_path_too(tm
         f"s{k} {i} {long if (k, i) == (1, 2) else '50'} 0.1\n" for k in range(3) for i in range(4)))
     with pytest.raises(StatsInputError, match="451 characters"):
         read_da_segment_scores(da)
+
+
+@pytest.mark.parametrize("plain", [True, False], ids=["column-wise", "careful"])
+def test_da_repeated_pair_names_the_lines_of_that_pair(monkeypatch, plain):
+    """Rows A 1, B 1, A 1, B 1: the first pair given twice is A's segment 1, on lines 2 and 4
+    (B's rows, lines 3 and 5, come after), on the column-wise path and the careful one."""
+    from stats.readers import da_segments
+
+    if not plain:
+        monkeypatch.setattr(da_segments, "_plain_columns", lambda *a, **k: None)
+    data = b"SYS SID RAW.SCR Z.SCR\nA 1 50 0.1\nB 1 60 0.2\nA 1 70 0.3\nB 1 80 0.4\n"
+    with pytest.raises(
+        StatsInputError,
+        match=r"^ad-seg-scores-de-en.csv, lines 2 and 4: system 'A' has segment '1' twice$",
+    ):
+        da_segments.read_da_segment_scores(data, name="ad-seg-scores-de-en.csv")
