@@ -2,7 +2,10 @@
 
 Golden source: sacrebleu 2.6 itself, ``Metric._extract_corpus_statistics(hypotheses,
 references)`` -- its per-sentence Counter-based extraction, an independent code path from our
-array counting (stats.mt._ngrams).
+array counting (stats.mt._ngrams). The references are given to the scorer once
+(``BLEU(references=...)``, sacrebleu's own cache: the reference n-grams it would extract again
+for each system and each call) and every system's statistics and corpus score are sacrebleu's
+against that cache.
 """
 
 from __future__ import annotations
@@ -102,20 +105,20 @@ def _systems():
     }
 
 
-def _golden(metric, opts, refs, hyps):
-    """sacrebleu's own per-sentence statistics, system by system."""
-    scorer = CLASSES[metric](**opts)
+def _golden(scorer, hyps):
+    """sacrebleu's own per-sentence statistics, system by system (against the scorer's
+    cached references)."""
     return np.stack(
-        [np.asarray(scorer._extract_corpus_statistics(h, refs), dtype=float) for h in
-         hyps.values()]
+        [np.asarray(scorer._extract_corpus_statistics(h, None), dtype=float) for h in hyps.values()]
     )
 
 
 def _assert_equal_to_sacrebleu(metric, opts, refs, hyps):
     data = extract_statistics(refs, hyps, metric=metric, **opts)
-    np.testing.assert_array_equal(data.stats, _golden(metric, opts, refs, hyps))
+    scorer = CLASSES[metric](**opts, references=refs)
+    np.testing.assert_array_equal(data.stats, _golden(scorer, hyps))
     for k, name in enumerate(data.systems):
-        assert data.corpus_scores[k] == CLASSES[metric](**opts).corpus_score(hyps[name], refs).score
+        assert data.corpus_scores[k] == scorer.corpus_score(hyps[name], None).score
     return data
 
 
@@ -180,13 +183,20 @@ def test_random_texts_with_many_repeats():
 
     refs = [lines(100), lines(100), lines(100)]  # 9 words: repeats on every line
     hyps = {f"s{k}": lines(100) for k in range(4)}
-    for metric, opts in [("bleu", {}), ("bleu", {"tokenize": "char"}), ("chrf", {}),
-                         ("chrf", {"word_order": 2}), ("chrf", {"whitespace": True})]:
+    for metric, opts in [
+        ("bleu", {}),
+        ("bleu", {"tokenize": "char"}),
+        ("chrf", {}),
+        ("chrf", {"word_order": 2}),
+        ("chrf", {"whitespace": True}),
+    ]:
         _assert_equal_to_sacrebleu(metric, opts, refs, hyps)
         _assert_equal_to_sacrebleu(metric, opts, refs[:1], hyps)
 
 
-@pytest.mark.parametrize(("metric", "opts"), [("bleu", {}), ("chrf", {}), ("chrf", {"word_order": 2})])
+@pytest.mark.parametrize(
+    ("metric", "opts"), [("bleu", {}), ("chrf", {}), ("chrf", {"word_order": 2})]
+)
 def test_mt_sample_files(metric, opts):
     refs, hyps = mt_sample_text()  # 8 systems x 500 segments: the first 150 of each
     refs, hyps = [r[:150] for r in refs], {k: v[:150] for k, v in hyps.items()}
@@ -214,4 +224,6 @@ def test_bleu_tokenized_in_worker_processes(monkeypatch):
     refs = [REFERENCE, SECOND_REFERENCE]
     for opts in ({}, {"tokenize": "intl", "lowercase": True}):
         data = extract_statistics(refs, _systems(), metric="bleu", jobs=2, **opts)
-        np.testing.assert_array_equal(data.stats, _golden("bleu", opts, refs, _systems()))
+        np.testing.assert_array_equal(
+            data.stats, _golden(sacrebleu.BLEU(**opts, references=refs), _systems())
+        )
