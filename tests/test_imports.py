@@ -5,6 +5,7 @@ modules import each other in a circle."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,9 +62,15 @@ def _run_time_nodes(tree: ast.Module):
     return [node for node in ast.walk(tree) if id(node) not in skip]
 
 
-def _imports(name: str):
+@functools.cache
+def _imports(name: str) -> tuple[tuple[str, str | None, str, int], ...]:
     """``(imported module, imported name or None, the module it resolves to, line)`` of the
-    imports that run."""
+    imports that run (each module parsed once per test process: the tests below read the
+    same graph)."""
+    return tuple(_read_imports(name))
+
+
+def _read_imports(name: str):
     path, package = MODULES[name]
     here = name if package else name.rsplit(".", 1)[0]
     for node in _run_time_nodes(ast.parse(path.read_text(encoding="utf-8"))):
