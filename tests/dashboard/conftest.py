@@ -25,7 +25,7 @@ import pytest
 from streamlit import config
 from streamlit.components.v2 import manifest_scanner
 from streamlit.runtime.scriptrunner.script_cache import ScriptCache
-from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1 import AppTest, local_script_runner
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 APP = str(REPO_ROOT / "dashboard" / "app.py")
@@ -59,6 +59,26 @@ def _shared_bytecode(self, script_path):
 
 
 ScriptCache.get_bytecode = _shared_bytecode
+
+
+def _wait_for_the_run(runner, timeout: float = 3) -> None:
+    """Streamlit's ``require_widgets_deltas``, waiting on the script thread instead of polling.
+
+    AppTest waits for the script's SHUTDOWN event by waking every millisecond and scanning
+    every event of the run (one per element sent), taking the interpreter lock from the
+    script thread a thousand times a second. SHUTDOWN is the script thread's last event, so
+    joining the thread waits for the same moment; the same timeout, the same error after it."""
+    thread = runner._script_thread
+    if thread is not None:
+        thread.join(timeout)
+    if runner.script_stopped():
+        return
+    runner.request_stop()
+    runner.join()
+    raise RuntimeError(f"AppTest script run timed out after {timeout}(s)")
+
+
+local_script_runner.require_widgets_deltas = _wait_for_the_run
 
 
 @pytest.fixture
