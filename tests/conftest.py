@@ -50,7 +50,8 @@ def pytest_collection_modifyitems(config, items):
         if _TESTS / "browser" in path.parents:
             long.add(id(item))
             continue
-        app_run = "app_test" in getattr(item, "fixturenames", ())  # an AppTest page run
+        # an AppTest page run
+        app_run = {"app_test", "first_run"} & set(getattr(item, "fixturenames", ()))
         if app_run or path.parent == _TESTS / "dashboard" and path.name.startswith("test_app_"):
             item.add_marker(pytest.mark.pages)
             continue

@@ -8,6 +8,9 @@ default one is served at its file name (``url_path="qe"`` for ``views/qe.py``; t
 page's hidden twin at ``metrics``), so the first run is already on ``page``: no run of the
 default page first (test_app_shell.py checks each page lands on its own title).
 
+``first_run(page=None)`` (a session fixture) is the app after its first run on ``page``, one
+run per test process shared by the tests that only read it.
+
 Example::
 
     def test_qe_smoke(app_test):
@@ -79,6 +82,25 @@ def _wait_for_the_run(runner, timeout: float = 3) -> None:
 
 
 local_script_runner.require_widgets_deltas = _wait_for_the_run
+
+
+@pytest.fixture(scope="session")
+def first_run():
+    """``first_run(page=None)``: the app after its first run on ``page`` (a path relative to
+    dashboard/ as for ``app_test``; None the default page) with nothing set before it, run
+    once per test process for every test that asks for it. Only for tests that read the run:
+    a test that sets a widget or runs it again takes its own from ``app_test``."""
+    runs: dict[str | None, AppTest] = {}
+
+    def get(page: str | None = None) -> AppTest:
+        if page not in runs:
+            at = AppTest.from_file(APP, default_timeout=60)
+            if page is not None:
+                at.switch_page(page)
+            runs[page] = at.run()
+        return runs[page]
+
+    return get
 
 
 @pytest.fixture

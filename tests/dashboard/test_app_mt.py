@@ -31,8 +31,8 @@ def no_problems(at):
     assert not at.error, [e.value for e in at.error]
 
 
-def test_sample_data_page(app_test):
-    at = app_test(PAGE).run()
+def test_sample_data_page(first_run):
+    at = first_run(PAGE)
     no_problems(at)
     m = metric_values(at)
     assert m["Systems"] == "8" and m["Segments"] == "500" and m["Metric"] == "BLEU"

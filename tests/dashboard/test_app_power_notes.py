@@ -60,13 +60,13 @@ def test_mt_systems_table_mde(app_test):
         assert note.startswith(f"Systems without † on {m} (1)") and f"{mde:.3g} {m}" in note
 
 
-def test_qe_williams_grid_mde(app_test):
+def test_qe_williams_grid_mde(first_run):
     from dashboard.data import samples  # noqa: F401  (the page's sample data)
     from stats.qe.graham import evaluate_qe
     from stats.readers import read_qe
     from tests.dashboard.test_app_qe import QE
 
-    at = app_test("views/qe.py").run()
+    at = first_run("views/qe.py")
     assert_no_exception(at)
     note = [c for c in _captions(at) if c.startswith("QE system pairs not significant")]
     assert len(note) == 1
@@ -78,8 +78,8 @@ def test_qe_williams_grid_mde(app_test):
     assert f"{np.median(mde[keep]):.3g} r" in note[0]
 
 
-def test_metrics_williams_grid_mde(app_test):
-    at = app_test().run()
+def test_metrics_williams_grid_mde(first_run):
+    at = first_run()
     assert_no_exception(at)
     note = [c for c in _captions(at) if c.startswith("Metric pairs not significant")]
     assert len(note) == 1 and "Williams test" in note[0] and " r (median" in note[0]

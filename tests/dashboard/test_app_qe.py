@@ -41,8 +41,8 @@ def _long_qe_file(path: Path, noise: dict[str, float], *, n: int, seed: int) -> 
     return path
 
 
-def test_sample_data_page(app_test):
-    at = app_test(PAGE).run()
+def test_sample_data_page(first_run):
+    at = first_run(PAGE)
     assert_no_exception(at)
     assert not at.error
     m = metric_values(at)

@@ -22,10 +22,10 @@ from tests.dashboard.conftest import REPO_ROOT
         ("views/power.py", "Power"),
     ],
 )
-def test_each_page_runs_without_exception(app_test, page, title):
-    # app_test(page) switches before the first run (tests/dashboard/conftest.py): the page
+def test_each_page_runs_without_exception(first_run, page, title):
+    # first_run(page) switches before the first run (tests/dashboard/conftest.py): the page
     # must be found by its file name, not fall back to the default page
-    at = app_test(page).run()
+    at = first_run(page)
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == title, [t.value for t in at.title]
 
@@ -33,11 +33,11 @@ def test_each_page_runs_without_exception(app_test, page, title):
 @pytest.mark.parametrize(
     "page", ["views/metrics.py", "views/qe.py", "views/mt_systems.py", "views/human.py"]
 )
-def test_every_chart_is_sent_in_the_form_plotly_draws_once(app_test, page):
+def test_every_chart_is_sent_in_the_form_plotly_draws_once(first_run, page):
     """transport.browser_figure on every page (through components.show_figure): plain numbers
     and a data revision, no template or meta object -- nothing that stops plotly.js from
     seeing Streamlit's JSON copy of a chart as the chart it has just drawn."""
-    at = app_test(page).run()
+    at = first_run(page)
     charts = at.get("plotly_chart")
     assert charts, page
     for chart in charts:
