@@ -61,5 +61,9 @@ def pytest_collection_modifyitems(config, items):
     # steals from the end of another's: the first worker starts on the long tests, mostly
     # waiting on its browser and server, while the others run short tests beside it, and the
     # short tests at the end of its share are stolen, not a browser test starting last beside
-    # an idle core.
-    items.sort(key=lambda item: 0 if id(item) in long else 1)
+    # an idle core. Next the single long tests marked ``early`` (each several seconds of one
+    # tool, the longest 25 s): last in the collection they could be the last test running
+    # while the other worker has nothing left to take.
+    items.sort(
+        key=lambda item: 0 if id(item) in long else 1 if item.get_closest_marker("early") else 2
+    )

@@ -17,6 +17,7 @@ pytest.importorskip("mkdocs")
 pytest.importorskip("mkdocstrings")
 
 
+@pytest.mark.early
 def test_docs_build_strictly(tmp_path):
     site = tmp_path / "site"
     out = subprocess.run(

@@ -99,6 +99,7 @@ def test_a_checkout_reads_the_dashboards_files_from_the_top_of_the_repository():
     assert resource(".streamlit/config.toml") == ROOT / ".streamlit" / "config.toml"
 
 
+@pytest.mark.early
 def test_stats_type_checks_clean():
     # [tool.mypy] in pyproject.toml: lenient (no stubs needed, Optional not enforced); stats
     # ships py.typed, so its annotations are what users' checkers read

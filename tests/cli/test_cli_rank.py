@@ -187,6 +187,7 @@ def test_table_keeps_the_chosen_references(wmt_dir):
     assert t.metric_names == ("BLEU-refB",)
 
 
+@pytest.mark.early
 def test_dask_local_cluster_gives_the_same_bytes(capsys, wmt_dir):
     pytest.importorskip("distributed")
     base, ts = wmt_dir

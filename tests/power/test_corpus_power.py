@@ -79,6 +79,7 @@ def test_matches_a_loop_of_the_single_pair_test(test):
     assert abs(res.power[0, 0] - hits / SIMS) < TOL, (res.power[0, 0], hits / SIMS)
 
 
+@pytest.mark.early
 def test_matches_sacrebleu_paired_bootstrap_at_the_observed_effect():
     """At the observed difference the injection factor is 1, so the simulated test sets are
     plain resamples of the strings: sacreBLEU's paired bootstrap can run on them."""
