@@ -96,9 +96,9 @@ def _char_ids(texts: Sequence[str], whitespace: bool) -> tuple[np.ndarray, np.nd
     codes = _code_points(texts, int(lengths.sum()))
     if codes.size == 0:
         return np.zeros(0, dtype=np.int32), lengths, 1
-    present = np.zeros(int(codes.max()) + 1, dtype=bool)
-    present[codes] = True
+    present = np.bincount(codes) > 0
     distinct = np.flatnonzero(present)
+    n_present = len(distinct)
     if not whitespace:
         space = np.fromiter(
             (chr(c).isspace() for c in distinct.tolist()), dtype=bool, count=len(distinct)
@@ -107,11 +107,12 @@ def _char_ids(texts: Sequence[str], whitespace: bool) -> tuple[np.ndarray, np.nd
     lut = np.full(len(present), -1, dtype=np.int32)
     lut[distinct] = np.arange(len(distinct), dtype=np.int32)
     ids = lut[codes]
-    if len(distinct) < int(present.sum()):  # whitespace to drop
-        dropped = np.flatnonzero(ids < 0)
-        before_end = np.searchsorted(dropped, np.cumsum(lengths))  # dropped before each end
-        lengths = lengths - np.diff(before_end, prepend=0)
-        ids = ids[ids >= 0]
+    if len(distinct) < n_present:  # whitespace to drop
+        keep = ids >= 0
+        starts = np.minimum(np.cumsum(lengths) - lengths, len(keep) - 1)
+        kept = np.add.reduceat(keep.view(np.uint8), starts, dtype=np.int64)
+        lengths = np.where(lengths > 0, kept, 0)  # (reduceat gives one element for none)
+        ids = ids[keep]
     return ids, lengths, max(len(distinct), 1)
 
 

@@ -109,7 +109,7 @@ def test_char_ids_are_the_characters_sacrebleu_counts():
     # surrogate; empty texts and texts of whitespace only: the ids spell "".join(t.split())
     # (whitespace=False) or the text itself (whitespace=True), one id per distinct character
     spaces = "".join(chr(c) for c in range(0x110000) if chr(c).isspace())
-    texts = ["", "a b", spaces, f"x{spaces}y\U0001f600z\ud800", "  ", "äöü\u3000ß", "日本"]
+    texts = ["", "a b", spaces, f"x{spaces}y\U0001f600z\ud800", "  ", "äöü\u3000ß", "日本", " ", ""]
     for whitespace in (False, True):
         ids, lengths, n_ids = _ngrams._char_ids(texts, whitespace)
         want = texts if whitespace else ["".join(t.split()) for t in texts]
