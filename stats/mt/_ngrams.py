@@ -1,9 +1,11 @@
 """Vectorised BLEU and chrF sufficient statistics (n-gram counting and clipping with arrays).
 
 The strings are pre-processed one by one with sacrebleu's own objects (its tokenizer, its
-lowercasing, chrF's whitespace removal and punctuation splitting), which is the only per-segment
-Python work; BLEU's ``13a`` (default) and ``none`` tokenizers are called once per distinct word
-instead, which gives the same tokens (see :func:`_word_token_ids`). Every token (word or character) of the whole corpus -- all reference streams and
+lowercasing, chrF's punctuation splitting), which is the only per-segment Python work; BLEU's
+``13a`` (default) and ``none`` tokenizers are called once per distinct word instead, which
+gives the same tokens (see :func:`_word_token_ids`), and chrF's whitespace removal is done on
+the code points of all texts at once, which gives the same characters (see
+:func:`_char_ids`). Every token (word or character) of the whole corpus -- all reference streams and
 all systems -- is then mapped to an integer id, and n-grams get collision-free integer ids
 order by order: the id of the n-gram starting at position :math:`i` is the rank of the pair
 (id of the (n-1)-gram at :math:`i`, token id at :math:`i+n-1`) among all such pairs, so two
