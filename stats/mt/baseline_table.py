@@ -140,7 +140,7 @@ class SystemsTableResult(StatisticPvalue):
         rows = []
         for i, s in enumerate(self.systems):
             for j, m in enumerate(self.metrics):
-                row = {"system": s, "metric": m}
+                row: dict[str, object] = {"system": s, "metric": m}
                 for name, (at, columns) in cells.items():
                     row[name] = columns[j][at[i]]
                 row["significant"] = bool(row["significant"])
