@@ -120,9 +120,17 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if program:
             gc.freeze()
-    if program:
+    if program and _started_as_module():
         _end_process(code)
     return code
+
+
+def _started_as_module() -> bool:
+    """Whether this process was started as ``python -m stats``: its main module is this
+    package's ``__main__``, which exits with what :func:`main` returns (a script that runs the
+    package's main module itself goes on after it)."""
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    return getattr(spec, "name", None) == "stats.__main__"
 
 
 def _end_process(code: int) -> None:
