@@ -37,9 +37,10 @@ __all__ = ["AOT", "KERNELS", "aot", "njit", "njit_one", "precompile"]
 #: first run compiles nothing (first run within 1.2x the CPU of the next).
 KERNELS: dict[str, dict[str, tuple[str, ...]]] = {
     "stats.mt._ngrams_kernel": {
-        # tokens, starts, lengths, max_order, bits, keys, rows, hyp_rows, ref_rows, out, pairs
+        # tokens, starts, lengths, max_order, bits, keys, rows, built, hyp_rows, ref_rows, out,
+        # pairs
         "_kernel": (
-            "(int64[::1], int64[::1], int64[::1], int64, int64, int64[::1], int64, int64, "
+            "(int32[::1], int64[::1], int64[::1], int64, int64, int64[::1], int64, int64, int64, "
             "int64[::1], int64[::1], int64[:, ::1], int64, int64)",
         ),
     },

@@ -113,13 +113,48 @@ def main(argv: list[str] | None = None) -> int:
         # (garbage cycles still go, in bigger batches), and freeze the heap before exit.
         gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     try:
-        return _run(argv)
+        code = _run(argv)
     except KeyboardInterrupt:  # before a subcommand runs (its own Ctrl-C is said in _run)
         print("interrupted: stopped by Ctrl-C; nothing was written", file=sys.stderr)
         return 130
     finally:
         if program:
             gc.freeze()
+    if program and _started_as_module():
+        _end_process(code)
+    return code
+
+
+def _started_as_module() -> bool:
+    """Whether this process was started as ``python -m stats``: its main module is this
+    package's ``__main__``, which exits with what :func:`main` returns (a script that runs the
+    package's main module itself goes on after it)."""
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    return getattr(spec, "name", None) == "stats.__main__"
+
+
+def _end_process(code: int) -> None:
+    """End the program's own process with ``code`` once only the interpreter's teardown is
+    left: the output flushed and the exit handlers run, as at any exit, but not the freeing
+    of every module, object and array one by one (some 30-50 ms after a BLEU+chrF run, for
+    memory the system takes back at once). Returns instead, to the usual exit, where a thread
+    besides the main one still runs (the interpreter waits for it) or flushing the output
+    fails (the interpreter reports that)."""
+    import atexit
+    import threading
+
+    main_thread = threading.main_thread()
+    if any(t is not main_thread and not t.daemon and t.is_alive() for t in threading.enumerate()):
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        atexit._run_exitfuncs()  # what a usual exit runs (each handler once)
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(code)
 
 
 def _run(argv: list[str]) -> int:

@@ -405,8 +405,12 @@ def _latex(df: pd.DataFrame, *, index: bool, marks=None) -> str:
 
 def pvalue_matrix_json(matrix: pd.DataFrame) -> dict:
     """``{row: {col: p or None}}`` from a square p-value DataFrame (NaN -> None)."""
+    # each column's values once (the cells' own scalars, as ``.at`` gives them), not a
+    # label lookup per cell
+    columns = [matrix.iloc[:, j].array for j in range(matrix.shape[1])]
     return {
-        str(r): {str(c): jsonable(matrix.at[r, c]) for c in matrix.columns} for r in matrix.index
+        str(r): {str(c): jsonable(col[i]) for c, col in zip(matrix.columns, columns, strict=True)}
+        for i, r in enumerate(matrix.index)
     }
 
 

@@ -1,9 +1,11 @@
 """Vectorised BLEU and chrF sufficient statistics (n-gram counting and clipping with arrays).
 
 The strings are pre-processed one by one with sacrebleu's own objects (its tokenizer, its
-lowercasing, chrF's whitespace removal and punctuation splitting), which is the only per-segment
-Python work; BLEU's ``13a`` (default) and ``none`` tokenizers are called once per distinct word
-instead, which gives the same tokens (see :func:`_word_token_ids`). Every token (word or character) of the whole corpus -- all reference streams and
+lowercasing, chrF's punctuation splitting), which is the only per-segment Python work; BLEU's
+``13a`` (default) and ``none`` tokenizers are called once per distinct word instead, which
+gives the same tokens (see :func:`_word_token_ids`), and chrF's whitespace removal is done on
+the code points of all texts at once, which gives the same characters (see
+:func:`_char_ids`). Every token (word or character) of the whole corpus -- all reference streams and
 all systems -- is then mapped to an integer id, and n-grams get collision-free integer ids
 order by order: the id of the n-gram starting at position :math:`i` is the rank of the pair
 (id of the (n-1)-gram at :math:`i`, token id at :math:`i+n-1`) among all such pairs, so two
@@ -63,11 +65,57 @@ def _flat_tokens(sequences: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.nda
     return codes, lengths
 
 
-def _flat_chars(strings: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Code points of all strings concatenated (one array op), and each string's length."""
-    lengths = np.fromiter((len(s) for s in strings), dtype=np.int64, count=len(strings))
-    raw = "".join(strings).encode("utf-32-le", "surrogatepass")
-    return np.frombuffer(raw, dtype=np.uint32).astype(np.int64), lengths
+#: texts encoded at a time by :func:`_code_points` (about 0.5 MB of UTF-32 for paragraphs)
+_ENCODE_CHUNK = 64
+
+
+def _code_points(texts: Sequence[str], total: int) -> np.ndarray:
+    """The code points of the concatenated ``texts`` (``total`` characters), uint32.
+
+    Encoded a few texts at a time into one array: each chunk's bytes are freed before the
+    next is encoded, so the allocator hands the same memory back, where one string of the
+    whole corpus and its encoding would be fresh pages (a page fault per 4 KB)."""
+    codes = np.empty(total, dtype=np.uint32)
+    at = 0
+    for i in range(0, len(texts), _ENCODE_CHUNK):
+        raw = "".join(texts[i : i + _ENCODE_CHUNK]).encode("utf-32-le", "surrogatepass")
+        part = np.frombuffer(raw, dtype=np.uint32)
+        codes[at : at + len(part)] = part
+        at += len(part)
+    return codes
+
+
+def _char_ids(texts: Sequence[str], whitespace: bool) -> tuple[np.ndarray, np.ndarray, int]:
+    """chrF's characters of every text as dense ids (int32, ``0..k-1`` in code point order),
+    each text's number of characters, and ``k``.
+
+    The characters are those sacrebleu's ``extract_all_char_ngrams`` takes: the text as it is
+    with ``whitespace``, else ``"".join(text.split())``, i.e. the text without the characters
+    ``str.split()`` splits at (those ``str.isspace`` is true of, checked on each distinct code
+    point of the corpus). All with array operations on the code points of the joined texts:
+    no string per text is built."""
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    codes = _code_points(texts, int(lengths.sum()))
+    if codes.size == 0:
+        return np.zeros(0, dtype=np.int32), lengths, 1
+    present = np.bincount(codes) > 0
+    distinct = np.flatnonzero(present)
+    n_present = len(distinct)
+    if not whitespace:
+        space = np.fromiter(
+            (chr(c).isspace() for c in distinct.tolist()), dtype=bool, count=len(distinct)
+        )
+        distinct = distinct[~space]
+    lut = np.full(len(present), -1, dtype=np.int32)
+    lut[distinct] = np.arange(len(distinct), dtype=np.int32)
+    ids = lut[codes]
+    if len(distinct) < n_present:  # whitespace to drop
+        keep = ids >= 0
+        starts = np.minimum(np.cumsum(lengths) - lengths, len(keep) - 1)
+        kept = np.add.reduceat(keep.view(np.uint8), starts, dtype=np.int64)
+        lengths = np.where(lengths > 0, kept, 0)  # (reduceat gives one element for none)
+        ids = ids[keep]
+    return ids, lengths, max(len(distinct), 1)
 
 
 class _NgramIndex:
@@ -375,8 +423,9 @@ def _dense(tokens: np.ndarray) -> tuple[np.ndarray, int]:
     return rank[tokens], int(rank[-1]) + 1
 
 
-def _order_statistics(tokens, lengths, n_ref_rows, n_refs, n_seg, n_sys, max_order, jobs=1):
-    """chrF (hyp, ref, match) counts against each reference: (orders, sys, seg, refs, 3)."""
+def _order_statistics(tokens, lengths, n_ids, n_ref_rows, n_refs, n_seg, n_sys, max_order, jobs=1):
+    """chrF (hyp, ref, match) counts against each reference: (orders, sys, seg, refs, 3);
+    ``tokens`` are dense ids ``0..n_ids-1``."""
     from stats.mt import _ngrams_numba
 
     n_hyp_rows = n_sys * n_seg
@@ -384,7 +433,6 @@ def _order_statistics(tokens, lengths, n_ref_rows, n_refs, n_seg, n_sys, max_ord
     ref_len = lengths[:n_ref_rows].reshape(n_refs, n_seg)
     hyp_len = lengths[n_ref_rows:].reshape(n_sys, n_seg)
     seg_of_row = np.tile(np.arange(n_seg, dtype=np.int64), n_sys)
-    tokens, n_ids = _dense(tokens)
     if _ngrams_numba.fits(n_ids, max_order):  # all orders in one compiled pass
         hyp_rows = np.tile(n_ref_rows + np.arange(n_hyp_rows, dtype=np.int64), n_refs)
         ref_rows = (np.arange(n_refs, dtype=np.int64)[:, None] * n_seg + seg_of_row).ravel()
@@ -393,7 +441,7 @@ def _order_statistics(tokens, lengths, n_ref_rows, n_refs, n_seg, n_sys, max_ord
         )
         out[..., 2] = np.moveaxis(matches.reshape(max_order, n_refs, n_sys, n_seg), 1, 3)
     else:
-        index = _NgramIndex(tokens, lengths)
+        index = _NgramIndex(tokens.astype(np.int64), lengths)
         for n in range(1, max_order + 1):  # loop over n-gram orders only
             seq, ids, n_ids = index.next_order()
             is_ref = seq < n_ref_rows
@@ -435,18 +483,14 @@ def chrf_statistics(
     prep = scorer._preprocess_segment
     texts = [prep(line) for stream in references for line in stream]
     texts += [prep(line) for lines in hypotheses.values() for line in lines]
-    chars = texts if scorer.whitespace else ["".join(t.split()) for t in texts]
-    parts = [
-        _order_statistics(
-            *_flat_chars(chars), n_ref_rows, n_refs, n_seg, n_sys, int(scorer.char_order), jobs
-        )
-    ]
+    chars, char_len, n_chars = _char_ids(texts, bool(scorer.whitespace))
+    counts = (n_ref_rows, n_refs, n_seg, n_sys)
+    parts = [_order_statistics(chars, char_len, n_chars, *counts, int(scorer.char_order), jobs)]
     if scorer.word_order > 0:
-        words = [scorer._remove_punctuation(t) for t in texts]
+        words, word_len = _flat_tokens([scorer._remove_punctuation(t) for t in texts])
+        words, n_words = _dense(words)
         parts.append(
-            _order_statistics(
-                *_flat_tokens(words), n_ref_rows, n_refs, n_seg, n_sys, int(scorer.word_order), jobs
-            )
+            _order_statistics(words, word_len, n_words, *counts, int(scorer.word_order), jobs)
         )
     per_ref = np.concatenate(parts)  # (orders, sys, seg, refs, 3)
     per_ref = np.moveaxis(per_ref, 0, 3).reshape(n_sys, n_seg, n_refs, -1)

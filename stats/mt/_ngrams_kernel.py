@@ -50,24 +50,52 @@ def _radix_sort(a, scratch, count, passes):
 
 
 @njit(cache=True, nogil=True)
-def _merge_orders(keys, hs, he, rs, re, max_order, bits, mask, out, p, open_h, open_r):
-    """Clipped matches of every order of the sorted keys ``hs:he`` (hypothesis) against
-    ``rs:re`` (reference), added to ``out[:, p]``: one merge of the two runs in key
+def _row_keys(tokens, s, n, bits, top, dest):
+    """``dest[:n]``: the packed keys of the row ``tokens[s:s + n]`` (key(i) = token i, then
+    key(i + 1)'s digits)."""
+    k = np.int64(0)
+    for i in range(n - 1, -1, -1):
+        k = (k >> bits) | (np.int64(tokens[s + i] + 1) << top)
+        dest[i] = k
+
+
+@njit(cache=True, nogil=True)
+def _sort_row(row, scratch, count, passes):
+    """Sort one row's keys in place (``scratch`` at least as long)."""
+    n = row.shape[0]
+    if n < _RADIX_MIN * passes:
+        _insertion_sort(row)
+    else:
+        _radix_sort(row, scratch[:n], count, passes)
+
+
+@njit(cache=True, nogil=True)
+def _merge_orders(hk, hs, he, rk, rs, re, max_order, bits, mask, out, p, start_h, start_r):
+    """Clipped matches of every order of the sorted keys ``hk[hs:he]`` (hypothesis) against
+    ``rk[rs:re]`` (reference), added to ``out[:, p]``: one merge of the two runs in key
     order, in which the n-grams of order n are contiguous groups (a group ends where the
-    key's first n digits change); ``open_h``/``open_r`` count each order's open group."""
+    key's first n digits change). ``ch``/``cr`` count the keys merged from each run so far and
+    ``start_h``/``start_r`` where each order's open group began, so a key costs one count.
+
+    Every key is counted in every order's group, also where it is shorter (a key of the
+    last ``max_order - 1`` positions of a row, whose digits end in zeros): such a group
+    holds only keys equal to it, one per row, and the caller subtracts those pairs
+    (:func:`_common_suffix`)."""
     top = bits * (max_order - 1)
-    open_h[:] = 0
-    open_r[:] = 0
+    start_h[:] = 0
+    start_r[:] = 0
+    ch = 0
+    cr = 0
     i = hs
     j = rs
     prev = np.int64(0)  # differs from every key in the first digit (a token, not 0)
     while i < he or j < re:
-        if j >= re or (i < he and keys[i] <= keys[j]):
-            x = keys[i]
+        if j >= re or (i < he and hk[i] <= rk[j]):
+            x = hk[i]
             i += 1
             from_h = True
         else:
-            x = keys[j]
+            x = rk[j]
             j += 1
             from_h = False
         if x != prev:
@@ -78,23 +106,29 @@ def _merge_orders(keys, hs, he, rs, re, max_order, bits, mask, out, p, open_h, o
                 first += 1
                 shift -= bits
             for n in range(first, max_order):  # the groups of orders > first end
-                out[n, p] += min(open_h[n], open_r[n])
-                open_h[n] = 0
-                open_r[n] = 0
+                out[n, p] += min(ch - start_h[n], cr - start_r[n])
+                start_h[n] = ch
+                start_r[n] = cr
             if first == 0 and (j >= re if from_h else i >= he):
-                break  # the other run is done and every group closed: no more matches
+                return  # the other run is done and every group closed: no more matches
             prev = x
-        shift = top
-        for n in range(max_order):  # x holds an n-gram of every order up to its end
-            if ((x >> shift) & mask) == 0:
-                break
-            if from_h:
-                open_h[n] += 1
-            else:
-                open_r[n] += 1
-            shift -= bits
+        if from_h:
+            ch += 1
+        else:
+            cr += 1
     for n in range(max_order):
-        out[n, p] += min(open_h[n], open_r[n])
+        out[n, p] += min(ch - start_h[n], cr - start_r[n])
+
+
+@njit(cache=True, nogil=True)
+def _common_suffix(tokens, hs, hn, rs, rn, limit):
+    """How many of the last tokens (at most ``limit``) rows ``tokens[hs:hs + hn]`` and
+    ``tokens[rs:rs + rn]`` have in common: the short keys the two rows share (the key of the
+    last c positions is the same in both for c up to this length)."""
+    c = 0
+    while c < limit and c < hn and c < rn and tokens[hs + hn - 1 - c] == tokens[rs + rn - 1 - c]:
+        c += 1
+    return c
 
 
 @njit(cache=True, nogil=True)
@@ -107,6 +141,7 @@ def _kernel(
     keys,
     rows_lo,
     rows_hi,
+    built,
     hyp_rows,
     ref_rows,
     out,
@@ -114,36 +149,58 @@ def _kernel(
     pairs_hi,
 ):
     """Rows ``rows_lo:rows_hi``: their packed keys into ``keys``, sorted within each row;
-    then pairs ``pairs_lo:pairs_hi``: their clipped matches of every order into ``out``
-    (whose rows must be sorted by then). One entry point, so a process loads one cached
-    function; threads call it on disjoint ranges."""
+    then pairs ``pairs_lo:pairs_hi``: their clipped matches of every order into ``out``.
+    A pair's rows below ``built`` must be sorted in ``keys`` by then; a hypothesis row from
+    ``built`` on is keyed and sorted for its pair in a buffer of its own (a row used once:
+    no pass over memory for it). One entry point, so a process loads one cached function;
+    threads call it on disjoint ranges."""
     top = bits * (max_order - 1)
     passes = (bits * max_order + 7) // 8  # radix digits of 8 bits
     longest = 0
     for r in range(rows_lo, rows_hi):
         longest = max(longest, lengths[r])
+    for p in range(pairs_lo, pairs_hi):
+        longest = max(longest, lengths[hyp_rows[p]])
     scratch = np.empty(longest, dtype=np.int64)
+    row_keys = np.empty(longest, dtype=np.int64)
     count = np.empty(257, dtype=np.int64)
     for r in range(rows_lo, rows_hi):
         s = starts[r]
         n = lengths[r]
-        k = np.int64(0)
-        for i in range(n - 1, -1, -1):  # key(i) = token i, then key(i + 1)'s digits
-            k = (k >> bits) | (np.int64(tokens[s + i] + 1) << top)
-            keys[s + i] = k
-        row = keys[s : s + n]
-        if n < _RADIX_MIN * passes:
-            _insertion_sort(row)
-        else:
-            _radix_sort(row, scratch[:n], count, passes)
+        _row_keys(tokens, s, n, bits, top, keys[s : s + n])
+        _sort_row(keys[s : s + n], scratch, count, passes)
     mask = (np.int64(1) << bits) - 1
-    open_h = np.zeros(max_order, dtype=np.int64)
-    open_r = np.zeros(max_order, dtype=np.int64)
+    start_h = np.zeros(max_order, dtype=np.int64)
+    start_r = np.zeros(max_order, dtype=np.int64)
     for p in range(pairs_lo, pairs_hi):
         h = hyp_rows[p]
         r = ref_rows[p]
-        hs = starts[h]
-        he = hs + lengths[h]
+        hn = lengths[h]
         rs = starts[r]
-        re = rs + lengths[r]
-        _merge_orders(keys, hs, he, rs, re, max_order, bits, mask, out, p, open_h, open_r)
+        rn = lengths[r]
+        if h >= built:
+            _row_keys(tokens, starts[h], hn, bits, top, row_keys)
+            _sort_row(row_keys[:hn], scratch, count, passes)
+            _merge_orders(
+                row_keys, 0, hn, keys, rs, rs + rn, max_order, bits, mask, out, p, start_h, start_r
+            )
+        else:
+            hs = starts[h]
+            _merge_orders(
+                keys,
+                hs,
+                hs + hn,
+                keys,
+                rs,
+                rs + rn,
+                max_order,
+                bits,
+                mask,
+                out,
+                p,
+                start_h,
+                start_r,
+            )
+        short = _common_suffix(tokens, starts[h], hn, rs, rn, max_order - 1)
+        for n in range(1, max_order):
+            out[n, p] -= min(n, short)

@@ -10,9 +10,12 @@ no hashing), already sorted and contiguous, and an n-gram that runs past the end
 :math:`n`-th digit is 0. The clipped matches :math:`\\sum_g \\min(c_h(g), c_r(g))` of a
 hypothesis against a reference, for every order at once, come from one merge of their sorted
 keys: where the merged sequence's first :math:`n` digits change, the open group of each order
-from :math:`n` on closes and adds its minimum. References are sorted once for all systems.
-The compiled code releases the GIL: several threads sort disjoint rows, then match disjoint
-pairs.
+from :math:`n` on closes and adds its minimum (group sizes as differences of running counts;
+a row's last keys, shorter than ``max_order``, are counted in the longer orders too, and the
+pairs of them the two rows share -- their common suffix -- are subtracted). References are
+sorted once for all systems; a hypothesis used in one pair only is keyed and sorted for that
+pair in a small buffer (no pass over the whole corpus's keys). The compiled code releases the
+GIL: several threads sort disjoint rows, then match disjoint pairs.
 
 Used where ``bits * max_order`` fits in 63 bits (:func:`fits`); otherwise
 :mod:`stats.mt._ngrams` counts with ``np.unique``. Same numbers either way.
@@ -93,31 +96,33 @@ def order_matches(
     for :data:`MIN_THREADED` tokens or more; the counts do not depend on it."""
     kernel = _kernel()
     bits = bits_for(n_ids)
-    tokens = np.ascontiguousarray(tokens, dtype=np.int64)
+    tokens = np.ascontiguousarray(tokens, dtype=np.int32)
     lengths = np.ascontiguousarray(lengths, dtype=np.int64)
     starts = np.cumsum(lengths) - lengths
     hyp_rows = np.ascontiguousarray(hyp_rows, dtype=np.int64)
     ref_rows = np.ascontiguousarray(ref_rows, dtype=np.int64)
-    keys = np.empty(tokens.shape[0], dtype=np.int64)
-    out = np.zeros((max_order, hyp_rows.shape[0]), dtype=np.int64)
+    n_rows, n_pairs = len(lengths), len(hyp_rows)
+    built = _first_built(hyp_rows, ref_rows, n_rows)
+    keys = np.empty(tokens.shape[0], dtype=np.int64)  # pages of rows never sorted stay unmapped
+    out = np.zeros((max_order, n_pairs), dtype=np.int64)
 
     def run(rows: tuple[int, int], pairs: tuple[int, int]) -> None:
         kernel(
-            tokens, starts, lengths, max_order, bits, keys, *rows, hyp_rows, ref_rows, out, *pairs
-        )
+            tokens, starts, lengths, max_order, bits, keys, *rows, built, hyp_rows, ref_rows,
+            out, *pairs,
+        )  # fmt: skip
 
-    n_rows, n_pairs = len(lengths), len(hyp_rows)
     threads = max(1, min(int(threads), n_pairs))
     if threads == 1 or tokens.shape[0] < MIN_THREADED:
-        run((0, n_rows), (0, n_pairs))
+        run((0, built), (0, n_pairs))
         return out
     from concurrent.futures import ThreadPoolExecutor
 
     run((0, 0), (0, 0))  # load the compiled function in this thread first
-    row_cuts = _cuts(lengths + 1, threads)
+    row_cuts = _cuts(lengths[:built] + 1, threads) if built else [0] * (threads + 1)
     pair_cuts = _cuts(lengths[hyp_rows] + lengths[ref_rows] + 1, threads)
     with ThreadPoolExecutor(threads - 1) as pool:
-        for cuts, phase in ((row_cuts, 0), (pair_cuts, 1)):  # all rows sorted, then pairs
+        for cuts, phase in ((row_cuts, 0), (pair_cuts, 1)):  # the rows sorted, then pairs
             spans = [
                 (0, 0, a, b) if phase else (a, b, 0, 0)
                 for a, b in zip(cuts[:-1], cuts[1:], strict=True)
@@ -127,3 +132,17 @@ def order_matches(
             for future in futures:
                 future.result()
     return out
+
+
+def _first_built(hyp_rows: np.ndarray, ref_rows: np.ndarray, n_rows: int) -> int:
+    """The first row the kernel keys and sorts for its one pair instead of beforehand: the
+    first hypothesis row where every hypothesis row is in one pair and after every reference
+    row (rows before it are sorted first), else ``n_rows`` (all sorted first)."""
+    if len(hyp_rows) == 0:
+        return n_rows
+    first = int(hyp_rows.min())
+    if len(ref_rows) and int(ref_rows.max()) >= first:
+        return n_rows
+    if len(np.unique(hyp_rows)) < len(hyp_rows):
+        return n_rows
+    return first

@@ -123,20 +123,28 @@ class SystemsTableResult(StatisticPvalue):
         """One row per (system, metric): system, metric, score, mean, ci, statistic, pvalue,
         significant; systems in table order, metrics in column order."""
         sig = self.significant(alpha)
-        rows = [
-            {
-                "system": s,
-                "metric": m,
-                "score": self.score.at[s, m],
-                "mean": self.mean.at[s, m],
-                "ci": self.ci.at[s, m],
-                "statistic": self.statistic.at[s, m],
-                "pvalue": self.pvalue.at[s, m],
-                "significant": bool(sig.at[s, m]),
-            }
-            for s in self.systems
-            for m in self.metrics
-        ]
+        frames = {
+            "score": self.score,
+            "mean": self.mean,
+            "ci": self.ci,
+            "statistic": self.statistic,
+            "pvalue": self.pvalue,
+            "significant": sig,
+        }
+        # each frame's cells as ``.at`` gives them (a column's own scalars), looked up by
+        # position, not one label lookup per cell (most of the time this frame took)
+        cells = {
+            name: (frame.index.get_indexer(self.systems), [frame[m].array for m in self.metrics])
+            for name, frame in frames.items()
+        }
+        rows = []
+        for i, s in enumerate(self.systems):
+            for j, m in enumerate(self.metrics):
+                row: dict[str, object] = {"system": s, "metric": m}
+                for name, (at, columns) in cells.items():
+                    row[name] = columns[j][at[i]]
+                row["significant"] = bool(row["significant"])
+                rows.append(row)
         return pd.DataFrame(rows)
 
 

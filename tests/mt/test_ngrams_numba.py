@@ -102,3 +102,20 @@ def test_order_matches_equal_counting_sorting_and_threads(n_ids, max_order, monk
         tokens, lengths, n_ids, max_order, hyp_rows, ref_rows, threads=3
     )
     np.testing.assert_array_equal(got, want)
+
+
+def test_char_ids_are_the_characters_sacrebleu_counts():
+    # every code point str.split() splits at, among letters, an astral character and a lone
+    # surrogate; empty texts and texts of whitespace only: the ids spell "".join(t.split())
+    # (whitespace=False) or the text itself (whitespace=True), one id per distinct character
+    spaces = "".join(chr(c) for c in range(0x110000) if chr(c).isspace())
+    texts = ["", "a b", spaces, f"x{spaces}y\U0001f600z\ud800", "  ", "äöü\u3000ß", "日本", " ", ""]
+    for whitespace in (False, True):
+        ids, lengths, n_ids = _ngrams._char_ids(texts, whitespace)
+        want = texts if whitespace else ["".join(t.split()) for t in texts]
+        alphabet = sorted(set("".join(want)))
+        assert n_ids == len(alphabet) and ids.dtype == np.int32
+        assert lengths.tolist() == [len(t) for t in want]
+        assert "".join(alphabet[i] for i in ids) == "".join(want)
+    assert _ngrams._char_ids(["", ""], False)[1].tolist() == [0, 0]
+    assert _ngrams._char_ids([" ", "\t"], False)[2] == 1
