@@ -7,7 +7,10 @@
   sources (:func:`stats._core.jit.precompile`): in the source tree for ``pip install -e .``,
   into the wheel otherwise, so that no analysis compiles at its first run. numba and scipy
   are build requirements for that (pyproject.toml); without numba the step says so and the
-  kernels compile at first use instead.
+  kernels compile at first use instead;
+- an editable install's modules (``stats/``, ``dashboard/``) are compiled to bytecode in place,
+  as pip compiles a wheel's modules when it installs them: without it every process compiles
+  each module it imports, and never caches it where ``PYTHONDONTWRITEBYTECODE`` is set.
 """
 
 import os
@@ -59,6 +62,17 @@ def compile_kernels(root: Path) -> None:
         )
 
 
+def compile_bytecode(root: Path) -> bool:
+    """Compile the Python modules of ``stats/`` and ``dashboard/`` under ``root`` to bytecode
+    next to their sources (``__pycache__``, git-ignored); True when every one compiled."""
+    import compileall
+
+    return all(
+        compileall.compile_dir(root / package, quiet=1, workers=0)
+        for package in ("stats", "dashboard")
+    )
+
+
 class BuildPy(build_py):
     def run(self):
         super().run()
@@ -76,7 +90,10 @@ class BuildPy(build_py):
                 dst.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(src, dst)
         # an editable install runs the sources in place: their cache is the one to fill
-        compile_kernels(ROOT if getattr(self, "editable_mode", False) else Path(self.build_lib))
+        editable = getattr(self, "editable_mode", False)
+        compile_kernels(ROOT if editable else Path(self.build_lib))
+        if editable and not compile_bytecode(ROOT):
+            print("note: some modules did not compile to bytecode at install", file=sys.stderr)
 
 
 setup(cmdclass={"build_py": BuildPy})

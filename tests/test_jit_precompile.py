@@ -119,3 +119,34 @@ def test_every_kernel_module_imports_with_the_build_requirements_alone():
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert out.returncode == 0, out.stderr[-2000:]
+
+
+def test_an_editable_install_compiles_every_module_to_bytecode(tmp_path):
+    # pip compiles a wheel's modules at install; an editable install runs the sources, whose
+    # bytecode setup.py's build step writes (a process then compiles nothing at import, where
+    # PYTHONDONTWRITEBYTECODE would keep it from caching what it compiled)
+    import importlib.util
+
+    for package in ("stats", "dashboard"):
+        shutil.copytree(
+            ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    shutil.copy2(ROOT / "setup.py", tmp_path / "setup.py")
+    probe = (
+        "import runpy, sys; from pathlib import Path\n"
+        "sys.argv = ['setup.py', '--name']  # setup() only prints the name\n"
+        "build = runpy.run_path('setup.py')\n"
+        "print(build['compile_bytecode'](Path('.')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], cwd=tmp_path, check=True, capture_output=True, text=True
+    )
+    assert out.stdout.splitlines()[-1] == "True", out.stdout + out.stderr
+    sources = sorted(
+        p for package in ("stats", "dashboard") for p in (tmp_path / package).rglob("*.py")
+    )
+    assert len(sources) > 100
+    missing = [
+        str(p) for p in sources if not Path(importlib.util.cache_from_source(str(p))).exists()
+    ]
+    assert missing == []
