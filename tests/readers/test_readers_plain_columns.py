@@ -15,7 +15,7 @@ import pytest
 
 from stats import StatsInputError
 from stats.readers import segments
-from tests.readers._same import assert_same_outcome
+from tests.readers._same import assert_same, assert_same_outcome
 
 
 def _outcome(read, data: bytes):
@@ -96,6 +96,13 @@ def _variants():
         )
     )
     out.append(("ids out of order", _table(HEAD, [[r[0], 7 - r[1], r[2]] for r in base]), True))
+    by_segment = sorted(base, key=lambda r: r[1])  # segment by segment, systems in order
+    out.append(("segment by segment", _table(HEAD, by_segment), True))
+    out.append(("segment by segment, one missing", _table(HEAD, by_segment[:-1]), None))
+    shuffled = [base[i] for i in np.random.default_rng(2).permutation(len(base))]
+    out.append(("rows shuffled", _table(HEAD, shuffled), True))
+    turned = base[:6] + base[6:12][::-1] + base[12:]  # the second system's segments reversed
+    out.append(("one system's segments reversed", _table(HEAD, turned), True))
     out.append(("padded names", _table(HEAD, [[f" {r[0]} ", r[1], r[2]] for r in base]), True))
     out.append(
         ("names with spaces", _table(HEAD, [[f"sys {r[0]}", r[1], r[2]] for r in base]), True)
@@ -221,7 +228,7 @@ def test_integer_codes_are_factorize():
     ``pandas.factorize``'s of the cells; ids not spelled as ``str(int)`` are refused."""
     import pyarrow as pa
 
-    from stats.readers._arrow import distinct_integers, integer_codes
+    from stats.readers._arrow import distinct_integers, integer_codes, integer_ids, integer_names
 
     rng = np.random.default_rng(11)
     for trial in range(500):
@@ -235,6 +242,10 @@ def test_integer_codes_are_factorize():
         codes, names = integer_codes(chunked)
         expected, uniques = pd.factorize(np.array(cells, dtype=object))
         assert (codes == expected).all() and names == list(uniques)
+        ids, numbers = integer_ids(chunked)
+        assert (ids == expected).all()
+        index = integer_names(numbers)
+        assert_same(pd.DataFrame(index=index), pd.DataFrame(index=pd.Index(list(uniques))))
         assert distinct_integers(chunked) == (len(set(cells)) == n)
     for odd in (["1", "01"], ["1", "+2"], ["-0"], ["1", " 2"], ["1", "2.0"], ["x"]):
         column = pa.chunked_array([pa.array(odd, pa.string())])
@@ -547,3 +558,37 @@ def test_da_segments_columns_as_careful(monkeypatch, data, taken, name):
     if not name.endswith("de-en.csv"):  # a name without the language pair: never this path
         taken = False
     assert taken is None or took == taken, (took, got)
+
+
+def test_pivot_scores_in_every_row_order():
+    """The segments x systems frame of long rows is each row's score in its cell, whatever
+    the rows' order (system by system, segment by segment, shuffled), with segment names
+    given as strings or as the numbers they spell."""
+    rng = np.random.default_rng(17)
+    for trial in range(200):
+        n_sys, n_seg = int(rng.integers(1, 5)), int(rng.integers(1, 7))
+        system = np.repeat(np.arange(n_sys), n_seg)
+        segment = np.tile(np.arange(n_seg), n_sys)
+        order = [
+            np.arange(n_sys * n_seg),
+            np.lexsort((system, segment)),
+            rng.permutation(n_sys * n_seg),
+        ][trial % 3]
+        system, segment = system[order], segment[order]
+        scores = rng.random(n_sys * n_seg)
+        expected = np.full((n_seg, n_sys), np.nan)
+        expected[segment, system] = scores
+        numbers = rng.permutation(100)[:n_seg] - 50
+        systems = [f"S{k}" for k in range(n_sys)]
+        for names in (numbers, [str(v) for v in numbers.tolist()]):
+            wide = segments.pivot_scores(system, systems, segment, names, scores,
+                                         label="x", rows=None, metric="m")  # fmt: skip
+            assert_same(
+                wide,
+                pd.DataFrame(
+                    expected,
+                    index=pd.Index([str(v) for v in numbers.tolist()], name="segment"),
+                    columns=pd.Index(systems, name="m"),
+                ),
+            )
+            assert wide.to_numpy().flags.c_contiguous
