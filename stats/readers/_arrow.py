@@ -471,15 +471,16 @@ def canonical_integers(column) -> np.ndarray | None:
     if low == np.iinfo(np.int64).min:
         return None
     # the cast takes no sign "+" and no space; what it takes beyond str(int)'s spelling is
-    # leading zeros ("007", "-0"), which only lengthen a cell: equal total lengths, none
-    if countable(high - low, len(values)):  # digits of each distinct number, counted
-        counts = np.bincount(values - low)
-        present = np.flatnonzero(counts)
-        each, numbers_ = counts[present], present + low
-    else:
-        each, numbers_ = np.ones(len(values), dtype=np.int64), values
-    digits = np.searchsorted(_POWERS_OF_TEN, np.abs(numbers_), side="right") + 1
-    spelled = int((digits * each).sum()) + int(each[numbers_ < 0].sum())
+    # leading zeros ("007", "-0"), which only lengthen a cell: equal total lengths, none.
+    # Digits of str(v): 1, and 1 more for each power 10**k <= |v| (a count per power, up to
+    # the largest magnitude's); a minus sign for each v < 0.
+    spelled = len(values)
+    for power in _POWERS_OF_TEN[_POWERS_OF_TEN <= max(high, -low)].tolist():
+        spelled += int(np.count_nonzero(values >= power))
+        if low <= -power:
+            spelled += int(np.count_nonzero(values <= -power))
+    if low < 0:
+        spelled += int(np.count_nonzero(values < 0))
     if spelled != pc.sum(pc.binary_length(column)).as_py():
         return None
     return values

@@ -314,6 +314,12 @@ def _wmt_variants():
         ),
         ("segids not canonical", _table(None, [r[:6] + [f"0{r[6]}"] + r[7:] for r in base]), True),
         ("one system", _table(None, [r for r in base if r[4] == "A"]), True),
+        (
+            "another pair inside",
+            _table(None, [r[:1] + ["de-en"] + r[2:] if k == 7 else r for k, r in enumerate(base)]),
+            True,
+        ),
+        ("segids negative", _table(None, [r[:6] + [str(-r[6])] + r[7:] for r in base]), True),
         ("crlf", _table(None, base, end="\r\n"), None),
         ("blank line", _table(None, base) + b"\n", None),
         ("comment", b"# scores\n" + _table(None, base), None),
@@ -348,7 +354,8 @@ def _wmt_variants():
 def _wmt_typed_reference(data: bytes, names: list, start: int):
     """The parse of a plain segment file by pyarrow's dictionary-encoding parser, names
     read as missing where pandas would read them so (the column-wise path before names
-    were encoded after the parse): what the column-wise path must give."""
+    were encoded after the parse), every name column then spelled as pandas reads numbers:
+    what the column-wise path must give."""
     from stats.readers._arrow import PANDAS_NA, categorical, read_typed
 
     types = {c: "float64" if c == "score" else "dict" for c in names}
@@ -357,12 +364,13 @@ def _wmt_typed_reference(data: bytes, names: list, start: int):
     )
     if table is None or any(table.column(c).null_count for c in names):
         return None
-    return pd.DataFrame(
+    frame = pd.DataFrame(
         {
             c: table.column(c).to_numpy() if c == "score" else categorical(table.column(c))
             for c in names
         }
     )
+    return frame, set()  # (no column known to be spelled as pandas reads it)
 
 
 @pytest.mark.parametrize(
