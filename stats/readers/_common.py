@@ -238,7 +238,11 @@ def may_repeat(key: np.ndarray, n_keys: int) -> bool:
     ``duplicated``)."""
     if not countable(n_keys, len(key)):
         return True
-    return bool(np.bincount(key, minlength=n_keys).max(initial=0) > 1)
+    if len(key) and key.min() < 0:  # (not a code below n_keys: the caller's search tells)
+        return True
+    seen = np.zeros(n_keys, dtype=bool)  # each value seen: fewer than the rows, a repeat
+    seen[key] = True
+    return int(np.count_nonzero(seen)) < len(key)
 
 
 def first_repeat(key: np.ndarray, n_keys: int) -> int | None:

@@ -49,6 +49,7 @@ from ._common import (
     decode,
     factorize_strings,
     load_bytes,
+    may_repeat,
     mix_codes,
     spells_number,
     split_lines,
@@ -458,7 +459,7 @@ def _no_duplicate_rows(frame: pd.DataFrame, key: list[str], label: str) -> None:
         codes, size = mix_codes(codes, size, k, n_unique)
         del k
     if countable(size, len(codes)):  # few possible codes: counted, no sort
-        if not (np.bincount(codes, minlength=size) > 1).any():
+        if not may_repeat(codes, size):
             return
     else:
         ordered = np.sort(codes)  # a repeat is two equal neighbours (no hash table of n codes)

@@ -600,3 +600,19 @@ def test_pivot_scores_in_every_row_order():
                 ),
             )
             assert wide.to_numpy().flags.c_contiguous
+
+
+def test_may_repeat_and_first_repeat_as_pandas():
+    """Whether keys (few beside the rows: counted) repeat is whether pandas finds a repeat;
+    the first repeat is pandas' first ``duplicated`` row."""
+    from stats.readers._common import first_repeat, may_repeat
+
+    rng = np.random.default_rng(23)
+    for trial in range(2000):
+        n_keys = int(rng.integers(1, 40))
+        key = rng.integers(0, n_keys, int(rng.integers(0, 30)))
+        if trial % 3 == 0:
+            key = rng.permutation(n_keys)[: len(key)]
+        dup = pd.Series(key).duplicated().to_numpy()
+        assert may_repeat(key, n_keys) == bool(dup.any())
+        assert first_repeat(key, n_keys) == (int(np.flatnonzero(dup)[0]) if dup.any() else None)
