@@ -370,7 +370,9 @@ def _typed_segments(data: bytes, names: list, start: int) -> tuple[pd.DataFrame,
     frame, the columns whose names are all integers spelled as ``str(int)`` spells them
     (:func:`~._arrow.integer_ids`): pandas reads each as the number it spells, in the same
     spelling (:func:`~._arrow.numbers_as_pandas_reads_them` would keep them)."""
-    types = {c: "float64" if c == "score" else "str" for c in names}
+    # systems and documents, a few names repeated: encoded by the parser's threads as they
+    # parse (a column of ids, or of one name, is compared or cast as strings)
+    types = {c: "float64" if c == "score" else "dict" if c in _MANY else "str" for c in names}
     table = read_typed(data, names, types, skip_rows=start, blank_lines=False, block=LARGE_BLOCK,
                        threads=True)  # fmt: skip
     if table is None or not table.num_rows:
@@ -394,6 +396,9 @@ def _typed_segments(data: bytes, names: list, start: int) -> tuple[pd.DataFrame,
     return pd.DataFrame(columns), as_numbers
 
 
+#: the name columns of many rows each (read dictionary-encoded by the parser)
+_MANY = frozenset({"system", "docid"})
+
 #: pandas' spellings of a missing value: a name spelled so is read as missing
 _NA = frozenset(PANDAS_NA)
 
@@ -405,7 +410,8 @@ def _name_column(column) -> tuple[pd.Categorical, bool] | None:
     value."""
     import pyarrow as pa
 
-    first = one_name(column) if column[0].equals(column[-1]) else None  # (else not one name)
+    same_ends = column[0].as_py() == column[-1].as_py()
+    first = one_name(column) if same_ends else None  # (else not one name)
     numbers = None
     if first is not None:  # one name (metric, pair, test set)
         codes, spelled = np.zeros(len(column), dtype=np.int32), [first]
