@@ -22,7 +22,8 @@ import numpy as np
 import pandas as pd
 
 #: what pyarrow holds per column: ``"dict"`` (dictionary-encoded strings), ``"str"``,
-#: ``"float64"``, ``"int64"``
+#: ``"large"`` (strings with 64-bit offsets, as pandas' ``str`` holds them), ``"float64"``,
+#: ``"int64"``
 ColumnType = str
 
 #: pandas' default missing-value spellings: refused in a name column, as pandas' C parser makes
@@ -93,6 +94,7 @@ def _pa_type(kind: ColumnType):
     return {
         "dict": pa.dictionary(pa.int32(), pa.string()),
         "str": pa.string(),
+        "large": pa.large_string(),
         "float64": pa.float64(),
         "int64": pa.int64(),
     }[kind]
