@@ -404,7 +404,10 @@ def repeated(value: str, n: int) -> pd.api.extensions.ExtensionArray:
     import pyarrow as pa
 
     raw = value.encode("utf-8")
-    offsets = np.arange(n + 1, dtype=np.int64) * len(raw)
+    if raw:  # 0, k, 2k, ... in one pass
+        offsets = np.arange(0, (n + 1) * len(raw), len(raw), dtype=np.int64)
+    else:  # every cell empty: every offset 0
+        offsets = np.zeros(n + 1, dtype=np.int64)
     cells = pa.LargeStringArray.from_buffers(
         n, pa.py_buffer(offsets), pa.py_buffer(raw * n)
     )
