@@ -472,9 +472,6 @@ def _plain_wide(data: bytes, label: str, head: list[str], has_id: bool) -> pd.Da
     score column written once into the block of segments x systems; segment ids only when
     they are distinct integers spelled as ``str(int)`` spells them. None for anything else,
     or anything the careful path refuses (it then names it)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
     from ._common import header_names_each_once, sniff_delimiter
 
     first = data[: data.find(b"\n")].decode("utf-8")
@@ -488,7 +485,7 @@ def _plain_wide(data: bytes, label: str, head: list[str], has_id: bool) -> pd.Da
     keys = [f"c{i}" for i in range(len(head))]
     types = dict.fromkeys(keys, "float64")
     if has_id:
-        types[keys[0]] = "str"
+        types[keys[0]] = "large"  # (as pandas' str holds the index: no cast of every id)
     table = read_typed(data, keys, types, delimiter="\t" if delimiter == "tab" else ",",
                        skip_rows=1, blank_lines=False, block=LARGE_BLOCK, threads=True)
     if table is None or not table.num_rows:
@@ -509,8 +506,7 @@ def _plain_wide(data: bytes, label: str, head: list[str], has_id: bool) -> pd.Da
         ids = table.column(keys[0])
         if not distinct_integers(ids):  # the careful path checks other ids
             return None
-        cells = pc.cast(ids, pa.large_string(), memory_pool=pa.system_memory_pool())
-        index = pd.Index(pd.array(cells, dtype=_STR), name="segment")
+        index = pd.Index(pd.array(ids, dtype=_STR), name="segment")
     del table
     return pd.DataFrame(values, index=index, columns=pd.Index([str(s) for s in systems]),
                         copy=False)
