@@ -327,12 +327,14 @@ def _plain_long(data: bytes, label: str, metric: str | None, names) -> pd.DataFr
     coded: dict = {}
     for col in used[:2] + used[3:]:
         column = table.column(col)
-        found = integer_ids(column) if col == "SEGMENT" else None  # (numbers: no blank)
-        if found is None:
-            found = name_codes(column, strip=padded)
-            if "" in found[1]:  # an empty name: the careful path names it
-                return None
-        coded[col] = found
+        numbers = integer_ids(column) if col == "SEGMENT" else None  # (numbers: no blank)
+        if numbers is not None:
+            coded[col] = numbers
+            continue
+        codes, spelled = name_codes(column, strip=padded)
+        if "" in spelled:  # an empty name: the careful path names it
+            return None
+        coded[col] = (codes, spelled)
     del table
     start = 1 + (names is None)
     return _long_scores(coded["SYSTEM"], coded["SEGMENT"], coded.get("METRIC"),
