@@ -129,7 +129,7 @@ def read_typed(
     except ImportError:  # pragma: no cover - pyarrow is a dependency
         return None
     if isinstance(source, (bytes, bytearray, memoryview)):
-        source = io.BytesIO(source)
+        source = pa.BufferReader(pa.py_buffer(source))  # the bytes read in place, no copy
     keep = list(include) if include is not None else list(columns)
     try:
         table = pacsv.read_csv(
