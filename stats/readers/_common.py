@@ -238,7 +238,11 @@ def may_repeat(key: np.ndarray, n_keys: int) -> bool:
     ``duplicated``)."""
     if not countable(n_keys, len(key)):
         return True
-    return bool(np.bincount(key, minlength=n_keys).max(initial=0) > 1)
+    if len(key) and key.min() < 0:  # (not a code below n_keys: the caller's search tells)
+        return True
+    seen = np.zeros(n_keys, dtype=bool)  # each value seen: fewer than the rows, a repeat
+    seen[key] = True
+    return int(np.count_nonzero(seen)) < len(key)
 
 
 def first_repeat(key: np.ndarray, n_keys: int) -> int | None:
@@ -339,7 +343,7 @@ def _pyarrow_frame(data: bytes, columns, sep: str, dtype, header: int = 1) -> pd
     # strings as pandas holds them (large_string: no cast when they become a pandas column)
     types = {c: pa.float64() if dtype.get(c) == "float64" else pa.large_string() for c in columns}
     table = pacsv.read_csv(
-        io.BytesIO(data),
+        pa.BufferReader(pa.py_buffer(data)),  # the bytes read in place, no copy
         read_options=pacsv.ReadOptions(
             column_names=list(columns), skip_rows=header,
             use_threads=False,  # pandas' parser is one thread: the same CPU, fairer on 2 cores

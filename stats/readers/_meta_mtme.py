@@ -83,8 +83,6 @@ def _fast_score_file(data: bytes, sc: _Scores, gold: bool) -> bool:
     filled) for anything else, which the line-by-line reader then reads or names. ``data``:
     the decoded text as UTF-8, or the bytes of a plain file (:func:`~._arrow.plain_bytes`:
     the same lines and fields)."""
-    import io
-
     from ._limits import MAX_ABS_VALUE
 
     if not data or b"\t" not in data or b"\n\n" in data or b"\r" in data or data[:1] == b"\n":
@@ -100,7 +98,7 @@ def _fast_score_file(data: bytes, sc: _Scores, gold: bool) -> bool:
         from pyarrow import csv as pacsv
 
         table = pacsv.read_csv(
-            io.BytesIO(data),
+            pa.BufferReader(pa.py_buffer(data)),  # the bytes read in place, no copy
             read_options=pacsv.ReadOptions(column_names=names, use_threads=False,
                                            block_size=LARGE_BLOCK),
             parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False),

@@ -243,6 +243,7 @@ def _plain_columns(data: bytes, label: str):
     used = [c for c in (*DA_SEGMENT_COLUMNS, n_column) if c is not None]
     keys = [f"c{i}" for i in range(len(columns))]
     types = {k: "str" for k in keys}
+    types[keys[columns.index("SID")]] = "large"  # (as pandas' str holds it: no cast after)
     types.update({keys[columns.index(c)]: "float64" for c in used[2:]})
     table = read_typed(data, keys, types, delimiter=" ", skip_rows=1, blank_lines=False,
                        include=[keys[columns.index(c)] for c in used], block=LARGE_BLOCK,

@@ -301,7 +301,9 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
         return None
     names = [f"c{i}" for i in range(len(columns))]
     used = [names[columns.index(c)] for c in JUDGEMENT_COLUMNS]
-    table = read_typed(data, names, dict.fromkeys(names, "str"), delimiter=delimiter,
+    # names as pandas' str holds them (large strings: a column of the frame as parsed)
+    types = {**dict.fromkeys(names, "large"), used[-1]: "str"}
+    table = read_typed(data, names, types, delimiter=delimiter,
                        skip_rows=1, blank_lines=False, include=used, block=LARGE_BLOCK,
                        threads=True)  # fmt: skip
     if table is None or not table.num_rows:
@@ -318,9 +320,11 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
         cells = table.column(col)
         found = integer_codes(cells) if col == "SEGMENT" else None
         k, spelled = found if found is not None else name_codes(cells)
-        respelled = padded or col == "CRITERION"  # each distinct spelling stripped (lower-cased)
-        if respelled:
-            k, spelled = merge_spellings(k, spelled, lower=col == "CRITERION")
+        respelled = False
+        if padded or col == "CRITERION":  # each distinct spelling stripped (lower-cased)
+            merged = merge_spellings(k, spelled, lower=col == "CRITERION")
+            respelled = merged[0] is not k  # (the same codes: no name changed, nor a cell)
+            k, spelled = merged
         names = pa.array(spelled, type=pa.string())
         if respelled:
             cells = names.cast(pa.large_string()).take(pa.array(k))

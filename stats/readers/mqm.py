@@ -425,13 +425,14 @@ def _columns(text: str, header: list[str]) -> pd.DataFrame | None:
     from ._arrow import TextStream, read_typed
 
     names = [f"c{i}" for i in range(len(header))]
-    table = read_typed(TextStream(text), names, dict.fromkeys(names, "str"), skip_rows=1,
+    # large strings: as pandas' str holds them (each column as parsed, no cast of every cell)
+    table = read_typed(TextStream(text), names, dict.fromkeys(names, "large"), skip_rows=1,
                        blank_lines=False)
     if table is None or not table.num_rows:
         return None
     dtype = pd.StringDtype("pyarrow", na_value=np.nan)
     return pd.DataFrame({
-        h: pd.array(table.column(c).cast("large_string"), dtype=dtype)
+        h: pd.array(table.column(c), dtype=dtype)
         for h, c in zip(header, names, strict=True)
     })
 

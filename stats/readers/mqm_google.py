@@ -162,8 +162,10 @@ def _plain_averages(data: bytes, label: str, lp: str | None) -> HumanRatings | N
     if tab == space or not body:
         return None
     sep = b"\t" if tab else b" "
-    table = read_typed(data, list(AVERAGE_COLUMNS), dict.fromkeys(AVERAGE_COLUMNS, "str"),
-                       delimiter=sep.decode(), skip_rows=1, blank_lines=False, block=LARGE_BLOCK)
+    # names as pandas' str holds them (large strings: the frame's columns as parsed)
+    types = {**dict.fromkeys(AVERAGE_COLUMNS, "large"), "mqm_avg_score": "str"}
+    table = read_typed(data, list(AVERAGE_COLUMNS), types, delimiter=sep.decode(), skip_rows=1,
+                       blank_lines=False, block=LARGE_BLOCK)  # fmt: skip
     if table is None or not table.num_rows:
         return None
     # every row has three fields: a run of separators, or one that starts or ends a line,

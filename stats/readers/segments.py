@@ -37,7 +37,8 @@ from ._arrow import (
     LARGE_BLOCK,
     distinct_integers,
     finite_within_bound,
-    integer_codes,
+    integer_ids,
+    integer_names,
     long_line,
     may_be_padded,
     name_codes,
@@ -181,9 +182,12 @@ def _codes(column: pd.Series) -> tuple[np.ndarray, list[str]]:
     return codes_and_names(column)
 
 
-def _subset(codes: np.ndarray, names: list[str], keep: np.ndarray) -> tuple[np.ndarray, list[str]]:
-    """:func:`_codes` of the rows ``keep`` only (names in their order of first appearance)."""
+def _subset(codes: np.ndarray, names, keep: np.ndarray):
+    """:func:`_codes` of the rows ``keep`` only (names in their order of first appearance;
+    a list, or an array of the numbers that integer names spell)."""
     codes, present = pd.factorize(codes[keep])
+    if isinstance(names, np.ndarray):
+        return codes.astype(np.int64), names[present]
     return codes.astype(np.int64), [names[i] for i in present]
 
 
@@ -320,13 +324,17 @@ def _plain_long(data: bytes, label: str, metric: str | None, names) -> pd.DataFr
     if not finite_within_bound(scores):
         return None
     padded = may_be_padded(data, comma=sep == ",")
-    coded = {}
+    coded: dict = {}
     for col in used[:2] + used[3:]:
         column = table.column(col)
-        found = integer_codes(column) if col == "SEGMENT" else None
-        coded[col] = found if found is not None else name_codes(column, strip=padded)
-        if "" in coded[col][1]:  # an empty name: the careful path names it
+        numbers = integer_ids(column) if col == "SEGMENT" else None  # (numbers: no blank)
+        if numbers is not None:
+            coded[col] = numbers
+            continue
+        codes, spelled = name_codes(column, strip=padded)
+        if "" in spelled:  # an empty name: the careful path names it
             return None
+        coded[col] = (codes, spelled)
     del table
     start = 1 + (names is None)
     return _long_scores(coded["SYSTEM"], coded["SEGMENT"], coded.get("METRIC"),
@@ -348,11 +356,25 @@ def pivot_scores(
 
     ``rows(i, j)`` names rows ``i`` and ``j`` (file and lines) for the message about a
     (system, segment) given twice; ``label`` names the file(s) in the message about a
-    missing score. Raises :class:`StatsInputError` for either.
+    missing score. Raises :class:`StatsInputError` for either. ``seg_order``: the segment
+    names, or an int64 array of the numbers they spell (:func:`~._arrow.integer_ids`).
     """
     n_seg, n_sys = len(seg_order), len(sys_order)
     keys = system * n_seg + segment
-    if n_seg * n_sys == len(keys):  # as many rows as cells: counting needs no more memory
+    cells = n_seg * n_sys
+    scored = ~np.isnan(scores)
+    if cells == len(keys) and cells and scored.all():
+        # rows system by system, each system's segments in their first order (or segment by
+        # segment): the keys 0, 1, 2, ..., every cell once, written as one reshaped copy
+        if bool((keys[1:] > keys[:-1]).all()):  # increasing, below ``cells``: 0 .. cells-1
+            values = np.ascontiguousarray(np.reshape(scores, (n_sys, n_seg)).T, dtype=float)
+            return _wide_frame(values, sys_order, seg_order, metric)
+        by_segment = segment * n_sys + system
+        if bool((by_segment[1:] > by_segment[:-1]).all()):
+            values = np.array(np.reshape(scores, (n_seg, n_sys)), dtype=float)
+            return _wide_frame(values, sys_order, seg_order, metric)
+        del by_segment
+    if cells == len(keys):  # as many rows as cells: counting needs no more memory
         twice = np.bincount(keys, minlength=len(keys)).max(initial=0) > 1
     else:  # (cells may be far more than rows: no array of that size)
         ordered = np.sort(keys)
@@ -363,15 +385,14 @@ def pivot_scores(
         raise StatsInputError(
             f"{rows(where[0], where[1])}: system "
             f"{sys_order[first // n_seg]!r}, segment "
-            f"{seg_order[first % n_seg]!r} appears twice"
+            f"{str(seg_order[first % n_seg])!r} appears twice"
         )
-    scored = ~np.isnan(scores)
     if n_seg * n_sys != len(keys) or not scored.all():  # some (system, segment) has no score
         counts = np.bincount(system[scored], minlength=n_sys)
         j = int(np.flatnonzero(counts < n_seg)[0])
         lacking = np.ones(n_seg, dtype=bool)
         lacking[segment[scored & (system == j)]] = False
-        segs = [seg_order[i] for i in np.flatnonzero(lacking)]
+        segs = [str(seg_order[i]) for i in np.flatnonzero(lacking)]
         has = [sys_order[k] for k in np.flatnonzero(counts == n_seg)]
         ref = f" (system {has[0]!r} has them)" if has else ""
         raise StatsInputError(
@@ -380,8 +401,19 @@ def pivot_scores(
         )
     values = np.empty((n_seg, n_sys))
     values[segment, system] = scores  # every cell once: no duplicate and as many rows as cells
+    return _wide_frame(values, sys_order, seg_order, metric)
+
+
+def _wide_frame(values: np.ndarray, sys_order, seg_order, metric: str | None) -> pd.DataFrame:
+    """The segments x systems frame of ``values``, its index the segment names (or the
+    numbers they spell, :func:`pivot_scores`), its columns the systems named ``metric``."""
     wide = pd.DataFrame(values, copy=False)
-    wide.index = pd.Index([str(s) for s in seg_order], name="segment")
+    if isinstance(seg_order, np.ndarray):
+        index = integer_names(seg_order)
+        index.name = "segment"
+    else:
+        index = pd.Index([str(s) for s in seg_order], name="segment")
+    wide.index = index
     wide.columns = pd.Index([str(s) for s in sys_order], name=metric)
     return wide
 
@@ -442,9 +474,6 @@ def _plain_wide(data: bytes, label: str, head: list[str], has_id: bool) -> pd.Da
     score column written once into the block of segments x systems; segment ids only when
     they are distinct integers spelled as ``str(int)`` spells them. None for anything else,
     or anything the careful path refuses (it then names it)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
     from ._common import header_names_each_once, sniff_delimiter
 
     first = data[: data.find(b"\n")].decode("utf-8")
@@ -458,7 +487,7 @@ def _plain_wide(data: bytes, label: str, head: list[str], has_id: bool) -> pd.Da
     keys = [f"c{i}" for i in range(len(head))]
     types = dict.fromkeys(keys, "float64")
     if has_id:
-        types[keys[0]] = "str"
+        types[keys[0]] = "large"  # (as pandas' str holds the index: no cast of every id)
     table = read_typed(data, keys, types, delimiter="\t" if delimiter == "tab" else ",",
                        skip_rows=1, blank_lines=False, block=LARGE_BLOCK, threads=True)
     if table is None or not table.num_rows:
@@ -479,8 +508,7 @@ def _plain_wide(data: bytes, label: str, head: list[str], has_id: bool) -> pd.Da
         ids = table.column(keys[0])
         if not distinct_integers(ids):  # the careful path checks other ids
             return None
-        cells = pc.cast(ids, pa.large_string(), memory_pool=pa.system_memory_pool())
-        index = pd.Index(pd.array(cells, dtype=_STR), name="segment")
+        index = pd.Index(pd.array(ids, dtype=_STR), name="segment")
     del table
     return pd.DataFrame(values, index=index, columns=pd.Index([str(s) for s in systems]),
                         copy=False)

@@ -35,7 +35,7 @@ from ._arrow import (
     LARGE_BLOCK,
     PANDAS_NA,
     countable,
-    integer_codes,
+    integer_ids,
     name_codes,
     not_numbers,
     numbers_as_pandas_reads_them,
@@ -49,6 +49,7 @@ from ._common import (
     decode,
     factorize_strings,
     load_bytes,
+    may_repeat,
     mix_codes,
     spells_number,
     split_lines,
@@ -274,7 +275,8 @@ def read_wmt_scores(
     # segment and document files can be large: names as categories (one small code per row),
     # read by pyarrow's typed parser when the file is plain and tab-separated
     names_as = {c: "category" for c in names if c != "score"} if lvl != "sys" else None
-    frame = _typed_segments(data, names, start) if names_as and tab and not comment else None
+    typed_as = _typed_segments(data, names, start) if names_as and tab and not comment else None
+    frame, as_numbers = typed_as if typed_as is not None else (None, set())
     typed = frame is not None  # every line from ``start`` on a row: no blank line, no NA
     bad = False
     if names_as and tab and not comment and not typed:
@@ -311,7 +313,8 @@ def read_wmt_scores(
     if frame["score"].dtype != np.float64:
         frame["score"] = frame["score"].astype(np.float64)
     for c in names_as or ():  # names that are all numbers read as pandas reads numbers
-        frame[c] = numbers_as_pandas_reads_them(frame[c].array)
+        if c not in as_numbers:
+            frame[c] = numbers_as_pandas_reads_them(frame[c].array)
     if typed:
         frame[LINE] = np.arange(start + 1, start + len(frame) + 1, dtype=np.int64)
     else:
@@ -358,13 +361,18 @@ def _first_bad_score(data: bytes, names: list, start: int, label: str):
 _RARE = re.compile(rb"[\x0b\x0c\x1c-\x1e]|\xc2\x85|\xe2\x80[\xa8\xa9]")
 
 
-def _typed_segments(data: bytes, names: list, start: int) -> pd.DataFrame | None:
+def _typed_segments(data: bytes, names: list, start: int) -> tuple[pd.DataFrame, set] | None:
     """A plain tab-separated segment file read by pyarrow's parser (:mod:`._arrow`) with its
     threads: names as categories (a column of one name compared with it, others encoded
     once; integer segment ids as numbers), scores as float64, every line a row; None when
     anything is not plain (a blank line, a missing value, a ragged row, a score that is not
-    a finite number): pandas' reader and the diagnosis then read it line by line."""
-    types = {c: "float64" if c == "score" else "str" for c in names}
+    a finite number): pandas' reader and the diagnosis then read it line by line. With the
+    frame, the columns whose names are all integers spelled as ``str(int)`` spells them
+    (:func:`~._arrow.integer_ids`): pandas reads each as the number it spells, in the same
+    spelling (:func:`~._arrow.numbers_as_pandas_reads_them` would keep them)."""
+    # systems and documents, a few names repeated: encoded by the parser's threads as they
+    # parse (a column of ids, or of one name, is compared or cast as strings)
+    types = {c: "float64" if c == "score" else "dict" if c in _MANY else "str" for c in names}
     table = read_typed(data, names, types, skip_rows=start, blank_lines=False, block=LARGE_BLOCK,
                        threads=True)  # fmt: skip
     if table is None or not table.num_rows:
@@ -373,38 +381,55 @@ def _typed_segments(data: bytes, names: list, start: int) -> pd.DataFrame | None
     if not np.isfinite(score).all():
         return None
     columns = {}
+    as_numbers = set()
     for c in names:
         if c != "score":
             found = _name_column(table.column(c))
             if found is None:  # a missing value (pandas' spelling of one)
                 return None
-            columns[c] = found
+            columns[c], numbers = found
+            if numbers:
+                as_numbers.add(c)
         else:
             columns[c] = score
     del table
-    return pd.DataFrame(columns)
+    return pd.DataFrame(columns), as_numbers
 
+
+#: the name columns of many rows each (read dictionary-encoded by the parser)
+_MANY = frozenset({"system", "docid"})
 
 #: pandas' spellings of a missing value: a name spelled so is read as missing
 _NA = frozenset(PANDAS_NA)
 
 
-def _name_column(column) -> pd.Categorical | None:
+def _name_column(column) -> tuple[pd.Categorical, bool] | None:
     """A parsed column of names as a Categorical (categories in order of first appearance,
-    as :func:`~._arrow.categorical` makes them), or None when a name is one of pandas'
-    spellings of a missing value."""
+    as :func:`~._arrow.categorical` makes them) and whether they are all integers spelled as
+    ``str(int)`` spells them; None when a name is one of pandas' spellings of a missing
+    value."""
     import pyarrow as pa
 
-    first = one_name(column)
+    same_ends = column[0].as_py() == column[-1].as_py()
+    first = one_name(column) if same_ends else None  # (else not one name)
+    numbers = None
     if first is not None:  # one name (metric, pair, test set)
         codes, spelled = np.zeros(len(column), dtype=np.int32), [first]
     else:
-        found = integer_codes(column)
-        codes, spelled = found if found is not None else name_codes(column)
-    if not _NA.isdisjoint(spelled):
+        found = integer_ids(column)
+        if found is not None:  # numbers: none is a spelling of a missing value
+            codes, numbers = found
+        else:
+            codes, spelled = name_codes(column)
+    if numbers is not None:
+        cells = pa.array(numbers).cast(pa.string())  # str(int) of each, by pyarrow
+    elif _NA.isdisjoint(spelled):
+        cells = pa.array(spelled, type=pa.string())
+    else:
         return None
-    categories = pa.array(spelled, type=pa.string()).to_pandas()
-    return pd.Categorical.from_codes(np.asarray(codes, dtype=np.int32), categories=categories)
+    categories = cells.to_pandas()
+    codes = np.asarray(codes, dtype=np.int32)
+    return pd.Categorical.from_codes(codes, categories=categories), numbers is not None
 
 
 def _line_numbers(data: bytes, start: int, n: int, comment: bool) -> np.ndarray:
@@ -440,7 +465,7 @@ def _no_duplicate_rows(frame: pd.DataFrame, key: list[str], label: str) -> None:
         codes, size = mix_codes(codes, size, k, n_unique)
         del k
     if countable(size, len(codes)):  # few possible codes: counted, no sort
-        if not (np.bincount(codes, minlength=size) > 1).any():
+        if not may_repeat(codes, size):
             return
     else:
         ordered = np.sort(codes)  # a repeat is two equal neighbours (no hash table of n codes)

@@ -15,7 +15,7 @@ import pytest
 
 from stats import StatsInputError
 from stats.readers import segments
-from tests.readers._same import assert_same_outcome
+from tests.readers._same import assert_same, assert_same_outcome
 
 
 def _outcome(read, data: bytes):
@@ -96,6 +96,13 @@ def _variants():
         )
     )
     out.append(("ids out of order", _table(HEAD, [[r[0], 7 - r[1], r[2]] for r in base]), True))
+    by_segment = sorted(base, key=lambda r: r[1])  # segment by segment, systems in order
+    out.append(("segment by segment", _table(HEAD, by_segment), True))
+    out.append(("segment by segment, one missing", _table(HEAD, by_segment[:-1]), None))
+    shuffled = [base[i] for i in np.random.default_rng(2).permutation(len(base))]
+    out.append(("rows shuffled", _table(HEAD, shuffled), True))
+    turned = base[:6] + base[6:12][::-1] + base[12:]  # the second system's segments reversed
+    out.append(("one system's segments reversed", _table(HEAD, turned), True))
     out.append(("padded names", _table(HEAD, [[f" {r[0]} ", r[1], r[2]] for r in base]), True))
     out.append(
         ("names with spaces", _table(HEAD, [[f"sys {r[0]}", r[1], r[2]] for r in base]), True)
@@ -221,7 +228,7 @@ def test_integer_codes_are_factorize():
     ``pandas.factorize``'s of the cells; ids not spelled as ``str(int)`` are refused."""
     import pyarrow as pa
 
-    from stats.readers._arrow import distinct_integers, integer_codes
+    from stats.readers._arrow import distinct_integers, integer_codes, integer_ids, integer_names
 
     rng = np.random.default_rng(11)
     for trial in range(500):
@@ -235,6 +242,10 @@ def test_integer_codes_are_factorize():
         codes, names = integer_codes(chunked)
         expected, uniques = pd.factorize(np.array(cells, dtype=object))
         assert (codes == expected).all() and names == list(uniques)
+        ids, numbers = integer_ids(chunked)
+        assert (ids == expected).all()
+        index = integer_names(numbers)
+        assert_same(pd.DataFrame(index=index), pd.DataFrame(index=pd.Index(list(uniques))))
         assert distinct_integers(chunked) == (len(set(cells)) == n)
     for odd in (["1", "01"], ["1", "+2"], ["-0"], ["1", " 2"], ["1", "2.0"], ["x"]):
         column = pa.chunked_array([pa.array(odd, pa.string())])
@@ -303,6 +314,12 @@ def _wmt_variants():
         ),
         ("segids not canonical", _table(None, [r[:6] + [f"0{r[6]}"] + r[7:] for r in base]), True),
         ("one system", _table(None, [r for r in base if r[4] == "A"]), True),
+        (
+            "another pair inside",
+            _table(None, [r[:1] + ["de-en"] + r[2:] if k == 7 else r for k, r in enumerate(base)]),
+            True,
+        ),
+        ("segids negative", _table(None, [r[:6] + [str(-r[6])] + r[7:] for r in base]), True),
         ("crlf", _table(None, base, end="\r\n"), None),
         ("blank line", _table(None, base) + b"\n", None),
         ("comment", b"# scores\n" + _table(None, base), None),
@@ -337,7 +354,8 @@ def _wmt_variants():
 def _wmt_typed_reference(data: bytes, names: list, start: int):
     """The parse of a plain segment file by pyarrow's dictionary-encoding parser, names
     read as missing where pandas would read them so (the column-wise path before names
-    were encoded after the parse): what the column-wise path must give."""
+    were encoded after the parse), every name column then spelled as pandas reads numbers:
+    what the column-wise path must give."""
     from stats.readers._arrow import PANDAS_NA, categorical, read_typed
 
     types = {c: "float64" if c == "score" else "dict" for c in names}
@@ -346,12 +364,13 @@ def _wmt_typed_reference(data: bytes, names: list, start: int):
     )
     if table is None or any(table.column(c).null_count for c in names):
         return None
-    return pd.DataFrame(
+    frame = pd.DataFrame(
         {
             c: table.column(c).to_numpy() if c == "score" else categorical(table.column(c))
             for c in names
         }
     )
+    return frame, set()  # (no column known to be spelled as pandas reads it)
 
 
 @pytest.mark.parametrize(
@@ -547,3 +566,53 @@ def test_da_segments_columns_as_careful(monkeypatch, data, taken, name):
     if not name.endswith("de-en.csv"):  # a name without the language pair: never this path
         taken = False
     assert taken is None or took == taken, (took, got)
+
+
+def test_pivot_scores_in_every_row_order():
+    """The segments x systems frame of long rows is each row's score in its cell, whatever
+    the rows' order (system by system, segment by segment, shuffled), with segment names
+    given as strings or as the numbers they spell."""
+    rng = np.random.default_rng(17)
+    for trial in range(200):
+        n_sys, n_seg = int(rng.integers(1, 5)), int(rng.integers(1, 7))
+        system = np.repeat(np.arange(n_sys), n_seg)
+        segment = np.tile(np.arange(n_seg), n_sys)
+        order = [
+            np.arange(n_sys * n_seg),
+            np.lexsort((system, segment)),
+            rng.permutation(n_sys * n_seg),
+        ][trial % 3]
+        system, segment = system[order], segment[order]
+        scores = rng.random(n_sys * n_seg)
+        expected = np.full((n_seg, n_sys), np.nan)
+        expected[segment, system] = scores
+        numbers = rng.permutation(100)[:n_seg] - 50
+        systems = [f"S{k}" for k in range(n_sys)]
+        for names in (numbers, [str(v) for v in numbers.tolist()]):
+            wide = segments.pivot_scores(system, systems, segment, names, scores,
+                                         label="x", rows=None, metric="m")  # fmt: skip
+            assert_same(
+                wide,
+                pd.DataFrame(
+                    expected,
+                    index=pd.Index([str(v) for v in numbers.tolist()], name="segment"),
+                    columns=pd.Index(systems, name="m"),
+                ),
+            )
+            assert wide.to_numpy().flags.c_contiguous
+
+
+def test_may_repeat_and_first_repeat_as_pandas():
+    """Whether keys (few beside the rows: counted) repeat is whether pandas finds a repeat;
+    the first repeat is pandas' first ``duplicated`` row."""
+    from stats.readers._common import first_repeat, may_repeat
+
+    rng = np.random.default_rng(23)
+    for trial in range(2000):
+        n_keys = int(rng.integers(1, 40))
+        key = rng.integers(0, n_keys, int(rng.integers(0, 30)))
+        if trial % 3 == 0:
+            key = rng.permutation(n_keys)[: len(key)]
+        dup = pd.Series(key).duplicated().to_numpy()
+        assert may_repeat(key, n_keys) == bool(dup.any())
+        assert first_repeat(key, n_keys) == (int(np.flatnonzero(dup)[0]) if dup.any() else None)
