@@ -111,9 +111,10 @@ def _char_ids(texts: Sequence[str], whitespace: bool) -> tuple[np.ndarray, np.nd
     ids = lut[codes]
     if len(distinct) < n_present:  # whitespace to drop
         keep = ids >= 0
-        starts = np.minimum(np.cumsum(lengths) - lengths, len(keep) - 1)
-        kept = np.add.reduceat(keep.view(np.uint8), starts, dtype=np.int64)
-        lengths = np.where(lengths > 0, kept, 0)  # (reduceat gives one element for none)
+        # each text's kept characters: differences of the running count at its ends
+        running = np.concatenate([[0], np.cumsum(keep, dtype=np.int64)])
+        ends = np.cumsum(lengths)
+        lengths = running[ends] - running[ends - lengths]
         ids = ids[keep]
     return ids, lengths, max(len(distinct), 1)
 

@@ -3,6 +3,8 @@ sacreBLEU's own chrF/BLEU statistics (sacrebleu called live), on small seeded te
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from sacrebleu.metrics import BLEU, CHRF
@@ -119,3 +121,9 @@ def test_char_ids_are_the_characters_sacrebleu_counts():
         assert "".join(alphabet[i] for i in ids) == "".join(want)
     assert _ngrams._char_ids(["", ""], False)[1].tolist() == [0, 0]
     assert _ngrams._char_ids([" ", "\t"], False)[2] == 1
+    # a text ending in a kept character before empty texts, and every other order of empty,
+    # blank and spaced texts (the last text's last character once went uncounted when empty
+    # texts followed it)
+    for texts in itertools.permutations(["ab c", "", "", " ", "d ", "e"]):
+        got = _ngrams._char_ids(list(texts), False)[1].tolist()
+        assert got == [len("".join(t.split())) for t in texts], texts
