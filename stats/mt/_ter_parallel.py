@@ -17,6 +17,7 @@ run (or a second dashboard session) on the same files reads them back. The cache
 
 from __future__ import annotations
 
+import functools
 import gc
 import hashlib
 import json
@@ -50,12 +51,23 @@ def _digest(lines):
     return h
 
 
+@functools.cache
+def _code_digest() -> str:
+    """SHA-256 of the sources of the modules that extract the statistics (``stats/mt``): a
+    cached array is read back only by the code that wrote it, so a changed extraction (a
+    fixed bug, a new release) never reads what an earlier one computed."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).resolve().parent.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def _cache_keys(options: Mapping, references, hypotheses: Mapping, metric: str = "ter"
                 ) -> dict[str, str]:
     import sacrebleu
 
     head = hashlib.sha256()
-    head.update(f"{metric}|sacrebleu {sacrebleu.__version__}|".encode())
+    head.update(f"{metric}|sacrebleu {sacrebleu.__version__}|code {_code_digest()}|".encode())
     head.update(json.dumps(sorted(options.items()), default=repr).encode())
     head.update(len(references).to_bytes(8, "little"))
     for stream in references:
@@ -100,7 +112,7 @@ def cached_statistics(
 ) -> np.ndarray:
     """Per-segment statistics (systems, segments, ``width``) of ``metric``, each system read
     from the cache when its (metric, options, sacrebleu version, references, output) were
-    seen before; ``compute`` (the systems not found -> their array) makes the rest, which
+    seen before by the same extraction code (:func:`_code_digest`); ``compute`` (the systems not found -> their array) makes the rest, which
     are then cached."""
     n_seg = len(references[0])
     names = list(hypotheses)

@@ -83,6 +83,20 @@ def test_cache_key_covers_options_references_and_hypotheses(corpus, cache):
     assert len(list(cache.glob("ter-*.npy"))) == 3 * n + 1
 
 
+def test_cache_key_covers_the_extraction_code(corpus, cache, monkeypatch):
+    # what an earlier version of the extraction wrote (before a fix, say) is never read back
+    refs, hyps = corpus
+    hyps = dict(list(hyps.items())[:2])
+    extract_statistics(refs, hyps, metric="chrf", jobs=1)
+    n = len(list(cache.glob("chrf-*.npy")))
+    assert n == 2
+    digest = ter_parallel._code_digest.__wrapped__()  # the sources' own digest, computed again
+    assert digest == ter_parallel._code_digest() and len(digest) == 64
+    monkeypatch.setattr(ter_parallel, "_code_digest", lambda: "another version of stats/mt")
+    extract_statistics(refs, hyps, metric="chrf", jobs=1)
+    assert len(list(cache.glob("chrf-*.npy"))) == 2 * n
+
+
 def test_only_new_systems_are_computed(corpus, cache, monkeypatch):
     refs, hyps = corpus
     first = dict(list(hyps.items())[:2])
