@@ -3,7 +3,8 @@ bomb, an archive of too many members, a wide file past the metric limit -- each 
 error line naming the file and the limit, without a traceback, within 10 s of the upload (3-7 s
 measured here with 5 other sessions computing; the test allows 15 s, for a loaded CI machine
 and a first upload in a fresh server). All in one page visit (see
-``tests.browser.helpers.remove_upload``)."""
+``tests.browser.helpers.remove_upload``); then, in the same session, the MT systems page's
+segment scores: 1e308 refused in one line, a headerless file read."""
 
 from __future__ import annotations
 
@@ -21,9 +22,9 @@ from tests.browser.helpers import (
     ERROR_SELECTOR,
     EXCEPTION_SELECTOR,
     assert_no_exception,
-    goto_page,
     remove_upload,
     rerun_after,
+    switch_page,
     upload_files,
     wait_for_charts,
 )
@@ -103,7 +104,7 @@ def _assert_one_line_error(page, path, words, t0) -> None:
     assert path.name in text and words in text, text
 
 
-def test_hostile_uploads_are_one_line_each_within_seconds(page, tmp_path):
+def test_hostile_uploads_one_line_each_then_segment_scores_on_mt_systems(page, tmp_path):
     """Each reproducer alone in the Metrics page's uploader ends in one error line naming it
     and the limit within 15 s. One page visit: the uploader appends, so each next file is
     uploaded beside the previous one, which is then removed; the run after the removal reads
@@ -122,20 +123,13 @@ def test_hostile_uploads_are_one_line_each_within_seconds(page, tmp_path):
             remove_upload(page, previous.name)
         _assert_one_line_error(page, path, words, t0)
         previous = path
+    # the same session, switched to MT systems through the sidebar
+    _segment_scores_on_mt_systems(page, tmp_path)
     if missing:
         pytest.skip(f"not made here (no GNU tar): {missing}; the others passed")
 
 
-def _segment_scores_mode(page, app_url):
-    goto_page(page, app_url, "mt_systems")
-    radio = page.locator(".st-key-mt_source")
-    rerun_after(page, radio.get_by_text("Segment scores").click)
-
-
-@pytest.mark.opens_its_page
-def test_segment_scores_on_mt_systems_refuse_1e308_in_one_line_and_read_a_headerless_file(
-    page, app_url, tmp_path
-):
+def _segment_scores_on_mt_systems(page, tmp_path) -> None:
     """A score of 1e308 is one error line naming file, line and column; a headerless long
     segment file (as WMT publishes them) is then read and drawn. One visit: the headerless
     file is uploaded beside the bad one, which is then removed."""
@@ -143,7 +137,8 @@ def test_segment_scores_on_mt_systems_refuse_1e308_in_one_line_and_read_a_header
     rows = [f"sys{k}\t{j}\t{0.1 * k + 0.01 * j:.2f}" for k in range(3) for j in range(10)]
     rows[4] = "sys0\t4\t1e308"
     big.write_text("SYSTEM\tSEGMENT\tSCORE\n" + "\n".join(rows) + "\n")
-    _segment_scores_mode(page, app_url)
+    switch_page(page, "MT systems")
+    rerun_after(page, page.locator(".st-key-mt_source").get_by_text("Segment scores").click)
     upload_files(page, [big])
     error = page.locator(ERROR_SELECTOR).first
     error.wait_for(timeout=30_000)
