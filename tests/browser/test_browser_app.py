@@ -56,7 +56,9 @@ def test_every_page_opens_by_its_link_and_requests_nothing_beyond_its_server(pag
     assert outside == []
 
 
-def test_presentation_mode_enlarges_fonts(page, app_url, artifacts_dir):
+def _presentation_mode_enlarges_fonts(page, artifacts_dir) -> None:
+    """On the default page of a fresh session: presentation mode enlarges the root font, the
+    headline numbers beyond their labels, and draws tables as HTML tables in the large font."""
     root = "parseFloat(getComputedStyle(document.documentElement).fontSize)"
     normal = page.evaluate(root)
     rerun_after(
@@ -95,11 +97,12 @@ def _wide_scores(path: Path, *, lp: str) -> Path:
 
 
 def test_uploads_survive_page_switch_stay_in_their_session_and_removing_one_returns_to_the_sample(
-    page, browser, app_url, tmp_path
+    page, browser, app_url, tmp_path, artifacts_dir
 ):
-    """Kept uploads across page switches, in their session only, cleared by the button; then
-    (same visit) the x on a file chip clears the kept upload: after a page switch the sample
-    is back."""
+    """Kept uploads across page switches, in their session only (the other session's page
+    then checks presentation mode: ``_presentation_mode_enlarges_fonts``), cleared by the
+    button; then (same visit) the x on a file chip clears the kept upload: after a page
+    switch the sample is back."""
     wide = _wide_scores(tmp_path / "my_scores.csv", lp="zz-en")
     upload_files(page, [wide])
     assert page.get_by_text("synthetic sample data").count() == 0
@@ -114,10 +117,12 @@ def test_uploads_survive_page_switch_stay_in_their_session_and_removing_one_retu
     other = browser.new_context(viewport={"width": 1600, "height": 1000})
     try:
         p2 = other.new_page()
+        p2.set_default_timeout(60_000)
         goto_page(p2, app_url)
         assert p2.get_by_text("synthetic sample data").count() >= 1
         assert p2.get_by_text("zz-en").count() == 0
         assert p2.get_by_text("Using your uploaded files").count() == 0
+        _presentation_mode_enlarges_fonts(p2, artifacts_dir)
     finally:
         other.close()
     # the clear button goes back to the sample

@@ -3,10 +3,15 @@ bomb, an archive of too many members, a wide file past the metric limit -- each 
 error line naming the file and the limit, without a traceback, within 10 s of the upload (3-7 s
 measured here with 5 other sessions computing; the test allows 15 s, for a loaded CI machine
 and a first upload in a fresh server). All in one page visit (see
-``tests.browser.helpers.remove_upload``)."""
+``tests.browser.helpers.remove_upload``). The reproducers of the hostile-input report follow in
+the same uploader: a CSV field over the csv module's limit and a UTF-16 file end in one error
+line (no traceback), and a metric named as a spreadsheet formula leaves the CSV export as
+text. Then, in the same session, the MT systems page's segment scores: 1e308 refused in one
+line, a headerless file read."""
 
 from __future__ import annotations
 
+import csv
 import io
 import random
 import shutil
@@ -14,6 +19,7 @@ import struct
 import subprocess
 import time
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -21,12 +27,15 @@ from tests.browser.helpers import (
     ERROR_SELECTOR,
     EXCEPTION_SELECTOR,
     assert_no_exception,
-    goto_page,
+    download,
     remove_upload,
     rerun_after,
+    switch_page,
     upload_files,
     wait_for_charts,
 )
+
+WIDE = Path(__file__).resolve().parents[2] / "sample_data" / "metrics" / "es-en_wide.csv"
 
 
 def _zip_bomb(tmp_path):
@@ -103,7 +112,7 @@ def _assert_one_line_error(page, path, words, t0) -> None:
     assert path.name in text and words in text, text
 
 
-def test_hostile_uploads_are_one_line_each_within_seconds(page, tmp_path):
+def test_hostile_archives_and_csv_files_then_segment_scores_on_mt_systems(page, tmp_path):
     """Each reproducer alone in the Metrics page's uploader ends in one error line naming it
     and the limit within 15 s. One page visit: the uploader appends, so each next file is
     uploaded beside the previous one, which is then removed; the run after the removal reads
@@ -122,20 +131,67 @@ def test_hostile_uploads_are_one_line_each_within_seconds(page, tmp_path):
             remove_upload(page, previous.name)
         _assert_one_line_error(page, path, words, t0)
         previous = path
+    # hostile CSV files in the same uploader
+    _hostile_csv_files(page, tmp_path, previous)
+    # the same session, switched to MT systems through the sidebar
+    _segment_scores_on_mt_systems(page, tmp_path)
     if missing:
         pytest.skip(f"not made here (no GNU tar): {missing}; the others passed")
 
 
-def _segment_scores_mode(page, app_url):
-    goto_page(page, app_url, "mt_systems")
-    radio = page.locator(".st-key-mt_source")
-    rerun_after(page, radio.get_by_text("Segment scores").click)
+def _one_error_line(page) -> str:
+    error = page.locator(ERROR_SELECTOR)
+    error.first.wait_for()
+    assert page.locator(EXCEPTION_SELECTOR).count() == 0
+    text = error.first.locator('[data-testid="stMarkdownContainer"]').inner_text().strip()
+    assert "\n" not in text and "Traceback" not in text, text
+    return text
 
 
-@pytest.mark.opens_its_page
-def test_segment_scores_on_mt_systems_refuse_1e308_in_one_line_and_read_a_headerless_file(
-    page, app_url, tmp_path
-):
+def _hostile_csv_files(page, tmp_path, previous: Path | None) -> None:
+    """Three files, each alone in the Metrics page's uploader (the next one uploaded beside
+    the previous one, which is then removed; ``previous`` is the file the uploader holds):
+
+    - a field over the csv module's limit is one error line naming file and line;
+    - a UTF-16 file (with a BOM, as Excel saves it) is read: charts, no error;
+    - a metric named as a spreadsheet formula leaves the CSV export as text.
+    """
+    lines = WIDE.read_text().splitlines()
+    lines[1] = lines[1].replace("online-A", "x" * 140_000, 1)
+    bad = tmp_path / "long_field.csv"
+    bad.write_text("\n".join(lines) + "\n")
+    upload_files(page, [bad])
+    if previous is not None:
+        remove_upload(page, previous.name)
+    text = _one_error_line(page)
+    assert "long_field.csv, line 2" in text and "140,000 characters" in text, text
+
+    utf16 = tmp_path / "es-en_utf16.csv"
+    utf16.write_bytes(WIDE.read_text().encode("utf-16"))  # with a BOM, as Excel saves it
+    upload_files(page, [utf16])
+    remove_upload(page, bad.name)
+    wait_for_charts(page, minimum=3)
+    assert page.locator(EXCEPTION_SELECTOR).count() == 0
+    assert page.locator(ERROR_SELECTOR).count() == 0
+
+    header, *rows = WIDE.read_text().splitlines()
+    formula = '=HYPERLINK("http://m.test","d")'
+    cells = next(csv.reader([header]))
+    cells[cells.index("PER")] = formula  # a metric column (the last one is lp)
+    out = tmp_path / "es-en_formula.csv"
+    with out.open("w", newline="") as f:
+        csv.writer(f).writerows([cells, *csv.reader(rows)])
+    upload_files(page, [out])
+    remove_upload(page, utf16.name)
+    wait_for_charts(page, minimum=3)
+    path = download(page, "metrics_corr_table_csv", tmp_path)
+    exported = list(csv.reader(path.read_text().splitlines()))
+    names = [row[0] for row in exported[1:]]
+    assert "'" + formula in names, names
+    assert formula not in names
+
+
+def _segment_scores_on_mt_systems(page, tmp_path) -> None:
     """A score of 1e308 is one error line naming file, line and column; a headerless long
     segment file (as WMT publishes them) is then read and drawn. One visit: the headerless
     file is uploaded beside the bad one, which is then removed."""
@@ -143,7 +199,8 @@ def test_segment_scores_on_mt_systems_refuse_1e308_in_one_line_and_read_a_header
     rows = [f"sys{k}\t{j}\t{0.1 * k + 0.01 * j:.2f}" for k in range(3) for j in range(10)]
     rows[4] = "sys0\t4\t1e308"
     big.write_text("SYSTEM\tSEGMENT\tSCORE\n" + "\n".join(rows) + "\n")
-    _segment_scores_mode(page, app_url)
+    switch_page(page, "MT systems")
+    rerun_after(page, page.locator(".st-key-mt_source").get_by_text("Segment scores").click)
     upload_files(page, [big])
     error = page.locator(ERROR_SELECTOR).first
     error.wait_for(timeout=30_000)

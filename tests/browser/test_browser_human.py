@@ -13,6 +13,7 @@ from tests.browser.helpers import (
     assert_no_exception,
     download,
     goto_page,
+    remove_upload,
     rerun_after,
     screenshot,
     upload_files,
@@ -38,11 +39,12 @@ def _svg_texts(page) -> set[str]:
 
 
 @pytest.mark.opens_its_page
-def test_sample_alpha_and_exports_then_upload_then_malformed_file(
+def test_sample_alpha_and_exports_then_upload_then_malformed_file_then_da_file_as_gold(
     page, app_url, artifacts_dir, tmp_path
 ):
     """One visit: the sample drawn; alpha changed and the accuracy table and gold grids
-    exported; alpha back to 0.05; then the judgements uploaded and a malformed file."""
+    exported; alpha back to 0.05; then the judgements uploaded and a malformed file; then a
+    published DA file as the gold standard, with ranking lines."""
     goto_page(page, app_url, "human")
     wait_for_charts(page, minimum=N_CHARTS, timeout=120)
     assert page.get_by_text("synthetic judgements").count() == 1
@@ -93,16 +95,15 @@ def test_sample_alpha_and_exports_then_upload_then_malformed_file(
     assert_no_exception(page)
     screenshot(page, artifacts_dir, "human_malformed")
 
-
-@pytest.mark.opens_its_page
-def test_published_da_file_as_gold_with_ranking_lines(page, app_url, tmp_path):
+    # a published DA file as the gold standard, read alone: uploaded beside the two files
+    # above, which are then removed (see ``remove_upload``)
     from tests._data import da_segment_text
 
-    goto_page(page, app_url, "human")
-    wait_for_charts(page, minimum=N_CHARTS, timeout=120)
     da = tmp_path / "ad-seg-scores-de-en.csv"
     da.write_text(da_segment_text())
     upload_files(page, [da], index=0)
+    remove_upload(page, "judgements.csv", index=0)
+    remove_upload(page, "broken", index=0)  # its chip shows the long name shortened
     page.get_by_text("Human ranking, de-en").first.wait_for(timeout=120_000)
     wait_for_charts(page, minimum=N_CHARTS, timeout=120)
     assert_no_exception(page)

@@ -7,6 +7,7 @@ overlap in either (label boxes measured as on the MT page); the long name has it
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tests.browser.helpers import (
     assert_no_exception,
@@ -68,6 +69,7 @@ def _assert_labels_apart(page, key: str, n_x: int) -> int:
     return len(panels)
 
 
+@pytest.mark.opens_its_page
 def test_gold_grids_of_sixteen_systems_legible_at_1400(page, app_url, tmp_path, artifacts_dir):
     page.set_viewport_size({"width": 1400, "height": 900})
     goto_page(page, app_url, "human")

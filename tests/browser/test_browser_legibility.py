@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.conftest import opened_page
 from tests.browser.helpers import (
     assert_no_exception,
-    goto_page,
     screenshot,
     upload_files,
     wait_for_charts,
@@ -51,13 +51,11 @@ key => {
 
 
 @pytest.fixture
-def page_1400(browser, app_url):
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    pg = context.new_page()
-    pg.set_default_timeout(60_000)
-    goto_page(pg, app_url, timeout=180)
-    yield pg
-    context.close()
+def page_1400(_context_for, app_url):
+    """The app's default page in a 1400 x 900 window (the worker's context of that size,
+    whose cache keeps the frontend's bundles parsed)."""
+    with opened_page(_context_for({"width": 1400, "height": 900}), app_url) as pg:
+        yield pg
 
 
 def _long_named_metrics(tmp_path: Path) -> Path:

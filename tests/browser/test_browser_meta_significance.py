@@ -64,7 +64,31 @@ def _close(shown, expected) -> bool:
     return np.allclose(shown, expected, equal_nan=True, rtol=5e-3, atol=0)
 
 
-def test_perm_both_grid_clusters_correction_and_soft_pairwise(page, artifacts_dir, tmp_path):
+def test_williams_on_the_sample_then_perm_both_and_soft_pairwise_on_the_mtme_zip(
+    page, artifacts_dir, tmp_path
+):
+    """One visit: the sample's Williams grid (system level), then the MTME zip uploaded
+    (segment level)."""
+    wait_for_charts(page, minimum=5)
+    analyses = metrics_report([METRICS / "human.tsv", METRICS / "metrics.tsv"])
+    w = next(a for a in analyses if a.key == "es-en").williams
+    sig = grid_significance(w.pvalue, alpha=0.05)
+    grid = _grid(page, "metrics_grid")
+    assert grid["lines"] == _lines(sig.rank)
+    power = median_detectable_difference(williams_grid_power(w, alpha=0.05, power=0.8))
+    line = f"differences in r below {power:.3f} (median over the metric pairs)"
+    assert page.get_by_text(line, exact=False).count() == 1
+
+    rerun_after(page, page.locator(".st-key-metrics_correction").get_by_text("BH").click)
+    bh = grid_significance(w.pvalue, alpha=0.05, correction="bh")
+    grid = _grid(page, "metrics_grid")
+    assert _close(_p(grid), bh.pvalue_adjusted.to_numpy(dtype=float))
+    assert grid["lines"] == _lines(bh.rank)
+    assert "p (BH)" in grid["hover"]
+    screenshot(page, artifacts_dir, "metrics_williams_bh")
+    assert_no_exception(page)
+
+    # the segment level: the MTME zip
     upload_files(page, [ZIP])
     wait_for_charts(page, minimum=3)
     toggle = page.locator(".st-key-meta_perm_run").get_by_text("Test every pair of metrics")
@@ -96,25 +120,4 @@ def test_perm_both_grid_clusters_correction_and_soft_pairwise(page, artifacts_di
         assert table.loc[m, "average over language pairs"] == pytest.approx(v, abs=1e-12)
     for lp, res in soft.language_pairs.items():
         np.testing.assert_allclose(table.loc[res.statistic.index, lp], res.statistic, atol=1e-12)
-    assert_no_exception(page)
-
-
-def test_williams_clusters_correction_and_power_line(page, artifacts_dir):
-    wait_for_charts(page, minimum=5)
-    analyses = metrics_report([METRICS / "human.tsv", METRICS / "metrics.tsv"])
-    w = next(a for a in analyses if a.key == "es-en").williams
-    sig = grid_significance(w.pvalue, alpha=0.05)
-    grid = _grid(page, "metrics_grid")
-    assert grid["lines"] == _lines(sig.rank)
-    power = median_detectable_difference(williams_grid_power(w, alpha=0.05, power=0.8))
-    line = f"differences in r below {power:.3f} (median over the metric pairs)"
-    assert page.get_by_text(line, exact=False).count() == 1
-
-    rerun_after(page, page.locator(".st-key-metrics_correction").get_by_text("BH").click)
-    bh = grid_significance(w.pvalue, alpha=0.05, correction="bh")
-    grid = _grid(page, "metrics_grid")
-    assert _close(_p(grid), bh.pvalue_adjusted.to_numpy(dtype=float))
-    assert grid["lines"] == _lines(bh.rank)
-    assert "p (BH)" in grid["hover"]
-    screenshot(page, artifacts_dir, "metrics_williams_bh")
     assert_no_exception(page)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 from tests.browser.helpers import (
     ERROR_SELECTOR,
@@ -136,10 +137,8 @@ def _download(page, container_key: str, label: str, tmp_path: Path) -> tuple[str
     return path.name, path.read_bytes()
 
 
-def test_exports_download_real_files_then_alpha_redraws_only_the_significance_section(
-    page, tmp_path
-):
-    """One visit of the sample: the exports (PNG, SVG, CSV, LaTeX) first, then three
+def _exports_then_alpha_redraws_only_the_significance_section(page, tmp_path) -> None:
+    """On a page of the sample: the exports (PNG, SVG, CSV, LaTeX) first, then three
     changes of alpha (which redraw the significance section only)."""
     wait_for_charts(page, minimum=5)
     name, data = _download(page, "metrics_grid_png", "Figure PNG", tmp_path)
@@ -168,6 +167,10 @@ def test_exports_download_real_files_then_alpha_redraws_only_the_significance_se
         paints = _paints_after_alpha(page, value)
         assert len(paints) == 1 + 4, paints
         assert _painted_once(paints), (value, paints)
+        # the click writes alpha into the address bar, beside the language pair on screen
+        page.wait_for_function("v => location.search.includes('alpha=' + v)", arg=value)
+        query = parse_qs(urlparse(page.url).query)
+        assert query["alpha"] == [value] and query["lp"] == ["es-en"]
     titles = page.eval_on_selector_all(
         ".js-plotly-plot .gtitle", "els => els.map(e => e.textContent)"
     )
@@ -188,7 +191,11 @@ def test_exports_download_real_files_then_alpha_redraws_only_the_significance_se
     assert_no_exception(page)
 
 
-def test_sessions_do_not_share_uploads(page, browser, app_url):
+def test_sessions_do_not_share_uploads_and_the_samples_exports_and_alpha_redraws(
+    page, browser, app_url, tmp_path
+):
+    """A second browser's session sees the sample, not the first one's upload; on that
+    sample, the exports and alpha changes (see ``_exports_then_alpha...``)."""
     upload_files(page, [SAMPLE / "es-en_wide.csv"])
     wait_for_charts(page, minimum=5)
     assert page.get_by_text("synthetic sample data").count() == 0
@@ -205,5 +212,6 @@ def test_sessions_do_not_share_uploads(page, browser, app_url):
         )
         assert {"es-en", "de-en", "fr-en", "cs-en"} <= set(panel_titles)
         assert_no_exception(second)
+        _exports_then_alpha_redraws_only_the_significance_section(second, tmp_path)
     finally:
         other.close()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from sacrebleu.metrics import BLEU
 
 from tests.browser.helpers import (
@@ -139,6 +140,7 @@ def _grid_label_overlaps(page) -> list:
     return out, _overlaps(ticks["yt"]), len(ticks["yt"])
 
 
+@pytest.mark.opens_its_page
 def test_wmt_en_ja_signatures_legible_grids_and_stop(page, app_url, tmp_path, artifacts_dir):
     ref, hyps, refs, outputs = _wmt_en_ja(tmp_path)
     page.set_viewport_size({"width": 1400, "height": 900})

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from dashboard.figures import grids, presentation
 from tests._data import MT
+from tests.browser.conftest import opened_page
 from tests.browser.helpers import (
     assert_no_exception,
     goto_page,
@@ -131,12 +132,11 @@ def _measure(page, artifacts_dir, name: str) -> dict:
     return shown
 
 
-def test_mt_systems_presentation_at_1400_and_on_a_slide(browser, app_url, artifacts_dir, tmp_path):
+def test_mt_systems_presentation_at_1400_and_on_a_slide(
+    _context_for, app_url, artifacts_dir, tmp_path
+):
     ref, hyps = _wmt23_files(tmp_path)
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    try:
+    with opened_page(_context_for({"width": 1400, "height": 900}), app_url, blank=True) as page:
         goto_page(page, app_url, "mt_systems", timeout=180)
         toggle = page.locator('[data-testid="stSidebar"]').get_by_text("Presentation mode")
         rerun_after(page, toggle.click, timeout=180)  # before the uploads: one run with them
@@ -152,5 +152,3 @@ def test_mt_systems_presentation_at_1400_and_on_a_slide(browser, app_url, artifa
             {"width": presentation.SLIDE_WIDTH, "height": presentation.SLIDE_HEIGHT}
         )
         _measure(page, artifacts_dir, "mt_presentation_1920")
-    finally:
-        context.close()

@@ -44,7 +44,10 @@ gd => gd._fullData.map(t => ({name: t.name, x: Array.from(t.x), y: Array.from(t.
 
 
 @pytest.mark.opens_its_page
-def test_power_page_draws_the_curves(page, app_url, artifacts_dir):
+def test_power_page_draws_the_curves_then_computes_at_its_defaults_on_a_12_system_upload(
+    page, app_url, artifacts_dir, tmp_path
+):
+    """One visit: the sample's curves, in presentation mode too; then a 12-system upload."""
     goto_page(page, app_url, "power", timeout=240)
     wait_for_charts(page, minimum=2, timeout=240)
     assert_no_exception(page)
@@ -79,17 +82,14 @@ def test_power_page_draws_the_curves(page, app_url, artifacts_dir):
     toggle_presentation(page)
     assert_no_exception(page)
     assert_charts_within_windows(page, minimum=2)
+    toggle_presentation(page)  # off again: the upload below is checked in the page's own mode
 
-
-@pytest.mark.opens_its_page
-def test_power_page_at_its_defaults_on_a_12_system_upload(page, app_url, artifacts_dir, tmp_path):
-    """12 systems x 557 segments (WMT23 en-de size), every control at its default:
-    the page computes (no refusal), draws the curves with the rate at effect 0 beside them,
-    and states the sample size with its Monte Carlo error."""
+    # 12 systems x 557 segments (WMT23 en-de size), every control at its default: the page
+    # computes (no refusal), draws the curves with the rate at effect 0 beside them, and states
+    # the sample size with its Monte Carlo error
     from tests.dashboard.test_app_power_defaults import _scores_file
 
     path = _scores_file(tmp_path, 12, 557)
-    goto_page(page, app_url, "power", timeout=240)
     wait_for_charts(page, minimum=2, timeout=240)
     upload_files(page, [path], index=0)
     wait_for_charts(page, minimum=2, timeout=240)

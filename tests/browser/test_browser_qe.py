@@ -23,9 +23,11 @@ QE = Path(__file__).resolve().parents[2] / "sample_data" / "qe"
 
 
 @pytest.mark.opens_its_page
-def test_qe_page_sample_draws_all_charts_and_the_lambda_slider_redraws(
-    page, app_url, artifacts_dir
+def test_qe_page_sample_lambda_slider_then_malformed_upload_then_wmt_submissions(
+    page, app_url, artifacts_dir, tmp_path
 ):
+    """One visit: the sample's charts drawn, the lambda slider redraws them; then a
+    malformed upload is one line, and the WMT submissions and gold are read."""
     goto_page(page, app_url, "qe")
     n = wait_for_charts(page, minimum=7)
     assert n >= 7
@@ -59,17 +61,10 @@ def test_qe_page_sample_draws_all_charts_and_the_lambda_slider_redraws(
     assert_no_exception(page)
     screenshot(page, artifacts_dir, "qe_lambda_0.7")
 
-
-@pytest.mark.opens_its_page
-def test_qe_malformed_upload_is_one_line_then_wmt_submissions_and_gold_are_read(
-    page, app_url, tmp_path, artifacts_dir
-):
-    """One visit: the WMT files are uploaded beside the malformed file, which is then
-    removed (see ``remove_upload``)."""
+    # then, in the same visit, a malformed file: one line, no chart; the WMT files are
+    # uploaded beside it, which is then removed (see ``remove_upload``)
     bad = tmp_path / "broken.txt"
     bad.write_text("METRIC SID SCORE RANK HUMAN\nA 1 0.2 0 0.5\nA 2 oops 0 0.4\n")
-    goto_page(page, app_url, "qe")
-    wait_for_charts(page, minimum=7)
     upload_files(page, [bad])
     error = page.locator(ERROR_SELECTOR)
     error.first.wait_for()
@@ -86,7 +81,6 @@ def test_qe_malformed_upload_is_one_line_then_wmt_submissions_and_gold_are_read(
     wait_for_charts(page, minimum=7)
     assert_no_exception(page)
     assert page.locator(ERROR_SELECTOR).count() == 0
-    main = page.locator('[data-testid="stMain"]')
     metric_values = main.locator('[data-testid="stMetricValue"]').all_inner_texts()
     assert metric_values[:2] == ["600", "2"]
     assert "synthetic sample" not in main.inner_text()

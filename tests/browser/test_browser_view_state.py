@@ -1,6 +1,7 @@
 """Real browser: a shared URL opens the view it describes (language pair, alpha, test,
-display names), the page writes its settings back into the address bar, and names edited in
-the page's small table reach the figures."""
+display names), the page writes its settings back into the address bar (an alpha click too:
+tests/browser/test_browser_metrics.py), and names edited in the page's small table reach the
+figures."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import pytest
 from tests.browser.helpers import (
     assert_no_exception,
     goto_page,
-    rerun_after,
     screenshot,
     wait_for_charts,
     wait_until_still,
@@ -51,13 +51,6 @@ def test_url_with_settings_opens_that_view(page, app_url, artifacts_dir):
     query = parse_qs(urlparse(page.url).query)
     assert query["lp"] == ["fr-en"] and query["alpha"] == ["0.01"]
     assert json.loads(query["aliases"][0]) == {"BLEU": "BLEU-4"}
-
-
-def test_alpha_click_updates_url(page, app_url):
-    rerun_after(page, page.locator(".st-key-metrics_alpha").get_by_text("0.001", exact=True).click)
-    page.wait_for_function("() => location.search.includes('alpha=0.001')")
-    query = parse_qs(urlparse(page.url).query)
-    assert query["alpha"] == ["0.001"] and query["lp"] == ["es-en"]
 
 
 @pytest.mark.opens_its_page

@@ -251,7 +251,11 @@ def test_wmt_files_baseline_report_and_presentation(
 
 
 @pytest.mark.opens_its_page
-def test_reference_alone_on_mt_systems_gives_one_message(page, app_url, wmt_files):
+def test_reference_alone_gives_one_message_then_tests_vs_humans_analyses_the_mt_uploads(
+    page, app_url, wmt_files
+):
+    """One visit: the reference alone on MT systems, then the outputs beside it, then Tests
+    vs humans on those uploads."""
     goto_page(page, app_url, "mt_systems")
     upload_files(page, [wmt_files / "mt" / REFERENCE], index=0)
     wait_until_still(page)
@@ -265,11 +269,6 @@ def test_reference_alone_on_mt_systems_gives_one_message(page, app_url, wmt_file
     assert page.locator('[data-testid="stProgress"]').count() == 0
     assert page.locator(CHART_SELECTOR).count() == 0
 
-
-@pytest.mark.opens_its_page
-def test_tests_vs_humans_analyses_the_mt_systems_uploads(page, app_url, wmt_files):
-    goto_page(page, app_url, "mt_systems")
-    upload_files(page, [wmt_files / "mt" / REFERENCE], index=0)
     upload_files(page, _hypotheses(wmt_files), index=1)
     wait_for_charts(page, minimum=3, timeout=300)
     nav = page.locator('[data-testid="stSidebarNav"]').get_by_text("Tests vs humans", exact=True)
