@@ -444,10 +444,13 @@ def merge_spellings(
 
 def one_name(column) -> str | None:
     """The name of a pyarrow string column whose every cell is the same name (a language pair,
-    a test set), found by one comparison per row instead of a hash; None otherwise."""
+    a test set), found by one comparison per row instead of a hash (none when the first and
+    last cells differ); None otherwise."""
     import pyarrow.compute as pc
 
-    if len(column) and pc.all(pc.equal(column, column[0])).as_py():
+    if not len(column) or column[0].as_py() != column[-1].as_py():
+        return None
+    if pc.all(pc.equal(column, column[0])).as_py():
         return column[0].as_py()
     return None
 

@@ -410,8 +410,7 @@ def _name_column(column) -> tuple[pd.Categorical, bool] | None:
     value."""
     import pyarrow as pa
 
-    same_ends = column[0].as_py() == column[-1].as_py()
-    first = one_name(column) if same_ends else None  # (else not one name)
+    first = one_name(column)
     numbers = None
     if first is not None:  # one name (metric, pair, test set)
         codes, spelled = np.zeros(len(column), dtype=np.int32), [first]
