@@ -188,7 +188,12 @@ def test_table_keeps_the_chosen_references(wmt_dir):
 
 
 @pytest.mark.early
-def test_dask_local_cluster_gives_the_same_bytes(capsys, wmt_dir):
+def test_dask_local_cluster_gives_the_same_bytes_and_its_workers_run_no_page_script(
+    capsys, wmt_dir, tmp_path, monkeypatch
+):
+    # one LocalCluster (its workers' start is most of this test's time) for both checks: the
+    # same bytes as one process, and, under Streamlit or AppTest, where __main__ is a page
+    # script, spawned workers that do not re-run it
     pytest.importorskip("distributed")
     base, ts = wmt_dir
     argv = [
@@ -206,24 +211,14 @@ def test_dask_local_cluster_gives_the_same_bytes(capsys, wmt_dir):
     ]
     code, here, err = _run(capsys, *argv)
     assert code == 0, err
-    code, there, err = _run(capsys, *argv, "--scheduler", "local:2")
-    assert code == 0, err
-    assert here == there
-
-
-def test_dask_local_workers_do_not_run_a_page_script_as_main(capsys, wmt_dir, tmp_path,
-                                                              monkeypatch):
-    # under Streamlit or AppTest __main__ is a page script; spawned workers must not re-run it
-    pytest.importorskip("distributed")
     script = tmp_path / "page.py"
     script.write_text("raise SystemExit('a page script ran in a Dask worker')\n")
     page = types.ModuleType("__main__")
     page.__file__ = str(script)
     monkeypatch.setitem(sys.modules, "__main__", page)
-    base, ts = wmt_dir
-    code, out, err = _run(capsys, "rank", "--data", str(base), "--task-set", str(ts),
-                          "--resamples", "50", "--lp", "en-es", "--scheduler", "local:1")
+    code, there, err = _run(capsys, *argv, "--scheduler", "local:2")
     assert code == 0, err
+    assert here == there
 
 
 def test_wmt24_preset_end_to_end(capsys, wmt_dir):
