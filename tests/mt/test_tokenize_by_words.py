@@ -29,9 +29,13 @@ PIECES = [
 ]
 
 
+#: the pieces as the array ``rng.choice`` makes of the list (once, not once a line)
+_PIECES = np.array(PIECES)
+
+
 def _random_lines(n: int, seed: int) -> list[str]:
     rng = np.random.default_rng(seed)
-    return ["".join(rng.choice(PIECES, size=rng.integers(0, 30))) for _ in range(n)]
+    return ["".join(rng.choice(_PIECES, size=rng.integers(0, 30))) for _ in range(n)]
 
 
 def _per_line(scorer, texts):
