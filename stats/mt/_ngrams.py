@@ -1,10 +1,11 @@
 """Vectorised BLEU and chrF sufficient statistics (n-gram counting and clipping with arrays).
 
 The strings are pre-processed one by one with sacrebleu's own objects (its tokenizer, its
-lowercasing, chrF's punctuation splitting and whitespace removal), which is the only
-per-segment Python work; BLEU's ``13a`` (default) and ``none`` tokenizers are called once per
-distinct word instead, which gives the same tokens (see :func:`_word_token_ids`), and chrF's
-characters are the code points of all texts at once (see :func:`_char_ids`). Every token (word or character) of the whole corpus -- all reference streams and
+lowercasing, chrF's punctuation splitting), which is the only per-segment Python work; BLEU's
+``13a`` (default) and ``none`` tokenizers are called once per distinct word instead, which
+gives the same tokens (see :func:`_word_token_ids`), and chrF's whitespace removal is done on
+the code points of all texts at once, which gives the same characters (see
+:func:`_char_ids`). Every token (word or character) of the whole corpus -- all reference streams and
 all systems -- is then mapped to an integer id, and n-grams get collision-free integer ids
 order by order: the id of the n-gram starting at position :math:`i` is the rank of the pair
 (id of the (n-1)-gram at :math:`i`, token id at :math:`i+n-1`) among all such pairs, so two
@@ -64,36 +65,25 @@ def _flat_tokens(sequences: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.nda
     return codes, lengths
 
 
-#: texts encoded at a time by :func:`_code_points` (about 0.2 MB of UTF-32 for paragraphs)
+#: texts encoded at a time by :func:`_code_points`, and mapped to ids at a time by
+#: :func:`_char_ids` (about 0.2 MB of UTF-32 for paragraphs; temporaries the allocator reuses)
 _ENCODE_CHUNK = 64
 
-#: code points mapped to ids at a time by :func:`_char_ids` (a 256 KB temporary, reused)
-_MAP_CHUNK = 1 << 16
 
+def _code_points(texts: Sequence[str], total: int) -> np.ndarray:
+    """The code points of the concatenated ``texts`` (``total`` characters), uint32.
 
-def _code_points(texts: Sequence[str], total: int, whitespace: bool = True):
-    """The code points of the concatenated ``texts`` (at most ``total`` characters), uint32,
-    and each text's number of characters; without ``whitespace``, of ``"".join(t.split())``
-    of each text (what sacrebleu's ``extract_all_char_ngrams`` counts).
-
-    A few texts at a time, written into one array of ``total`` places: each chunk's string and
-    bytes are freed before the next is made, so the allocator hands the same memory back,
-    where one string of the whole corpus and its encoding would be fresh pages (a page fault
-    per 4 KB); the places left over past the characters kept are never written, so never
-    mapped."""
+    Encoded a few texts at a time into one array: each chunk's bytes are freed before the
+    next is encoded, so the allocator hands the same memory back, where one string of the
+    whole corpus and its encoding would be fresh pages (a page fault per 4 KB)."""
     codes = np.empty(total, dtype=np.uint32)
-    lengths = np.empty(len(texts), dtype=np.int64)
     at = 0
     for i in range(0, len(texts), _ENCODE_CHUNK):
-        chunk = texts[i : i + _ENCODE_CHUNK]
-        if not whitespace:
-            chunk = ["".join(t.split()) for t in chunk]
-        lengths[i : i + len(chunk)] = [len(t) for t in chunk]
-        raw = "".join(chunk).encode("utf-32-le", "surrogatepass")
+        raw = "".join(texts[i : i + _ENCODE_CHUNK]).encode("utf-32-le", "surrogatepass")
         part = np.frombuffer(raw, dtype=np.uint32)
         codes[at : at + len(part)] = part
         at += len(part)
-    return codes[:at], lengths
+    return codes
 
 
 def _char_ids(texts: Sequence[str], whitespace: bool) -> tuple[np.ndarray, np.ndarray, int]:
@@ -101,19 +91,44 @@ def _char_ids(texts: Sequence[str], whitespace: bool) -> tuple[np.ndarray, np.nd
     each text's number of characters, and ``k``.
 
     The characters are those sacrebleu's ``extract_all_char_ngrams`` takes: the text as it is
-    with ``whitespace``, else ``"".join(text.split())``. The ids are written over the code
-    points, in place, a chunk at a time: one array of the corpus's characters in all."""
-    total = sum(map(len, texts))
-    codes, lengths = _code_points(texts, total, whitespace)
+    with ``whitespace``, else ``"".join(text.split())``, i.e. the text without the characters
+    ``str.split()`` splits at (those ``str.isspace`` is true of, checked on each distinct code
+    point of the corpus). The ids are written over the code points, in place, the texts of a
+    chunk at a time (whitespace dropped, each text's kept count from a running count over its
+    chunk): one array of the corpus's characters in all."""
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    codes = _code_points(texts, int(lengths.sum()))
     if codes.size == 0:
         return np.zeros(0, dtype=np.int32), lengths, 1
     present = np.zeros(int(codes.max()) + 1, dtype=bool)  # (bincount would copy to int64)
     present[codes] = True
-    lut = np.cumsum(present, dtype=np.int32) - 1  # each present code point's rank
+    distinct = np.flatnonzero(present)
+    n_present = len(distinct)
+    if not whitespace:
+        space = np.fromiter(
+            (chr(c).isspace() for c in distinct.tolist()), dtype=bool, count=len(distinct)
+        )
+        distinct = distinct[~space]
+    lut = np.full(len(present), -1, dtype=np.int32)
+    lut[distinct] = np.arange(len(distinct), dtype=np.int32)
     ids = codes.view(np.int32)
-    for a in range(0, len(codes), _MAP_CHUNK):
-        ids[a : a + _MAP_CHUNK] = lut[codes[a : a + _MAP_CHUNK]]
-    return ids, lengths, int(lut[-1]) + 1
+    ends = np.cumsum(lengths)
+    kept = lengths if len(distinct) == n_present else np.empty_like(lengths)
+    at = 0  # ids written so far: never past the chunk being read
+    for i in range(0, len(texts), _ENCODE_CHUNK):
+        j = min(i + _ENCODE_CHUNK, len(texts))
+        a, b = int(ends[i] - lengths[i]), int(ends[j - 1])
+        part = lut[codes[a:b]]
+        if kept is not lengths:  # whitespace to drop
+            keep = part >= 0
+            running = np.zeros(b - a + 1, dtype=np.int64)
+            np.cumsum(keep, out=running[1:])
+            local = ends[i:j] - a
+            kept[i:j] = running[local] - running[local - lengths[i:j]]
+            part = part[keep]
+        ids[at : at + len(part)] = part
+        at += len(part)
+    return ids[:at], kept, max(len(distinct), 1)
 
 
 class _NgramIndex:
