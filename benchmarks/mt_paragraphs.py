@@ -52,10 +52,14 @@ from stats.mt.sufficient import extract_statistics  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # benchmarks/: _bytecode
 from _bytecode import precompile  # noqa: E402
 
-#: loads (or, the first time ever, compiles and caches) the compiled n-gram kernel
+#: loads (or, the first time ever, compiles and caches) the compiled n-gram kernel, and
+#: prints which one runs: the build compiled ahead of time at install, or numba's (a build
+#: older than the kernel's source is not used, and loading numba costs a few tenths of a second)
 WARM_KERNEL = (
-    "import numpy as np; from stats.mt._ngrams_numba import order_matches; "
-    "order_matches(np.arange(4), np.array([2, 2]), 4, 4, np.array([1]), np.array([0]))"
+    "import numpy as np; from stats.mt._ngrams_numba import order_matches, _aot_kernel; "
+    "order_matches(np.arange(4), np.array([2, 2]), 4, 4, np.array([1]), np.array([0])); "
+    "print('ahead-of-time build' if _aot_kernel() is not None else "
+    "'numba (no current ahead-of-time build: pip install -e . builds it)', end='')"
 )
 
 #: the goal: ours (all pairs + table) over sacrebleu --paired-bs, wall, same run
@@ -105,8 +109,9 @@ def write(directory: Path, ref, systems):
     return ref_path, hyps
 
 
-def run(cmd, env, cwd=ROOT) -> tuple[float, float]:
-    """Wall time and CPU time (user + system, the process and its children) of ``cmd``."""
+def run(cmd, env, cwd=ROOT, out=False):
+    """Wall time and CPU time (user + system, the process and its children) of ``cmd``, and
+    with ``out`` what it printed."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=cwd)
@@ -115,7 +120,7 @@ def run(cmd, env, cwd=ROOT) -> tuple[float, float]:
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(map(str, cmd[:4]))} ... failed: {done.stderr[-500:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return took, cpu
+    return (took, cpu, done.stdout) if out else (took, cpu)
 
 
 def main() -> None:
@@ -126,8 +131,12 @@ def main() -> None:
     ap.add_argument("--ter-segments", type=int, default=60)
     ap.add_argument("--no-ter", action="store_true", help="only the BLEU+chrF comparison")
     ap.add_argument("--repeat", type=int, default=3, help="alternating BLEU+chrF runs of each")
-    ap.add_argument("--also", type=Path, default=None,
-                    help="another checkout whose `python -m stats randomized` is timed too")
+    ap.add_argument(
+        "--also",
+        type=Path,
+        default=None,
+        help="another checkout whose `python -m stats randomized` is timed too",
+    )
     args = ap.parse_args()
     print(
         f"# {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; "
@@ -136,12 +145,16 @@ def main() -> None:
     )
     print(precompile())
     for root in [ROOT] if args.also is None else [ROOT, args.also.resolve()]:
-        took, _ = run([sys.executable, "-c", WARM_KERNEL], dict(os.environ, PYTHONPATH=str(root)),
-                      cwd=root)
+        took, _, which = run(
+            [sys.executable, "-c", WARM_KERNEL],
+            dict(os.environ, PYTHONPATH=str(root)),
+            cwd=root,
+            out=True,
+        )
         why = "over 2 s: compiled (first run since install), or a loaded machine"
         print(
             f"{root}: one untimed process loaded the n-gram kernel in {took:.1f} s "
-            f"({why if took > 2 else 'cache was warm'})"
+            f"({why if took > 2 else 'cache was warm'}); it runs {which}"
         )
     ref, systems = make_corpus(args.systems, args.segments)
     py = sys.executable

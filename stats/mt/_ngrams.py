@@ -65,7 +65,8 @@ def _flat_tokens(sequences: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.nda
     return codes, lengths
 
 
-#: texts encoded at a time by :func:`_code_points` (about 0.5 MB of UTF-32 for paragraphs)
+#: texts encoded at a time by :func:`_code_points`, and mapped to ids at a time by
+#: :func:`_char_ids` (about 0.2 MB of UTF-32 for paragraphs; temporaries the allocator reuses)
 _ENCODE_CHUNK = 64
 
 
@@ -92,13 +93,15 @@ def _char_ids(texts: Sequence[str], whitespace: bool) -> tuple[np.ndarray, np.nd
     The characters are those sacrebleu's ``extract_all_char_ngrams`` takes: the text as it is
     with ``whitespace``, else ``"".join(text.split())``, i.e. the text without the characters
     ``str.split()`` splits at (those ``str.isspace`` is true of, checked on each distinct code
-    point of the corpus). All with array operations on the code points of the joined texts:
-    no string per text is built."""
+    point of the corpus). The ids are written over the code points, in place, the texts of a
+    chunk at a time (whitespace dropped, each text's kept count from a running count over its
+    chunk): one array of the corpus's characters in all."""
     lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
     codes = _code_points(texts, int(lengths.sum()))
     if codes.size == 0:
         return np.zeros(0, dtype=np.int32), lengths, 1
-    present = np.bincount(codes) > 0
+    present = np.zeros(int(codes.max()) + 1, dtype=bool)  # (bincount would copy to int64)
+    present[codes] = True
     distinct = np.flatnonzero(present)
     n_present = len(distinct)
     if not whitespace:
@@ -108,15 +111,24 @@ def _char_ids(texts: Sequence[str], whitespace: bool) -> tuple[np.ndarray, np.nd
         distinct = distinct[~space]
     lut = np.full(len(present), -1, dtype=np.int32)
     lut[distinct] = np.arange(len(distinct), dtype=np.int32)
-    ids = lut[codes]
-    if len(distinct) < n_present:  # whitespace to drop
-        keep = ids >= 0
-        # each text's kept characters: differences of the running count at its ends
-        running = np.concatenate([[0], np.cumsum(keep, dtype=np.int64)])
-        ends = np.cumsum(lengths)
-        lengths = running[ends] - running[ends - lengths]
-        ids = ids[keep]
-    return ids, lengths, max(len(distinct), 1)
+    ids = codes.view(np.int32)
+    ends = np.cumsum(lengths)
+    kept = lengths if len(distinct) == n_present else np.empty_like(lengths)
+    at = 0  # ids written so far: never past the chunk being read
+    for i in range(0, len(texts), _ENCODE_CHUNK):
+        j = min(i + _ENCODE_CHUNK, len(texts))
+        a, b = int(ends[i] - lengths[i]), int(ends[j - 1])
+        part = lut[codes[a:b]]
+        if kept is not lengths:  # whitespace to drop
+            keep = part >= 0
+            running = np.zeros(b - a + 1, dtype=np.int64)
+            np.cumsum(keep, out=running[1:])
+            local = ends[i:j] - a
+            kept[i:j] = running[local] - running[local - lengths[i:j]]
+            part = part[keep]
+        ids[at : at + len(part)] = part
+        at += len(part)
+    return ids[:at], kept, max(len(distinct), 1)
 
 
 class _NgramIndex:
@@ -267,7 +279,7 @@ def _split_words(texts: list[str]) -> tuple[np.ndarray, list[str], np.ndarray]:
     keep = pc.not_equal(pc.binary_length(flat), 0)
     parent = pc.list_parent_indices(split).filter(keep).to_numpy()
     encoded = pc.dictionary_encode(flat.filter(keep))
-    ids = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    ids = encoded.indices.to_numpy(zero_copy_only=False)  # int32
     counts = np.bincount(parent, minlength=len(texts)).astype(np.int64)
     return ids, encoded.dictionary.to_pylist(), counts
 
@@ -335,19 +347,36 @@ def _word_token_ids(scorer, texts: list[str]) -> tuple[np.ndarray, np.ndarray, n
     flat = np.empty(int(piece_len.sum()), dtype=object)
     flat[:] = pieces
     piece_tokens, vocabulary = pd.factorize(flat, sort=False)  # tokens of each distinct word
-    piece_tokens = piece_tokens.astype(np.int64, copy=False)
+    vocabulary = np.asarray(vocabulary, dtype=object)
+    piece_tokens = piece_tokens.astype(_id_dtype(len(vocabulary)), copy=False)
+    if (piece_len == 1).all():  # every word one token: the words' ids are the tokens'
+        return piece_tokens[word_ids], words_per_line, vocabulary
     piece_start = np.cumsum(piece_len) - piece_len
-    # every word occurrence -> its tokens, in order
+    # every word occurrence -> its tokens, in order: the index of token p of occurrence k is
+    # piece_start[word k] + (p - first token of k), a running sum of steps of 1 that jumps at
+    # each occurrence's first token
     occ_len = piece_len[word_ids]
     occ_end = np.cumsum(occ_len)
     total = int(occ_end[-1])
-    shift = np.repeat(piece_start[word_ids] - (occ_end - occ_len), occ_len)
-    tokens = piece_tokens[shift + np.arange(total, dtype=np.int64)]
     # tokens per line: the tokens of its words
     cum = np.concatenate([[0], occ_end])
     line_end = np.cumsum(words_per_line)
     lengths = cum[line_end] - cum[line_end - words_per_line]
-    return tokens, lengths, np.asarray(vocabulary, dtype=object)
+    if total == 0:
+        return np.zeros(0, dtype=piece_tokens.dtype), lengths, vocabulary
+    first = piece_start[word_ids]
+    used = occ_len > 0
+    first, starts = first[used], (occ_end - occ_len)[used]
+    index = np.ones(total, dtype=np.int64)
+    index[starts[1:]] = first[1:] - (first[:-1] + occ_len[used][:-1] - 1)
+    index[0] = first[0]
+    np.cumsum(index, out=index)
+    return piece_tokens[index], lengths, vocabulary
+
+
+def _id_dtype(n_ids: int):
+    """int32 for ids below 2**31 (half the memory of int64), else int64."""
+    return np.int32 if n_ids < 2**31 else np.int64
 
 
 def bleu_statistics(
@@ -400,7 +429,7 @@ def bleu_statistics(
         )
         out[..., 2 : 2 + order] = matches.T.reshape(n_sys, n_seg, order)
         return out
-    index = _NgramIndex(tokens, lengths)
+    index = _NgramIndex(tokens.astype(np.int64, copy=False), lengths)
     ref_row_of_hyp_row = np.tile(np.arange(n_seg, dtype=np.int64), n_sys)
     for n in range(1, order + 1):  # loop over n-gram orders only
         seq, ids, n_ids = index.next_order()
@@ -420,7 +449,9 @@ def _dense(tokens: np.ndarray) -> tuple[np.ndarray, int]:
         return tokens, 1
     present = np.zeros(int(tokens.max()) + 1, dtype=bool)
     present[tokens] = True
-    rank = np.cumsum(present, dtype=np.int64) - 1
+    if present.all():  # already 0..k-1
+        return tokens, len(present)
+    rank = np.cumsum(present, dtype=_id_dtype(len(present))) - 1
     return rank[tokens], int(rank[-1]) + 1
 
 
