@@ -159,13 +159,15 @@ def plain_post_edit(data: bytes, label: str, min_rows: int) -> pd.DataFrame | No
     if ordered is None:
         return None
     rows, index = ordered
-    out = {}
-    for col, key in (("TIME", "time"), ("WORDS", "words"), *(
-            (c, c.lower()) for c in columns if c not in ("SID", "TIME", "WORDS"))):
-        values = plain_numbers(table, col, label)
-        if values is None:
-            return None
-        out[key] = values
+    from ._arrow import in_threads
+
+    pairs = [("TIME", "time"), ("WORDS", "words"),
+             *((c, c.lower()) for c in columns if c not in ("SID", "TIME", "WORDS"))]
+    # the columns read at once, on the cores the parser used
+    numbers = in_threads(lambda c: plain_numbers(table, c, label), [c for c, _ in pairs])
+    if any(v is None for v in numbers):
+        return None
+    out = {key: v for (_, key), v in zip(pairs, numbers, strict=True)}
     if (out["words"] <= 0).any() or (out["time"] < 0).any():
         return None
     return pd.DataFrame({k: v if rows is None else v[rows] for k, v in out.items()}, index=index)
@@ -186,15 +188,24 @@ def plain_wide(data: bytes, label: str, head: list[str], delimiter: str, gold_co
     if ordered is None:
         return None
     rows, index = ordered
-    gold_values = plain_numbers(table, head[gold_col], label)
-    if gold_values is None:
-        return None
+    from ._arrow import in_threads
+
     values = np.empty((table.num_rows, len(sys_cols)))
-    for j, c in enumerate(sys_cols):
-        column = plain_numbers(table, c, label)
-        if column is None:
-            return None
+
+    def number(j: int, parsed=table):
+        """Column ``j`` of ``values`` read (-1: the gold labels, returned); None when a
+        number is not plain."""
+        column = plain_numbers(parsed, sys_cols[j] if j >= 0 else head[gold_col], label)
+        if j < 0 or column is None:
+            return column
         values[:, j] = column
+        return True
+
+    # the columns read at once, on the cores the parser used
+    found = in_threads(number, range(-1, len(sys_cols)))
+    if any(f is None for f in found):
+        return None
+    gold_values = found[0]
     del table
     if rows is not None:
         gold_values, values = gold_values[rows], values[rows]

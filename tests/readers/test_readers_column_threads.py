@@ -26,6 +26,7 @@ from stats.readers import (
     read_meta_eval,
     read_mqm,
     read_mqm_averages,
+    read_post_edit,
     read_qe,
     read_segment_scores,
     read_wmt_scores,
@@ -236,6 +237,27 @@ def _qe_long(path, rng, fault):
     return _write(path / "qe.tsv", ["METRIC", "SID", "SCORE", "RANK", "HUMAN"], rows)
 
 
+def _qe_wide(path, rng, fault):
+    ids = rng.permutation(np.arange(1, ROWS + 1))
+    rows = [[i, *rng.random(5).round(6)] for i in ids]
+    if fault == "last":
+        rows[-1][3] = "x"
+    elif fault == "two":
+        rows[-1][1], rows[-1][4] = "y", "x"
+    return _write(path / "qe.csv", ["sid", "gold", "A", "B", "C", "D"], rows, sep=",")
+
+
+def _post_edit(path, rng, fault):
+    ids = rng.permutation(np.arange(1, ROWS + 1))
+    rows = [[i, t, w] for i, t, w in zip(ids, (rng.random(ROWS) * 60).round(2),
+                                         rng.integers(1, 40, ROWS), strict=True)]  # fmt: skip
+    if fault == "last":
+        rows[-1][2] = 0
+    elif fault == "two":
+        rows[-1][1], rows[-1][2] = "x", "y"
+    return _write(path / "pe.tsv", ["SID", "TIME", "WORDS"], rows)
+
+
 CASES = {
     "judgements": (_judgements, read_judgements),
     "segment scores long": (_long_scores, read_segment_scores),
@@ -246,6 +268,8 @@ CASES = {
     "MQM spans": (_mqm, read_mqm),
     "MQM averages": (_mqm_avg, read_mqm_averages),
     "QE long": (_qe_long, read_qe),
+    "QE wide": (_qe_wide, read_qe),
+    "post-edit": (_post_edit, read_post_edit),
 }
 
 
