@@ -565,7 +565,10 @@ def in_threads(fn, items) -> list:
     work on a parsed file's columns, which pyarrow's kernels and numpy's array operations do
     without holding the GIL, spread over the cores the parser used. The results in the
     order of ``items``; when calls raise, the exception of the first such item in that order
-    (as the loop would raise it; the calls after it have run too, and have no effect)."""
+    (as the loop would raise it; the calls after it have run too, and have no effect). Each
+    call runs in a copy of the caller's context (its context variables: a session's budget,
+    numpy's error state), as it would in the caller's thread."""
+    import contextvars
     import os
     from concurrent.futures import ThreadPoolExecutor
 
@@ -573,5 +576,6 @@ def in_threads(fn, items) -> list:
     workers = min(len(items), os.cpu_count() or 1)
     if workers < 2:
         return [fn(x) for x in items]
+    calls = [(contextvars.copy_context(), x) for x in items]  # (one context per call)
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="columns") as pool:
-        return list(pool.map(fn, items))
+        return list(pool.map(lambda call: call[0].run(fn, call[1]), calls))

@@ -74,6 +74,17 @@ def test_in_threads_runs_calls_at_once():
     assert _arrow.in_threads(lambda x: (barrier.wait(), x)[1], [1, 2]) == [1, 2]
 
 
+def test_in_threads_runs_each_call_in_the_callers_context():
+    """A context variable set by the caller, and numpy's error state, hold in every call."""
+    import contextvars
+
+    var = contextvars.ContextVar("var", default="unset")
+    var.set("set")
+    with np.errstate(divide="raise"):
+        got = _arrow.in_threads(lambda x: (var.get(), np.geterr()["divide"], x), [1, 2, 3])
+    assert got == [("set", "raise", 1), ("set", "raise", 2), ("set", "raise", 3)]
+
+
 def _serial(fn, items):
     return [fn(x) for x in items]
 
