@@ -135,7 +135,9 @@ def read_typed(
         table = pacsv.read_csv(
             source,
             read_options=pacsv.ReadOptions(
-                column_names=list(columns), skip_rows=skip_rows, block_size=block or BLOCK,
+                column_names=list(columns),
+                skip_rows=skip_rows,
+                block_size=block or BLOCK,
                 use_threads=threads,  # (threads hold more blocks at once: 1x more memory)
             ),
             parse_options=pacsv.ParseOptions(
@@ -264,9 +266,9 @@ def not_numbers(column, bound: float) -> np.ndarray:
 #: the non-ASCII characters Python's ``str.split``/``str.strip``/``str.splitlines`` take as
 #: whitespace or line breaks, as UTF-8 (``\xe2\x80`` starts U+2000-U+200A, U+2028, U+2029: a
 #: false alarm only costs speed)
-_UNICODE_SPACES = tuple(
-    ch.encode("utf-8") for ch in "\x85\xa0\u1680\u202f\u205f\u3000"
-) + (b"\xe2\x80",)
+_UNICODE_SPACES = tuple(ch.encode("utf-8") for ch in "\x85\xa0\u1680\u202f\u205f\u3000") + (
+    b"\xe2\x80",
+)
 #: bytes never in a plain file: NUL, the carriage return and the ASCII breaks and separators
 #: ``str.splitlines``/``str.split`` know and pyarrow's parser does not
 _NOT_PLAIN = b"\x00\r\x0b\x0c\x1c\x1d\x1e\x1f"
@@ -408,9 +410,7 @@ def repeated(value: str, n: int) -> pd.api.extensions.ExtensionArray:
         offsets = np.arange(0, (n + 1) * len(raw), len(raw), dtype=np.int64)
     else:  # every cell empty: every offset 0
         offsets = np.zeros(n + 1, dtype=np.int64)
-    cells = pa.LargeStringArray.from_buffers(
-        n, pa.py_buffer(offsets), pa.py_buffer(raw * n)
-    )
+    cells = pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(raw * n))
     return pd.array(cells, dtype=pd.StringDtype("pyarrow", na_value=np.nan))
 
 
@@ -558,3 +558,24 @@ def first_appearance_codes(key: np.ndarray, size: int) -> tuple[np.ndarray, np.n
     rank = np.empty(size, dtype=np.int64)
     rank[uniques] = np.arange(len(uniques), dtype=np.int64)
     return rank[key], uniques
+
+
+def in_threads(fn, items) -> list:
+    """``[fn(x) for x in items]``, the calls run at once on up to one thread per core: the
+    work on a parsed file's columns, which pyarrow's kernels and numpy's array operations do
+    without holding the GIL, spread over the cores the parser used. The results in the
+    order of ``items``; when calls raise, the exception of the first such item in that order
+    (as the loop would raise it; the calls after it have run too, and have no effect). Each
+    call runs in a copy of the caller's context (its context variables: a session's budget,
+    numpy's error state), as it would in the caller's thread."""
+    import contextvars
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    items = list(items)
+    workers = min(len(items), os.cpu_count() or 1)
+    if workers < 2:
+        return [fn(x) for x in items]
+    calls = [(contextvars.copy_context(), x) for x in items]  # (one context per call)
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="columns") as pool:
+        return list(pool.map(lambda call: call[0].run(fn, call[1]), calls))

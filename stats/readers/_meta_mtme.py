@@ -99,7 +99,7 @@ def _fast_score_file(data: bytes, sc: _Scores, gold: bool) -> bool:
 
         table = pacsv.read_csv(
             pa.BufferReader(pa.py_buffer(data)),  # the bytes read in place, no copy
-            read_options=pacsv.ReadOptions(column_names=names, use_threads=False,
+            read_options=pacsv.ReadOptions(column_names=names, use_threads=True,
                                            block_size=LARGE_BLOCK),
             parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False),
             convert_options=pacsv.ConvertOptions(

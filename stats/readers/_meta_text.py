@@ -14,6 +14,7 @@ from stats._core.numbers import MAX_NUMBER_CHARS
 from ._arrow import (
     LARGE_BLOCK,
     first_appearance_codes,
+    in_threads,
     long_line,
     may_be_padded,
     name_codes,
@@ -198,7 +199,7 @@ def _long_rows_plain(data: bytes, width: int, pos: list, delimiter: str, has_hea
         return table
     n = table.num_rows
     raw = table.column(used[-1])
-    cols = [_name_codes(table.column(c)) for c in used[:-1]]
+    cols = in_threads(_name_codes, [table.column(c) for c in used[:-1]])  # at once
     del table
     if len(cols) == 4:
         name, gold = (np.zeros(n, dtype=np.int64), [GOLD_DEFAULT]), np.ones(n, dtype=bool)
@@ -400,7 +401,7 @@ def _wide_rows_fast(data: bytes, head: list, low: list, label: str, plain: bool 
         if table is None:
             return None
         if not isinstance(table, str):
-            keys = [_name_codes(table.column(c)) for c in key_cols]
+            keys = in_threads(_name_codes, [table.column(c) for c in key_cols])
             if any("" in names for _, names in keys):
                 return None
             raws = [table.column(columns[i]) for i in score_cols]

@@ -40,7 +40,7 @@ def plain_strings(data: bytes, columns: list[str], delimiter: str, used=None):
     keep = [names[columns.index(c)] for c in used] if used is not None else names
     table = read_typed(data, names, dict.fromkeys(names, "str"), skip_rows=1,
                        delimiter="\t" if delimiter == "tab" else ",", blank_lines=False,
-                       include=keep, block=LARGE_BLOCK)
+                       include=keep, block=LARGE_BLOCK, threads=True)
     if table is None or not table.num_rows:
         return None
     return table.rename_columns([columns[names.index(c)] for c in keep])
@@ -109,7 +109,7 @@ def plain_long(data: bytes, label: str):
     bytes by pyarrow: ``(delimiter, has RANK, METRIC codes and names, SID codes and names,
     SCORE, HUMAN)``; None when a name is empty or padded, a number not plain (the careful
     path reads those and names what is wrong) or the file is anything else."""
-    from ._arrow import coded, may_be_padded
+    from ._arrow import coded, in_threads, may_be_padded
 
     found = plain_head(data)
     if found is None:
@@ -124,13 +124,16 @@ def plain_long(data: bytes, label: str):
     table = plain_strings(data, columns, delimiter, ("METRIC", "SID", "SCORE", "HUMAN"))
     if table is None or any(table.column(c).null_count for c in table.column_names):
         return None
-    numbers = [plain_numbers(table, c, label) for c in ("SCORE", "HUMAN")]
+    # the two number columns read at once, on the cores the parser used
+    numbers = in_threads(lambda c: plain_numbers(table, c, label), ("SCORE", "HUMAN"))
     if any(v is None for v in numbers):  # (before any name is encoded)
         return None
     names = {}
     padded = may_be_padded(data, comma=delimiter == "csv")
-    for col in ("METRIC", "SID"):
-        codes, spelled = coded(table.column(col))
+    for col, (codes, spelled) in zip(
+        ("METRIC", "SID"), in_threads(coded, [table.column("METRIC"), table.column("SID")]),
+        strict=True,
+    ):
         if (spelled == "").any() or (padded and any(v != v.strip() for v in spelled.tolist())):
             return None
         names[col] = (codes, [str(v) for v in spelled.tolist()])
@@ -156,13 +159,15 @@ def plain_post_edit(data: bytes, label: str, min_rows: int) -> pd.DataFrame | No
     if ordered is None:
         return None
     rows, index = ordered
-    out = {}
-    for col, key in (("TIME", "time"), ("WORDS", "words"), *(
-            (c, c.lower()) for c in columns if c not in ("SID", "TIME", "WORDS"))):
-        values = plain_numbers(table, col, label)
-        if values is None:
-            return None
-        out[key] = values
+    from ._arrow import in_threads
+
+    pairs = [("TIME", "time"), ("WORDS", "words"),
+             *((c, c.lower()) for c in columns if c not in ("SID", "TIME", "WORDS"))]
+    # the columns read at once, on the cores the parser used
+    numbers = in_threads(lambda c: plain_numbers(table, c, label), [c for c, _ in pairs])
+    if any(v is None for v in numbers):
+        return None
+    out = {key: v for (_, key), v in zip(pairs, numbers, strict=True)}
     if (out["words"] <= 0).any() or (out["time"] < 0).any():
         return None
     return pd.DataFrame({k: v if rows is None else v[rows] for k, v in out.items()}, index=index)
@@ -183,15 +188,24 @@ def plain_wide(data: bytes, label: str, head: list[str], delimiter: str, gold_co
     if ordered is None:
         return None
     rows, index = ordered
-    gold_values = plain_numbers(table, head[gold_col], label)
-    if gold_values is None:
-        return None
+    from ._arrow import in_threads
+
     values = np.empty((table.num_rows, len(sys_cols)))
-    for j, c in enumerate(sys_cols):
-        column = plain_numbers(table, c, label)
-        if column is None:
-            return None
+
+    def number(j: int, parsed=table):
+        """Column ``j`` of ``values`` read (-1: the gold labels, returned); None when a
+        number is not plain."""
+        column = plain_numbers(parsed, sys_cols[j] if j >= 0 else head[gold_col], label)
+        if j < 0 or column is None:
+            return column
         values[:, j] = column
+        return True
+
+    # the columns read at once, on the cores the parser used
+    found = in_threads(number, range(-1, len(sys_cols)))
+    if any(f is None for f in found):
+        return None
+    gold_values = found[0]
     del table
     if rows is not None:
         gold_values, values = gold_values[rows], values[rows]

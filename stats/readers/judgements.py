@@ -280,6 +280,7 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
 
     from ._arrow import (
         LARGE_BLOCK,
+        in_threads,
         integer_codes,
         may_be_padded,
         merge_spellings,
@@ -315,8 +316,9 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
     if score is None or (np.abs(score) > MAX_ABS_VALUE).any():
         return None
     padded = may_be_padded(data, comma=delimiter == ",")
-    out, codes = {}, {}
-    for col, key in zip(JUDGEMENT_COLUMNS[:4], _FRAME_COLUMNS[:4], strict=True):
+
+    def column(col: str):
+        """(cells as pandas' str, (codes, names)) of a name column; None when refused."""
         cells = table.column(col)
         found = integer_codes(cells) if col == "SEGMENT" else None
         k, spelled = found if found is not None else name_codes(cells)
@@ -333,8 +335,14 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
                 return None
         elif pc.any(pc.equal(names, "")).as_py():
             return None
-        out[key] = pd.array(cells, dtype=_STR)
-        codes[key] = (k, names.to_pylist())
+        return pd.array(cells, dtype=_STR), (k, names.to_pylist())
+
+    # the columns encoded at once, on the cores the parser used
+    found = in_threads(column, JUDGEMENT_COLUMNS[:4])
+    if any(f is None for f in found):
+        return None
+    out = {key: f[0] for key, f in zip(_FRAME_COLUMNS[:4], found, strict=True)}
+    codes = {key: f[1] for key, f in zip(_FRAME_COLUMNS[:4], found, strict=True)}
     out["score"] = score
     out[LINE] = np.arange(2, len(score) + 2, dtype=np.int64)
     return pd.DataFrame(out), codes

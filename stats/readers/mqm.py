@@ -402,15 +402,17 @@ def _coded_columns(data: bytes, header: list[str]) -> _Coded | None:
     header, a line is blank or there is no row (the line-by-line reader names it)."""
     if len(set(header)) != len(header):
         return None
-    from ._arrow import LARGE_BLOCK, coded, read_typed
+    from ._arrow import LARGE_BLOCK, coded, in_threads, read_typed
 
     names = [f"c{i}" for i in range(len(header))]
     used = [names[header.index(c)] for c in _USED if c in header]
     table = read_typed(data, names, dict.fromkeys(names, "str"), skip_rows=1,
-                       blank_lines=False, include=used, block=LARGE_BLOCK)
+                       blank_lines=False, include=used, block=LARGE_BLOCK, threads=True)
     if table is None or not table.num_rows:
         return None
-    columns = {header[names.index(c)]: coded(table.column(c)) for c in used}
+    # the columns encoded at once, on the cores the parser used
+    found = in_threads(lambda c: coded(table.column(c)), used)
+    columns = {header[names.index(c)]: f for c, f in zip(used, found, strict=True)}
     n = table.num_rows
     return _Coded(columns=columns, line=np.arange(2, n + 2, dtype=np.int64), n_rows=n)
 

@@ -154,7 +154,7 @@ def _plain_averages(data: bytes, label: str, lp: str | None) -> HumanRatings | N
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from ._arrow import LARGE_BLOCK, coded, read_typed
+    from ._arrow import LARGE_BLOCK, coded, in_threads, read_typed
     from ._common import plain_floats
 
     body = data.find(b"\n") + 1
@@ -165,7 +165,7 @@ def _plain_averages(data: bytes, label: str, lp: str | None) -> HumanRatings | N
     # names as pandas' str holds them (large strings: the frame's columns as parsed)
     types = {**dict.fromkeys(AVERAGE_COLUMNS, "large"), "mqm_avg_score": "str"}
     table = read_typed(data, list(AVERAGE_COLUMNS), types, delimiter=sep.decode(), skip_rows=1,
-                       blank_lines=False, block=LARGE_BLOCK)  # fmt: skip
+                       blank_lines=False, block=LARGE_BLOCK, threads=True)  # fmt: skip
     if table is None or not table.num_rows:
         return None
     # every row has three fields: a run of separators, or one that starts or ends a line,
@@ -187,8 +187,9 @@ def _plain_averages(data: bytes, label: str, lp: str | None) -> HumanRatings | N
     score = plain_floats(cells.combine_chunks() if cells.num_chunks != 1 else cells.chunk(0))
     if score is None or (np.abs(score) > MAX_ABS_VALUE).any():
         return None
-    (sys_codes, systems), (seg_codes, segs) = (coded(table.column("system")),
-                                               coded(table.column("seg_id")))
+    (sys_codes, systems), (seg_codes, segs) = in_threads(
+        lambda c: coded(table.column(c)), ("system", "seg_id")
+    )  # at once, on the cores the parser used
     key = sys_codes * max(len(segs), 1) + seg_codes
     cells = len(systems) * max(len(segs), 1)
     if first_repeat(key, cells) is not None:

@@ -37,6 +37,7 @@ from ._arrow import (
     LARGE_BLOCK,
     distinct_integers,
     finite_within_bound,
+    in_threads,
     integer_ids,
     integer_names,
     long_line,
@@ -324,17 +325,19 @@ def _plain_long(data: bytes, label: str, metric: str | None, names) -> pd.DataFr
     if not finite_within_bound(scores):
         return None
     padded = may_be_padded(data, comma=sep == ",")
-    coded: dict = {}
-    for col in used[:2] + used[3:]:
-        column = table.column(col)
+
+    def encoded(col: str, column):
         numbers = integer_ids(column) if col == "SEGMENT" else None  # (numbers: no blank)
         if numbers is not None:
-            coded[col] = numbers
-            continue
+            return numbers
         codes, spelled = name_codes(column, strip=padded)
-        if "" in spelled:  # an empty name: the careful path names it
-            return None
-        coded[col] = (codes, spelled)
+        return None if "" in spelled else (codes, spelled)  # (an empty name: careful path)
+
+    # the columns encoded at once, on the cores the parser used
+    named = [(c, table.column(c)) for c in used[:2] + used[3:]]
+    coded = dict(zip([c for c, _ in named], in_threads(lambda a: encoded(*a), named), strict=True))
+    if any(v is None for v in coded.values()):
+        return None
     del table
     start = 1 + (names is None)
     return _long_scores(coded["SYSTEM"], coded["SEGMENT"], coded.get("METRIC"),
@@ -495,21 +498,30 @@ def _plain_wide(data: bytes, label: str, head: list[str], has_id: bool) -> pd.Da
     n = table.num_rows
     systems = head[1:] if has_id else head
     values = np.empty((n, len(systems)))
-    for j, key in enumerate(keys[int(has_id):]):
+
+    def fill(j: int, column) -> bool:
+        """The parsed ``column`` copied to column ``j`` of ``values`` (-1: whether the ids
+        are distinct integers)."""
+        if j < 0:
+            return distinct_integers(column)
         at = 0
-        for chunk in table.column(key).chunks:
+        for chunk in column.chunks:
             values[at : at + len(chunk), j] = chunk.to_numpy()
             at += len(chunk)
+        return True
+
+    # the columns copied (and the ids checked) at once, on the cores the parser used
+    parsed = [(j - has_id, table.column(k)) for j, k in enumerate(keys)]
+    done = in_threads(lambda a: fill(*a), parsed)
     if not finite_within_bound(values):
         return None
     if not has_id:
         index = _row_numbers(n)
     else:
-        ids = table.column(keys[0])
-        if not distinct_integers(ids):  # the careful path checks other ids
+        if not done[0]:  # the careful path checks other ids
             return None
-        index = pd.Index(pd.array(ids, dtype=_STR), name="segment")
-    del table
+        index = pd.Index(pd.array(parsed[0][1], dtype=_STR), name="segment")
+    del table, parsed
     return pd.DataFrame(values, index=index, columns=pd.Index([str(s) for s in systems]),
                         copy=False)
 

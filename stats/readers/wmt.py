@@ -35,6 +35,7 @@ from ._arrow import (
     LARGE_BLOCK,
     PANDAS_NA,
     countable,
+    in_threads,
     integer_ids,
     name_codes,
     not_numbers,
@@ -382,16 +383,16 @@ def _typed_segments(data: bytes, names: list, start: int) -> tuple[pd.DataFrame,
         return None
     columns = {}
     as_numbers = set()
-    for c in names:
-        if c != "score":
-            found = _name_column(table.column(c))
-            if found is None:  # a missing value (pandas' spelling of one)
-                return None
-            columns[c], numbers = found
-            if numbers:
-                as_numbers.add(c)
-        else:
-            columns[c] = score
+    named = [c for c in names if c != "score"]
+    # the columns encoded at once, on the cores the parser used
+    parsed = in_threads(_name_column, [table.column(c) for c in named])
+    for c, found in zip(named, parsed, strict=True):
+        if found is None:  # a missing value (pandas' spelling of one)
+            return None
+        columns[c], numbers = found
+        if numbers:
+            as_numbers.add(c)
+    columns = {c: score if c == "score" else columns[c] for c in names}
     del table
     return pd.DataFrame(columns), as_numbers
 
