@@ -18,6 +18,7 @@ from dashboard.figures.style import (
     PRESENTATION_FONT_SIZE,
     _label_px,
     _rank_labels,
+    add_axis_lines,
     base_layout,
     base_layout_dict,
     category_colours,
@@ -159,9 +160,11 @@ def accuracy_intervals(
                 col=c,
             )
         if chance is not None:
-            fig.add_vline(
-                x=chance, line={"dash": "dash", "color": "#777777", "width": 1}, row=1, col=c
-            )
+            add_axis_lines(
+                fig,
+                [{"x": chance, "line": {"dash": "dash", "color": "#777777", "width": 1},
+                  "row": 1, "col": c}],
+            )  # fmt: skip
         fig.update_xaxes(range=[0, 101], title={"text": "accuracy (%)"}, row=1, col=c)
     fig.update_yaxes(
         tickvals=list(range(len(metrics))),
@@ -385,9 +388,11 @@ def annotator_spread(summary: pd.DataFrame, *, title: str | None = None) -> go.F
             col=1,
         )
         overall = float(np.sum(n * mean) / np.sum(n)) if n.sum() else float("nan")
-        fig.add_hline(
-            y=overall, line={"dash": "dash", "color": "#777777", "width": 1}, row=r, col=1
-        )
+        add_axis_lines(
+            fig,
+            [{"y": overall, "line": {"dash": "dash", "color": "#777777", "width": 1},
+              "row": r, "col": 1}],
+        )  # fmt: skip
         fig.update_yaxes(title={"text": "raw score (mean ± SD)"}, row=r, col=1)
         fig.update_xaxes(type="category", tickangle=-45, row=r, col=1)
     base_layout(fig, title=title, height=300 * len(criteria) + 90)

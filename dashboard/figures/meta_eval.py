@@ -19,6 +19,7 @@ from dashboard.figures.style import (
     MAX_TICK_CHARS,
     PALETTE,
     _category_rows,
+    add_axis_lines,
     base_layout,
     category_colours,
     escape_html,
@@ -190,7 +191,8 @@ def pairwise_accuracy_dots(table: pd.DataFrame, *, title: str | None = None) -> 
     )
     fig = go.Figure(traces)
     base_layout(fig, title=title, height=int(max(260, _ROW_PX * len(names) + 150)))
-    fig.add_vline(x=50, line={"dash": "dash", "color": "#777777", "width": 1})  # coin toss
+    coin_toss = {"x": 50, "line": {"dash": "dash", "color": "#777777", "width": 1}}
+    add_axis_lines(fig, [coin_toss])
     fig.update_xaxes(title={"text": "pairwise accuracy (%)"}, range=[0, 101])
     fig.update_yaxes(**_category_rows(names))
     fig.update_layout(legend={"orientation": "h", "y": -0.25 if len(names) < 6 else -0.12})

@@ -19,6 +19,7 @@ from dashboard.figures.style import (
     _category_ticks,
     _label_px,
     _rank_labels,
+    add_axis_lines,
     base_layout,
     category_colours,
     escape_html,
@@ -276,12 +277,15 @@ def qe_rescale_curve(
             showlegend=False,
         )
     )
-    fig.add_vline(
-        x=float(sd_ratio),
-        line={"color": "#111111", "width": 1.5, "dash": "dash"},
-        annotation_text=f"λ = {sd_ratio:g}",
-        annotation_position="top",
+    # the current lambda: a dashed line with its value on top, as fig.add_vline(...,
+    # annotation_position="top") draws them
+    add_axis_lines(
+        fig, [{"x": float(sd_ratio), "line": {"color": "#111111", "width": 1.5, "dash": "dash"}}]
     )
+    fig.add_annotation(
+        text=f"λ = {sd_ratio:g}", showarrow=False, x=float(sd_ratio), xref="x", xanchor="center",
+        y=1, yref="y domain", yanchor="bottom",
+    )  # fmt: skip
     # the legend lists every system: the plot grows with them instead of being squeezed
     base_layout(fig, title=title, height=max(430, 250 + 20 * len(systems)))
     fig.update_xaxes(title={"text": "λ (rescaled SD / gold SD)"})

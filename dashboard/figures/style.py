@@ -169,6 +169,52 @@ def base_layout_dict(*, title: str | None = None, height: int | None = None) -> 
     return layout
 
 
+def add_axis_lines(fig: go.Figure, lines: Sequence[dict]) -> go.Figure:
+    """Add straight lines across plots to ``fig`` in place, in one layout update, and return it:
+    the shapes ``fig.add_vline(x=v, **rest)`` (an item with ``"x"``) or ``fig.add_hline(y=v,
+    **rest)`` (with ``"y"``) add, item by item, in order.
+
+    ``rest`` holds shape properties (``line``, ``name``) and, for a :func:`make_subplots`
+    figure, the subplot's ``row`` and ``col``; without them (or without subplots) the line
+    crosses the figure's one plot. As in plotly, a line for a subplot with nothing in it
+    (no trace, shape, annotation or image on its own axes) is left out. plotly's calls search
+    the subplot grid and set the whole ``shapes`` tuple again for each line, validating every
+    shape already there: several ms a line on a page of many panels.
+    """
+    grid = fig._grid_ref  # None: one plot (plotly's _has_subplots)
+    placed = [
+        ("x" if d.xaxis is None else d.xaxis, "y" if d.yaxis is None else d.yaxis)
+        for d in fig.data
+    ]
+    for kind in ("shapes", "annotations", "images"):
+        placed += [
+            ("x" if d.xref is None else d.xref, "y" if d.yref is None else d.yref)
+            for d in fig.layout[kind]
+        ]
+    shapes = []
+    for item in lines:
+        spec = dict(item)
+        row, col = spec.pop("row", None), spec.pop("col", None)
+        vertical = "x" in spec
+        value = spec.pop("x" if vertical else "y")
+        xref, yref = "x", "y"
+        if grid is not None and row is not None:
+            xaxis, yaxis = grid[row - 1][col - 1][0].layout_keys
+            xref, yref = xaxis.replace("axis", ""), yaxis.replace("axis", "")
+            if (xref, yref) not in placed:
+                continue
+        if vertical:
+            ends = {"x0": value, "x1": value, "y0": 0, "y1": 1, "yref": f"{yref} domain"}
+            ends["xref"] = xref
+        else:
+            ends = {"x0": 0, "x1": 1, "y0": value, "y1": value, "xref": f"{xref} domain"}
+            ends["yref"] = yref
+        shapes.append(go.layout.Shape(type="line", **ends, **spec))
+    if shapes:
+        fig.layout.shapes += tuple(shapes)
+    return fig
+
+
 def format_number(value: float, digits: int = 3) -> str:
     """Human-readable number for hover/labels: '-' for NaN, scientific for tiny values."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
