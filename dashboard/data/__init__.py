@@ -44,8 +44,8 @@ class UploadFiles(tuple[Upload, ...]):
     of every byte of every file at each call: a page's run calls a dozen cached functions with
     the same files, each of which Streamlit would otherwise copy and hash whole. The key still
     follows the content (identical files give identical keys), so two sessions with the same
-    bytes share results as before. A plain tuple of the same pairs is hashed by its bytes, as
-    Streamlit does, with the same results."""
+    bytes share results. A plain tuple of the same pairs is hashed by its bytes, as Streamlit
+    does, with the same results."""
 
     key: tuple[tuple[str, bytes], ...]
 

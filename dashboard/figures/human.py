@@ -8,7 +8,6 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from dashboard.figures.grids import _GRID_LAYOUT_WIDTH, significance_grid
 from dashboard.figures.overview import LABEL_CELL_FACTOR, grids_side_by_side
@@ -25,6 +24,7 @@ from dashboard.figures.style import (
     escape_html,
     short_label_map,
     short_labels,
+    subplots,
 )
 
 #: Colours of the agreement heatmap, one per :data:`stats.human.accuracy.OUTCOMES` code
@@ -115,7 +115,7 @@ def accuracy_intervals(
     tests = list(dict.fromkeys(table["test"]))
     pos = {m: i for i, m in enumerate(metrics)}
     width = 0.6 / max(len(tests), 1)
-    fig = make_subplots(
+    fig = subplots(
         rows=1,
         cols=len(alphas),
         shared_yaxes=True,
@@ -354,7 +354,7 @@ def annotator_spread(summary: pd.DataFrame, *, title: str | None = None) -> go.F
         ``error_y`` = SDs, ``customdata`` = (n, sd, min, max).
     """
     criteria = list(dict.fromkeys(summary["criterion"]))
-    fig = make_subplots(
+    fig = subplots(
         rows=len(criteria),
         cols=1,
         subplot_titles=[CRITERION_TITLES.get(c, c) for c in criteria],
@@ -419,7 +419,7 @@ def standardisation_ranks(scores: pd.DataFrame, *, title: str | None = None) -> 
     criteria = [c for c in ("adequacy", "fluency") if f"{c}_z" in scores.columns]
     nrows = max(len(criteria), 1)
     panel_px = int(max(220, 30 * len(scores) + 60))
-    fig = make_subplots(
+    fig = subplots(
         rows=nrows,
         cols=1,
         subplot_titles=[CRITERION_TITLES[c] for c in criteria],

@@ -11,7 +11,6 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from dashboard.figures.clusters import adjusted_grid_args
 from dashboard.figures.grids import significance_grid
@@ -23,6 +22,7 @@ from dashboard.figures.style import (
     base_layout,
     category_colours,
     escape_html,
+    subplots,
 )
 
 #: Height of one metric row in the dot charts (px).
@@ -59,7 +59,7 @@ def meta_eval_dots(
     longest = min(
         max((len(str(m)) for t in tables.values() for m in t.index), default=0), MAX_TICK_CHARS
     )
-    fig = make_subplots(
+    fig = subplots(
         rows=nrows,
         cols=ncols,
         subplot_titles=[f"<b>{escape_html(lp)}</b>" for lp in lps],

@@ -9,7 +9,6 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from dashboard.figures.grids import significance_grid
 from dashboard.figures.overview import grids_side_by_side
@@ -22,6 +21,7 @@ from dashboard.figures.style import (
     escape_html,
     format_number,
     format_pvalue,
+    subplots,
 )
 
 #: Colour of the pseudo-statistics a randomized test counts (at least as extreme as observed).
@@ -205,7 +205,7 @@ def mt_pseudo_distributions(
     ncols = cols or len(names)
     nrows = math.ceil(len(names) / ncols)
     titles = [f"{name}<br><sup>p = {format_pvalue(results[name].pvalue)}</sup>" for name in names]
-    fig = make_subplots(
+    fig = subplots(
         rows=nrows, cols=ncols, subplot_titles=titles, horizontal_spacing=0.06,
         vertical_spacing=0.18 if nrows > 1 else 0.0,
     )  # fmt: skip

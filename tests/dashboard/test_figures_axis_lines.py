@@ -1,5 +1,5 @@
 """``style.add_axis_lines`` draws what plotly's ``add_vline`` / ``add_hline`` draw: the same
-shapes (and, for the QE curve, the same label) in every builder that uses it, as ``to_dict``."""
+shapes (and, for the QE curve, the same label) in every builder that uses it, as JSON."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ LINES = [
 
 def test_lines_across_subplots_are_plotlys():
     fast, slow = style.add_axis_lines(_panels(), LINES), plotly_lines(_panels(), LINES)
-    assert fast.to_dict() == slow.to_dict()
+    assert fast.to_json() == slow.to_json()
     assert len(fast.layout.shapes) == 1 + 5
 
 
@@ -69,7 +69,7 @@ def test_a_line_across_one_plot_is_plotlys(line):
     def one():
         return go.Figure(go.Scatter(x=[1, 2], y=[1, 2]))
 
-    assert style.add_axis_lines(one(), [line]).to_dict() == plotly_lines(one(), [line]).to_dict()
+    assert style.add_axis_lines(one(), [line]).to_json() == plotly_lines(one(), [line]).to_json()
 
 
 @pytest.fixture
@@ -121,7 +121,7 @@ def test_builders_draw_plotlys_lines(name, slow_lines):
     fast = BUILDERS[name]()
     assert fast.layout.shapes  # the builder draws lines
     slow_lines()
-    assert fast.to_dict() == BUILDERS[name]().to_dict()
+    assert fast.to_json() == BUILDERS[name]().to_json()
 
 
 def test_qe_curve_lambda_line_and_label_are_plotlys():
@@ -138,4 +138,4 @@ def test_qe_curve_lambda_line_and_label_are_plotlys():
         annotation_text="λ = 0.65",
         annotation_position="top",
     )
-    assert fig.to_dict() == expected.to_dict()
+    assert fig.to_dict() == expected.to_dict()  # key order: test_app_figures_same.py
