@@ -123,6 +123,7 @@ def accuracy_intervals(
         horizontal_spacing=0.04,
     )
     colours = category_colours(len(tests))
+    chance_lines: list[dict] = []  # drawn once every panel has its points
     for c, a in enumerate(alphas, start=1):
         sub = table[table["alpha"] == a]
         for k, test in enumerate(tests):
@@ -160,12 +161,12 @@ def accuracy_intervals(
                 col=c,
             )
         if chance is not None:
-            add_axis_lines(
-                fig,
-                [{"x": chance, "line": {"dash": "dash", "color": "#777777", "width": 1},
-                  "row": 1, "col": c}],
+            chance_lines.append(
+                {"x": chance, "line": {"dash": "dash", "color": "#777777", "width": 1},
+                 "row": 1, "col": c}
             )  # fmt: skip
         fig.update_xaxes(range=[0, 101], title={"text": "accuracy (%)"}, row=1, col=c)
+    add_axis_lines(fig, chance_lines)
     fig.update_yaxes(
         tickvals=list(range(len(metrics))),
         ticktext=short_labels(metrics),
@@ -361,6 +362,7 @@ def annotator_spread(summary: pd.DataFrame, *, title: str | None = None) -> go.F
         vertical_spacing=0.18 if len(criteria) > 1 else 0.0,
     )
     criterion_colours = category_colours(len(criteria))
+    mean_lines: list[dict] = []  # drawn once every panel has its points
     for r, crit in enumerate(criteria, start=1):
         sub = summary[summary["criterion"] == crit].sort_values(
             "mean", ascending=False, kind="stable"
@@ -388,13 +390,13 @@ def annotator_spread(summary: pd.DataFrame, *, title: str | None = None) -> go.F
             col=1,
         )
         overall = float(np.sum(n * mean) / np.sum(n)) if n.sum() else float("nan")
-        add_axis_lines(
-            fig,
-            [{"y": overall, "line": {"dash": "dash", "color": "#777777", "width": 1},
-              "row": r, "col": 1}],
+        mean_lines.append(
+            {"y": overall, "line": {"dash": "dash", "color": "#777777", "width": 1},
+             "row": r, "col": 1}
         )  # fmt: skip
         fig.update_yaxes(title={"text": "raw score (mean ± SD)"}, row=r, col=1)
         fig.update_xaxes(type="category", tickangle=-45, row=r, col=1)
+    add_axis_lines(fig, mean_lines)
     base_layout(fig, title=title, height=300 * len(criteria) + 90)
     fig.update_layout(showlegend=False)
     return fig

@@ -220,14 +220,10 @@ def add_axis_lines(fig: go.Figure, lines: Sequence[dict]) -> go.Figure:
     shape already there: several ms a line on a page of many panels.
     """
     grid = fig._grid_ref  # None: one plot (plotly's _has_subplots)
-    placed = [
-        ("x" if d.xaxis is None else d.xaxis, "y" if d.yaxis is None else d.yaxis) for d in fig.data
-    ]
+    # the axes of what the figure holds, read from its JSON (plotly's getters are slow)
+    placed = [(d.get("xaxis") or "x", d.get("yaxis") or "y") for d in fig._data]
     for kind in ("shapes", "annotations", "images"):
-        placed += [
-            ("x" if d.xref is None else d.xref, "y" if d.yref is None else d.yref)
-            for d in fig.layout[kind]
-        ]
+        placed += [(d.get("xref") or "x", d.get("yref") or "y") for d in fig._layout.get(kind, ())]
     shapes = []
     for item in lines:
         spec = dict(item)
