@@ -28,16 +28,47 @@ Conventions (every module follows them):
 
 from __future__ import annotations
 
+import hashlib
+
 #: One uploaded (or bundled sample) file: (display name, raw bytes).
 Upload = tuple[str, bytes]
 #: Several files, in upload order. Hashable and content-keyed for ``st.cache_data``.
 Uploads = tuple[Upload, ...]
 
 
+class UploadFiles(tuple[Upload, ...]):
+    """:data:`Uploads` that carry their cache key: each file's name and a BLAKE2b digest of its
+    bytes, computed once when made (:func:`uploads_from_widget`, the bundled samples).
+
+    The caches of this layer (:func:`dashboard.data._cache.cache_data`) hash this key instead
+    of every byte of every file at each call: a page's run calls a dozen cached functions with
+    the same files, each of which Streamlit would otherwise copy and hash whole. The key still
+    follows the content (identical files give identical keys), so two sessions with the same
+    bytes share results. A plain tuple of the same pairs is hashed by its bytes, as Streamlit
+    does, with the same results."""
+
+    key: tuple[tuple[str, bytes], ...]
+
+    def __new__(cls, files, key=None):
+        self = super().__new__(cls, files)
+        self.key = (
+            key
+            if key is not None
+            else tuple(
+                (name, hashlib.blake2b(data, digest_size=16).digest()) for name, data in self
+            )
+        )
+        return self
+
+    def __getnewargs__(self):  # a pickled copy (a cache's) keeps the key, not computed again
+        return tuple(self), self.key
+
+
 def uploads_from_widget(files) -> Uploads:
-    """Turn ``st.file_uploader`` output (None, one UploadedFile, or a list) into :data:`Uploads`."""
+    """Turn ``st.file_uploader`` output (None, one UploadedFile, or a list) into :data:`Uploads`
+    (an :class:`UploadFiles`)."""
     if files is None:
         return ()
     if not isinstance(files, (list, tuple)):
         files = [files]
-    return tuple((f.name, bytes(f.getvalue())) for f in files)
+    return UploadFiles((f.name, bytes(f.getvalue())) for f in files)

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import streamlit as st
-
 from dashboard.data import Uploads
+from dashboard.data._cache import cache_data
 from dashboard.data._isolated import isolated, upload_values
 from stats.analyses.autorank import (
     AutoRankAnalysis,
@@ -29,7 +28,7 @@ Extras = tuple[Uploads, Uploads, Uploads]
 NO_EXTRAS: Extras = ((), (), ())
 
 
-@st.cache_data(show_spinner=False, max_entries=8)
+@cache_data(show_spinner=False, max_entries=8)
 def scores(uploads: Uploads) -> WMT25Scores:
     """The uploads read as WMT25 automatic scores (cached on their content)."""
     return read_autorank_scores(list(uploads))
@@ -43,7 +42,7 @@ def _one(uploads: Uploads, what: str) -> tuple[str, bytes]:
     return uploads[0]
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
+@cache_data(show_spinner=False, max_entries=4)
 def metadata(uploads: Uploads) -> WMT25SystemsMetadata | None:
     """The systems metadata upload read (None without one)."""
     if not uploads:
@@ -52,13 +51,13 @@ def metadata(uploads: Uploads) -> WMT25SystemsMetadata | None:
     return read_wmt25_systems_metadata(data, name=name)
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
+@cache_data(show_spinner=False, max_entries=4)
 def outputs(uploads: Uploads) -> WMT25Outputs | None:
     """The system outputs read (None without any)."""
     return read_wmt25_outputs(list(uploads)) if uploads else None
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
+@cache_data(show_spinner=False, max_entries=4)
 def references(uploads: Uploads) -> WMT25References | None:
     """The test set with references read (None without one)."""
     return read_wmt25_references(_one(uploads, "references")) if uploads else None
@@ -84,7 +83,7 @@ def preset_metrics(uploads: Uploads, lp: str) -> tuple[str, ...]:
     return autorank_metric_set(scores(uploads), lp)[0]
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_data(show_spinner=False, max_entries=32)
 def point(
     uploads: Uploads, lp: str, metrics: tuple | None, extras: Extras = NO_EXTRAS
 ) -> AutoRankLanguagePair:
@@ -96,7 +95,7 @@ def point(
     return result.language_pairs[0]
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_data(show_spinner=False, max_entries=32)
 def ranking(
     uploads: Uploads,
     lp: str,

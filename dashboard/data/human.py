@@ -3,9 +3,8 @@ randomized tests (run by :mod:`dashboard.data.mt_systems`) against it (:mod:`sta
 
 from __future__ import annotations
 
-import streamlit as st
-
 from dashboard.data import Uploads, mt_systems
+from dashboard.data._cache import cache_data
 from stats import StatsInputError, analyses
 from stats.human.accuracy import AccuracyResult
 from stats.human.gold import HumanGoldResult
@@ -13,7 +12,7 @@ from stats.human.paired import PairedRankingResult
 from stats.human.ranking import HumanRankingResult
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_data(show_spinner=False, max_entries=16)
 def gold(
     judgements: Uploads, exclude: tuple[str, ...] = (), block: tuple[str, ...] = ()
 ) -> HumanGoldResult:
@@ -39,7 +38,7 @@ def gold(
     )
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_data(show_spinner=False, max_entries=16)
 def blocks(judgements: Uploads) -> tuple[tuple[str, str], ...]:
     """``(protocol, language pair)`` of every ranking WMT22-25 files give, in the order of
     :func:`stats.analyses.paired_rankings` (protocol as read, language pairs sorted): more
@@ -50,14 +49,14 @@ def blocks(judgements: Uploads) -> tuple[tuple[str, str], ...]:
     return tuple((protocol, lp) for protocol, lps in out.items() for lp in sorted(lps))
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_data(show_spinner=False, max_entries=16)
 def outliers(judgements: Uploads, block: tuple[str, ...] = ()) -> tuple[str, ...]:
     """The systems of the judgements that the findings' MAD rule flags
     (:func:`stats.analyses.human_outliers`)."""
     return analyses.human_outliers(gold(judgements, (), block))
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_data(show_spinner=False, max_entries=16)
 def accuracy(
     judgements: Uploads,
     kind: str,
@@ -98,14 +97,14 @@ def accuracy(
     )
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_data(show_spinner=False, max_entries=16)
 def rankings(judgements: Uploads, alpha: float) -> list[HumanRankingResult]:
     """Findings-style human rankings of the judgement or published DA files, one per language
     pair (:func:`stats.analyses.human_rankings`: Wilcoxon grid and cluster lines at ``alpha``)."""
     return analyses.human_rankings(judgements, alpha=alpha)
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_data(show_spinner=False, max_entries=16)
 def file_kinds(judgements: Uploads) -> tuple[str, ...]:
     """What each judgements file is (:func:`stats.analyses.human_wmt.human_file_kind`)."""
     from stats.analyses.human_wmt import human_file_kind
@@ -114,7 +113,7 @@ def file_kinds(judgements: Uploads) -> tuple[str, ...]:
     return tuple(human_file_kind(load_text(data, name)[0], name) for name, data in judgements)
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_data(show_spinner=False, max_entries=16)
 def paired(
     judgements: Uploads,
     alpha: float,
@@ -131,7 +130,7 @@ def paired(
     )  # fmt: skip
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_data(show_spinner=False, max_entries=16)
 def read_summary(judgements: Uploads) -> tuple[str, ...]:
     """One line per WMT22-25 human file read: protocol, ratings, systems, language pairs and
     the rows dropped as WMT's scripts drop them (:meth:`HumanRatings.describe`)."""

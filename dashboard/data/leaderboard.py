@@ -9,9 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pandas as pd
-import streamlit as st
 
 from dashboard.data import Uploads
+from dashboard.data._cache import cache_data
 from dashboard.data._isolated import isolated, upload_values
 from dashboard.data.meta_eval import load
 from stats.analyses.task_set import load_task_set, rank_task_set
@@ -59,7 +59,7 @@ class FilesSummary:
     default_choice: str
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_data(show_spinner=False, max_entries=16)
 def summary(uploads: Uploads, input_format: str | None = None) -> FilesSummary:
     """What the page shows of the files on every run, cached on its own: a cache hit of
     :func:`~dashboard.data.meta_eval.load` unpickles all the data read (0.15 s of CPU for a
@@ -116,7 +116,7 @@ def _references(data) -> tuple:
     return tuple(sorted(names))
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_data(show_spinner=False, max_entries=16)
 def ranking(
     uploads: Uploads,
     choice: str,

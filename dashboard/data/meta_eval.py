@@ -10,9 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-import streamlit as st
-
 from dashboard.data import Uploads
+from dashboard.data._cache import cache_data
 from dashboard.data._isolated import isolated, recording_warnings, upload_values
 from stats.pairwise.grids import grid_significance
 from stats.readers import MetaEvalData, is_meta_eval_source, read_meta_eval
@@ -29,7 +28,7 @@ def is_segment_level(uploads: Uploads) -> bool:
     return any(is_meta_eval_source(upload) for upload in uploads)
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_data(show_spinner=False, max_entries=16)
 def load(uploads: Uploads, input_format: str | None = None) -> MetaEvalData:
     """The files read (any mix of MTME archives, long text, wide CSV and WMT segment files;
     ``input_format``: how text files are read, None: detected)."""
@@ -48,7 +47,7 @@ class FilesShown:
     systems: tuple
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_data(show_spinner=False, max_entries=16)
 def shown(uploads: Uploads) -> FilesShown:
     """What the section shows of the files on every run, cached on its own: each hit of
     :func:`load` unpickles all the data read."""
@@ -71,14 +70,14 @@ def chosen(
     ).in_domain(domain)
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_data(show_spinner=False, max_entries=16)
 def domains(uploads: Uploads) -> tuple[str, ...]:
     """The domains the files name (MTME-layout files with a DOMAIN column), sorted."""
     data = load(uploads)
     return tuple(sorted({d for lp in data.language_pairs for d in data.domains(lp)}))
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_data(show_spinner=False, max_entries=16)
 def system_scores_from_files(uploads: Uploads, gold: str, domain: str | None = None) -> bool:
     """Whether system-level results use system scores read from ``.sys.score`` files (or, for
     a domain, ``.domain.score`` files) for some language pair, which leave no segments to
@@ -89,7 +88,7 @@ def system_scores_from_files(uploads: Uploads, gold: str, domain: str | None = N
     )
 
 
-@st.cache_data(show_spinner="Correlating metrics with humans…", max_entries=64)
+@cache_data(show_spinner="Correlating metrics with humans…", max_entries=64)
 def evaluation(
     uploads: Uploads,
     *,
@@ -133,7 +132,7 @@ def evaluation(
     )
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_data(show_spinner=False, max_entries=32)
 def _perm_both(
     uploads: Uploads,
     *,
@@ -198,7 +197,7 @@ def perm_both_grids(
     return grids, problems
 
 
-@st.cache_data(show_spinner="Soft pairwise accuracy…", max_entries=32)
+@cache_data(show_spinner="Soft pairwise accuracy…", max_entries=32)
 def soft_pairwise(
     uploads: Uploads,
     *,

@@ -6,9 +6,8 @@ Williams test's power (:mod:`stats.power.williams`), cached on the files' conten
 
 from __future__ import annotations
 
-import streamlit as st
-
 from dashboard.data import Uploads
+from dashboard.data._cache import cache_data
 from dashboard.data.samples import kept_for_sample
 from stats import analyses
 from stats.pairwise.grids import GridSignificance, grid_significance
@@ -24,14 +23,14 @@ CHOICE_FIELDS = (
 )
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_data(show_spinner=False, max_entries=32)
 @kept_for_sample
 def load_system_scores(uploads: Uploads) -> SystemScores:
     """The system-level score files (WMT or wide format, any mix), read."""
     return analyses.read_metric_scores(uploads)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_data(show_spinner=False, max_entries=32)
 @kept_for_sample
 def is_published(uploads: Uploads) -> bool:
     """Whether ``uploads`` hold WMT metrics task system-level files as published (REFSET or DA
@@ -39,7 +38,7 @@ def is_published(uploads: Uploads) -> bool:
     return is_published_system_level(list(uploads))
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_data(show_spinner=False, max_entries=32)
 @kept_for_sample
 def analysis(
     uploads: Uploads, alternative: str = "greater", choice: tuple = ALL_SYSTEMS
@@ -59,7 +58,7 @@ def analysis(
     )
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@cache_data(show_spinner=False, max_entries=64)
 @kept_for_sample
 def lp_analysis(
     uploads: Uploads, key: str, alternative: str = "greater", choice: tuple = ALL_SYSTEMS
@@ -70,7 +69,7 @@ def lp_analysis(
     return analyses.language_pair_analysis(analysis(uploads, alternative, choice).analyses[key])
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@cache_data(show_spinner=False, max_entries=64)
 @kept_for_sample
 def williams_significance(
     uploads: Uploads, alternative: str, alpha: float, correction: str, choice: tuple = ALL_SYSTEMS
@@ -85,7 +84,7 @@ def williams_significance(
     }
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@cache_data(show_spinner=False, max_entries=64)
 @kept_for_sample
 def williams_power(
     uploads: Uploads, key: str, alternative: str, alpha: float, choice: tuple = ALL_SYSTEMS
@@ -99,7 +98,7 @@ def williams_power(
     return median_detectable_difference(grid)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@cache_data(show_spinner=False, max_entries=64)
 @kept_for_sample
 def williams_mdes(
     uploads: Uploads, key: str, alternative: str, alpha: float, choice: tuple, power: float

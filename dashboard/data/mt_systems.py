@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pandas as pd
-import streamlit as st
 
 from dashboard.data import Uploads
+from dashboard.data._cache import cache_data
 from dashboard.data._isolated import isolated
 from stats import StatsInputError, analyses
 from stats.mt.baseline_table import SystemsTableResult
@@ -39,7 +39,7 @@ def _score_files(scores: Uploads) -> list[tuple[str, bytes]]:
     return list(scores)
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_data(show_spinner=False, max_entries=16)
 def score_options(scores: Uploads) -> analyses.ScoreFileOptions:
     """The metrics of the uploaded score file(s), and the (metric, lp, testset, refset) blocks
     of WMT metrics task segment-level files (:func:`stats.analyses.score_file_options`)."""
@@ -51,7 +51,7 @@ def score_metrics(scores: Uploads) -> tuple[str, ...]:
     return score_options(scores).metrics
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_data(show_spinner=False, max_entries=16)
 def statistics(
     kind: str,
     references: Uploads,
@@ -101,7 +101,7 @@ def _kept(data: SegmentStatistics, excluded: tuple) -> SegmentStatistics:
     return analyses.without_systems(data, excluded) if excluded else data
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@cache_data(show_spinner=False, max_entries=64)
 def pairwise(
     kind: str,
     references: Uploads,
@@ -133,7 +133,7 @@ def pairwise(
     )
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@cache_data(show_spinner=False, max_entries=64)
 def pair_tests(
     kind: str,
     references: Uploads,
@@ -163,7 +163,7 @@ def pair_tests(
     )
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_data(show_spinner=False, max_entries=32)
 def systems_table(
     kind: str,
     references: Uploads,
@@ -195,7 +195,7 @@ def systems_table(
     )  # fmt: skip
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_data(show_spinner=False, max_entries=32)
 def contributions(inputs: tuple, x: str, y: str, block: tuple = ()) -> SegmentContributions:
     """Each segment's contribution to the difference of systems ``x`` and ``y``
     (:func:`stats.segment_contributions` on :func:`statistics`; ``inputs`` its first five
@@ -208,7 +208,7 @@ def language_pair(references: Uploads, files: Uploads) -> str | None:
     return language_pair_of(references, files)
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_data(show_spinner=False, max_entries=16)
 def reference_order(references: Uploads, files: Uploads, metric: str) -> str | None:
     """With several references: their order, and for chrF whether it changes any segment's
     statistics (:func:`stats.analyses.reference_order`); ``None`` for one reference."""
@@ -221,7 +221,7 @@ def reference_order(references: Uploads, files: Uploads, metric: str) -> str | N
     return analyses.reference_order(references, files, options=options)
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_data(show_spinner=False, max_entries=16)
 def segment_texts(
     references: Uploads, files: Uploads, x: str, y: str, source: Uploads = ()
 ) -> pd.DataFrame:

@@ -7,14 +7,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-import streamlit as st
-
 from dashboard.data import Uploads, mt_systems
+from dashboard.data._cache import cache_data
 from dashboard.data._isolated import isolated
 from stats import analyses
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_data(show_spinner=False, max_entries=32)
 def power_curves(
     kind: str,
     references: Uploads,

@@ -4,21 +4,21 @@ on the files' content and the options, so the lambda slider recomputes only the 
 from __future__ import annotations
 
 import pandas as pd
-import streamlit as st
 
 from dashboard.data import Uploads
+from dashboard.data._cache import cache_data
 from stats import analyses
 from stats.qe.graham import RescaleResult
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_data(show_spinner=False, max_entries=32)
 def load(uploads: Uploads, allow_constant: bool = False) -> analyses.QEInput:
     """The uploaded files (predictions, gold file, post-editing table, recognised by their
     content) read (:func:`stats.analyses.load_qe`)."""
     return analyses.load_qe(uploads, allow_constant=allow_constant, find_roles=True)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_data(show_spinner=False, max_entries=32)
 def analysis(
     uploads: Uploads,
     allow_constant: bool = False,
@@ -31,7 +31,7 @@ def analysis(
     return analyses.qe_analysis(load(uploads, allow_constant), rate=rate, alternative=alternative)
 
 
-@st.cache_data(show_spinner=False, max_entries=128)
+@cache_data(show_spinner=False, max_entries=128)
 def rescaling(
     uploads: Uploads, sd_ratio: float, allow_constant: bool = False, rate: bool = False
 ) -> RescaleResult:
@@ -41,7 +41,7 @@ def rescaling(
     return analyses.qe_rescaling(load(uploads, allow_constant), sd_ratio=sd_ratio, rate=rate)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_data(show_spinner=False, max_entries=32)
 def rescaling_by_lambda(
     uploads: Uploads, allow_constant: bool = False, rate: bool = False
 ) -> pd.DataFrame:

@@ -11,10 +11,10 @@ after.
 from __future__ import annotations
 
 import pandas as pd
-import streamlit as st
 
 from dashboard.data import Uploads
 from dashboard.data import _qe_wmt_work as work
+from dashboard.data._cache import cache_data
 from dashboard.data._isolated import HEAVY_NICE
 from stats import run_isolated
 from stats.analyses import qe_wmt as wmt
@@ -25,7 +25,7 @@ _PRELOAD = (work.__name__,)
 _FEWER = "upload fewer or smaller files"
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_data(show_spinner=False, max_entries=32)
 def files(uploads: Uploads) -> wmt.QEWMTFiles | None:
     """The uploads sorted into WMT QE roles, each file as ``(name, size in bytes)``, or None
     when they are not WMT20-24 QE files (the page then reads them as the Graham 2015 layouts).
@@ -39,7 +39,7 @@ def files(uploads: Uploads) -> wmt.QEWMTFiles | None:
     )  # priority, so that an archive of hundreds of MB does not slow the server's answers
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_data(show_spinner=False, max_entries=16)
 def comparison(
     uploads: Uploads,
     primary: str,
@@ -57,7 +57,7 @@ def comparison(
     )  # fmt: skip
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_data(show_spinner=False, max_entries=32)
 def pair_tests(
     uploads: Uploads,
     primary: str,
@@ -82,7 +82,7 @@ def pair_tests(
     )  # fmt: skip
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@cache_data(show_spinner=False, max_entries=32)
 def prediction_correlations(
     uploads: Uploads, primary: str, n_resamples: int, seed: int, lp: str, order: tuple
 ) -> pd.DataFrame:
@@ -94,7 +94,7 @@ def prediction_correlations(
     return prediction_correlations(res.language_pairs[lp].predictions[list(order)])
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cache_data(show_spinner=False, max_entries=16)
 def word_level(
     uploads: Uploads,
     n_resamples: int,

@@ -14,9 +14,8 @@ import time
 from importlib import metadata
 from pathlib import Path
 
-import streamlit as st
-
-from dashboard.data import Uploads
+from dashboard.data import UploadFiles, Uploads
+from dashboard.data._cache import cache_data
 from dashboard.resources import resource
 
 SAMPLE_DIR = resource("sample_data")
@@ -43,7 +42,7 @@ QE_SAMPLES = {
 }
 
 
-@st.cache_data(show_spinner=False)
+@cache_data(show_spinner=False)
 def sample_files(subdir: str, patterns: tuple[str, ...] = ("*",)) -> Uploads:
     """Bundled sample files ``sample_data/<subdir>/<pattern>`` (sorted by name) as
     :data:`~dashboard.data.Uploads`.
@@ -54,28 +53,28 @@ def sample_files(subdir: str, patterns: tuple[str, ...] = ("*",)) -> Uploads:
     if not folder.is_dir():
         return ()
     paths = sorted({p for pattern in patterns for p in folder.glob(pattern) if p.is_file()})
-    return tuple(
+    return UploadFiles(
         (p.name, p.read_bytes())
         for p in paths
         if not p.name.lower().startswith("readme") and not p.name.startswith(".")
     )
 
 
-@st.cache_data(show_spinner=False)
+@cache_data(show_spinner=False)
 def mt_sample_text() -> tuple[Uploads, Uploads]:
     """The MT sample: (reference, system outputs), sample_data/mt/reference.txt and
     sample_data/mt/hyp/*.txt."""
     return sample_files("mt", ("reference.txt",)), sample_files("mt/hyp", ("*.txt",))
 
 
-@st.cache_data(show_spinner=False)
+@cache_data(show_spinner=False)
 def mt_sample_scores() -> Uploads:
     """The segment scores of the MT sample (long format: chrF and SimCOMET),
     sample_data/mt/segment_scores.tsv."""
     return sample_files("mt", ("segment_scores.tsv",))
 
 
-@st.cache_data(show_spinner=False)
+@cache_data(show_spinner=False)
 def human_sample_judgements() -> Uploads:
     """The synthetic judgements, sample_data/human/judgements.tsv."""
     return sample_files("human", ("judgements.tsv",))

@@ -8,7 +8,6 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from dashboard.figures.grids import _GRID_LAYOUT_WIDTH, significance_grid
 from dashboard.figures.overview import LABEL_CELL_FACTOR, grids_side_by_side
@@ -18,12 +17,14 @@ from dashboard.figures.style import (
     PRESENTATION_FONT_SIZE,
     _label_px,
     _rank_labels,
+    add_axis_lines,
     base_layout,
     base_layout_dict,
     category_colours,
     escape_html,
     short_label_map,
     short_labels,
+    subplots,
 )
 
 #: Colours of the agreement heatmap, one per :data:`stats.human.accuracy.OUTCOMES` code
@@ -114,7 +115,7 @@ def accuracy_intervals(
     tests = list(dict.fromkeys(table["test"]))
     pos = {m: i for i, m in enumerate(metrics)}
     width = 0.6 / max(len(tests), 1)
-    fig = make_subplots(
+    fig = subplots(
         rows=1,
         cols=len(alphas),
         shared_yaxes=True,
@@ -122,6 +123,7 @@ def accuracy_intervals(
         horizontal_spacing=0.04,
     )
     colours = category_colours(len(tests))
+    chance_lines: list[dict] = []  # drawn once every panel has its points
     for c, a in enumerate(alphas, start=1):
         sub = table[table["alpha"] == a]
         for k, test in enumerate(tests):
@@ -159,10 +161,12 @@ def accuracy_intervals(
                 col=c,
             )
         if chance is not None:
-            fig.add_vline(
-                x=chance, line={"dash": "dash", "color": "#777777", "width": 1}, row=1, col=c
-            )
+            chance_lines.append(
+                {"x": chance, "line": {"dash": "dash", "color": "#777777", "width": 1},
+                 "row": 1, "col": c}
+            )  # fmt: skip
         fig.update_xaxes(range=[0, 101], title={"text": "accuracy (%)"}, row=1, col=c)
+    add_axis_lines(fig, chance_lines)
     fig.update_yaxes(
         tickvals=list(range(len(metrics))),
         ticktext=short_labels(metrics),
@@ -351,13 +355,14 @@ def annotator_spread(summary: pd.DataFrame, *, title: str | None = None) -> go.F
         ``error_y`` = SDs, ``customdata`` = (n, sd, min, max).
     """
     criteria = list(dict.fromkeys(summary["criterion"]))
-    fig = make_subplots(
+    fig = subplots(
         rows=len(criteria),
         cols=1,
         subplot_titles=[CRITERION_TITLES.get(c, c) for c in criteria],
         vertical_spacing=0.18 if len(criteria) > 1 else 0.0,
     )
     criterion_colours = category_colours(len(criteria))
+    mean_lines: list[dict] = []  # drawn once every panel has its points
     for r, crit in enumerate(criteria, start=1):
         sub = summary[summary["criterion"] == crit].sort_values(
             "mean", ascending=False, kind="stable"
@@ -385,11 +390,13 @@ def annotator_spread(summary: pd.DataFrame, *, title: str | None = None) -> go.F
             col=1,
         )
         overall = float(np.sum(n * mean) / np.sum(n)) if n.sum() else float("nan")
-        fig.add_hline(
-            y=overall, line={"dash": "dash", "color": "#777777", "width": 1}, row=r, col=1
-        )
+        mean_lines.append(
+            {"y": overall, "line": {"dash": "dash", "color": "#777777", "width": 1},
+             "row": r, "col": 1}
+        )  # fmt: skip
         fig.update_yaxes(title={"text": "raw score (mean ± SD)"}, row=r, col=1)
         fig.update_xaxes(type="category", tickangle=-45, row=r, col=1)
+    add_axis_lines(fig, mean_lines)
     base_layout(fig, title=title, height=300 * len(criteria) + 90)
     fig.update_layout(showlegend=False)
     return fig
@@ -414,7 +421,7 @@ def standardisation_ranks(scores: pd.DataFrame, *, title: str | None = None) -> 
     criteria = [c for c in ("adequacy", "fluency") if f"{c}_z" in scores.columns]
     nrows = max(len(criteria), 1)
     panel_px = int(max(220, 30 * len(scores) + 60))
-    fig = make_subplots(
+    fig = subplots(
         rows=nrows,
         cols=1,
         subplot_titles=[CRITERION_TITLES[c] for c in criteria],

@@ -11,7 +11,6 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from dashboard.figures.clusters import adjusted_grid_args
 from dashboard.figures.grids import significance_grid
@@ -19,9 +18,11 @@ from dashboard.figures.style import (
     MAX_TICK_CHARS,
     PALETTE,
     _category_rows,
+    add_axis_lines,
     base_layout,
     category_colours,
     escape_html,
+    subplots,
 )
 
 #: Height of one metric row in the dot charts (px).
@@ -58,7 +59,7 @@ def meta_eval_dots(
     longest = min(
         max((len(str(m)) for t in tables.values() for m in t.index), default=0), MAX_TICK_CHARS
     )
-    fig = make_subplots(
+    fig = subplots(
         rows=nrows,
         cols=ncols,
         subplot_titles=[f"<b>{escape_html(lp)}</b>" for lp in lps],
@@ -190,7 +191,8 @@ def pairwise_accuracy_dots(table: pd.DataFrame, *, title: str | None = None) -> 
     )
     fig = go.Figure(traces)
     base_layout(fig, title=title, height=int(max(260, _ROW_PX * len(names) + 150)))
-    fig.add_vline(x=50, line={"dash": "dash", "color": "#777777", "width": 1})  # coin toss
+    coin_toss = {"x": 50, "line": {"dash": "dash", "color": "#777777", "width": 1}}
+    add_axis_lines(fig, [coin_toss])
     fig.update_xaxes(title={"text": "pairwise accuracy (%)"}, range=[0, 101])
     fig.update_yaxes(**_category_rows(names))
     fig.update_layout(legend={"orientation": "h", "y": -0.25 if len(names) < 6 else -0.12})

@@ -8,7 +8,6 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 import stats  # lazy: a name is imported when first used
 from dashboard.figures.clusters import adjusted_grid_args
@@ -20,6 +19,7 @@ from dashboard.figures.style import (
     base_layout,
     escape_html,
     format_number,
+    subplots,
 )
 
 #: Warning of Graham & Baldwin (2014, Sec. 4) shown beside every Williams grid.
@@ -74,7 +74,7 @@ def metric_scatter(
         if sysname is not None and r_without is not None:
             head += f"<br><span style='font-size:0.85em'>without {escape_html(sysname)}: r = {format_number(r_without.get(m))}</span>"
         titles.append(head)
-    fig = make_subplots(
+    fig = subplots(
         rows=nrows,
         cols=ncols,
         subplot_titles=titles,

@@ -9,7 +9,6 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from dashboard.figures.grids import significance_grid
 from dashboard.figures.overview import grids_side_by_side
@@ -17,10 +16,12 @@ from dashboard.figures.style import (
     HIGHLIGHT,
     PALETTE,
     _category_rows,
+    add_axis_lines,
     base_layout,
     escape_html,
     format_number,
     format_pvalue,
+    subplots,
 )
 
 #: Colour of the pseudo-statistics a randomized test counts (at least as extreme as observed).
@@ -204,10 +205,11 @@ def mt_pseudo_distributions(
     ncols = cols or len(names)
     nrows = math.ceil(len(names) / ncols)
     titles = [f"{name}<br><sup>p = {format_pvalue(results[name].pvalue)}</sup>" for name in names]
-    fig = make_subplots(
+    fig = subplots(
         rows=nrows, cols=ncols, subplot_titles=titles, horizontal_spacing=0.06,
         vertical_spacing=0.18 if nrows > 1 else 0.0,
     )  # fmt: skip
+    vlines: list[dict] = []
     for k, name in enumerate(names):
         res = results[name]
         row, col = divmod(k, ncols)
@@ -244,15 +246,16 @@ def mt_pseudo_distributions(
             lines.append((-stat, "mirrored statistic", "dot", PALETTE[7]))
         if res.test == "paired-bootstrap":
             lines.append((0.0, "cut-off", "dash", "#555555"))
-        for x, label, dash, colour in lines:
-            fig.add_vline(
-                x=x, line={"color": colour, "dash": dash, "width": 2}, name=label,
-                row=row, col=col,
-            )  # fmt: skip
+        vlines += [
+            {"x": x, "line": {"color": colour, "dash": dash, "width": 2}, "name": label,
+             "row": row, "col": col}
+            for x, label, dash, colour in lines
+        ]  # fmt: skip
         shift = f" − τ_B ({format_number(res.shift)})" if res.test == "bootstrap" else ""
         # the statistic is "X better by": Y − X when lower scores are better (TER, errors)
         diff = "S_X − S_Y" if res.higher_is_better else "S_Y − S_X"
         fig.update_xaxes(title={"text": f"{diff}{shift}"}, row=row, col=col)
+    add_axis_lines(fig, vlines)
     fig.update_yaxes(title={"text": "resamples"}, row=1, col=1)
     base_layout(fig, title=title, height=360 * nrows + (120 if title else 70))
     fig.update_layout(

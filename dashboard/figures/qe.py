@@ -8,7 +8,6 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 import stats  # lazy: a name is imported when first used
 from dashboard.figures.grids import HALF_COLUMN_PX, _williams_hover, significance_grid
@@ -19,11 +18,13 @@ from dashboard.figures.style import (
     _category_ticks,
     _label_px,
     _rank_labels,
+    add_axis_lines,
     base_layout,
     category_colours,
     escape_html,
     format_number,
     short_label_map,
+    subplots,
     wrap_text,
 )
 
@@ -130,7 +131,7 @@ def qe_rescale_bars(table: pd.DataFrame, *, sd_ratio: float, title: str | None =
         "rescaled" (RMSE panel); ``x`` = systems, ``y`` = values.
     """
     systems = [str(s) for s in table.index]
-    fig = make_subplots(rows=1, cols=2, subplot_titles=["MAE", "RMSE"], horizontal_spacing=0.08)
+    fig = subplots(rows=1, cols=2, subplot_titles=["MAE", "RMSE"], horizontal_spacing=0.08)
     label = f"shifted to gold mean, {sd_ratio:g} × gold SD"
     for col, measure in enumerate(("mae", "rmse"), start=1):
         for name, column, colour in (
@@ -276,12 +277,15 @@ def qe_rescale_curve(
             showlegend=False,
         )
     )
-    fig.add_vline(
-        x=float(sd_ratio),
-        line={"color": "#111111", "width": 1.5, "dash": "dash"},
-        annotation_text=f"λ = {sd_ratio:g}",
-        annotation_position="top",
+    # the current lambda: a dashed line with its value on top, as fig.add_vline(...,
+    # annotation_position="top") draws them
+    add_axis_lines(
+        fig, [{"x": float(sd_ratio), "line": {"color": "#111111", "width": 1.5, "dash": "dash"}}]
     )
+    fig.add_annotation(
+        text=f"λ = {sd_ratio:g}", showarrow=False, x=float(sd_ratio), xref="x", xanchor="center",
+        y=1, yref="y domain", yanchor="bottom",
+    )  # fmt: skip
     # the legend lists every system: the plot grows with them instead of being squeezed
     base_layout(fig, title=title, height=max(430, 250 + 20 * len(systems)))
     fig.update_xaxes(title={"text": "λ (rescaled SD / gold SD)"})
@@ -357,7 +361,7 @@ def qe_distributions(
     continuous = [v[np.isfinite(v)] for _, v in panels if not _is_discrete(v[np.isfinite(v)])]
     pooled = np.concatenate(continuous) if continuous else np.array([])
     shared_edges = np.histogram_bin_edges(pooled, bins=bins) if pooled.size else None
-    fig = make_subplots(
+    fig = subplots(
         rows=nrows,
         cols=ncols,
         subplot_titles=titles,
@@ -443,7 +447,7 @@ def qe_standardised_scatter(
         wrapped.append((wrap_text(s, panel_px, SUBPLOT_TITLE_PX), numbers))
     titles = [f"<b>{'<br>'.join(name)}</b><br>{'<br>'.join(numbers)}" for name, numbers in wrapped]
     lines = max(len(name) + len(numbers) for name, numbers in wrapped)
-    fig = make_subplots(rows=1, cols=len(systems), subplot_titles=titles, horizontal_spacing=0.08)
+    fig = subplots(rows=1, cols=len(systems), subplot_titles=titles, horizontal_spacing=0.08)
     g = gold.to_numpy(dtype=float)
     gx = stats.zscores(g, name="gold") if standardise else g
     ids = [str(i) for i in gold.index]
