@@ -73,6 +73,29 @@ from tests.browser.helpers import (
 )
 
 CHROMIUM = "/usr/bin/chromium"
+#: Chromium reads only the last ``--disable-features``, so ours repeats the list Playwright
+#: passes (1.65, ``chromiumSwitches.ts``) and adds the omnibox popup's WebUI: headless
+#: Chromium keeps one loaded in a renderer of its own, never shown, which took about 2 % of
+#: the browser tests' CPU.
+PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync",
+    "DestroyProfileOnBrowserClose",
+    "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable",
+    "LensOverlay",
+    "MediaRouter",
+    "PaintHolding",
+    "ThirdPartyStoragePartitioning",
+    "AvoidCorsURLLoaderRestartOnRedirect",
+    "TcpPortRandomizationWin",
+    "OptimizationHints",
+    "NetworkTimeServiceQuerying",
+    "AimEnabled",
+    "PreconnectToSearch",
+    "msForceBrowserSignIn",
+    "msEdgeUpdateLaunchServicesPreferredVersion",
+)
+DISABLED_FEATURES = (*PLAYWRIGHT_DISABLED_FEATURES, "WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -82,7 +105,25 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # one renderer process per site and browser context: a worker's pages of the app share
+    # it, with its compiled scripts and decoded resources, instead of each page starting a
+    # renderer that compiles the frontend's bundles again (see ``_context_for``)
+    "--process-per-site",
+    "--disable-features=" + ",".join(DISABLED_FEATURES),
 ]
+
+#: Added to every page of the shared contexts before the app's own scripts: no CSS animation
+#: or transition (Streamlit's running indicator, spinners, skeletons and the fade of stale
+#: elements otherwise repaint every frame of every script run, each frame composited in
+#: software). What the tests check is the state a page settles in, which is the same.
+NO_ANIMATIONS_JS = """
+(() => {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync('*, *::before, *::after { animation: none !important; '
+                    + 'transition: none !important; }');
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+})();
+"""
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -160,18 +201,28 @@ def browser():
 
 
 @pytest.fixture(scope="session")
-def _context_for(browser):
+def _context_for(browser, app_url):
     """``viewport -> context``: one browser context per window size, shared by the pages of a
     test session (worker). Its HTTP cache keeps the frontend's bundles parsed, which a fresh
     context parses again (about 0.7 s of CPU per page load). Each page is still its own
     Streamlit session (its own websocket); the tests of session isolation open contexts of
-    their own."""
+    their own.
+
+    Each context keeps one page open on the server's health answer (plain text, no Streamlit
+    session): with ``--process-per-site`` the app's pages then join one living renderer
+    process rather than each starting one. Pages prefer reduced motion and have CSS
+    animations and transitions off (``NO_ANIMATIONS_JS``)."""
     made: dict = {}
 
     def context_for(viewport: dict):
         size = (viewport["width"], viewport["height"])
         if size not in made:
-            made[size] = browser.new_context(viewport=viewport, accept_downloads=True)
+            context = browser.new_context(
+                viewport=viewport, accept_downloads=True, reduced_motion="reduce"
+            )
+            context.add_init_script(NO_ANIMATIONS_JS)
+            context.new_page().goto(f"{app_url}/_stcore/health")
+            made[size] = context
         return made[size]
 
     yield context_for

@@ -225,12 +225,13 @@ def switch_page(page, title: str, timeout: float = 120.0) -> None:
 
 _STILL_JS = """
 () => {
-  if (window._e2eStill) window._e2eStill.observer.disconnect();
-  const still = {last: performance.now(), frames: 0};
+  if (window._e2eStill) window._e2eStill.stop();
+  const still = {last: performance.now(), frames: 0, done: false};
   still.observer = new MutationObserver(() => { still.last = performance.now(); still.frames = 0; });
   still.observer.observe(document.body, {subtree: true, childList: true, attributes: true,
                                          characterData: true});
-  const tick = () => { still.frames += 1; requestAnimationFrame(tick); };
+  still.stop = () => { still.done = true; still.observer.disconnect(); };
+  const tick = () => { if (!still.done) { still.frames += 1; requestAnimationFrame(tick); } };
   requestAnimationFrame(tick);
   window._e2eStill = still;
 }
@@ -248,6 +249,9 @@ def wait_until_still(page, quiet: float = 1.0, frames: int = 30, timeout: float 
         arg=[quiet * 1000, frames],
         timeout=timeout * 1000,
     )
+    # the frame counter asks for every animation frame while it runs, which keeps the
+    # browser making frames for the page 60 times a second: stop it once the page is still
+    page.evaluate("() => window._e2eStill && window._e2eStill.stop()")
 
 
 def chart_count(page) -> int:
