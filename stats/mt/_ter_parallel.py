@@ -112,8 +112,8 @@ def cached_statistics(
 ) -> np.ndarray:
     """Per-segment statistics (systems, segments, ``width``) of ``metric``, each system read
     from the cache when its (metric, options, sacrebleu version, references, output) were
-    seen before by the same extraction code (:func:`_code_digest`); ``compute`` (the systems not found -> their array) makes the rest, which
-    are then cached."""
+    seen before by the same extraction code (:func:`_code_digest`); ``compute`` (the systems
+    not found -> their array) makes the rest, which are then cached."""
     n_seg = len(references[0])
     names = list(hypotheses)
     directory = statistics_cache_dir()
