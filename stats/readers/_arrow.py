@@ -112,6 +112,7 @@ def read_typed(
     blank_lines: bool = True,
     block: int | None = None,
     threads: bool = False,
+    valid_utf8: bool = False,
 ):
     """The rows of ``source`` (bytes, or a binary stream such as :class:`TextStream`) as a
     :class:`pyarrow.Table` of the ``include`` columns (default: all), each of its type in
@@ -122,7 +123,8 @@ def read_typed(
     ``i`` is line ``skip_rows + i + 1``. ``block``: bytes parsed at a time (default
     :data:`BLOCK`; larger blocks parse a little faster and hold a little more). ``threads``:
     blocks parsed by pyarrow's threads (less wall time on a machine with idle cores; a few
-    more blocks held at once)."""
+    more blocks held at once). ``valid_utf8``: the caller has checked that the bytes are
+    UTF-8 (:func:`plain_bytes`, or ASCII): the parser does not check each cell again."""
     try:
         import pyarrow as pa
         from pyarrow import csv as pacsv
@@ -144,6 +146,7 @@ def read_typed(
                 delimiter=delimiter, quote_char=False, ignore_empty_lines=blank_lines
             ),
             convert_options=pacsv.ConvertOptions(
+                check_utf8=not valid_utf8,
                 column_types={c: _pa_type(types[c]) for c in keep},
                 include_columns=keep,
                 null_values=list(null_values),
@@ -364,10 +367,17 @@ def plain_bytes(data: bytes, *, careful: bytes = b"") -> bool:
 
 
 def _line_breaks(data: bytes) -> int:
-    """``data.count(b"\\n")``, counted by numpy a block at a time (a third of the time)."""
+    """``data.count(b"\\n")`` (:func:`count_byte`)."""
+    return count_byte(data, b"\n")
+
+
+def count_byte(data: bytes, byte: bytes) -> int:
+    """``data.count(byte)`` of one byte, counted by numpy a block at a time (a third of the
+    time of ``bytes.count``)."""
     raw = np.frombuffer(data, dtype=np.uint8)
+    value = byte[0]
     return sum(
-        int(np.count_nonzero(raw[at : at + LINE_SCAN] == 10))
+        int(np.count_nonzero(raw[at : at + LINE_SCAN] == value))
         for at in range(0, len(raw), LINE_SCAN)
     )
 
@@ -558,6 +568,29 @@ def first_appearance_codes(key: np.ndarray, size: int) -> tuple[np.ndarray, np.n
     rank = np.empty(size, dtype=np.int64)
     rank[uniques] = np.arange(len(uniques), dtype=np.int64)
     return rank[key], uniques
+
+
+def pair_codes(a: np.ndarray, na: int, b: np.ndarray, nb: int) -> tuple[np.ndarray, np.ndarray]:
+    """``first_appearance_codes(a * nb + b, na * nb)`` of two columns of codes (``a`` below
+    ``na``, ``b`` below ``nb``, none negative): when the pairs' range is too wide to count
+    but one column's codes each go with one code of the other (a segment id within one
+    document), the pairs are numbered as that column's codes, by counting (no hash of every
+    row)."""
+    n = len(a)
+    size = na * nb
+    if countable(size, n) or not n or min(int(a.min()), int(b.min())) < 0:
+        return first_appearance_codes(a * nb + b, size)
+    for x, nx, y in ((b, nb, a), (a, na, b)):
+        if not countable(nx, n):
+            continue
+        partner = np.zeros(nx, dtype=np.int64)
+        partner[x] = y  # (one of the codes each ``x`` goes with)
+        if not np.array_equal(partner[x], y):
+            continue
+        codes, present = first_appearance_codes(x, nx)
+        other = partner[present]
+        return codes, (other * nb + present if x is b else present * nb + other)
+    return first_appearance_codes(a * nb + b, size)
 
 
 def in_threads(fn, items) -> list:

@@ -18,7 +18,7 @@ import pandas as pd
 
 from stats._core.errors import StatsInputError
 
-from ._arrow import first_appearance_codes
+from ._arrow import first_appearance_codes, pair_codes
 from ._common import codes_and_names, first_repeat, name_list, strict_float
 from ._limits import check_value, overflows
 
@@ -83,7 +83,7 @@ def _item_codes(pair: _Pair, testset: tuple, segment: tuple) -> np.ndarray:
     appearance); ``testset`` and ``segment`` as ``(codes, names)``."""
     (a, ta), (b, sb) = testset, segment
     nb = max(len(sb), 1)
-    codes, combined = first_appearance_codes(a * nb + b, max(len(ta), 1) * nb)
+    codes, combined = pair_codes(a, max(len(ta), 1), b, nb)
     if pair.items is None:
         pair.items = {}
     items = pair.items
@@ -353,7 +353,7 @@ def _joined(a, a_names, b, b_names, sep: str) -> tuple:
     """``(codes, names)`` of the strings ``A + sep + B`` of two coded columns (built for the
     distinct pairs only)."""
     nb = max(len(b_names), 1)
-    codes, pairs = first_appearance_codes(a * nb + b, max(len(a_names), 1) * nb)
+    codes, pairs = pair_codes(a, max(len(a_names), 1), b, nb)
     names = [f"{a_names[u // nb]}{sep}{b_names[u % nb]}" for u in pairs.tolist()]
     if len(set(names)) == len(names):
         return codes, names

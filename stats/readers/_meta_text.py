@@ -15,6 +15,7 @@ from ._arrow import (
     LARGE_BLOCK,
     first_appearance_codes,
     in_threads,
+    integer_codes,
     long_line,
     may_be_padded,
     name_codes,
@@ -171,7 +172,7 @@ def _plain_table(data: bytes, columns: list, types: dict, delimiter: str, header
         return "other"
     table = read_typed(data, columns, types, delimiter=sep, skip_rows=int(header),
                        include=list(types), blank_lines=False, block=LARGE_BLOCK,
-                       threads=THREADS)  # fmt: skip
+                       threads=THREADS, valid_utf8=True)  # fmt: skip
     return table if table is not None and table.num_rows else None
 
 
@@ -183,7 +184,8 @@ def _name_codes(column) -> tuple[np.ndarray, list]:
     name = one_name(column)
     if name is not None:
         return np.zeros(len(column), dtype=np.int64), [name]
-    return name_codes(column)
+    found = integer_codes(column)  # (segment ids: numbered by counting, no hash of each)
+    return found if found is not None else name_codes(column)
 
 
 def _long_rows_plain(data: bytes, width: int, pos: list, delimiter: str, has_header: bool,

@@ -247,7 +247,7 @@ def _plain_columns(data: bytes, label: str):
     types.update({keys[columns.index(c)]: "float64" for c in used[2:]})
     table = read_typed(data, keys, types, delimiter=" ", skip_rows=1, blank_lines=False,
                        include=[keys[columns.index(c)] for c in used], block=LARGE_BLOCK,
-                       threads=True)  # fmt: skip
+                       threads=True, valid_utf8=True)  # fmt: skip
     if table is None or not table.num_rows:
         return None
     table = table.rename_columns(used)

@@ -317,7 +317,7 @@ def _plain_long(data: bytes, label: str, metric: str | None, names) -> pd.DataFr
     types[keys[columns.index("SCORE")]] = "float64"
     table = read_typed(data, keys, types, delimiter=sep, skip_rows=int(names is None),
                        include=[keys[columns.index(c)] for c in used], blank_lines=False,
-                       block=LARGE_BLOCK, threads=True)  # fmt: skip
+                       block=LARGE_BLOCK, threads=True, valid_utf8=True)  # fmt: skip
     if table is None or not table.num_rows:
         return None
     table = table.rename_columns(used)
@@ -492,7 +492,8 @@ def _plain_wide(data: bytes, label: str, head: list[str], has_id: bool) -> pd.Da
     if has_id:
         types[keys[0]] = "large"  # (as pandas' str holds the index: no cast of every id)
     table = read_typed(data, keys, types, delimiter="\t" if delimiter == "tab" else ",",
-                       skip_rows=1, blank_lines=False, block=LARGE_BLOCK, threads=True)
+                       skip_rows=1, blank_lines=False, block=LARGE_BLOCK, threads=True,
+                       valid_utf8=True)
     if table is None or not table.num_rows:
         return None
     n = table.num_rows

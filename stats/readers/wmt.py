@@ -374,8 +374,9 @@ def _typed_segments(data: bytes, names: list, start: int) -> tuple[pd.DataFrame,
     # systems and documents, a few names repeated: encoded by the parser's threads as they
     # parse (a column of ids, or of one name, is compared or cast as strings)
     types = {c: "float64" if c == "score" else "dict" if c in _MANY else "str" for c in names}
+    # (ASCII bytes are UTF-8: the parser need not check each cell)
     table = read_typed(data, names, types, skip_rows=start, blank_lines=False, block=LARGE_BLOCK,
-                       threads=True)  # fmt: skip
+                       threads=True, valid_utf8=data.isascii())  # fmt: skip
     if table is None or not table.num_rows:
         return None
     score = table.column("score").to_numpy()
