@@ -30,7 +30,14 @@ from stats._core.errors import StatsInputError
 from stats._core.numbers import MAX_NUMBER_CHARS, NUMBER, strict_float
 
 from ._archives import gunzip, read_regular_file, read_stream
-from ._arrow import coded, countable, finite_within_bound, long_line, plain_bytes
+from ._arrow import (
+    coded,
+    count_byte,
+    countable,
+    finite_within_bound,
+    long_line,
+    plain_bytes,
+)
 from ._limits import (
     check_bytes,
     check_header_width,
@@ -412,9 +419,9 @@ def fast_frame(
         if type(exc).__module__.startswith("pyarrow"):
             return None
         raise
-    if data.count(b"\n") + (not data.endswith(b"\n")) != len(frame) + header:
+    if count_byte(data, b"\n") + (not data.endswith(b"\n")) != len(frame) + header:
         return None  # a blank line (pandas skips it; the careful parser counts it)
-    if byte is not None and data.count(byte) != (len(frame) + header) * (len(columns) - 1):
+    if byte is not None and count_byte(data, byte) != (len(frame) + header) * (len(columns) - 1):
         return None  # a short row (pandas pads it; the careful parser names it)
     # a space, a CR or a tab inside a field: names may need stripping (memchr scans)
     padded = data.find(b" ") >= 0 or data.find(b"\r") >= 0 or (

@@ -27,7 +27,7 @@ import numpy as np
 from stats._core.errors import DegenerateInputWarning, StatsInputError
 
 from ._archives import archive_members, directory_files, read_regular_file
-from ._arrow import LARGE_BLOCK, plain_bytes
+from ._arrow import LARGE_BLOCK, count_byte, plain_bytes
 from ._common import decode
 from ._meta_rows import _LEVELS, MISSING, _add, _Pair, _score, _Scores
 
@@ -87,8 +87,8 @@ def _fast_score_file(data: bytes, sc: _Scores, gold: bool) -> bool:
 
     if not data or b"\t" not in data or b"\n\n" in data or b"\r" in data or data[:1] == b"\n":
         return False
-    n_lines = data.count(b"\n") + (not data.endswith(b"\n"))
-    tabs = data.count(b"\t")
+    n_lines = count_byte(data, b"\n") + (not data.endswith(b"\n"))
+    tabs = count_byte(data, b"\t")
     if tabs not in (n_lines, 2 * n_lines):
         return False  # a line of other than two (or three) tab-separated fields
     names = ["system", "score"] if tabs == n_lines else ["domain", "system", "score"]
@@ -103,6 +103,7 @@ def _fast_score_file(data: bytes, sc: _Scores, gold: bool) -> bool:
                                            block_size=LARGE_BLOCK),
             parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False),
             convert_options=pacsv.ConvertOptions(
+                check_utf8=False,  # (a plain file's bytes, or decoded text's: UTF-8)
                 column_types={"domain": pa.string(), "score": pa.float64(),
                               "system": pa.dictionary(pa.int32(), pa.string())},
                 null_values=missing if gold else [], strings_can_be_null=False,
@@ -141,7 +142,7 @@ def _fast_score_file(data: bytes, sc: _Scores, gold: bool) -> bool:
     by_system = np.split(values[order], cuts)
     domain_parts = np.split(domains[order], cuts) if domains is not None else None
     for k, system in enumerate(uniques):
-        sc.values[system] = by_system[k].tolist()
+        sc.values[system] = by_system[k]  # (a float array: no Python float per row)
         sc.lines[system] = int(first[k]) + 1
         if domain_parts is not None:
             sc.domains[system] = [d.strip() for d in domain_parts[k].tolist()]
