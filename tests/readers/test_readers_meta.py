@@ -268,6 +268,32 @@ def test_meta_rows_factorize_counts_as_pandas_factorizes():
         np.testing.assert_array_equal(uniques, want_uniques)
 
 
+
+def test_pair_codes_number_pairs_as_pandas_factorizes_their_keys():
+    # _arrow.pair_codes: pairs numbered by the column whose codes fix the other's (a segment
+    # id within one document, either way round) or else by the keys, always as
+    # pandas.factorize numbers a * nb + b
+    import pandas as pd
+
+    from stats.readers._arrow import count_byte, pair_codes
+
+    rng = np.random.default_rng(7)
+    for trial in range(60):
+        n, na, nb = int(rng.integers(1, 400)), int(rng.integers(1, 3000)), int(rng.integers(1, 3000))
+        b = rng.integers(0, nb, n)
+        a = rng.integers(0, na, n)
+        if trial % 3 == 0:  # each b with one a
+            a = (b * 7919) % na
+        elif trial % 3 == 1:  # each a with one b
+            b = (a * 31) % nb
+        codes, keys = pair_codes(a, na, b, nb)
+        want_codes, want_keys = pd.factorize(a * nb + b)
+        np.testing.assert_array_equal(codes, want_codes)
+        np.testing.assert_array_equal(keys, want_keys)
+    data = bytes(rng.integers(0, 12, 3 * 2**20 + 5).astype(np.uint8))
+    assert count_byte(data, b"\n") == data.count(b"\n")
+    assert count_byte(data, b"\t") == data.count(b"\t")
+
 @pytest.mark.parametrize(
     ("value", "which", "want"),
     [("None", "human", None), ("NA", "human", None), ("nan", "human", None),
