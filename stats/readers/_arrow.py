@@ -561,8 +561,9 @@ def first_appearance_codes(key: np.ndarray, size: int) -> tuple[np.ndarray, np.n
     if not countable(size, n) or not n or key.min() < 0:
         codes, uniques = pd.factorize(key)
         return codes.astype(np.int64), np.asarray(uniques)
-    first = np.full(size, n, dtype=np.int64)
-    np.minimum.at(first, key, np.arange(n, dtype=np.int64))
+    row = np.int32 if n < 2**31 else np.int64  # (a row number: half the bytes where it fits)
+    first = np.full(size, n, dtype=row)
+    np.minimum.at(first, key, np.arange(n, dtype=row))
     present = np.flatnonzero(first < n)
     uniques = present[np.argsort(first[present], kind="stable")]
     rank = np.empty(size, dtype=np.int64)

@@ -92,7 +92,7 @@ def _item_codes(pair: _Pair, testset: tuple, segment: tuple) -> np.ndarray:
                    np.asarray(sb, dtype=object)[combined % nb].tolist(), strict=True)
         items.update(zip(keys, range(len(combined)), strict=True))
         if len(items) == len(combined):
-            return codes.astype(np.int64)
+            return codes.astype(np.int64, copy=False)
         items.clear()  # (two codes spelled alike: numbered one by one below)
     index = np.fromiter(
         (items.setdefault((ta[u // nb], sb[u % nb]), len(items)) for u in combined.tolist()),
