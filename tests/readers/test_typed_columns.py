@@ -1,7 +1,8 @@
-"""QE tables whose columns the parser reads straight as numbers and integer ids
-(stats.readers._qe_plain.typed_table) read as the string columns and the careful path read
-them: the same frames, the same refusals, for the spellings where the parser and the number
-rule could part (leading zeros, signs, exponents, hexadecimal, padding, long numbers)."""
+"""QE tables and judgements whose columns the parser reads straight as numbers and integer
+ids (stats.readers._qe_plain.typed_table, the judgements' scores) read as the string columns
+and the careful path read them: the same frames, the same refusals, for the spellings where
+the parser and the number rule could part (leading zeros, signs, exponents, hexadecimal,
+padding, long numbers)."""
 
 from __future__ import annotations
 
@@ -115,3 +116,18 @@ def test_typed_columns_read_as_strings_and_lines(monkeypatch, layout, case):
     assert_same_outcome(fast, careful)
     if case in ("plain", "shuffled", "zeros", "numbers"):
         assert typed and not isinstance(fast, str)  # read by the typed path
+
+
+@pytest.mark.parametrize(
+    "score", ["+5", ".5", "5.", "1E+02", "nan", "inf", "1e400", "1e300", " 7", "0x10", "",
+              "0." + "0" * 400 + "1", "x"],
+)
+def test_judgement_scores_parsed_as_numbers_read_as_lines(monkeypatch, score):
+    from stats.readers import judgements, read_judgements
+
+    rows = [f"S{k % 3}\t{k}\tw{k % 5}\tadequacy\t{k % 100}\n" for k in range(ROWS)]
+    rows[40] = f"S1\t40\tw0\tadequacy\t{score}\n"
+    data = ("SYSTEM\tSEGMENT\tANNOTATOR\tCRITERION\tSCORE\n" + "".join(rows)).encode()
+    fast = _outcome(read_judgements, data)
+    monkeypatch.setattr(judgements, "plain_bytes", lambda *a, **k: False)
+    assert_same_outcome(fast, _outcome(read_judgements, data))
