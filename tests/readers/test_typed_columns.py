@@ -131,3 +131,21 @@ def test_judgement_scores_parsed_as_numbers_read_as_lines(monkeypatch, score):
     fast = _outcome(read_judgements, data)
     monkeypatch.setattr(judgements, "plain_bytes", lambda *a, **k: False)
     assert_same_outcome(fast, _outcome(read_judgements, data))
+
+
+@pytest.mark.parametrize(
+    "score", ["+5", ".5", "5.", "1E+02", "nan", "inf", "1e400", "1e300", "0x10", "None",
+              "0." + "0" * 400 + "1", "x", "none", "NA"],
+)
+@pytest.mark.parametrize("sep", ["\t", " "])
+def test_mqm_average_scores_parsed_as_numbers_read_as_lines(monkeypatch, score, sep):
+    from stats.readers import mqm_google, read_mqm_averages
+
+    rows = [sep.join(("None" if k == 7 and score == "x" else f"S{k % 3}", f"{-k / 50:.4f}",
+                      str(k))) + "\n" for k in range(ROWS)]  # fmt: skip
+    rows[40] = sep.join(("S1", score, "40")) + "\n"
+    rows[41] = sep.join(("S2", "None", "41")) + "\n"
+    data = (sep.join(("system", "mqm_avg_score", "seg_id")) + "\n" + "".join(rows)).encode()
+    fast = _outcome(read_mqm_averages, data)
+    monkeypatch.setattr(mqm_google, "plain_bytes", lambda *a, **k: False)
+    assert_same_outcome(fast, _outcome(read_mqm_averages, data))
