@@ -498,10 +498,9 @@ def _typed_rows(text: str, k: int, lines: list, data: bytes | None = None):
     # pyarrow reads 0x10 as 16: the careful path keeps it
     if _hex(text) if data is None else _hex_bytes(data):
         return None
-    import pyarrow as pa
 
     names = ["lp", "method", "sid", "score"]
-    types = {"lp": "dict", "method": "dict", "sid": "int64", "score": "float64"}
+    types = {"lp": "dict", "method": "dict", "sid": "large", "score": "float64"}
     if data is None:
         table = read_typed(TextStream(text), names, types, skip_rows=k)
     else:
@@ -512,17 +511,45 @@ def _typed_rows(text: str, k: int, lines: list, data: bytes | None = None):
     with np.errstate(invalid="ignore"):
         if not finite_within_bound(score):
             return None
-    ids = table.column("sid").combine_chunks()
+    found = _integer_sids(table.column("sid").combine_chunks())
     table = table.select(["lp", "method"])  # each column let go once converted
-    sid = pd.Series(pd.array(ids.cast("large_string", memory_pool=pa.system_memory_pool()),
-                             dtype=pd.StringDtype("pyarrow", na_value=np.nan)), copy=False)
-    ids = ids.to_numpy()
+    if found is None:
+        return None
+    ids, spelled = found
+    sid = pd.Series(pd.array(spelled, dtype=pd.StringDtype("pyarrow", na_value=np.nan)),
+                    copy=False)
+    del spelled
     lp = map_categories(_names(table.column("lp")), lambda v: v.strip().lower())
     table = table.select(["method"])
     method = map_categories(_names(table.column("method")), str.strip)
     del table
     # (LP and METHOD stay categories until the system labels are made: strings once)
     return lp, method, sid, score, ids
+
+
+def _integer_sids(cells):
+    """``(numbers, spelled)`` of a pyarrow column of segment numbers (large strings) when
+    each is an integer (its spaces stripped), as int64 and as :func:`_norm_sid` spells them
+    (the cells themselves when each is spelled so: no sign but a minus, no leading zero);
+    None otherwise."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    pool = pa.system_memory_pool()
+    try:
+        numbers = pc.cast(cells, pa.int64(), memory_pool=pool)
+        spelled_so = (
+            pc.sum(pc.starts_with(cells, "0")).as_py() == pc.sum(pc.equal(cells, "0")).as_py()
+            and not pc.any(pc.starts_with(cells, "-0")).as_py()
+        )  # ("0" itself the only cell that starts with a zero, none "-0...")
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        try:
+            numbers = pc.cast(pc.utf8_trim_whitespace(cells), pa.int64(), memory_pool=pool)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            return None
+        spelled_so = False
+    spelled = cells if spelled_so else numbers.cast(pa.large_string(), memory_pool=pool)
+    return numbers.to_numpy(), spelled
 
 
 def _names(column) -> pd.Categorical:

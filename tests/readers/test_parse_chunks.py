@@ -102,6 +102,27 @@ def test_qe_submissions_of_several_names_by_blocks_equal_line_by_line(monkeypatc
     assert sorted(set(fast.scores["system"])) == ["t/m1", "t/m2"]
 
 
+@pytest.mark.parametrize("sid", ["-3", "-0", " 4", "4 ", "+4", "0x4", "4.0", "", "007", "0"])
+def test_qe_submission_segment_numbers_by_blocks_equal_line_by_line(monkeypatch, sid):
+    rows = [f"en-de\tm1\t{k + 10}\t{k / 400:.6f}\n" for k in range(ROWS)]
+    rows[300] = f"en-de\tm1\t{sid}\t0.5\n"
+    data = ("512\n1000000\n1\n" + "".join(rows)).encode()
+
+    def outcome():
+        try:
+            return read_qe_submissions([data], names=["t/p.txt"]).scores
+        except StatsInputError as exc:
+            return str(exc)
+
+    fast = outcome()
+    _no_typed(monkeypatch, qe_wmt, "_typed_rows")
+    slow = outcome()
+    if isinstance(fast, str) or isinstance(slow, str):
+        assert fast == slow
+    else:
+        _frames_equal(fast, slow)
+
+
 def test_qe_duplicate_and_bad_line_past_a_block_are_named():
     lines = _qe_text(header=False).splitlines(keepends=True)
     dup = lines[:350] + [lines[3].replace("0.007500", "0.5")] + lines[350:]
