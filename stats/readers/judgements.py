@@ -307,8 +307,9 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
     names = [f"c{i}" for i in range(len(columns))]
     used = [names[columns.index(c)] for c in JUDGEMENT_COLUMNS]
     padded = may_be_padded(data, comma=delimiter == ",")
-    # the scores parsed as numbers by the parser (pyarrow's cast's reading, which strips a
-    # padded number: as strings then, as a line longer than a number may be)
+    # the scores parsed as numbers by the parser (pyarrow's cast's reading); as strings when
+    # a cell may be padded (the parser strips a number) or a line is longer than a number
+    # may be
     typed = not padded and not long_line(data, MAX_NUMBER_CHARS)
     # names as pandas' str holds them (large strings: a column of the frame as parsed)
     types = {**dict.fromkeys(names, "large"), used[-1]: "float64" if typed else "str"}
