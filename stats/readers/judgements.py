@@ -362,7 +362,7 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
     codes = {key: f[1] for key, f in zip(_FRAME_COLUMNS[:4], found, strict=True)}
     out["score"] = score
     out[LINE] = np.arange(2, len(score) + 2, dtype=np.int64)
-    return pd.DataFrame(out), codes
+    return pd.DataFrame(out, copy=False), codes  # (the columns as made: no copy)
 
 
 def _parse(source: Source, name: str | None) -> tuple[pd.DataFrame, str]:
