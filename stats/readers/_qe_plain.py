@@ -268,8 +268,8 @@ def plain_post_edit(data: bytes, label: str, min_rows: int) -> pd.DataFrame | No
     out = {key: v for (_, key), v in zip(pairs, numbers, strict=True)}
     if (out["words"] <= 0).any() or (out["time"] < 0).any():
         return None
-    columns = {k: v if rows is None else v[rows] for k, v in out.items()}
-    return pd.DataFrame(columns, index=index, copy=False)  # (the columns as made: no copy)
+    ordered_out = {k: v if rows is None else v[rows] for k, v in out.items()}
+    return pd.DataFrame(ordered_out, index=index, copy=False)  # (the columns as made: no copy)
 
 
 def plain_wide(data: bytes, label: str, head: list[str], delimiter: str, gold_col: int,
