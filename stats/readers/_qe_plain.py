@@ -46,6 +46,71 @@ def plain_strings(data: bytes, columns: list[str], delimiter: str, used=None):
     return table.rename_columns([columns[names.index(c)] for c in keep])
 
 
+def typed_table(data: bytes, columns: list[str], delimiter: str, types: dict, used=None):
+    """The rows of a plain file (header skipped) as a pyarrow table of the ``used`` columns
+    (default all) parsed straight into their ``types`` (``"float64"``: numbers, read by
+    the parser as pyarrow's cast reads them, :func:`plain_numbers`; ``"int64"``: integer
+    ids; ``"dict"``: names), no column of strings cast afterwards. None when a row is ragged,
+    a line blank or a cell not of its type, and for a file whose cells may be padded (the
+    parser strips a number, the string path does not), may hold a hexadecimal integer
+    (which the parser reads as a number) or a line longer than a number may be (no cell
+    then passes :data:`~stats._core.numbers.MAX_NUMBER_CHARS`): :func:`plain_strings` then
+    reads it."""
+    from stats._core.numbers import MAX_NUMBER_CHARS
+
+    from ._arrow import LARGE_BLOCK, long_line, may_be_padded, read_typed
+
+    if len(set(columns)) != len(columns) or may_be_padded(data, comma=delimiter == "csv"):
+        return None
+    # (a search for the letter first: a scan for one byte is much faster than for two)
+    hexadecimal = (b"x" in data and b"0x" in data) or (b"X" in data and b"0X" in data)
+    if hexadecimal or long_line(data, MAX_NUMBER_CHARS):
+        return None
+    names = [f"c{i}" for i in range(len(columns))]
+    keep = [names[columns.index(c)] for c in used] if used is not None else names
+    table = read_typed(data, names, {n: types[columns[names.index(n)]] for n in keep},
+                       skip_rows=1, delimiter="\t" if delimiter == "tab" else ",",
+                       blank_lines=False, include=keep, block=LARGE_BLOCK, threads=True)
+    if table is None or not table.num_rows or any(c.null_count for c in table.columns):
+        return None
+    return table.rename_columns([columns[names.index(c)] for c in keep])
+
+
+def typed_numbers(table, column: str) -> np.ndarray | None:
+    """:func:`plain_numbers` of a column parsed as float64 (:func:`typed_table`): its
+    values when every one is finite and within the bound, else None."""
+    from ._arrow import finite_within_bound
+
+    values = table.column(column)
+    out = values.chunk(0).to_numpy() if values.num_chunks == 1 else values.to_numpy()
+    with np.errstate(invalid="ignore"):
+        return out if finite_within_bound(out) else None
+
+
+def typed_ids(table, column: str, min_rows: int) -> tuple[np.ndarray | None, pd.Index] | None:
+    """:func:`plain_ids` of a column parsed as int64 (:func:`typed_table`): each id a
+    non-negative integer below 10**18 (at most 18 digits), no two equal, at least
+    ``min_rows``; else None."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    cells = table.column(column)
+    if len(cells) < min_rows:
+        return None
+    numbers = cells.chunk(0).to_numpy() if cells.num_chunks == 1 else cells.to_numpy()
+    if numbers.min() < 0 or numbers.max() >= 10**18:
+        return None
+    if (numbers[1:] > numbers[:-1]).all():  # in order already (the usual file)
+        rows, ordered = None, numbers
+    else:
+        rows = np.argsort(numbers, kind="stable")
+        ordered = numbers[rows]
+        if (ordered[1:] == ordered[:-1]).any():
+            return None
+    spelled = pc.cast(pa.array(ordered), pa.large_string())  # (as pandas holds strings)
+    return rows, pd.Index(pd.array(spelled, dtype=_STR), name="sid")
+
+
 def plain_numbers(table, column: str, label: str) -> np.ndarray | None:
     """A column of plain numbers (pyarrow's cast reads every cell by the one rule:
     :func:`~._common.plain_floats`) within the bound, else None (the careful path names the
@@ -121,7 +186,12 @@ def plain_long(data: bytes, label: str):
         return None
     if not header_names_each_once(columns):
         return None
-    table = plain_strings(data, columns, delimiter, ("METRIC", "SID", "SCORE", "HUMAN"))
+    used = ("METRIC", "SID", "SCORE", "HUMAN")
+    types = {"METRIC": "dict", "SID": "int64", "SCORE": "float64", "HUMAN": "float64"}
+    table = typed_table(data, columns, delimiter, types, used)
+    if table is not None:  # every column parsed as its type, integer sentence ids
+        return _typed_long(table, delimiter, "RANK" in columns)
+    table = plain_strings(data, columns, delimiter, used)
     if table is None or any(table.column(c).null_count for c in table.column_names):
         return None
     # the two number columns read at once, on the cores the parser used
@@ -140,6 +210,28 @@ def plain_long(data: bytes, label: str):
     return delimiter, "RANK" in columns, names["METRIC"], names["SID"], *numbers
 
 
+def _typed_long(table, delimiter: str, has_rank: bool):
+    """:func:`plain_long` of a table parsed by :func:`typed_table`: the sentence ids coded
+    in order of first appearance of their numbers, each named as ``str`` spells it (what
+    :func:`~.qe._norm_ids` makes of its spellings); None when a number is not finite and
+    within the bound or a name is empty."""
+    from ._arrow import coded, first_appearance_codes
+
+    numbers = [typed_numbers(table, c) for c in ("SCORE", "HUMAN")]
+    if any(v is None for v in numbers):
+        return None
+    sys_codes, systems = coded(table.column("METRIC"))
+    if (systems == "").any():
+        return None
+    cells = table.column("SID")
+    ids = cells.chunk(0).to_numpy() if cells.num_chunks == 1 else cells.to_numpy()
+    low = int(ids.min())
+    sid_codes, present = first_appearance_codes(ids - low, int(ids.max()) - low + 1)
+    names = [str(v) for v in (np.asarray(present, dtype=np.int64) + low).tolist()]
+    return (delimiter, has_rank, (sys_codes, [str(v) for v in systems.tolist()]),
+            (np.asarray(sid_codes, dtype=np.int64), names), *numbers)
+
+
 def plain_post_edit(data: bytes, label: str, min_rows: int) -> pd.DataFrame | None:
     """:func:`~.qe.read_post_edit` of a plain file whose ids are plain integers and numbers plain
     (:func:`plain_ids`, :func:`plain_numbers`; at least ``min_rows``), from its bytes by columns; None for anything
@@ -154,23 +246,30 @@ def plain_post_edit(data: bytes, label: str, min_rows: int) -> pd.DataFrame | No
         return None
     if not header_names_each_once(columns):
         return None
-    table = plain_strings(data, columns, delimiter)
-    ordered = plain_ids(table, "SID", min_rows) if table is not None else None
-    if ordered is None:
-        return None
-    rows, index = ordered
-    from ._arrow import in_threads
-
     pairs = [("TIME", "time"), ("WORDS", "words"),
              *((c, c.lower()) for c in columns if c not in ("SID", "TIME", "WORDS"))]
-    # the columns read at once, on the cores the parser used
-    numbers = in_threads(lambda c: plain_numbers(table, c, label), [c for c, _ in pairs])
-    if any(v is None for v in numbers):
+    table = typed_table(data, columns, delimiter,
+                        {c: "int64" if c == "SID" else "float64" for c in columns})
+    if table is not None:  # every column parsed as its type
+        ordered = typed_ids(table, "SID", min_rows)
+        numbers = [typed_numbers(table, c) for c, _ in pairs]
+    else:
+        table = plain_strings(data, columns, delimiter)
+        ordered = plain_ids(table, "SID", min_rows) if table is not None else None
+        if ordered is None:
+            return None
+        from ._arrow import in_threads
+
+        # the columns read at once, on the cores the parser used
+        numbers = in_threads(lambda c: plain_numbers(table, c, label), [c for c, _ in pairs])
+    if ordered is None or any(v is None for v in numbers):
         return None
+    rows, index = ordered
     out = {key: v for (_, key), v in zip(pairs, numbers, strict=True)}
     if (out["words"] <= 0).any() or (out["time"] < 0).any():
         return None
-    return pd.DataFrame({k: v if rows is None else v[rows] for k, v in out.items()}, index=index)
+    ordered_out = {k: v if rows is None else v[rows] for k, v in out.items()}
+    return pd.DataFrame(ordered_out, index=index, copy=False)  # (the columns as made: no copy)
 
 
 def plain_wide(data: bytes, label: str, head: list[str], delimiter: str, gold_col: int,
@@ -183,8 +282,16 @@ def plain_wide(data: bytes, label: str, head: list[str], delimiter: str, gold_co
         return None
     if not header_names_each_once(head):
         return None
-    table = plain_strings(data, head, delimiter) if sys_cols else None
-    ordered = plain_ids(table, head[0], min_rows) if table is not None else None
+    if not sys_cols:
+        return None
+    table = typed_table(data, head, delimiter,
+                        {c: "int64" if i == 0 else "float64" for i, c in enumerate(head)})
+    typed = table is not None  # every column parsed as its type
+    if typed:
+        ordered = typed_ids(table, head[0], min_rows)
+    else:
+        table = plain_strings(data, head, delimiter)
+        ordered = plain_ids(table, head[0], min_rows) if table is not None else None
     if ordered is None:
         return None
     rows, index = ordered
@@ -195,14 +302,16 @@ def plain_wide(data: bytes, label: str, head: list[str], delimiter: str, gold_co
     def number(j: int, parsed=table):
         """Column ``j`` of ``values`` read (-1: the gold labels, returned); None when a
         number is not plain."""
-        column = plain_numbers(parsed, sys_cols[j] if j >= 0 else head[gold_col], label)
+        name = sys_cols[j] if j >= 0 else head[gold_col]
+        column = typed_numbers(parsed, name) if typed else plain_numbers(parsed, name, label)
         if j < 0 or column is None:
             return column
         values[:, j] = column
         return True
 
-    # the columns read at once, on the cores the parser used
-    found = in_threads(number, range(-1, len(sys_cols)))
+    # the columns read at once, on the cores the parser used (parsed as numbers: a copy each)
+    found = ([number(j) for j in range(-1, len(sys_cols))] if typed
+             else in_threads(number, range(-1, len(sys_cols))))
     if any(f is None for f in found):
         return None
     gold_values = found[0]

@@ -278,10 +278,14 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    from stats._core.numbers import MAX_NUMBER_CHARS
+
     from ._arrow import (
         LARGE_BLOCK,
+        finite_within_bound,
         in_threads,
         integer_codes,
+        long_line,
         may_be_padded,
         merge_spellings,
         name_codes,
@@ -302,20 +306,33 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
         return None
     names = [f"c{i}" for i in range(len(columns))]
     used = [names[columns.index(c)] for c in JUDGEMENT_COLUMNS]
+    padded = may_be_padded(data, comma=delimiter == ",")
+    # the scores parsed as numbers by the parser (pyarrow's cast's reading); as strings when
+    # a cell may be padded (the parser strips a number) or a line is longer than a number
+    # may be
+    typed = not padded and not long_line(data, MAX_NUMBER_CHARS)
     # names as pandas' str holds them (large strings: a column of the frame as parsed)
-    types = {**dict.fromkeys(names, "large"), used[-1]: "str"}
+    types = {**dict.fromkeys(names, "large"), used[-1]: "float64" if typed else "str"}
     table = read_typed(data, names, types, delimiter=delimiter,
                        skip_rows=1, blank_lines=False, include=used, block=LARGE_BLOCK,
                        threads=True)  # fmt: skip
+    # (a score the parser refuses, the cast of its string refuses too: the careful path)
     if table is None or not table.num_rows:
         return None
     table = table.rename_columns(list(JUDGEMENT_COLUMNS))
     # the scores first: a file refused for a score is let go before any name is encoded
     cells = table.column("SCORE")
-    score = plain_floats(cells.combine_chunks() if cells.num_chunks != 1 else cells.chunk(0))
-    if score is None or (np.abs(score) > MAX_ABS_VALUE).any():
+    if typed:
+        score = cells.chunk(0).to_numpy() if cells.num_chunks == 1 else cells.to_numpy()
+        with np.errstate(invalid="ignore"):
+            score = score if finite_within_bound(score) else None
+    else:
+        cells = cells.combine_chunks() if cells.num_chunks != 1 else cells.chunk(0)
+        score = plain_floats(cells)
+        if score is not None and (np.abs(score) > MAX_ABS_VALUE).any():
+            score = None
+    if score is None:
         return None
-    padded = may_be_padded(data, comma=delimiter == ",")
 
     def column(col: str):
         """(cells as pandas' str, (codes, names)) of a name column; None when refused."""
@@ -345,7 +362,7 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
     codes = {key: f[1] for key, f in zip(_FRAME_COLUMNS[:4], found, strict=True)}
     out["score"] = score
     out[LINE] = np.arange(2, len(score) + 2, dtype=np.int64)
-    return pd.DataFrame(out), codes
+    return pd.DataFrame(out, copy=False), codes  # (the columns as made: no copy)
 
 
 def _parse(source: Source, name: str | None) -> tuple[pd.DataFrame, str]:

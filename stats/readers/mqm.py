@@ -50,7 +50,7 @@ import pandas as pd
 from stats._core.errors import StatsInputError
 from stats._core.numbers import number_error
 
-from ._arrow import plain_bytes, repeated
+from ._arrow import in_threads, plain_bytes, repeated
 from ._common import (
     LINE,
     Decoded,
@@ -402,7 +402,7 @@ def _coded_columns(data: bytes, header: list[str]) -> _Coded | None:
     header, a line is blank or there is no row (the line-by-line reader names it)."""
     if len(set(header)) != len(header):
         return None
-    from ._arrow import LARGE_BLOCK, coded, in_threads, read_typed
+    from ._arrow import LARGE_BLOCK, coded, read_typed
 
     names = [f"c{i}" for i in range(len(header))]
     used = [names[header.index(c)] for c in _USED if c in header]
@@ -535,7 +535,8 @@ def _ratings(cols: _Coded, header: list[str], label: str, lp, weights,
     for out_col, col in key_columns.items():
         raw_codes, raw_names = cols.columns[col]
         merged, names = _stripped(raw_names)
-        k = merged[raw_codes]
+        # (no two spellings merged by the stripping: the codes as they are)
+        k = raw_codes if (merged == np.arange(len(merged))).all() else merged[raw_codes]
         coded[out_col] = (k, list(names))
         codes, size = (k.copy(), len(names)) if codes is None else mix_codes(
             codes, size, k, len(names))
@@ -551,8 +552,11 @@ def _ratings(cols: _Coded, header: list[str], label: str, lp, weights,
     frame = pd.DataFrame({"lp": repeated(pair, n_groups)})
     frame["domain"] = (_taken(*coded["domain"], first_row) if has_domain
                        else repeated(NO_DOMAIN, n_groups))
-    for out_col in ("system", "document", "segment", "rater"):
-        frame[out_col] = _taken(*coded[out_col], first_row)
+    # the name columns built at once, on the cores the parser used
+    taken = in_threads(lambda c: _taken(*coded[c], first_row),
+                       ("system", "document", "segment", "rater"))
+    for out_col, column in zip(("system", "document", "segment", "rater"), taken, strict=True):
+        frame[out_col] = column
     frame["score"] = -total
     frame[LINE] = line[first_row]
     if isinstance(rule, str):
@@ -599,6 +603,8 @@ def _taken(codes: np.ndarray, names: list, rows: np.ndarray):
     codes, no Python string per row)."""
     import pyarrow as pa
 
+    if len(names) == 1:  # one name (a file's one document): two buffers, no take per row
+        return repeated(str(names[0]), len(rows))
     cells = pa.array(names, type=pa.large_string()).take(pa.array(codes[rows]))
     return pd.array(cells, dtype=_STR)
 

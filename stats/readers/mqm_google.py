@@ -154,7 +154,9 @@ def _plain_averages(data: bytes, label: str, lp: str | None) -> HumanRatings | N
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from ._arrow import LARGE_BLOCK, coded, in_threads, read_typed
+    from stats._core.numbers import MAX_NUMBER_CHARS
+
+    from ._arrow import LARGE_BLOCK, coded, finite_within_bound, in_threads, long_line, read_typed
     from ._common import plain_floats
 
     body = data.find(b"\n") + 1
@@ -162,30 +164,53 @@ def _plain_averages(data: bytes, label: str, lp: str | None) -> HumanRatings | N
     if tab == space or not body:
         return None
     sep = b"\t" if tab else b" "
+    # the scores parsed as numbers by the parser (pyarrow's cast's reading; one separator
+    # and never the other: no padded cell), "None" (unrated) as missing, when no line is
+    # longer than a number may be; else as strings
+    typed = not long_line(data, MAX_NUMBER_CHARS)
     # names as pandas' str holds them (large strings: the frame's columns as parsed)
-    types = {**dict.fromkeys(AVERAGE_COLUMNS, "large"), "mqm_avg_score": "str"}
+    types = {**dict.fromkeys(AVERAGE_COLUMNS, "large"),
+             "mqm_avg_score": "float64" if typed else "str"}
     table = read_typed(data, list(AVERAGE_COLUMNS), types, delimiter=sep.decode(), skip_rows=1,
-                       blank_lines=False, block=LARGE_BLOCK, threads=True)  # fmt: skip
+                       blank_lines=False, block=LARGE_BLOCK, threads=True,
+                       null_values=["None"] if typed else ())  # fmt: skip
+    # (a score the parser refuses, the cast of its string refuses too: the careful path)
     if table is None or not table.num_rows:
         return None
     # every row has three fields: a run of separators, or one that starts or ends a line,
-    # shows as an empty field
-    if any(pc.min(pc.binary_length(table.column(c))).as_py() == 0 for c in AVERAGE_COLUMNS):
+    # shows as an empty field (a name "None", missing here: the careful path reads it)
+    if any(table.column(c).null_count or pc.min(pc.binary_length(table.column(c))).as_py() == 0
+           for c in ("system", "seg_id")) or (
+        not typed and pc.min(pc.binary_length(table.column("mqm_avg_score"))).as_py() == 0
+    ):  # fmt: skip
         return None  # runs of whitespace, or a field padded with it
-    none = pc.equal(table.column("mqm_avg_score"), "None")
     n_rows = table.num_rows
-    if pc.any(none).as_py():
+    scores = table.column("mqm_avg_score")
+    if typed:
+        none = scores.is_null() if scores.null_count else None
+    else:
+        none = pc.equal(scores, "None")
+        none = none if pc.any(none).as_py() else None
+    if none is not None:
         unrated = np.asarray(none.to_numpy(zero_copy_only=False), dtype=bool)
         rated_rows = np.flatnonzero(~unrated)
         if not len(rated_rows):
             return None
+        del scores
         table = table.filter(pa.array(~unrated))
         n_unrated = int(unrated.sum())
     else:
         rated_rows, n_unrated = np.arange(n_rows), 0
     cells = table.column("mqm_avg_score")
-    score = plain_floats(cells.combine_chunks() if cells.num_chunks != 1 else cells.chunk(0))
-    if score is None or (np.abs(score) > MAX_ABS_VALUE).any():
+    if typed:
+        score = cells.chunk(0).to_numpy() if cells.num_chunks == 1 else cells.to_numpy()
+        with np.errstate(invalid="ignore"):
+            score = score if finite_within_bound(score) else None
+    else:
+        score = plain_floats(cells.combine_chunks() if cells.num_chunks != 1 else cells.chunk(0))
+        if score is not None and (np.abs(score) > MAX_ABS_VALUE).any():
+            score = None
+    if score is None:
         return None
     (sys_codes, systems), (seg_codes, segs) = in_threads(
         lambda c: coded(table.column(c)), ("system", "seg_id")

@@ -52,13 +52,16 @@ from stats._core.numbers import number_error
 
 from ._archives import expand_sources
 from ._arrow import (
+    LARGE_BLOCK,
     TextStream,
     categorical,
     finite_within_bound,
     map_categories,
     not_numbers,
     plain_breaks,
+    plain_bytes,
     read_typed,
+    repeated,
     strings,
 )
 from ._common import (
@@ -67,6 +70,7 @@ from ._common import (
     Source,
     check_header_once,
     check_parse_memory,
+    decode,
     decode_plain_fast,
     factorize_strings,
     is_finite_number,
@@ -378,9 +382,13 @@ def _check_unique(
             codes += ids
             codes -= low
             break
-        k, n_unique = factorize_strings(frame[key])
+        k, n_unique = _key_codes(frame[key])
+        if n_unique == 1:  # (one value: the codes as they are)
+            continue
         codes, size = mix_codes(codes, size, k, n_unique)
         del k
+    if (codes[1:] > codes[:-1]).all():  # in order, as a file's rows usually are: no sort
+        return
     codes.sort()
     if not (codes[1:] == codes[:-1]).any():
         return
@@ -392,8 +400,24 @@ def _check_unique(
         raise StatsInputError(f"{label}: the same item twice ({what})")
 
 
-def _read_one_submission(text: str, label: str) -> tuple[pd.DataFrame, dict]:
-    check_parse_memory(len(text), label)
+def _key_codes(column: pd.Series) -> tuple[np.ndarray, int]:
+    """:func:`~._common.factorize_strings` of a key column; a Categorical without a missing
+    cell (a column read by columns) coded by its own codes, each category a value."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes = np.asarray(column.array.codes)
+        if not len(codes) or codes.min() >= 0:
+            if len(column.cat.categories) == 1:
+                return np.zeros(0, dtype=np.int64), 1  # (unused: one value)
+            return codes.astype(np.int64), len(column.cat.categories)
+    return factorize_strings(column)
+
+
+def _read_one_submission(
+    text: str, label: str, data: bytes | None = None
+) -> tuple[pd.DataFrame, dict]:
+    """One submission file's rows and header. ``data``: the file's bytes when it is plain
+    ASCII (:func:`_load_submission`), ``text`` then its first lines only."""
+    check_parse_memory(len(text) if data is None else len(data), label)
     rest = iter_splitlines(text)
     lines = list(itertools.islice(rest, _HEADER_LINES + 1))  # the header, if any
     k = _header_count(lines)
@@ -403,10 +427,14 @@ def _read_one_submission(text: str, label: str) -> tuple[pd.DataFrame, dict]:
             f"METHOD<TAB>SEGMENT_NUMBER<TAB>SCORE); line {k} reads {lines[k - 1][:60]!r}"
         )
     header = [ln.strip() for ln in lines[:k]]
-    typed = _typed_rows(text, k, lines)
+    typed = _typed_rows(text, k, lines, data)
     if typed is not None:  # a plain file, read by columns
         lp, method, sid, score, ids = typed
     else:  # read line by line: the first bad line is named
+        if data is not None:  # (the whole text, its first lines read again)
+            text, data = data.decode("ascii"), None
+            rest = iter_splitlines(text)
+            lines = list(itertools.islice(rest, _HEADER_LINES + 1))
         _raise_first_bad_row(text, k, label)  # found by columns when the file is plain
         check_parse_memory(len(text), label, PARSE_MEMORY_FACTORS["qe-lines"])
         rows = itertools.chain(lines[k:], rest)
@@ -455,41 +483,139 @@ def _raise_first_bad_row(text: str, k: int, label: str) -> None:
     _parse_rows([text[start : None if end < 0 else end]], k + r, label, gold=False)
 
 
-def _typed_rows(text: str, k: int, lines: list):
+def _typed_rows(text: str, k: int, lines: list, data: bytes | None = None):
     """The rows of a plain submission (after its ``k`` header lines) read by pyarrow's typed
     parser (:mod:`._arrow`): LP and METHOD as strings built from each distinct value (stripped,
     LP lower-cased, as :func:`_parse_rows`), segment numbers as integers, scores finite within
     the input bound; None for anything else (a blank or ragged line, a segment number that is
     not an integer, a score that is not a plain number), which :func:`_parse_rows` then reads
-    line by line and names."""
-    if any(not ln.strip() for ln in lines[:k]) or not plain_breaks(text):
+    line by line and names. ``data``: the file's plain ASCII bytes (:func:`_load_submission`),
+    parsed in place by pyarrow's threads (``text`` its first lines only)."""
+    if any(not ln.strip() for ln in lines[:k]):
         return None
-    # pyarrow reads 0x10 as 16: the careful path keeps it (a search for the letter first: a
-    # scan for one character is much faster than for two)
-    if ("x" in text and "0x" in text) or ("X" in text and "0X" in text):
+    if data is None and not plain_breaks(text):
         return None
-    import pyarrow as pa
+    # pyarrow reads 0x10 as 16: the careful path keeps it
+    if _hex(text) if data is None else _hex_bytes(data):
+        return None
 
     names = ["lp", "method", "sid", "score"]
-    types = {"lp": "dict", "method": "dict", "sid": "int64", "score": "float64"}
-    table = read_typed(TextStream(text), names, types, skip_rows=k)
+    types = {"lp": "dict", "method": "dict", "sid": "large", "score": "float64"}
+    if data is None:
+        table = read_typed(TextStream(text), names, types, skip_rows=k)
+    else:
+        table = read_typed(data, names, types, skip_rows=k, block=LARGE_BLOCK, threads=True)
     if table is None or not table.num_rows or any(table.column(c).null_count for c in names):
         return None
     score = table.column("score").to_numpy()
     with np.errstate(invalid="ignore"):
         if not finite_within_bound(score):
             return None
-    ids = table.column("sid").combine_chunks()
+    found = _integer_sids(table.column("sid").combine_chunks())
     table = table.select(["lp", "method"])  # each column let go once converted
-    sid = pd.Series(pd.array(ids.cast("large_string", memory_pool=pa.system_memory_pool()),
-                             dtype=pd.StringDtype("pyarrow", na_value=np.nan)), copy=False)
-    ids = ids.to_numpy()
-    lp = map_categories(categorical(table.column("lp")), lambda v: v.strip().lower())
+    if found is None:
+        return None
+    ids, spelled = found
+    sid = pd.Series(pd.array(spelled, dtype=pd.StringDtype("pyarrow", na_value=np.nan)),
+                    copy=False)
+    del spelled
+    lp = map_categories(_names(table.column("lp")), lambda v: v.strip().lower())
     table = table.select(["method"])
-    method = map_categories(categorical(table.column("method")), str.strip)
+    method = map_categories(_names(table.column("method")), str.strip)
     del table
     # (LP and METHOD stay categories until the system labels are made: strings once)
     return lp, method, sid, score, ids
+
+
+def _integer_sids(cells):
+    """``(numbers, spelled)`` of a pyarrow column of segment numbers (large strings) when
+    each is an integer (its spaces stripped), as int64 and as :func:`_norm_sid` spells them
+    (the cells themselves when each is spelled so: no sign but a minus, no leading zero);
+    None otherwise."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    pool = pa.system_memory_pool()
+    try:
+        numbers = pc.cast(cells, pa.int64(), memory_pool=pool)
+        spelled_so = (
+            pc.sum(pc.starts_with(cells, "0")).as_py() == pc.sum(pc.equal(cells, "0")).as_py()
+            and not pc.any(pc.starts_with(cells, "-0")).as_py()
+        )  # ("0" itself the only cell that starts with a zero, none "-0...")
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        try:
+            numbers = pc.cast(pc.utf8_trim_whitespace(cells), pa.int64(), memory_pool=pool)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            return None
+        spelled_so = False
+    spelled = cells if spelled_so else numbers.cast(pa.large_string(), memory_pool=pool)
+    return numbers.to_numpy(), spelled
+
+
+def _names(column) -> pd.Categorical:
+    """:func:`~._arrow.categorical` of a dictionary-encoded column without a missing cell; a
+    column of one name (every block's dictionary that one name: a file's language pair or
+    method) made without unifying the blocks' dictionaries."""
+    chunks = column.chunks
+    if (
+        chunks and not column.null_count
+        and all(len(c.dictionary) == 1 for c in chunks)
+        and all(c.dictionary.equals(chunks[0].dictionary) for c in chunks[1:])
+    ):  # fmt: skip
+        name = chunks[0].dictionary[0].as_py()
+        return pd.Categorical.from_codes(np.zeros(len(column), dtype=np.int8), categories=[name])
+    return categorical(column)
+
+
+def _hex(text: str) -> bool:
+    """Whether ``text`` holds ``0x`` or ``0X`` (a search for the letter first: a scan for one
+    character is much faster than for two)."""
+    return ("x" in text and "0x" in text) or ("X" in text and "0X" in text)
+
+
+def _hex_bytes(data: bytes) -> bool:
+    """:func:`_hex` of a file's bytes."""
+    return (b"x" in data and b"0x" in data) or (b"X" in data and b"0X" in data)
+
+
+def _strings_of(values: pd.Categorical) -> pd.Series:
+    """:func:`~._arrow.strings` of ``values``; a column of one name (a file's language pair
+    or method), no missing cell, built from two buffers instead of a take per row."""
+    if len(values.categories) == 1 and len(values) and (np.asarray(values.codes) == 0).all():
+        return pd.Series(repeated(str(values.categories[0]), len(values)), copy=False)
+    return strings(values)
+
+
+#: lines of a plain file decoded to tell its kind (:func:`qe_wmt_file_kind` reads 50)
+_HEAD_LINES = 64
+
+
+def _load_submission(src, label: str) -> tuple[str, str, bytes | None]:
+    """:func:`load_text_or_empty`, with the bytes of a plain ASCII file
+    (:func:`~._arrow.plain_bytes`) holding a tab kept for its rows to be parsed in place:
+    ``(text, label, bytes)``, the text then its first :data:`_HEAD_LINES` lines only (all
+    that tells the file's kind, skip reason and header); ``bytes`` None otherwise (the text
+    whole)."""
+    if isinstance(src, Decoded):
+        text, label = load_text(src, label)
+        return text, label, None
+    try:
+        data, name = load_bytes(src, label)
+    except StatsInputError as exc:
+        if str(exc) != f"{source_name(src, label)}: file is empty":
+            raise
+        return "", source_name(src, label), None
+    if not plain_bytes(data):
+        return decode(data, name), name, None
+    end = -1
+    for _ in range(_HEAD_LINES):
+        end = data.find(b"\n", end + 1)
+        if end < 0:
+            break
+    head = data[: end + 1]
+    if end < 0 or head.find(b"\t") < 0 or not data.isascii():
+        return data.decode("utf-8"), name, None
+    return head.decode("ascii"), name, data
 
 
 #: most lines of a file without a single tab that is skipped as holding no prediction rows
@@ -652,7 +778,7 @@ def read_qe_submissions(sources, *, names=None) -> QESubmissions:
     for label, src in expanded:
         if is_submission_metadata(label):
             continue
-        text, label = load_text_or_empty(src, label)
+        text, label, data = _load_submission(src, label)
         why = skip_reason(text)
         if why is not None:
             skipped.append((label, why))
@@ -660,20 +786,21 @@ def read_qe_submissions(sources, *, names=None) -> QESubmissions:
         kind = qe_wmt_file_kind(text)
         if kind == "gold":
             raise StatsInputError(f"{label}: a gold-label file, not a submission (give it as gold)")
-        frame, meta = _read_one_submission(text, label)
+        frame, meta = _read_one_submission(text, label, data)
+        del text, data
         team, multi = submission_origin(label)
         codes, methods = pd.factorize(frame["system"])  # one label per method, not per row
         labels = [system_label(team, multi, m) for m in methods]
-        frame["system"] = strings(pd.Categorical.from_codes(codes, categories=labels))
+        frame["system"] = _strings_of(pd.Categorical.from_codes(codes, categories=labels))
         if isinstance(frame["lp"].dtype, pd.CategoricalDtype):  # (read by columns)
-            frame["lp"] = strings(frame["lp"].array)
+            frame["lp"] = _strings_of(frame["lp"].array)
         # method and team as categories: a small code per row, not a string
         frame["method"] = pd.Categorical.from_codes(codes, categories=list(methods))
         frame["team"] = pd.Categorical.from_codes(
             np.full(len(frame), 0 if team else -1, dtype=np.int8), categories=[team] if team else []
         )
         del codes
-        for system in frame["system"].unique():
+        for system in labels:  # (each method's label, in order of first appearance)
             headers.setdefault(system, meta)
             system_files.setdefault(system, []).append(label)
         frames.append((label, frame))

@@ -26,6 +26,7 @@ def tiny_blocks(monkeypatch):
     monkeypatch.setattr(_arrow, "BLOCK", 512)
     monkeypatch.setattr(appraise, "BLOCK", 512)
     monkeypatch.setattr(wmt, "LARGE_BLOCK", 512)
+    monkeypatch.setattr(qe_wmt, "LARGE_BLOCK", 512)
 
 
 def _seg_lines(n=ROWS):
@@ -85,6 +86,41 @@ def test_qe_submissions_by_blocks_equal_line_by_line(monkeypatch):
     _frames_equal(fast, slow)
     _frames_equal(fast, crlf)
     assert fast["sid"].tolist()[:3] == ["0", "1", "2"] and fast["system"].iloc[0] == "t/team_m"
+
+
+def test_qe_submissions_of_several_names_by_blocks_equal_line_by_line(monkeypatch):
+    # two language pairs (one upper-cased) and two methods (one padded) changing past block
+    # boundaries, ids with leading zeros: read from the bytes as line by line
+    rows = [f"{'EN-DE' if k % 7 else 'en-de'}\t{' m2 ' if k >= 200 else 'm1'}\t{k % 200:03d}"
+            f"\t{k / 400:.6f}\n" for k in range(ROWS)]
+    data = ("512\n1000000\n1\n" + "".join(rows)).encode()
+    fast = read_qe_submissions([data], names=["t/p.txt"])
+    _no_typed(monkeypatch, qe_wmt, "_typed_rows")
+    slow = read_qe_submissions([data], names=["t/p.txt"])
+    _frames_equal(fast.scores, slow.scores)
+    assert fast.headers == slow.headers and fast.system_files == slow.system_files
+    assert sorted(set(fast.scores["system"])) == ["t/m1", "t/m2"]
+
+
+@pytest.mark.parametrize("sid", ["-3", "-0", " 4", "4 ", "+4", "0x4", "4.0", "", "007", "0"])
+def test_qe_submission_segment_numbers_by_blocks_equal_line_by_line(monkeypatch, sid):
+    rows = [f"en-de\tm1\t{k + 10}\t{k / 400:.6f}\n" for k in range(ROWS)]
+    rows[300] = f"en-de\tm1\t{sid}\t0.5\n"
+    data = ("512\n1000000\n1\n" + "".join(rows)).encode()
+
+    def outcome():
+        try:
+            return read_qe_submissions([data], names=["t/p.txt"]).scores
+        except StatsInputError as exc:
+            return str(exc)
+
+    fast = outcome()
+    _no_typed(monkeypatch, qe_wmt, "_typed_rows")
+    slow = outcome()
+    if isinstance(fast, str) or isinstance(slow, str):
+        assert fast == slow
+    else:
+        _frames_equal(fast, slow)
 
 
 def test_qe_duplicate_and_bad_line_past_a_block_are_named():
