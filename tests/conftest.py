@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 
@@ -39,31 +40,67 @@ def _statistics_cache_in_tmp(tmp_path_factory):
 _TESTS = Path(__file__).resolve().parent
 
 
+#: where a test goes in the collection xdist hands out: 0 the single long tool runs (``early``),
+#: 1 browser runs and slow simulations, 2 the dashboard's page runs, 3 the rest
+_RANK = pytest.StashKey[int]()
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m deselects
 def pytest_collection_modifyitems(config, items):
-    long: set[int] = set()  # browser runs and slow simulations
     for item in items:
         path = Path(str(item.fspath)).resolve()
         if item.get_closest_marker("slow") or item.get_closest_marker("browser"):
-            long.add(id(item))
+            item.stash[_RANK] = 1
             continue
         if _TESTS / "browser" in path.parents:
-            long.add(id(item))
+            item.stash[_RANK] = 1
             continue
         # an AppTest page run
         app_run = {"app_test", "first_run"} & set(getattr(item, "fixturenames", ()))
         if app_run or path.parent == _TESTS / "dashboard" and path.name.startswith("test_app_"):
             item.add_marker(pytest.mark.pages)
+            item.stash[_RANK] = 2
             continue
         item.add_marker(pytest.mark.fast)
-    # Long tests first (a stable sort: the same order on every xdist worker). ``--dist
-    # worksteal`` hands each worker a contiguous share of the collection and an idle worker
-    # steals from the end of another's: the first worker starts on the long tests, mostly
-    # waiting on its browser and server, while the others run short tests beside it, and the
-    # short tests at the end of its share are stolen, not a browser test starting last beside
-    # an idle core. Next the single long tests marked ``early`` (each several seconds of one
-    # tool, the longest 25 s): last in the collection they could be the last test running
-    # while the other worker has nothing left to take.
-    items.sort(
-        key=lambda item: 0 if id(item) in long else 1 if item.get_closest_marker("early") else 2
-    )
+        item.stash[_RANK] = 0 if item.get_closest_marker("early") else 3
+
+
+@pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")
+def pytest_collection_modifyitems_into_shares(config, items):
+    # after -m deselects: the shares are those of the tests that run
+    items[:] = xdist_order(items, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
+
+
+def xdist_order(items: list, workers: int) -> list:
+    """The collection in the order xdist should hand it out (the same on every worker).
+
+    ``--dist worksteal`` hands each of the n workers a contiguous share of the collection
+    (the first ``len // n``, then ``len // (n - 1)`` of the rest, ...), each worker runs its
+    share from the front, and an idle worker steals the back half of the longest queue left.
+    The long tests (the single long tool runs marked ``early``: mypy, the docs build, a Dask
+    cluster; browser runs and ``slow`` simulations; the dashboard's page runs, some of them
+    half a minute) are therefore split between the shares and put at the front of each, in
+    that order, and the short tests fill the rest: every worker starts on long tests, and
+    what is stolen at the end, and so what runs last, is short (were the long tests all in
+    the first share, the workers would meet among them, and a tool run of half a minute
+    could start last beside an idle core)."""
+    ranked = sorted(items, key=lambda item: item.stash.get(_RANK, 3))  # stable
+    head = [item for item in ranked if item.stash.get(_RANK, 3) < 3]
+    short = ranked[len(head) :]
+    if workers < 2 or not head:
+        return ranked
+    # the long tests module by module (a module's fixtures set up once) to the share with the
+    # fewest long tests so far: each share gets its part of every kind
+    heads: list[list] = [[] for _ in range(workers)]
+    for _, module in itertools.groupby(head, key=lambda item: (item.stash[_RANK], item.path)):
+        min(heads, key=len).extend(module)
+    ordered: list = []
+    left = len(items)
+    for share in range(workers):
+        size = left // (workers - share)  # worksteal's share of this worker
+        if len(heads[share]) > size:  # more long tests than one share: long first, one block
+            return ranked
+        ordered += heads[share] + short[: size - len(heads[share])]
+        short = short[size - len(heads[share]) :]
+        left -= size
+    return ordered
