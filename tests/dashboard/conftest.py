@@ -9,7 +9,9 @@ page's hidden twin at ``metrics``), so the first run is already on ``page``: no 
 default page first (test_app_shell.py checks each page lands on its own title).
 
 ``first_run(page=None)`` (a session fixture) is the app after its first run on ``page``, one
-run per test process shared by the tests that only read it.
+run per test process shared by the tests that only read it. ``fresh_run(page=None)`` is an app
+of the test's own in that same state (a copy of ``first_run(page)``), to set widgets on and run
+again: what ``app_test(page).run()`` gives, without running the page once more.
 
 Example::
 
@@ -20,6 +22,7 @@ Example::
 
 from __future__ import annotations
 
+import copy
 import functools
 import threading
 from pathlib import Path
@@ -27,8 +30,11 @@ from pathlib import Path
 import pytest
 from streamlit import config
 from streamlit.components.v2 import manifest_scanner
+from streamlit.runtime.fragment import MemoryFragmentStorage
 from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+from streamlit.runtime.state.safe_session_state import SafeSessionState
 from streamlit.testing.v1 import AppTest, local_script_runner
+from streamlit.testing.v1.app_test import _AppTestSessionState
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 APP = str(REPO_ROOT / "dashboard" / "app.py")
@@ -83,6 +89,42 @@ def _wait_for_the_run(runner, timeout: float = 3) -> None:
 
 local_script_runner.require_widgets_deltas = _wait_for_the_run
 
+_parse_tree = local_script_runner.parse_tree_from_messages
+
+
+def _parse_tree_keeping_messages(messages):
+    """Streamlit's ``parse_tree_from_messages``; the tree keeps the messages it was parsed from
+    (for :func:`_copy_of_run`)."""
+    tree = _parse_tree(messages)
+    tree._messages = list(messages)
+    return tree
+
+
+local_script_runner.parse_tree_from_messages = _parse_tree_keeping_messages
+
+
+def _copy_of_run(at: AppTest, timeout: float) -> AppTest:
+    """A new AppTest in the state ``at`` is in after a run: its own copy of the session state
+    (widget values and metadata, the page's own keys), of the elements (parsed again from the
+    run's messages: setting a widget of the copy leaves ``at``'s unchanged), of the fragments
+    registered and of the query parameters; the page, the script and the registered pages are
+    the same. Running it continues from there as ``at.run()`` would, with ``timeout``."""
+    new = copy.copy(at)
+    new.default_timeout = timeout
+    new._session_state = SafeSessionState(copy.deepcopy(at._session_state._state), lambda: None)
+    new.session_state = _AppTestSessionState(new._session_state)
+    for name in ("query_params", "secrets", "user", "context", "_cleared_form_ids"):
+        setattr(new, name, copy.deepcopy(getattr(at, name)))
+    storage = MemoryFragmentStorage()  # it refuses copy(): a lock and containers of its own
+    with at._fragment_storage._lock:
+        for name, value in vars(at._fragment_storage).items():
+            if name != "_lock":
+                setattr(storage, name, copy.copy(value))
+    new._fragment_storage = storage
+    new._tree = _parse_tree_keeping_messages(at._tree._messages)
+    new._tree._runner = new
+    return new
+
 
 @pytest.fixture(scope="session")
 def first_run():
@@ -94,11 +136,23 @@ def first_run():
 
     def get(page: str | None = None) -> AppTest:
         if page not in runs:
-            at = AppTest.from_file(APP, default_timeout=60)
+            at = AppTest.from_file(APP, default_timeout=300)
             if page is not None:
                 at.switch_page(page)
             runs[page] = at.run()
         return runs[page]
+
+    return get
+
+
+@pytest.fixture
+def fresh_run(first_run):
+    """``fresh_run(page=None, timeout=60)``: the app after a first run on ``page`` with nothing
+    set before it, the test's own to set widgets on and run again (with ``timeout``): a copy of
+    ``first_run(page)`` (:func:`_copy_of_run`), not one more run of the page."""
+
+    def get(page: str | None = None, timeout: float = 60) -> AppTest:
+        return _copy_of_run(first_run(page), timeout)
 
     return get
 

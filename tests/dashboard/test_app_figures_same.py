@@ -21,8 +21,8 @@ def _charts(at) -> list[str]:
 
 
 @pytest.mark.parametrize("page", list(PAGES))
-def test_a_pages_charts_are_plotlys(page, app_test, monkeypatch):
-    quick = _charts(app_test(page).run())
+def test_a_pages_charts_are_plotlys(page, app_test, fresh_run, monkeypatch):
+    quick = _charts(fresh_run(page))
     for module in (human, meta_eval, metrics, mt_systems, qe):
         monkeypatch.setattr(module, "subplots", make_subplots)
         if hasattr(module, "add_axis_lines"):

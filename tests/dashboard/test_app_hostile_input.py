@@ -33,8 +33,8 @@ def assert_one_error(at, *needles):
     assert not at.get("plotly_chart")  # the page stopped at the error
 
 
-def _scores_page(app_test):
-    at = app_test("views/mt_systems.py").run()
+def _scores_page(fresh_run):
+    at = fresh_run("views/mt_systems.py")
     at.radio(key="mt_source").set_value("Segment scores").run()
     return at
 
@@ -47,45 +47,45 @@ def _scores_page(app_test):
         ("views/human.py", "human_judgements_upload", (SAMPLE / "human" / "judgements.csv", 2, "Glacier")),
     ],
 )
-def test_a_field_over_the_limit_is_one_error_line(app_test, page, key, upload):
-    at = app_test(page).run()
+def test_a_field_over_the_limit_is_one_error_line(fresh_run, page, key, upload):
+    at = fresh_run(page)
     at.file_uploader(key=key).set_value([_long_named(*upload)]).run()
     assert_one_error(at, "a field of 140,000 characters", "limit of 100,000 characters")
 
 
-def test_segment_scores_field_over_the_limit(app_test):
-    at = _scores_page(app_test)
+def test_segment_scores_field_over_the_limit(fresh_run):
+    at = _scores_page(fresh_run)
     bad = _long_named(MT / "segment_scores_wide.csv", 1, "Aurora")
     at.file_uploader(key="mt_scores").set_value([bad]).run()
     assert_one_error(at, "segment_scores_wide.csv, line 1: a field of 140,000 characters")
 
 
-def test_a_million_columns_are_refused_before_parsing(app_test):
+def test_a_million_columns_are_refused_before_parsing(fresh_run):
     n = 1_000_000
     wide = ("SEGMENT," + ",".join(f"s{i}" for i in range(n)) + "\n1," + ",".join(["0.5"] * n))
-    at = _scores_page(app_test)
+    at = _scores_page(fresh_run)
     at.file_uploader(key="mt_scores").set_value([("wide.csv", wide.encode(), "text/csv")]).run()
     assert_one_error(at, "wide.csv, line 1: the header has 1,000,001 fields", "10,000 columns")
 
 
-def test_thousands_of_systems_are_refused_at_once(app_test):
+def test_thousands_of_systems_are_refused_at_once(fresh_run):
     rng = np.random.default_rng(0)
     k = 2000
     rows = ["SEGMENT," + ",".join(f"s{i}" for i in range(k))]
     rows += [f"{j}," + ",".join(f"{v:.2f}" for v in rng.random(k)) for j in range(1, 6)]
-    at = _scores_page(app_test)
+    at = _scores_page(fresh_run)
     at.file_uploader(key="mt_scores").set_value([("many.csv", "\n".join(rows).encode(), "text/csv")]).run()
     assert_one_error(at, "2,000 systems is over the limit of 1,000")
 
 
-def test_a_session_is_capped_below_the_command_line_budget(app_test):
+def test_a_session_is_capped_below_the_command_line_budget(fresh_run):
     """200 systems x 1,000 segments x 10,000 resamples is within the command line's budget but
     over one dashboard session's: one error line saying how many resamples fit."""
     rng = np.random.default_rng(1)
     k, n = 200, 1000
     rows = ["SEGMENT," + ",".join(f"s{i}" for i in range(k))]
     rows += [f"{j}," + ",".join(f"{v:.2f}" for v in rng.random(k)) for j in range(1, n + 1)]
-    at = _scores_page(app_test)
+    at = _scores_page(fresh_run)
     at.selectbox(key="mt_resamples").set_value(10000)
     at.file_uploader(key="mt_scores").set_value([("big.csv", "\n".join(rows).encode(), "text/csv")]).run()
     per_resample = n * k + k * (k - 1) // 2
@@ -95,22 +95,22 @@ def test_a_session_is_capped_below_the_command_line_budget(app_test):
     assert "n_resamples" not in at.error[0].value  # the page's control, not a Python argument
 
 
-def test_predictions_scaled_to_1e300_are_named_not_called_constant(app_test):
+def test_predictions_scaled_to_1e300_are_named_not_called_constant(fresh_run):
     lines = (SAMPLE / "qe" / "hter_wide.csv").read_text().splitlines()
     out = [lines[0]]
     for line in lines[1:]:
         cells = line.split(",")
         cells[2] = repr(float(cells[2]) * 1e300)
         out.append(",".join(cells))
-    at = app_test("views/qe.py").run()
+    at = fresh_run("views/qe.py")
     at.file_uploader(key="qe_upload").set_value([("big.csv", "\n".join(out).encode(), "text/csv")]).run()
     assert_one_error(at, "big.csv, line 2, column ALPHA-svr", "is too large")
     assert "constant" not in at.error[0].value
 
 
-def test_utf16_outputs_are_read_like_utf8(app_test):
+def test_utf16_outputs_are_read_like_utf8(fresh_run):
     def upload(encoding):
-        at = app_test("views/mt_systems.py").run()
+        at = fresh_run("views/mt_systems.py")
         at.file_uploader(key="mt_refs").set_value(files(MT / "reference.txt"))
         hyps = [(f"{s}.txt", (MT / "hyp" / f"{s}.txt").read_text().encode(encoding), "text/plain")
                 for s in ("Aurora", "Delta")]

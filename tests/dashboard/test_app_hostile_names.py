@@ -58,8 +58,8 @@ def assert_names_are_text(at):
          {"Cirrus": BOLD, "Aurora": LINK, "Harbor": TAG}),
     ],
 )
-def test_hostile_names_are_plain_text(app_test, page, key, path, renames):
-    at = app_test(page).run()
+def test_hostile_names_are_plain_text(fresh_run, page, key, path, renames):
+    at = fresh_run(page)
     if key == "mt_scores":
         at.radio(key="mt_source").set_value("Segment scores").run()
     at.file_uploader(key=key).set_value(_renamed(path, renames)).run()

@@ -21,9 +21,8 @@ def _metric(at, label_start: str):
 
 
 @pytest.fixture
-def at(app_test):
-    at = app_test(PAGE, timeout=180)
-    at.run()
+def at(fresh_run):
+    at = fresh_run(PAGE, timeout=180)
     assert_no_exception(at)
     return at
 
@@ -190,9 +189,8 @@ def test_presentation_mode(at):
     assert len(at.get("plotly_chart")) == 4 + -(-28 // per_block)
 
 
-def test_files_uploaded_on_the_mt_systems_page_are_offered_here(app_test):
-    at = app_test("views/mt_systems.py", timeout=180)
-    at.run()
+def test_files_uploaded_on_the_mt_systems_page_are_offered_here(fresh_run):
+    at = fresh_run("views/mt_systems.py", timeout=180)
     at.file_uploader(key="mt_refs").set_value(files(MT / "reference.txt"))
     hyps = [MT / "hyp" / f"{s}.txt" for s in ("Aurora", "Borealis", "Ember")]
     at.file_uploader(key="mt_hyps").set_value(files(*hyps)).run()

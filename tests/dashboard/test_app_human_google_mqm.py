@@ -14,9 +14,8 @@ PAGE = "views/human.py"
 
 
 @pytest.fixture
-def at(app_test):
-    at = app_test(PAGE, timeout=180)
-    at.run()
+def at(fresh_run):
+    at = fresh_run(PAGE, timeout=180)
     assert_no_exception(at)
     return at
 

@@ -15,8 +15,8 @@ def _metric(at, label_start: str) -> str:
 
 
 @pytest.fixture
-def at(app_test, tmp_path):
-    at = app_test("views/human.py", timeout=240).run()
+def at(fresh_run, tmp_path):
+    at = fresh_run("views/human.py", timeout=240)
     path = lowered_judgements(tmp_path / "judgements.tsv")
     tsv = files(path, mime="text/tab-separated-values")
     at.file_uploader(key="human_judgements_upload").set_value(tsv).run()

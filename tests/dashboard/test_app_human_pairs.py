@@ -33,9 +33,8 @@ def esa_wave(systems=None, n_segments=40) -> str:
 
 
 @pytest.fixture
-def at(app_test):
-    at = app_test(PAGE, timeout=240)
-    at.run()
+def at(fresh_run):
+    at = fresh_run(PAGE, timeout=240)
     assert_no_exception(at)
     return at
 

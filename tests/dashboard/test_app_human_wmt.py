@@ -15,9 +15,8 @@ OTHER = {"ONLINE-W": 0.8, "GPT-4": 0.75, "Lan-BridgeMT": 0.6, "ONLINE-Y": 0.5, "
 
 
 @pytest.fixture
-def at(app_test):
-    at = app_test(PAGE, timeout=180)
-    at.run()
+def at(fresh_run):
+    at = fresh_run(PAGE, timeout=180)
     assert_no_exception(at)
     return at
 

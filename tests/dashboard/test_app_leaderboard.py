@@ -112,10 +112,10 @@ def test_clusters_over_the_page_bound_offer_the_command(app_test, monkeypatch):
     assert param(at, "resamples") == ["300"] and param(at, "lp") == ["en-de"]
 
 
-def test_leaderboard_input_format_message_names_the_page_control(app_test):
+def test_leaderboard_input_format_message_names_the_page_control(fresh_run):
     # a WMT20 *.sys.score line fits long segment scores too: the message names the page's
     # "Read text files as" choice and where system-level scores go, not a Python argument
-    at = app_test("views/leaderboard.py", timeout=120).run()
+    at = fresh_run("views/leaderboard.py", timeout=120)
     line = "BLEU\tde-en\tnewstest2020\tnewstest2020-ende-ref.de\tOnline-A.0\t0.3\n"
     at.file_uploader(key="board_upload").set_value(
         [("BLEU.sys.score", line.encode(), "text/plain")]

@@ -53,11 +53,10 @@ def test_a_file_that_fits_two_formats_is_refused_until_chosen(app_test):
     assert frame_with(at, "average") is not None
 
 
-def test_metrics_page_captions_what_each_file_was_read_as(app_test):
+def test_metrics_page_captions_what_each_file_was_read_as(fresh_run):
     from tests import _wmt_data as wmt
 
-    at = app_test()
-    at.run()
+    at = fresh_run()
     at.file_uploader(key="metrics_upload").set_value(
         [("wmt20-sys.zip", wmt.zip_bytes(wmt.system_level_files()), "application/zip")]
     ).run()

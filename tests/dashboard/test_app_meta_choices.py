@@ -16,7 +16,7 @@ from tests.dashboard.helpers import assert_no_exception, files, frame_with
 from tests.readers.test_readers_meta_domains import scores, write
 
 
-def test_human_translations_note_names_the_page_control(app_test, tmp_path):
+def test_human_translations_note_names_the_page_control(fresh_run, tmp_path):
     rng = np.random.default_rng(2)
     systems = ("sysA", "sysB", "sysC", "Human-A.0")
     rows = []
@@ -28,8 +28,7 @@ def test_human_translations_note_names_the_page_control(app_test, tmp_path):
             rows.append(f"chrF\tde-en\tt\t{s}\t{j}\t{g + float(rng.normal()):.4f}")
     path = tmp_path / "segments.tsv"
     path.write_text("\n".join(rows) + "\n")
-    at = app_test(timeout=120)
-    at.run()
+    at = fresh_run(timeout=120)
     at.file_uploader(key="metrics_upload").set_value(files(path)).run()
     assert_no_exception(at)
     assert not at.error
@@ -44,7 +43,7 @@ def test_human_translations_note_names_the_page_control(app_test, tmp_path):
     assert not np.allclose(before["correlation"].sort_index(), after["correlation"].sort_index())
 
 
-def test_domain_control_on_files_with_a_domain_column(app_test, tmp_path):
+def test_domain_control_on_files_with_a_domain_column(fresh_run, tmp_path):
     gold, metrics = scores(4)
     root = write(tmp_path / "mslc", gold, metrics)
     buf = io.BytesIO()
@@ -53,8 +52,7 @@ def test_domain_control_on_files_with_a_domain_column(app_test, tmp_path):
             zf.write(p, p.relative_to(root.parent).as_posix())
     path = tmp_path / "mslc.zip"
     path.write_bytes(buf.getvalue())
-    at = app_test(timeout=120)
-    at.run()
+    at = fresh_run(timeout=120)
     at.file_uploader(key="metrics_upload").set_value(
         files(path, mime="application/zip")
     ).run()

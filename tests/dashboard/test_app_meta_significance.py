@@ -56,9 +56,8 @@ def _grid(at, title_start: str):
 
 
 @pytest.fixture
-def segment(app_test):
-    at = app_test(timeout=180)
-    at.run()
+def segment(fresh_run):
+    at = fresh_run(timeout=180)
     at.selectbox(key="metrics_sample").set_value(SEGMENT_SAMPLE).run()
     at.toggle(key="meta_perm_run").set_value(True).run()
     assert_no_exception(at)
@@ -132,9 +131,8 @@ def test_soft_pairwise_accuracy_table(segment):
     assert "all language pairs" in frame_with(at, "all language pairs").columns
 
 
-def test_tests_off_by_default(app_test):
-    at = app_test(timeout=120)
-    at.run()
+def test_tests_off_by_default(fresh_run):
+    at = fresh_run(timeout=120)
     at.selectbox(key="metrics_sample").set_value(SEGMENT_SAMPLE).run()
     assert_no_exception(at)
     assert any("Test every pair of metrics" in i.value for i in at.info)
@@ -145,9 +143,8 @@ def test_tests_off_by_default(app_test):
 
 
 @pytest.fixture
-def system(app_test):
-    at = app_test(timeout=120)
-    at.run()
+def system(fresh_run):
+    at = fresh_run(timeout=120)
     assert_no_exception(at)
     return at
 
@@ -200,7 +197,7 @@ def test_williams_clusters_correction_and_power(system):
     assert f"below **{power:.3f}**" in line and "α = 0.01" in line
 
 
-def test_a_constant_metric_has_no_p_value_rank_or_cluster_on_the_page(app_test):
+def test_a_constant_metric_has_no_p_value_rank_or_cluster_on_the_page(fresh_run):
     """Undefined stays undefined on the segment-level part of the page: a constant metric in an uploaded
     wide CSV has no PERM-BOTH p-value against any other metric, no rank and no
     cluster in the ranking table."""
@@ -212,8 +209,7 @@ def test_a_constant_metric_has_no_p_value_rank_or_cluster_on_the_page(app_test):
             h = q + rng.normal()
             rows.append(f"en-de,sys{s},{seg},{h:.4f},{h + rng.normal(0, .5):.4f},"
                         f"{h + rng.normal(0, 1.5):.4f},0.5")  # fmt: skip
-    at = app_test(timeout=180)
-    at.run()
+    at = fresh_run(timeout=180)
     at.file_uploader(key="metrics_upload").set_value(
         [("seg.csv", ("\n".join(rows) + "\n").encode(), "text/csv")]
     ).run()

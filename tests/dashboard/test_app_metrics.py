@@ -35,9 +35,8 @@ def _upload(at, *paths: Path):
 
 
 @pytest.fixture
-def at(app_test):
-    at = app_test()
-    at.run()
+def at(fresh_run):
+    at = fresh_run()
     assert_no_exception(at)
     return at
 
@@ -254,7 +253,7 @@ def test_first_page_asks_for_the_chart_and_table_code_first(at):
     assert all((static / name).is_file() for name, _ in found)
 
 
-def test_metric_scores_without_human_scores_are_one_line_not_a_traceback(app_test):
+def test_metric_scores_without_human_scores_are_one_line_not_a_traceback(fresh_run):
     """A zip holding only a metric's segment scores (no human scores): the segment section
     says so in one line, from the gold-standard choice, not a traceback."""
     import io
@@ -264,8 +263,7 @@ def test_metric_scores_without_human_scores_are_one_line_not_a_traceback(app_tes
     rows = "".join(f"s{k}\t{0.1 * k + 0.01 * i:.2f}\n" for k in range(3) for i in range(5))
     with zipfile.ZipFile(packed, "w") as archive:
         archive.writestr("wmt/metric-scores/en-de/BLEU-refA.seg.score", rows)
-    at = app_test()
-    at.run()
+    at = fresh_run()
     at.file_uploader(key="metrics_upload").set_value(
         [("scores.zip", packed.getvalue(), "application/zip")]
     ).run()

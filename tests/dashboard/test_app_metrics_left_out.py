@@ -47,10 +47,9 @@ def test_findings_order():
     ]
 
 
-def test_wmt20_like_files_open_with_one_summary(app_test, tmp_path):
+def test_wmt20_like_files_open_with_one_summary(fresh_run, tmp_path):
     paths = write_wmt20_like(tmp_path)
-    at = app_test()
-    at.run()
+    at = fresh_run()
     at.file_uploader(key="metrics_upload").set_value(
         [(p.name, p.read_bytes(), "text/plain") for p in paths]
     ).run()
@@ -73,7 +72,7 @@ def test_wmt20_like_files_open_with_one_summary(app_test, tmp_path):
     assert sum(c.value.startswith("Read ") for c in at.caption) == 1
 
 
-def test_report_lists_outliers_json_and_the_systems_left_out(app_test):
+def test_report_lists_outliers_json_and_the_systems_left_out(fresh_run):
     # the meeting-room case: with outliers.json uploaded, the report's record lists that file
     # with its SHA-256 beside the score files, and says which systems were left out, and why
     import hashlib
@@ -83,8 +82,7 @@ def test_report_lists_outliers_json_and_the_systems_left_out(app_test):
     from tests.dashboard.test_app_metrics import SAMPLE as _SAMPLE
     from tests.dashboard.test_app_metrics import _upload
 
-    at = app_test()
-    at.run()
+    at = fresh_run()
     _upload(at, _SAMPLE / "human.tsv", _SAMPLE / "metrics.tsv")
     outliers = _json.dumps({"es-en": ["online-A"]}).encode()
     at.file_uploader(key="metrics_outliers_file").set_value(

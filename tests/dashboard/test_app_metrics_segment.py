@@ -29,9 +29,8 @@ def _captions(at) -> str:
 
 
 @pytest.fixture
-def at(app_test):
-    at = app_test(timeout=120)
-    at.run()
+def at(fresh_run):
+    at = fresh_run(timeout=120)
     at.selectbox(key="metrics_sample").set_value(SEGMENT_SAMPLE).run()
     assert_no_exception(at)
     return at
@@ -97,9 +96,8 @@ def test_segment_level_sample_shows_the_section(at):
     assert "not a ranking" not in " ".join(m.value for m in at.markdown)
 
 
-def test_upload_of_the_mtme_zip(app_test):
-    at = app_test(timeout=120)
-    at.run()
+def test_upload_of_the_mtme_zip(fresh_run):
+    at = fresh_run(timeout=120)
     at.file_uploader(key="metrics_upload").set_value(files(ZIP, mime="application/zip")).run()
     assert_no_exception(at)
     assert not at.error
@@ -113,11 +111,10 @@ def test_upload_of_the_mtme_zip(app_test):
     )
 
 
-def test_bad_file_gives_one_error_line(app_test, tmp_path):
+def test_bad_file_gives_one_error_line(fresh_run, tmp_path):
     bad = tmp_path / "broken_segments.tsv"
     bad.write_text("BLEU\ten-de\twmt23\tsysA\t1\t0.5\nBLEU\ten-de\twmt23\tsysA\t2\tlots\n")
-    at = app_test(timeout=120)
-    at.run()
+    at = fresh_run(timeout=120)
     at.file_uploader(key="metrics_upload").set_value(files(bad)).run()
     assert_no_exception(at)
     assert len(at.error) == 1
@@ -215,9 +212,8 @@ def _with_system_files(tmp_path):
     return out
 
 
-def test_system_scores_from_files_are_not_resampled(app_test, tmp_path):
-    at = app_test(timeout=120)
-    at.run()
+def test_system_scores_from_files_are_not_resampled(fresh_run, tmp_path):
+    at = fresh_run(timeout=120)
     upload = files(_with_system_files(tmp_path), mime="application/zip")
     at.file_uploader(key="metrics_upload").set_value(upload).run()
     at.radio(key="meta_level").set_value("sys").run()

@@ -19,9 +19,8 @@ def _texts(at):
 
 
 @pytest.fixture
-def at(app_test):
-    at = app_test()
-    at.run()
+def at(fresh_run):
+    at = fresh_run()
     archive = wmt.zip_bytes(wmt.system_level_files())
     at.file_uploader(key="metrics_upload").set_value(
         [("wmt20-sys.zip", archive, "application/zip")]

@@ -64,8 +64,8 @@ def test_sample_data_page(first_run):
     assert state.MT_SHARED_INPUTS_KEY not in at.session_state
 
 
-def test_segment_scores_sample_and_metric_choice(app_test):
-    at = app_test(PAGE).run()
+def test_segment_scores_sample_and_metric_choice(fresh_run):
+    at = fresh_run(PAGE)
     at.radio(key="mt_source").set_value("Segment scores").run()
     no_problems(at)
     assert metric_values(at)["Metric"] == "chrF"
@@ -77,9 +77,9 @@ def test_segment_scores_sample_and_metric_choice(app_test):
     np.testing.assert_allclose(system_table(at)["SimCOMET"], expected.to_numpy())
 
 
-def test_upload_text_and_controls(app_test):
+def test_upload_text_and_controls(fresh_run):
     ref, hyps = mt_sample_head(60, ("Aurora", "Delta", "Harbor"))
-    at = app_test(PAGE).run()
+    at = fresh_run(PAGE)
     at.file_uploader(key="mt_refs").set_value([("ref.txt", ref.encode(), "text/plain")])
     at.file_uploader(key="mt_hyps").set_value(
         [(f"{s}.txt", h.encode(), "text/plain") for s, h in hyps.items()]
@@ -132,8 +132,8 @@ def test_upload_text_and_controls(app_test):
         ([("ref.txt", b"a\n")], [("A.txt", b"a\n")], "at least two"),
     ],
 )
-def test_malformed_text_upload_shows_error(app_test, refs, hyps, message):
-    at = app_test(PAGE).run()
+def test_malformed_text_upload_shows_error(fresh_run, refs, hyps, message):
+    at = fresh_run(PAGE)
     if refs:
         at.file_uploader(key="mt_refs").set_value([(n, b, "text/plain") for n, b in refs])
     at.file_uploader(key="mt_hyps").set_value([(n, b, "text/plain") for n, b in hyps]).run()
@@ -149,8 +149,8 @@ def test_malformed_text_upload_shows_error(app_test, refs, hyps, message):
         ([("ref.txt", b"a\n")], [], "Now upload one output file per system"),
     ],
 )
-def test_half_of_a_text_upload_asks_for_the_other_half(app_test, refs, hyps, prompt):
-    at = app_test(PAGE).run()
+def test_half_of_a_text_upload_asks_for_the_other_half(fresh_run, refs, hyps, prompt):
+    at = fresh_run(PAGE)
     if refs:
         at.file_uploader(key="mt_refs").set_value([(n, b, "text/plain") for n, b in refs])
     if hyps:
@@ -161,8 +161,8 @@ def test_half_of_a_text_upload_asks_for_the_other_half(app_test, refs, hyps, pro
     assert not at.get("plotly_chart")
 
 
-def test_malformed_score_upload_shows_error(app_test):
-    at = app_test(PAGE).run()
+def test_malformed_score_upload_shows_error(fresh_run):
+    at = fresh_run(PAGE)
     at.radio(key="mt_source").set_value("Segment scores").run()
     bad = b"SYSTEM\tSEGMENT\tSCORE\nA\t1\t0.5\nA\t2\tx\nB\t1\t0.2\nB\t2\t0.1\n"
     at.file_uploader(key="mt_scores").set_value([("bad.tsv", bad, "text/plain")]).run()
@@ -174,16 +174,16 @@ def test_malformed_score_upload_shows_error(app_test):
     assert "system 'B' has no score for segment(s) 2" in at.error[0].value
 
 
-def test_no_test_selected_warns(app_test):
-    at = app_test(PAGE).run()
+def test_no_test_selected_warns(fresh_run):
+    at = fresh_run(PAGE)
     at.multiselect(key="mt_tests").set_value([]).run()
     assert not at.exception
     assert any("at least one test" in w.value for w in at.warning)
     assert not at.get("plotly_chart")
 
 
-def test_pair_selection(app_test):
-    at = app_test(PAGE).run()
+def test_pair_selection(fresh_run):
+    at = fresh_run(PAGE)
     at.selectbox(key="mt_pair_x").set_value("Aurora").run()
     at.selectbox(key="mt_pair_y").set_value("Harbor").run()
     no_problems(at)
@@ -210,7 +210,7 @@ def test_presentation_mode(app_test):
     assert len(specs) == 5
 
 
-def test_lower_is_better_toggle_for_uploaded_error_scores(app_test):
+def test_lower_is_better_toggle_for_uploaded_error_scores(fresh_run):
     """An error-type segment metric (here the sample SimCOMET scores negated, which is exact in
     floating point) with "Lower scores are better": the lowest error ranks first and holds the
     p-values, and the grid's p-values equal those of the stats API on the original
@@ -221,7 +221,7 @@ def test_lower_is_better_toggle_for_uploaded_error_scores(app_test):
     comet = long[long["METRIC"] == "SimCOMET"]
     neg = comet.assign(SCORE=-comet["SCORE"], METRIC="negCOMET")
     upload = neg.to_csv(sep="\t", index=False, float_format="%.6f").encode()
-    at = app_test(PAGE).run()
+    at = fresh_run(PAGE)
     at.radio(key="mt_source").set_value("Segment scores").run()
     at.file_uploader(key="mt_scores").set_value([("err.tsv", upload, "text/plain")])
     at.multiselect(key="mt_tests").set_value(["approximate-randomization"])
@@ -250,10 +250,10 @@ def test_lower_is_better_toggle_for_uploaded_error_scores(app_test):
     assert np.isnan(p_custom[np.tril_indices(len(expected.systems))]).all()
 
 
-def test_unreachable_alpha_warns(app_test):
+def test_unreachable_alpha_warns(fresh_run):
     """1/(200+1) ~ 0.005 is not below alpha 0.001 (by hand): the page says nothing can be
     significant there; at 0.05 it does not."""
-    at = app_test(PAGE).run()
+    at = fresh_run(PAGE)
     at.multiselect(key="mt_tests").set_value(["approximate-randomization"])
     at.selectbox(key="mt_resamples").set_value(200)
     at.radio(key="mt_alpha").set_value(0.001).run()

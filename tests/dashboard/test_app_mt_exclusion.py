@@ -8,9 +8,9 @@ from tests.dashboard.helpers import assert_no_exception, frame_with
 from tests.dashboard.test_app_mt_explorer import PAGE, _upload_head
 
 
-def test_system_exclusion_recomputes_everything(app_test):
+def test_system_exclusion_recomputes_everything(fresh_run):
     """Leaving systems out equals not uploading them: the same table, grids and p-values."""
-    at = app_test(PAGE).run()
+    at = fresh_run(PAGE)
     _upload_head(at, n=60)
     at.multiselect(key="mt_exclude").set_value(["Cirrus"]).run()
     assert_no_exception(at)
@@ -22,7 +22,7 @@ def test_system_exclusion_recomputes_everything(app_test):
     grid = at.get("plotly_chart")[1].proto.spec
     assert at.selectbox(key="mt_explore_a").options == list(table.index)
 
-    other = app_test(PAGE).run()
+    other = fresh_run(PAGE)
     ref, hyps = mt_sample_head(60, ("Aurora", "Delta", "Harbor"))
     other.file_uploader(key="mt_refs").set_value([("ref.txt", ref.encode(), "text/plain")])
     other.file_uploader(key="mt_hyps").set_value(

@@ -30,8 +30,8 @@ def _upload_head(at, n=60):
     return ref, hyps
 
 
-def test_table_equals_the_stats_contributions_and_filters(app_test):
-    at = app_test(PAGE).run()
+def test_table_equals_the_stats_contributions_and_filters(fresh_run):
+    at = fresh_run(PAGE)
     ref, hyps = _upload_head(at)
     at.selectbox(key="mt_explore_a").set_value("Aurora").run()
     at.selectbox(key="mt_explore_b").set_value("Delta").run()
@@ -71,8 +71,8 @@ def test_table_equals_the_stats_contributions_and_filters(app_test):
     assert len(found) >= 1 and texts.str.lower().str.contains(word.lower()).all()
 
 
-def test_source_upload_and_mismatch(app_test):
-    at = app_test(PAGE).run()
+def test_source_upload_and_mismatch(fresh_run):
+    at = fresh_run(PAGE)
     _upload_head(at, n=20)
     source = "".join(f"source sentence {i}\n" for i in range(1, 21)).encode()
     at.file_uploader(key="mt_explore_source").set_value([("src.txt", source, "text/plain")]).run()
@@ -94,8 +94,8 @@ def test_source_upload_and_mismatch(app_test):
     )
 
 
-def test_segment_scores_give_the_score_difference(app_test):
-    at = app_test(PAGE).run()
+def test_segment_scores_give_the_score_difference(fresh_run):
+    at = fresh_run(PAGE)
     at.radio(key="mt_source").set_value("Segment scores").run()
     at.selectbox(key="mt_explore_a").set_value("Cirrus").run()
     at.selectbox(key="mt_explore_b").set_value("Aurora").run()

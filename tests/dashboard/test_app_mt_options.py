@@ -33,8 +33,8 @@ def _signature(at) -> str:
     return next(c.value for c in at.caption if "signature" in c.value)
 
 
-def test_wmt_names_and_tokenizer_by_language(app_test):
-    at = _upload(app_test(PAGE).run())
+def test_wmt_names_and_tokenizer_by_language(fresh_run):
+    at = _upload(fresh_run(PAGE))
     assert_no_exception(at)
     assert not at.error, [e.value for e in at.error]
     table = frame_with(at, "95% CI low")
@@ -44,8 +44,8 @@ def test_wmt_names_and_tokenizer_by_language(app_test):
     assert table.loc["ONLINE-B", "BLEU"] == pytest.approx(want, abs=1e-9)
 
 
-def test_options_change_the_scores_and_signature(app_test):
-    at = _upload(app_test(PAGE).run())
+def test_options_change_the_scores_and_signature(fresh_run):
+    at = _upload(fresh_run(PAGE))
     at.selectbox(key="mt_opt_tokenize").set_value("char").run()
     assert "tok:char" in _signature(at)
     table = frame_with(at, "95% CI low")
@@ -59,15 +59,15 @@ def test_options_change_the_scores_and_signature(app_test):
     assert table.loc["AIRC", "chrF2++"] == pytest.approx(want, abs=1e-9)
 
 
-def test_ter_estimate_shown(app_test):
-    at = _upload(app_test(PAGE).run())
+def test_ter_estimate_shown(fresh_run):
+    at = _upload(fresh_run(PAGE))
     at.selectbox(key="mt_metric").set_value("TER").run()
     assert_no_exception(at)
     assert any("TER extraction, first run: about" in c.value for c in at.caption)
 
 
-def test_wmt_tokenizer_note_and_one_click_choice(app_test):
-    at = _upload(app_test(PAGE).run())
+def test_wmt_tokenizer_note_and_one_click_choice(fresh_run):
+    at = _upload(fresh_run(PAGE))
     assert any("released automatic scores" in i.value and "char" in i.value for i in at.info)
     assert any("Options: tokenizer: ja-mecab" in c.value for c in at.caption)
     # the report states the signature (sacreBLEU's string), the options in words and the note

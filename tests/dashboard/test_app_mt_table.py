@@ -45,8 +45,8 @@ def _assert_matches(table: pd.DataFrame, expected) -> None:
                                    expected.pvalue[m], atol=5e-5)
 
 
-def test_sample_table_baseline_and_test_selectors(app_test):
-    at = app_test(PAGE, timeout=180).run()
+def test_sample_table_baseline_and_test_selectors(fresh_run):
+    at = fresh_run(PAGE, timeout=180)
     assert_no_exception(at)
     assert not at.error, [e.value for e in at.error]
     table = baseline_table(at)
@@ -85,8 +85,8 @@ def test_sample_table_baseline_and_test_selectors(app_test):
     assert "baseline Delta" in entry.marks.note
 
 
-def test_metric_choice_and_segment_scores(app_test):
-    at = app_test(PAGE, timeout=180).run()
+def test_metric_choice_and_segment_scores(fresh_run):
+    at = fresh_run(PAGE, timeout=180)
     at.multiselect(key="mt_table_metrics_text").set_value(["chrF"]).run()
     assert_no_exception(at)
     assert [c for c in baseline_table(at).columns if c.endswith(" p")] == ["chrF2 p"]

@@ -25,10 +25,10 @@ def _upload(at, files):
     assert not at.error, [e.value for e in at.error]
 
 
-def test_zip_of_published_segment_files(app_test):
+def test_zip_of_published_segment_files(fresh_run):
     files = wmt.segment_level_files()
     archive = ("wmt20-seg.zip", wmt.zip_bytes(files))
-    at = app_test(PAGE).run()
+    at = fresh_run(PAGE)
     _upload(at, [archive])
     # the BLEU metric of the archive first (tables.default_baseline), its first language pair
     assert at.selectbox(key="mt_score_metric").value == "sentBLEU"
@@ -58,9 +58,9 @@ def test_zip_of_published_segment_files(app_test):
     assert metric_values(at)["Metric"] == "sentBLEU"
 
 
-def test_several_files_and_a_bad_one(app_test):
+def test_several_files_and_a_bad_one(fresh_run):
     files = wmt.segment_level_files()
-    at = app_test(PAGE).run()
+    at = fresh_run(PAGE)
     _upload(at, list(files.items()))  # a .gz and a plain file, uploaded together
     assert metric_values(at)["Systems"] == str(len(wmt.MT_SYSTEMS))
     bad = files["COMET.seg.score"].replace(b" doc0 2 ", b" doc0 2 x", 1)

@@ -144,7 +144,7 @@ def test_out_of_range_numbers_are_ignored(app_test):
     assert at.number_input(key="human_seed").value == 12345
 
 
-def test_mt_segment_scores_default_to_the_bleu_metric(app_test, tmp_path):
+def test_mt_segment_scores_default_to_the_bleu_metric(fresh_run, tmp_path):
     # WMT names: COMET first, sentBLEU second -- the metric analysed first is BLEU's
     rows = (REPO_ROOT / "sample_data" / "mt" / "segment_scores.tsv").read_text().splitlines()
     renamed = [rows[0]] + [
@@ -158,7 +158,7 @@ def test_mt_segment_scores_default_to_the_bleu_metric(app_test, tmp_path):
     )
     path = tmp_path / "scores.tsv"
     path.write_text("\n".join(comet_first) + "\n")
-    at = app_test("views/mt_systems.py", timeout=180).run()
+    at = fresh_run("views/mt_systems.py", timeout=180)
     at.radio(key="mt_source").set_value("Segment scores").run()
     at.file_uploader(key="mt_scores").set_value(files(path, mime="text/tab-separated-values")).run()
     assert_no_exception(at)

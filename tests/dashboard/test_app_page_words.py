@@ -42,11 +42,11 @@ def _no_arguments(at) -> str:
     return text
 
 
-def test_qe_constant_system_names_the_toggle(app_test):
+def test_qe_constant_system_names_the_toggle(fresh_run):
     rows = ["sid,gold,A,FLAT"] + [
         f"{i},{(i * 7) % 11 / 10:.2f},{(i * 5) % 9 / 10:.2f},0.5" for i in range(1, 21)
     ]
-    at = app_test("views/qe.py").run()
+    at = fresh_run("views/qe.py")
     at.file_uploader(key="qe_upload").set_value(
         ("c.csv", ("\n".join(rows) + "\n").encode(), "text/csv")
     ).run()
@@ -55,8 +55,8 @@ def test_qe_constant_system_names_the_toggle(app_test):
     assert "the “Keep constant systems” control" in _no_arguments(at)
 
 
-def test_qe_submissions_without_gold_say_to_upload_it(app_test):
-    at = app_test("views/qe.py").run()
+def test_qe_submissions_without_gold_say_to_upload_it(fresh_run):
+    at = fresh_run("views/qe.py")
     at.file_uploader(key="qe_upload").set_value(
         files(QE / "wmt" / "baseline.txt", QE / "wmt" / "ALPHA-svr.txt")
     ).run()
@@ -65,21 +65,21 @@ def test_qe_submissions_without_gold_say_to_upload_it(app_test):
     assert "upload the gold labels with them" in _no_arguments(at)
 
 
-def test_qe_gold_file_alone_says_to_upload_it_with_the_predictions(app_test):
-    at = app_test("views/qe.py").run()
+def test_qe_gold_file_alone_says_to_upload_it_with_the_predictions(fresh_run):
+    at = fresh_run("views/qe.py")
     at.file_uploader(key="qe_upload").set_value(files(QE / "wmt_gold.txt")).run()
     assert_no_exception(at)
     assert len(at.error) == 1
     _no_arguments(at)
 
 
-def test_da_file_without_a_language_pair_says_to_rename_it(app_test, tmp_path):
+def test_da_file_without_a_language_pair_says_to_rename_it(fresh_run, tmp_path):
     paths = write_wmt20_like(tmp_path / "wmt20", n_systems=4)
     da = next(p for p in paths if p.name == "ad-sys-scores-de-en.csv")
     unnamed = tmp_path / "da.csv"
     unnamed.write_bytes(da.read_bytes())
     bleu = next(p for p in paths if p.name == "BLEU.sys.score")
-    at = app_test(timeout=120).run()
+    at = fresh_run(timeout=120)
     at.file_uploader(key="metrics_upload").set_value(files(bleu, unnamed)).run()
     assert_no_exception(at)
     assert len(at.error) == 1
@@ -89,8 +89,8 @@ def test_da_file_without_a_language_pair_says_to_rename_it(app_test, tmp_path):
 # ---- the segment-level section: Exclude systems, and its messages ----
 
 
-def test_exclude_systems_control_as_the_cli(app_test):
-    at = app_test(timeout=120).run()
+def test_exclude_systems_control_as_the_cli(fresh_run):
+    at = fresh_run(timeout=120)
     at.selectbox(key="metrics_sample").set_value(SEGMENT_SAMPLE).run()
     at.number_input(key="meta_resamples").set_value(0).run()
     assert_no_exception(at)
@@ -122,7 +122,7 @@ def test_exclude_systems_from_the_link(app_test):
     assert at.multiselect(key="meta_exclude").value == [gone]
 
 
-def test_small_groups_and_human_translations_named_in_page_words(app_test, tmp_path):
+def test_small_groups_and_human_translations_named_in_page_words(fresh_run, tmp_path):
     # 3 systems + a human translation, by system: one system has 2 human scores
     rng = np.random.default_rng(4)
     rows = []
@@ -135,7 +135,7 @@ def test_small_groups_and_human_translations_named_in_page_words(app_test, tmp_p
             rows.append(f"chrF\tde-en\tt\t{s}\t{j}\t{g + float(rng.normal()):.4f}")
     path = tmp_path / "segments.tsv"
     path.write_text("\n".join(rows) + "\n")
-    at = app_test(timeout=120).run()
+    at = fresh_run(timeout=120)
     at.file_uploader(key="metrics_upload").set_value(files(path)).run()
     at.radio(key="meta_grouping").set_value("system").run()
     assert_no_exception(at)

@@ -63,9 +63,8 @@ def test_leaderboard_stop_and_run_again(app_test):
     assert not [b for b in at.button if b.label == "Stop"]  # the bar and button are gone
 
 
-def test_metrics_perm_both_stop_and_run_again(app_test):
-    at = app_test(timeout=180)
-    at.run()
+def test_metrics_perm_both_stop_and_run_again(fresh_run):
+    at = fresh_run(timeout=180)
     at.selectbox(key="metrics_sample").set_value(SEGMENT_SAMPLE).run()
     key = _stop_key("", "meta_perm_both")
     at.session_state[key] = True

@@ -58,18 +58,16 @@ def _check_page(at, unit="segments"):
     assert len(at.get("plotly_chart")) == 2
 
 
-def test_defaults_on_12_systems_x_557_segment_scores(app_test, tmp_path):
-    at = app_test("views/power.py", timeout=240)
-    at.run()
+def test_defaults_on_12_systems_x_557_segment_scores(fresh_run, tmp_path):
+    at = fresh_run("views/power.py", timeout=240)
     at.file_uploader(key="power_scores").set_value(
         _upload([_scores_file(tmp_path, 12, 557)])).run(timeout=240)
     _check_page(at)
     assert not at.error
 
 
-def test_defaults_on_2000_segments_x_16_systems_signed_rank(app_test, tmp_path):
-    at = app_test("views/power.py", timeout=300)
-    at.run()
+def test_defaults_on_2000_segments_x_16_systems_signed_rank(fresh_run, tmp_path):
+    at = fresh_run("views/power.py", timeout=300)
     at.file_uploader(key="power_scores").set_value(
         _upload([_scores_file(tmp_path, 16, 2000, seed=1)])).run(timeout=300)
     at.selectbox(key="power_test").set_value("signed-rank").run(timeout=300)
@@ -78,10 +76,9 @@ def test_defaults_on_2000_segments_x_16_systems_signed_rank(app_test, tmp_path):
 
 
 def test_defaults_on_12_systems_x_557_segments_of_text_and_refusal_in_page_words(
-        app_test, tmp_path):
+        fresh_run, tmp_path):
     ref, hyps = _text_files(tmp_path, 12, 557)
-    at = app_test("views/power.py", timeout=300)
-    at.run()
+    at = fresh_run("views/power.py", timeout=300)
     at.radio(key="power_source").set_value(
         "System outputs + reference (BLEU, chrF, TER)").run(timeout=300)
     at.file_uploader(key="power_refs").set_value(_upload([ref])).run(timeout=300)

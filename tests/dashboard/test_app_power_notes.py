@@ -42,8 +42,8 @@ def test_pairs_note_is_recorded_in_the_report(monkeypatch):
     assert power_note.mde_pairs_note(significant=[True], spreads=[0.1], alpha=0.05) == ""
 
 
-def test_mt_systems_table_mde(app_test):
-    at = app_test("views/mt_systems.py", timeout=180).run()
+def test_mt_systems_table_mde(fresh_run):
+    at = fresh_run("views/mt_systems.py", timeout=180)
     assert_no_exception(at)
     # against the best system every other differs on the sample: no note
     assert not [c for c in _captions(at) if c.startswith("Systems without †")]

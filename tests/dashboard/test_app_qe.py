@@ -64,8 +64,8 @@ def test_sample_data_page(first_run):
     assert len(at.get("plotly_chart")) >= 7
 
 
-def test_lambda_slider_changes_rescaled_values(app_test):
-    at = app_test(PAGE).run()
+def test_lambda_slider_changes_rescaled_values(fresh_run):
+    at = fresh_run(PAGE)
     before = rescale_table(at)
     at.slider(key="qe_lambda").set_value(0.3).run()
     assert not at.exception
@@ -84,9 +84,9 @@ def test_lambda_slider_changes_rescaled_values(app_test):
     )
 
 
-def test_upload_long_file(app_test, tmp_path):
+def test_upload_long_file(fresh_run, tmp_path):
     path = _long_qe_file(tmp_path / "mine.txt", {"mine": 0.1, "theirs": 0.4}, n=30, seed=0)
-    at = upload(app_test(PAGE).run(), path)
+    at = upload(fresh_run(PAGE), path)
     assert not at.exception and not at.error
     m = metric_values(at)
     assert m["Systems"] == "2" and m["Sentences (n)"] == "30"
@@ -94,9 +94,9 @@ def test_upload_long_file(app_test, tmp_path):
     assert not any("synthetic sample" in i.value for i in at.info)
 
 
-def test_upload_wmt_submissions_with_gold_in_one_go(app_test):
+def test_upload_wmt_submissions_with_gold_in_one_go(fresh_run):
     at = upload(
-        app_test(PAGE).run(),
+        fresh_run(PAGE),
         QE / "wmt_gold.txt",
         QE / "wmt" / "baseline.txt",
         QE / "wmt" / "ALPHA-svr.txt",
@@ -105,8 +105,8 @@ def test_upload_wmt_submissions_with_gold_in_one_go(app_test):
     assert list(qe_table(at).index) == ["ALPHA-svr", "baseline"]
 
 
-def test_upload_post_edit_and_rate_toggle(app_test):
-    at = upload(app_test(PAGE).run(), QE / "pet_long.txt", QE / "post_edit.tsv")
+def test_upload_post_edit_and_rate_toggle(fresh_run):
+    at = upload(fresh_run(PAGE), QE / "pet_long.txt", QE / "post_edit.tsv")
     assert not at.exception and not at.error
     assert "r(PER, HTER)" in metric_values(at)
     seconds = qe_table(at)["mae"].copy()
@@ -132,8 +132,8 @@ def test_upload_post_edit_and_rate_toggle(app_test):
         ),
     ],
 )
-def test_malformed_upload_shows_error_not_exception(app_test, name, content, message):
-    at = app_test(PAGE).run()
+def test_malformed_upload_shows_error_not_exception(fresh_run, name, content, message):
+    at = fresh_run(PAGE)
     at.file_uploader(key="qe_upload").set_value((name, content, "text/plain")).run()
     assert_no_exception(at)
     assert len(at.error) == 1
@@ -141,12 +141,12 @@ def test_malformed_upload_shows_error_not_exception(app_test, name, content, mes
     assert not at.get("plotly_chart")  # the page stopped
 
 
-def test_constant_system_toggle(app_test):
+def test_constant_system_toggle(fresh_run):
     rows = ["sid,gold,A,FLAT"] + [
         f"{i},{(i * 7) % 11 / 10:.2f},{(i * 5) % 9 / 10:.2f},0.5" for i in range(1, 21)
     ]
     content = ("\n".join(rows) + "\n").encode()
-    at = app_test(PAGE).run()
+    at = fresh_run(PAGE)
     at.file_uploader(key="qe_upload").set_value(("c.csv", content, "text/csv")).run()
     assert len(at.error) == 1 and "'FLAT' predicts 0.5 for every sentence" in at.error[0].value
     at.toggle(key="qe_allow_constant").set_value(True).run()
@@ -155,27 +155,27 @@ def test_constant_system_toggle(app_test):
     assert np.isnan(qe_table(at).at["FLAT", "pearson"])
 
 
-def test_every_sample_runs(app_test):
-    at = app_test(PAGE).run()
+def test_every_sample_runs(fresh_run):
+    at = fresh_run(PAGE)
     for label in list(samples.QE_SAMPLES)[1:]:
         at.selectbox(key="qe_sample").set_value(label).run()
         assert not at.exception, (label, [e.value for e in at.exception])
         assert not at.error, (label, [e.value for e in at.error])
 
 
-def test_presentation_mode_runs(app_test):
+def test_presentation_mode_runs(fresh_run):
     from dashboard.state import PRESENTATION_KEY
 
-    at = app_test(PAGE).run()
+    at = fresh_run(PAGE)
     at.sidebar.toggle(key=PRESENTATION_KEY).set_value(True).run()
     assert_no_exception(at)
     assert len(at.get("plotly_chart")) >= 7
 
 
-def test_rate_with_missing_word_counts_is_an_input_error(app_test):
+def test_rate_with_missing_word_counts_is_an_input_error(fresh_run):
     lines = (QE / "post_edit.tsv").read_text().splitlines()
     short = ("\n".join(lines[:-1]) + "\n").encode()
-    at = app_test(PAGE).run()
+    at = fresh_run(PAGE)
     at.file_uploader(key="qe_upload").set_value(
         [
             ("pet_long.txt", (QE / "pet_long.txt").read_bytes(), "text/plain"),
@@ -188,11 +188,11 @@ def test_rate_with_missing_word_counts_is_an_input_error(app_test):
     assert len(at.error) == 1 and at.error[0].value.startswith("pe.tsv: words: no word count")
 
 
-def test_heading_neutral_when_rankings_agree(app_test, tmp_path):
+def test_heading_neutral_when_rankings_agree(fresh_run, tmp_path):
     """G report item 15: "the rankings disagree" only when r and MAE rank differently."""
     # "close" is better by r and by MAE
     path = _long_qe_file(tmp_path / "agree.txt", {"close": 0.05, "far": 0.5}, n=40, seed=1)
-    at = upload(app_test(PAGE).run(), path)
+    at = upload(fresh_run(PAGE), path)
     assert not at.exception and not at.error
     heads = [h.value for h in at.subheader]
     assert "Pearson r versus MAE" in heads

@@ -47,8 +47,8 @@ def test_every_chart_is_sent_in_the_form_plotly_draws_once(first_run, page):
         assert "template" not in spec["layout"] and "meta" not in spec["layout"], page
 
 
-def test_presentation_toggle_in_sidebar_sets_session_state(app_test):
-    at = app_test("views/qe.py").run()
+def test_presentation_toggle_in_sidebar_sets_session_state(fresh_run):
+    at = fresh_run("views/qe.py")
     toggle = at.sidebar.toggle(key=PRESENTATION_KEY)
     assert toggle.value is False
     toggle.set_value(True).run()
@@ -56,10 +56,9 @@ def test_presentation_toggle_in_sidebar_sets_session_state(app_test):
     assert not at.exception
 
 
-def test_each_page_runs_inside_the_shell(app_test):
+def test_each_page_runs_inside_the_shell(fresh_run):
     """Every page must run through app.py (sidebar toggle present), not as a bare script."""
-    at = app_test()
-    at.run()
+    at = fresh_run()
     for page in ["views/qe.py", "views/mt_systems.py", "views/human.py", "views/metrics.py"]:
         at.switch_page(page).run()
         assert not at.exception, (page, [e.value for e in at.exception])

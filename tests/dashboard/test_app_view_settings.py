@@ -205,15 +205,14 @@ def _many_metrics(tmp_path, n_metrics=32, lps=("x0-en", "x1-en")):
     return tmp_path / "human.tsv", tmp_path / "metrics.tsv", metrics
 
 
-def test_all_pairs_panels_name_their_metrics(app_test, tmp_path):
+def test_all_pairs_panels_name_their_metrics(fresh_run, tmp_path):
     # over 30 metrics the overview is one mosaic without tick labels: a caption names the
     # metrics in the one order every panel shares; presentation mode draws a labelled grid per
     # language pair instead (a projector or a PDF has no hover)
     from dashboard.state import PRESENTATION_KEY
 
     human, scores, metrics = _many_metrics(tmp_path)
-    at = app_test()
-    at.run()
+    at = fresh_run()
     upload(at, human, scores)
     (caption,) = [c.value for c in at.caption if c.value.startswith("Rows and columns")]
     assert all(m.replace("-", "\\-") in caption or m in caption for m in metrics)

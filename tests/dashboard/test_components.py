@@ -93,11 +93,10 @@ def test_presentation_table_applies_column_config_and_escapes_text():
     assert rows[3].split("|") == ["c", "–", "12", "2.00e-01", "100.0%", "", "2"]
 
 
-def test_show_table_is_a_static_table_in_presentation_mode(app_test):
+def test_show_table_is_a_static_table_in_presentation_mode(fresh_run):
     from dashboard.state import PRESENTATION_KEY
 
-    at = app_test()
-    at.run()
+    at = fresh_run()
     n_frames, n_static = len(at.dataframe), len(at.table)
     # static=True tables (the Williams clusters and the per-LP Williams summary, redrawn with
     # every alpha) are HTML always

@@ -22,17 +22,16 @@ def _infos(at) -> str:
     return " ".join(i.value for i in at.info)
 
 
-def _upload(app_test, lp: str = "zz-en"):
-    at = app_test()
-    at.run()
+def _upload(fresh_run, lp: str = "zz-en"):
+    at = fresh_run()
     at.file_uploader(key="metrics_upload").set_value(_wide_csv(lp)).run()
     assert_no_exception(at)
     assert at.selectbox(key="metrics_lp").options == [lp]
     return at
 
 
-def test_uploads_survive_switching_pages(app_test):
-    at = _upload(app_test)
+def test_uploads_survive_switching_pages(fresh_run):
+    at = _upload(fresh_run)
     at.switch_page("views/qe.py").run()
     assert_no_exception(at)
     at.switch_page("views/metrics.py").run()
@@ -47,8 +46,8 @@ def test_uploads_survive_switching_pages(app_test):
     assert at.selectbox(key="metrics_lp").options == ["zz-en"]
 
 
-def test_clear_button_returns_to_the_sample(app_test):
-    at = _upload(app_test)
+def test_clear_button_returns_to_the_sample(fresh_run):
+    at = _upload(fresh_run)
     at.switch_page("views/human.py").run()
     at.switch_page("views/metrics.py").run()
     at.button(key="metrics_upload_clear").click().run()
@@ -58,8 +57,8 @@ def test_clear_button_returns_to_the_sample(app_test):
     assert upload_store_key("metrics_upload") not in at.session_state
 
 
-def test_removing_the_files_in_the_widget_returns_to_the_sample(app_test):
-    at = _upload(app_test)
+def test_removing_the_files_in_the_widget_returns_to_the_sample(fresh_run):
+    at = _upload(fresh_run)
     at.file_uploader(key="metrics_upload").set_value([]).run()  # the user clicks x
     assert_no_exception(at)
     assert "synthetic sample data" in _infos(at)
@@ -70,8 +69,8 @@ def test_removing_the_files_in_the_widget_returns_to_the_sample(app_test):
     assert "synthetic sample data" in _infos(at)
 
 
-def test_new_upload_replaces_kept_uploads(app_test):
-    at = _upload(app_test, "zz-en")
+def test_new_upload_replaces_kept_uploads(fresh_run):
+    at = _upload(fresh_run, "zz-en")
     at.switch_page("views/qe.py").run()
     at.switch_page("views/metrics.py").run()
     at.file_uploader(key="metrics_upload").set_value(_wide_csv("yy-en")).run()
@@ -80,17 +79,16 @@ def test_new_upload_replaces_kept_uploads(app_test):
     assert "Using your uploaded files" not in _infos(at)
 
 
-def test_uploads_are_per_session(app_test):
-    _upload(app_test)
+def test_uploads_are_per_session(app_test, fresh_run):
+    _upload(fresh_run)
     other = app_test()  # a second session (browser tab) of the same server process
     other.run()
     assert "synthetic sample data" in _infos(other)
     assert other.selectbox(key="metrics_lp").options == ["es-en", "de-en", "fr-en", "cs-en"]
 
 
-def test_test_settings_survive_switching_pages(app_test):
-    at = app_test()
-    at.run()
+def test_test_settings_survive_switching_pages(fresh_run):
+    at = fresh_run()
     at.radio(key="metrics_alpha").set_value(0.001).run()
     at.radio(key="metrics_alternative").set_value("two-sided").run()
     at.switch_page("views/qe.py").run()
