@@ -91,8 +91,6 @@ def typed_ids(table, column: str, min_rows: int) -> tuple[np.ndarray | None, pd.
     """:func:`plain_ids` of a column parsed as int64 (:func:`typed_table`): each id a
     non-negative integer below 10**18 (at most 18 digits), no two equal, at least
     ``min_rows``; else None."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
 
     cells = table.column(column)
     if len(cells) < min_rows:
@@ -100,15 +98,7 @@ def typed_ids(table, column: str, min_rows: int) -> tuple[np.ndarray | None, pd.
     numbers = cells.chunk(0).to_numpy() if cells.num_chunks == 1 else cells.to_numpy()
     if numbers.min() < 0 or numbers.max() >= 10**18:
         return None
-    if (numbers[1:] > numbers[:-1]).all():  # in order already (the usual file)
-        rows, ordered = None, numbers
-    else:
-        rows = np.argsort(numbers, kind="stable")
-        ordered = numbers[rows]
-        if (ordered[1:] == ordered[:-1]).any():
-            return None
-    spelled = pc.cast(pa.array(ordered), pa.large_string())  # (as pandas holds strings)
-    return rows, pd.Index(pd.array(spelled, dtype=_STR), name="sid")
+    return _ordered_ids(numbers, large=True)
 
 
 def plain_numbers(table, column: str, label: str) -> np.ndarray | None:
@@ -128,10 +118,10 @@ def plain_numbers(table, column: str, label: str) -> np.ndarray | None:
 
 def plain_ids(table, column: str, min_rows: int) -> tuple[np.ndarray | None, pd.Index] | None:
     """Sentence ids that are all plain non-negative integers (ASCII digits, at most 18): the
-    rows in numeric order of their ids (None: in order already) and the ids so ordered as the index ``"sid"`` (each
-    spelled as :func:`~.qe._norm_ids` spells it: no leading zeros). None when an id is anything
-    else, two ids are equal (the careful path names them) or there are fewer than
-    ``min_rows``."""
+    rows in numeric order of their ids (None: in order already) and the ids so ordered as the
+    index ``"sid"`` (each spelled as :func:`~.qe._norm_ids` spells it: no leading zeros). None
+    when an id is anything else, two ids are equal (the careful path names them) or there are
+    fewer than ``min_rows``."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -143,14 +133,27 @@ def plain_ids(table, column: str, min_rows: int) -> tuple[np.ndarray | None, pd.
     if pc.max(pc.binary_length(cells)).as_py() > 18:
         return None
     numbers = np.asarray(pc.cast(cells, pa.int64()).to_numpy(), dtype=np.int64)
-    if (numbers[1:] > numbers[:-1]).all():  # in order already (the usual file)
+    return _ordered_ids(numbers, large=False)
+
+
+def _ordered_ids(
+    numbers: np.ndarray, *, large: bool
+) -> tuple[np.ndarray | None, pd.Index] | None:
+    """``(rows, index)`` of integer sentence ids: the rows in numeric order of the ids (None:
+    in order already, the usual file) and the ids so ordered as the index ``"sid"`` (pyarrow
+    strings, large ones when ``large``, as pandas holds the column's strings); None when two
+    ids are equal (the careful path names them)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if (numbers[1:] > numbers[:-1]).all():
         rows, ordered = None, numbers
     else:
         rows = np.argsort(numbers, kind="stable")
         ordered = numbers[rows]
         if (ordered[1:] == ordered[:-1]).any():
             return None
-    spelled = pc.cast(pa.array(ordered), pa.string())
+    spelled = pc.cast(pa.array(ordered), pa.large_string() if large else pa.string())
     return rows, pd.Index(pd.array(spelled, dtype=_STR), name="sid")
 
 
@@ -233,9 +236,10 @@ def _typed_long(table, delimiter: str, has_rank: bool):
 
 
 def plain_post_edit(data: bytes, label: str, min_rows: int) -> pd.DataFrame | None:
-    """:func:`~.qe.read_post_edit` of a plain file whose ids are plain integers and numbers plain
-    (:func:`plain_ids`, :func:`plain_numbers`; at least ``min_rows``), from its bytes by columns; None for anything
-    else, or a value the reader refuses (its careful path names it)."""
+    """:func:`~.qe.read_post_edit` of a plain file whose ids are plain integers and numbers
+    plain (:func:`plain_ids`, :func:`plain_numbers`; at least ``min_rows``), from its bytes by
+    columns; None for anything else, or a value the reader refuses (its careful path names
+    it)."""
     found = plain_head(data)
     if found is None:
         return None
