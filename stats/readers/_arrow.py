@@ -60,6 +60,15 @@ def finite_within_bound(values: np.ndarray) -> bool:
     return bool(-MAX_ABS_VALUE <= values.min() and values.max() <= MAX_ABS_VALUE)
 
 
+def hexadecimal(data: bytes | str) -> bool:
+    """Whether ``data`` holds ``0x`` or ``0X`` (pyarrow's parser reads ``0x10`` as 16; the
+    one number rule does not). A search for the letter first: a scan for one character is
+    much faster than for two."""
+    if isinstance(data, str):
+        return ("x" in data and "0x" in data) or ("X" in data and "0X" in data)
+    return (b"x" in data and b"0x" in data) or (b"X" in data and b"0X" in data)
+
+
 def may_be_padded(data: bytes, comma: bool) -> bool:
     """Whether a plain file's cells (:func:`plain_bytes`) may carry spaces or tabs around
     them: a space anywhere, or a tab in a comma-separated file."""
@@ -171,6 +180,11 @@ def categorical(column) -> pd.Categorical:
 
     if isinstance(column, pa.ChunkedArray) and not pa.types.is_dictionary(column.type):
         column = column.dictionary_encode()
+    if isinstance(column, pa.ChunkedArray) and _one_name(column):
+        # every block's dictionary the same one name (a file's language pair or method):
+        # no unification of the blocks' dictionaries
+        name = column.chunks[0].dictionary[0].as_py()
+        return pd.Categorical.from_codes(np.zeros(len(column), dtype=np.int8), categories=[name])
     if isinstance(column, pa.ChunkedArray):
         column = column.unify_dictionaries() if column.num_chunks > 1 else column
         if column.num_chunks == 0:
@@ -179,6 +193,18 @@ def categorical(column) -> pd.Categorical:
     codes = column.indices.to_numpy(zero_copy_only=False)
     names = column.dictionary.to_pandas()
     return pd.Categorical.from_codes(np.asarray(codes, dtype=np.int32), categories=names)
+
+
+def _one_name(column) -> bool:
+    """Whether a dictionary-encoded column has no missing cell and every block's dictionary
+    is the same single name."""
+    chunks = column.chunks
+    return bool(
+        chunks
+        and not column.null_count
+        and all(len(c.dictionary) == 1 for c in chunks)
+        and all(c.dictionary.equals(chunks[0].dictionary) for c in chunks[1:])
+    )
 
 
 def numbers_as_pandas_reads_them(values: pd.Categorical) -> pd.Categorical:
@@ -224,6 +250,9 @@ def strings(values: pd.Categorical) -> pd.Series:
     import pyarrow.compute as pc
 
     codes = np.asarray(values.codes)
+    if len(values.categories) == 1 and len(codes) and not codes.any():
+        # one name in every row (a file's language pair or method): two buffers, no take
+        return pd.Series(repeated(str(values.categories[0]), len(codes)), copy=False)
     names = pa.array(np.asarray(values.categories, dtype=object), type=pa.large_string())
     taken = pc.take(names, pa.array(codes, mask=codes < 0), memory_pool=pa.system_memory_pool())
     dtype = pd.StringDtype("pyarrow", na_value=np.nan)
@@ -354,7 +383,7 @@ def plain_bytes(data: bytes, *, careful: bytes = b"") -> bool:
             return False
     if (
         len(data) > _limits.MAX_LINES
-        and _line_breaks(data) + (not data.endswith(b"\n")) > _limits.MAX_LINES
+        and count_byte(data, b"\n") + (not data.endswith(b"\n")) > _limits.MAX_LINES
     ):
         return False
     # the header on line 1 (not blank, not a comment), as the decoded path finds it
@@ -364,11 +393,6 @@ def plain_bytes(data: bytes, *, careful: bytes = b"") -> bool:
     if max(first.count(b"\t"), first.count(b","), first.count(b" ")) >= _limits.MAX_COLUMNS:
         return False
     return not long_line(data, _limits.MAX_FIELD_CHARS)  # no field longer than the limit
-
-
-def _line_breaks(data: bytes) -> int:
-    """``data.count(b"\\n")`` (:func:`count_byte`)."""
-    return count_byte(data, b"\n")
 
 
 def count_byte(data: bytes, byte: bytes) -> int:

@@ -781,6 +781,23 @@ def plain_floats(cells) -> np.ndarray | None:
     return out
 
 
+def column_numbers(cells, *, typed: bool) -> np.ndarray | None:
+    """A parsed column of numbers (a pyarrow ChunkedArray) as floats when every one is finite
+    and within :data:`~._limits.MAX_ABS_VALUE`, else None (the careful path names the cell).
+    ``typed``: the parser read the cells as float64; else they are strings, read by
+    :func:`plain_floats`."""
+    from ._limits import MAX_ABS_VALUE
+
+    if typed:
+        values = cells.chunk(0).to_numpy() if cells.num_chunks == 1 else cells.to_numpy()
+        with np.errstate(invalid="ignore"):
+            return values if finite_within_bound(values) else None
+    out = plain_floats(cells.combine_chunks() if cells.num_chunks != 1 else cells.chunk(0))
+    if out is None or (np.abs(out) > MAX_ABS_VALUE).any():
+        return None
+    return out
+
+
 def to_float(frame: pd.DataFrame, column: str, label: str, *, what: str = "score") -> np.ndarray:
     """Convert a string column of ``frame`` to floats: the one rule for numbers in every
     input (:data:`NUMBER`: ASCII digits, optional sign, point and exponent; no ``_``, no hex;

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ._common import LINE, header_names_each_once, sniff_delimiter
+from ._common import LINE, column_numbers, header_names_each_once, sniff_delimiter
 
 #: pandas' string dtype held by pyarrow (no Python object per row)
 _STR = pd.StringDtype("pyarrow", na_value=np.nan)
@@ -49,8 +49,8 @@ def plain_strings(data: bytes, columns: list[str], delimiter: str, used=None):
 def typed_table(data: bytes, columns: list[str], delimiter: str, types: dict, used=None):
     """The rows of a plain file (header skipped) as a pyarrow table of the ``used`` columns
     (default all) parsed straight into their ``types`` (``"float64"``: numbers, read by
-    the parser as pyarrow's cast reads them, :func:`plain_numbers`; ``"int64"``: integer
-    ids; ``"dict"``: names), no column of strings cast afterwards. None when a row is ragged,
+    the parser as pyarrow's cast reads them, :func:`~._common.column_numbers`; ``"int64"``:
+    integer ids; ``"dict"``: names), no column of strings cast afterwards. None when a row is ragged,
     a line blank or a cell not of its type, and for a file whose cells may be padded (the
     parser strips a number, the string path does not), may hold a hexadecimal integer
     (which the parser reads as a number) or a line longer than a number may be (no cell
@@ -58,13 +58,11 @@ def typed_table(data: bytes, columns: list[str], delimiter: str, types: dict, us
     reads it."""
     from stats._core.numbers import MAX_NUMBER_CHARS
 
-    from ._arrow import LARGE_BLOCK, long_line, may_be_padded, read_typed
+    from ._arrow import LARGE_BLOCK, hexadecimal, long_line, may_be_padded, read_typed
 
     if len(set(columns)) != len(columns) or may_be_padded(data, comma=delimiter == "csv"):
         return None
-    # (a search for the letter first: a scan for one byte is much faster than for two)
-    hexadecimal = (b"x" in data and b"0x" in data) or (b"X" in data and b"0X" in data)
-    if hexadecimal or long_line(data, MAX_NUMBER_CHARS):
+    if hexadecimal(data) or long_line(data, MAX_NUMBER_CHARS):
         return None
     names = [f"c{i}" for i in range(len(columns))]
     keep = [names[columns.index(c)] for c in used] if used is not None else names
@@ -74,17 +72,6 @@ def typed_table(data: bytes, columns: list[str], delimiter: str, types: dict, us
     if table is None or not table.num_rows or any(c.null_count for c in table.columns):
         return None
     return table.rename_columns([columns[names.index(c)] for c in keep])
-
-
-def typed_numbers(table, column: str) -> np.ndarray | None:
-    """:func:`plain_numbers` of a column parsed as float64 (:func:`typed_table`): its
-    values when every one is finite and within the bound, else None."""
-    from ._arrow import finite_within_bound
-
-    values = table.column(column)
-    out = values.chunk(0).to_numpy() if values.num_chunks == 1 else values.to_numpy()
-    with np.errstate(invalid="ignore"):
-        return out if finite_within_bound(out) else None
 
 
 def typed_ids(table, column: str, min_rows: int) -> tuple[np.ndarray | None, pd.Index] | None:
@@ -99,21 +86,6 @@ def typed_ids(table, column: str, min_rows: int) -> tuple[np.ndarray | None, pd.
     if numbers.min() < 0 or numbers.max() >= 10**18:
         return None
     return _ordered_ids(numbers, large=True)
-
-
-def plain_numbers(table, column: str, label: str) -> np.ndarray | None:
-    """A column of plain numbers (pyarrow's cast reads every cell by the one rule:
-    :func:`~._common.plain_floats`) within the bound, else None (the careful path names the
-    cell)."""
-    from ._common import plain_floats
-    from ._limits import MAX_ABS_VALUE
-
-    cells = table.column(column)
-    cells = cells.combine_chunks() if cells.num_chunks != 1 else cells.chunk(0)
-    out = plain_floats(cells)
-    if out is None or (np.abs(out) > MAX_ABS_VALUE).any():
-        return None
-    return out
 
 
 def plain_ids(table, column: str, min_rows: int) -> tuple[np.ndarray | None, pd.Index] | None:
@@ -172,7 +144,7 @@ def normal_ints(ids: Sequence[str]) -> bool:
                               pc.greater(pc.utf8_length(cells), 1))).as_py()
 
 
-def plain_long(data: bytes, label: str):
+def plain_long(data: bytes):
     """The columns of a plain long-layout file (:func:`~._arrow.plain_bytes`) read from its
     bytes by pyarrow: ``(delimiter, has RANK, METRIC codes and names, SID codes and names,
     SCORE, HUMAN)``; None when a name is empty or padded, a number not plain (the careful
@@ -198,7 +170,8 @@ def plain_long(data: bytes, label: str):
     if table is None or any(table.column(c).null_count for c in table.column_names):
         return None
     # the two number columns read at once, on the cores the parser used
-    numbers = in_threads(lambda c: plain_numbers(table, c, label), ("SCORE", "HUMAN"))
+    numbers = in_threads(lambda c: column_numbers(table.column(c), typed=False),
+                         ("SCORE", "HUMAN"))
     if any(v is None for v in numbers):  # (before any name is encoded)
         return None
     names = {}
@@ -220,7 +193,7 @@ def _typed_long(table, delimiter: str, has_rank: bool):
     within the bound or a name is empty."""
     from ._arrow import coded, first_appearance_codes
 
-    numbers = [typed_numbers(table, c) for c in ("SCORE", "HUMAN")]
+    numbers = [column_numbers(table.column(c), typed=True) for c in ("SCORE", "HUMAN")]
     if any(v is None for v in numbers):
         return None
     sys_codes, systems = coded(table.column("METRIC"))
@@ -235,11 +208,11 @@ def _typed_long(table, delimiter: str, has_rank: bool):
             (np.asarray(sid_codes, dtype=np.int64), names), *numbers)
 
 
-def plain_post_edit(data: bytes, label: str, min_rows: int) -> pd.DataFrame | None:
+def plain_post_edit(data: bytes, min_rows: int) -> pd.DataFrame | None:
     """:func:`~.qe.read_post_edit` of a plain file whose ids are plain integers and numbers
-    plain (:func:`plain_ids`, :func:`plain_numbers`; at least ``min_rows``), from its bytes by
-    columns; None for anything else, or a value the reader refuses (its careful path names
-    it)."""
+    plain (:func:`plain_ids`, :func:`~._common.column_numbers`; at least ``min_rows``), from
+    its bytes by columns; None for anything else, or a value the reader refuses (its careful
+    path names it)."""
     found = plain_head(data)
     if found is None:
         return None
@@ -256,7 +229,7 @@ def plain_post_edit(data: bytes, label: str, min_rows: int) -> pd.DataFrame | No
                         {c: "int64" if c == "SID" else "float64" for c in columns})
     if table is not None:  # every column parsed as its type
         ordered = typed_ids(table, "SID", min_rows)
-        numbers = [typed_numbers(table, c) for c, _ in pairs]
+        numbers = [column_numbers(table.column(c), typed=True) for c, _ in pairs]
     else:
         table = plain_strings(data, columns, delimiter)
         ordered = plain_ids(table, "SID", min_rows) if table is not None else None
@@ -265,7 +238,8 @@ def plain_post_edit(data: bytes, label: str, min_rows: int) -> pd.DataFrame | No
         from ._arrow import in_threads
 
         # the columns read at once, on the cores the parser used
-        numbers = in_threads(lambda c: plain_numbers(table, c, label), [c for c, _ in pairs])
+        numbers = in_threads(lambda c: column_numbers(table.column(c), typed=False),
+                             [c for c, _ in pairs])
     if ordered is None or any(v is None for v in numbers):
         return None
     rows, index = ordered
@@ -276,11 +250,11 @@ def plain_post_edit(data: bytes, label: str, min_rows: int) -> pd.DataFrame | No
     return pd.DataFrame(ordered_out, index=index, copy=False)  # (the columns as made: no copy)
 
 
-def plain_wide(data: bytes, label: str, head: list[str], delimiter: str, gold_col: int,
+def plain_wide(data: bytes, head: list[str], delimiter: str, gold_col: int,
                min_rows: int) -> tuple[pd.Series, pd.DataFrame] | None:
     """The gold labels and predictions of a plain wide-layout file (header ``head``, gold in
     column ``gold_col``), rows in the order of their integer ids (:func:`plain_ids`), numbers
-    plain (:func:`plain_numbers`); None for anything else."""
+    plain (:func:`~._common.column_numbers`); None for anything else."""
     sys_cols = [h for i, h in enumerate(head) if i not in (0, gold_col)]
     if LINE in head:
         return None
@@ -307,7 +281,7 @@ def plain_wide(data: bytes, label: str, head: list[str], delimiter: str, gold_co
         """Column ``j`` of ``values`` read (-1: the gold labels, returned); None when a
         number is not plain."""
         name = sys_cols[j] if j >= 0 else head[gold_col]
-        column = typed_numbers(parsed, name) if typed else plain_numbers(parsed, name, label)
+        column = column_numbers(parsed.column(name), typed=typed)
         if j < 0 or column is None:
             return column
         values[:, j] = column

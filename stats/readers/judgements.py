@@ -49,6 +49,7 @@ from ._common import (
     LINE,
     Source,
     codes_and_names,
+    column_numbers,
     header_names_each_once,
     load_bytes,
     mix_codes,
@@ -282,7 +283,6 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
 
     from ._arrow import (
         LARGE_BLOCK,
-        finite_within_bound,
         in_threads,
         integer_codes,
         long_line,
@@ -291,8 +291,6 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
         name_codes,
         read_typed,
     )
-    from ._common import plain_floats
-    from ._limits import MAX_ABS_VALUE
 
     first = data[: data.find(b"\n")].decode("utf-8")
     delimiter = "\t" if "\t" in first else "," if "," in first else None
@@ -321,16 +319,7 @@ def _plain_frame(data: bytes, label: str) -> pd.DataFrame | None:
         return None
     table = table.rename_columns(list(JUDGEMENT_COLUMNS))
     # the scores first: a file refused for a score is let go before any name is encoded
-    cells = table.column("SCORE")
-    if typed:
-        score = cells.chunk(0).to_numpy() if cells.num_chunks == 1 else cells.to_numpy()
-        with np.errstate(invalid="ignore"):
-            score = score if finite_within_bound(score) else None
-    else:
-        cells = cells.combine_chunks() if cells.num_chunks != 1 else cells.chunk(0)
-        score = plain_floats(cells)
-        if score is not None and (np.abs(score) > MAX_ABS_VALUE).any():
-            score = None
+    score = column_numbers(table.column("SCORE"), typed=typed)
     if score is None:
         return None
 

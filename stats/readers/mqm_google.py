@@ -30,13 +30,13 @@ from ._common import (
     LINE,
     Decoded,
     Source,
+    column_numbers,
     decode,
     fast_frame,
     first_repeat,
     load_bytes,
     load_text,
 )
-from ._limits import MAX_ABS_VALUE
 from .documents import NO_DOMAIN, HumanRatings
 from .mqm import (
     NO_LP,
@@ -156,8 +156,7 @@ def _plain_averages(data: bytes, label: str, lp: str | None) -> HumanRatings | N
 
     from stats._core.numbers import MAX_NUMBER_CHARS
 
-    from ._arrow import LARGE_BLOCK, coded, finite_within_bound, in_threads, long_line, read_typed
-    from ._common import plain_floats
+    from ._arrow import LARGE_BLOCK, coded, in_threads, long_line, read_typed
 
     body = data.find(b"\n") + 1
     tab, space = data.find(b"\t", body) >= 0, data.find(b" ", body) >= 0
@@ -201,15 +200,7 @@ def _plain_averages(data: bytes, label: str, lp: str | None) -> HumanRatings | N
         n_unrated = int(unrated.sum())
     else:
         rated_rows, n_unrated = np.arange(n_rows), 0
-    cells = table.column("mqm_avg_score")
-    if typed:
-        score = cells.chunk(0).to_numpy() if cells.num_chunks == 1 else cells.to_numpy()
-        with np.errstate(invalid="ignore"):
-            score = score if finite_within_bound(score) else None
-    else:
-        score = plain_floats(cells.combine_chunks() if cells.num_chunks != 1 else cells.chunk(0))
-        if score is not None and (np.abs(score) > MAX_ABS_VALUE).any():
-            score = None
+    score = column_numbers(table.column("mqm_avg_score"), typed=typed)
     if score is None:
         return None
     (sys_codes, systems), (seg_codes, segs) = in_threads(

@@ -522,7 +522,7 @@ def _sniff_bytes(data: bytes, label: str) -> str:
 
 def _read_long(source: Source, name: str | None, allow_constant: bool) -> QEData:
     data, label = load_bytes(source, name)
-    fast = plain_long(data, label) if plain_bytes(data, careful=b'"#') else None
+    fast = plain_long(data) if plain_bytes(data, careful=b'"#') else None
     if fast is not None:
         delimiter, has_rank, (sys_codes, systems), (raw_codes, raw_ids), score, human = fast
         lines = np.arange(2, len(score) + 2, dtype=np.int64)
@@ -669,7 +669,7 @@ def _plain_wide(data: bytes, label: str, head: list[str], delimiter: str, gold_c
                 allow_constant: bool) -> QEData | None:
     """:func:`_read_wide` of a plain file whose ids are plain integers and numbers plain, from
     its bytes by columns (:func:`~._qe_plain.plain_wide`); None for anything else."""
-    found = plain_wide(data, label, head, delimiter, gold_col, _MIN_SENTENCES)
+    found = plain_wide(data, head, delimiter, gold_col, _MIN_SENTENCES)
     if found is None:
         return None
     gold, preds = found
@@ -955,7 +955,7 @@ def read_post_edit(source: Source, *, name: str | None = None) -> pd.DataFrame:
     """
     data, label = load_bytes(source, name)
     plain = plain_bytes(data, careful=b'"#')
-    fast = plain_post_edit(data, label, _MIN_SENTENCES) if plain else None
+    fast = plain_post_edit(data, _MIN_SENTENCES) if plain else None
     if fast is not None:
         return fast
     del data  # (read_table loads the file itself: not two copies at once)

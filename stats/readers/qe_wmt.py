@@ -56,12 +56,12 @@ from ._arrow import (
     TextStream,
     categorical,
     finite_within_bound,
+    hexadecimal,
     map_categories,
     not_numbers,
     plain_breaks,
     plain_bytes,
     read_typed,
-    repeated,
     strings,
 )
 from ._common import (
@@ -496,7 +496,7 @@ def _typed_rows(text: str, k: int, lines: list, data: bytes | None = None):
     if data is None and not plain_breaks(text):
         return None
     # pyarrow reads 0x10 as 16: the careful path keeps it
-    if _hex(text) if data is None else _hex_bytes(data):
+    if hexadecimal(text if data is None else data):
         return None
 
     names = ["lp", "method", "sid", "score"]
@@ -519,9 +519,9 @@ def _typed_rows(text: str, k: int, lines: list, data: bytes | None = None):
     sid = pd.Series(pd.array(spelled, dtype=pd.StringDtype("pyarrow", na_value=np.nan)),
                     copy=False)
     del spelled
-    lp = map_categories(_names(table.column("lp")), lambda v: v.strip().lower())
+    lp = map_categories(categorical(table.column("lp")), lambda v: v.strip().lower())
     table = table.select(["method"])
-    method = map_categories(_names(table.column("method")), str.strip)
+    method = map_categories(categorical(table.column("method")), str.strip)
     del table
     # (LP and METHOD stay categories until the system labels are made: strings once)
     return lp, method, sid, score, ids
@@ -550,40 +550,6 @@ def _integer_sids(cells):
         spelled_so = False
     spelled = cells if spelled_so else numbers.cast(pa.large_string(), memory_pool=pool)
     return numbers.to_numpy(), spelled
-
-
-def _names(column) -> pd.Categorical:
-    """:func:`~._arrow.categorical` of a dictionary-encoded column without a missing cell; a
-    column of one name (every block's dictionary that one name: a file's language pair or
-    method) made without unifying the blocks' dictionaries."""
-    chunks = column.chunks
-    if (
-        chunks and not column.null_count
-        and all(len(c.dictionary) == 1 for c in chunks)
-        and all(c.dictionary.equals(chunks[0].dictionary) for c in chunks[1:])
-    ):  # fmt: skip
-        name = chunks[0].dictionary[0].as_py()
-        return pd.Categorical.from_codes(np.zeros(len(column), dtype=np.int8), categories=[name])
-    return categorical(column)
-
-
-def _hex(text: str) -> bool:
-    """Whether ``text`` holds ``0x`` or ``0X`` (a search for the letter first: a scan for one
-    character is much faster than for two)."""
-    return ("x" in text and "0x" in text) or ("X" in text and "0X" in text)
-
-
-def _hex_bytes(data: bytes) -> bool:
-    """:func:`_hex` of a file's bytes."""
-    return (b"x" in data and b"0x" in data) or (b"X" in data and b"0X" in data)
-
-
-def _strings_of(values: pd.Categorical) -> pd.Series:
-    """:func:`~._arrow.strings` of ``values``; a column of one name (a file's language pair
-    or method), no missing cell, built from two buffers instead of a take per row."""
-    if len(values.categories) == 1 and len(values) and (np.asarray(values.codes) == 0).all():
-        return pd.Series(repeated(str(values.categories[0]), len(values)), copy=False)
-    return strings(values)
 
 
 #: lines of a plain file decoded to tell its kind (:func:`qe_wmt_file_kind` reads 50)
@@ -791,9 +757,9 @@ def read_qe_submissions(sources, *, names=None) -> QESubmissions:
         team, multi = submission_origin(label)
         codes, methods = pd.factorize(frame["system"])  # one label per method, not per row
         labels = [system_label(team, multi, m) for m in methods]
-        frame["system"] = _strings_of(pd.Categorical.from_codes(codes, categories=labels))
+        frame["system"] = strings(pd.Categorical.from_codes(codes, categories=labels))
         if isinstance(frame["lp"].dtype, pd.CategoricalDtype):  # (read by columns)
-            frame["lp"] = _strings_of(frame["lp"].array)
+            frame["lp"] = strings(frame["lp"].array)
         # method and team as categories: a small code per row, not a string
         frame["method"] = pd.Categorical.from_codes(codes, categories=list(methods))
         frame["team"] = pd.Categorical.from_codes(
